@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Out-of-tree DMA map benchmark with a dmaengine mode, and its software
+# DMA provider. `make` builds the modules (through Kbuild) and the tool.
+
+# The kernel tree to build against: the running kernel's, else the newest
+# installed Debian 6.12 headers. Override with `make KDIR=/path/to/tree`.
+ifeq ($(origin KDIR),undefined)
+KDIR := $(wildcard /lib/modules/$(shell uname -r)/build)
+ifeq ($(KDIR),)
+KDIR := $(lastword $(sort $(wildcard /usr/src/linux-headers-6.12*-amd64)))
+endif
+endif
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+PROBES := $(sort $(wildcard $(CURDIR)/kernel/probes/*.c))
+PROBES_H := $(CURDIR)/kernel/generated/probes.h
+# Probes are redone whenever the tree, architecture or probe sources change.
+PROBES_ID := $(KDIR) $(ARCH) $(CROSS_COMPILE) \
+	$(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null) \
+	$(shell cat $(PROBES) $(CURDIR)/scripts/kbuild-probes.sh | cksum)
+
+KBUILD_ARGS := -C $(KDIR) M=$(CURDIR) \
+	$(if $(ARCH),ARCH=$(ARCH)) $(if $(CROSS_COMPILE),CROSS_COMPILE=$(CROSS_COMPILE))
+
+.PHONY: all modules tool probes clean modules_install install check lint \
+	checkpatch kdir-check
+
+all: modules tool
+
+kdir-check:
+	@if [ -z "$(KDIR)" ] || [ ! -f "$(KDIR)/Makefile" ]; then \
+		echo "No kernel tree found (KDIR='$(KDIR)')."; \
+		echo "Install the headers: apt-get install linux-headers-6.12-amd64"; \
+		echo "or build against a tree: make KDIR=/path/to/linux/build"; \
+		exit 1; \
+	fi
+
+probes: kdir-check
+	@mkdir -p $(dir $(PROBES_H))
+	@if [ "$$(cat $(PROBES_H).id 2>/dev/null)" != "$(PROBES_ID)" ]; then \
+		echo "  PROBE   $(KDIR)"; \
+		KDIR=$(KDIR) ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE) \
+			$(CURDIR)/scripts/kbuild-probes.sh $(PROBES_H) $(PROBES) && \
+		echo "$(PROBES_ID)" > $(PROBES_H).id; \
+	fi
+
+modules: probes
+	$(MAKE) $(KBUILD_ARGS) modules
+
+tool:
+	$(MAKE) -C tools/dma CROSS_COMPILE=$(CROSS_COMPILE)
+
+modules_install: modules
+	$(MAKE) $(KBUILD_ARGS) modules_install
+
+install: modules_install tool
+	$(MAKE) -C tools/dma install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+
+clean:
+	-[ -n "$(KDIR)" ] && [ -f "$(KDIR)/Makefile" ] && $(MAKE) $(KBUILD_ARGS) clean
+	$(MAKE) -C tools/dma clean
+	rm -rf kernel/generated
+
+# The project's checks: checkpatch --strict, sparse and W=1 on the modules.
+lint: probes
+	$(CURDIR)/scripts/lint.sh
+
+# The README's test command.
+check:
+	$(CURDIR)/scripts/check.sh

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Every kernel-version difference the project's modules depend on, decided
+ * by compiling probes against the target tree (kernel/probes/, run by the
+ * top-level Makefile), never by comparing version numbers.
+ */
+#ifndef _DMA_BENCH_COMPAT_H
+#define _DMA_BENCH_COMPAT_H
+
+#include <linux/kernel.h>
+#include <linux/mmzone.h>
+
+#include "generated/probes.h"
+
+/*
+ * The largest page order the buddy allocator hands out. MAX_ORDER was
+ * exclusive up to 6.3, inclusive from 6.4 and renamed in 6.8; the size of
+ * the free-area array is NR_PAGE_ORDERS in all of them.
+ */
+#define DMA_BENCH_MAX_PAGE_ORDER \
+	(ARRAY_SIZE(((struct zone *)NULL)->free_area) - 1)
+
+/* platform_driver::remove returns void from 6.11; 6.1 has remove_new. */
+#ifdef HAVE_PLATFORM_REMOVE_VOID
+#define DMA_BENCH_PLATFORM_REMOVE(fn)	.remove = (fn)
+#else
+#define DMA_BENCH_PLATFORM_REMOVE(fn)	.remove_new = (fn)
+#endif
+
+#endif /* _DMA_BENCH_COMPAT_H */

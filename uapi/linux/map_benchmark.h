@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: GPL-2.0-only WITH Linux-syscall-note */
+/*
+ * DMA map benchmark ABI.
+ *
+ * struct map_benchmark and DMA_MAP_BENCHMARK are binary compatible with
+ * upstream (include/linux/map_benchmark.h in Linux 6.12, plus the map_mode
+ * byte of the "dma-mapping: benchmark: Add support for dma_map_sg" series),
+ * so upstream's tools/testing/selftests/dma/dma_map_benchmark runs unchanged.
+ *
+ * Everything new goes through extensible, size-versioned structures
+ * (struct dmaengine_benchmark): userspace sets ->size to the size it was
+ * built with; the kernel accepts smaller (older) structures and larger
+ * (newer) ones whose unknown tail is zero, and writes back at most ->size
+ * bytes. Unknown flags and nonzero reserved fields are refused with EINVAL.
+ */
+#ifndef _UAPI_LINUX_MAP_BENCHMARK_H
+#define _UAPI_LINUX_MAP_BENCHMARK_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+/* ------------------------------------------------------------------ */
+/* Map modes: /sys/kernel/debug/dma_map_benchmark (a bound device)     */
+/* ------------------------------------------------------------------ */
+
+#define DMA_MAP_BENCHMARK	_IOWR('d', 1, struct map_benchmark)
+#define DMA_MAP_MAX_THREADS	1024
+#define DMA_MAP_MAX_SECONDS	300
+#define DMA_MAP_MAX_TRANS_DELAY	(10 * 1000 * 1000L)	/* 10 ms, in ns */
+#define DMA_MAP_MAX_GRANULE	1024
+
+#define DMA_MAP_BIDIRECTIONAL	0
+#define DMA_MAP_TO_DEVICE	1
+#define DMA_MAP_FROM_DEVICE	2
+
+enum {
+	DMA_MAP_BENCH_SINGLE_MODE,	/* dma_map_single() of granule pages */
+	DMA_MAP_BENCH_SG_MODE,		/* dma_map_sg() of granule pages */
+	DMA_MAP_BENCH_MODE_MAX
+};
+
+/**
+ * struct map_benchmark - argument and result of DMA_MAP_BENCHMARK
+ * @avg_map_100ns: mean map latency, in units of 100 ns
+ * @map_stddev: standard deviation of the map latency, 100 ns units
+ * @avg_unmap_100ns: mean unmap latency, 100 ns units
+ * @unmap_stddev: standard deviation of the unmap latency, 100 ns units
+ * @threads: threads mapping in parallel, 1..DMA_MAP_MAX_THREADS
+ * @seconds: duration, 1..DMA_MAP_MAX_SECONDS
+ * @node: NUMA node to run the threads on, or -1 for any
+ * @dma_bits: DMA mask width to set on the device for the run, 20..64
+ * @dma_dir: DMA_MAP_BIDIRECTIONAL, DMA_MAP_TO_DEVICE or DMA_MAP_FROM_DEVICE
+ * @dma_trans_ns: pretend-transfer delay between map and unmap, in ns
+ * @granule: pages mapped at once (single mode) or sg entries of one page
+ *	each (sg mode), 1..DMA_MAP_MAX_GRANULE
+ * @map_mode: DMA_MAP_BENCH_SINGLE_MODE or DMA_MAP_BENCH_SG_MODE
+ * @expansion: reserved, must be zero
+ */
+struct map_benchmark {
+	__u64 avg_map_100ns;
+	__u64 map_stddev;
+	__u64 avg_unmap_100ns;
+	__u64 unmap_stddev;
+	__u32 threads;
+	__u32 seconds;
+	__s32 node;
+	__u32 dma_bits;
+	__u32 dma_dir;
+	__u32 dma_trans_ns;
+	__u32 granule;
+	__u8  map_mode;
+	__u8  expansion[75];
+};
+
+/* ------------------------------------------------------------------ */
+/* dmaengine mode: /sys/kernel/debug/dmaengine_benchmark (no device)   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The ioctl number carries the size of the first version of the structure;
+ * the kernel matches only type and number, and reads ->size for the rest.
+ */
+#define DMAENGINE_BENCHMARK	_IOWR('d', 3, struct dmaengine_benchmark)
+
+#define DMAENGINE_BENCH_SIZE_VER1	608	/* sizeof first published */
+
+/* prep_modes: which preparation call(s) to time */
+#define DMAENGINE_BENCH_PREP_MEMCPY	(1U << 0)	/* one prep per segment */
+#define DMAENGINE_BENCH_PREP_MEMCPY_SG	(1U << 1)	/* one prep per batch */
+#define DMAENGINE_BENCH_PREP_ALL	(DMAENGINE_BENCH_PREP_MEMCPY | \
+					 DMAENGINE_BENCH_PREP_MEMCPY_SG)
+#define DMAENGINE_BENCH_NR_PREP_MODES	2
+
+/* flags */
+#define DMAENGINE_BENCH_F_VERIFY	(1U << 0) /* pattern in src, check dst */
+#define DMAENGINE_BENCH_F_POLL		(1U << 1) /* poll tx_status, no callback */
+#define DMAENGINE_BENCH_F_ALLOW_FEWER	(1U << 2) /* run on the channels found */
+#define DMAENGINE_BENCH_F_ALL		(DMAENGINE_BENCH_F_VERIFY | \
+					 DMAENGINE_BENCH_F_POLL | \
+					 DMAENGINE_BENCH_F_ALLOW_FEWER)
+
+#define DMAENGINE_BENCH_MAX_CHANNELS	256
+#define DMAENGINE_BENCH_MAX_SGE		65536
+#define DMAENGINE_BENCH_MAX_RUNS	10000
+#define DMAENGINE_BENCH_MAX_WARMUP	100
+#define DMAENGINE_BENCH_MAX_TIMEOUT_MS	600000
+#define DMAENGINE_BENCH_NAME_LEN	32
+
+/* ->error: why a run stopped; set together with a negative errno */
+enum dmaengine_bench_error {
+	DMAENGINE_BENCH_OK,
+	DMAENGINE_BENCH_ERR_INVAL,	/* a field is out of range: see dmesg */
+	DMAENGINE_BENCH_ERR_NO_CHANNEL,	/* fewer channels than asked */
+	DMAENGINE_BENCH_ERR_NO_API,	/* kernel lacks prep_dma_memcpy_sg */
+	DMAENGINE_BENCH_ERR_NO_CAP,	/* channel lacks DMA_MEMCPY_SG */
+	DMAENGINE_BENCH_ERR_NOMEM,	/* buffers larger than memory allows */
+	DMAENGINE_BENCH_ERR_MAP,	/* dma_map_sgtable() failed */
+	DMAENGINE_BENCH_ERR_PREP,	/* a prep call returned NULL */
+	DMAENGINE_BENCH_ERR_SUBMIT,	/* dmaengine_submit() failed */
+	DMAENGINE_BENCH_ERR_RESULT,	/* a callback reported an error */
+	DMAENGINE_BENCH_ERR_TIMEOUT,	/* a batch did not complete in time */
+	DMAENGINE_BENCH_ERR_VERIFY,	/* destination differs from source */
+	DMAENGINE_BENCH_ERR_INTR,	/* interrupted by a signal */
+	DMAENGINE_BENCH_ERR_LIMIT,	/* a channel limit (segment, align) */
+	DMAENGINE_BENCH_ERR_MAX
+};
+
+/**
+ * struct dmaengine_bench_stat - mean and sample standard deviation over runs
+ * @mean: mean
+ * @stddev: sample standard deviation (n - 1); 0 for a single run
+ */
+struct dmaengine_bench_stat {
+	__u64 mean;
+	__u64 stddev;
+};
+
+/**
+ * struct dmaengine_bench_result - one prep mode, over all runs
+ * @runs: timed runs
+ * @reserved: zero
+ * @run_ns: wall time of a run, from the first channel's start to the last
+ *	channel's end
+ * @prep_ns: time in prep calls, summed over channels
+ * @submit_ns: time in dmaengine_submit(), summed over channels
+ * @issue_ns: time in dma_async_issue_pending(), summed over channels
+ * @wait_ns: time waiting for completion, summed over channels
+ * @map_ns: time in dma_map_sgtable() of src and dst, summed over channels
+ * @unmap_ns: time in dma_unmap_sgtable(), summed over channels
+ * @bytes_per_sec: throughput of a run: bytes / run_ns
+ * @bytes: bytes copied in one run, all channels
+ * @prep_calls: prep calls in one run, all channels
+ * @submits: descriptors submitted in one run, all channels
+ * @batches: batches in one run, all channels
+ * @segments: mapped source segments copied in one run, all channels
+ */
+struct dmaengine_bench_result {
+	__u32 runs;
+	__u32 reserved;
+	struct dmaengine_bench_stat run_ns;
+	struct dmaengine_bench_stat prep_ns;
+	struct dmaengine_bench_stat submit_ns;
+	struct dmaengine_bench_stat issue_ns;
+	struct dmaengine_bench_stat wait_ns;
+	struct dmaengine_bench_stat map_ns;
+	struct dmaengine_bench_stat unmap_ns;
+	struct dmaengine_bench_stat bytes_per_sec;
+	__u64 bytes;
+	__u64 prep_calls;
+	__u64 submits;
+	__u64 batches;
+	__u64 segments;
+};
+
+/**
+ * struct dmaengine_bench_sample - one run of one prep mode on one channel
+ * @prep_mode: index: 0 for per-segment memcpy, 1 for memcpy_sg
+ * @run: run number, from 0; warm-up runs are not reported
+ * @channel: channel index, as in @channels_ptr
+ * @reserved: zero
+ * @start_ns: start of the channel's run, relative to the run's start
+ * @end_ns: end of the channel's run, relative to the run's start
+ * @prep_ns, @submit_ns, @issue_ns, @wait_ns, @map_ns, @unmap_ns: as in
+ *	struct dmaengine_bench_result, for this channel alone
+ * @bytes, @prep_calls, @submits: this channel's counts
+ */
+struct dmaengine_bench_sample {
+	__u32 prep_mode;
+	__u32 run;
+	__u32 channel;
+	__u32 reserved;
+	__u64 start_ns;
+	__u64 end_ns;
+	__u64 prep_ns;
+	__u64 submit_ns;
+	__u64 issue_ns;
+	__u64 wait_ns;
+	__u64 map_ns;
+	__u64 unmap_ns;
+	__u64 bytes;
+	__u64 prep_calls;
+	__u64 submits;
+};
+
+/**
+ * struct dmaengine_bench_channel - a channel the run used
+ * @name: dma_chan_name(), e.g. "dma0chan3"
+ * @device: dev_name() of the DMA device
+ * @driver: name of the driver bound to the DMA device
+ * @node: NUMA node of the DMA device, -1 if none
+ * @src_node: node the source folios came from
+ * @dst_node: node the destination folios came from
+ * @max_seg_size: dma_get_max_seg_size() of the DMA device
+ * @copy_align: dma_device->copy_align (log2 bytes)
+ * @has_memcpy_sg: the channel advertises DMA_MEMCPY_SG
+ * @reserved: zero
+ */
+struct dmaengine_bench_channel {
+	char name[DMAENGINE_BENCH_NAME_LEN];
+	char device[DMAENGINE_BENCH_NAME_LEN];
+	char driver[DMAENGINE_BENCH_NAME_LEN];
+	__s32 node;
+	__s32 src_node;
+	__s32 dst_node;
+	__u32 max_seg_size;
+	__u32 copy_align;
+	__u32 has_memcpy_sg;
+	__u32 reserved[2];
+};
+
+/**
+ * struct dmaengine_benchmark - argument and result of DMAENGINE_BENCHMARK
+ * @size: sizeof(struct dmaengine_benchmark) as userspace knows it
+ * @flags: DMAENGINE_BENCH_F_*
+ * @prep_modes: DMAENGINE_BENCH_PREP_* bits; with both, runs alternate
+ *	between the modes on the same buffers
+ * @channels: channels to request, 1..DMAENGINE_BENCH_MAX_CHANNELS
+ * @folio_order: order of each source and destination folio
+ * @sge: sg entries (folios) in a batch, 1..DMAENGINE_BENCH_MAX_SGE
+ * @bytes_per_channel: bytes each channel copies in a run; rounded up to
+ *	whole batches, at least one
+ * @runs: timed runs of each prep mode, 1..DMAENGINE_BENCH_MAX_RUNS
+ * @warmup_runs: untimed runs of each prep mode first
+ * @src_node: NUMA node of the source folios, -1: the channel's node
+ * @dst_node: NUMA node of the destination folios, -1: the channel's node
+ * @timeout_ms: how long one batch may take before the run fails; 0: 10 s
+ * @channel: only channels whose name matches this (strcmp), empty: any
+ * @device: only channels of the DMA device with this dev_name(), empty: any
+ * @samples_ptr: user pointer to an array of struct dmaengine_bench_sample,
+ *	or 0; filled run by run, channel by channel
+ * @samples_len: entries in @samples_ptr; runs x modes x channels fit all
+ * @channels_ptr: user pointer to an array of struct dmaengine_bench_channel
+ *	with room for @channels entries, or 0
+ * @reserved_in: zero
+ * @error: enum dmaengine_bench_error when the ioctl fails
+ * @error_channel: channel index the error happened on
+ * @error_run: run the error happened in
+ * @error_prep_mode: prep mode index the error happened in
+ * @channels_used: channels the run used
+ * @samples_written: entries written to @samples_ptr
+ * @acquire_ns: time to request all channels (not in any phase)
+ * @result: per prep mode, indexed 0 (memcpy) and 1 (memcpy_sg)
+ * @reserved_out: zero
+ */
+struct dmaengine_benchmark {
+	__u32 size;
+	__u32 flags;
+	__u32 prep_modes;
+	__u32 channels;
+	__u32 folio_order;
+	__u32 sge;
+	__u64 bytes_per_channel;
+	__u32 runs;
+	__u32 warmup_runs;
+	__s32 src_node;
+	__s32 dst_node;
+	__u32 timeout_ms;
+	__u32 reserved0;
+	char channel[DMAENGINE_BENCH_NAME_LEN];
+	char device[DMAENGINE_BENCH_NAME_LEN];
+	__u64 samples_ptr;
+	__u32 samples_len;
+	__u32 reserved1;
+	__u64 channels_ptr;
+	__u64 reserved_in[4];
+
+	__u32 error;
+	__u32 error_channel;
+	__u32 error_run;
+	__u32 error_prep_mode;
+	__u32 channels_used;
+	__u32 samples_written;
+	__u64 acquire_ns;
+	struct dmaengine_bench_result result[DMAENGINE_BENCH_NR_PREP_MODES];
+	__u64 reserved_out[6];
+};
+
+#endif /* _UAPI_LINUX_MAP_BENCHMARK_H */
