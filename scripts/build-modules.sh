@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Build the project's modules for one kernel tree in a directory of their
+# own, so that builds for several kernels (stock, debug, arm) never share
+# objects with each other or with the checkout.
+#
+# usage: build-modules.sh KDIR OUTDIR   (ARCH, CROSS_COMPILE honoured)
+# Leaves OUTDIR/*.ko and OUTDIR/probes.h.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kdir=$1
+out=$2
+[ -f "$kdir/Makefile" ] || die "$kdir is not a kernel build tree"
+
+src=$out/src
+mkdir -p "$src"
+# Copy only what changed, keeping timestamps: incremental rebuilds.
+for p in Kbuild Makefile kernel uapi scripts/kbuild-probes.sh scripts/lib.sh; do
+	mkdir -p "$src/$(dirname "$p")"
+	cp -a -u "$DMA_BENCH_TOP/$p" "$src/$(dirname "$p")/"
+done
+# Sources deleted from the checkout must not linger in the copy.
+(cd "$src/kernel" && find . -name '*.[ch]' ! -path './generated/*') |
+while read -r f; do
+	[ -e "$DMA_BENCH_TOP/kernel/$f" ] || rm -f "$src/kernel/$f"
+done
+
+make -s -C "$src" KDIR="$kdir" modules >"$out/build.log" 2>&1 ||
+	{ cat "$out/build.log" >&2; die "module build failed for $kdir"; }
+grep -E 'warning|error' "$out/build.log" >&2 || true
+
+find "$src/kernel" -name '*.ko' -exec cp {} "$out/" \;
+cp "$src/kernel/generated/probes.h" "$out/probes.h"

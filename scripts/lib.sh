@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Shared helpers of the host-side scripts. Source it; do not run it.
+
+DMA_BENCH_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+DMA_BENCH_CACHE=${DMA_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dma-bench}
+DMA_BENCH_BUILD=${DMA_BENCH_BUILD:-$DMA_BENCH_TOP/build}
+
+say() {
+	echo "[dma-bench] $*" >&2
+}
+
+die() {
+	echo "[dma-bench] error: $*" >&2
+	exit 1
+}
+
+# The newest installed Debian 6.12 kernel release, e.g. 6.12.117+deb12-amd64.
+stock_kernel_release() {
+	local v
+	v=$(ls -1 /boot/vmlinuz-6.12*-amd64 2>/dev/null | sed 's|/boot/vmlinuz-||' |
+		sort -V | tail -n 1)
+	[ -n "$v" ] || return 1
+	echo "$v"
+}
+
+# linux_source_dir: a directory holding the files of Debian's
+# linux-source-6.12 tarball that the test bed needs (dmatest.c, upstream's
+# benchmark tool and header, checkpatch), extracted once and cached.
+linux_source_dir() {
+	local tarball=/usr/src/linux-source-6.12.tar.xz ver dir
+	[ -f "$tarball" ] || die "$tarball is missing: apt-get install linux-source-6.12"
+	ver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || stat -c %Y "$tarball")
+	dir=$DMA_BENCH_CACHE/linux-source/$ver
+	if [ ! -f "$dir/.complete" ]; then
+		say "extracting the files the test bed needs from $tarball"
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		tar -xJf "$tarball" -C "$dir" --strip-components=1 \
+			--wildcards \
+			'linux-source-6.12/drivers/dma/dmatest.c' \
+			'linux-source-6.12/include/linux/map_benchmark.h' \
+			'linux-source-6.12/tools/testing/selftests/dma/*' \
+			'linux-source-6.12/scripts/checkpatch.pl' \
+			'linux-source-6.12/scripts/spelling.txt' \
+			'linux-source-6.12/scripts/const_structs.checkpatch' \
+			'linux-source-6.12/Documentation/dev-tools/checkpatch.rst'
+		touch "$dir/.complete"
+	fi
+	echo "$dir"
+}
+
+# content_hash FILE...: a short hash of the files' contents (a cache key).
+content_hash() {
+	cat "$@" | sha256sum | cut -c1-16
+}

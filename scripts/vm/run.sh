@@ -1,0 +1,187 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Boot a test VM with the project's modules, tool and guest tests, run one
+# command in it as root, and bring its output and exit status back.
+#
+# usage: scripts/vm/run.sh [options] [--] GUEST_COMMAND...
+#   -m, --machine NAME   a file in scripts/vm/machines/ (default: x86)
+#   -c, --dma CONFIG     DMA configuration of the machine: direct, swiotlb,
+#                        iommu (default: direct)
+#   -t, --timeout SEC    kill the VM after SEC seconds (default: 600)
+#   -a, --append ARGS    extra kernel command line
+#   -q, --quiet          no progress lines on stderr
+#
+# The guest command runs in /opt/dma-bench with PROJECT, TOOL, MODDIR and
+# DMA_BENCH_CONFIG set. Its stdout and stderr stream to our stdout as it
+# runs; the kernel log goes to build/vm/<machine>-<config>/console.log and
+# its tail is printed when the command fails. Exit status: the guest
+# command's, 124 on timeout, 125 when the VM died before finishing.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+
+machine=x86
+dma=direct
+timeout=600
+extra_append=
+quiet=
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	-m|--machine) machine=$2; shift 2 ;;
+	-c|--dma) dma=$2; shift 2 ;;
+	-t|--timeout) timeout=$2; shift 2 ;;
+	-a|--append) extra_append="$extra_append $2"; shift 2 ;;
+	-q|--quiet) quiet=1; shift ;;
+	--) shift; break ;;
+	-h|--help) sed -n '4,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) die "unknown option $1 (see --help)" ;;
+	*) break ;;
+	esac
+done
+[ $# -gt 0 ] || die "no guest command given (see --help)"
+
+conf=$DMA_BENCH_TOP/scripts/vm/machines/$machine.conf
+[ -f "$conf" ] || die "no machine '$machine': $(ls "$DMA_BENCH_TOP/scripts/vm/machines" | sed 's/\.conf//' | tr '\n' ' ')"
+# shellcheck source=/dev/null
+. "$conf"
+case " $VM_DMA_CONFIGS " in
+*" $dma "*) ;;
+*) die "machine $machine has no DMA configuration '$dma' (has: $VM_DMA_CONFIGS)" ;;
+esac
+
+progress() {
+	[ -n "$quiet" ] || say "$machine/$dma: $*"
+}
+
+work=$DMA_BENCH_BUILD/vm/$machine-$dma
+mkdir -p "$work"
+kbuild=$DMA_BENCH_BUILD/kernels/$machine
+
+# --- the kernel: its image, its build tree and its own modules ------------
+case $VM_KERNEL_KIND in
+stock)
+	release=$(stock_kernel_release) ||
+		die "no Debian 6.12 kernel in /boot: apt-get install linux-image-6.12-amd64 linux-headers-6.12-amd64"
+	kernel=/boot/vmlinuz-$release
+	kdir=/lib/modules/$release/build
+	kmods=/lib/modules/$release
+	;;
+debug)
+	kdir_root=$("$DMA_BENCH_TOP/scripts/kernel/build-debug-kernel.sh" | tail -n 1)
+	release=$(cat "$kdir_root/release")
+	kernel=$kdir_root/bzImage
+	kdir=$kdir_root/build
+	kmods=$kdir_root/modules/lib/modules/$release
+	;;
+*)
+	die "machine $machine: unknown VM_KERNEL_KIND '$VM_KERNEL_KIND'"
+	;;
+esac
+[ -r "$kernel" ] || die "cannot read $kernel (run as root, or chmod a+r it)"
+[ -f "$kdir/Makefile" ] || die "no build tree at $kdir: apt-get install linux-headers-$release"
+
+# --- what goes into the guest ---------------------------------------------
+progress "building modules for $release"
+"$DMA_BENCH_TOP/scripts/build-modules.sh" "$kdir" "$kbuild/modules"
+
+root=$work/initramfs
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,mnt} "$root/opt/dma-bench"/{bin,modules,tests}
+cp "$kbuild/modules/"*.ko "$root/opt/dma-bench/modules/"
+
+# the kernel's own dmatest: Debian does not build it; the debug kernel does
+dmatest=$kmods/kernel/drivers/dma/dmatest.ko
+if [ ! -f "$dmatest" ] && [ -x "$DMA_BENCH_TOP/scripts/build-dmatest.sh" ]; then
+	"$DMA_BENCH_TOP/scripts/build-dmatest.sh" "$kdir" "$(linux_source_dir)" "$kbuild/dmatest" >&2
+	dmatest=$kbuild/dmatest/dmatest.ko
+fi
+[ -f "$dmatest" ] && cp "$dmatest" "$root/opt/dma-bench/modules/"
+
+progress "building the tool (static)"
+if [ -f "$DMA_BENCH_TOP/tools/dma/Makefile" ]; then
+	make -s -C "$DMA_BENCH_TOP/tools/dma" STATIC=1 CC="$VM_TOOL_CC" >&2
+	cp "$DMA_BENCH_TOP/tools/dma/dma_map_benchmark" "$root/opt/dma-bench/bin/"
+fi
+
+# upstream's own tool, unchanged, built against upstream's header
+src=$(linux_source_dir)
+mkdir -p "$work/upstream/linux"
+cp "$src/include/linux/map_benchmark.h" "$work/upstream/linux/"
+$VM_TOOL_CC -static -O2 -I"$work/upstream" -o "$root/opt/dma-bench/bin/upstream_dma_map_benchmark" \
+	"$src/tools/testing/selftests/dma/dma_map_benchmark.c"
+
+cp -r "$DMA_BENCH_TOP/tools/testing/guest/." "$root/opt/dma-bench/tests/"
+
+busybox=$(command -v busybox || echo /bin/busybox)
+file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
+	die "$busybox is not static: apt-get install busybox-static"
+cp "$busybox" "$root/bin/busybox"
+for applet in $("$busybox" --list); do
+	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
+done
+
+printf '%s\n' "$*" > "$root/opt/dma-bench/cmd"
+cat > "$root/init" <<EOF
+#!/bin/sh
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+mount -t tmpfs tmpfs /tmp
+export PATH=/bin:/sbin PROJECT=/opt/dma-bench
+export TOOL=/opt/dma-bench/bin/dma_map_benchmark MODDIR=/opt/dma-bench/modules
+export DMA_BENCH_CONFIG=$dma DMA_BENCH_MACHINE=$machine HOME=/tmp
+out=/dev/$VM_OUT_SERIAL
+stty -F \$out raw -echo 2>/dev/null
+cd /opt/dma-bench
+sh -c "\$(cat /opt/dma-bench/cmd)" > \$out 2>&1
+echo "@@DMA-BENCH-EXIT \$?@@" > \$out
+sync
+poweroff -f
+EOF
+chmod +x "$root/init"
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initramfs.gz"
+
+# --- boot -----------------------------------------------------------------
+args_var=VM_DMA_${dma}_ARGS
+append_var=VM_DMA_${dma}_APPEND
+out=$work/guest.out
+console=$work/console.log
+: > "$out"
+: > "$console"
+
+progress "booting (timeout ${timeout}s)"
+# shellcheck disable=SC2086
+timeout --foreground -k 5 "$timeout" $VM_QEMU $VM_QEMU_ARGS ${!args_var} $VM_DEVICES \
+	-kernel "$kernel" -initrd "$work/initramfs.gz" \
+	-append "$VM_APPEND ${!append_var} $extra_append" \
+	-display none -monitor none -no-reboot \
+	-serial "file:$console" -serial "file:$out" </dev/null &
+qemu=$!
+
+# Stream the guest's output while it runs.
+tail -n +1 -f --pid="$qemu" "$out" 2>/dev/null | tr -d '\r' | grep -v '^@@DMA-BENCH-EXIT' &
+tailer=$!
+set +e
+wait "$qemu"
+qemu_rc=$?
+set -e
+wait "$tailer" 2>/dev/null || true
+
+rc=$(tr -d '\r' < "$out" | sed -n 's/^@@DMA-BENCH-EXIT \([0-9]*\)@@$/\1/p' | tail -n 1)
+if [ -z "$rc" ]; then
+	if [ "$qemu_rc" = 124 ]; then
+		say "$machine/$dma: timed out after ${timeout}s"
+		rc=124
+	else
+		say "$machine/$dma: the VM stopped before the command finished (qemu exit $qemu_rc)"
+		rc=125
+	fi
+fi
+if [ "$rc" != 0 ]; then
+	say "$machine/$dma: guest command exited $rc; kernel log tail ($console):"
+	tail -n 50 "$console" | tr -d '\r' | sed 's/^/  | /' >&2
+fi
+exit "$rc"

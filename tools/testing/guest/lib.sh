@@ -1,0 +1,170 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# TAP helpers for the suites that run inside the test VM (busybox sh).
+#
+# A suite is a file of shell functions and calls to these helpers; run.sh
+# sources the suites and prints one TAP stream. Every assertion can fail:
+# each helper compares what happened with what must happen.
+
+TAP_N=${TAP_N:-0}
+TAP_FAILED=${TAP_FAILED:-0}
+TAP_SKIPPED=${TAP_SKIPPED:-0}
+TAP_OUT=/tmp/tap.out
+PROJECT=${PROJECT:-/opt/dma-bench}
+TOOL=${TOOL:-$PROJECT/bin/dma_map_benchmark}
+MODDIR=${MODDIR:-$PROJECT/modules}
+
+tap_ok() {
+	TAP_N=$((TAP_N + 1))
+	echo "ok $TAP_N - $*"
+}
+
+tap_not_ok() {
+	TAP_N=$((TAP_N + 1))
+	TAP_FAILED=$((TAP_FAILED + 1))
+	echo "not ok $TAP_N - $*"
+}
+
+tap_skip() {
+	TAP_N=$((TAP_N + 1))
+	TAP_SKIPPED=$((TAP_SKIPPED + 1))
+	echo "ok $TAP_N - # SKIP $*"
+}
+
+tap_diag() {
+	sed 's/^/# /' "$@"
+}
+
+# check DESCRIPTION COMMAND...: passes when COMMAND exits 0.
+check() {
+	_desc=$1
+	shift
+	if "$@" >"$TAP_OUT" 2>&1; then
+		tap_ok "$_desc"
+	else
+		tap_not_ok "$_desc"
+		tap_diag "$TAP_OUT"
+	fi
+}
+
+# check_fails DESCRIPTION COMMAND...: passes when COMMAND exits non-zero.
+check_fails() {
+	_desc=$1
+	shift
+	if "$@" >"$TAP_OUT" 2>&1; then
+		tap_not_ok "$_desc (succeeded, must fail)"
+		tap_diag "$TAP_OUT"
+	else
+		tap_ok "$_desc"
+	fi
+}
+
+# check_output DESCRIPTION PATTERN COMMAND...: COMMAND exits 0 and its
+# output matches the extended regular expression PATTERN.
+check_output() {
+	_desc=$1
+	_pat=$2
+	shift 2
+	if "$@" >"$TAP_OUT" 2>&1 && grep -Eq -- "$_pat" "$TAP_OUT"; then
+		tap_ok "$_desc"
+	else
+		tap_not_ok "$_desc"
+		echo "# expected /$_pat/ in:"
+		tap_diag "$TAP_OUT"
+	fi
+}
+
+# check_fails_with DESCRIPTION PATTERN COMMAND...: COMMAND fails and its
+# output (stdout and stderr) matches PATTERN.
+check_fails_with() {
+	_desc=$1
+	_pat=$2
+	shift 2
+	if ! "$@" >"$TAP_OUT" 2>&1 && grep -Eq -- "$_pat" "$TAP_OUT"; then
+		tap_ok "$_desc"
+	else
+		tap_not_ok "$_desc"
+		echo "# expected failure matching /$_pat/ in:"
+		tap_diag "$TAP_OUT"
+	fi
+}
+
+# Kernel log: mark a position, then assert that nothing bad came after it.
+KLOG_BAD='WARNING:|BUG:|Oops|general protection|KASAN|kmemleak:.*(new suspected|unreferenced)|possible circular locking|possible recursive locking|inconsistent lock state|sleeping function called from invalid context|DMA-API:|Call Trace:|list_add corruption|refcount_t:|UBSAN'
+
+klog_mark() {
+	KLOG_MARK=$(dmesg | wc -l)
+}
+
+# klog_since_mark: print kernel log lines since klog_mark
+klog_since_mark() {
+	dmesg | tail -n +$((${KLOG_MARK:-0} + 1))
+}
+
+# check_klog_clean DESCRIPTION: no WARNING/BUG/Oops/KASAN/lockdep/DMA-API
+# report in the kernel log since the last klog_mark; marks again.
+check_klog_clean() {
+	klog_since_mark > /tmp/klog.new
+	if grep -Eq "$KLOG_BAD" /tmp/klog.new; then
+		tap_not_ok "$1: kernel log clean"
+		grep -E -A 20 "$KLOG_BAD" /tmp/klog.new | head -60 | tap_diag
+	else
+		tap_ok "$1: kernel log clean"
+	fi
+	klog_mark
+}
+
+# check_klog_has DESCRIPTION PATTERN: the log since the mark matches.
+check_klog_has() {
+	if klog_since_mark | grep -Eq -- "$2"; then
+		tap_ok "$1"
+	else
+		tap_not_ok "$1"
+		echo "# expected /$2/ in the kernel log since the mark:"
+		klog_since_mark | tail -20 | tap_diag
+	fi
+}
+
+# Modules of the project, built for the running kernel.
+load_module() {
+	_m=$1
+	shift
+	grep -q "^$_m " /proc/modules || insmod "$MODDIR/$_m.ko" "$@"
+}
+
+unload_module() {
+	! grep -q "^$1 " /proc/modules || rmmod "$1"
+}
+
+# Bind the VM's spare PCI device (QEMU's edu, 1234:11e8) to the benchmark,
+# exactly as upstream's documentation describes it.
+edu_device() {
+	for _d in /sys/bus/pci/devices/*; do
+		if [ "$(cat "$_d/vendor")" = 0x1234 ] &&
+		   [ "$(cat "$_d/device")" = 0x11e8 ]; then
+			basename "$_d"
+			return 0
+		fi
+	done
+	return 1
+}
+
+bind_benchmark() {
+	_dev=$(edu_device) || return 1
+	echo dma_map_benchmark > "/sys/bus/pci/devices/$_dev/driver_override"
+	echo "$_dev" > /sys/bus/pci/drivers_probe
+	[ -e /sys/kernel/debug/dma_map_benchmark ]
+}
+
+unbind_benchmark() {
+	_dev=$(edu_device) || return 1
+	if [ -e "/sys/bus/pci/devices/$_dev/driver" ]; then
+		echo "$_dev" > "/sys/bus/pci/devices/$_dev/driver/unbind"
+	fi
+	echo > "/sys/bus/pci/devices/$_dev/driver_override"
+	[ ! -e /sys/kernel/debug/dma_map_benchmark ]
+}
+
+# The DMA configuration the VM was booted with: direct, swiotlb or iommu.
+dma_config() {
+	echo "${DMA_BENCH_CONFIG:-direct}"
+}

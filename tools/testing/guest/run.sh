@@ -1,0 +1,24 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Guest test runner: run.sh SUITE... sources tests/<suite>.sh for each
+# suite, runs suite_<suite>, and prints one TAP stream with the plan last.
+# Exit status 0 only when every assertion passed.
+
+cd "$(dirname "$0")" || exit 1
+. ./lib.sh
+
+klog_mark
+for suite in "$@"; do
+	if [ ! -f "./$suite.sh" ]; then
+		tap_not_ok "suite $suite exists"
+		continue
+	fi
+	echo "# suite $suite ($(dma_config), $(uname -r))"
+	. "./$suite.sh"
+	"suite_$suite"
+done
+
+echo "1..$TAP_N"
+echo "# $((TAP_N - TAP_FAILED - TAP_SKIPPED)) passed, $TAP_FAILED failed, $TAP_SKIPPED skipped"
+[ "$TAP_FAILED" -eq 0 ]
