@@ -2,7 +2,8 @@
 /*
  * DMA map benchmark: binding, debugfs, ioctl, thread pool and statistics.
  *
- * Based on kernel/dma/map_benchmark.c, Copyright (C) 2020 HiSilicon Limited.
+ * Based on the kernel's DMA map benchmark, Copyright (C) 2020 HiSilicon
+ * Limited.
  * The map modes live in map_*.c as ops tables; this file knows none of them
  * beyond the table below. The dmaengine mode lives in dmaengine_bench.c.
  */
@@ -187,7 +188,7 @@ static int map_benchmark_run(struct map_benchmark_data *map)
 			wake_up_process(threads[i].task);
 
 		left = wait_for_completion_interruptible_timeout(&failed,
-				(unsigned long)map->bparam.seconds * HZ);
+								 map->bparam.seconds * HZ);
 		if (left == -ERESTARTSYS) {
 			pr_info("run interrupted by a signal\n");
 			ret = -EINTR;

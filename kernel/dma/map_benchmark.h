@@ -33,7 +33,7 @@ struct map_benchmark_data {
 	struct device *dev;
 	struct dentry *debugfs;
 	enum dma_data_direction dir;
-	struct mutex lock;
+	struct mutex lock;	/* one run at a time on this device */
 };
 
 /**

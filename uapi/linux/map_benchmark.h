@@ -85,16 +85,16 @@ struct map_benchmark {
 #define DMAENGINE_BENCH_SIZE_VER1	608	/* sizeof first published */
 
 /* prep_modes: which preparation call(s) to time */
-#define DMAENGINE_BENCH_PREP_MEMCPY	(1U << 0)	/* one prep per segment */
-#define DMAENGINE_BENCH_PREP_MEMCPY_SG	(1U << 1)	/* one prep per batch */
+#define DMAENGINE_BENCH_PREP_MEMCPY	0x1U	/* one prep per segment */
+#define DMAENGINE_BENCH_PREP_MEMCPY_SG	0x2U	/* one prep per batch */
 #define DMAENGINE_BENCH_PREP_ALL	(DMAENGINE_BENCH_PREP_MEMCPY | \
 					 DMAENGINE_BENCH_PREP_MEMCPY_SG)
 #define DMAENGINE_BENCH_NR_PREP_MODES	2
 
 /* flags */
-#define DMAENGINE_BENCH_F_VERIFY	(1U << 0) /* pattern in src, check dst */
-#define DMAENGINE_BENCH_F_POLL		(1U << 1) /* poll tx_status, no callback */
-#define DMAENGINE_BENCH_F_ALLOW_FEWER	(1U << 2) /* run on the channels found */
+#define DMAENGINE_BENCH_F_VERIFY	0x1U /* pattern in src, check dst */
+#define DMAENGINE_BENCH_F_POLL		0x2U /* poll tx_status, no callback */
+#define DMAENGINE_BENCH_F_ALLOW_FEWER	0x4U /* run on the channels found */
 #define DMAENGINE_BENCH_F_ALL		(DMAENGINE_BENCH_F_VERIFY | \
 					 DMAENGINE_BENCH_F_POLL | \
 					 DMAENGINE_BENCH_F_ALLOW_FEWER)
