@@ -1,0 +1,644 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Command line: the option table, parsing, validation and --help.
+ *
+ * One table describes every option: its names, what it accepts, its default
+ * and its help line. Parsing, the error messages, the defaults and --help
+ * are all driven by it, so they cannot disagree.
+ */
+#include <ctype.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "sysinfo.h"
+#include "units.h"
+
+enum opt_kind {
+	K_INT,		/* integer in [min, max] */
+	K_SIZE,		/* byte count with K/M/G/T suffix, in [min, max] */
+	K_ORDER,	/* folio order, 0..order of FOLIO_MAX_BYTES */
+	K_FOLIO,	/* folio size, a power-of-two multiple of the page */
+	K_CHOICE,	/* one of ->choices */
+	K_NAME,		/* a channel or device name */
+	K_FLAG,		/* no argument */
+	K_ACTION,	/* no argument, prints and exits */
+};
+
+enum opt_scope {
+	SC_MAP = 1 << 0,	/* -m single, -m sg */
+	SC_DMAENGINE = 1 << 1,	/* -m dmaengine */
+	SC_ALL = SC_MAP | SC_DMAENGINE,
+};
+
+struct choice {
+	const char *name;
+	int value;
+};
+
+struct opt_desc {
+	const char *name;
+	int short_opt;		/* 0: long form only */
+	const char *metavar;	/* NULL: takes no argument */
+	enum opt_kind kind;
+	long long min, max;	/* K_INT, K_SIZE */
+	const struct choice *choices;	/* K_CHOICE, NULL-terminated */
+	const char *accepts;	/* K_CHOICE: what to say it accepts */
+	enum opt_scope scope;
+	const char *def;	/* default, as typed; NULL: none */
+	const char *help;
+	const char *def_help;	/* --help's default when ->def is NULL */
+};
+
+static const struct choice mode_choices[] = {
+	{ "single", MODE_SINGLE }, { "sg", MODE_SG },
+	{ "dmaengine", MODE_DMAENGINE },
+	{ "0", MODE_SINGLE }, { "1", MODE_SG },
+	{ NULL, 0 }
+};
+
+static const struct choice dir_choices[] = {
+	{ "0", DMA_MAP_BIDIRECTIONAL }, { "1", DMA_MAP_TO_DEVICE },
+	{ "2", DMA_MAP_FROM_DEVICE },
+	{ "bidirectional", DMA_MAP_BIDIRECTIONAL },
+	{ "to_device", DMA_MAP_TO_DEVICE },
+	{ "from_device", DMA_MAP_FROM_DEVICE },
+	{ NULL, 0 }
+};
+
+static const struct choice prep_choices[] = {
+	{ "memcpy", DMAENGINE_BENCH_PREP_MEMCPY },
+	{ "memcpy_sg", DMAENGINE_BENCH_PREP_MEMCPY_SG },
+	{ "both", DMAENGINE_BENCH_PREP_ALL },
+	{ NULL, 0 }
+};
+
+static const struct opt_desc opt_table[O_NR] = {
+	[O_MODE] = { "mode", 'm', "MODE", K_CHOICE, 0, 0, mode_choices,
+		"single, sg, dmaengine, 0 or 1", SC_ALL, "single",
+		"single: dma_map_single() of --granule pages; sg: dma_map_sg() of --granule one-page entries; dmaengine: dmaengine_prep_dma_memcpy() per segment vs dmaengine_prep_dma_memcpy_sg() per batch" },
+	[O_JSON] = { "json", 0, NULL, K_FLAG, 0, 0, NULL, NULL, SC_ALL, NULL,
+		"print one JSON object instead of text" },
+	[O_CSV] = { "csv", 0, NULL, K_FLAG, 0, 0, NULL, NULL, SC_DMAENGINE,
+		NULL, "print CSV: a header row and one row per prep mode" },
+	[O_VERBOSE] = { "verbose", 'v', NULL, K_FLAG, 0, 0, NULL, NULL,
+		SC_DMAENGINE, NULL,
+		"add map_ms, unmap_ms, submits, batches, segments and bytes columns to the table" },
+	[O_HELP] = { "help", 'h', NULL, K_ACTION, 0, 0, NULL, NULL, SC_ALL,
+		NULL, "print this help and exit" },
+	[O_VERSION] = { "version", 'V', NULL, K_ACTION, 0, 0, NULL, NULL,
+		SC_ALL, NULL, "print the version and exit" },
+
+	[O_THREADS] = { "threads", 't', "N", K_INT, 1, DMA_MAP_MAX_THREADS,
+		NULL, NULL, SC_MAP, "1", "threads mapping in parallel" },
+	[O_SECONDS] = { "seconds", 's', "N", K_INT, 1, DMA_MAP_MAX_SECONDS,
+		NULL, NULL, SC_MAP, "20", "duration of the run" },
+	[O_NODE] = { "node", 'n', "N", K_INT, -1, NODE_MAX, NULL, NULL, SC_MAP,
+		"-1", "NUMA node to run the threads on; -1: any" },
+	[O_BITS] = { "dma-bits", 'b', "N", K_INT, 20, 64, NULL, NULL, SC_MAP,
+		"32", "DMA mask width set on the device for the run" },
+	[O_DIR] = { "dir", 'd', "DIR", K_CHOICE, 0, 0, dir_choices,
+		"0..2 or bidirectional, to_device, from_device", SC_MAP, "0",
+		"DMA direction: 0 bidirectional, 1 to_device, 2 from_device" },
+	[O_XDELAY] = { "trans-delay-ns", 'x', "NS", K_INT, 0,
+		DMA_MAP_MAX_TRANS_DELAY, NULL, NULL, SC_MAP, "0",
+		"pretend-transfer delay between map and unmap" },
+	[O_GRANULE] = { "granule", 'g', "N", K_INT, 1, DMA_MAP_MAX_GRANULE,
+		NULL, NULL, SC_MAP, "1",
+		"pages per mapping (single) or one-page sg entries (sg)" },
+
+	[O_CHANNELS] = { "channels", 'c', "N", K_INT, 1,
+		DMAENGINE_BENCH_MAX_CHANNELS, NULL, NULL, SC_DMAENGINE, "1",
+		"DMA_MEMCPY channels copying in parallel" },
+	[O_CHANNEL] = { "channel", 'C', "NAME", K_NAME, 0, 0, NULL, NULL,
+		SC_DMAENGINE, NULL,
+		"only the channel of this name, e.g. dma0chan3", "any" },
+	[O_DEVICE] = { "device", 'D', "NAME", K_NAME, 0, 0, NULL, NULL,
+		SC_DMAENGINE, NULL,
+		"only channels of this DMA device (dev_name), e.g. soft_dma.0",
+		"any" },
+	[O_ORDER] = { "order", 'o', "N", K_ORDER, 0, 0, NULL, NULL,
+		SC_DMAENGINE, "0",
+		"folio order: each folio is the page size << N bytes" },
+	[O_FOLIO] = { "folio", 'f', "SIZE", K_FOLIO, 0, 0, NULL, NULL,
+		SC_DMAENGINE, NULL,
+		"folio size, e.g. 4K, 64K, 2M; the same setting as --order",
+		"the page size" },
+	[O_SGE] = { "sge", 0, "N", K_INT, 1, DMAENGINE_BENCH_MAX_SGE, NULL,
+		NULL, SC_DMAENGINE, "512", "folios (sg entries) in a batch" },
+	[O_BYTES] = { "bytes", 0, "SIZE", K_SIZE, 1, BYTES_MAX, NULL, NULL,
+		SC_DMAENGINE, "512M",
+		"bytes each channel copies in a run, rounded up to whole batches; suffixes K, M, G, T (powers of 1024)" },
+	[O_RUNS] = { "runs", 'r', "N", K_INT, 1, DMAENGINE_BENCH_MAX_RUNS,
+		NULL, NULL, SC_DMAENGINE, "20", "timed runs of each prep mode" },
+	[O_WARMUP] = { "warmup", 'w', "N", K_INT, 0, DMAENGINE_BENCH_MAX_WARMUP,
+		NULL, NULL, SC_DMAENGINE, "1",
+		"untimed runs of each prep mode first" },
+	[O_SRC_NODE] = { "src-node", 0, "N", K_INT, -1, NODE_MAX, NULL, NULL,
+		SC_DMAENGINE, "-1",
+		"NUMA node of the source folios; -1: the channel's node" },
+	[O_DST_NODE] = { "dst-node", 0, "N", K_INT, -1, NODE_MAX, NULL, NULL,
+		SC_DMAENGINE, "-1",
+		"NUMA node of the destination folios; -1: the channel's node" },
+	[O_PREP] = { "prep", 'p', "PREP", K_CHOICE, 0, 0, prep_choices,
+		"memcpy, memcpy_sg or both", SC_DMAENGINE, "both",
+		"memcpy: one dmaengine_prep_dma_memcpy() per segment; memcpy_sg: one dmaengine_prep_dma_memcpy_sg() per batch; both: runs alternate between the two" },
+	[O_VERIFY] = { "verify", 0, NULL, K_FLAG, 0, 0, NULL, NULL,
+		SC_DMAENGINE, NULL,
+		"write a pattern to the source and check the destination" },
+	[O_POLL] = { "poll", 0, NULL, K_FLAG, 0, 0, NULL, NULL, SC_DMAENGINE,
+		NULL, "poll the transfer status instead of waiting for a callback" },
+	[O_ALLOW_FEWER] = { "allow-fewer", 0, NULL, K_FLAG, 0, 0, NULL, NULL,
+		SC_DMAENGINE, NULL,
+		"run on the channels found when there are fewer than --channels" },
+	[O_TIMEOUT] = { "timeout-ms", 0, "MS", K_INT, 0,
+		DMAENGINE_BENCH_MAX_TIMEOUT_MS, NULL, NULL, SC_DMAENGINE, "0",
+		"how long one batch may take; 0: the kernel's 10 s" },
+	[O_PER_CHANNEL] = { "per-channel", 0, NULL, K_FLAG, 0, 0, NULL, NULL,
+		SC_DMAENGINE, NULL,
+		"also report each channel, computed from the per-run samples" },
+	[O_SAMPLES] = { "samples", 0, NULL, K_FLAG, 0, 0, NULL, NULL,
+		SC_DMAENGINE, NULL,
+		"include every run of every channel in the JSON (needs --json)" },
+};
+
+/* Values of getopt_long() for the options without a short form. */
+#define LONG_ONLY_BASE	256
+
+static const char *const mode_names[] = {
+	[MODE_SINGLE] = "single", [MODE_SG] = "sg",
+	[MODE_DMAENGINE] = "dmaengine",
+};
+
+const char *mode_name(enum bench_mode mode)
+{
+	return (unsigned int)mode <= MODE_DMAENGINE ? mode_names[mode] : "?";
+}
+
+const char *dir_name(unsigned int dir)
+{
+	static const char *const names[] = {
+		[DMA_MAP_BIDIRECTIONAL] = "BIDIRECTIONAL",
+		[DMA_MAP_TO_DEVICE] = "TO_DEVICE",
+		[DMA_MAP_FROM_DEVICE] = "FROM_DEVICE",
+	};
+
+	return dir < sizeof(names) / sizeof(names[0]) ? names[dir] : NULL;
+}
+
+const char *prep_mode_name(unsigned int index)
+{
+	static const char *const names[DMAENGINE_BENCH_NR_PREP_MODES] = {
+		"prep_memcpy", "prep_memcpy_sg",
+	};
+
+	return index < DMAENGINE_BENCH_NR_PREP_MODES ? names[index] : NULL;
+}
+
+const char *prep_modes_name(unsigned int prep_modes)
+{
+	const struct choice *c;
+
+	for (c = prep_choices; c->name; c++)
+		if ((unsigned int)c->value == prep_modes)
+			return c->name;
+	return "?";
+}
+
+uint64_t folio_bytes(const struct bench_opts *o)
+{
+	return (uint64_t)o->page_size << o->folio_order;
+}
+
+static unsigned int max_order(const struct bench_opts *o)
+{
+	return ilog2_u64(FOLIO_MAX_BYTES / (uint64_t)o->page_size);
+}
+
+/* opt_accepts() - what option @id accepts, for errors and --help */
+static void opt_accepts(const struct bench_opts *o, enum opt_id id,
+			char *buf, size_t len)
+{
+	const struct opt_desc *d = &opt_table[id];
+	char lo[32], hi[32];
+
+	switch (d->kind) {
+	case K_INT:
+		snprintf(buf, len, "%lld..%lld", d->min, d->max);
+		break;
+	case K_SIZE:
+		format_size(d->min, lo, sizeof(lo));
+		format_size(d->max, hi, sizeof(hi));
+		snprintf(buf, len, "%s..%s (suffixes K, M, G, T)", lo, hi);
+		break;
+	case K_ORDER:
+		snprintf(buf, len, "0..%u", max_order(o));
+		break;
+	case K_FOLIO:
+		format_size(o->page_size, lo, sizeof(lo));
+		format_size(FOLIO_MAX_BYTES, hi, sizeof(hi));
+		snprintf(buf, len,
+			 "a power-of-two multiple of the page size, %s..%s",
+			 lo, hi);
+		break;
+	case K_CHOICE:
+		snprintf(buf, len, "%s", d->accepts);
+		break;
+	case K_NAME:
+		snprintf(buf, len, "1..%d characters",
+			 DMAENGINE_BENCH_NAME_LEN - 1);
+		break;
+	default:
+		snprintf(buf, len, "given without a value");
+		break;
+	}
+}
+
+static void usage_hint(FILE *err)
+{
+	fprintf(err, "Try '" PROG_NAME " --help' for more information.\n");
+}
+
+static int bad_value(const struct bench_opts *o, enum opt_id id,
+		     const char *arg, FILE *err)
+{
+	char accepts[128];
+
+	if (err) {
+		opt_accepts(o, id, accepts, sizeof(accepts));
+		fprintf(err, PROG_NAME ": invalid --%s '%s': must be %s\n",
+			opt_table[id].name, arg, accepts);
+	}
+	return -1;
+}
+
+/* Case-insensitive, and '-' matches '_': "From-Device" is "from_device". */
+static bool choice_matches(const char *name, const char *arg)
+{
+	for (; *name && *arg; name++, arg++) {
+		char a = *arg == '-' ? '_' : tolower((unsigned char)*arg);
+
+		if (a != *name)
+			return false;
+	}
+	return !*name && !*arg;
+}
+
+static int parse_choice(const struct choice *c, const char *arg, int *out)
+{
+	for (; c->name; c++) {
+		if (choice_matches(c->name, arg)) {
+			*out = c->value;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* store() - parse @arg for option @id into @o; -1 after saying why */
+static int store(struct bench_opts *o, enum opt_id id, const char *arg,
+		 FILE *err)
+{
+	const struct opt_desc *d = &opt_table[id];
+	long long n = 0;
+	uint64_t size = 0;
+	int choice = 0;
+
+	switch (d->kind) {
+	case K_INT:
+		if (parse_int(arg, d->min, d->max, &n))
+			return bad_value(o, id, arg, err);
+		break;
+	case K_SIZE:
+		if (parse_size(arg, &size) || size < (uint64_t)d->min ||
+		    size > (uint64_t)d->max)
+			return bad_value(o, id, arg, err);
+		break;
+	case K_ORDER:
+		if (parse_int(arg, 0, max_order(o), &n))
+			return bad_value(o, id, arg, err);
+		break;
+	case K_FOLIO:
+		if (parse_size(arg, &size) || !is_pow2(size) ||
+		    size < (uint64_t)o->page_size || size > FOLIO_MAX_BYTES)
+			return bad_value(o, id, arg, err);
+		n = ilog2_u64(size / (uint64_t)o->page_size);
+		break;
+	case K_CHOICE:
+		if (parse_choice(d->choices, arg, &choice))
+			return bad_value(o, id, arg, err);
+		break;
+	case K_NAME:
+		if (!*arg || strlen(arg) >= DMAENGINE_BENCH_NAME_LEN)
+			return bad_value(o, id, arg, err);
+		break;
+	case K_FLAG:
+	case K_ACTION:
+		break;
+	}
+
+	switch (id) {
+	case O_MODE: o->mode = choice; break;
+	case O_JSON: o->format = OUT_JSON; break;
+	case O_CSV: o->format = OUT_CSV; break;
+	case O_VERBOSE: o->verbose = true; break;
+	case O_THREADS: o->threads = n; break;
+	case O_SECONDS: o->seconds = n; break;
+	case O_NODE: o->node = n; break;
+	case O_BITS: o->dma_bits = n; break;
+	case O_DIR: o->dir = choice; break;
+	case O_XDELAY: o->xdelay = n; break;
+	case O_GRANULE: o->granule = n; break;
+	case O_CHANNELS: o->channels = n; break;
+	case O_CHANNEL: strcpy(o->channel, arg); break;
+	case O_DEVICE: strcpy(o->device, arg); break;
+	case O_ORDER:
+	case O_FOLIO: o->folio_order = n; break;
+	case O_SGE: o->sge = n; break;
+	case O_BYTES: o->bytes = size; break;
+	case O_RUNS: o->runs = n; break;
+	case O_WARMUP: o->warmup = n; break;
+	case O_SRC_NODE: o->src_node = n; break;
+	case O_DST_NODE: o->dst_node = n; break;
+	case O_PREP: o->prep_modes = choice; break;
+	case O_VERIFY: o->flags |= DMAENGINE_BENCH_F_VERIFY; break;
+	case O_POLL: o->flags |= DMAENGINE_BENCH_F_POLL; break;
+	case O_ALLOW_FEWER: o->flags |= DMAENGINE_BENCH_F_ALLOW_FEWER; break;
+	case O_TIMEOUT: o->timeout_ms = n; break;
+	case O_PER_CHANNEL: o->per_channel = true; break;
+	case O_SAMPLES: o->samples = true; break;
+	case O_HELP:
+	case O_VERSION:
+	case O_NR:
+		break;
+	}
+	return 0;
+}
+
+void opts_init(struct bench_opts *o, long page_size)
+{
+	int id;
+
+	memset(o, 0, sizeof(*o));
+	o->page_size = page_size;
+	for (id = 0; id < O_NR; id++)
+		if (opt_table[id].def)
+			store(o, id, opt_table[id].def, NULL);
+}
+
+static bool given(const struct bench_opts *o, enum opt_id id)
+{
+	return o->given & (1ULL << id);
+}
+
+/* validate() - what no single option can check alone */
+static enum parse_status validate(const struct bench_opts *o, FILE *err)
+{
+	enum opt_scope scope = o->mode == MODE_DMAENGINE ? SC_DMAENGINE : SC_MAP;
+	const char *msg = NULL;
+	int id;
+
+	for (id = 0; id < O_NR; id++) {
+		if (!given(o, id) || (opt_table[id].scope & scope))
+			continue;
+		fprintf(err, PROG_NAME ": --%s applies to %s only\n",
+			opt_table[id].name,
+			opt_table[id].scope == SC_DMAENGINE ?
+			"-m dmaengine" : "the map modes (-m single, -m sg)");
+		usage_hint(err);
+		return PARSE_USAGE;
+	}
+	if (given(o, O_JSON) && given(o, O_CSV))
+		msg = "--json and --csv exclude each other";
+	else if (given(o, O_ORDER) && given(o, O_FOLIO))
+		msg = "--order and --folio set the same thing: give one";
+	else if (o->samples && o->format != OUT_JSON)
+		msg = "--samples needs --json";
+	else if (o->per_channel && o->format == OUT_CSV)
+		msg = "--per-channel is not available with --csv: use --json";
+	if (msg) {
+		fprintf(err, PROG_NAME ": %s\n", msg);
+		usage_hint(err);
+		return PARSE_USAGE;
+	}
+	return PARSE_RUN;
+}
+
+static enum opt_id id_of_val(int val)
+{
+	int id;
+
+	if (val >= LONG_ONLY_BASE)
+		return val - LONG_ONLY_BASE;
+	for (id = 0; id < O_NR; id++)
+		if (opt_table[id].short_opt == val)
+			return id;
+	return O_NR;
+}
+
+enum parse_status opts_parse(struct bench_opts *o, int argc, char **argv,
+			     FILE *out, FILE *err)
+{
+	struct option longopts[O_NR + 1];
+	char shortopts[2 + 2 * O_NR];
+	char *s = shortopts;
+	int id, c;
+
+	*s++ = ':';	/* report a missing value as ':' */
+	for (id = 0; id < O_NR; id++) {
+		const struct opt_desc *d = &opt_table[id];
+
+		longopts[id] = (struct option){
+			.name = d->name,
+			.has_arg = d->metavar ? required_argument : no_argument,
+			.val = d->short_opt ? d->short_opt : LONG_ONLY_BASE + id,
+		};
+		if (d->short_opt) {
+			*s++ = d->short_opt;
+			if (d->metavar)
+				*s++ = ':';
+		}
+	}
+	*s = '\0';
+	memset(&longopts[O_NR], 0, sizeof(longopts[O_NR]));
+
+	optind = 0;	/* start over, also when called again (tests) */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (c == '?') {
+			if (optopt && optopt < LONG_ONLY_BASE &&
+			    id_of_val(optopt) == O_NR)
+				fprintf(err, PROG_NAME ": unknown option '-%c'\n",
+					optopt);
+			else
+				fprintf(err, PROG_NAME ": unknown or ambiguous option '%s'\n",
+					argv[optind - 1]);
+			usage_hint(err);
+			return PARSE_USAGE;
+		}
+		id = id_of_val(c == ':' ? optopt : c);
+		if (id >= O_NR) {
+			fprintf(err, PROG_NAME ": unknown option\n");
+			usage_hint(err);
+			return PARSE_USAGE;
+		}
+		if (c == ':') {
+			char accepts[128];
+
+			opt_accepts(o, id, accepts, sizeof(accepts));
+			fprintf(err, PROG_NAME ": --%s needs a value: %s\n",
+				opt_table[id].name, accepts);
+			usage_hint(err);
+			return PARSE_USAGE;
+		}
+		if (id == O_HELP) {
+			opts_usage(o, out);
+			return PARSE_DONE;
+		}
+		if (id == O_VERSION) {
+			fprintf(out, PROG_NAME " %s\n", tool_version);
+			return PARSE_DONE;
+		}
+		if (store(o, id, optarg, err)) {
+			usage_hint(err);
+			return PARSE_USAGE;
+		}
+		o->given |= 1ULL << id;
+	}
+	if (optind < argc) {
+		fprintf(err, PROG_NAME ": unexpected argument '%s'\n",
+			argv[optind]);
+		usage_hint(err);
+		return PARSE_USAGE;
+	}
+	return validate(o, err);
+}
+
+/* print_wrapped() - @text from column @col, wrapped at 79, indent @indent */
+static void print_wrapped(FILE *f, const char *text, int col, int indent)
+{
+	bool line_start = true;
+
+	while (*text) {
+		int len = strcspn(text, " ");
+
+		if (!line_start && col + 1 + len > 79) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+			line_start = true;
+		}
+		if (!line_start) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", len, text);
+		col += len;
+		line_start = false;
+		text += len;
+		while (*text == ' ')
+			text++;
+	}
+	fputc('\n', f);
+}
+
+static void usage_options(const struct bench_opts *o, FILE *f,
+			  enum opt_scope scope)
+{
+	const int help_col = 26;
+	char accepts[128], text[512];
+	int id, col;
+
+	for (id = 0; id < O_NR; id++) {
+		const struct opt_desc *d = &opt_table[id];
+
+		if (d->scope != scope)
+			continue;
+		if (d->short_opt)
+			col = fprintf(f, "    -%c, ", d->short_opt);
+		else
+			col = fprintf(f, "        ");
+		col += fprintf(f, "--%s%s%s", d->name, d->metavar ? " " : "",
+			       d->metavar ? d->metavar : "");
+		if (col >= help_col) {
+			fputc('\n', f);
+			col = 0;
+		}
+		col += fprintf(f, "%*s", help_col - col, "");
+		if (d->kind == K_FLAG || d->kind == K_ACTION) {
+			snprintf(text, sizeof(text), "%s", d->help);
+		} else {
+			const char *def = d->def ? d->def : d->def_help;
+
+			opt_accepts(o, id, accepts, sizeof(accepts));
+			snprintf(text, sizeof(text), "%s [%s%s%s]", d->help,
+				 accepts, def ? "; default " : "", def ? def : "");
+		}
+		print_wrapped(f, text, col, help_col);
+	}
+}
+
+void opts_usage(const struct bench_opts *o, FILE *f)
+{
+	fprintf(f,
+"NAME\n"
+"    " PROG_NAME " - DMA map/unmap latency and dmaengine memcpy benchmark\n"
+"\n"
+"SYNOPSIS\n"
+"    " PROG_NAME " [-m single|sg] [-t N] [-s N] [-n N] [-b N] [-d DIR]\n"
+"                      [-x NS] [-g N] [--json]\n"
+"    " PROG_NAME " -m dmaengine [-c N] [-C NAME] [-D NAME] [-o N | -f SIZE]\n"
+"                      [--sge N] [--bytes SIZE] [-r N] [-w N] [--src-node N]\n"
+"                      [--dst-node N] [-p PREP] [--verify] [--poll]\n"
+"                      [--allow-fewer] [--timeout-ms MS] [--per-channel] [-v]\n"
+"                      [--json [--samples] | --csv]\n"
+"\n"
+"DESCRIPTION\n"
+"    The map modes (single, sg) time dma_map_*()/dma_unmap_*() in kernel\n"
+"    threads on the device bound to the dma_map_benchmark module, through\n"
+"    /sys/kernel/debug/dma_map_benchmark; their options, defaults and output\n"
+"    are those of the kernel's selftest tool. The dmaengine mode copies\n"
+"    --bytes per channel in batches of --sge folios, once with a\n"
+"    dmaengine_prep_dma_memcpy() per segment and once with one\n"
+"    dmaengine_prep_dma_memcpy_sg() per batch, and times each phase, through\n"
+"    /sys/kernel/debug/dmaengine_benchmark (no device binding needed).\n"
+"    Every value is checked before the kernel is asked.\n"
+"\n"
+"OPTIONS\n");
+	usage_options(o, f, SC_ALL);
+	fprintf(f, "\n  Map modes (-m single, -m sg):\n");
+	usage_options(o, f, SC_MAP);
+	fprintf(f, "\n  dmaengine mode (-m dmaengine):\n");
+	usage_options(o, f, SC_DMAENGINE);
+	fprintf(f,
+"\n"
+"    Long options take their value as --opt VALUE or --opt=VALUE. Sizes are\n"
+"    bytes with an optional K, M, G or T suffix (powers of 1024); the page\n"
+"    size here is %ld bytes.\n"
+"\n"
+"OUTPUT\n"
+"    Map modes: the selftest's lines (mode, parameters, average map and\n"
+"    unmap latency in us with standard deviation). dmaengine: '#' lines\n"
+"    naming the kernel and the channels (name, device, driver), then a\n"
+"    table with a row per prep mode: mean +- standard deviation over the\n"
+"    runs of the wall time of a run (run_ms), of the time in prep, submit,\n"
+"    issue_pending and waiting (summed over channels), the prep calls of a\n"
+"    run and the throughput in GB/s (10^9 bytes/s). --csv and --json give\n"
+"    the same numbers for scripts.\n"
+"\n"
+"EXIT STATUS\n"
+"    0 success; 1 the benchmark could not run or failed (open, ioctl);\n"
+"    2 invalid command line.\n"
+"\n"
+"FILES\n"
+"    /sys/kernel/debug/dma_map_benchmark    map modes (a device bound)\n"
+"    /sys/kernel/debug/dmaengine_benchmark  dmaengine mode\n"
+"\n"
+"EXAMPLES\n"
+"    " PROG_NAME " -t 8 -s 30 -d from_device -g 8 -m sg\n"
+"    " PROG_NAME " -m dmaengine --channels 4 --folio 64K --sge 512 --bytes 1G\n"
+"    " PROG_NAME " -m dmaengine --prep memcpy --poll --verify\n"
+"    " PROG_NAME " -m dmaengine --json --samples > run.json\n"
+"    " PROG_NAME " -m dmaengine --device soft_dma.0 --csv > run.csv\n",
+		o->page_size);
+}

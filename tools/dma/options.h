@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Command line: the option table, parsing, validation and --help.
+ * Nothing here touches the kernel, so all of it is tested on the host.
+ */
+#ifndef DMABENCH_OPTIONS_H
+#define DMABENCH_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <linux/map_benchmark.h>
+
+#define PROG_NAME	"dma_map_benchmark"
+
+enum bench_mode {
+	MODE_SINGLE = DMA_MAP_BENCH_SINGLE_MODE,
+	MODE_SG = DMA_MAP_BENCH_SG_MODE,
+	MODE_DMAENGINE,
+};
+
+enum out_format {
+	OUT_TEXT,
+	OUT_JSON,
+	OUT_CSV,
+};
+
+/* Every option, in --help order. */
+enum opt_id {
+	O_MODE, O_JSON, O_CSV, O_VERBOSE, O_HELP, O_VERSION,
+	O_THREADS, O_SECONDS, O_NODE, O_BITS, O_DIR, O_XDELAY, O_GRANULE,
+	O_CHANNELS, O_CHANNEL, O_DEVICE, O_ORDER, O_FOLIO, O_SGE, O_BYTES,
+	O_RUNS, O_WARMUP, O_SRC_NODE, O_DST_NODE, O_PREP, O_VERIFY, O_POLL,
+	O_ALLOW_FEWER, O_TIMEOUT, O_PER_CHANNEL, O_SAMPLES,
+	O_NR
+};
+
+/* Largest folio the tool asks for; the kernel may refuse smaller ones. */
+#define FOLIO_MAX_BYTES		(1ULL << 30)
+/* Largest --bytes per channel. */
+#define BYTES_MAX		(1ULL << 40)
+/* Largest NUMA node number (MAX_NUMNODES is at most 1 << 10). */
+#define NODE_MAX		1023
+
+struct bench_opts {
+	enum bench_mode mode;
+	enum out_format format;
+	bool verbose;
+	long page_size;
+
+	/* map modes (struct map_benchmark) */
+	int threads;
+	int seconds;
+	int node;
+	int dma_bits;
+	int dir;
+	int xdelay;
+	int granule;
+
+	/* dmaengine mode (struct dmaengine_benchmark) */
+	unsigned int channels;
+	char channel[DMAENGINE_BENCH_NAME_LEN];
+	char device[DMAENGINE_BENCH_NAME_LEN];
+	unsigned int folio_order;
+	unsigned int sge;
+	uint64_t bytes;
+	unsigned int runs;
+	unsigned int warmup;
+	int src_node;
+	int dst_node;
+	unsigned int prep_modes;	/* DMAENGINE_BENCH_PREP_* */
+	unsigned int flags;		/* DMAENGINE_BENCH_F_* */
+	unsigned int timeout_ms;
+	bool per_channel;
+	bool samples;
+
+	uint64_t given;			/* 1 << enum opt_id, from the command line */
+};
+
+enum parse_status {
+	PARSE_RUN,	/* options are valid: run the benchmark */
+	PARSE_DONE,	/* --help or --version was printed: exit 0 */
+	PARSE_USAGE,	/* an error was printed: exit 2 */
+};
+
+/* opts_init() - the defaults, for a system with @page_size byte pages */
+void opts_init(struct bench_opts *o, long page_size);
+
+/*
+ * opts_parse() - parse and validate @argv into @o (set up by opts_init()).
+ * --help and --version print to @out; errors go to @err, one line naming
+ * the option and what it accepts, then a hint to run --help.
+ */
+enum parse_status opts_parse(struct bench_opts *o, int argc, char **argv,
+			     FILE *out, FILE *err);
+
+/* opts_usage() - the --help text */
+void opts_usage(const struct bench_opts *o, FILE *f);
+
+/* folio_bytes() - bytes in one folio of @o->folio_order */
+uint64_t folio_bytes(const struct bench_opts *o);
+
+/* Names of the enum values, for reports. */
+const char *mode_name(enum bench_mode mode);		/* "single", "sg", "dmaengine" */
+const char *dir_name(unsigned int dir);			/* "BIDIRECTIONAL", ... or NULL */
+const char *prep_mode_name(unsigned int index);		/* "prep_memcpy", ... or NULL */
+const char *prep_modes_name(unsigned int prep_modes);	/* "memcpy", "memcpy_sg", "both" */
+
+#endif
