@@ -20,6 +20,16 @@
 #define DMA_BENCH_MAX_PAGE_ORDER \
 	(ARRAY_SIZE(((struct zone *)NULL)->free_area) - 1)
 
+/* Whether this kernel has the DMA_MEMCPY_SG API, for use in C code. */
+static inline bool dma_bench_have_memcpy_sg(void)
+{
+#ifdef HAVE_DMA_MEMCPY_SG
+	return true;
+#else
+	return false;
+#endif
+}
+
 /* platform_driver::remove returns void from 6.11; 6.1 has remove_new. */
 #ifdef HAVE_PLATFORM_REMOVE_VOID
 #define DMA_BENCH_PLATFORM_REMOVE(fn)	.remove = (fn)

@@ -199,17 +199,27 @@ static int deb_request_channels(struct deb_run *run,
 	return 0;
 }
 
-static int deb_check_memcpy_sg(struct deb_run *run,
-			       struct dmaengine_benchmark *p)
+/* Before any channel is touched: does this kernel have the API at all? */
+static int deb_check_memcpy_sg_api(struct dmaengine_benchmark *p)
 {
-	if (!(p->prep_modes & DMAENGINE_BENCH_PREP_MEMCPY_SG))
+	if (!(p->prep_modes & DMAENGINE_BENCH_PREP_MEMCPY_SG) ||
+	    dma_bench_have_memcpy_sg())
 		return 0;
-#ifndef HAVE_DMA_MEMCPY_SG
 	pr_err("prep_memcpy_sg: this kernel has no dmaengine_prep_dma_memcpy_sg() (removed from mainline in 6.0); see kernel/patches/\n");
 	p->error = DMAENGINE_BENCH_ERR_NO_API;
 	return -EOPNOTSUPP;
-#else
-	for (unsigned int i = 0; i < run->nr; i++) {
+}
+
+/* Every channel must advertise the capability for a memcpy_sg run. */
+static int deb_check_memcpy_sg_cap(struct deb_run *run,
+				   struct dmaengine_benchmark *p)
+{
+#ifdef HAVE_DMA_MEMCPY_SG
+	unsigned int i;
+
+	if (!(p->prep_modes & DMAENGINE_BENCH_PREP_MEMCPY_SG))
+		return 0;
+	for (i = 0; i < run->nr; i++) {
 		struct dma_chan *chan = run->chans[i].chan;
 
 		if (!dma_has_cap(DMA_MEMCPY_SG, chan->device->cap_mask)) {
@@ -502,6 +512,10 @@ static int deb_benchmark(struct dmaengine_benchmark *p)
 	struct deb_run *run;
 	int ret;
 
+	ret = deb_check_memcpy_sg_api(p);
+	if (ret)
+		return ret;
+
 	ret = deb_check_memory(p);
 	if (ret) {
 		p->error = DMAENGINE_BENCH_ERR_NOMEM;
@@ -530,7 +544,7 @@ static int deb_benchmark(struct dmaengine_benchmark *p)
 		goto free;
 	p->channels_used = run->nr;
 
-	ret = deb_check_memcpy_sg(run, p);
+	ret = deb_check_memcpy_sg_cap(run, p);
 	if (ret)
 		goto release;
 

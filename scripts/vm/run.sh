@@ -112,6 +112,11 @@ $VM_TOOL_CC -static -O2 -I"$work/upstream" -o "$root/opt/dma-bench/bin/upstream_
 	"$src/tools/testing/selftests/dma/dma_map_benchmark.c"
 
 cp -r "$DMA_BENCH_TOP/tools/testing/guest/." "$root/opt/dma-bench/tests/"
+# the guest tests' own programs
+for prog in "$DMA_BENCH_TOP"/tools/testing/guest/src/*.c; do
+	$VM_TOOL_CC -static -O2 -Wall -Wextra -I"$DMA_BENCH_TOP/uapi" \
+		-o "$root/opt/dma-bench/bin/$(basename "$prog" .c)" "$prog"
+done
 
 busybox=$(command -v busybox || echo /bin/busybox)
 file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||

@@ -137,15 +137,18 @@ unload_module() {
 
 # Bind the VM's spare PCI device (QEMU's edu, 1234:11e8) to the benchmark,
 # exactly as upstream's documentation describes it.
-edu_device() {
+edu_devices() {
 	for _d in /sys/bus/pci/devices/*; do
 		if [ "$(cat "$_d/vendor")" = 0x1234 ] &&
 		   [ "$(cat "$_d/device")" = 0x11e8 ]; then
 			basename "$_d"
-			return 0
 		fi
 	done
-	return 1
+}
+
+edu_device() {
+	_e=$(edu_devices | head -n 1)
+	[ -n "$_e" ] && echo "$_e"
 }
 
 bind_benchmark() {

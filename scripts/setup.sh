@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Install what the project needs on a Debian 12 machine, or, when not root,
+# say exactly what to install. Quiet and quick when everything is there.
+#
+# usage: scripts/setup.sh [bench|test]   (default: test, which needs more)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+what=${1:-test}
+
+# To build the modules and the tool, boot the stock kernel, run the VMs.
+pkgs=(make gcc libc6-dev linux-image-6.12-amd64 linux-headers-6.12-amd64
+      linux-source-6.12 qemu-system-x86 busybox-static cpio gzip xz-utils
+      file python3)
+# To build the patched debug kernel (memcpy_sg, KASAN, lockdep, ...).
+pkgs+=(bc flex bison libelf-dev libssl-dev dwarves)
+# For reports and plots.
+pkgs+=(gnuplot-nox)
+if [ "$what" = test ]; then
+	# prove, sparse for the lint test
+	pkgs+=(perl sparse)
+fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "Missing packages. As root, run:" >&2
+	echo "  apt-get update && apt-get install -y --no-install-recommends ${missing[*]}" >&2
+	exit 1
+fi
+
+say "installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+log=$(mktemp)
+if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+	cat "$log" >&2
+	rm -f "$log"
+	die "apt-get failed: see above"
+fi
+rm -f "$log"
+say "installed"

@@ -1,0 +1,220 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# The map modes (single, sg): ABI compatibility with upstream's tool, kernel
+# validation of every field, serialization, signals, binding and unloading,
+# and proof through the dma trace events that each mode calls its API.
+
+MBIOCTL=$PROJECT/bin/mbioctl
+UPSTREAM=$PROJECT/bin/upstream_dma_map_benchmark
+TRACING=/sys/kernel/tracing
+
+# map_field_refused FIELD=VALUE PATTERN: EINVAL, and dmesg names the field.
+map_field_refused() {
+	klog_mark
+	check_fails_with "map: $1 refused with EINVAL" '^errno=EINVAL$' \
+		"$MBIOCTL" map "$1"
+	check_klog_has "map: $1: kernel message names the field" "$2"
+}
+
+# A map-mode result line of mbioctl: avg_map_100ns=N ... within sane bounds.
+map_result_plausible() {
+	"$MBIOCTL" map "$@" > /tmp/map.out || return 1
+	awk '{
+		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		# some mapping took time, and no mean is above 100 ms
+		exit !(v["avg_map_100ns"] + v["avg_unmap_100ns"] > 0 &&
+		       v["avg_map_100ns"] < 1000000 && v["avg_unmap_100ns"] < 1000000)
+	}' /tmp/map.out
+}
+
+trace_reset() {
+	echo 0 > $TRACING/tracing_on
+	echo > $TRACING/trace
+	echo 0 > $TRACING/events/enable
+}
+
+# trace_mode_calls MODE_ARGS... : run with dma events on, keep the trace
+trace_map_run() {
+	trace_reset
+	echo 1 > $TRACING/events/dma/enable
+	echo 1 > $TRACING/tracing_on
+	"$MBIOCTL" map "$@" > /dev/null
+	_rc=$?
+	echo 0 > $TRACING/tracing_on
+	echo 0 > $TRACING/events/dma/enable
+	cat $TRACING/trace > /tmp/trace.out
+	return $_rc
+}
+
+trace_has() {
+	grep -q " $1:" /tmp/trace.out
+}
+
+trace_lacks() {
+	! grep -q " $1:" /tmp/trace.out
+}
+
+suite_map() {
+	klog_mark
+	check "map: module loads" load_module dma_map_benchmark
+	check "map: dmaengine file exists without a bound device" \
+		test -e /sys/kernel/debug/dmaengine_benchmark
+	check_fails_with "map: no file before a device is bound" 'open=ENOENT' \
+		"$MBIOCTL" map
+	check "map: bind the edu device through driver_override" bind_benchmark
+	check "map: a second device cannot be bound at once" \
+		second_bind_refused
+
+	# upstream's own tool, unchanged, against the module
+	check_output "map: upstream tool prints its latency lines" \
+		'^average map latency\(us\):[0-9.]+ standard deviation:[0-9.]+$' \
+		"$UPSTREAM" -s 1 -t 2 -g 4
+	check_output "map: upstream tool, TO_DEVICE, granule 64" \
+		'^average unmap latency\(us\):[0-9.]+ standard deviation:[0-9.]+$' \
+		"$UPSTREAM" -s 1 -d 1 -g 64
+
+	# every field, one by one
+	map_field_refused threads=0 'invalid threads 0: must be 1\.\.1024'
+	map_field_refused threads=1025 'invalid threads 1025'
+	map_field_refused seconds=0 'invalid seconds 0: must be 1\.\.300'
+	map_field_refused seconds=301 'invalid seconds 301'
+	map_field_refused dma_trans_ns=10000001 'invalid dma_trans_ns 10000001'
+	map_field_refused node=-2 'invalid node -2'
+	map_field_refused node=4096 'invalid node 4096'
+	map_field_refused dma_bits=19 'invalid dma_bits 19: must be 20\.\.64'
+	map_field_refused dma_bits=65 'invalid dma_bits 65'
+	map_field_refused dma_dir=3 'invalid dma_dir 3'
+	map_field_refused granule=0 'invalid granule 0: must be 1\.\.1024'
+	map_field_refused granule=1025 'invalid granule 1025'
+	map_field_refused map_mode=2 'invalid map_mode 2'
+	map_field_refused map_mode=255 'invalid map_mode 255'
+	map_field_refused 'expansion[0]=1' 'invalid expansion\[0\] 0x01: reserved'
+	map_field_refused 'expansion[74]=255' 'invalid expansion\[74\] 0xff'
+	check_klog_clean "map: refused requests"
+
+	# plausible results in every mode and direction
+	for mode in 0 1; do
+		for dir in 0 1 2; do
+			check "map: mode $mode dir $dir: results plausible" \
+				map_result_plausible map_mode=$mode dma_dir=$dir \
+				granule=16 threads=2
+		done
+	done
+	check "map: sg mode, 1024 entries, node 0" \
+		map_result_plausible map_mode=1 granule=1024 node=0
+
+	# the trace events prove which API each mode calls
+	if [ -d $TRACING/events/dma ]; then
+		check "map: sg mode runs with dma events on" \
+			trace_map_run map_mode=1 granule=8
+		check "map: sg mode calls dma_map_sg" trace_has dma_map_sg
+		check "map: sg mode calls dma_unmap_sg" trace_has dma_unmap_sg
+		check "map: sg mode does not call dma_map_page" \
+			trace_lacks dma_map_page
+		check "map: single mode runs with dma events on" \
+			trace_map_run map_mode=0 granule=8
+		check "map: single mode calls dma_map_page" \
+			trace_has dma_map_page
+		check "map: single mode does not call dma_map_sg" \
+			trace_lacks dma_map_sg
+		trace_reset
+	else
+		tap_skip "map: no dma trace events in this kernel"
+	fi
+
+	# the DMA configuration is what the VM claims it is
+	case $(dma_config) in
+	swiotlb)
+		check_klog_has_boot "map: swiotlb forced" 'software IO TLB|swiotlb'
+		if [ -d $TRACING/events/swiotlb ]; then
+			trace_reset
+			echo 1 > $TRACING/events/swiotlb/enable
+			echo 1 > $TRACING/tracing_on
+			"$MBIOCTL" map map_mode=1 granule=8 > /dev/null
+			echo 0 > $TRACING/tracing_on
+			echo 0 > $TRACING/events/swiotlb/enable
+			cat $TRACING/trace > /tmp/trace.out
+			check "map: mappings bounce through swiotlb" \
+				trace_has swiotlb_bounced
+			trace_reset
+		fi
+		# 4 MiB in one piece is more than a bounce buffer slot run
+		check_fails_with "map: swiotlb refuses a 4 MiB single mapping" \
+			'^errno=ENOMEM$' "$MBIOCTL" map granule=1024
+		check "map: and the next run works" map_result_plausible granule=4
+		;;
+	iommu)
+		check "map: the device is behind an IOMMU" \
+			test -e "/sys/bus/pci/devices/$(edu_device)/iommu_group"
+		;;
+	direct)
+		check_fails "map: the device is not behind an IOMMU" \
+			test -e "/sys/bus/pci/devices/$(edu_device)/iommu_group"
+		;;
+	esac
+
+	# two concurrent ioctls are serialized, and both succeed
+	_t0=$(date +%s)
+	"$MBIOCTL" map seconds=2 > /tmp/c1.out &
+	_p1=$!
+	"$MBIOCTL" map seconds=2 map_mode=1 > /tmp/c2.out &
+	_p2=$!
+	wait $_p1
+	_r1=$?
+	wait $_p2
+	_r2=$?
+	_t1=$(date +%s)
+	check "map: two concurrent ioctls both succeed" \
+		test "$_r1" = 0 -a "$_r2" = 0
+	check "map: concurrent ioctls ran one after the other (>= 4 s)" \
+		test $((_t1 - _t0)) -ge 4
+
+	# a signal ends a run early and cleanly
+	klog_mark
+	_t0=$(date +%s)
+	"$MBIOCTL" map seconds=60 threads=2 > /tmp/sig.out &
+	_p=$!
+	sleep 1
+	kill -TERM $_p
+	wait $_p
+	_t1=$(date +%s)
+	check "map: SIGTERM ends a 60 s run within 10 s" \
+		test $((_t1 - _t0)) -lt 10
+	check_klog_has "map: the module saw the signal" \
+		'run interrupted by a signal'
+	check "map: the next run works" map_result_plausible granule=4
+
+	# unbind, rebind, unload
+	check "map: unbind" unbind_benchmark
+	check "map: rebind" bind_benchmark
+	check "map: run after rebind" map_result_plausible map_mode=1 granule=4
+	check "map: unbind again" unbind_benchmark
+	check "map: module unloads" unload_module dma_map_benchmark
+	check_fails "map: the dmaengine file is gone" \
+		test -e /sys/kernel/debug/dmaengine_benchmark
+	check "map: module loads again" load_module dma_map_benchmark
+	check "map: bind after reload" bind_benchmark
+	check "map: run after reload" map_result_plausible granule=2
+	check "map: final unbind" unbind_benchmark
+	check "map: final unload" unload_module dma_map_benchmark
+	check_klog_clean "map"
+}
+
+# The VM has two edu devices: binding the second must fail while the first
+# holds the debugfs file, and leave the first working.
+second_bind_refused() {
+	_second=$(edu_devices | sed -n 2p)
+	[ -n "$_second" ] || return 1
+	echo dma_map_benchmark > "/sys/bus/pci/devices/$_second/driver_override"
+	echo "$_second" > /sys/bus/pci/drivers_probe 2>/dev/null
+	_bound=$([ -e "/sys/bus/pci/devices/$_second/driver" ] && echo yes)
+	echo > "/sys/bus/pci/devices/$_second/driver_override"
+	[ -z "$_bound" ] && "$MBIOCTL" map > /dev/null
+}
+
+check_klog_has_boot() {
+	if dmesg | grep -Eq -- "$2"; then
+		tap_ok "$1"
+	else
+		tap_not_ok "$1"
+	fi
+}

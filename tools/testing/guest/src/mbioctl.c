@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mbioctl: issue the benchmark's ioctls with raw field values, bypassing
+ * the tool's own validation, so tests can prove what the kernel refuses.
+ *
+ *   mbioctl map [field=value]...        DMA_MAP_BENCHMARK
+ *   mbioctl dmaengine [field=value]...  DMAENGINE_BENCHMARK
+ *   mbioctl fuzz SECONDS SEED           random and boundary structures
+ *
+ * Prints "rc=0" and the result fields, or "errno=NAME" (and for the
+ * dmaengine ioctl "error=N channel=N run=N"). Exit status 0 when the
+ * ioctl succeeded, 1 when it failed, 2 on a usage error.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/map_benchmark.h>
+
+#define MAP_PATH	"/sys/kernel/debug/dma_map_benchmark"
+#define DMAENGINE_PATH	"/sys/kernel/debug/dmaengine_benchmark"
+
+struct field {
+	const char *name;
+	size_t offset;
+	size_t size;
+	int is_string;
+};
+
+#define F(type, member) \
+	{ #member, offsetof(type, member), sizeof(((type *)0)->member), 0 }
+#define S(type, member) \
+	{ #member, offsetof(type, member), sizeof(((type *)0)->member), 1 }
+
+static const struct field map_fields[] = {
+	F(struct map_benchmark, threads),
+	F(struct map_benchmark, seconds),
+	F(struct map_benchmark, node),
+	F(struct map_benchmark, dma_bits),
+	F(struct map_benchmark, dma_dir),
+	F(struct map_benchmark, dma_trans_ns),
+	F(struct map_benchmark, granule),
+	F(struct map_benchmark, map_mode),
+	F(struct map_benchmark, avg_map_100ns),
+	{ NULL, 0, 0, 0 }
+};
+
+static const struct field dmaengine_fields[] = {
+	F(struct dmaengine_benchmark, size),
+	F(struct dmaengine_benchmark, flags),
+	F(struct dmaengine_benchmark, prep_modes),
+	F(struct dmaengine_benchmark, channels),
+	F(struct dmaengine_benchmark, folio_order),
+	F(struct dmaengine_benchmark, sge),
+	F(struct dmaengine_benchmark, bytes_per_channel),
+	F(struct dmaengine_benchmark, runs),
+	F(struct dmaengine_benchmark, warmup_runs),
+	F(struct dmaengine_benchmark, src_node),
+	F(struct dmaengine_benchmark, dst_node),
+	F(struct dmaengine_benchmark, timeout_ms),
+	F(struct dmaengine_benchmark, reserved0),
+	S(struct dmaengine_benchmark, channel),
+	S(struct dmaengine_benchmark, device),
+	F(struct dmaengine_benchmark, samples_ptr),
+	F(struct dmaengine_benchmark, samples_len),
+	F(struct dmaengine_benchmark, reserved1),
+	F(struct dmaengine_benchmark, channels_ptr),
+	F(struct dmaengine_benchmark, error),
+	{ NULL, 0, 0, 0 }
+};
+
+static void put_field(void *base, const struct field *f, uint64_t v)
+{
+	char *p = (char *)base + f->offset;
+
+	switch (f->size) {
+	case 1: { uint8_t x = v; memcpy(p, &x, 1); break; }
+	case 2: { uint16_t x = v; memcpy(p, &x, 2); break; }
+	case 4: { uint32_t x = v; memcpy(p, &x, 4); break; }
+	default: memcpy(p, &v, 8); break;
+	}
+}
+
+/*
+ * name=value, or name[index]=value for a byte of an array (expansion,
+ * reserved_in), or tail=N for a nonzero byte N bytes past the structure
+ * with ->size grown to hold it.
+ */
+static int set_field(void *base, size_t base_size, const struct field *fields,
+		     const char *arg, size_t *tail)
+{
+	const char *eq = strchr(arg, '=');
+	char name[64];
+	uint64_t v;
+	char *end;
+	size_t n;
+
+	if (!eq || (size_t)(eq - arg) >= sizeof(name))
+		return -1;
+	n = eq - arg;
+	memcpy(name, arg, n);
+	name[n] = 0;
+
+	if (!strcmp(name, "tail")) {
+		*tail = strtoull(eq + 1, NULL, 0);
+		return 0;
+	}
+	if (strchr(name, '[')) {
+		size_t off = strtoull(strchr(name, '[') + 1, NULL, 0);
+		size_t at;
+
+		if (!strncmp(name, "expansion[", 10))
+			at = offsetof(struct map_benchmark, expansion) + off;
+		else if (!strncmp(name, "reserved_in[", 12))
+			at = offsetof(struct dmaengine_benchmark, reserved_in) + off;
+		else if (!strncmp(name, "reserved_out[", 13))
+			at = offsetof(struct dmaengine_benchmark, reserved_out) + off;
+		else
+			return -1;
+		if (at >= base_size)
+			return -1;
+		((unsigned char *)base)[at] = strtoul(eq + 1, NULL, 0);
+		return 0;
+	}
+	for (; fields->name; fields++) {
+		if (strcmp(fields->name, name))
+			continue;
+		if (fields->is_string) {
+			memset((char *)base + fields->offset, 0, fields->size);
+			/* "!" fills the field without a terminating NUL */
+			if (!strcmp(eq + 1, "!"))
+				memset((char *)base + fields->offset, 'x',
+				       fields->size);
+			else
+				strncpy((char *)base + fields->offset, eq + 1,
+					fields->size - 1);
+			return 0;
+		}
+		errno = 0;
+		v = strtoull(eq + 1, &end, 0);
+		if (eq[1] == '-')
+			v = (uint64_t)strtoll(eq + 1, &end, 0);
+		if (*end || errno)
+			return -1;
+		put_field(base, fields, v);
+		return 0;
+	}
+	return -1;
+}
+
+static void map_defaults(struct map_benchmark *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->threads = 1;
+	m->seconds = 1;
+	m->node = -1;
+	m->dma_bits = 32;
+	m->granule = 1;
+}
+
+static void dmaengine_defaults(struct dmaengine_benchmark *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->size = sizeof(*d);
+	d->prep_modes = DMAENGINE_BENCH_PREP_MEMCPY;
+	d->channels = 1;
+	d->sge = 8;
+	d->bytes_per_channel = 1 << 20;
+	d->runs = 1;
+	d->src_node = -1;
+	d->dst_node = -1;
+}
+
+static int do_map(struct map_benchmark *m, int quiet)
+{
+	int fd = open(MAP_PATH, O_RDWR), ret;
+
+	if (fd < 0) {
+		printf("open=%s\n", strerrorname_np(errno));
+		return 1;
+	}
+	ret = ioctl(fd, DMA_MAP_BENCHMARK, m);
+	if (ret)
+		printf("errno=%s\n", strerrorname_np(errno));
+	else if (!quiet)
+		printf("rc=0 avg_map_100ns=%llu map_stddev=%llu avg_unmap_100ns=%llu unmap_stddev=%llu\n",
+		       (unsigned long long)m->avg_map_100ns,
+		       (unsigned long long)m->map_stddev,
+		       (unsigned long long)m->avg_unmap_100ns,
+		       (unsigned long long)m->unmap_stddev);
+	close(fd);
+	return ret ? 1 : 0;
+}
+
+static int do_dmaengine(void *buf, int quiet)
+{
+	struct dmaengine_benchmark *d = buf;
+	int fd = open(DMAENGINE_PATH, O_RDWR), ret, i;
+
+	if (fd < 0) {
+		printf("open=%s\n", strerrorname_np(errno));
+		return 1;
+	}
+	ret = ioctl(fd, DMAENGINE_BENCHMARK, buf);
+	if (ret) {
+		printf("errno=%s error=%u channel=%u run=%u prep_mode=%u\n",
+		       strerrorname_np(errno), d->error, d->error_channel,
+		       d->error_run, d->error_prep_mode);
+	} else if (!quiet) {
+		printf("rc=0 channels_used=%u samples_written=%u\n",
+		       d->channels_used, d->samples_written);
+		for (i = 0; i < DMAENGINE_BENCH_NR_PREP_MODES; i++) {
+			const struct dmaengine_bench_result *r = &d->result[i];
+
+			printf("mode%d runs=%u run_ns=%llu prep_ns=%llu submit_ns=%llu issue_ns=%llu wait_ns=%llu map_ns=%llu unmap_ns=%llu bytes=%llu prep_calls=%llu submits=%llu batches=%llu segments=%llu bps=%llu\n",
+			       i, r->runs,
+			       (unsigned long long)r->run_ns.mean,
+			       (unsigned long long)r->prep_ns.mean,
+			       (unsigned long long)r->submit_ns.mean,
+			       (unsigned long long)r->issue_ns.mean,
+			       (unsigned long long)r->wait_ns.mean,
+			       (unsigned long long)r->map_ns.mean,
+			       (unsigned long long)r->unmap_ns.mean,
+			       (unsigned long long)r->bytes,
+			       (unsigned long long)r->prep_calls,
+			       (unsigned long long)r->submits,
+			       (unsigned long long)r->batches,
+			       (unsigned long long)r->segments,
+			       (unsigned long long)r->bytes_per_sec.mean);
+		}
+	}
+	close(fd);
+	return ret ? 1 : 0;
+}
+
+/* ---- fuzzing: boundary values, random values, bounded run time ---- */
+
+static uint64_t rnd(void)
+{
+	return ((uint64_t)random() << 33) ^ ((uint64_t)random() << 11) ^
+	       (uint64_t)random();
+}
+
+static uint64_t pick(uint64_t lo, uint64_t hi)
+{
+	static const int64_t specials[] = { 0, 1, -1, 2, 0x7fffffff,
+					    0x80000000LL, 0xffffffffLL };
+
+	switch (random() % 6) {
+	case 0:
+		return lo;
+	case 1:
+		return hi;
+	case 2:
+		return hi + 1;
+	case 3:
+		return lo - 1;
+	case 4:
+		return specials[random() % (sizeof(specials) / sizeof(specials[0]))];
+	default:
+		return rnd();
+	}
+}
+
+static void fuzz_map(int quiet)
+{
+	struct map_benchmark m;
+
+	map_defaults(&m);
+	if (random() % 2) m.threads = pick(1, 4);
+	if (random() % 2) m.seconds = pick(1, 1);
+	if (random() % 2) m.node = pick(0, 1);
+	if (random() % 2) m.dma_bits = pick(20, 64);
+	if (random() % 2) m.dma_dir = pick(0, 2);
+	if (random() % 2) m.dma_trans_ns = pick(0, 1000);
+	if (random() % 2) m.granule = pick(1, DMA_MAP_MAX_GRANULE);
+	if (random() % 2) m.map_mode = pick(0, DMA_MAP_BENCH_MODE_MAX - 1);
+	if (random() % 8 == 0)
+		m.expansion[random() % sizeof(m.expansion)] = random();
+	/* keep valid runs short: the fuzzer tests refusal, not endurance */
+	if (m.seconds >= 1 && m.seconds <= DMA_MAP_MAX_SECONDS)
+		m.seconds = 1;
+	if (m.threads > 4 && m.threads <= DMA_MAP_MAX_THREADS)
+		m.threads = 4;
+	if (m.dma_trans_ns > 1000 && m.dma_trans_ns <= DMA_MAP_MAX_TRANS_DELAY)
+		m.dma_trans_ns = 1000;
+	do_map(&m, quiet);
+}
+
+static void fuzz_dmaengine(int quiet)
+{
+	union {
+		struct dmaengine_benchmark d;
+		unsigned char raw[sizeof(struct dmaengine_benchmark) + 64];
+	} u;
+	struct dmaengine_benchmark *d = &u.d;
+
+	memset(&u, 0, sizeof(u));
+	dmaengine_defaults(d);
+	if (random() % 4 == 0) d->size = pick(DMAENGINE_BENCH_SIZE_VER1, sizeof(u));
+	if (random() % 4 == 0) d->flags = pick(0, DMAENGINE_BENCH_F_ALL);
+	if (random() % 2) d->prep_modes = pick(1, DMAENGINE_BENCH_PREP_ALL);
+	if (random() % 2) d->channels = pick(1, 4);
+	if (random() % 2) d->folio_order = pick(0, 4);
+	if (random() % 2) d->sge = pick(1, 64);
+	if (random() % 2) d->bytes_per_channel = pick(1, 1 << 20);
+	if (random() % 2) d->runs = pick(1, 2);
+	if (random() % 2) d->warmup_runs = pick(0, 1);
+	if (random() % 3 == 0) d->src_node = pick(0, 1);
+	if (random() % 3 == 0) d->dst_node = pick(0, 1);
+	if (random() % 3 == 0) d->timeout_ms = pick(0, 1000);
+	if (random() % 8 == 0) d->reserved0 = rnd();
+	if (random() % 8 == 0) d->reserved_in[random() % 4] = rnd();
+	if (random() % 8 == 0) d->samples_len = pick(0, 16);
+	if (random() % 8 == 0) d->samples_ptr = rnd();
+	if (random() % 8 == 0) d->channels_ptr = rnd();
+	if (random() % 8 == 0) memset(d->channel, 'x', sizeof(d->channel));
+	if (random() % 8 == 0) u.raw[sizeof(*d) + random() % 64] = 1;
+	/* bound the work of valid requests so the fuzzer keeps moving */
+	if (d->channels > 4 && d->channels <= DMAENGINE_BENCH_MAX_CHANNELS)
+		d->channels = 4;
+	if (d->folio_order > 4 && d->folio_order < 64)
+		d->folio_order = 4;
+	if (d->sge > 64 && d->sge <= DMAENGINE_BENCH_MAX_SGE)
+		d->sge = 64;
+	if (d->bytes_per_channel > (1 << 20) &&
+	    d->bytes_per_channel <= (1ULL << 40))
+		d->bytes_per_channel = 1 << 20;
+	if (d->runs > 2 && d->runs <= DMAENGINE_BENCH_MAX_RUNS)
+		d->runs = 2;
+	if (d->warmup_runs > 1 && d->warmup_runs <= DMAENGINE_BENCH_MAX_WARMUP)
+		d->warmup_runs = 1;
+	if (d->timeout_ms > 1000)
+		d->timeout_ms = 1000;
+	do_dmaengine(&u, quiet);
+}
+
+static int fuzz(int seconds, unsigned int seed)
+{
+	time_t until = time(NULL) + seconds;
+	unsigned long n = 0;
+
+	srandom(seed);
+	while (time(NULL) < until) {
+		if (random() % 2)
+			fuzz_map(1);
+		else
+			fuzz_dmaengine(1);
+		n++;
+	}
+	printf("fuzz: %lu calls in %d s, seed %u\n", n, seconds, seed);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	union {
+		struct dmaengine_benchmark d;
+		unsigned char raw[sizeof(struct dmaengine_benchmark) + 256];
+	} u;
+	struct map_benchmark m;
+	size_t tail = 0;
+	int i;
+
+	if (argc >= 4 && !strcmp(argv[1], "fuzz"))
+		return fuzz(atoi(argv[2]), strtoul(argv[3], NULL, 0));
+	if (argc < 2)
+		goto usage;
+
+	if (!strcmp(argv[1], "map")) {
+		map_defaults(&m);
+		for (i = 2; i < argc; i++)
+			if (set_field(&m, sizeof(m), map_fields, argv[i], &tail))
+				goto bad;
+		return do_map(&m, 0);
+	}
+	if (!strcmp(argv[1], "dmaengine")) {
+		memset(&u, 0, sizeof(u));
+		dmaengine_defaults(&u.d);
+		for (i = 2; i < argc; i++)
+			if (set_field(&u, sizeof(u.d), dmaengine_fields, argv[i],
+				      &tail))
+				goto bad;
+		if (tail) {
+			if (tail > sizeof(u) - sizeof(u.d))
+				goto bad;
+			u.raw[sizeof(u.d) + tail - 1] = 1;
+			u.d.size = sizeof(u.d) + tail;
+		}
+		return do_dmaengine(&u, 0);
+	}
+usage:
+	fprintf(stderr, "usage: mbioctl map|dmaengine [field=value]... | fuzz SECONDS SEED\n");
+	return 2;
+bad:
+	fprintf(stderr, "mbioctl: bad argument '%s'\n", argv[i]);
+	return 2;
+}

@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# vm-suite.sh MACHINE DMA_CONFIG SUITE...: boot the machine in that DMA
+# configuration, run the guest suites, and print their TAP stream. A VM
+# that dies or hangs still ends the stream with a failing test and a plan.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+machine=$1
+dma=$2
+shift 2
+
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+"$top/scripts/vm/run.sh" -q -m "$machine" -c "$dma" -t "${VM_TIMEOUT:-1500}" \
+	-- sh tests/run.sh "$@" | tee "$out"
+rc=${PIPESTATUS[0]}
+
+if ! grep -q '^1\.\.[0-9]' "$out"; then
+	n=$(grep -cE '^(not )?ok [0-9]+' "$out")
+	echo "not ok $((n + 1)) - $machine/$dma: the VM finished the suites (exit $rc)"
+	echo "1..$((n + 1))"
+	exit 1
+fi
+exit "$rc"

@@ -1,0 +1,3 @@
+#!/bin/bash
+# Debian's stock 6.12 kernel, DMA configuration: swiotlb.
+exec "$(dirname "$0")/vm-suite.sh" x86 swiotlb map
