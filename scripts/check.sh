@@ -27,10 +27,5 @@ done
 [ ${#tests[@]} -gt 0 ] ||
 	tests=(tools/testing/host/*.t tools/testing/vm/*.t)
 
-start=$(date +%s)
-set +e
-prove --timer "${args[@]}" "${tests[@]}"
-rc=$?
-set -e
-say "tests took $(( $(date +%s) - start )) s"
-exit "$rc"
+# prove's summary is the last thing printed: CI reads it.
+exec prove --timer "${args[@]}" "${tests[@]}"

@@ -129,7 +129,7 @@ static const struct opt_desc opt_table[O_NR] = {
 		NULL, SC_DMAENGINE, "512", "folios (sg entries) in a batch" },
 	[O_BYTES] = { "bytes", 0, "SIZE", K_SIZE, 1, BYTES_MAX, NULL, NULL,
 		SC_DMAENGINE, "512M",
-		"bytes each channel copies in a run, rounded up to whole batches; suffixes K, M, G, T (powers of 1024)" },
+		"bytes each channel copies in a run, rounded up to whole batches" },
 	[O_RUNS] = { "runs", 'r', "N", K_INT, 1, DMAENGINE_BENCH_MAX_RUNS,
 		NULL, NULL, SC_DMAENGINE, "20", "timed runs of each prep mode" },
 	[O_WARMUP] = { "warmup", 'w', "N", K_INT, 0, DMAENGINE_BENCH_MAX_WARMUP,
@@ -515,6 +515,9 @@ enum parse_status opts_parse(struct bench_opts *o, int argc, char **argv,
 	return validate(o, err);
 }
 
+/* Joins two words that must stay on one line of --help. */
+#define NBSP	'\x1f'
+
 /* print_wrapped() - @text from column @col, wrapped at 79, indent @indent */
 static void print_wrapped(FILE *f, const char *text, int col, int indent)
 {
@@ -532,7 +535,8 @@ static void print_wrapped(FILE *f, const char *text, int col, int indent)
 			fputc(' ', f);
 			col++;
 		}
-		fprintf(f, "%.*s", len, text);
+		for (int i = 0; i < len; i++)
+			fputc(text[i] == NBSP ? ' ' : text[i], f);
 		col += len;
 		line_start = false;
 		text += len;
@@ -571,8 +575,12 @@ static void usage_options(const struct bench_opts *o, FILE *f,
 			const char *def = d->def ? d->def : d->def_help;
 
 			opt_accepts(o, id, accepts, sizeof(accepts));
-			snprintf(text, sizeof(text), "%s [%s%s%s]", d->help,
-				 accepts, def ? "; default " : "", def ? def : "");
+			if (def)
+				snprintf(text, sizeof(text), "%s [%s; default%c%s]",
+					 d->help, accepts, NBSP, def);
+			else
+				snprintf(text, sizeof(text), "%s [%s]", d->help,
+					 accepts);
 		}
 		print_wrapped(f, text, col, help_col);
 	}
