@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Runtime errors: why the debugfs file cannot be opened and what to do,
+ * and what a failed ioctl means.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "diag.h"
+#include "units.h"
+
+#define DEBUGFS_DIR	"/sys/kernel/debug"
+#define PCI_DRIVER	"/sys/bus/pci/drivers/dma_map_benchmark"
+#define PLATFORM_DRIVER	"/sys/bus/platform/drivers/dma_map_benchmark"
+
+static bool exists(const char *root, const char *path)
+{
+	char buf[4096];
+	struct stat st;
+
+	snprintf(buf, sizeof(buf), "%s%s", root, path);
+	return !stat(buf, &st);
+}
+
+/* debugfs_mounted() - per /proc/mounts, else /sys/kernel/debug has entries */
+static bool debugfs_mounted(const char *root)
+{
+	char path[4096], line[1024], mnt[512], type[64];
+	struct dirent *de;
+	bool found = false;
+	FILE *f;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/proc/mounts", root);
+	f = fopen(path, "r");
+	if (f) {
+		while (!found && fgets(line, sizeof(line), f))
+			found = sscanf(line, "%*s %511s %63s", mnt, type) == 2 &&
+				!strcmp(mnt, DEBUGFS_DIR) &&
+				!strcmp(type, "debugfs");
+		fclose(f);
+		return found;
+	}
+	snprintf(path, sizeof(path), "%s" DEBUGFS_DIR, root);
+	d = opendir(path);
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d)))
+		found = strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return found;
+}
+
+enum open_problem diagnose_open(const char *root, enum bench_mode mode,
+				int err)
+{
+	if (err == EACCES || err == EPERM)
+		return OPEN_PERMISSION;
+	if (err != ENOENT)
+		return OPEN_OTHER;
+	if (!debugfs_mounted(root))
+		return OPEN_NO_DEBUGFS;
+	if (!exists(root, PCI_DRIVER) && !exists(root, PLATFORM_DRIVER))
+		return OPEN_NO_MODULE;
+	if (mode == MODE_DMAENGINE)
+		return OPEN_NO_DMAENGINE;
+	return OPEN_NO_DEVICE;
+}
+
+void print_open_error(FILE *f, const char *path, int err,
+		      enum open_problem problem)
+{
+	fprintf(f, PROG_NAME ": cannot open %s: %s\n", path, strerror(err));
+	switch (problem) {
+	case OPEN_PERMISSION:
+		fprintf(f, PROG_NAME ": debugfs is for root only: run as root\n");
+		break;
+	case OPEN_NO_DEBUGFS:
+		fprintf(f, PROG_NAME ": debugfs is not mounted: mount -t debugfs none /sys/kernel/debug\n");
+		break;
+	case OPEN_NO_MODULE:
+		fprintf(f, PROG_NAME ": the dma_map_benchmark module is not loaded: insmod dma_map_benchmark.ko\n");
+		break;
+	case OPEN_NO_DEVICE:
+		fprintf(f,
+PROG_NAME ": the dma_map_benchmark module is loaded but no device is bound to it.\n"
+"Bind a PCI device; 0000:00:04.0 is a placeholder: find yours with\n"
+"lspci -D or ls /sys/bus/pci/devices (unbind it from its driver first, if it\n"
+"has one: echo 0000:00:04.0 > /sys/bus/pci/devices/0000:00:04.0/driver/unbind):\n"
+"echo dma_map_benchmark > /sys/bus/pci/devices/0000:00:04.0/driver_override\n"
+"echo 0000:00:04.0 > /sys/bus/pci/drivers_probe\n"
+"or a platform device (ls /sys/bus/platform/devices), NAME being its name:\n"
+"echo dma_map_benchmark > /sys/bus/platform/devices/NAME/driver_override\n"
+"echo NAME > /sys/bus/platform/drivers_probe\n");
+		break;
+	case OPEN_NO_DMAENGINE:
+		fprintf(f, PROG_NAME ": the dma_map_benchmark module is loaded but has no dmaengine mode: load the module built from this tree (with CONFIG_DMA_ENGINE)\n");
+		break;
+	case OPEN_OTHER:
+		break;
+	}
+}
+
+void print_map_ioctl_error(FILE *f, int err)
+{
+	fprintf(f, PROG_NAME ": DMA_MAP_BENCHMARK failed: %s", strerror(err));
+	if (err == EINVAL)
+		fprintf(f, "; see dmesg for the field the kernel refused");
+	else if (err == EINTR)
+		fprintf(f, "; interrupted");
+	fputc('\n', f);
+}
+
+/* describe_channel() - "channel dma0chan0 (device soft_dma.0, driver soft_dma)" */
+static void describe_channel(char *buf, size_t len,
+			     const struct dmaengine_benchmark *b,
+			     const struct dmaengine_bench_channel *channels)
+{
+	const struct dmaengine_bench_channel *ch = NULL;
+	unsigned int i = b->error_channel;
+
+	if (channels && i < b->channels && channels[i].name[0])
+		ch = &channels[i];
+	if (ch)
+		snprintf(buf, len, "channel %.*s (device %.*s, driver %.*s)",
+			 DMAENGINE_BENCH_NAME_LEN, ch->name,
+			 DMAENGINE_BENCH_NAME_LEN, ch->device,
+			 DMAENGINE_BENCH_NAME_LEN, ch->driver);
+	else
+		snprintf(buf, len, "channel #%u", i);
+}
+
+/* which_run() - "warm-up run 1 of 2" or "timed run 3 of 20" */
+static void which_run(char *buf, size_t len, const struct dmaengine_benchmark *b)
+{
+	/* the kernel numbers the warm-up runs first, from 0 */
+	if (b->error_run < b->warmup_runs)
+		snprintf(buf, len, "warm-up run %u of %u", b->error_run + 1,
+			 b->warmup_runs);
+	else
+		snprintf(buf, len, "timed run %u of %u",
+			 b->error_run - b->warmup_runs + 1, b->runs);
+}
+
+/* where() - "channel ... (...), timed run 3 of 20, prep_memcpy_sg" */
+static void where(char *buf, size_t len, const struct dmaengine_benchmark *b,
+		  const struct dmaengine_bench_channel *channels)
+{
+	const char *mode = prep_mode_name(b->error_prep_mode);
+	char ch[160], run[64];
+
+	describe_channel(ch, sizeof(ch), b, channels);
+	which_run(run, sizeof(run), b);
+	if (mode)
+		snprintf(buf, len, "%s, %s, %s", ch, run, mode);
+	else
+		snprintf(buf, len, "%s, %s, prep mode %u", ch, run,
+			 b->error_prep_mode);
+}
+
+/* mul_sat() - a * b, UINT64_MAX if that overflows */
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+static void print_filters(FILE *f, const struct dmaengine_benchmark *b)
+{
+	if (b->channel[0])
+		fprintf(f, " named %.*s", DMAENGINE_BENCH_NAME_LEN, b->channel);
+	if (b->device[0])
+		fprintf(f, " of device %.*s", DMAENGINE_BENCH_NAME_LEN,
+			b->device);
+}
+
+void print_dmaengine_error(FILE *f, int err,
+			   const struct dmaengine_benchmark *b,
+			   const struct dmaengine_bench_channel *channels,
+			   const struct bench_opts *o)
+{
+	const struct dmaengine_bench_channel *ch = NULL;
+	char at[256], folio[32], total[32];
+	uint64_t bytes;
+
+	fprintf(f, PROG_NAME ": DMAENGINE_BENCHMARK failed: %s\n",
+		strerror(err));
+	where(at, sizeof(at), b, channels);
+	if (channels && b->error_channel < b->channels)
+		ch = &channels[b->error_channel];
+	format_size((uint64_t)o->page_size << b->folio_order, folio,
+		    sizeof(folio));
+	fprintf(f, PROG_NAME ": ");
+
+	switch (b->error) {
+	case DMAENGINE_BENCH_OK:
+		if (err == ENOTTY)
+			fprintf(f, "the loaded dma_map_benchmark module does not know DMAENGINE_BENCHMARK: load the module built with this tool");
+		else if (err == EINVAL)
+			fprintf(f, "the kernel refused the request; see dmesg for the field the kernel refused");
+		else if (err == EFAULT)
+			fprintf(f, "the kernel could not access the request or its sample and channel arrays");
+		else if (err == EINTR)
+			fprintf(f, "interrupted");
+		else
+			fprintf(f, "see dmesg");
+		break;
+	case DMAENGINE_BENCH_ERR_INVAL:
+		fprintf(f, "a field is out of range; see dmesg for the field the kernel refused");
+		break;
+	case DMAENGINE_BENCH_ERR_NO_CHANNEL:
+		fprintf(f, "found fewer DMA_MEMCPY channels");
+		print_filters(f, b);
+		fprintf(f, " than --channels %u; --allow-fewer runs on those found; list them with ls /sys/class/dma",
+			b->channels);
+		break;
+	case DMAENGINE_BENCH_ERR_NO_API:
+		fprintf(f, "this kernel has no dmaengine_prep_dma_memcpy_sg(): DMA_MEMCPY_SG was removed from mainline in 6.0; apply kernel/patches/ (see Documentation) or run with --prep memcpy");
+		break;
+	case DMAENGINE_BENCH_ERR_NO_CAP:
+		if (ch && ch->name[0])
+			fprintf(f, "channel %.*s (driver %.*s)",
+				DMAENGINE_BENCH_NAME_LEN, ch->name,
+				DMAENGINE_BENCH_NAME_LEN, ch->driver);
+		else
+			fprintf(f, "channel #%u", b->error_channel);
+		fprintf(f, " does not advertise DMA_MEMCPY_SG; run with --prep memcpy");
+		break;
+	case DMAENGINE_BENCH_ERR_NOMEM:
+		bytes = mul_sat(mul_sat(mul_sat(b->sge,
+			(uint64_t)o->page_size << b->folio_order), 2),
+			b->channels);
+		format_size(bytes, total, sizeof(total));
+		fprintf(f, "buffers larger than memory allows: sge %u x folio %s x 2 (source and destination) x %u channels = %s; lower --sge, --folio or --channels",
+			b->sge, folio, b->channels, total);
+		break;
+	case DMAENGINE_BENCH_ERR_MAP:
+		fprintf(f, "dma_map_sgtable() failed on %s: lower --sge or --folio, or check the DMA device's mask and IOMMU",
+			at);
+		break;
+	case DMAENGINE_BENCH_ERR_PREP:
+		fprintf(f, "a prep call returned NULL on %s: the driver refused the descriptor", at);
+		if (ch && ch->name[0])
+			fprintf(f, " (max_seg_size %u, folio %s, sge %u)",
+				ch->max_seg_size, folio, b->sge);
+		break;
+	case DMAENGINE_BENCH_ERR_SUBMIT:
+		fprintf(f, "dmaengine_submit() failed on %s", at);
+		break;
+	case DMAENGINE_BENCH_ERR_RESULT:
+		fprintf(f, "a transfer completed with an error on %s; see dmesg", at);
+		break;
+	case DMAENGINE_BENCH_ERR_TIMEOUT:
+		fprintf(f, "a batch did not complete within %u ms on %s; raise --timeout-ms or try --poll",
+			b->timeout_ms ? b->timeout_ms : 10000, at);
+		break;
+	case DMAENGINE_BENCH_ERR_VERIFY:
+		fprintf(f, "the destination differs from the source on %s: the copy is wrong", at);
+		break;
+	case DMAENGINE_BENCH_ERR_INTR:
+		fprintf(f, "interrupted by a signal: the run was stopped");
+		break;
+	case DMAENGINE_BENCH_ERR_LIMIT:
+		fprintf(f, "a channel limit was exceeded on %s", at);
+		if (ch && ch->name[0])
+			fprintf(f, ": max_seg_size %u, copy_align %u (log2 bytes), folio %s",
+				ch->max_seg_size, ch->copy_align, folio);
+		fprintf(f, "; use a smaller --folio or another channel");
+		break;
+	default:
+		fprintf(f, "unknown error %u from the kernel (newer module?); see dmesg",
+			b->error);
+		break;
+	}
+	fputc('\n', f);
+}
