@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dmaengine mode: DMAENGINE_BENCHMARK, no device binding needed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "dmaengine.h"
+
+_Static_assert(sizeof(struct dmaengine_benchmark) == DMAENGINE_BENCH_SIZE_VER1,
+	       "struct dmaengine_benchmark changed size: bump the ABI version");
+
+uint32_t dmaengine_samples_len(const struct bench_opts *o)
+{
+	unsigned int modes = __builtin_popcount(o->prep_modes);
+
+	/* at most 10000 x 2 x 256, far below 2^32 */
+	return o->runs * modes * o->channels;
+}
+
+void dmaengine_fill_request(const struct bench_opts *o,
+			    struct dmaengine_benchmark *b,
+			    struct dmaengine_bench_channel *channels,
+			    struct dmaengine_bench_sample *samples,
+			    uint32_t samples_len)
+{
+	memset(b, 0, sizeof(*b));
+	b->size = sizeof(*b);
+	b->flags = o->flags;
+	b->prep_modes = o->prep_modes;
+	b->channels = o->channels;
+	b->folio_order = o->folio_order;
+	b->sge = o->sge;
+	b->bytes_per_channel = o->bytes;
+	b->runs = o->runs;
+	b->warmup_runs = o->warmup;
+	b->src_node = o->src_node;
+	b->dst_node = o->dst_node;
+	b->timeout_ms = o->timeout_ms;
+	memcpy(b->channel, o->channel, sizeof(b->channel));
+	memcpy(b->device, o->device, sizeof(b->device));
+	b->channels_ptr = (uintptr_t)channels;
+	if (samples) {
+		b->samples_ptr = (uintptr_t)samples;
+		b->samples_len = samples_len;
+	}
+}
+
+int dmaengine_run(const struct bench_opts *o, const struct report_ctx *ctx)
+{
+	struct dmaengine_bench_channel *channels = NULL;
+	struct dmaengine_bench_sample *samples = NULL;
+	struct dmaengine_benchmark b;
+	uint32_t samples_len = 0;
+	int fd, err, ret = 1;
+
+	fd = open(DMAENGINE_BENCH_PATH, O_RDWR);
+	if (fd < 0) {
+		err = errno;
+		print_open_error(stderr, DMAENGINE_BENCH_PATH, err,
+				 diagnose_open("", o->mode, err));
+		return 1;
+	}
+	channels = calloc(o->channels, sizeof(*channels));
+	if (o->samples || o->per_channel) {
+		samples_len = dmaengine_samples_len(o);
+		samples = calloc(samples_len, sizeof(*samples));
+	}
+	if (!channels || (samples_len && !samples)) {
+		fprintf(stderr, PROG_NAME ": cannot allocate %u samples of %zu bytes: lower --runs or --channels\n",
+			samples_len, sizeof(*samples));
+		goto out;
+	}
+	dmaengine_fill_request(o, &b, channels, samples, samples_len);
+	if (ioctl(fd, DMAENGINE_BENCHMARK, &b)) {
+		print_dmaengine_error(stderr, errno, &b, channels, o);
+		goto out;
+	}
+	if (b.samples_written > samples_len)
+		b.samples_written = samples_len;
+	report_dmaengine(stdout, ctx, &(struct dmaengine_report){
+		.opts = o, .b = &b, .channels = channels, .samples = samples,
+	});
+	ret = 0;
+out:
+	free(samples);
+	free(channels);
+	close(fd);
+	return ret;
+}

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dma_map_benchmark: the kernel's DMA map benchmark tool (single and sg
+ * modes, as tools/testing/selftests/dma/dma_map_benchmark.c) plus the
+ * dmaengine memcpy vs memcpy_sg mode.
+ *
+ * Exit status: 0 success, 1 runtime error, 2 invalid command line.
+ */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "dmaengine.h"
+#include "map_modes.h"
+#include "options.h"
+#include "sysinfo.h"
+
+int main(int argc, char **argv)
+{
+	struct report_ctx ctx = { .version = tool_version };
+	long page_size = sysconf(_SC_PAGESIZE);
+	struct bench_opts o;
+	int ret;
+
+	opts_init(&o, page_size > 0 ? page_size : 4096);
+	switch (opts_parse(&o, argc, argv, stdout, stderr)) {
+	case PARSE_DONE:
+		return fflush(stdout) ? 1 : 0;
+	case PARSE_USAGE:
+		return 2;
+	case PARSE_RUN:
+		break;
+	}
+	ctx.kernel = kernel_release();
+	if (o.mode == MODE_DMAENGINE)
+		ret = dmaengine_run(&o, &ctx);
+	else
+		ret = map_run(&o, &ctx);
+	if (fflush(stdout) || ferror(stdout)) {
+		perror(PROG_NAME ": writing the report");
+		ret = 1;
+	}
+	return ret;
+}
