@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The built binary end to end, on the host (no module needed): exit status
+# 0 for --help/--version, 2 and one message naming the option for invalid
+# values (nothing on stdout, no debugfs access), and, with valid options
+# on a host without the module, exit status 1 with the open diagnosis.
+. "$(dirname "$0")/lib.sh"
+build
+
+# expect STATUS STDERR-REGEX DESC ARGS...: exit status and stderr match
+expect() {
+	local want=$1 pat=$2 desc=$3 out err rc
+	shift 3
+	out=$("$TOOL" "$@" 2>"$HOST_OUT/cli.err")
+	rc=$?
+	err=$(cat "$HOST_OUT/cli.err")
+	if [ "$rc" -eq "$want" ] && grep -Eq -- "$pat" <<<"$err" &&
+	   { [ "$want" -ne 2 ] || [ -z "$out" ]; }; then
+		tap_ok "$desc"
+	else
+		tap_not_ok "$desc"
+		echo "#   args: $*"
+		echo "#   exit status $rc, want $want; stderr must match /$pat/"
+		printf '%s\n' "$err" | sed 's/^/#   stderr: /'
+		printf '%s\n' "$out" | sed 's/^/#   stdout: /'
+	fi
+}
+
+out=$("$TOOL" --help)
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q -- '--trans-delay-ns' <<<"$out" &&
+   grep -q '^EXAMPLES' <<<"$out"; then
+	tap_ok "--help: exit 0, usage with options and examples"
+else
+	tap_not_ok "--help: exit 0, usage with options and examples (rc $rc)"
+fi
+missing=
+for o in mode json csv verbose help version threads seconds node dma-bits dir \
+	 trans-delay-ns granule channels channel device order folio sge bytes \
+	 runs warmup src-node dst-node prep verify poll allow-fewer timeout-ms \
+	 per-channel samples; do
+	grep -q -- "--$o\b" <<<"$out" || missing="$missing --$o"
+done
+if [ -z "$missing" ]; then
+	tap_ok "--help lists every long option"
+else
+	tap_not_ok "--help lacks:$missing"
+fi
+if [ "$(wc -L <<<"$out")" -le 80 ]; then
+	tap_ok "--help fits in 80 columns"
+else
+	tap_not_ok "--help has lines longer than 80 columns"
+fi
+
+out=$("$TOOL" --version)
+rc=$?
+if [ "$rc" -eq 0 ] && grep -Eq '^dma_map_benchmark [^ ]+$' <<<"$out"; then
+	tap_ok "--version: exit 0, 'dma_map_benchmark VERSION'"
+else
+	tap_not_ok "--version: exit 0, 'dma_map_benchmark VERSION' (rc $rc, '$out')"
+fi
+
+expect 2 "^dma_map_benchmark: invalid --threads '0': must be 1\.\.1024$" \
+	"-t 0: exit 2, message names --threads and its range" -t 0
+expect 2 "invalid --threads 'abc': must be 1\.\.1024" "-t abc: exit 2" -t abc
+expect 2 "invalid --threads '1x'" "-t 1x: exit 2" -t 1x
+expect 2 "invalid --threads '': must be" "--threads '': exit 2" --threads ''
+expect 2 "invalid --seconds '99999999999999999999': must be 1\.\.300" \
+	"-s overflow: exit 2" -s 99999999999999999999
+expect 2 "invalid --node '-2': must be -1\.\.1023" "-n -2: exit 2" -n -2
+expect 2 "invalid --dma-bits '65': must be 20\.\.64" "-b 65: exit 2" -b 65
+expect 2 "invalid --dir '3': must be 0\.\.2 or bidirectional, to_device, from_device" \
+	"-d 3: exit 2" -d 3
+expect 2 "invalid --trans-delay-ns '10000001': must be 0\.\.10000000" \
+	"-x too big: exit 2" -x 10000001
+expect 2 "invalid --granule '1025': must be 1\.\.1024" "-g 1025: exit 2" -g 1025
+expect 2 "invalid --mode 'x': must be single, sg, dmaengine, 0 or 1" \
+	"-m x: exit 2" -m x
+expect 2 "invalid --channels '257': must be 1\.\.256" \
+	"--channels 257: exit 2" -m dmaengine --channels 257
+expect 2 "invalid --folio '3K': must be a power-of-two multiple of the page size" \
+	"--folio 3K: exit 2" -m dmaengine --folio 3K
+expect 2 "invalid --bytes '1X'" "--bytes 1X: exit 2" -m dmaengine --bytes 1X
+expect 2 "invalid --sge '65537': must be 1\.\.65536" "--sge 65537: exit 2" \
+	-m dmaengine --sge 65537
+expect 2 "invalid --runs '0': must be 1\.\.10000" "--runs 0: exit 2" \
+	-m dmaengine --runs 0
+expect 2 "invalid --warmup '101': must be 0\.\.100" "--warmup 101: exit 2" \
+	-m dmaengine --warmup 101
+expect 2 "invalid --timeout-ms '600001': must be 0\.\.600000" \
+	"--timeout-ms 600001: exit 2" -m dmaengine --timeout-ms 600001
+expect 2 "invalid --prep 'x': must be memcpy, memcpy_sg or both" \
+	"--prep x: exit 2" -m dmaengine --prep x
+expect 2 "--sge applies to -m dmaengine only" "--sge in a map mode: exit 2" --sge 4
+expect 2 "--threads applies to the map modes" "-t with -m dmaengine: exit 2" \
+	-m dmaengine -t 2
+expect 2 "--json and --csv exclude each other" "--json --csv: exit 2" \
+	-m dmaengine --json --csv
+expect 2 "unknown or ambiguous option '--bogus'" "unknown option: exit 2" --bogus
+expect 2 "unexpected argument 'extra'" "stray argument: exit 2" extra
+
+# Valid options: on a host without the module, opening debugfs fails.
+if [ -e /sys/kernel/debug/dma_map_benchmark ] ||
+   [ -e /sys/kernel/debug/dmaengine_benchmark ]; then
+	tap_skip "the module is loaded here: runtime errors not exercised"
+	tap_skip "the module is loaded here: runtime errors not exercised"
+else
+	diag='debugfs is not mounted: mount -t debugfs none|module is not loaded: insmod|no device is bound|debugfs is for root only'
+	expect 1 "^dma_map_benchmark: cannot open /sys/kernel/debug/dma_map_benchmark: .*" \
+		"valid sg options, no module: exit 1, says what it could not open" \
+		-t 8 -s 30 -n -1 -b 32 -d 2 -x 0 -g 8 -m sg
+	expect 1 "$diag" "valid dmaengine options, no module: exit 1 with a diagnosis" \
+		-m dmaengine -c 2 -f 64K --sge 16 --bytes 1M --json
+fi
+tap_end

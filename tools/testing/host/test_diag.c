@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Runtime errors: the message for every enum dmaengine_bench_error value
+ * (and for failures before the kernel fills ->error), the map ioctl's
+ * errno messages, and why opening debugfs failed, diagnosed on made-up
+ * /proc/mounts and /sys trees: debugfs not mounted, module not loaded, no
+ * device bound (with the binding commands), no dmaengine file, permission.
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <sys/stat.h>
+
+#include "diag.h"
+#include "tap.h"
+
+static struct capture cap;
+
+static struct dmaengine_bench_channel channels[4];
+static struct bench_opts opts;
+
+static void fill(struct dmaengine_benchmark *b, unsigned int error)
+{
+	int i;
+
+	memset(b, 0, sizeof(*b));
+	b->size = sizeof(*b);
+	b->prep_modes = DMAENGINE_BENCH_PREP_ALL;
+	b->channels = 4;
+	b->sge = 512;
+	b->runs = 20;
+	b->warmup_runs = 2;
+	b->error = error;
+	b->error_channel = 1;
+	b->error_run = 4;		/* third timed run */
+	b->error_prep_mode = 1;
+	memset(channels, 0, sizeof(channels));
+	for (i = 0; i < 4; i++) {
+		snprintf(channels[i].name, sizeof(channels[i].name),
+			 "dma0chan%d", i);
+		strcpy(channels[i].device, "soft_dma.0");
+		strcpy(channels[i].driver, "soft_dma");
+		channels[i].max_seg_size = 65536;
+		channels[i].copy_align = 3;
+	}
+}
+
+static const char *dmaengine_message(struct dmaengine_benchmark *b, int err,
+				     bool with_channels)
+{
+	print_dmaengine_error(capture_begin(&cap), err, b,
+			      with_channels ? channels : NULL, &opts);
+	return capture_end(&cap);
+}
+
+#define AT	"channel dma0chan1 (device soft_dma.0, driver soft_dma), timed run 3 of 20, prep_memcpy_sg"
+
+static const struct {
+	unsigned int error;
+	int err;
+	const char *want;	/* the second line */
+} errors[] = {
+	{ DMAENGINE_BENCH_ERR_INVAL, EINVAL,
+	  "a field is out of range; see dmesg for the field the kernel refused" },
+	{ DMAENGINE_BENCH_ERR_NO_CHANNEL, ENODEV,
+	  "found fewer DMA_MEMCPY channels than --channels 4; --allow-fewer runs on those found; list them with ls /sys/class/dma" },
+	{ DMAENGINE_BENCH_ERR_NO_API, EOPNOTSUPP,
+	  "this kernel has no dmaengine_prep_dma_memcpy_sg(): DMA_MEMCPY_SG was removed from mainline in 6.0; apply kernel/patches/ (see Documentation) or run with --prep memcpy" },
+	{ DMAENGINE_BENCH_ERR_NO_CAP, EOPNOTSUPP,
+	  "channel dma0chan1 (driver soft_dma) does not advertise DMA_MEMCPY_SG; run with --prep memcpy" },
+	{ DMAENGINE_BENCH_ERR_NOMEM, ENOMEM,
+	  "buffers larger than memory allows: sge 512 x folio 4KB x 2 (source and destination) x 4 channels = 16MB; lower --sge, --folio or --channels" },
+	{ DMAENGINE_BENCH_ERR_MAP, ENOMEM,
+	  "dma_map_sgtable() failed on " AT ": lower --sge or --folio, or check the DMA device's mask and IOMMU" },
+	{ DMAENGINE_BENCH_ERR_PREP, EIO,
+	  "a prep call returned NULL on " AT ": the driver refused the descriptor (max_seg_size 65536, folio 4KB, sge 512)" },
+	{ DMAENGINE_BENCH_ERR_SUBMIT, EIO, "dmaengine_submit() failed on " AT },
+	{ DMAENGINE_BENCH_ERR_RESULT, EIO,
+	  "a transfer completed with an error on " AT "; see dmesg" },
+	{ DMAENGINE_BENCH_ERR_TIMEOUT, ETIMEDOUT,
+	  "a batch did not complete within 10000 ms on " AT "; raise --timeout-ms or try --poll" },
+	{ DMAENGINE_BENCH_ERR_VERIFY, EIO,
+	  "the destination differs from the source on " AT ": the copy is wrong" },
+	{ DMAENGINE_BENCH_ERR_INTR, EINTR,
+	  "interrupted by a signal: the run was stopped" },
+	{ DMAENGINE_BENCH_ERR_LIMIT, EINVAL,
+	  "a channel limit was exceeded on " AT ": max_seg_size 65536, copy_align 3 (log2 bytes), folio 4KB; use a smaller --folio or another channel" },
+	{ DMAENGINE_BENCH_ERR_MAX, EINVAL,
+	  "unknown error 14 from the kernel (newer module?); see dmesg" },
+	{ 1000, EINVAL, "unknown error 1000 from the kernel (newer module?); see dmesg" },
+	{ DMAENGINE_BENCH_OK, ENOTTY,
+	  "the loaded dma_map_benchmark module does not know DMAENGINE_BENCHMARK: load the module built with this tool" },
+	{ DMAENGINE_BENCH_OK, EINVAL,
+	  "the kernel refused the request; see dmesg for the field the kernel refused" },
+	{ DMAENGINE_BENCH_OK, EFAULT,
+	  "the kernel could not access the request or its sample and channel arrays" },
+	{ DMAENGINE_BENCH_OK, EINTR, "interrupted" },
+	{ DMAENGINE_BENCH_OK, E2BIG, "see dmesg" },
+};
+
+static void test_dmaengine_errors(void)
+{
+	const char *seen[DMAENGINE_BENCH_ERR_MAX] = { 0 };
+	struct dmaengine_benchmark b;
+	char want[1024];
+	size_t i;
+	bool covered = true, distinct = true;
+	unsigned int e, k;
+
+	for (i = 0; i < sizeof(errors) / sizeof(errors[0]); i++) {
+		fill(&b, errors[i].error);
+		snprintf(want, sizeof(want),
+			 "dma_map_benchmark: DMAENGINE_BENCHMARK failed: %s\ndma_map_benchmark: %s\n",
+			 strerror(errors[i].err), errors[i].want);
+		is_str(dmaengine_message(&b, errors[i].err, true), want,
+		       "error %u with %s: strerror, then the specific message",
+		       errors[i].error, strerror(errors[i].err));
+	}
+
+	/* every value has its own message */
+	for (e = 1; e < DMAENGINE_BENCH_ERR_MAX; e++) {
+		const char *msg;
+
+		fill(&b, e);
+		msg = strchr(dmaengine_message(&b, EIO, true), '\n');
+		seen[e] = strdup(msg ? msg : "");
+		if (strstr(seen[e], "unknown error")) {
+			printf("# error %u has no message of its own\n", e);
+			covered = false;
+		}
+		for (k = 1; k < e; k++)
+			if (!strcmp(seen[k], seen[e])) {
+				printf("# errors %u and %u say the same\n", k, e);
+				distinct = false;
+			}
+	}
+	ok(covered, "every enum dmaengine_bench_error value has a message of its own");
+	ok(distinct, "no two error values share a message");
+	for (e = 1; e < DMAENGINE_BENCH_ERR_MAX; e++)
+		free((void *)seen[e]);
+}
+
+static void test_dmaengine_details(void)
+{
+	struct dmaengine_benchmark b;
+
+	fill(&b, DMAENGINE_BENCH_ERR_NO_CAP);
+	has_str(dmaengine_message(&b, EOPNOTSUPP, false),
+		"channel #1 does not advertise DMA_MEMCPY_SG; run with --prep memcpy\n",
+		"NO_CAP without the channel array: the index");
+	fill(&b, DMAENGINE_BENCH_ERR_NO_CAP);
+	memset(channels, 0, sizeof(channels));
+	has_str(dmaengine_message(&b, EOPNOTSUPP, true), "channel #1 does not",
+		"NO_CAP with an unfilled channel array: the index");
+
+	fill(&b, DMAENGINE_BENCH_ERR_PREP);
+	b.error_run = 1;
+	has_str(dmaengine_message(&b, EIO, true),
+		"channel dma0chan1 (device soft_dma.0, driver soft_dma), warm-up run 2 of 2, prep_memcpy_sg",
+		"an error in a warm-up run says so, counted from 1");
+	fill(&b, DMAENGINE_BENCH_ERR_PREP);
+	b.error_run = 2;
+	b.error_prep_mode = 0;
+	has_str(dmaengine_message(&b, EIO, true), "timed run 1 of 20, prep_memcpy:",
+		"the first timed run comes after the warm-up runs");
+	fill(&b, DMAENGINE_BENCH_ERR_SUBMIT);
+	b.error_prep_mode = 7;
+	has_str(dmaengine_message(&b, EIO, true), ", prep mode 7",
+		"an unknown prep mode index is shown as a number");
+	fill(&b, DMAENGINE_BENCH_ERR_VERIFY);
+	b.error_channel = 9;	/* beyond the array */
+	has_str(dmaengine_message(&b, EIO, true),
+		"on channel #9, timed run 3 of 20",
+		"error_channel beyond the array: the index, nothing read");
+	fill(&b, DMAENGINE_BENCH_ERR_PREP);
+	has_str(dmaengine_message(&b, EIO, false), "on channel #1, timed run",
+		"no channel array: the index");
+
+	fill(&b, DMAENGINE_BENCH_ERR_TIMEOUT);
+	b.timeout_ms = 500;
+	has_str(dmaengine_message(&b, ETIMEDOUT, true), "within 500 ms",
+		"TIMEOUT names --timeout-ms");
+
+	fill(&b, DMAENGINE_BENCH_ERR_NO_CHANNEL);
+	strcpy(b.channel, "dma3chan9");
+	strcpy(b.device, "ioat.1");
+	has_str(dmaengine_message(&b, ENODEV, true),
+		"found fewer DMA_MEMCPY channels named dma3chan9 of device ioat.1 than --channels 4;",
+		"NO_CHANNEL names the --channel and --device filters");
+
+	fill(&b, DMAENGINE_BENCH_ERR_NOMEM);
+	b.sge = 65536;
+	b.folio_order = 18;
+	b.channels = 256;
+	has_str(dmaengine_message(&b, ENOMEM, true),
+		"sge 65536 x folio 1GB x 2 (source and destination) x 256 channels = 32768TB;",
+		"NOMEM: the product of the sizes");
+	fill(&b, DMAENGINE_BENCH_ERR_NOMEM);
+	b.sge = 65536;
+	b.folio_order = 40;	/* not from the tool: must not overflow */
+	b.channels = 256;
+	has_str(dmaengine_message(&b, ENOMEM, true), "= 18446744073709551615B;",
+		"NOMEM: an overflowing product saturates");
+}
+
+static void test_map_ioctl_errors(void)
+{
+	char want[256];
+
+	print_map_ioctl_error(capture_begin(&cap), EINVAL);
+	snprintf(want, sizeof(want),
+		 "dma_map_benchmark: DMA_MAP_BENCHMARK failed: %s; see dmesg for the field the kernel refused\n",
+		 strerror(EINVAL));
+	is_str(capture_end(&cap), want, "map ioctl EINVAL: see dmesg");
+	print_map_ioctl_error(capture_begin(&cap), EINTR);
+	snprintf(want, sizeof(want),
+		 "dma_map_benchmark: DMA_MAP_BENCHMARK failed: %s; interrupted\n",
+		 strerror(EINTR));
+	is_str(capture_end(&cap), want, "map ioctl EINTR: interrupted");
+	print_map_ioctl_error(capture_begin(&cap), ENOMEM);
+	snprintf(want, sizeof(want),
+		 "dma_map_benchmark: DMA_MAP_BENCHMARK failed: %s\n",
+		 strerror(ENOMEM));
+	is_str(capture_end(&cap), want, "map ioctl ENOMEM: strerror only");
+}
+
+/* ------------------------------------------------------------------ */
+/* Opening debugfs, on made-up trees                                  */
+/* ------------------------------------------------------------------ */
+
+static char root[64];
+
+static void mkdirs(const char *path)
+{
+	char buf[4096], *p;
+
+	snprintf(buf, sizeof(buf), "%s%s", root, path);
+	for (p = buf + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = 0;
+		mkdir(buf, 0755);
+		*p = '/';
+	}
+	mkdir(buf, 0755);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	char buf[4096];
+	FILE *f;
+
+	snprintf(buf, sizeof(buf), "%s%s", root, path);
+	f = fopen(buf, "w");
+	if (!f) {
+		printf("Bail out! cannot write %s\n", buf);
+		exit(1);
+	}
+	fputs(text, f);
+	fclose(f);
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	(void)st; (void)flag; (void)ftw;
+	return remove(path);
+}
+
+static void new_root(void)
+{
+	if (root[0])
+		nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	strcpy(root, "/tmp/dmabench-diag-XXXXXX");
+	if (!mkdtemp(root)) {
+		printf("Bail out! mkdtemp failed\n");
+		exit(1);
+	}
+}
+
+#define MOUNTS_NO_DEBUGFS \
+	"sysfs /sys sysfs rw 0 0\nproc /proc proc rw 0 0\n" \
+	"tracefs /sys/kernel/tracing tracefs rw 0 0\n"
+#define MOUNTS_DEBUGFS \
+	MOUNTS_NO_DEBUGFS "none /sys/kernel/debug debugfs rw,relatime 0 0\n"
+
+static void test_diagnose(void)
+{
+	new_root();
+	mkdirs("/sys/kernel/debug");
+	is_int(diagnose_open(root, MODE_SINGLE, ENOENT), OPEN_NO_DEBUGFS,
+	       "no /proc/mounts, empty /sys/kernel/debug: debugfs not mounted");
+	mkdirs("/sys/bus/pci/drivers/dma_map_benchmark");
+	is_int(diagnose_open(root, MODE_SINGLE, ENOENT), OPEN_NO_DEBUGFS,
+	       "debugfs not mounted comes before the module check");
+	mkdirs("/sys/kernel/debug/tracing");
+	is_int(diagnose_open(root, MODE_SINGLE, ENOENT), OPEN_NO_DEVICE,
+	       "no /proc/mounts, /sys/kernel/debug has entries: mounted");
+
+	new_root();
+	mkdirs("/proc");
+	mkdirs("/sys/kernel/debug/tracing");
+	write_file("/proc/mounts", MOUNTS_NO_DEBUGFS);
+	is_int(diagnose_open(root, MODE_SG, ENOENT), OPEN_NO_DEBUGFS,
+	       "/proc/mounts without debugfs: not mounted, whatever the directory holds");
+	write_file("/proc/mounts", MOUNTS_NO_DEBUGFS
+		   "none /mnt/debug debugfs rw 0 0\n");
+	is_int(diagnose_open(root, MODE_SG, ENOENT), OPEN_NO_DEBUGFS,
+	       "debugfs mounted elsewhere: not at /sys/kernel/debug");
+	write_file("/proc/mounts", MOUNTS_DEBUGFS);
+	is_int(diagnose_open(root, MODE_SG, ENOENT), OPEN_NO_MODULE,
+	       "debugfs mounted, no driver directory: module not loaded");
+	is_int(diagnose_open(root, MODE_DMAENGINE, ENOENT), OPEN_NO_MODULE,
+	       "dmaengine mode: module not loaded");
+	mkdirs("/sys/bus/platform/drivers/dma_map_benchmark");
+	is_int(diagnose_open(root, MODE_SG, ENOENT), OPEN_NO_DEVICE,
+	       "platform driver registered: loaded, no device bound");
+	is_int(diagnose_open(root, MODE_DMAENGINE, ENOENT), OPEN_NO_DMAENGINE,
+	       "dmaengine mode, module loaded, no file: no dmaengine mode");
+	new_root();
+	mkdirs("/proc");
+	write_file("/proc/mounts", MOUNTS_DEBUGFS);
+	mkdirs("/sys/bus/pci/drivers/dma_map_benchmark");
+	is_int(diagnose_open(root, MODE_SINGLE, ENOENT), OPEN_NO_DEVICE,
+	       "pci driver registered: loaded, no device bound");
+
+	is_int(diagnose_open(root, MODE_SINGLE, EACCES), OPEN_PERMISSION,
+	       "EACCES: permission");
+	is_int(diagnose_open(root, MODE_DMAENGINE, EPERM), OPEN_PERMISSION,
+	       "EPERM: permission");
+	is_int(diagnose_open(root, MODE_SINGLE, EIO), OPEN_OTHER,
+	       "EIO: nothing to diagnose");
+	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void test_open_messages(void)
+{
+	char head[256], want[1024];
+	const char *text;
+
+	snprintf(head, sizeof(head),
+		 "dma_map_benchmark: cannot open /sys/kernel/debug/dma_map_benchmark: %s\n",
+		 strerror(ENOENT));
+
+	print_open_error(capture_begin(&cap), MAP_BENCH_PATH, ENOENT,
+			 OPEN_NO_DEBUGFS);
+	snprintf(want, sizeof(want), "%s%s", head,
+		 "dma_map_benchmark: debugfs is not mounted: mount -t debugfs none /sys/kernel/debug\n");
+	is_str(capture_end(&cap), want, "not mounted: the mount command");
+
+	print_open_error(capture_begin(&cap), MAP_BENCH_PATH, ENOENT,
+			 OPEN_NO_MODULE);
+	snprintf(want, sizeof(want), "%s%s", head,
+		 "dma_map_benchmark: the dma_map_benchmark module is not loaded: insmod dma_map_benchmark.ko\n");
+	is_str(capture_end(&cap), want, "not loaded: the insmod command");
+
+	print_open_error(capture_begin(&cap), MAP_BENCH_PATH, ENOENT,
+			 OPEN_NO_DEVICE);
+	text = capture_end(&cap);
+	ok(!strncmp(text, head, strlen(head)), "no device: what failed first");
+	has_str(text, "\necho dma_map_benchmark > /sys/bus/pci/devices/0000:00:04.0/driver_override\n"
+		"echo 0000:00:04.0 > /sys/bus/pci/drivers_probe\n",
+		"no device: upstream's two binding commands, each a whole line");
+	has_str(text, "no device is bound", "no device: says what is wrong");
+	has_str(text, "lspci", "no device: how to find a PCI device (lspci)");
+	has_str(text, "ls /sys/bus/pci/devices", "no device: or ls /sys/bus/pci/devices");
+	has_str(text, "placeholder", "no device: the address is a placeholder");
+	has_str(text, "echo dma_map_benchmark > /sys/bus/platform/devices/NAME/driver_override\n"
+		"echo NAME > /sys/bus/platform/drivers_probe\n",
+		"no device: the platform-device variant");
+
+	print_open_error(capture_begin(&cap), DMAENGINE_BENCH_PATH, ENOENT,
+			 OPEN_NO_DMAENGINE);
+	text = capture_end(&cap);
+	ok(strstr(text, "cannot open /sys/kernel/debug/dmaengine_benchmark") &&
+	   strstr(text, "has no dmaengine mode") && !strstr(text, "driver_override"),
+	   "dmaengine file missing: no binding commands");
+
+	print_open_error(capture_begin(&cap), MAP_BENCH_PATH, EACCES,
+			 OPEN_PERMISSION);
+	has_str(capture_end(&cap), "run as root", "permission: run as root");
+
+	print_open_error(capture_begin(&cap), MAP_BENCH_PATH, EIO, OPEN_OTHER);
+	snprintf(want, sizeof(want),
+		 "dma_map_benchmark: cannot open /sys/kernel/debug/dma_map_benchmark: %s\n",
+		 strerror(EIO));
+	is_str(capture_end(&cap), want, "other errors: strerror only");
+}
+
+int main(int argc, char **argv)
+{
+	tap_init(argc, argv);
+	opts_init(&opts, 4096);
+	test_dmaengine_errors();
+	test_dmaengine_details();
+	test_map_ioctl_errors();
+	test_diagnose();
+	test_open_messages();
+	capture_free(&cap);
+	return tap_done();
+}

@@ -1,0 +1,608 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Command line: defaults, every option's valid values (short and long
+ * forms) and invalid values (the message names the option and its range,
+ * the status is PARSE_USAGE, which main() turns into exit status 2), modes
+ * and directions by name and number, folio/order equivalence, options of
+ * the other mode, conflicts, --help and --version, and the ioctl requests
+ * built from the options.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdint.h>
+
+#include "dmaengine.h"
+#include "map_modes.h"
+#include "options.h"
+#include "sysinfo.h"
+#include "tap.h"
+
+#define MAX_ARGS	32
+#define HINT		"Try 'dma_map_benchmark --help' for more information.\n"
+
+static char out_text[65536], err_text[4096];
+
+/* parse() - parse the NULL-terminated arguments with @page_size pages */
+static enum parse_status parse_page(struct bench_opts *o, long page_size,
+				    const char *first, va_list ap)
+{
+	char *argv[MAX_ARGS + 2] = { "dma_map_benchmark" };
+	struct capture out = { 0 }, err = { 0 };
+	enum parse_status st;
+	const char *a = first;
+	int argc = 1;
+
+	for (; a && argc <= MAX_ARGS; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	argv[argc] = NULL;
+	opts_init(o, page_size);
+	st = opts_parse(o, argc, argv, capture_begin(&out), capture_begin(&err));
+	snprintf(out_text, sizeof(out_text), "%s", capture_end(&out));
+	snprintf(err_text, sizeof(err_text), "%s", capture_end(&err));
+	capture_free(&out);
+	capture_free(&err);
+	return st;
+}
+
+static enum parse_status parse(struct bench_opts *o, const char *first, ...)
+{
+	enum parse_status st;
+	va_list ap;
+
+	va_start(ap, first);
+	st = parse_page(o, 4096, first, ap);
+	va_end(ap);
+	return st;
+}
+
+static enum parse_status parse64k(struct bench_opts *o, const char *first, ...)
+{
+	enum parse_status st;
+	va_list ap;
+
+	va_start(ap, first);
+	st = parse_page(o, 65536, first, ap);
+	va_end(ap);
+	return st;
+}
+
+static void test_defaults(void)
+{
+	struct bench_opts o;
+
+	ok(parse(&o, NULL) == PARSE_RUN && !err_text[0] && !out_text[0],
+	   "no arguments: run, nothing printed");
+	ok(o.mode == MODE_SINGLE && o.threads == 1 && o.seconds == 20 &&
+	   o.node == -1 && o.dma_bits == 32 && o.dir == DMA_MAP_BIDIRECTIONAL &&
+	   o.xdelay == 0 && o.granule == 1 && o.format == OUT_TEXT,
+	   "upstream defaults: single, threads 1, seconds 20, node -1, bits 32, dir 0, xdelay 0, granule 1");
+	ok(o.channels == 1 && !o.channel[0] && !o.device[0] &&
+	   o.folio_order == 0 && o.sge == 512 && o.bytes == 512ULL << 20 &&
+	   o.runs == 20 && o.warmup == 1 && o.src_node == -1 &&
+	   o.dst_node == -1 && o.prep_modes == DMAENGINE_BENCH_PREP_ALL &&
+	   o.flags == 0 && o.timeout_ms == 0 && !o.per_channel &&
+	   !o.samples && !o.verbose,
+	   "dmaengine defaults: 1 channel, order 0, sge 512, 512M, 20 runs, 1 warm-up, nodes -1, prep both");
+	ok(parse(&o, "-m", "dmaengine", NULL) == PARSE_RUN &&
+	   o.mode == MODE_DMAENGINE && o.sge == 512,
+	   "-m dmaengine alone runs with the defaults");
+}
+
+#define GETTER(field) \
+	static long long get_##field(const struct bench_opts *o) \
+	{ return (long long)o->field; }
+GETTER(threads) GETTER(seconds) GETTER(node) GETTER(dma_bits) GETTER(dir)
+GETTER(xdelay) GETTER(granule) GETTER(channels) GETTER(sge) GETTER(runs)
+GETTER(warmup) GETTER(src_node) GETTER(dst_node) GETTER(timeout_ms)
+GETTER(folio_order) GETTER(bytes) GETTER(mode) GETTER(prep_modes)
+
+struct value {
+	const char *arg;
+	long long want;
+};
+
+struct opt_case {
+	const char *mode;	/* the -m the option needs */
+	char short_opt;		/* 0: none */
+	const char *name;
+	const char *accepts;	/* as the error message says it */
+	long long (*get)(const struct bench_opts *o);
+	struct value good[10];
+	const char *bad[12];
+};
+
+#define GOOD(...)	{ __VA_ARGS__, { NULL, 0 } }
+#define BAD(...)	{ __VA_ARGS__, NULL }
+#define NOTNUM		"abc", "1x", "", " 1", "+1", "0x10", \
+			"99999999999999999999"
+
+static const struct opt_case cases[] = {
+	{ "single", 't', "threads", "1..1024", get_threads,
+	  GOOD({ "1", 1 }, { "8", 8 }, { "1024", 1024 }),
+	  BAD("0", "1025", "-1", NOTNUM) },
+	{ "single", 's', "seconds", "1..300", get_seconds,
+	  GOOD({ "1", 1 }, { "30", 30 }, { "300", 300 }),
+	  BAD("0", "301", "-5", NOTNUM) },
+	{ "sg", 'n', "node", "-1..1023", get_node,
+	  GOOD({ "-1", -1 }, { "0", 0 }, { "1023", 1023 }),
+	  BAD("-2", "1024", NOTNUM) },
+	{ "single", 'b', "dma-bits", "20..64", get_dma_bits,
+	  GOOD({ "20", 20 }, { "32", 32 }, { "64", 64 }),
+	  BAD("19", "65", "0", NOTNUM) },
+	{ "sg", 'd', "dir", "0..2 or bidirectional, to_device, from_device",
+	  get_dir,
+	  GOOD({ "0", 0 }, { "1", 1 }, { "2", 2 }, { "bidirectional", 0 },
+	       { "TO_DEVICE", 1 }, { "From_Device", 2 }, { "from-device", 2 }),
+	  BAD("3", "-1", "up", "to", "to_device_x", "", "00", "FROM DEVICE") },
+	{ "single", 'x', "trans-delay-ns", "0..10000000", get_xdelay,
+	  GOOD({ "0", 0 }, { "1000", 1000 }, { "10000000", 10000000 }),
+	  BAD("-1", "10000001", NOTNUM) },
+	{ "sg", 'g', "granule", "1..1024", get_granule,
+	  GOOD({ "1", 1 }, { "8", 8 }, { "1024", 1024 }),
+	  BAD("0", "1025", NOTNUM) },
+	{ "single", 'm', "mode", "single, sg, dmaengine, 0 or 1", get_mode,
+	  GOOD({ "single", MODE_SINGLE }, { "sg", MODE_SG },
+	       { "dmaengine", MODE_DMAENGINE }, { "0", MODE_SINGLE },
+	       { "1", MODE_SG }, { "SG", MODE_SG }, { "DMAengine", MODE_DMAENGINE }),
+	  BAD("2", "-1", "dma", "map", "", "singlex") },
+	{ "dmaengine", 'c', "channels", "1..256", get_channels,
+	  GOOD({ "1", 1 }, { "4", 4 }, { "256", 256 }),
+	  BAD("0", "257", NOTNUM) },
+	{ "dmaengine", 'o', "order", "0..18", get_folio_order,
+	  GOOD({ "0", 0 }, { "4", 4 }, { "9", 9 }, { "18", 18 }),
+	  BAD("-1", "19", NOTNUM) },
+	{ "dmaengine", 'f', "folio",
+	  "a power-of-two multiple of the page size, 4KB..1GB", get_folio_order,
+	  GOOD({ "4K", 0 }, { "4096", 0 }, { "8K", 1 }, { "64K", 4 },
+	       { "64kb", 4 }, { "2M", 9 }, { "2MiB", 9 }, { "1G", 18 }),
+	  BAD("3K", "12K", "96K", "2K", "0", "2G", "4X", "", "-4K", "1.5M",
+	      "99999999999999999999T") },
+	{ "dmaengine", 0, "sge", "1..65536", get_sge,
+	  GOOD({ "1", 1 }, { "512", 512 }, { "65536", 65536 }),
+	  BAD("0", "65537", NOTNUM) },
+	{ "dmaengine", 0, "bytes", "1B..1TB (suffixes K, M, G, T)", get_bytes,
+	  GOOD({ "1", 1 }, { "4K", 4096 }, { "512M", 512LL << 20 },
+	       { "1G", 1LL << 30 }, { "3g", 3LL << 30 }, { "1T", 1LL << 40 }),
+	  BAD("0", "1025G", "4X", "1.5M", "", "-1", "K", "4KK",
+	      "99999999999999999999T", "16777216T") },
+	{ "dmaengine", 'r', "runs", "1..10000", get_runs,
+	  GOOD({ "1", 1 }, { "20", 20 }, { "10000", 10000 }),
+	  BAD("0", "10001", NOTNUM) },
+	{ "dmaengine", 'w', "warmup", "0..100", get_warmup,
+	  GOOD({ "0", 0 }, { "1", 1 }, { "100", 100 }),
+	  BAD("-1", "101", NOTNUM) },
+	{ "dmaengine", 0, "src-node", "-1..1023", get_src_node,
+	  GOOD({ "-1", -1 }, { "0", 0 }, { "1023", 1023 }),
+	  BAD("-2", "1024", NOTNUM) },
+	{ "dmaengine", 0, "dst-node", "-1..1023", get_dst_node,
+	  GOOD({ "-1", -1 }, { "1", 1 }, { "1023", 1023 }),
+	  BAD("-2", "1024", NOTNUM) },
+	{ "dmaengine", 'p', "prep", "memcpy, memcpy_sg or both", get_prep_modes,
+	  GOOD({ "memcpy", DMAENGINE_BENCH_PREP_MEMCPY },
+	       { "memcpy_sg", DMAENGINE_BENCH_PREP_MEMCPY_SG },
+	       { "MEMCPY-SG", DMAENGINE_BENCH_PREP_MEMCPY_SG },
+	       { "both", DMAENGINE_BENCH_PREP_ALL }),
+	  BAD("sg", "all", "", "memcpy,memcpy_sg", "3") },
+	{ "dmaengine", 0, "timeout-ms", "0..600000", get_timeout_ms,
+	  GOOD({ "0", 0 }, { "100", 100 }, { "600000", 600000 }),
+	  BAD("-1", "600001", NOTNUM) },
+};
+
+static void test_option_values(const struct opt_case *c)
+{
+	char flag[64], short_flag[3] = { '-', c->short_opt, 0 };
+	char joined[128], want[512];
+	const struct value *v;
+	const char *const *b;
+	struct bench_opts o;
+
+	snprintf(flag, sizeof(flag), "--%s", c->name);
+	for (v = c->good; v->arg; v++) {
+		ok(parse(&o, "-m", c->mode, flag, v->arg, NULL) == PARSE_RUN &&
+		   c->get(&o) == v->want && !err_text[0],
+		   "--%s %s -> %lld", c->name, v->arg, v->want);
+		snprintf(joined, sizeof(joined), "--%s=%s", c->name, v->arg);
+		ok(parse(&o, "-m", c->mode, joined, NULL) == PARSE_RUN &&
+		   c->get(&o) == v->want, "%s", joined);
+		if (c->short_opt)
+			ok(parse(&o, "-m", c->mode, short_flag, v->arg, NULL) ==
+			   PARSE_RUN && c->get(&o) == v->want,
+			   "-%c %s -> %lld", c->short_opt, v->arg, v->want);
+	}
+	for (b = c->bad; *b; b++) {
+		snprintf(want, sizeof(want),
+			 "dma_map_benchmark: invalid --%s '%s': must be %s\n" HINT,
+			 c->name, *b, c->accepts);
+		ok(parse(&o, "-m", c->mode, flag, *b, NULL) == PARSE_USAGE,
+		   "--%s '%s' is a usage error", c->name, *b);
+		is_str(err_text, want, "--%s '%s': message names the option and what it accepts",
+		       c->name, *b);
+		if (c->short_opt)
+			ok(parse(&o, "-m", c->mode, short_flag, *b, NULL) ==
+			   PARSE_USAGE && !strncmp(err_text, want, strlen(want)),
+			   "-%c '%s' refused with the --%s message",
+			   c->short_opt, *b, c->name);
+	}
+}
+
+static void test_names(void)
+{
+	static const char *const names[] = { "channel", "device" };
+	char max[DMAENGINE_BENCH_NAME_LEN], toolong[DMAENGINE_BENCH_NAME_LEN + 1];
+	struct bench_opts o;
+	char flag[32], want[256];
+	size_t i;
+
+	memset(max, 'a', sizeof(max) - 1);
+	max[sizeof(max) - 1] = 0;
+	memset(toolong, 'b', sizeof(toolong) - 1);
+	toolong[sizeof(toolong) - 1] = 0;
+	for (i = 0; i < 2; i++) {
+		char *field;
+
+		snprintf(flag, sizeof(flag), "--%s", names[i]);
+		ok(parse(&o, "-m", "dmaengine", flag, "dma0chan3", NULL) ==
+		   PARSE_RUN, "%s dma0chan3", flag);
+		field = i ? o.device : o.channel;
+		is_str(field, "dma0chan3", "%s stored", flag);
+		ok(parse(&o, "-m", "dmaengine", flag, max, NULL) == PARSE_RUN &&
+		   strlen(i ? o.device : o.channel) == 31,
+		   "%s of 31 characters fits", flag);
+		snprintf(want, sizeof(want),
+			 "dma_map_benchmark: invalid --%s '%s': must be 1..31 characters\n" HINT,
+			 names[i], toolong);
+		ok(parse(&o, "-m", "dmaengine", flag, toolong, NULL) == PARSE_USAGE,
+		   "%s of 32 characters refused", flag);
+		is_str(err_text, want, "%s too long: message", flag);
+		ok(parse(&o, "-m", "dmaengine", flag, "", NULL) == PARSE_USAGE &&
+		   strstr(err_text, "invalid --") && strstr(err_text, names[i]),
+		   "%s '' refused", flag);
+	}
+	ok(parse(&o, "-m", "dmaengine", "-C", "dma1chan0", "-D", "soft_dma.0",
+		 NULL) == PARSE_RUN && !strcmp(o.channel, "dma1chan0") &&
+	   !strcmp(o.device, "soft_dma.0"), "-C and -D short forms");
+}
+
+static void test_flags(void)
+{
+	struct bench_opts o;
+
+	ok(parse(&o, "-m", "dmaengine", "--verify", NULL) == PARSE_RUN &&
+	   o.flags == DMAENGINE_BENCH_F_VERIFY, "--verify sets F_VERIFY only");
+	ok(parse(&o, "-m", "dmaengine", "--poll", NULL) == PARSE_RUN &&
+	   o.flags == DMAENGINE_BENCH_F_POLL, "--poll sets F_POLL only");
+	ok(parse(&o, "-m", "dmaengine", "--allow-fewer", NULL) == PARSE_RUN &&
+	   o.flags == DMAENGINE_BENCH_F_ALLOW_FEWER,
+	   "--allow-fewer sets F_ALLOW_FEWER only");
+	ok(parse(&o, "-m", "dmaengine", "--verify", "--poll", "--allow-fewer",
+		 NULL) == PARSE_RUN && o.flags == DMAENGINE_BENCH_F_ALL,
+	   "all three flags");
+	ok(parse(&o, "-m", "dmaengine", "--per-channel", NULL) == PARSE_RUN &&
+	   o.per_channel && !o.samples, "--per-channel");
+	ok(parse(&o, "-m", "dmaengine", "--json", "--samples", NULL) ==
+	   PARSE_RUN && o.samples && o.format == OUT_JSON, "--json --samples");
+	ok(parse(&o, "-m", "dmaengine", "--csv", NULL) == PARSE_RUN &&
+	   o.format == OUT_CSV, "--csv");
+	ok(parse(&o, "-m", "dmaengine", "-v", NULL) == PARSE_RUN && o.verbose,
+	   "-v");
+	ok(parse(&o, "-m", "dmaengine", "--verbose", NULL) == PARSE_RUN &&
+	   o.verbose, "--verbose");
+	ok(parse(&o, "--json", NULL) == PARSE_RUN && o.format == OUT_JSON,
+	   "--json in a map mode");
+	ok(parse(&o, "-m", "sg", "--json", NULL) == PARSE_RUN &&
+	   o.format == OUT_JSON && o.mode == MODE_SG, "-m sg --json");
+	ok(parse(&o, "--verify=1", NULL) == PARSE_USAGE,
+	   "a flag given a value is refused");
+}
+
+static void test_folio(void)
+{
+	static const struct {
+		const char *folio, *order;
+	} same[] = {
+		{ "4K", "0" }, { "8K", "1" }, { "64K", "4" }, { "2M", "9" },
+		{ "4M", "10" }, { "1G", "18" },
+	};
+	struct bench_opts a, b;
+	size_t i;
+
+	for (i = 0; i < sizeof(same) / sizeof(same[0]); i++)
+		ok(parse(&a, "-m", "dmaengine", "--folio", same[i].folio, NULL) ==
+		   PARSE_RUN &&
+		   parse(&b, "-m", "dmaengine", "--order", same[i].order, NULL) ==
+		   PARSE_RUN && a.folio_order == b.folio_order &&
+		   folio_bytes(&a) == folio_bytes(&b),
+		   "--folio %s is --order %s", same[i].folio, same[i].order);
+	ok(parse(&a, "-m", "dmaengine", "-f", "2M", NULL) == PARSE_RUN &&
+	   folio_bytes(&a) == 2 << 20, "folio_bytes() of -f 2M is 2 MiB");
+
+	/* 64K pages: the same sizes are other orders */
+	ok(parse64k(&a, "-m", "dmaengine", "--folio", "64K", NULL) == PARSE_RUN &&
+	   a.folio_order == 0, "64K pages: --folio 64K is order 0");
+	ok(parse64k(&a, "-m", "dmaengine", "--folio", "2M", NULL) == PARSE_RUN &&
+	   a.folio_order == 5, "64K pages: --folio 2M is order 5");
+	ok(parse64k(&a, "-m", "dmaengine", "--folio", "4K", NULL) == PARSE_USAGE,
+	   "64K pages: --folio 4K refused (below the page size)");
+	is_str(err_text,
+	       "dma_map_benchmark: invalid --folio '4K': must be a power-of-two multiple of the page size, 64KB..1GB\n" HINT,
+	       "64K pages: the message names the page size");
+	ok(parse64k(&a, "-m", "dmaengine", "--order", "14", NULL) == PARSE_RUN &&
+	   folio_bytes(&a) == 1ULL << 30, "64K pages: order 14 is 1 GiB");
+	ok(parse64k(&a, "-m", "dmaengine", "--order", "15", NULL) == PARSE_USAGE &&
+	   strstr(err_text, "invalid --order '15': must be 0..14\n"),
+	   "64K pages: order 15 refused, range 0..14");
+
+	ok(parse(&a, "-m", "dmaengine", "--order", "2", "--folio", "16K", NULL) ==
+	   PARSE_USAGE, "--order with --folio refused, even when equal");
+	is_str(err_text,
+	       "dma_map_benchmark: --order and --folio set the same thing: give one\n" HINT,
+	       "--order with --folio: message");
+}
+
+/* Options given to the mode they do not apply to. */
+static void test_scope(void)
+{
+	static const char *const map_only[][2] = {
+		{ "--threads", "2" }, { "--seconds", "2" }, { "--node", "0" },
+		{ "--dma-bits", "40" }, { "--dir", "1" },
+		{ "--trans-delay-ns", "5" }, { "--granule", "2" },
+	};
+	static const char *const dmaengine_only[][2] = {
+		{ "--channels", "2" }, { "--channel", "dma0chan0" },
+		{ "--device", "x" }, { "--order", "1" }, { "--folio", "8K" },
+		{ "--sge", "4" }, { "--bytes", "1M" }, { "--runs", "3" },
+		{ "--warmup", "0" }, { "--src-node", "0" }, { "--dst-node", "0" },
+		{ "--prep", "memcpy" }, { "--verify", NULL }, { "--poll", NULL },
+		{ "--allow-fewer", NULL }, { "--timeout-ms", "5" },
+		{ "--per-channel", NULL }, { "--csv", NULL }, { "--verbose", NULL },
+	};
+	struct bench_opts o;
+	char want[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(map_only) / sizeof(map_only[0]); i++) {
+		snprintf(want, sizeof(want),
+			 "dma_map_benchmark: %s applies to the map modes (-m single, -m sg) only\n" HINT,
+			 map_only[i][0]);
+		ok(parse(&o, "-m", "dmaengine", map_only[i][0], map_only[i][1],
+			 NULL) == PARSE_USAGE, "%s refused with -m dmaengine",
+		   map_only[i][0]);
+		is_str(err_text, want, "%s with -m dmaengine: message",
+		       map_only[i][0]);
+		ok(parse(&o, map_only[i][0], map_only[i][1], "-m", "dmaengine",
+			 NULL) == PARSE_USAGE && !strcmp(err_text, want),
+		   "%s refused also when -m dmaengine comes after it",
+		   map_only[i][0]);
+	}
+	for (i = 0; i < sizeof(dmaengine_only) / sizeof(dmaengine_only[0]); i++) {
+		snprintf(want, sizeof(want),
+			 "dma_map_benchmark: %s applies to -m dmaengine only\n" HINT,
+			 dmaengine_only[i][0]);
+		ok(parse(&o, "-m", i % 2 ? "sg" : "single", dmaengine_only[i][0],
+			 dmaengine_only[i][1], NULL) == PARSE_USAGE,
+		   "%s refused in a map mode", dmaengine_only[i][0]);
+		is_str(err_text, want, "%s in a map mode: message",
+		       dmaengine_only[i][0]);
+	}
+	ok(parse(&o, "--samples", "--json", NULL) == PARSE_USAGE &&
+	   strstr(err_text, "--samples applies to -m dmaengine only"),
+	   "--samples refused in a map mode");
+}
+
+static void test_conflicts(void)
+{
+	struct bench_opts o;
+
+	ok(parse(&o, "-m", "dmaengine", "--json", "--csv", NULL) == PARSE_USAGE,
+	   "--json --csv refused");
+	is_str(err_text, "dma_map_benchmark: --json and --csv exclude each other\n" HINT,
+	       "--json --csv: message");
+	ok(parse(&o, "-m", "dmaengine", "--samples", NULL) == PARSE_USAGE,
+	   "--samples without --json refused");
+	is_str(err_text, "dma_map_benchmark: --samples needs --json\n" HINT,
+	       "--samples without --json: message");
+	ok(parse(&o, "-m", "dmaengine", "--samples", "--csv", NULL) ==
+	   PARSE_USAGE && strstr(err_text, "--samples needs --json"),
+	   "--samples --csv refused");
+	ok(parse(&o, "-m", "dmaengine", "--per-channel", "--csv", NULL) ==
+	   PARSE_USAGE, "--per-channel --csv refused");
+	is_str(err_text,
+	       "dma_map_benchmark: --per-channel is not available with --csv: use --json\n" HINT,
+	       "--per-channel --csv: message");
+	ok(parse(&o, "-m", "dmaengine", "--per-channel", "--json", "--samples",
+		 NULL) == PARSE_RUN, "--per-channel --json --samples runs");
+}
+
+static void test_syntax(void)
+{
+	struct bench_opts o;
+
+	ok(parse(&o, "--frobnicate", NULL) == PARSE_USAGE, "unknown long option");
+	is_str(err_text,
+	       "dma_map_benchmark: unknown or ambiguous option '--frobnicate'\n" HINT,
+	       "unknown long option: message");
+	ok(parse(&o, "-z", NULL) == PARSE_USAGE, "unknown short option");
+	is_str(err_text, "dma_map_benchmark: unknown option '-z'\n" HINT,
+	       "unknown short option: message");
+	ok(parse(&o, "--s", "1", NULL) == PARSE_USAGE &&
+	   strstr(err_text, "ambiguous option '--s'"),
+	   "ambiguous abbreviation --s refused");
+	ok(parse(&o, "--thr", "3", NULL) == PARSE_RUN && o.threads == 3,
+	   "unique abbreviation --thr is --threads");
+	ok(parse(&o, "-t", NULL) == PARSE_USAGE, "-t without a value");
+	is_str(err_text, "dma_map_benchmark: --threads needs a value: 1..1024\n" HINT,
+	       "-t without a value: message");
+	ok(parse(&o, "-m", "dmaengine", "--sge", NULL) == PARSE_USAGE &&
+	   strstr(err_text, "--sge needs a value: 1..65536"),
+	   "--sge without a value: message");
+	ok(parse(&o, "-t", "2", "extra", NULL) == PARSE_USAGE, "positional argument");
+	is_str(err_text, "dma_map_benchmark: unexpected argument 'extra'\n" HINT,
+	       "positional argument: message");
+	ok(parse(&o, "-t", "-5", NULL) == PARSE_USAGE &&
+	   strstr(err_text, "invalid --threads '-5'"),
+	   "-t -5 takes -5 as the value and refuses it");
+	ok(parse(&o, "-n", "-1", "-t", "2", NULL) == PARSE_RUN && o.node == -1 &&
+	   o.threads == 2, "-n -1 takes -1 as the value");
+	ok(parse(&o, "-t4", NULL) == PARSE_RUN && o.threads == 4,
+	   "-t4 (value attached)");
+	ok(parse(&o, "-t", "4", "-t", "6", NULL) == PARSE_RUN && o.threads == 6,
+	   "the last of a repeated option wins");
+	ok(parse(&o, "-t", "0", NULL) == PARSE_USAGE && !out_text[0],
+	   "an error prints nothing on stdout");
+}
+
+static void test_upstream_command_lines(void)
+{
+	struct bench_opts o;
+
+	ok(parse(&o, "-t", "8", "-s", "30", "-n", "-1", "-b", "32", "-d", "2",
+		 "-x", "0", "-g", "8", "-m", "1", NULL) == PARSE_RUN &&
+	   o.mode == MODE_SG && o.threads == 8 && o.seconds == 30 &&
+	   o.node == -1 && o.dma_bits == 32 && o.dir == 2 && o.xdelay == 0 &&
+	   o.granule == 8, "the sg series' command line");
+	ok(parse(&o, "-t", "1", "-s", "1", "-g", "1024", NULL) == PARSE_RUN &&
+	   o.mode == MODE_SINGLE && o.granule == 1024,
+	   "upstream single-mode command line");
+	ok(parse(&o, "--threads", "16", "--seconds", "5", "--node", "0",
+		 "--dma-bits", "64", "--dir", "to_device", "--trans-delay-ns",
+		 "100", "--granule", "4", "--mode", "sg", NULL) == PARSE_RUN &&
+	   o.threads == 16 && o.seconds == 5 && o.node == 0 &&
+	   o.dma_bits == 64 && o.dir == 1 && o.xdelay == 100 &&
+	   o.granule == 4 && o.mode == MODE_SG, "all long options");
+}
+
+static void test_help_version(void)
+{
+	static const char *const longs[] = {
+		"--mode", "--json", "--csv", "--verbose", "--help", "--version",
+		"--threads", "--seconds", "--node", "--dma-bits", "--dir",
+		"--trans-delay-ns", "--granule", "--channels", "--channel",
+		"--device", "--order", "--folio", "--sge", "--bytes", "--runs",
+		"--warmup", "--src-node", "--dst-node", "--prep", "--verify",
+		"--poll", "--allow-fewer", "--timeout-ms", "--per-channel",
+		"--samples",
+	};
+	static const char *const bits[] = {
+		"[1..1024; default 1]", "[1..300; default 20]",
+		"[-1..1023;", "default 32]", "default 512]", "default 512M]",
+		"[0..18; default 0]", "default both]", "[0..100; default 1]",
+		"default single]", "EXAMPLES", "EXIT STATUS", "SYNOPSIS",
+		"-m dmaengine", "4KB..1GB",
+	};
+	static char flat[sizeof(out_text)];
+	char want[128], *d;
+	const char *s;
+	struct bench_opts o;
+	size_t i;
+	bool all;
+
+	ok(parse(&o, "--help", NULL) == PARSE_DONE && !err_text[0],
+	   "--help: done, nothing on stderr");
+	/* the text wraps: compare with runs of white space made one space */
+	for (s = out_text, d = flat; *s; s++)
+		if (!isspace((unsigned char)*s) || (d > flat && d[-1] != ' '))
+			*d++ = isspace((unsigned char)*s) ? ' ' : *s;
+	*d = 0;
+	for (i = 0, all = true; i < sizeof(longs) / sizeof(longs[0]); i++)
+		if (!strstr(flat, longs[i])) {
+			printf("# --help lacks %s\n", longs[i]);
+			all = false;
+		}
+	ok(all, "--help names every long option");
+	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+		has_str(flat, bits[i], "--help shows '%s'", bits[i]);
+	ok(parse(&o, "-h", NULL) == PARSE_DONE && strstr(out_text, "--threads"),
+	   "-h is --help");
+	ok(parse(&o, "-t", "0", "-h", NULL) == PARSE_USAGE,
+	   "an invalid value before -h is still an error");
+
+	snprintf(want, sizeof(want), "dma_map_benchmark %s\n", tool_version);
+	ok(parse(&o, "--version", NULL) == PARSE_DONE, "--version: done");
+	is_str(out_text, want, "--version prints the name and version");
+	ok(tool_version[0] != 0, "the version is not empty");
+	ok(parse(&o, "-V", NULL) == PARSE_DONE && !strcmp(out_text, want),
+	   "-V is --version");
+}
+
+static void test_requests(void)
+{
+	struct dmaengine_bench_channel channels[4];
+	struct dmaengine_bench_sample samples[8];
+	struct dmaengine_benchmark b;
+	struct map_benchmark m;
+	struct bench_opts o;
+	size_t i;
+	bool zero;
+
+	parse(&o, "-m", "sg", "-t", "8", "-s", "30", "-n", "1", "-b", "48",
+	      "-d", "from_device", "-x", "100", "-g", "16", NULL);
+	memset(&m, 0xaa, sizeof(m));
+	map_fill_request(&o, &m);
+	ok(m.threads == 8 && m.seconds == 30 && m.node == 1 &&
+	   m.dma_bits == 48 && m.dma_dir == DMA_MAP_FROM_DEVICE &&
+	   m.dma_trans_ns == 100 && m.granule == 16 &&
+	   m.map_mode == DMA_MAP_BENCH_SG_MODE, "map request from -m sg options");
+	for (i = 0, zero = true; i < sizeof(m.expansion); i++)
+		zero &= !m.expansion[i];
+	ok(zero && !m.avg_map_100ns && !m.map_stddev, "map request: reserved and outputs zero");
+	parse(&o, NULL);
+	map_fill_request(&o, &m);
+	ok(m.map_mode == DMA_MAP_BENCH_SINGLE_MODE && m.threads == 1 &&
+	   m.seconds == 20 && m.node == -1 && m.dma_bits == 32 && m.granule == 1,
+	   "map request from the defaults");
+
+	parse(&o, "-m", "dmaengine", "-c", "4", "-C", "dma0chan1", "-D",
+	      "soft_dma.0", "-f", "64K", "--sge", "128", "--bytes", "1G", "-r",
+	      "5", "-w", "2", "--src-node", "0", "--dst-node", "1", "-p",
+	      "memcpy_sg", "--verify", "--poll", "--timeout-ms", "500", NULL);
+	memset(&b, 0xaa, sizeof(b));
+	dmaengine_fill_request(&o, &b, channels, samples, 8);
+	ok(b.size == sizeof(b) && b.size == DMAENGINE_BENCH_SIZE_VER1,
+	   "dmaengine request: size is sizeof, 608");
+	ok(b.channels == 4 && !strcmp(b.channel, "dma0chan1") &&
+	   !strcmp(b.device, "soft_dma.0") && b.folio_order == 4 &&
+	   b.sge == 128 && b.bytes_per_channel == 1ULL << 30 && b.runs == 5 &&
+	   b.warmup_runs == 2 && b.src_node == 0 && b.dst_node == 1 &&
+	   b.prep_modes == DMAENGINE_BENCH_PREP_MEMCPY_SG &&
+	   b.flags == (DMAENGINE_BENCH_F_VERIFY | DMAENGINE_BENCH_F_POLL) &&
+	   b.timeout_ms == 500, "dmaengine request: every input field");
+	ok(b.channels_ptr == (uintptr_t)channels &&
+	   b.samples_ptr == (uintptr_t)samples && b.samples_len == 8,
+	   "dmaengine request: array pointers and samples_len");
+	ok(!b.reserved0 && !b.reserved1 && !b.reserved_in[0] &&
+	   !b.reserved_in[3] && !b.error && !b.channels_used &&
+	   !b.samples_written && !b.result[1].runs && !b.reserved_out[5],
+	   "dmaengine request: reserved and output fields zero");
+	dmaengine_fill_request(&o, &b, channels, NULL, 0);
+	ok(!b.samples_ptr && !b.samples_len && b.channels_ptr,
+	   "no sample array: samples_ptr and samples_len both 0");
+
+	ok(dmaengine_samples_len(&o) == 5 * 1 * 4,
+	   "samples_len: runs x 1 mode x channels");
+	parse(&o, "-m", "dmaengine", "-c", "3", "-r", "7", NULL);
+	ok(dmaengine_samples_len(&o) == 7 * 2 * 3,
+	   "samples_len: runs x 2 modes x channels");
+	parse(&o, "-m", "dmaengine", "-c", "256", "-r", "10000", NULL);
+	ok(dmaengine_samples_len(&o) == 10000U * 2 * 256,
+	   "samples_len at the maxima does not overflow");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	tap_init(argc, argv);
+	test_defaults();
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		test_option_values(&cases[i]);
+	test_names();
+	test_flags();
+	test_folio();
+	test_scope();
+	test_conflicts();
+	test_syntax();
+	test_upstream_command_lines();
+	test_help_version();
+	test_requests();
+	return tap_done();
+}

@@ -1,0 +1,662 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Reports from filled-in ioctl structures: the map modes' selftest lines
+ * byte for byte (single and sg) and their JSON; the dmaengine table (the
+ * reference header and rows), --verbose columns, column alignment with wide
+ * values, folio labels, per-channel rows computed from samples, the CSV
+ * header and rows, and the JSON (checked here for content; with
+ * TEST_OUT_DIR set, also written there for report.t to parse with python3).
+ */
+#include <math.h>
+#include <stdint.h>
+
+#include "options.h"
+#include "report.h"
+#include "tap.h"
+
+static const struct report_ctx ctx = {
+	.version = "test-version",
+	.kernel = "6.12.0-test",
+};
+
+static struct capture cap;
+
+/* ------------------------------------------------------------------ */
+/* Map modes                                                          */
+/* ------------------------------------------------------------------ */
+
+static void write_file(const char *name, const char *text)
+{
+	const char *dir = getenv("TEST_OUT_DIR");
+	char path[4096];
+	FILE *f;
+
+	if (!dir)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f) {
+		printf("Bail out! cannot write %s\n", path);
+		exit(1);
+	}
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_map_text(void)
+{
+	struct map_benchmark m = {
+		.avg_map_100ns = 14, .map_stddev = 3,
+		.avg_unmap_100ns = 13, .unmap_stddev = 3,
+		.threads = 8, .seconds = 30, .node = -1, .dma_bits = 32,
+		.dma_dir = DMA_MAP_FROM_DEVICE, .granule = 8,
+		.map_mode = DMA_MAP_BENCH_SG_MODE,
+	};
+
+	report_map_text(capture_begin(&cap), &m);
+	is_str(capture_end(&cap),
+	       "dma mapping mode: DMA_MAP_BENCH_SG_MODE\n"
+	       "dma mapping benchmark: threads:8 seconds:30 node:-1 dir:FROM_DEVICE granule/sg_nents: 8\n"
+	       "average map latency(us):1.4 standard deviation:0.3\n"
+	       "average unmap latency(us):1.3 standard deviation:0.3\n",
+	       "sg mode: the sg series' four lines, byte for byte");
+
+	m = (struct map_benchmark){
+		.avg_map_100ns = 5, .map_stddev = 1,
+		.avg_unmap_100ns = 123, .unmap_stddev = 0,
+		.threads = 1, .seconds = 20, .node = 0, .dma_bits = 64,
+		.dma_dir = DMA_MAP_BIDIRECTIONAL, .granule = 1,
+		.map_mode = DMA_MAP_BENCH_SINGLE_MODE,
+	};
+	report_map_text(capture_begin(&cap), &m);
+	is_str(capture_end(&cap),
+	       "dma mapping mode: DMA_MAP_BENCH_SINGLE_MODE\n"
+	       "dma mapping benchmark: threads:1 seconds:20 node:0 dir:BIDIRECTIONAL granule/sg_nents: 1\n"
+	       "average map latency(us):0.5 standard deviation:0.1\n"
+	       "average unmap latency(us):12.3 standard deviation:0.0\n",
+	       "single mode: the four lines, byte for byte");
+
+	m.dma_dir = DMA_MAP_TO_DEVICE;
+	m.threads = 1024;
+	m.node = 3;
+	report_map_text(capture_begin(&cap), &m);
+	has_str(capture_end(&cap),
+		"threads:1024 seconds:20 node:3 dir:TO_DEVICE granule/sg_nents: 1\n",
+		"TO_DEVICE and other values in the parameter line");
+}
+
+static void test_map_json(void)
+{
+	struct map_benchmark m = {
+		.avg_map_100ns = 14, .map_stddev = 3,
+		.avg_unmap_100ns = 13, .unmap_stddev = 3,
+		.threads = 8, .seconds = 30, .node = -1, .dma_bits = 32,
+		.dma_dir = DMA_MAP_FROM_DEVICE, .granule = 8,
+		.map_mode = DMA_MAP_BENCH_SG_MODE,
+	};
+	struct bench_opts o;
+	const char *text;
+
+	report_map_json(capture_begin(&cap), &ctx, &m);
+	text = capture_end(&cap);
+	is_str(text,
+	       "{\"tool\":\"dma_map_benchmark\",\"version\":\"test-version\","
+	       "\"kernel\":\"6.12.0-test\",\"mode\":\"sg\",\"params\":{"
+	       "\"threads\":8,\"seconds\":30,\"node\":-1,\"dma_bits\":32,"
+	       "\"dir\":2,\"trans_delay_ns\":0,\"granule\":8},\"results\":{"
+	       "\"map_us\":{\"mean\":1.4,\"sd\":0.3},"
+	       "\"unmap_us\":{\"mean\":1.3,\"sd\":0.3}}}\n",
+	       "sg mode JSON");
+	write_file("map_sg.json", text);
+
+	m.map_mode = DMA_MAP_BENCH_SINGLE_MODE;
+	m.dma_trans_ns = 1000;
+	report_map_json(capture_begin(&cap), &ctx, &m);
+	text = capture_end(&cap);
+	ok(strstr(text, "\"mode\":\"single\"") &&
+	   strstr(text, "\"trans_delay_ns\":1000"), "single mode JSON");
+	write_file("map_single.json", text);
+
+	opts_init(&o, 4096);
+	o.format = OUT_JSON;
+	report_map(capture_begin(&cap), &ctx, &o, &m);
+	ok(capture_end(&cap)[0] == '{', "report_map() with --json prints JSON");
+	o.format = OUT_TEXT;
+	report_map(capture_begin(&cap), &ctx, &o, &m);
+	ok(!strncmp(capture_end(&cap), "dma mapping mode: ", 18),
+	   "report_map() without --json prints the selftest lines");
+}
+
+/* ------------------------------------------------------------------ */
+/* dmaengine                                                          */
+/* ------------------------------------------------------------------ */
+
+#define MS(x)	((uint64_t)((x) * 1000000.0 + 0.5))
+
+static void stat_ms(struct dmaengine_bench_stat *s, double mean, double sd)
+{
+	s->mean = MS(mean);
+	s->stddev = MS(sd);
+}
+
+/* The reference table's two rows, one channel, defaults otherwise. */
+static void fill_reference(struct dmaengine_benchmark *b,
+			   struct dmaengine_bench_channel *ch)
+{
+	struct dmaengine_bench_result *r;
+
+	memset(b, 0, sizeof(*b));
+	b->size = sizeof(*b);
+	b->prep_modes = DMAENGINE_BENCH_PREP_ALL;
+	b->channels = 1;
+	b->folio_order = 0;
+	b->sge = 512;
+	b->bytes_per_channel = 512ULL << 20;
+	b->runs = 20;
+	b->warmup_runs = 1;
+	b->src_node = -1;
+	b->dst_node = -1;
+	b->channels_used = 1;
+	b->acquire_ns = 120000;
+
+	r = &b->result[0];
+	r->runs = 20;
+	stat_ms(&r->run_ns, 632.86, 8.18);
+	stat_ms(&r->prep_ns, 18.00, 6.38);
+	stat_ms(&r->submit_ns, 4.44, 0.09);
+	stat_ms(&r->issue_ns, 0.09, 0.04);
+	stat_ms(&r->wait_ns, 603.54, 5.03);
+	stat_ms(&r->map_ns, 1.20, 0.03);
+	stat_ms(&r->unmap_ns, 0.80, 0.01);
+	r->bytes_per_sec.mean = 850000000;
+	r->bytes_per_sec.stddev = 10000000;
+	r->bytes = 512ULL << 20;
+	r->prep_calls = 131072;
+	r->submits = 131072;
+	r->batches = 256;
+	r->segments = 131072;
+
+	r = &b->result[1];
+	r->runs = 20;
+	stat_ms(&r->run_ns, 611.34, 13.52);
+	stat_ms(&r->prep_ns, 0.74, 0.33);
+	stat_ms(&r->submit_ns, 0.01, 0.00);
+	stat_ms(&r->issue_ns, 0.08, 0.00);
+	stat_ms(&r->wait_ns, 610.48, 13.68);
+	stat_ms(&r->map_ns, 1.19, 0.02);
+	stat_ms(&r->unmap_ns, 0.79, 0.01);
+	r->bytes_per_sec.mean = 880000000;
+	r->bytes_per_sec.stddev = 20000000;
+	r->bytes = 512ULL << 20;
+	r->prep_calls = 256;
+	r->submits = 256;
+	r->batches = 256;
+	r->segments = 131072;
+
+	memset(ch, 0, sizeof(*ch));
+	strcpy(ch->name, "dma0chan0");
+	strcpy(ch->device, "soft_dma.0");
+	strcpy(ch->driver, "soft_dma");
+	ch->node = -1;
+	ch->src_node = 0;
+	ch->dst_node = 0;
+	ch->max_seg_size = 65536;
+	ch->copy_align = 0;
+	ch->has_memcpy_sg = 1;
+}
+
+static const char ref_header[] =
+	"mode           chan folio sge run_ms          prep_ms        submit_ms     issue_ms    wait_ms           prep_calls GB/s\n";
+static const char ref_row0[] =
+	"prep_memcpy    1    4KB   512 632.86 \u00b1 8.18   18.00 \u00b1 6.38   4.44 \u00b1 0.09   0.09 \u00b1 0.04 603.54 \u00b1 5.03     131072     0.85 \u00b1 0.01\n";
+static const char ref_row1[] =
+	"prep_memcpy_sg 1    4KB   512 611.34 \u00b1 13.52  0.74 \u00b1 0.33    0.01 \u00b1 0.00   0.08 \u00b1 0.00 610.48 \u00b1 13.68    256        0.88 \u00b1 0.02\n";
+
+static void test_table(void)
+{
+	struct dmaengine_bench_channel ch;
+	struct dmaengine_benchmark b;
+	struct bench_opts o;
+	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = &ch };
+	char want[4096];
+
+	opts_init(&o, 4096);
+	fill_reference(&b, &ch);
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	snprintf(want, sizeof(want), "%s%s%s%s%s%s%s",
+		 "# dma_map_benchmark test-version, kernel 6.12.0-test\n",
+		 "# channels: dma0chan0 (soft_dma.0, soft_dma)\n",
+		 "# 512MB per channel in batches of 512 x 4KB; 20 runs after 1 warm-up; src node -1, dst node -1; prep both\n",
+		 "# acquire_ms 0.12; prep_memcpy: map_ms 1.20 \u00b1 0.03, unmap_ms 0.80 \u00b1 0.01; prep_memcpy_sg: map_ms 1.19 \u00b1 0.02, unmap_ms 0.79 \u00b1 0.01\n",
+		 ref_header, ref_row0, ref_row1);
+	is_str(capture_end(&cap), want,
+	       "text: '#' lines, then the reference header and rows exactly");
+
+	b.prep_modes = DMAENGINE_BENCH_PREP_MEMCPY_SG;
+	b.flags = DMAENGINE_BENCH_F_VERIFY | DMAENGINE_BENCH_F_POLL;
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	snprintf(want, sizeof(want), "%s%s", ref_header, ref_row1);
+	ok(strstr(capture_end(&cap), want) && !strstr(cap.buf, "prep_memcpy "),
+	   "--prep memcpy_sg: the memcpy_sg row only");
+	has_str(cap.buf, "; prep memcpy_sg, verify, poll\n",
+		"the parameter line names the prep mode and flags");
+
+	b.prep_modes = DMAENGINE_BENCH_PREP_ALL;
+	b.flags = 0;
+	o.format = OUT_TEXT;
+	report_dmaengine(capture_begin(&cap), &ctx, &r);
+	has_str(capture_end(&cap), ref_row0, "report_dmaengine() text");
+}
+
+static void test_verbose(void)
+{
+	struct dmaengine_bench_channel ch;
+	struct dmaengine_benchmark b;
+	struct bench_opts o;
+	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = &ch };
+
+	opts_init(&o, 4096);
+	o.verbose = true;
+	fill_reference(&b, &ch);
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	capture_end(&cap);
+	has_str(cap.buf,
+		"mode           chan folio sge run_ms          prep_ms        submit_ms     issue_ms    wait_ms           prep_calls GB/s        map_ms        unmap_ms      submits batches segments bytes\n",
+		"--verbose header: the reference columns, then map_ms .. bytes");
+	has_str(cap.buf,
+		"131072     0.85 \u00b1 0.01 1.20 \u00b1 0.03   0.80 \u00b1 0.01   131072  256     131072   536870912\n",
+		"--verbose prep_memcpy row ends with map, unmap, submits, batches, segments, bytes");
+	has_str(cap.buf,
+		"256        0.88 \u00b1 0.02 1.19 \u00b1 0.02   0.79 \u00b1 0.01   256     256     131072   536870912\n",
+		"--verbose prep_memcpy_sg row");
+}
+
+/* display column of byte @p in @line */
+static int display_col(const char *line, const char *p)
+{
+	int col = 0;
+
+	for (; line < p; line++)
+		if (((unsigned char)*line & 0xc0) != 0x80)
+			col++;
+	return col;
+}
+
+/* the byte at display column @col of the line at @line, or '\n' */
+static char char_at(const char *line, int col)
+{
+	const char *p = line;
+
+	for (; *p && *p != '\n'; p++) {
+		if (((unsigned char)*p & 0xc0) == 0x80)
+			continue;
+		if (display_col(line, p) == col)
+			return *p;
+	}
+	return '\n';
+}
+
+/* aligned() - each column of the table at @table starts where its heading does */
+static bool aligned(const char *table, int nlines)
+{
+	int starts[32], n = 0, i, k;
+	const char *line = table, *p;
+
+	for (p = line; *p && *p != '\n'; p++)
+		if (*p != ' ' && (p == line || p[-1] == ' ') && n < 32)
+			starts[n++] = display_col(line, p);
+	for (i = 1; i < nlines; i++) {
+		line = strchr(line, '\n');
+		if (!line)
+			return false;
+		line++;
+		for (k = 1; k < n; k++) {
+			if (char_at(line, starts[k] - 1) != ' ' ||
+			    char_at(line, starts[k]) == ' ') {
+				printf("# line %d: column %d (at %d) not aligned\n",
+				       i, k, starts[k]);
+				return false;
+			}
+		}
+	}
+	return n > 10;
+}
+
+static void test_wide_values(void)
+{
+	struct dmaengine_bench_channel ch[256];
+	struct dmaengine_benchmark b;
+	struct bench_opts o;
+	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = ch };
+	const char *table;
+	int i;
+
+	opts_init(&o, 4096);
+	fill_reference(&b, &ch[0]);
+	for (i = 1; i < 256; i++)
+		ch[i] = ch[0];
+	b.channels = 256;
+	b.channels_used = 256;
+	b.sge = 65536;
+	b.folio_order = 18;
+	b.result[0].prep_calls = 123456789012ULL;
+	stat_ms(&b.result[0].run_ns, 123456.78, 1234.5);
+	stat_ms(&b.result[1].wait_ns, 98765432.1, 0.5);
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	capture_end(&cap);
+	table = strstr(cap.buf, "\nmode ");
+	ok(table && aligned(table + 1, 3),
+	   "wide values (256 channels, sge 65536, 1GB folios, long numbers) widen their columns; all stay aligned");
+	has_str(cap.buf, "prep_memcpy    256  1GB   65536 123456.78 \u00b1 1234.50 ",
+		"wide row: chan 256, folio 1GB, sge 65536");
+
+	o.verbose = true;
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	capture_end(&cap);
+	table = strstr(cap.buf, "\nmode ");
+	ok(table && aligned(table + 1, 3), "wide values with --verbose stay aligned");
+}
+
+static void test_folio_labels(void)
+{
+	static const struct {
+		long page;
+		unsigned int order;
+		const char *label;
+	} cases[] = {
+		{ 4096, 0, " 4KB " }, { 4096, 4, " 64KB " }, { 4096, 9, " 2MB " },
+		{ 4096, 18, " 1GB " }, { 65536, 0, " 64KB " },
+		{ 65536, 5, " 2MB " }, { 16384, 1, " 32KB " },
+	};
+	struct dmaengine_bench_channel ch;
+	struct dmaengine_benchmark b;
+	struct bench_opts o;
+	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = &ch };
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		opts_init(&o, cases[i].page);
+		fill_reference(&b, &ch);
+		b.folio_order = cases[i].order;
+		report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+		capture_end(&cap);
+		has_str(strstr(cap.buf, "\nprep_memcpy "), cases[i].label,
+			"page %ld, order %u: folio%s", cases[i].page,
+			cases[i].order, cases[i].label);
+	}
+}
+
+static void test_channels_line(void)
+{
+	struct dmaengine_bench_channel ch[3];
+	struct dmaengine_benchmark b;
+	struct bench_opts o;
+	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = ch };
+
+	opts_init(&o, 4096);
+	fill_reference(&b, &ch[0]);
+	ch[1] = ch[0];
+	strcpy(ch[1].name, "dma0chan1");
+	ch[2] = ch[0];
+	strcpy(ch[2].name, "dma1chan0");
+	strcpy(ch[2].device, "0000:00:04.0");
+	strcpy(ch[2].driver, "ioatdma");
+	b.channels = 3;
+	b.channels_used = 3;
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	has_str(capture_end(&cap),
+		"# channels: dma0chan0 (soft_dma.0, soft_dma), dma0chan1 (soft_dma.0, soft_dma), dma1chan0 (0000:00:04.0, ioatdma)\n",
+		"channels line: name (device, driver) of each channel");
+
+	b.channels = 4;		/* --allow-fewer: 3 of 4 */
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	capture_end(&cap);
+	ok(strstr(cap.buf, "dma1chan0 (0000:00:04.0, ioatdma)\n") &&
+	   strstr(cap.buf, "\nprep_memcpy    3 "),
+	   "fewer channels than asked: the used ones are named and counted");
+
+	r.channels = NULL;
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	has_str(capture_end(&cap), "# channels: 3 (not named by the kernel)\n",
+		"no channel array: the count only");
+
+	r.channels = ch;
+	memset(ch, 0, sizeof(ch));
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	has_str(capture_end(&cap), "# channels: 3 (not named by the kernel)\n",
+		"empty names: the count only");
+
+	/* names filling all 32 bytes have no NUL: print 32, not more */
+	fill_reference(&b, &ch[0]);
+	memset(ch[0].name, 'n', sizeof(ch[0].name));
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	has_str(capture_end(&cap),
+		"# channels: nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn (soft_dma.0, soft_dma)\n",
+		"a 32-byte name without NUL is cut at 32 bytes");
+}
+
+static const char csv_header[] =
+	"mode,chan,folio_order,folio_bytes,sge,runs,bytes,prep_calls,submits,batches,segments,run_ms_mean,run_ms_sd,prep_ms_mean,prep_ms_sd,submit_ms_mean,submit_ms_sd,issue_ms_mean,issue_ms_sd,wait_ms_mean,wait_ms_sd,map_ms_mean,map_ms_sd,unmap_ms_mean,unmap_ms_sd,gbps_mean,gbps_sd\n";
+
+static void test_csv(void)
+{
+	struct dmaengine_bench_channel ch;
+	struct dmaengine_benchmark b;
+	struct bench_opts o;
+	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = &ch };
+	char want[2048];
+
+	opts_init(&o, 4096);
+	fill_reference(&b, &ch);
+	snprintf(want, sizeof(want), "%s\n", dmaengine_csv_header);
+	is_str(want, csv_header, "CSV header as specified");
+	report_dmaengine_csv(capture_begin(&cap), &r);
+	snprintf(want, sizeof(want), "%s%s%s", csv_header,
+		 "prep_memcpy,1,0,4096,512,20,536870912,131072,131072,256,131072,632.860000,8.180000,18.000000,6.380000,4.440000,0.090000,0.090000,0.040000,603.540000,5.030000,1.200000,0.030000,0.800000,0.010000,0.850000,0.010000\n",
+		 "prep_memcpy_sg,1,0,4096,512,20,536870912,256,256,256,131072,611.340000,13.520000,0.740000,0.330000,0.010000,0.000000,0.080000,0.000000,610.480000,13.680000,1.190000,0.020000,0.790000,0.010000,0.880000,0.020000\n");
+	is_str(capture_end(&cap), want, "CSV: header and one row per prep mode");
+
+	b.prep_modes = DMAENGINE_BENCH_PREP_MEMCPY;
+	b.folio_order = 4;
+	b.channels = b.channels_used = 2;
+	report_dmaengine_csv(capture_begin(&cap), &r);
+	capture_end(&cap);
+	ok(!strncmp(cap.buf, csv_header, strlen(csv_header)) &&
+	   !strncmp(cap.buf + strlen(csv_header), "prep_memcpy,2,4,65536,512,", 26) &&
+	   !strstr(cap.buf, "prep_memcpy_sg"),
+	   "CSV with --prep memcpy, order 4, 2 channels: one row");
+
+	o.format = OUT_CSV;
+	report_dmaengine(capture_begin(&cap), &ctx, &r);
+	ok(!strncmp(capture_end(&cap), csv_header, strlen(csv_header)),
+	   "report_dmaengine() with --csv prints CSV only");
+}
+
+/* 2 channels x 2 prep modes x 3 runs of made-up samples */
+#define RUNS	3
+static void fill_samples(struct dmaengine_bench_sample *s, unsigned int *n)
+{
+	static const double run_ms[RUNS] = { 100, 110, 120 };
+	static const double prep_ms[RUNS] = { 10, 12, 14 };
+	unsigned int run, mode, ch;
+
+	*n = 0;
+	for (run = 0; run < RUNS; run++)
+		for (mode = 0; mode < 2; mode++)
+			for (ch = 0; ch < 2; ch++, (*n)++) {
+				memset(&s[*n], 0, sizeof(s[*n]));
+				s[*n].prep_mode = mode;
+				s[*n].run = run;
+				s[*n].channel = ch;
+				s[*n].start_ns = MS(ch);
+				s[*n].end_ns = MS(ch + run_ms[run] * (mode + 1) +
+						  ch);
+				s[*n].prep_ns = MS(prep_ms[run] / (mode + 1));
+				s[*n].submit_ns = MS(1);
+				s[*n].issue_ns = MS(0.5);
+				s[*n].wait_ns = MS(80);
+				s[*n].map_ns = MS(2);
+				s[*n].unmap_ns = MS(1);
+				s[*n].bytes = 100000000;
+				s[*n].prep_calls = mode ? 256 : 131072;
+				s[*n].submits = mode ? 256 : 131072;
+			}
+}
+
+static void mean_sd(const double *v, int n, double *mean, double *sd)
+{
+	double sum = 0, sq = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	*mean = sum / n;
+	for (i = 0; i < n; i++)
+		sq += (v[i] - *mean) * (v[i] - *mean);
+	*sd = n > 1 ? sqrt(sq / (n - 1)) : 0;
+}
+
+static void test_per_channel(void)
+{
+	struct dmaengine_bench_sample samples[2 * 2 * RUNS];
+	struct dmaengine_bench_channel ch[2];
+	struct dmaengine_benchmark b;
+	struct bench_opts o;
+	struct dmaengine_report r = {
+		.opts = &o, .b = &b, .channels = ch, .samples = samples,
+	};
+	double gbps[RUNS], mean, sd;
+	char want[256];
+	unsigned int n;
+	const char *pc;
+	int i;
+
+	opts_init(&o, 4096);
+	o.per_channel = true;
+	fill_reference(&b, &ch[0]);
+	ch[1] = ch[0];
+	strcpy(ch[1].name, "dma0chan1");
+	b.channels = b.channels_used = 2;
+	b.runs = RUNS;
+	fill_samples(samples, &n);
+	b.samples_written = n;
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	capture_end(&cap);
+	pc = strstr(cap.buf, "# per channel, from 12 samples:\n");
+	ok(pc != NULL, "--per-channel: a second table after the first");
+	has_str(pc, "\nmode           channel   folio sge run_ms",
+		"per-channel header names the channel column");
+	/* channel 1, memcpy: run = 100/110/120 ms + 1, prep 10/12/14 */
+	has_str(pc, "\nprep_memcpy    dma0chan1 4KB   512 111.00 \u00b1 10.00  12.00 \u00b1 2.00   1.00 \u00b1 0.00   0.50 \u00b1 0.00 80.00 \u00b1 0.00      131072     ",
+		"per-channel row: mean and sd over the channel's runs");
+	for (i = 0; i < RUNS; i++)
+		gbps[i] = 100000000 / ((100 + 10 * i) * 2 * 1e6);
+	mean_sd(gbps, RUNS, &mean, &sd);
+	snprintf(want, sizeof(want),
+		 "\nprep_memcpy_sg dma0chan0 4KB   512 220.00 \u00b1 20.00  6.00 \u00b1 1.00    1.00 \u00b1 0.00   0.50 \u00b1 0.00 80.00 \u00b1 0.00      256        %.2f \u00b1 %.2f\n",
+		 mean, sd);
+	has_str(pc, want, "per-channel memcpy_sg row, GB/s = bytes / (end - start)");
+	ok(pc && aligned(strchr(pc, '\n') + 1, 5), "per-channel table aligned");
+
+	/* samples of one prep mode only */
+	b.prep_modes = DMAENGINE_BENCH_PREP_MEMCPY;
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	capture_end(&cap);
+	pc = strstr(cap.buf, "# per channel");
+	ok(pc && !strstr(pc, "prep_memcpy_sg") && strstr(pc, "dma0chan1"),
+	   "per-channel rows only for the prep modes that ran");
+
+	r.samples = NULL;
+	b.samples_written = 0;
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	has_str(capture_end(&cap), "# per channel: the kernel returned no samples\n",
+		"per-channel without samples says so");
+}
+
+static const char json_start[] =
+	"{\"tool\":\"dma_map_benchmark\",\"version\":\"test-version\",\"kernel\":\"6.12.0-test\",\"mode\":\"dmaengine\",\"params\":{";
+
+static void test_json(void)
+{
+	struct dmaengine_bench_sample samples[2 * 2 * RUNS];
+	struct dmaengine_bench_channel ch[2];
+	struct dmaengine_benchmark b;
+	struct bench_opts o;
+	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = ch };
+	const char *text;
+	unsigned int n;
+
+	opts_init(&o, 4096);
+	fill_reference(&b, &ch[0]);
+	report_dmaengine_json(capture_begin(&cap), &ctx, &r);
+	text = capture_end(&cap);
+	write_file("dmaengine.json", text);
+	ok(!strncmp(text, json_start, strlen(json_start)),
+	   "JSON starts with tool, version, kernel, mode, params");
+	has_str(text, "\"params\":{\"channels\":1,\"channel\":\"\",\"device\":\"\",\"folio_order\":0,\"folio_bytes\":4096,\"page_size\":4096,\"sge\":512,\"bytes_per_channel\":536870912,\"runs\":20,\"warmup\":1,\"src_node\":-1,\"dst_node\":-1,\"prep\":\"both\",\"verify\":false,\"poll\":false,\"allow_fewer\":false,\"timeout_ms\":0}",
+		"JSON params: every parameter");
+	has_str(text, "\"channels\":[{\"name\":\"dma0chan0\",\"device\":\"soft_dma.0\",\"driver\":\"soft_dma\",\"node\":-1,\"src_node\":0,\"dst_node\":0,\"max_seg_size\":65536,\"copy_align\":0,\"has_memcpy_sg\":true}]",
+		"JSON channels");
+	has_str(text, "{\"prep_mode\":\"prep_memcpy\",\"chan\":1,\"folio_order\":0,\"folio_bytes\":4096,\"sge\":512,\"runs\":20,\"bytes\":536870912,\"prep_calls\":131072,\"submits\":131072,\"batches\":256,\"segments\":131072,\"run_ms\":{\"mean\":632.860000,\"sd\":8.180000},\"prep_ms\":{\"mean\":18.000000,\"sd\":6.380000},\"submit_ms\":{\"mean\":4.440000,\"sd\":0.090000},\"issue_ms\":{\"mean\":0.090000,\"sd\":0.040000},\"wait_ms\":{\"mean\":603.540000,\"sd\":5.030000},\"map_ms\":{\"mean\":1.200000,\"sd\":0.030000},\"unmap_ms\":{\"mean\":0.800000,\"sd\":0.010000},\"gbps\":{\"mean\":0.850000,\"sd\":0.010000},\"acquire_ms\":0.120000}",
+		"JSON result of prep_memcpy, every field");
+	ok(!strstr(text, "\"samples\"") && !strstr(text, "\"per_channel\""),
+	   "no samples or per_channel unless asked");
+	ok(text[strlen(text) - 1] == '\n' && !strchr(text, '\n')[1],
+	   "one line, newline-terminated");
+
+	/* everything: per-channel, samples, names that need escaping */
+	o.per_channel = true;
+	o.samples = true;
+	r.samples = samples;
+	ch[1] = ch[0];
+	strcpy(ch[1].name, "q\"b\\s\t\x01");
+	memset(ch[1].device, 'd', sizeof(ch[1].device));	/* no NUL */
+	strcpy(ch[1].driver, "caf\xc3\xa9\xff");
+	strcpy(b.channel, "dma0chan0");
+	b.channels = b.channels_used = 2;
+	b.runs = RUNS;
+	b.flags = DMAENGINE_BENCH_F_ALL;
+	fill_samples(samples, &n);
+	b.samples_written = n;
+	report_dmaengine_json(capture_begin(&cap), &ctx, &r);
+	text = capture_end(&cap);
+	write_file("dmaengine_full.json", text);
+	has_str(text, "\"name\":\"q\\\"b\\\\s\\t\\u0001\"", "channel name escaped");
+	has_str(text, "\"device\":\"dddddddddddddddddddddddddddddddd\",",
+		"32-byte device name without NUL: 32 characters");
+	has_str(text, "\"driver\":\"caf\xc3\xa9\\ufffd\"",
+		"valid UTF-8 kept, invalid byte replaced");
+	has_str(text, "\"per_channel\":[{\"prep_mode\":\"prep_memcpy\",\"channel\":\"dma0chan0\",\"index\":0,\"runs\":3,",
+		"per_channel entries");
+	has_str(text, "\"samples\":[{\"prep_mode\":\"prep_memcpy\",\"run\":0,\"channel\":0,\"start_ns\":0,\"end_ns\":100000000,\"prep_ns\":10000000,\"submit_ns\":1000000,\"issue_ns\":500000,\"wait_ns\":80000000,\"map_ns\":2000000,\"unmap_ns\":1000000,\"bytes\":100000000,\"prep_calls\":131072,\"submits\":131072}",
+		"raw samples, every field");
+	has_str(text, "\"verify\":true,\"poll\":true,\"allow_fewer\":true",
+		"flags in params");
+
+	o.format = OUT_JSON;
+	b.prep_modes = DMAENGINE_BENCH_PREP_MEMCPY_SG;
+	o.per_channel = o.samples = false;
+	report_dmaengine(capture_begin(&cap), &ctx, &r);
+	text = capture_end(&cap);
+	write_file("dmaengine_sg.json", text);
+	ok(text[0] == '{' && !strstr(text, "\"prep_mode\":\"prep_memcpy\"") &&
+	   strstr(text, "\"prep_mode\":\"prep_memcpy_sg\""),
+	   "report_dmaengine() --json, --prep memcpy_sg: one result");
+}
+
+int main(int argc, char **argv)
+{
+	tap_init(argc, argv);
+	test_map_text();
+	test_map_json();
+	test_table();
+	test_verbose();
+	test_wide_values();
+	test_folio_labels();
+	test_channels_line();
+	test_csv();
+	test_per_channel();
+	test_json();
+	capture_free(&cap);
+	return tap_done();
+}
