@@ -381,6 +381,8 @@ static DEFINE_SPINLOCK(soft_dma_reap_lock);
 static LIST_HEAD(soft_dma_reap_list);
 
 static struct kmem_cache *soft_dma_desc_cache;
+/* descriptors allocated and not yet freed, all devices: a leak check */
+static atomic_long_t soft_dma_live_descs = ATOMIC_LONG_INIT(0);
 static struct dentry *soft_dma_debugfs;
 static struct platform_device *soft_dma_pdev;
 
@@ -412,6 +414,7 @@ static void soft_dma_desc_free(struct soft_dma_desc *d)
 		kfree(b);
 	}
 	kmem_cache_free(soft_dma_desc_cache, d);
+	atomic_long_dec(&soft_dma_live_descs);
 }
 
 static void soft_dma_free_list(struct list_head *head)
@@ -519,6 +522,7 @@ static struct soft_dma_desc *soft_dma_desc_alloc(struct soft_dma_chan *sc,
 	d = kmem_cache_zalloc(soft_dma_desc_cache, GFP_NOWAIT | __GFP_NOWARN);
 	if (!d)
 		return NULL;
+	atomic_long_inc(&soft_dma_live_descs);
 
 	dma_async_tx_descriptor_init(&d->txd, &sc->chan);
 	d->txd.flags = flags;
@@ -1611,6 +1615,14 @@ static const struct file_operations soft_dma_bench_fops = {
 	.release = single_release,
 };
 
+static int soft_dma_descs_get(void *data, u64 *val)
+{
+	*val = atomic_long_read(&soft_dma_live_descs);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(soft_dma_descs_fops, soft_dma_descs_get, NULL,
+			 "%llu\n");
+
 static void soft_dma_debugfs_init(void)
 {
 	unsigned int i;
@@ -1622,6 +1634,8 @@ static void soft_dma_debugfs_init(void)
 				    &soft_dma_knob_fops);
 	debugfs_create_file("memcpy_bench", 0644, soft_dma_debugfs, NULL,
 			    &soft_dma_bench_fops);
+	debugfs_create_file_unsafe("descriptors", 0444, soft_dma_debugfs, NULL,
+				   &soft_dma_descs_fops);
 #ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
 	fault_create_debugfs_attr("fail_prep", soft_dma_debugfs,
 				  &soft_dma_fail_prep_attr);

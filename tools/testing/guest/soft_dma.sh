@@ -1,0 +1,567 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# soft_dma: the software dmaengine provider, driven by the kernel's own
+# dmatest. Sourced by run.sh after lib.sh; suite_soft_dma runs everything.
+#
+# dmatest prints one line per thread when it ends:
+#   dmatest: dma0chan3-copy0: summary 20 tests, 0 failures 812.34 iops ...
+# and one "result" line per failed test. Runs here keep those lines in
+# /tmp/dt.log and assert on them.
+
+SD=/sys/kernel/debug/soft_dma
+SD_DEV=soft_dma.0
+SD_DRV=/sys/bus/platform/drivers/soft_dma
+SD_CHANNELS=8
+DT=/sys/module/dmatest/parameters
+DT_LOG=/tmp/dt.log
+
+# --- soft_dma -------------------------------------------------------------
+
+# sd_channels: the soft_dma channels, e.g. dma0chan0, one a line
+sd_channels() {
+	for _c in /sys/class/dma/*; do
+		[ -e "$_c/device" ] || continue
+		[ "$(basename "$(readlink -f "$_c/device")")" = "$SD_DEV" ] &&
+			basename "$_c"
+	done
+}
+
+sd_nchannels() {
+	sd_channels | wc -l
+}
+
+# sd_chan INDEX: name of the soft_dma channel with that index
+sd_chan() {
+	sd_channels | sed -n "$(($1 + 1))p"
+}
+
+sd_knob() {
+	echo "$2" > "$SD/$1"
+}
+
+sd_knobs_reset() {
+	sd_knob nocopy 0 && sd_knob delay_us 0 && sd_knob fail_prep_every 0 &&
+	sd_knob error_every 0 && sd_knob stall_channel -1
+}
+
+# sd_stat CHANNEL COLUMN: one counter of debugfs stats
+sd_stat() {
+	awk -v c="$1" -v k="$2" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$1 == c { print $col[k] }' "$SD/stats"
+}
+
+# sd_stat_sum COLUMN: a counter summed over all channels
+sd_stat_sum() {
+	awk -v k="$1" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		{ s += $col[k] } END { print s + 0 }' "$SD/stats"
+}
+
+sd_stats_reset() {
+	echo 0 > "$SD/stats"
+}
+
+# sd_expect_stat CHANNEL|all COLUMN OP VALUE: e.g. sd_expect_stat all errors -eq 0
+sd_expect_stat() {
+	if [ "$1" = all ]; then
+		_ses_v=$(sd_stat_sum "$2")
+	else
+		_ses_v=$(sd_stat "$1" "$2")
+	fi
+	if test "${_ses_v:-x}" "$3" "$4" 2>/dev/null; then
+		return 0
+	fi
+	echo "stats $1 $2 = ${_ses_v:-none}, expected $3 $4"
+	cat "$SD/stats"
+	return 1
+}
+
+# sd_no_descriptors: every descriptor soft_dma allocated was freed
+sd_no_descriptors() {
+	_snd_n=$(cat "$SD/descriptors")
+	[ "$_snd_n" = 0 ] && return 0
+	echo "$_snd_n descriptors still allocated"
+	cat "$SD/stats"
+	return 1
+}
+
+sd_workers() {
+	ps | grep -c '[[]sdma/'
+}
+
+sd_load() {
+	load_module soft_dma "channels=$SD_CHANNELS" && sd_knobs_reset
+}
+
+sd_unload() {
+	unload_module dmatest
+	unload_module soft_dma
+}
+
+# --- dmatest --------------------------------------------------------------
+
+dt_load() {
+	grep -q '^dmatest ' /proc/modules || insmod "$MODDIR/dmatest.ko"
+}
+
+dt_set() {
+	for _kv in "$@"; do
+		echo "${_kv#*=}" > "$DT/${_kv%%=*}" || {
+			echo "dmatest: cannot set $_kv"
+			return 1
+		}
+	done
+}
+
+# dt_release: end the last run, release its channels, clear the channel list
+dt_release() {
+	[ -d "$DT" ] || return 0
+	cat "$DT/run" > /dev/null
+	cat "$DT/channel" > /dev/null
+}
+
+# dt_running: Y while dmatest threads run (reading "run" releases the
+# channels of a finished run)
+dt_running() {
+	[ "$(cat "$DT/run")" = Y ]
+}
+
+# dt_start [chan=NAME]... [PARAM=VALUE]...: start dmatest on soft_dma with
+# the suite's defaults; chan= (repeatable) limits it to those channels
+dt_start() {
+	dt_load || return 1
+	dt_release
+	_chans=
+	dt_set iterations=20 threads_per_chan=1 max_channels=0 timeout=3000 \
+		noverify=0 norandom=0 polled=0 test_buf_size=16384 \
+		transfer_size=0 alignment=-1 verbose=0 nobounce=0 dmatest=0 \
+		device="$SD_DEV" || return 1
+	for _kv in "$@"; do
+		case $_kv in
+		chan=*) _chans="$_chans ${_kv#chan=}" ;;
+		*) dt_set "$_kv" || return 1 ;;
+		esac
+	done
+	for _c in $_chans; do
+		echo "$_c" > "$DT/channel" || {
+			echo "dmatest: cannot add channel $_c"
+			return 1
+		}
+	done
+	DT_MARK=$(dmesg | wc -l)
+	echo 1 > "$DT/run"
+}
+
+# dt_log: dmatest's kernel log lines since dt_start, into $DT_LOG
+dt_log() {
+	dmesg | tail -n +$((${DT_MARK:-0} + 1)) | grep 'dmatest' > "$DT_LOG"
+}
+
+# dt_finish [SECONDS]: wait for the threads to end (default 300 s); keep
+# the channels held ("wait" does not release them)
+dt_finish() {
+	_end=$(($(cut -d. -f1 /proc/uptime) + ${1:-300}))
+	# "wait" blocks uninterruptibly: poll for the summary lines instead
+	while [ "$(dmesg | tail -n +$((DT_MARK + 1)) | grep -c ': summary ')" -lt "$(dt_threads)" ]; do
+		if [ "$(cut -d. -f1 /proc/uptime)" -ge "$_end" ]; then
+			dt_log
+			echo "dmatest did not finish in ${1:-300} s"
+			cat "$DT_LOG"
+			return 1
+		fi
+		usleep 200000
+	done
+	cat "$DT/wait" > /dev/null
+	dt_log
+}
+
+# dt_threads: threads started by the last dt_start
+dt_threads() {
+	dmesg | tail -n +$((DT_MARK + 1)) |
+		awk '/dmatest: Started [0-9]+ threads/ { n += $(NF - 3) } END { print n + 0 }'
+}
+
+# dt_run ARGS...: dt_start ARGS and wait for the end
+dt_run() {
+	dt_start "$@" && dt_finish
+}
+
+# dt_expect THREADS TESTS FAILURES: THREADS summary lines, each with TESTS
+# tests and FAILURES failures
+dt_expect() {
+	_dte_n=$(grep -c ': summary ' "$DT_LOG")
+	_dte_ok=$(grep -c ": summary $2 tests, $3 failures " "$DT_LOG")
+	if [ "$_dte_n" -eq "$1" ] && [ "$_dte_ok" -eq "$1" ]; then
+		return 0
+	fi
+	echo "expected $1 threads with '$2 tests, $3 failures', got $_dte_ok of $_dte_n:"
+	grep -E 'summary|result|Started|Added' "$DT_LOG" | head -40
+	return 1
+}
+
+# dt_expect_result PATTERN: a failed test's result line matches
+dt_expect_result() {
+	grep -q "result #[0-9]*: '$1'" "$DT_LOG" && return 0
+	echo "no result line '$1':"
+	head -40 "$DT_LOG"
+	return 1
+}
+
+# dt_every_channel: every soft_dma channel has a summary line
+dt_every_channel() {
+	for _c in $(sd_channels); do
+		grep -q "dmatest: $_c-copy[0-9]*: summary" "$DT_LOG" || {
+			echo "no summary line for $_c"
+			cat "$DT_LOG"
+			return 1
+		}
+	done
+}
+
+# dt_run_expect THREADS TESTS FAILURES ARGS...: run and check the summaries
+dt_run_expect() {
+	_dtr_t=$1 _dtr_n=$2 _dtr_f=$3
+	shift 3
+	dt_run "$@" && dt_expect "$_dtr_t" "$_dtr_n" "$_dtr_f"
+}
+
+# dt_max_iops LIMIT: no thread ran faster than LIMIT tests per second
+dt_max_iops() {
+	awk -v lim="$1" '/: summary / {
+			for (i = 1; i <= NF; i++) if ($(i + 1) == "iops") iops = $i
+			if (iops + 0 > lim) { bad = 1; print "too fast: " $0 }
+		} END { exit bad }' "$DT_LOG"
+}
+
+# --- composite checks (functions: check runs them in this shell) --------
+
+sd_no_workers() {
+	_w=$(sd_workers)
+	[ "$_w" -eq 0 ] && return 0
+	echo "$_w soft_dma worker threads left"
+	ps | grep '[[]sdma/'
+	return 1
+}
+
+# sd_expect_workers N
+sd_expect_workers() {
+	_w=$(sd_workers)
+	[ "$_w" -eq "$1" ] && return 0
+	echo "$_w soft_dma worker threads, expected $1"
+	return 1
+}
+
+# sd_knobs_show DIR: the five knobs' values on one line
+sd_knobs_show() {
+	(cd "$1" && cat nocopy delay_us fail_prep_every error_every stall_channel) |
+		tr '\n' ' ' | sed 's/ $//'
+}
+
+sd_same_knob() {
+	echo 7 > /sys/module/soft_dma/parameters/error_every &&
+	[ "$(cat "$SD/error_every")" = 7 ] &&
+	echo 0 > "$SD/error_every" &&
+	[ "$(cat /sys/module/soft_dma/parameters/error_every)" = 0 ]
+}
+
+sd_driver_name() {
+	basename "$(readlink -f "/sys/bus/platform/devices/$SD_DEV/driver")"
+}
+
+# sd_all_done N: N descriptors completed without error, all freed
+sd_all_done() {
+	sd_expect_stat all completed -eq "$1" && sd_expect_stat all errors -eq 0 &&
+	sd_no_descriptors
+}
+
+sd_polled_done() {
+	sd_expect_stat all callbacks -eq 0 && sd_all_done "$1"
+}
+
+# sd_stall_run C0 C1: C0 stalled, C1 not
+sd_stall_run() {
+	dt_run chan="$1" chan="$2" iterations=3 timeout=300 || return 1
+	grep -q "$1-copy0: summary 3 tests, 3 failures " "$DT_LOG" &&
+	grep -q "$2-copy0: summary 3 tests, 0 failures " "$DT_LOG" && return 0
+	cat "$DT_LOG"
+	return 1
+}
+
+# sd_unstall_run C: a test waits on stalled C until the stall is lifted
+sd_unstall_run() {
+	dt_start chan="$1" iterations=3 timeout=30000 || return 1
+	sleep 2
+	sd_knob stall_channel -1 && dt_finish 60 && dt_expect 1 3 0
+}
+
+sd_same_channels() {
+	[ "$(sd_nchannels)" -eq "$1" ]
+}
+
+sd_refcnt() {
+	cat /sys/module/soft_dma/refcnt
+}
+
+# sd_unbind_running: unbind the device under a running dmatest
+sd_unbind_running() {
+	dt_start iterations=0 max_channels=2 || return 1
+	sleep 2
+	echo "$SD_DEV" > "$SD_DRV/unbind" || return 1
+	_c=$(sd_nchannels)
+	[ "$_c" -eq 0 ] && return 0
+	echo "$_c soft_dma channels left after unbind"
+	return 1
+}
+
+# sd_stop_unbound: dmatest stops on unbound channels and releases them
+sd_stop_unbound() {
+	echo 0 > "$DT/run" || return 1
+	dt_log
+	_s=$(grep -c ': summary ' "$DT_LOG")
+	if [ "$_s" -eq 2 ] && [ "$(sd_refcnt)" -eq 0 ]; then
+		return 0
+	fi
+	echo "summaries: $_s, soft_dma refcnt $(sd_refcnt)"
+	cat "$DT_LOG"
+	return 1
+}
+
+sd_rebind() {
+	echo "$SD_DEV" > "$SD_DRV/bind" && sd_same_channels "$1"
+}
+
+# sd_swiotlb_used: swiotlb handed out bounce buffers (nothing else in the
+# VM does DMA)
+sd_swiotlb_used() {
+	_ssu_f=/sys/kernel/debug/swiotlb/io_tlb_used_hiwater
+	[ -r "$_ssu_f" ] || { echo "no $_ssu_f"; return 1; }
+	[ "$(cat "$_ssu_f")" -gt 0 ] && return 0
+	echo "io_tlb_used_hiwater is 0"
+	return 1
+}
+
+sd_gone() {
+	[ ! -e "$SD" ] && [ ! -e "/sys/bus/platform/devices/$SD_DEV" ]
+}
+
+# --- groups ---------------------------------------------------------------
+
+sd_group_load() {
+	sd_unload
+	check_fails "soft_dma: channels=0 refused" insmod "$MODDIR/soft_dma.ko" channels=0
+	check_fails "soft_dma: channels=257 refused" insmod "$MODDIR/soft_dma.ko" channels=257
+	check_fails "soft_dma: max_seg_size below a page refused" \
+		insmod "$MODDIR/soft_dma.ko" max_seg_size=1000
+	check_fails "soft_dma: stall_channel=-2 refused" \
+		insmod "$MODDIR/soft_dma.ko" stall_channel=-2
+	check "soft_dma: loads with channels=64" insmod "$MODDIR/soft_dma.ko" channels=64
+	check_output "soft_dma: 64 channels registered" '^64$' sd_nchannels
+	check "soft_dma: unloads" rmmod soft_dma
+
+	check "soft_dma: loads with channels=$SD_CHANNELS" sd_load
+	check_output "soft_dma: $SD_CHANNELS channels registered" "^$SD_CHANNELS\$" sd_nchannels
+	check_output "soft_dma: device $SD_DEV bound to driver soft_dma" '^soft_dma$' sd_driver_name
+	check_output "soft_dma: channels are named dmaNchanM" '^dma[0-9]+chan0$' sd_chan 0
+	check_output "soft_dma: knobs in debugfs with their defaults" '^0 0 0 0 -1$' \
+		sd_knobs_show "$SD"
+	check_output "soft_dma: knobs as module parameters" '^0 0 0 0 -1$' \
+		sd_knobs_show /sys/module/soft_dma/parameters
+	check_fails "soft_dma: knob out of range refused (stall_channel=256)" sd_knob stall_channel 256
+	check_fails "soft_dma: knob out of range refused (nocopy=2)" sd_knob nocopy 2
+	check "soft_dma: module parameter and debugfs are the same knob" sd_same_knob
+	check_output "soft_dma: max_seg_size 4 MiB by default" '^4194304$' \
+		cat /sys/module/soft_dma/parameters/max_seg_size
+	check "soft_dma: no worker threads while no channel is held" sd_no_workers
+	check_klog_clean "soft_dma: load"
+}
+
+sd_group_dmatest() {
+	SD_N=$(sd_nchannels)
+	sd_stats_reset
+	check "dmatest: interrupt completion, $SD_N channels x 2 threads x 50 tests, verified" \
+		dt_run_expect $((SD_N * 2)) 50 0 threads_per_chan=2 iterations=50
+	check "dmatest: every soft_dma channel was tested" dt_every_channel
+	check "soft_dma: one callback per descriptor (DMA_PREP_INTERRUPT)" \
+		sd_expect_stat all callbacks -eq $((SD_N * 100))
+	check "soft_dma: all completed without error, acked descriptors freed" \
+		sd_all_done $((SD_N * 100))
+	check "soft_dma: a worker thread per held channel" sd_expect_workers "$SD_N"
+
+	# polled dmatest terminates the channel after each test, which aborts
+	# the other threads' transfers: one thread per channel
+	sd_stats_reset
+	check "dmatest: polled completion (polled=1), $SD_N channels x 100 tests" \
+		dt_run_expect "$SD_N" 100 0 iterations=100 polled=1
+	check "dmatest: polled run covered every channel" dt_every_channel
+	check "soft_dma: polled: no callbacks without DMA_PREP_INTERRUPT, all freed" \
+		sd_polled_done $((SD_N * 100))
+
+	if [ "$(dma_config)" = swiotlb ]; then
+		# swiotlb maps at most 256 KiB at once
+		tap_skip "dmatest: 2 MiB copies: swiotlb cannot map dmatest's 3 MiB buffers"
+		check "dmatest: 255 KiB copies through swiotlb bounce buffers, verified" \
+			dt_run_expect 2 8 0 max_channels=2 iterations=8 \
+			test_buf_size=262144 transfer_size=261632
+		check "swiotlb: the copies went through bounce buffers" sd_swiotlb_used
+	else
+		check "dmatest: 2 MiB + 512 byte copies (chunked), 2 channels, verified" \
+			dt_run_expect 2 4 0 max_channels=2 iterations=4 \
+			test_buf_size=3145728 transfer_size=2097664
+	fi
+	check "dmatest: fixed offsets and lengths (norandom), 4 threads on one channel" \
+		dt_run_expect 4 20 0 chan="$(sd_chan 0)" threads_per_chan=4 norandom=1
+	dt_release
+	check "soft_dma: worker threads stop when the channels are released" sd_no_workers
+	check "soft_dma: nothing left allocated" sd_no_descriptors
+	check_klog_clean "soft_dma: dmatest"
+}
+
+sd_group_faults() {
+	SD_N=$(sd_nchannels)
+	SD_C0=$(sd_chan 0)
+	SD_C1=$(sd_chan 1)
+
+	sd_stats_reset
+	sd_knob fail_prep_every 4
+	check "fail_prep_every=4: every channel fails 5 of 20 preps" \
+		dt_run_expect "$SD_N" 20 5
+	check "fail_prep_every=4: dmatest saw prep errors" dt_expect_result 'prep error'
+	check "fail_prep_every=4: counted in stats" sd_expect_stat "$SD_C0" prep_failed -eq 5
+	sd_knob fail_prep_every 0
+
+	sd_stats_reset
+	sd_knob error_every 5
+	check "error_every=5 (interrupt): every channel fails 4 of 20 transfers" \
+		dt_run_expect "$SD_N" 20 4
+	check "error_every=5: dmatest saw DMA_ERROR status" \
+		dt_expect_result 'completion error status'
+	check "error_every=5: counted in stats" sd_expect_stat all errors -eq $((SD_N * 4))
+	check "error_every=5 (polled): every channel fails 4 of 20 transfers" \
+		dt_run_expect "$SD_N" 20 4 polled=1
+	sd_knob error_every 0
+	check "after prep and transfer faults: a clean run passes" \
+		dt_run_expect "$SD_N" 20 0
+	dt_release
+	check "after faults: no descriptor leaked" sd_no_descriptors
+	check_klog_clean "soft_dma: fail_prep_every, error_every"
+
+	sd_stats_reset
+	sd_knob nocopy 1
+	check "nocopy=1, noverify: completes without failures" \
+		dt_run_expect "$SD_N" 20 0 noverify=1
+	check "nocopy=1: no byte copied" sd_expect_stat all bytes -eq 0
+	check "nocopy=1 with verification: every test is a data error" \
+		dt_run_expect 1 10 10 chan="$SD_C0" iterations=10
+	check "nocopy=1: dmatest saw the data errors" dt_expect_result 'data error'
+	sd_knob nocopy 0
+
+	sd_knob delay_us 20000
+	check "delay_us=20000: 10 tests pass" \
+		dt_run_expect 1 10 0 chan="$SD_C0" iterations=10
+	check "delay_us=20000: no faster than 50 tests/s" dt_max_iops 50
+	check "delay_us=20000 (polled): 10 tests pass" \
+		dt_run_expect 1 10 0 chan="$SD_C0" iterations=10 polled=1
+	check "delay_us=20000 (polled): no faster than 50 tests/s" dt_max_iops 50
+	sd_knob delay_us 0
+	check_klog_clean "soft_dma: nocopy, delay_us"
+
+	sd_stats_reset
+	sd_knob stall_channel 0
+	check "stall_channel=0: its 3 tests time out, the other channel passes" \
+		sd_stall_run "$SD_C0" "$SD_C1"
+	check "stall_channel=0: dmatest reported timeouts" dt_expect_result 'test timed out'
+	check "stall_channel=0: terminate_all dropped the stalled descriptors" \
+		sd_expect_stat "$SD_C0" aborted -ge 3
+	check "stall_channel=0: nothing completed on it" \
+		sd_expect_stat "$SD_C0" completed -eq 0
+	check "stall_channel=0 (polled): dma_sync_wait times out, 1 of 1 fails" \
+		dt_run_expect 1 1 1 chan="$SD_C0" iterations=1 polled=1
+	dt_release
+	check "stall_channel=0: no descriptor left after terminate" sd_no_descriptors
+	check "stall lifted while a test waits: it completes" sd_unstall_run "$SD_C0"
+	sd_knob stall_channel -1
+	check "after the stall: a clean run passes on every channel" \
+		dt_run_expect "$SD_N" 20 0
+	check_klog_clean "soft_dma: stall_channel"
+
+	if [ -d "$SD/fail_prep" ]; then
+		for _f in fail_prep fail_transfer; do
+			echo 0 > "$SD/$_f/verbose"
+			echo 1 > "$SD/$_f/interval"
+			echo 3 > "$SD/$_f/times"
+			echo 100 > "$SD/$_f/probability"
+			check "fault-attr $_f (times=3): 3 of 10 tests fail" \
+				dt_run_expect 1 10 3 chan="$SD_C0" iterations=10
+			echo 0 > "$SD/$_f/probability"
+		done
+		check "after fault-attr: a clean run passes" \
+			dt_run_expect 1 10 0 chan="$SD_C0" iterations=10
+	else
+		tap_skip "fault-attr fail_prep/fail_transfer: no CONFIG_FAULT_INJECTION_DEBUG_FS"
+	fi
+	dt_release
+	check "faults: nothing left allocated" sd_no_descriptors
+	check_klog_clean "soft_dma: fault-attr"
+}
+
+sd_group_limits() {
+	sd_unload
+	check "soft_dma: loads with copy_align=6 max_seg_size=8192" \
+		insmod "$MODDIR/soft_dma.ko" channels=2 copy_align=6 max_seg_size=8192
+	check "copy_align=6: dmatest aligns to it and passes" \
+		dt_run_expect 2 20 0 test_buf_size=8192
+	check "copy_align=6: a 100-byte copy is refused" \
+		dt_run_expect 2 5 5 iterations=5 transfer_size=100
+	check "max_seg_size=8192: a 12288-byte copy is refused" \
+		dt_run_expect 2 5 5 iterations=5 transfer_size=12288
+	check "copy_align, max_seg_size: refusals are prep errors" \
+		dt_expect_result 'prep error'
+	check "max_seg_size=8192: an 8192-byte copy passes" \
+		dt_run_expect 2 5 0 iterations=5 test_buf_size=16384 transfer_size=8192
+	dt_release
+	sd_unload
+	check "soft_dma: reloads with channels=$SD_CHANNELS" sd_load
+	check_klog_clean "soft_dma: copy_align, max_seg_size"
+}
+
+sd_group_unload() {
+	SD_N=$(sd_nchannels)
+	check "dmatest holds every channel after a run" dt_run_expect "$SD_N" 5 0 iterations=5
+	check_output "soft_dma: module in use by the held channels" '^[1-9]' sd_refcnt
+	check_fails "rmmod soft_dma refused while dmatest holds channels" rmmod soft_dma
+	check "soft_dma still registered after the refused rmmod" sd_same_channels "$SD_N"
+	dt_release
+	check_output "soft_dma: unused once dmatest released the channels" '^0$' sd_refcnt
+
+	check "unbind soft_dma while dmatest runs on it" sd_unbind_running
+	sleep 1
+	check "dmatest stops and releases the unbound channels" sd_stop_unbound
+	sleep 1
+	check "no worker thread left after the unbound device was released" sd_no_workers
+	check "no descriptor left after the unbound device was released" sd_no_descriptors
+	check "rebind soft_dma" sd_rebind "$SD_N"
+	check "after rebinding: dmatest passes on every channel" \
+		dt_run_expect "$SD_N" 10 0 iterations=10
+	dt_release
+	check_klog_clean "soft_dma: unbind"
+
+	check "rmmod dmatest" rmmod dmatest
+	check "rmmod soft_dma works once no channel is held" rmmod soft_dma
+	check "soft_dma: debugfs directory and platform device removed" sd_gone
+	check_klog_clean "soft_dma: unload"
+}
+
+suite_soft_dma() {
+	if [ ! -f "$MODDIR/dmatest.ko" ] && ! modinfo dmatest > /dev/null 2>&1; then
+		tap_not_ok "soft_dma: dmatest.ko is in the image"
+		return
+	fi
+	klog_mark
+	sd_group_load
+	sd_group_dmatest
+	sd_group_faults
+	sd_group_limits
+	sd_group_unload
+	dt_release
+	sd_unload
+}
