@@ -193,7 +193,8 @@ kmake() {
 	local what=$1 pid rc=0 last=$SECONDS n
 	shift
 	printf '\n### make %s\n' "$*" >>"$LOG"
-	make -C "$SRC" O="$BUILD" ARCH="$KARCH" "$@" >>"$LOG" 2>&1 &
+	# A session of its own, so that cleanup can stop make and its compilers.
+	setsid make -C "$SRC" O="$BUILD" ARCH="$KARCH" "$@" >>"$LOG" 2>&1 &
 	pid=$!
 	KMAKE_PID=$pid
 	while kill -0 "$pid" 2>/dev/null; do
@@ -345,10 +346,11 @@ LOG=$OUT/build.log
 KMAKE_PID=
 cleanup() {
 	if [[ -n $KMAKE_PID ]]; then
-		kill "$KMAKE_PID" 2>/dev/null || true
+		kill -TERM -- "-$KMAKE_PID" 2>/dev/null || kill -TERM "$KMAKE_PID" 2>/dev/null || true
 		wait "$KMAKE_PID" 2>/dev/null || true
 	fi
 	if [[ -n ${OUT:-} ]]; then
+		log "removing the unfinished build $OUT"
 		rm -rf "$OUT"
 	fi
 }
