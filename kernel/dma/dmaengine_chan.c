@@ -163,6 +163,14 @@ int deb_chan_setup(struct deb_chan *c)
 		deb_set_error(c, DMAENGINE_BENCH_ERR_LIMIT, -EINVAL);
 		return -EINVAL;
 	}
+	/* swiotlb bounces at most dma_max_mapping_size() in one piece */
+	if (c->run->folio_size > dma_max_mapping_size(c->dma_dev)) {
+		pr_err("%s: folio size %zu exceeds the max mapping size %zu of %s\n",
+		       dma_chan_name(c->chan), c->run->folio_size,
+		       dma_max_mapping_size(c->dma_dev), dev_name(c->dma_dev));
+		deb_set_error(c, DMAENGINE_BENCH_ERR_LIMIT, -EINVAL);
+		return -EINVAL;
+	}
 	if (c->chan->device->copy_align &&
 	    !IS_ALIGNED(c->run->folio_size, 1U << c->chan->device->copy_align)) {
 		pr_err("%s: folio size %zu breaks the copy alignment of %u bytes\n",

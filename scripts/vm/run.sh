@@ -54,9 +54,12 @@ progress() {
 	[ -n "$quiet" ] || say "$machine/$dma: $*"
 }
 
-work=$DMA_BENCH_BUILD/vm/$machine-$dma
-mkdir -p "$work"
+# Each boot has a directory of its own: several may run at once. It is
+# removed when the command succeeds, and kept (with its logs) otherwise.
+mkdir -p "$DMA_BENCH_BUILD/vm"
+work=$(mktemp -d "$DMA_BENCH_BUILD/vm/$machine-$dma.XXXXXX")
 kbuild=$DMA_BENCH_BUILD/kernels/$machine
+mkdir -p "$kbuild"
 
 # --- the kernel: its image, its build tree and its own modules ------------
 case $VM_KERNEL_KIND in
@@ -82,13 +85,16 @@ esac
 [ -f "$kdir/Makefile" ] || die "no build tree at $kdir: apt-get install linux-headers-$release"
 
 # --- what goes into the guest ---------------------------------------------
+# builds are shared between boots (and the tool's with the checkout)
+exec 9>"$DMA_BENCH_BUILD/.build-lock"
+flock 9
 progress "building modules for $release"
 "$DMA_BENCH_TOP/scripts/build-modules.sh" "$kdir" "$kbuild/modules"
 
 root=$work/initramfs
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,mnt} "$root/opt/dma-bench"/{bin,modules,tests}
-cp "$kbuild/modules/"*.ko "$root/opt/dma-bench/modules/"
+cp "$kbuild/modules/"*.ko "$kbuild/modules/probes.h" "$root/opt/dma-bench/modules/"
 
 # the kernel's own dmatest: Debian does not build it; the debug kernel does
 dmatest=$kmods/kernel/drivers/dma/dmatest.ko
@@ -111,6 +117,7 @@ cp "$src/include/linux/map_benchmark.h" "$work/upstream/linux/"
 $VM_TOOL_CC -static -O2 -I"$work/upstream" -o "$root/opt/dma-bench/bin/upstream_dma_map_benchmark" \
 	"$src/tools/testing/selftests/dma/dma_map_benchmark.c"
 
+flock -u 9
 cp -r "$DMA_BENCH_TOP/tools/testing/guest/." "$root/opt/dma-bench/tests/"
 # the guest tests' own programs
 for prog in "$DMA_BENCH_TOP"/tools/testing/guest/src/*.c; do
@@ -148,6 +155,7 @@ poweroff -f
 EOF
 chmod +x "$root/init"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initramfs.gz"
+rm -rf "$root"
 
 # --- boot -----------------------------------------------------------------
 args_var=VM_DMA_${dma}_ARGS
@@ -188,5 +196,7 @@ fi
 if [ "$rc" != 0 ]; then
 	say "$machine/$dma: guest command exited $rc; kernel log tail ($console):"
 	tail -n 50 "$console" | tr -d '\r' | sed 's/^/  | /' >&2
+else
+	rm -rf "$work"
 fi
 exit "$rc"
