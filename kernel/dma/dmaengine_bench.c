@@ -278,12 +278,11 @@ static int deb_copy_channels(const struct deb_run *run,
 	return 0;
 }
 
-/* Buffers and threads for each channel; undone by deb_stop_channels(). */
-static int deb_start_channels(struct deb_run *run,
-			      struct dmaengine_benchmark *p)
+/* Which device maps each channel's buffers, and the nodes they come from. */
+static void deb_init_channels(struct deb_run *run,
+			      const struct dmaengine_benchmark *p)
 {
 	unsigned int i;
-	int ret;
 
 	for (i = 0; i < run->nr; i++) {
 		struct deb_chan *c = &run->chans[i];
@@ -295,12 +294,25 @@ static int deb_start_channels(struct deb_run *run,
 		node = dev_to_node(c->dma_dev);
 		c->src_node = deb_node_or(p->src_node, node);
 		c->dst_node = deb_node_or(p->dst_node, node);
+	}
+}
+
+/* Buffers and threads for each channel; undone by deb_stop_channels(). */
+static int deb_start_channels(struct deb_run *run,
+			      struct dmaengine_benchmark *p)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < run->nr; i++) {
+		struct deb_chan *c = &run->chans[i];
 
 		ret = deb_chan_setup(c);
 		if (ret)
 			goto fail;
 
-		c->task = kthread_create_on_node(deb_chan_thread, c, node,
+		c->task = kthread_create_on_node(deb_chan_thread, c,
+						 dev_to_node(c->dma_dev),
 						 "dmaengine-bench/%u", i);
 		if (IS_ERR(c->task)) {
 			ret = PTR_ERR(c->task);
@@ -543,14 +555,16 @@ static int deb_benchmark(struct dmaengine_benchmark *p)
 	if (ret)
 		goto free;
 	p->channels_used = run->nr;
+	deb_init_channels(run, p);
 
-	ret = deb_check_memcpy_sg_cap(run, p);
+	/* name the channels first: errors from here on can refer to them */
+	ret = deb_copy_channels(run, p);
+	if (!ret)
+		ret = deb_check_memcpy_sg_cap(run, p);
 	if (ret)
 		goto release;
 
 	ret = deb_start_channels(run, p);
-	if (!ret)
-		ret = deb_copy_channels(run, p);
 	if (!ret)
 		ret = deb_runs(run, p);
 
