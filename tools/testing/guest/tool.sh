@@ -1,0 +1,135 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# The real tool against the real module: upstream's output lines for the map
+# modes, the dmaengine table, CSV and JSON, and the messages a user gets
+# when something is missing or wrong.
+
+# tool_lines_match FILE PATTERN...: line i of FILE matches PATTERN i
+tool_lines_match() {
+	_f=$1
+	shift
+	_i=1
+	for _pat in "$@"; do
+		sed -n "${_i}p" "$_f" | grep -Eq -- "$_pat" || {
+			echo "line $_i does not match /$_pat/:"
+			cat "$_f"
+			return 1
+		}
+		_i=$((_i + 1))
+	done
+}
+
+tool_map_sg() {
+	"$TOOL" -m sg -g 8 -t 2 -s 1 -d 2 > /tmp/tool.out &&
+	tool_lines_match /tmp/tool.out \
+		'^dma mapping mode: DMA_MAP_BENCH_SG_MODE$' \
+		'^dma mapping benchmark: threads:2 seconds:1 node:-1 dir:FROM_DEVICE granule/sg_nents: 8$' \
+		'^average map latency\(us\):[0-9]+\.[0-9] standard deviation:[0-9]+\.[0-9]$' \
+		'^average unmap latency\(us\):[0-9]+\.[0-9] standard deviation:[0-9]+\.[0-9]$'
+}
+
+tool_map_single() {
+	"$TOOL" -m 0 -g 4 -s 1 > /tmp/tool.out &&
+	tool_lines_match /tmp/tool.out \
+		'^dma mapping mode: DMA_MAP_BENCH_SINGLE_MODE$' \
+		'^dma mapping benchmark: threads:1 seconds:1 node:-1 dir:BIDIRECTIONAL granule/sg_nents: 4$' \
+		'^average map latency' '^average unmap latency'
+}
+
+# A refused value exits 2 and never reaches the kernel.
+tool_refuses() {	# tool_refuses PATTERN ARGS...
+	_pat=$1
+	shift
+	klog_mark
+	"$TOOL" "$@" > /tmp/tool.out 2>&1
+	_rc=$?
+	cat /tmp/tool.out
+	[ "$_rc" = 2 ] && grep -Eq -- "$_pat" /tmp/tool.out &&
+		[ -z "$(klog_since_mark | grep dma_map_benchmark)" ]
+}
+
+TOOL_DE="-m dmaengine --sge 16 --bytes 1M --runs 3 --warmup 1"
+
+tool_dmaengine_table() {	# tool_dmaengine_table PREP ROWS ARGS...
+	_prep=$1
+	_rows=$2
+	shift 2
+	# shellcheck disable=SC2086
+	"$TOOL" $TOOL_DE --prep "$_prep" "$@" > /tmp/tool.out || {
+		cat /tmp/tool.out
+		return 1
+	}
+	cat /tmp/tool.out
+	grep -Eq '^mode +chan folio sge run_ms +prep_ms +submit_ms +issue_ms +wait_ms +prep_calls +GB/s' /tmp/tool.out &&
+	grep -Eq '^# channels: dma[0-9]+chan[0-9]+ \(soft_dma' /tmp/tool.out &&
+	[ "$(grep -Ec '^prep_memcpy(_sg)? +[0-9]+ +4KB +16 +[0-9.]+ ± [0-9.]+' /tmp/tool.out)" = "$_rows" ]
+}
+
+suite_tool() {
+	check "tool: --help lists the modes" sh -c "$TOOL --help | grep -q dmaengine"
+	check_output "tool: --version" '[0-9a-f]|unknown' "$TOOL" --version
+
+	# what a user sees when something is missing
+	unload_module dma_map_benchmark
+	check_fails_with "tool: module not loaded: says insmod" \
+		'module is not loaded: insmod dma_map_benchmark.ko' "$TOOL" -s 1
+	load_module dma_map_benchmark
+	check_fails_with "tool: no device bound: prints the binding commands" \
+		'echo dma_map_benchmark > /sys/bus/pci/devices/.*/driver_override' \
+		"$TOOL" -s 1
+	umount /sys/kernel/debug
+	check_fails_with "tool: debugfs not mounted: says how to mount it" \
+		'debugfs is not mounted: mount -t debugfs none /sys/kernel/debug' \
+		"$TOOL" -s 1
+	mount -t debugfs debugfs /sys/kernel/debug
+
+	# invalid values: exit 2, a message naming the option, no ioctl
+	check "tool: --threads 0 refused before the ioctl" \
+		tool_refuses "invalid --threads '0': must be 1\.\.1024" -t 0
+	check "tool: -g 1025 refused" tool_refuses "invalid --granule '1025'" -g 1025
+	check "tool: -m bogus refused" tool_refuses "invalid --mode 'bogus'" -m bogus
+	check "tool: --sge 0 refused" \
+		tool_refuses "invalid --sge '0'" -m dmaengine --sge 0
+	check "tool: --folio 3K refused" \
+		tool_refuses "invalid --folio '3K'" -m dmaengine --folio 3K
+
+	check "tool: bind the benchmark" bind_benchmark
+	check "tool: sg mode prints upstream's lines" tool_map_sg
+	check "tool: single mode prints upstream's lines" tool_map_single
+	check_output "tool: map mode --json" '"map_us": *\{ *"mean"' \
+		"$TOOL" -m sg -g 4 -s 1 --json
+	check "tool: unbind" unbind_benchmark
+
+	# the dmaengine mode needs no bound device
+	check "tool: soft_dma loads" load_module soft_dma channels=4
+	check "tool: dmaengine table, per-segment memcpy, 2 channels, verified" \
+		tool_dmaengine_table memcpy 1 --channels 2 --verify
+	check_output "tool: dmaengine --csv" \
+		'^prep_memcpy,1,0,4096,16,3,1048576,256,' \
+		"$TOOL" $TOOL_DE --prep memcpy --csv
+	check_output "tool: dmaengine --json names the results" \
+		'"prep_mode": *"prep_memcpy"' "$TOOL" $TOOL_DE --prep memcpy --json
+	check_output "tool: --per-channel rows" 'dma[0-9]+chan[0-9]+' \
+		"$TOOL" $TOOL_DE --prep memcpy --channels 2 --per-channel
+	if grep -q 'HAVE_DMA_MEMCPY_SG 1' "$MODDIR/probes.h"; then
+		check "tool: both prep modes in one table" \
+			tool_dmaengine_table both 2 --channels 2 --verify
+		check_output "tool: memcpy_sg makes sge times fewer prep calls" \
+			'^prep_memcpy_sg,1,0,4096,16,3,1048576,16,' \
+			"$TOOL" $TOOL_DE --prep memcpy_sg --csv
+	else
+		check_fails_with "tool: memcpy_sg on a stock kernel says why" \
+			'no dmaengine_prep_dma_memcpy_sg\(\): DMA_MEMCPY_SG was removed from mainline in 6\.0' \
+			"$TOOL" $TOOL_DE --prep both
+	fi
+	check_fails_with "tool: too many channels: says --allow-fewer" \
+		'--allow-fewer' "$TOOL" $TOOL_DE --prep memcpy --channels 64
+	check_fails_with "tool: a stalled channel: says timeout and which channel" \
+		'(time|timed out).*dma[0-9]+chan0|dma[0-9]+chan0.*(time|timed out)' \
+		sh -c "echo 0 > /sys/kernel/debug/soft_dma/stall_channel; \
+		       $TOOL $TOOL_DE --prep memcpy --timeout-ms 300 --channel \
+		       \$(basename \$(ls -d /sys/class/dma/dma*chan0 | head -1)); \
+		       rc=\$?; echo -1 > /sys/kernel/debug/soft_dma/stall_channel; exit \$rc"
+	check "tool: soft_dma unloads" unload_module soft_dma
+	check "tool: benchmark unloads" unload_module dma_map_benchmark
+	check_klog_clean "tool"
+}
