@@ -174,8 +174,10 @@ timeout --foreground -k 5 "$timeout" $VM_QEMU $VM_QEMU_ARGS ${!args_var} $VM_DEV
 	-serial "file:$console" -serial "file:$out" </dev/null &
 qemu=$!
 
-# Stream the guest's output while it runs.
-tail -n +1 -f --pid="$qemu" "$out" 2>/dev/null | tr -d '\r' | grep -v '^@@DMA-BENCH-EXIT' &
+# Stream the guest's output while it runs, line by line (a pipe would
+# otherwise buffer it in blocks until the end).
+tail -n +1 -f --pid="$qemu" "$out" 2>/dev/null | stdbuf -oL tr -d '\r' |
+	grep --line-buffered -v '^@@DMA-BENCH-EXIT' &
 tailer=$!
 set +e
 wait "$qemu"
