@@ -10,6 +10,11 @@
  * Prints "rc=0" and the result fields, or "errno=NAME" (and for the
  * dmaengine ioctl "error=N channel=N run=N"). Exit status 0 when the
  * ioctl succeeded, 1 when it failed, 2 on a usage error.
+ *
+ * fail_nth=N (either command) makes the Nth allocation of the ioctl fail
+ * through /proc/thread-self/fail-nth (CONFIG_FAULT_INJECTION), and prints
+ * "injected=1" when the fault was consumed, "injected=0" when the ioctl
+ * made fewer than N fault-capable calls.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -77,6 +82,44 @@ static const struct field dmaengine_fields[] = {
 	{ NULL, 0, 0, 0 }
 };
 
+static long fail_nth;
+
+/* Arm fail-nth for this thread just before the ioctl. */
+static int fail_nth_arm(void)
+{
+	char buf[32];
+	int fd, n;
+
+	if (!fail_nth)
+		return -1;
+	fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	if (fd < 0) {
+		printf("fail-nth=%s\n", strerrorname_np(errno));
+		exit(1);
+	}
+	n = snprintf(buf, sizeof(buf), "%ld", fail_nth);
+	if (write(fd, buf, n) != n) {
+		printf("fail-nth write=%s\n", strerrorname_np(errno));
+		exit(1);
+	}
+	return fd;
+}
+
+/* Report whether the armed fault was injected, and disarm it. */
+static void fail_nth_report(int fd)
+{
+	char buf[32] = "";
+
+	if (fd < 0)
+		return;
+	if (pread(fd, buf, sizeof(buf) - 1, 0) < 0)
+		buf[0] = 0;
+	printf("injected=%d\n", atoi(buf) == 0);
+	if (write(fd, "0", 1) != 1)
+		perror("fail-nth");
+	close(fd);
+}
+
 static void put_field(void *base, const struct field *f, uint64_t v)
 {
 	char *p = (char *)base + f->offset;
@@ -109,6 +152,10 @@ static int set_field(void *base, size_t base_size, const struct field *fields,
 	memcpy(name, arg, n);
 	name[n] = 0;
 
+	if (!strcmp(name, "fail_nth")) {
+		fail_nth = strtol(eq + 1, NULL, 0);
+		return 0;
+	}
 	if (!strcmp(name, "tail")) {
 		*tail = strtoull(eq + 1, NULL, 0);
 		return 0;
@@ -181,13 +228,15 @@ static void dmaengine_defaults(struct dmaengine_benchmark *d)
 
 static int do_map(struct map_benchmark *m, int quiet)
 {
-	int fd = open(MAP_PATH, O_RDWR), ret;
+	int fd = open(MAP_PATH, O_RDWR), ret, nth;
 
 	if (fd < 0) {
 		printf("open=%s\n", strerrorname_np(errno));
 		return 1;
 	}
+	nth = fail_nth_arm();
 	ret = ioctl(fd, DMA_MAP_BENCHMARK, m);
+	fail_nth_report(nth);
 	if (ret)
 		printf("errno=%s\n", strerrorname_np(errno));
 	else if (!quiet)
@@ -203,13 +252,15 @@ static int do_map(struct map_benchmark *m, int quiet)
 static int do_dmaengine(void *buf, int quiet)
 {
 	struct dmaengine_benchmark *d = buf;
-	int fd = open(DMAENGINE_PATH, O_RDWR), ret, i;
+	int fd = open(DMAENGINE_PATH, O_RDWR), ret, i, nth;
 
 	if (fd < 0) {
 		printf("open=%s\n", strerrorname_np(errno));
 		return 1;
 	}
+	nth = fail_nth_arm();
 	ret = ioctl(fd, DMAENGINE_BENCHMARK, buf);
+	fail_nth_report(nth);
 	if (ret) {
 		printf("errno=%s error=%u channel=%u run=%u prep_mode=%u\n",
 		       strerrorname_np(errno), d->error, d->error_channel,

@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Fault injection on the debug kernel: make the 1st, 2nd, ... allocation of
+# an ioctl fail (failslab and fail_page_alloc through fail-nth), until a run
+# makes no more allocations than that. Every run must fail cleanly or
+# succeed; the module must stay usable; KASAN, kmemleak and lockdep must
+# stay silent. Then an ioctl fuzzer with random and boundary structures.
+
+MBIOCTL=$PROJECT/bin/mbioctl
+FAULT_MAX=${FAULT_MAX:-400}
+
+faults_available() {
+	[ -e /proc/self/fail-nth ] && [ -d /sys/kernel/debug/failslab ]
+}
+
+faults_setup() {
+	for _a in failslab fail_page_alloc; do
+		_d=/sys/kernel/debug/$_a
+		[ -d "$_d" ] || continue
+		# GFP_KERNEL allocations are what the benchmark makes
+		echo N > "$_d/ignore-gfp-wait"
+		[ -e "$_d/ignore-gfp-highmem" ] && echo N > "$_d/ignore-gfp-highmem"
+		[ -e "$_d/min-order" ] && echo 0 > "$_d/min-order"
+		# no stack dump per injected fault: the log must stay readable
+		echo 0 > "$_d/verbose"
+		echo 0 > "$_d/probability"
+		echo -1 > "$_d/times"
+	done
+}
+
+# fault_walk NAME ARGS...: fail the n-th allocation for n = 1.. until the
+# call completes without consuming the fault. Each must end in success or
+# in ENOMEM, and the next plain call must succeed.
+fault_walk() {
+	_name=$1
+	shift
+	_n=1
+	_bad=0
+	_done=0
+	while [ "$_n" -le "$FAULT_MAX" ]; do
+		"$MBIOCTL" "$@" fail_nth=$_n > /tmp/fault.out 2>&1
+		if ! grep -Eq '^(rc=0|errno=ENOMEM)' /tmp/fault.out; then
+			echo "fail_nth=$_n: $(cat /tmp/fault.out | tr '\n' ' ')"
+			_bad=$((_bad + 1))
+		fi
+		if grep -q '^injected=0' /tmp/fault.out; then
+			_done=1
+			break
+		fi
+		_n=$((_n + 1))
+	done
+	echo "$_name: walked $_n allocation sites"
+	[ "$_done" = 1 ] && [ "$_bad" = 0 ] && "$MBIOCTL" "$@" > /dev/null
+}
+
+suite_faults() {
+	if ! faults_available; then
+		tap_skip "faults: this kernel has no fault injection (fail-nth)"
+		return
+	fi
+	klog_mark
+	faults_setup
+	check "faults: benchmark loads" load_module dma_map_benchmark
+	check "faults: soft_dma loads" load_module soft_dma channels=4
+	check "faults: bind the benchmark" bind_benchmark
+
+	check "faults: map sg mode survives each allocation failing" \
+		fault_walk map-sg map map_mode=1 granule=16 threads=2 seconds=1
+	check "faults: map single mode survives each allocation failing" \
+		fault_walk map-single map granule=4 seconds=1
+	check "faults: dmaengine memcpy survives each allocation failing" \
+		fault_walk dmaengine dmaengine channels=2 sge=4 runs=1 flags=1
+	if grep -q 'HAVE_DMA_MEMCPY_SG 1' "$MODDIR/probes.h"; then
+		check "faults: dmaengine memcpy_sg survives each allocation failing" \
+			fault_walk dmaengine-sg dmaengine channels=2 sge=4 runs=1 \
+			prep_modes=3 flags=1 src_node=0 dst_node=1
+	fi
+	check_klog_clean "faults: fail-nth walks"
+
+	# random and boundary structures, bounded in time
+	_seed=${FUZZ_SEED:-$(date +%s)}
+	check_output "faults: ioctl fuzzer, 60 s, seed $_seed" '^fuzz: [0-9]+ calls' \
+		"$MBIOCTL" fuzz "${FUZZ_SECONDS:-60}" "$_seed"
+	check "faults: the module is usable after fuzzing" \
+		"$MBIOCTL" dmaengine channels=2 flags=1
+	check "faults: map mode usable after fuzzing" "$MBIOCTL" map
+	check "faults: unbind" unbind_benchmark
+	check_klog_clean "faults: fuzzer"
+}
