@@ -60,10 +60,11 @@
  */
 #define SOFT_DMA_HELP_NS	(1 * NSEC_PER_MSEC)
 
+/* debugfs "memcpy_sg": whether the channels offer DMA_MEMCPY_SG */
 #ifdef HAVE_DMA_MEMCPY_SG
-static const bool soft_dma_has_memcpy_sg = true;
+static bool soft_dma_has_memcpy_sg = true;
 #else
-static const bool soft_dma_has_memcpy_sg;
+static bool soft_dma_has_memcpy_sg;
 #endif
 
 #ifdef CONFIG_SPARSEMEM
@@ -1528,22 +1529,35 @@ static const struct file_operations soft_dma_knob_fops = {
 
 /*
  * memcpy_bench: the reference for soft_dma's throughput. Write "SIZE
- * [ITERATIONS]" to copy a SIZE-byte buffer to another ITERATIONS times with
- * memcpy(), as the engine does; read back the result.
+ * [ITERATIONS [BUFFERS]]" to memcpy() SIZE bytes ITERATIONS times, as the
+ * engine does, cycling through BUFFERS source/destination pairs (the working
+ * set of the client being compared); read back the result.
  */
+#define SOFT_DMA_BENCH_MAX_BYTES	SZ_1G
+
 static struct {
 	size_t size;
 	unsigned int iterations;
+	unsigned int buffers;
 	u64 ns;
 } soft_dma_bench;
+
+static void soft_dma_bench_free(void **bufs, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		kvfree(bufs[i]);
+	kfree(bufs);
+}
 
 static ssize_t soft_dma_bench_write(struct file *file, const char __user *ubuf,
 				    size_t count, loff_t *ppos)
 {
-	unsigned int iterations = 32, i;
+	unsigned int iterations = 32, buffers = 1, i;
 	unsigned long size;
-	char buf[48];
-	void *src, *dst;
+	char buf[64];
+	void **bufs;
 	ktime_t start;
 	int n;
 
@@ -1552,35 +1566,41 @@ static ssize_t soft_dma_bench_write(struct file *file, const char __user *ubuf,
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';
-	n = sscanf(buf, "%lu %u", &size, &iterations);
-	if (n < 1 || !size || size > SZ_256M || !iterations ||
-	    iterations > 1000000)
+	n = sscanf(buf, "%lu %u %u", &size, &iterations, &buffers);
+	if (n < 1 || !size || !iterations || iterations > 1000000 ||
+	    !buffers || size > SOFT_DMA_BENCH_MAX_BYTES / 2 / buffers)
 		return -EINVAL;
 
-	src = kvmalloc(size, GFP_KERNEL);
-	dst = kvmalloc(size, GFP_KERNEL);
-	if (!src || !dst) {
-		kvfree(src);
-		kvfree(dst);
+	bufs = kcalloc(2 * buffers, sizeof(*bufs), GFP_KERNEL);
+	if (!bufs)
 		return -ENOMEM;
+	for (i = 0; i < 2 * buffers; i++) {
+		bufs[i] = kvmalloc(size, GFP_KERNEL);
+		if (!bufs[i]) {
+			soft_dma_bench_free(bufs, i);
+			return -ENOMEM;
+		}
+		memset(bufs[i], i & 1 ? 0xa5 : 0x5a, size);
 	}
-	memset(src, 0x5a, size);
-	memset(dst, 0xa5, size);
-	memcpy(dst, src, size);		/* warm up */
+	/* warm up: one pass over the working set */
+	for (i = 0; i < buffers; i++)
+		memcpy(bufs[2 * i + 1], bufs[2 * i], size);
 
 	mutex_lock(&soft_dma_mutex);
 	start = ktime_get();
 	for (i = 0; i < iterations; i++) {
-		memcpy(dst, src, size);
+		unsigned int b = i % buffers;
+
+		memcpy(bufs[2 * b + 1], bufs[2 * b], size);
 		cond_resched();
 	}
 	soft_dma_bench.ns = ktime_to_ns(ktime_sub(ktime_get(), start));
 	soft_dma_bench.size = size;
 	soft_dma_bench.iterations = iterations;
+	soft_dma_bench.buffers = buffers;
 	mutex_unlock(&soft_dma_mutex);
 
-	kvfree(src);
-	kvfree(dst);
+	soft_dma_bench_free(bufs, 2 * buffers);
 	return count;
 }
 
@@ -1592,9 +1612,10 @@ static int soft_dma_bench_show(struct seq_file *m, void *unused)
 	bytes = (u64)soft_dma_bench.size * soft_dma_bench.iterations;
 	ns = soft_dma_bench.ns;
 	if (ns)
-		kbps = div64_u64((bytes >> 10) * NSEC_PER_SEC, ns);
-	seq_printf(m, "size %zu iterations %u ns %llu ns_per_copy %llu KB/s %llu\n",
-		   soft_dma_bench.size, soft_dma_bench.iterations, ns,
+		kbps = mul_u64_u64_div_u64(bytes >> 10, NSEC_PER_SEC, ns);
+	seq_printf(m, "size %zu iterations %u buffers %u ns %llu ns_per_copy %llu KB/s %llu\n",
+		   soft_dma_bench.size, soft_dma_bench.iterations,
+		   soft_dma_bench.buffers, ns,
 		   soft_dma_bench.iterations ?
 		   div_u64(ns, soft_dma_bench.iterations) : 0, kbps);
 	mutex_unlock(&soft_dma_mutex);
@@ -1636,6 +1657,8 @@ static void soft_dma_debugfs_init(void)
 			    &soft_dma_bench_fops);
 	debugfs_create_file_unsafe("descriptors", 0444, soft_dma_debugfs, NULL,
 				   &soft_dma_descs_fops);
+	debugfs_create_bool("memcpy_sg", 0444, soft_dma_debugfs,
+			    &soft_dma_has_memcpy_sg);
 #ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
 	fault_create_debugfs_attr("fail_prep", soft_dma_debugfs,
 				  &soft_dma_fail_prep_attr);
