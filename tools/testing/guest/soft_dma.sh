@@ -95,6 +95,7 @@ sd_load() {
 
 sd_unload() {
 	unload_module dmatest
+	unload_module dma_map_benchmark
 	unload_module soft_dma
 }
 
@@ -504,6 +505,68 @@ sd_group_faults() {
 	check_klog_clean "soft_dma: fault-attr"
 }
 
+# sd_tool ARGS...: the project's dmaengine mode on soft_dma
+sd_tool() {
+	"$TOOL" -m dmaengine -D "$SD_DEV" "$@"
+}
+
+sd_has_tool() {
+	load_module dma_map_benchmark 2>/dev/null &&
+		[ -e /sys/kernel/debug/dmaengine_benchmark ] && [ -x "$TOOL" ]
+}
+
+# The dmaengine mode submits whole batches and issues them at once.
+sd_group_tool() {
+	if ! sd_has_tool; then
+		tap_skip "dmaengine mode on soft_dma: no dma_map_benchmark module or tool"
+		return
+	fi
+	check "dmaengine mode: per-segment memcpy, 4 channels, 64 x 64 KiB batches, verified" \
+		sd_tool -c 4 -f 64K --sge 64 --bytes 16M -r 2 -p memcpy --verify
+	# swiotlb bounces at most 256 KiB at once
+	SD_BIG=2M
+	[ "$(dma_config)" = swiotlb ] && SD_BIG=256K
+	check "dmaengine mode: per-segment memcpy of $SD_BIG folios, polled, verified" \
+		sd_tool -c 2 -f "$SD_BIG" --sge 4 --bytes 32M -r 2 -p memcpy --poll --verify
+	if [ "$(cat "$SD/memcpy_sg")" = Y ]; then
+		check "dmaengine mode: memcpy_sg and memcpy alternating, 64 KiB folios, verified" \
+			sd_tool -c 4 -f 64K --sge 64 --bytes 16M -r 2 -p both --verify
+		check "dmaengine mode: memcpy_sg of $SD_BIG folios, polled, verified" \
+			sd_tool -c 2 -f "$SD_BIG" --sge 8 --bytes 32M -r 2 -p memcpy_sg --poll --verify
+		check "dmaengine mode: memcpy_sg of 256 one-page folios, verified" \
+			sd_tool -c 1 -f 4K --sge 256 --bytes 4M -r 2 -p memcpy_sg --verify
+	else
+		tap_skip "dmaengine mode with memcpy_sg: the kernel has no DMA_MEMCPY_SG"
+	fi
+	sd_knob fail_prep_every 10
+	check_fails_with "dmaengine mode: fail_prep_every=10 makes a prep return NULL" \
+		'prep call returned NULL' sd_tool -f 64K --sge 64 --bytes 4M -r 1 -p memcpy
+	sd_knob fail_prep_every 0
+	sd_knob error_every 1
+	check_fails_with "dmaengine mode: error_every=1 fails the batch" \
+		'completed with an error' sd_tool -f 64K --sge 16 --bytes 4M -r 1 -p memcpy
+	check_fails_with "dmaengine mode: error_every=1, polled: DMA_ERROR status" \
+		'completed with an error' sd_tool -f 64K --sge 16 --bytes 4M -r 1 -p memcpy --poll
+	sd_knob error_every 0
+	sd_knob nocopy 1
+	check_fails_with "dmaengine mode: nocopy=1 fails verification" \
+		'differs' sd_tool -f 64K --sge 16 --bytes 4M -r 1 -p memcpy --verify
+	sd_knob nocopy 0
+	sd_knob stall_channel 0
+	check_fails_with "dmaengine mode: a stalled channel times out" \
+		'did not complete' sd_tool -C "$(sd_chan 0)" -f 64K --sge 4 --bytes 1M -r 1 \
+		-p memcpy --timeout-ms 500
+	sd_knob stall_channel -1
+	sd_knob delay_us 1000
+	check "dmaengine mode: delay_us=1000, polled" \
+		sd_tool -f 64K --sge 16 --bytes 1M -r 1 -p memcpy --poll --verify
+	sd_knob delay_us 0
+	check "dmaengine mode: a clean run passes after the faults" \
+		sd_tool -c 2 -f 64K --sge 64 --bytes 8M -r 2 -p memcpy --verify
+	check "dmaengine mode: nothing left allocated" sd_no_descriptors
+	check_klog_clean "soft_dma: dmaengine mode"
+}
+
 sd_group_limits() {
 	sd_unload
 	check "soft_dma: loads with copy_align=6 max_seg_size=8192" \
@@ -560,6 +623,7 @@ suite_soft_dma() {
 	sd_group_load
 	sd_group_dmatest
 	sd_group_faults
+	sd_group_tool
 	sd_group_limits
 	sd_group_unload
 	dt_release
