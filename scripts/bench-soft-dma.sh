@@ -1,0 +1,203 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Benchmark (not a test) of soft_dma, the software DMA engine, in the test
+# VM: how close one channel gets to a plain in-kernel memcpy() of the same
+# working set, and how the throughput of several channels scales with the
+# VM's CPUs.
+#
+# usage: scripts/bench-soft-dma.sh [options]
+#   -r, --rounds N       rounds of every measurement; medians are reported
+#                        (default: 5)
+#   -n, --iterations N   2 MiB copies per dmatest run (default: 300)
+#   -p, --cpus "LIST"    online CPU counts to boot the VM with (maxcpus=),
+#                        each at most the machine's -smp (default: "1 2")
+#   -m, --machine NAME   machine of scripts/vm/run.sh (default: x86)
+#   -c, --dma CONFIG     DMA configuration (default: direct; swiotlb cannot
+#                        map 2 MiB buffers)
+#   -o, --output FILE    also write the raw result lines to FILE
+#
+# Every copy is 2 MiB between page-aligned buffers; throughputs are in
+# MB/s (10^6 bytes/s). Each round measures:
+#   ref1      memcpy() reference: soft_dma's debugfs memcpy_bench, one
+#             2 MiB source/destination pair copied back to back
+#   dmatest   the kernel's dmatest on one channel, one thread, no
+#             verification: one copy in flight, its buffer pair reused
+#             (dmatest's own KB/s, which leaves out its buffer filling)
+#   ref16     memcpy_bench cycling through 16 pairs: the working set of
+#   tool      the project's dmaengine mode on one channel: batches of 16
+#             2 MiB folios, one dmaengine_prep_dma_memcpy() per folio, one
+#             issue_pending per batch (needs the dma_map_benchmark module)
+#   engine    soft_dma's own copy time during "tool" (debugfs stats)
+#   toolN     the same on N channels at once (aggregate), for scaling
+# dmatest is compared with ref1, tool and engine with ref16, toolN with
+# tool. Numbers are CPU copies under QEMU TCG: they say nothing about DMA
+# hardware, and they move with the load of the host. Under TCG a wakeup
+# across vCPUs costs about a millisecond, so the single-channel ratios are
+# meaningful with one online CPU, the scaling with several.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+rounds=5
+iterations=300
+cpus="1 2"
+machine=x86
+dma=direct
+output=
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	-r|--rounds) rounds=$2; shift 2 ;;
+	-n|--iterations) iterations=$2; shift 2 ;;
+	-p|--cpus) cpus=$2; shift 2 ;;
+	-m|--machine) machine=$2; shift 2 ;;
+	-c|--dma) dma=$2; shift 2 ;;
+	-o|--output) output=$2; shift 2 ;;
+	-h|--help) sed -n '4,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) die "unknown option $1 (see --help)" ;;
+	esac
+done
+case $rounds$iterations in
+*[!0-9]*) die "--rounds and --iterations take numbers" ;;
+esac
+
+# The guest side: prints "RESULT round name KB/s" lines.
+read -r -d '' guest <<'GUEST' || true
+. tests/lib.sh
+. tests/soft_dma.sh
+SIZE=2097152
+BUF=$((SIZE + 4096))
+
+# memcpy_bench ITERATIONS BUFFERS: KB/s
+memcpy_bench() {
+	echo "$SIZE $1 $2" > "$SD/memcpy_bench" &&
+		awk '{ print $NF }' "$SD/memcpy_bench"
+}
+
+# the dmatest threads' KB/s, summed
+dt_kbps() {
+	grep -o '[0-9]* KB/s' "$DT_LOG" | awk '{ s += $1 } END { print s + 0 }'
+}
+
+# soft_dma's copy rate from its stats: KB/s
+engine_kbps() {
+	awk 'NR > 1 { b += $9; t += $10 }
+		END { printf "%d\n", t ? b / 1024 / (t / 1e9) : 0 }' "$SD/stats"
+}
+
+# tool_kbps CHANNELS: aggregate KB/s of the dmaengine mode, memcpy prep
+tool_kbps() {
+	"$TOOL" -m dmaengine -D soft_dma.0 -c "$1" -f 2M --sge 16 \
+		--bytes 256M -r 3 -w 1 -p memcpy --csv > /tmp/tool.csv || {
+		echo "tool failed" >&2
+		cat /tmp/tool.csv >&2
+		return 1
+	}
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ printf "%d\n", $c["gbps_mean"] * 1e9 / 1024 }' /tmp/tool.csv
+}
+
+sd_load || exit 1
+tool=
+if load_module dma_map_benchmark 2>/dev/null &&
+   [ -e /sys/kernel/debug/dmaengine_benchmark ]; then
+	tool=1
+fi
+echo "RESULT 0 cpus $(nproc)"
+c0=$(sd_chan 0)
+r=1
+while [ "$r" -le "$ROUNDS" ]; do
+	echo "RESULT $r ref1 $(memcpy_bench "$ITER" 1)"
+	if ! dt_run chan="$c0" iterations="$ITER" noverify=1 norandom=1 \
+		test_buf_size="$BUF" transfer_size="$SIZE" >/dev/null ||
+	   ! dt_expect 1 "$ITER" 0 >/dev/null; then
+		echo "dmatest failed"
+		cat "$DT_LOG"
+		exit 1
+	fi
+	echo "RESULT $r dmatest $(dt_kbps)"
+	dt_release
+	if [ -n "$tool" ]; then
+		echo "RESULT $r ref16 $(memcpy_bench 256 16)"
+		sd_stats_reset
+		kb=$(tool_kbps 1) || exit 1
+		echo "RESULT $r tool $kb"
+		echo "RESULT $r engine $(engine_kbps)"
+		for ch in 2 4; do
+			kb=$(tool_kbps "$ch") || exit 1
+			echo "RESULT $r tool$ch $kb"
+		done
+	fi
+	r=$((r + 1))
+done
+sd_unload
+GUEST
+
+raw=$(mktemp "${TMPDIR:-/tmp}/bench-soft-dma.XXXXXX")
+trap 'rm -f "$raw" "$raw.out"' EXIT
+
+for n in $cpus; do
+	say "soft_dma benchmark: $machine/$dma, $n CPU(s), $rounds round(s)"
+	if ! "$DMA_BENCH_TOP/scripts/vm/run.sh" -q -m "$machine" -c "$dma" -t 3600 \
+		-a "maxcpus=$n" -- "ROUNDS=$rounds ITER=$iterations; $guest" \
+		> "$raw.out" 2>&1; then
+		cat "$raw.out" >&2
+		die "the benchmark failed in the VM"
+	fi
+	grep '^RESULT ' "$raw.out" | sed "s/^RESULT /$n /" >> "$raw"
+done
+[ -z "$output" ] || cp "$raw" "$output"
+
+# Lines: cpus round name KB/s. Medians per (cpus, name); ratios per round.
+awk '
+function median(key,    n, i, j, t, a) {
+	n = cnt[key]
+	for (i = 1; i <= n; i++) a[i] = val[key, i]
+	for (i = 1; i <= n; i++)
+		for (j = i + 1; j <= n; j++)
+			if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function add(key, x) { val[key, ++cnt[key]] = x }
+$3 == "cpus" { online[$1] = $4; cpus[++ncpus] = $1; next }
+{
+	k = $1
+	v[k, $2, $3] = $4
+	add(k SUBSEP $3, $4)
+	if ($3 == "dmatest" && v[k, $2, "ref1"])
+		add(k SUBSEP "ratio_dmatest", $4 / v[k, $2, "ref1"])
+	if (($3 == "tool" || $3 == "engine") && v[k, $2, "ref16"])
+		add(k SUBSEP "ratio_" $3, $4 / v[k, $2, "ref16"])
+	if ($3 ~ /^tool[0-9]/ && v[k, $2, "tool"])
+		add(k SUBSEP "ratio_" $3, $4 / v[k, $2, "tool"])
+}
+END {
+	desc["ref1"] = "memcpy(), 1 buffer pair (ref1)"
+	desc["dmatest"] = "dmatest, 1 channel, 1 in flight"
+	desc["ref16"] = "memcpy(), 16 buffer pairs (ref16)"
+	desc["tool"] = "dmaengine mode, 1 channel, 16/batch"
+	desc["engine"] = "  soft_dma copy time only"
+	desc["tool2"] = "dmaengine mode, 2 channels"
+	desc["tool4"] = "dmaengine mode, 4 channels"
+	vs["dmatest"] = "ref1"; vs["tool"] = "ref16"; vs["engine"] = "ref16"
+	vs["tool2"] = "1 channel"; vs["tool4"] = "1 channel"
+	split("ref1 dmatest ref16 tool engine tool2 tool4", names, " ")
+	for (c = 1; c <= ncpus; c++) {
+		k = cpus[c]
+		printf "\n%d online CPU(s), medians of %d round(s), 2 MiB copies:\n",
+			online[k], cnt[k SUBSEP "ref1"]
+		printf "  %-36s %8s  %s\n", "measurement", "MB/s", "ratio"
+		for (i = 1; i <= 7; i++) {
+			n = names[i]
+			if (!cnt[k SUBSEP n])
+				continue
+			m = median(k SUBSEP n) * 1024 / 1e6
+			rt = ""
+			if (cnt[k SUBSEP "ratio_" n])
+				rt = sprintf("%.2f of %s", median(k SUBSEP "ratio_" n), vs[n])
+			printf "  %-36s %8.0f  %s\n", desc[n], m, rt
+		}
+	}
+}' "$raw"
+echo
+echo "Host load after measuring (1/5/15 min): $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) host CPU(s)"
