@@ -45,16 +45,18 @@ deb_run() {
 # deb_counts_exact MODE BYTES SEG SGE: prep calls, submits and bytes are
 # exactly what the request implies: one call per segment, or per batch.
 deb_counts_exact() {
-	_bytes=$(deb_field "$1" bytes)
-	_calls=$(deb_field "$1" prep_calls)
-	_submits=$(deb_field "$1" submits)
+	# busybox sh has no locals: these names are this function's alone
+	_ce_bytes=$(deb_field "$1" bytes)
+	_ce_calls=$(deb_field "$1" prep_calls)
+	_ce_submits=$(deb_field "$1" submits)
 	if [ "$1" = 0 ]; then
-		_want=$(($2 / $3))
+		_ce_want=$(($2 / $3))
 	else
-		_want=$(($2 / ($3 * $4)))
+		_ce_want=$(($2 / ($3 * $4)))
 	fi
-	echo "bytes=$_bytes (want $2) prep_calls=$_calls submits=$_submits (want $_want)"
-	[ "$_bytes" = "$2" ] && [ "$_calls" = "$_want" ] && [ "$_submits" = "$_want" ]
+	echo "bytes=$_ce_bytes (want $2) prep_calls=$_ce_calls submits=$_ce_submits (want $_ce_want)"
+	[ "$_ce_bytes" = "$2" ] && [ "$_ce_calls" = "$_ce_want" ] &&
+		[ "$_ce_submits" = "$_ce_want" ]
 }
 
 # deb_error_is ERRNO ERROR: the last run failed with this errno and error
