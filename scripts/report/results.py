@@ -1,0 +1,292 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The sweep's results file and the views of it: table, CSV, cell keys.
+
+A results file (results.json, written by scripts/sweep.py) is one JSON
+object:
+
+  format, format_version   "dma-bench-sweep", 1
+  kind                     "dmaengine" or "map"
+  label, date, duration_s, command
+  params                   every parameter of the sweep
+  system                   where it ran: kernel, CPU model, NUMA layout,
+                           tool version, providers and channels, ...
+  cells                    one per tool invocation (dmaengine) or group of
+                           invocations (map): its parameters, argv, status
+                           ("ok" or "failed"), the message of a failure,
+                           elapsed_s, and the tool's JSON ("tool", or
+                           "runs" for map cells)
+  rows                     one per cell and prep mode (dmaengine) or per
+                           cell (map): the figures the table, the CSV,
+                           compare.py and plot.py read
+
+A dmaengine row holds the tool's result object (prep_mode, chan,
+folio_order, folio_bytes, sge, runs, bytes, prep_calls, submits, batches,
+segments, and {mean, sd} for each of PHASES) plus cell, status, error and
+channels (the count asked for; chan is the count used). A map row holds
+mode, granule, threads, seconds, runs (invocations), map_us and unmap_us
+({mean, sd} over the invocations' means), map_sd_us and unmap_sd_us (the
+kernel's within-run standard deviation, averaged) plus cell, status,
+error.
+"""
+
+import csv
+import io
+import json
+
+FORMAT = "dma-bench-sweep"
+FORMAT_VERSION = 1
+
+PREP_MODES = ("prep_memcpy", "prep_memcpy_sg")
+PREP_OF_OPTION = {"memcpy": ("prep_memcpy",), "memcpy_sg": ("prep_memcpy_sg",),
+                  "both": PREP_MODES}
+
+# dmaengine figures, in the tool's order; all but gbps are milliseconds
+PHASES = ("run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms", "map_ms",
+          "unmap_ms", "gbps")
+COUNTS = ("bytes", "prep_calls", "submits", "batches", "segments")
+MAP_FIGURES = ("map_us", "unmap_us", "map_sd_us", "unmap_sd_us")
+MAP_MODES = ("single", "sg")
+
+# The reference table: headings and minimum widths (wider values widen).
+DMAENGINE_COLUMNS = (("mode", 14), ("chan", 4), ("folio", 5), ("sge", 3),
+                     ("run_ms", 15), ("prep_ms", 14), ("submit_ms", 13),
+                     ("issue_ms", 11), ("wait_ms", 17), ("prep_calls", 10),
+                     ("GB/s", 11))
+MAP_COLUMNS = (("mode", 6), ("granule", 7), ("threads", 7), ("map_us", 15),
+               ("unmap_us", 15), ("map_sd_us", 9), ("unmap_sd_us", 11),
+               ("runs", 4))
+
+DMAENGINE_CSV = (("cell", "status", "mode", "channels", "chan", "folio_order",
+                  "folio_bytes", "sge", "runs") + COUNTS
+                 + tuple(f"{p}_{s}" for p in PHASES for s in ("mean", "sd"))
+                 + ("error",))
+MAP_CSV = (("cell", "status", "mode", "granule", "threads", "seconds", "runs")
+           + tuple(f"{f}_{s}" for f in MAP_FIGURES for s in ("mean", "sd"))
+           + ("error",))
+
+
+def format_size(n):
+    """The tool's size labels: 4KB, 64KB, 2MB, 1GB, else bytes (units.c)."""
+    for shift, name in ((40, "TB"), (30, "GB"), (20, "MB"), (10, "KB")):
+        unit = 1 << shift
+        if n >= unit and not n & (unit - 1):
+            return f"{n >> shift}{name}"
+    return f"{n}B"
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        res = json.load(f)
+    if res.get("format") != FORMAT:
+        raise ValueError(f"{path}: not a sweep results file (format "
+                         f"{res.get('format')!r}, want {FORMAT!r})")
+    if res.get("format_version", 0) > FORMAT_VERSION:
+        raise ValueError(f"{path}: format_version {res['format_version']} is "
+                         f"newer than this script's {FORMAT_VERSION}")
+    return res
+
+
+def save(res, path):
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(res, f, indent=1, sort_keys=False)
+        f.write("\n")
+    import os
+    os.replace(tmp, path)
+
+
+def prep_index(mode):
+    return PREP_MODES.index(mode) if mode in PREP_MODES else len(PREP_MODES)
+
+
+def row_key(kind, row):
+    """What identifies a row across results files (compare.py)."""
+    if kind == "map":
+        return (row["mode"], row["granule"], row["threads"])
+    return (row["prep_mode"], row["channels"], row["folio_order"], row["sge"])
+
+
+def cell_key(kind, row):
+    """A row's key without the prep mode (compare.py --prep)."""
+    return row_key(kind, row)[1:]
+
+
+def key_label(kind, key, with_mode=True):
+    if kind == "map":
+        mode, granule, threads = key
+        s = f"granule {granule} threads {threads}"
+        return f"{mode} {s}" if with_mode else s
+    if with_mode:
+        mode, chan, order, sge = key
+    else:
+        chan, order, sge = key
+    s = f"chan {chan} order {order} sge {sge}"
+    return f"{mode} {s}" if with_mode else s
+
+
+def sort_rows(kind, rows):
+    if kind == "map":
+        return sorted(rows, key=lambda r: (MAP_MODES.index(r["mode"])
+                                           if r["mode"] in MAP_MODES else 9,
+                                           r["threads"], r["granule"]))
+    return sorted(rows, key=lambda r: (prep_index(r["prep_mode"]),
+                                       r["channels"], r["folio_order"],
+                                       r["sge"]))
+
+
+def _display_width(s):
+    return len(s)
+
+
+def _ms(stat, decimals=2):
+    return f"{stat['mean']:.{decimals}f} \u00b1 {stat['sd']:.{decimals}f}"
+
+
+def first_line(msg, limit=120):
+    """The line of a tool's stderr that says why, shortened for a table."""
+    lines = [ln.strip() for ln in (msg or "").splitlines() if ln.strip()]
+    # the tool prints the failed call first and the diagnosis after it
+    line = lines[-1] if lines else "failed"
+    if line.startswith("dma_map_benchmark: "):
+        line = line[len("dma_map_benchmark: "):]
+    return line if len(line) <= limit else line[:limit - 3] + "..."
+
+
+def _layout(columns, rows):
+    """Left-aligned text table; a row shorter than the heading ends with
+    one cell spanning the rest (a failure's message)."""
+    ncols = len(columns)
+    width = [w for _, w in columns]
+    for cells in rows:
+        for i, c in enumerate(cells):
+            if len(cells) == ncols or i < len(cells) - 1:
+                width[i] = max(width[i], _display_width(c))
+    out = []
+    for cells in [[h for h, _ in columns]] + rows:
+        parts = []
+        for i, c in enumerate(cells):
+            last = i == len(cells) - 1
+            parts.append(c if last else c + " " * (width[i] - _display_width(c) + 1))
+        out.append("".join(parts))
+    return "\n".join(out) + "\n"
+
+
+def dmaengine_table_rows(rows):
+    out = []
+    for r in rows:
+        cells = [r["prep_mode"], str(r.get("chan") or r["channels"]),
+                 format_size(r["folio_bytes"]), str(r["sge"])]
+        if r["status"] != "ok":
+            cells.append("FAILED: " + first_line(r.get("error")))
+        else:
+            cells += [_ms(r["run_ms"]), _ms(r["prep_ms"]), _ms(r["submit_ms"]),
+                      _ms(r["issue_ms"]), _ms(r["wait_ms"]),
+                      str(r["prep_calls"]), _ms(r["gbps"])]
+        out.append(cells)
+    return out
+
+
+def map_table_rows(rows):
+    out = []
+    for r in rows:
+        cells = [r["mode"], str(r["granule"]), str(r["threads"])]
+        if r["status"] != "ok":
+            cells.append("FAILED: " + first_line(r.get("error")))
+        else:
+            cells += [_ms(r["map_us"]), _ms(r["unmap_us"]),
+                      f"{r['map_sd_us']['mean']:.1f}",
+                      f"{r['unmap_sd_us']['mean']:.1f}", str(r["runs"])]
+        out.append(cells)
+    return out
+
+
+def header_lines(res):
+    """'#' lines saying what ran where, above the table."""
+    sysi = res.get("system", {})
+    p = res.get("params", {})
+    lines = []
+    where = sysi.get("where", "host")
+    if where == "vm":
+        vm = p.get("vm") or {}
+        where = f"VM {vm.get('machine', '?')}/{vm.get('dma_config', '?')}"
+    lines.append(f"# sweep{' ' + res['label'] if res.get('label') else ''}"
+                 f" {res.get('date') or '?'}: kernel {sysi.get('kernel') or '?'}"
+                 f" ({where}), {sysi.get('tool_version') or 'tool ?'}")
+    lines.append(f"# cpu: {sysi.get('cpu_model') or '?'}, {sysi.get('cpus') or '?'}"
+                 f" cpus, numa nodes: {len(sysi.get('numa', [])) or '?'}")
+    if res.get("kind") == "map":
+        lines.append(f"# map: {p.get('seconds')} s x {p.get('runs')} runs a cell;"
+                     " *_us: mean \u00b1 SD over the runs of the kernel's mean;"
+                     " *_sd_us: the kernel's SD within a run")
+    else:
+        provs = sysi.get("providers") or []
+        if provs:
+            lines.append("# providers: " + "; ".join(
+                f"{pr['driver']} {pr['device']} ({len(pr['channels'])} channels:"
+                f" {', '.join(pr['channels'][:4])}"
+                f"{', ...' if len(pr['channels']) > 4 else ''})"
+                for pr in provs))
+        tp = next((c["tool"]["params"] for c in res.get("cells", [])
+                   if c.get("tool")), {})
+        bpc = tp.get("bytes_per_channel")
+        size = format_size(bpc) if bpc else p.get("bytes") or "?"
+        warm = tp.get("warmup", p.get("warmup"))
+        lines.append(f"# {size} per channel (rounded up to whole batches); "
+                     f"{p.get('runs')} runs a cell"
+                     f"{' after ' + str(warm) + ' warm-up' if warm is not None else ''}"
+                     f"{', ' + p['tool_args'] if p.get('tool_args') else ''}"
+                     f"; *_ms summed over channels, run_ms wall time;"
+                     f" mean \u00b1 SD over the runs")
+    return lines
+
+
+def format_table(res, with_header=True):
+    kind = res.get("kind", "dmaengine")
+    rows = sort_rows(kind, res.get("rows", []))
+    if kind == "map":
+        body = _layout(MAP_COLUMNS, map_table_rows(rows))
+    else:
+        body = _layout(DMAENGINE_COLUMNS, dmaengine_table_rows(rows))
+    head = "\n".join(header_lines(res)) + "\n" if with_header else ""
+    failed = [c for c in res.get("cells", []) if c.get("status") != "ok"]
+    tail = ""
+    if failed and with_header:
+        tail = f"# {len(failed)} of {len(res.get('cells', []))} cells failed" \
+               " (messages in the JSON and the CSV)\n"
+    return head + body + tail
+
+
+def _num(v):
+    if isinstance(v, float):
+        return f"{v:.6f}"
+    return "" if v is None else str(v)
+
+
+def format_csv(res):
+    kind = res.get("kind", "dmaengine")
+    rows = sort_rows(kind, res.get("rows", []))
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    if kind == "map":
+        w.writerow(MAP_CSV)
+        for r in rows:
+            ok = r["status"] == "ok"
+            line = [r["cell"], r["status"], r["mode"], r["granule"], r["threads"],
+                    r.get("seconds"), r.get("runs") if ok else ""]
+            for f in MAP_FIGURES:
+                line += [_num(r[f]["mean"]), _num(r[f]["sd"])] if ok else ["", ""]
+            line.append("" if ok else first_line(r.get("error"), 1000))
+            w.writerow(line)
+    else:
+        w.writerow(DMAENGINE_CSV)
+        for r in rows:
+            ok = r["status"] == "ok"
+            line = [r["cell"], r["status"], r["prep_mode"], r["channels"],
+                    r.get("chan", "") if ok else "", r["folio_order"],
+                    r["folio_bytes"], r["sge"], r.get("runs", "") if ok else ""]
+            line += [r.get(c, "") if ok else "" for c in COUNTS]
+            for p in PHASES:
+                line += [_num(r[p]["mean"]), _num(r[p]["sd"])] if ok else ["", ""]
+            line.append("" if ok else first_line(r.get("error"), 1000))
+            w.writerow(line)
+    return buf.getvalue()

@@ -1,0 +1,838 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Sweep the DMA map benchmark over a matrix of parameters.
+
+dmaengine mode (default): prep modes x channels x folio orders x sg
+entries, one invocation of the tool a cell (--prep both runs the two prep
+modes in one call, on the same buffers, alternating). --map: map modes
+(single, sg) x granule/sg entries x threads, --runs invocations a cell.
+
+It runs here, where the module is loaded (--tool), or inside a throwaway
+test VM (--vm) booted by scripts/vm/run.sh with the project's modules
+(soft_dma as the DMA provider, or the edu PCI device bound for --map), all
+cells in one boot. A progress line per cell on stderr says how long the
+rest will take. A failed cell (the tool's exit status and message) is
+recorded, and the sweep goes on.
+
+Output, in --output DIR: results.json (everything needed to interpret the
+numbers later: every parameter, the tool's JSON per cell, kernel, CPU,
+NUMA layout, providers and channels, tool version, date), results.csv
+(one row per cell and prep mode) and table.txt (the reference table, also
+printed on stdout). scripts/compare.py and scripts/plot.py read
+results.json. See Documentation/sweeps.rst.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+from report import results, stats, sysinfo  # noqa: E402
+
+DEFAULT_CHANNELS = [1, 4, 8, 16]
+DEFAULT_ORDERS = [0, 4, 8, 9]
+DEFAULT_SGE = [512]
+DEFAULT_RUNS = 20
+DEFAULT_MAP_GRANULES = [1, 8, 64, 512, 1024]
+DEFAULT_MAP_THREADS = [1, 2, 4]
+DEFAULT_MAP_RUNS = 5
+DEFAULT_MAP_SECONDS = 10
+TOOL_DEFAULT_BYTES = 512 << 20
+TOOL_DEFAULT_WARMUP = 1
+PERF_EVENTS = "cycles,instructions,cache-misses"
+MARK = "@@SWEEP"
+
+
+# ---------------------------------------------------------------------------
+# Parameters and cells
+# ---------------------------------------------------------------------------
+
+def int_list(s):
+    try:
+        vals = [int(x) for x in re.split(r"[,\s]+", s.strip()) if x]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{s}' is not a list of integers")
+    if not vals:
+        raise argparse.ArgumentTypeError("empty list")
+    return vals
+
+
+def word_list(choices):
+    def parse(s):
+        vals = [x for x in re.split(r"[,\s]+", s.strip()) if x]
+        bad = [v for v in vals if v not in choices]
+        if bad or not vals:
+            raise argparse.ArgumentTypeError(
+                f"'{s}': each must be one of {', '.join(choices)}")
+        return vals
+    return parse
+
+
+def parse_size(s):
+    """The tool's sizes: digits and an optional K, M, G, T (1024s)."""
+    m = re.fullmatch(r"(\d+)\s*([KMGT]?)(i?B)?", s.strip(), re.I)
+    if not m:
+        raise argparse.ArgumentTypeError(f"'{s}' is not a size (e.g. 1M, 512M, 1G)")
+    return int(m.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30,
+                               "T": 40}[m.group(2).upper()]
+
+
+def effective_bytes(bytes_per_channel, sge, order, page_size):
+    """Bytes a channel copies in a run: rounded up to whole batches."""
+    batch = sge * (page_size << order)
+    return max(1, -(-bytes_per_channel // batch)) * batch
+
+
+def plan_dmaengine(a, page_size):
+    cells = []
+    bytes_pc = parse_size(a.bytes) if a.bytes else TOOL_DEFAULT_BYTES
+    warmup = a.warmup if a.warmup is not None else TOOL_DEFAULT_WARMUP
+    for ch in a.channels:
+        for order in a.orders:
+            for sge in a.sge:
+                for prep in a.prep:	# innermost: the modes alternate in time
+                    argv = ["-m", "dmaengine", "--prep", prep, "--channels",
+                            str(ch), "--order", str(order), "--sge", str(sge),
+                            "--runs", str(a.runs)]
+                    if a.warmup is not None:
+                        argv += ["--warmup", str(a.warmup)]
+                    if a.bytes:
+                        argv += ["--bytes", a.bytes]
+                    argv += shlex.split(a.tool_args or "") + ["--json"]
+                    nmodes = len(results.PREP_OF_OPTION[prep])
+                    cells.append({
+                        "index": len(cells), "prep": prep, "channels": ch,
+                        "folio_order": order,
+                        "folio_bytes": page_size << order, "sge": sge,
+                        "argv": argv, "invocations": 1,
+                        "weight": nmodes * (a.runs + warmup) * ch *
+                        effective_bytes(bytes_pc, sge, order, page_size),
+                    })
+    return cells
+
+
+def plan_map(a):
+    cells = []
+    for mode in a.map_modes:
+        for threads in a.threads:
+            for g in a.granules:
+                argv = ["-m", mode, "-g", str(g), "-t", str(threads), "-s",
+                        str(a.seconds)] + shlex.split(a.tool_args or "") + \
+                    ["--json"]
+                cells.append({
+                    "index": len(cells), "mode": mode, "granule": g,
+                    "threads": threads, "seconds": a.seconds, "argv": argv,
+                    "invocations": a.runs, "weight": a.runs * a.seconds,
+                })
+    return cells
+
+
+def describe(kind, cell):
+    if kind == "map":
+        return (f"{cell['mode']} granule {cell['granule']} threads "
+                f"{cell['threads']}")
+    return (f"{cell['prep']} chan {cell['channels']} folio "
+            f"{results.format_size(cell['folio_bytes'])} sge {cell['sge']}")
+
+
+# ---------------------------------------------------------------------------
+# Progress
+# ---------------------------------------------------------------------------
+
+def hms(seconds):
+    if seconds is None:
+        return "?"
+    s = int(round(seconds))
+    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
+
+
+def eta(done, remaining_weights):
+    """Seconds the remaining cells should take: the time per unit of weight
+    of the cells that succeeded so far, times the weight left. done is a
+    list of (weight, seconds, ok); failed cells end early and say nothing
+    about the rest. None while no cell has succeeded."""
+    w = sum(d[0] for d in done if d[2])
+    t = sum(d[1] for d in done if d[2])
+    rest = sum(remaining_weights)
+    if rest == 0:
+        return 0.0
+    if w <= 0:
+        return None
+    return t / w * rest
+
+
+def progress_line(n, total, desc, ok, cell_s, summary, elapsed_s, left_s):
+    width = len(str(total))
+    state = f"ok in {cell_s:.1f}s" if ok else f"FAILED after {cell_s:.1f}s"
+    extra = f" ({summary})" if summary else ""
+    return (f"[{n:{width}d}/{total}] {desc}: {state}{extra}; "
+            f"elapsed {hms(elapsed_s)}, ~{hms(left_s)} left")
+
+
+def cell_summary(kind, rows):
+    ok = [r for r in rows if r["status"] == "ok"]
+    if not ok:
+        return results.first_line(rows[0].get("error")) if rows else ""
+    if kind == "map":
+        r = ok[0]
+        return (f"map {r['map_us']['mean']:.2f} us, "
+                f"unmap {r['unmap_us']['mean']:.2f} us")
+    return ", ".join(f"{r['prep_mode']} {r['gbps']['mean']:.2f} GB/s"
+                     for r in ok)
+
+
+# ---------------------------------------------------------------------------
+# Turning the tool's output into rows
+# ---------------------------------------------------------------------------
+
+def failure_message(rc, out, err):
+    msg = (err or "").strip()
+    if not msg:
+        msg = (out or "").strip()[-500:] or "no message"
+    return f"exit status {rc}: {msg}" if rc not in (0, 1) else msg
+
+
+def dmaengine_rows(cell, inv):
+    """inv: [(rc, stdout, stderr, seconds)], one invocation."""
+    rc, out, err, _ = inv[0]
+    base = {"cell": cell["index"], "channels": cell["channels"],
+            "folio_order": cell["folio_order"],
+            "folio_bytes": cell["folio_bytes"], "sge": cell["sge"]}
+    tool = None
+    error = None
+    if rc == 0:
+        try:
+            tool = json.loads(out)
+        except ValueError as e:
+            error = f"the tool's output is not JSON ({e})"
+    else:
+        error = failure_message(rc, out, err)
+    if tool is not None:
+        cell["tool"] = tool
+        rows = []
+        for r in tool.get("results", []):
+            row = dict(base)
+            row.update(r)
+            row.update({"cell": cell["index"], "status": "ok", "error": None,
+                        "bytes_per_channel":
+                        tool.get("params", {}).get("bytes_per_channel")})
+            rows.append(row)
+        if rows:
+            cell["status"] = "ok"
+            cell["error"] = None
+            return rows
+        error = "the tool's JSON has no results"
+    cell["status"] = "failed"
+    cell["error"] = error
+    cell["exit_status"] = rc
+    return [dict(base, prep_mode=m, status="failed", error=error)
+            for m in results.PREP_OF_OPTION[cell["prep"]]]
+
+
+def map_rows(cell, invs):
+    base = {"cell": cell["index"], "mode": cell["mode"],
+            "granule": cell["granule"], "threads": cell["threads"],
+            "seconds": cell["seconds"]}
+    runs = []
+    error = None
+    for rc, out, err, _ in invs:
+        if rc != 0:
+            error = failure_message(rc, out, err)
+            cell["exit_status"] = rc
+            break
+        try:
+            runs.append(json.loads(out))
+        except ValueError as e:
+            error = f"the tool's output is not JSON ({e})"
+            break
+    cell["runs"] = runs
+    if error is None and len(runs) < cell["invocations"]:
+        error = f"only {len(runs)} of {cell['invocations']} runs finished"
+    if error is not None:
+        cell["status"] = "failed"
+        cell["error"] = error
+        return [dict(base, status="failed", error=error)]
+    row = dict(base, status="ok", error=None, runs=len(runs))
+    for fig in ("map_us", "unmap_us"):
+        m, sd = stats.mean_sd([r["results"][fig]["mean"] for r in runs])
+        row[fig] = {"mean": m, "sd": sd}
+        m, sd = stats.mean_sd([r["results"][fig]["sd"] for r in runs])
+        row[fig.replace("_us", "_sd_us")] = {"mean": m, "sd": sd}
+    cell["status"] = "ok"
+    cell["error"] = None
+    return [row]
+
+
+# ---------------------------------------------------------------------------
+# perf (real machines)
+# ---------------------------------------------------------------------------
+
+def perf_prefix(a, cell, inv):
+    if not a.perf:
+        return []
+    d = os.path.join(a.output, "perf")
+    os.makedirs(d, exist_ok=True)
+    stem = os.path.join(d, f"cell-{cell['index']}" +
+                        (f"-run-{inv}" if cell["invocations"] > 1 else ""))
+    extra = shlex.split(a.perf_args or "")
+    # -a: the benchmark runs in kernel threads, not in the tool's process
+    if a.perf == "stat":
+        f = stem + ".stat.csv"
+        cell.setdefault("perf", {"kind": "stat", "files": []})["files"].append(f)
+        return ["perf", "stat", "-a", "-x", ",", "-e", PERF_EVENTS, "-o", f] + \
+            extra + ["--"]
+    f = stem + ".perf.data"
+    cell.setdefault("perf", {"kind": "record", "files": []})["files"].append(f)
+    return ["perf", "record", "-g", "-a", "-o", f] + extra + ["--"]
+
+
+def parse_perf_stat(text):
+    """Counters of `perf stat -x,` output: {event: value or None}."""
+    counters = {}
+    for line in text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        f = line.split(",")
+        if len(f) < 3:
+            continue
+        event = f[2].split(":")[0]
+        try:
+            counters[event] = float(f[0]) if "." in f[0] else int(f[0])
+        except ValueError:
+            counters[event] = None	# <not supported>, <not counted>
+    c, i = counters.get("cycles"), counters.get("instructions")
+    if c and i:
+        counters["ipc"] = i / c
+    return counters
+
+
+def perf_collect(cell):
+    p = cell.get("perf")
+    if not p or p["kind"] != "stat":
+        return
+    total = {}
+    for f in p["files"]:
+        try:
+            with open(f, encoding="utf-8") as fh:
+                for k, v in parse_perf_stat(fh.read()).items():
+                    if k != "ipc" and v is not None:
+                        total[k] = total.get(k, 0) + v
+        except OSError:
+            pass
+    if total.get("cycles") and total.get("instructions"):
+        total["ipc"] = total["instructions"] / total["cycles"]
+    p["counters"] = total
+
+
+def perf_table(res):
+    cells = [c for c in res["cells"] if c.get("perf", {}).get("counters")]
+    if not cells:
+        return ""
+    kind = res["kind"]
+    lines = ["# perf stat -a (whole system, summed over a cell's runs):",
+             f"{'cell':<44} {'cycles':>16} {'instructions':>16} {'IPC':>6} "
+             f"{'cache-misses':>14}"]
+    for c in cells:
+        k = c["perf"]["counters"]
+        ipc = f"{k['ipc']:.2f}" if k.get("ipc") else "-"
+        lines.append(f"{describe(kind, c):<44} {k.get('cycles', '-')!s:>16} "
+                     f"{k.get('instructions', '-')!s:>16} {ipc:>6} "
+                     f"{k.get('cache-misses', '-')!s:>14}")
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------
+# Runners: here, or in a VM
+# ---------------------------------------------------------------------------
+
+def find_tool(path):
+    if path:
+        if os.path.sep not in path and not os.path.exists(path):
+            found = shutil.which(path)
+            if found:
+                return found
+        return os.path.abspath(path)
+    found = shutil.which("dma_map_benchmark")
+    if found:
+        return found
+    return os.path.join(TOP, "tools", "dma", "dma_map_benchmark")
+
+
+def tool_version(tool):
+    try:
+        p = subprocess.run([tool, "--version"], capture_output=True, text=True,
+                           timeout=30)
+        return p.stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+class Sweep:
+    """The state of a sweep: cells, rows, timing, progress, checkpoints."""
+
+    def __init__(self, a, kind, cells, res):
+        self.a, self.kind, self.cells, self.res = a, kind, cells, res
+        self.done = []
+        self.t0 = None
+        self.rows_by_cell = {}
+
+    def start(self):
+        self.t0 = time.monotonic()
+
+    def finish_cell(self, cell, invs, seconds):
+        cell["elapsed_s"] = round(seconds, 3)
+        if self.kind == "map":
+            rows = map_rows(cell, invs)
+        else:
+            rows = dmaengine_rows(cell, invs)
+        if invs and invs[-1][2] and cell["status"] == "ok":
+            cell["stderr"] = invs[-1][2]	# warnings of a successful run
+        perf_collect(cell)
+        self.rows_by_cell[cell["index"]] = rows
+        ok = cell["status"] == "ok"
+        self.done.append((cell["weight"], seconds, ok))
+        left = eta(self.done, [c["weight"] for c in self.cells
+                               if c["index"] not in self.rows_by_cell])
+        if not self.a.quiet:
+            print(progress_line(len(self.done), len(self.cells),
+                                describe(self.kind, cell), ok, seconds,
+                                cell_summary(self.kind, rows),
+                                time.monotonic() - self.t0, left),
+                  file=sys.stderr, flush=True)
+        self.checkpoint()
+
+    def fail_rest(self, message):
+        for c in self.cells:
+            if c["index"] in self.rows_by_cell:
+                continue
+            c["elapsed_s"] = 0
+            invs = [(1, "", message, 0.0)]
+            rows = map_rows(c, invs) if self.kind == "map" else \
+                dmaengine_rows(c, invs)
+            c["exit_status"] = None
+            self.rows_by_cell[c["index"]] = rows
+
+    def checkpoint(self):
+        self.res["cells"] = self.cells
+        self.res["rows"] = [r for i in sorted(self.rows_by_cell)
+                            for r in self.rows_by_cell[i]]
+        if self.kind == "dmaengine":
+            self.res["system"]["providers"] = sysinfo.providers(
+                c.get("tool") for c in self.cells)
+        if self.t0 is not None:
+            self.res["duration_s"] = round(time.monotonic() - self.t0, 1)
+        results.save(self.res, os.path.join(self.a.output, "results.json"))
+
+
+def run_here(sw):
+    a = sw.a
+    tool = a.tool_path
+    sw.start()
+    for cell in sw.cells:
+        invs = []
+        t = time.monotonic()
+        for i in range(cell["invocations"]):
+            argv = perf_prefix(a, cell, i) + [tool] + cell["argv"]
+            cell["command"] = " ".join(shlex.quote(x) for x in argv)
+            ti = time.monotonic()
+            try:
+                p = subprocess.run(argv, capture_output=True, text=True,
+                                   timeout=a.cell_timeout)
+                invs.append((p.returncode, p.stdout, p.stderr,
+                             time.monotonic() - ti))
+            except subprocess.TimeoutExpired:
+                invs.append((124, "", f"timed out after {a.cell_timeout} s",
+                             time.monotonic() - ti))
+            except OSError as e:
+                invs.append((127, "", f"cannot run {argv[0]}: {e}", 0.0))
+            if invs[-1][0] != 0:
+                break
+        sw.finish_cell(cell, invs, time.monotonic() - t)
+
+
+GUEST_FUNCS = r"""
+sweep_setup_failed() {
+	echo "@@SWEEP SETUP-FAILED $*"
+	exit 1
+}
+
+# run_cell ID N ARGS...: N invocations of the tool, stop at a failure
+run_cell() {
+	_id=$1
+	_n=$2
+	shift 2
+	_i=0
+	while [ "$_i" -lt "$_n" ]; do
+		echo "@@SWEEP BEGIN $_id $_i"
+		read -r _t0 _ < /proc/uptime
+		"$TOOL" "$@" > /tmp/sweep.out 2> /tmp/sweep.err
+		_rc=$?
+		read -r _t1 _ < /proc/uptime
+		echo
+		echo "@@SWEEP OUT"
+		cat /tmp/sweep.out
+		echo
+		echo "@@SWEEP ERR"
+		cat /tmp/sweep.err
+		echo
+		echo "@@SWEEP END $_id $_i $_rc $_t0 $_t1"
+		[ "$_rc" = 0 ] || break
+		_i=$((_i + 1))
+	done
+	echo "@@SWEEP CELL $_id"
+}
+"""
+
+
+def guest_script(kind, cells, soft_dma_params):
+    """The command the VM runs: busybox sh, in /opt/dma-bench."""
+    lines = ["set +e", sysinfo.GUEST_SH, GUEST_FUNCS, "sweep_sys",
+             ". tests/lib.sh"]
+    if kind == "map":
+        lines += ["load_module dma_map_benchmark 2>&1 || "
+                  "sweep_setup_failed insmod dma_map_benchmark.ko failed",
+                  "bind_benchmark 2>&1 || sweep_setup_failed "
+                  "could not bind the edu PCI device to dma_map_benchmark"]
+    else:
+        lines += ["load_module dma_map_benchmark 2>&1 || "
+                  "sweep_setup_failed insmod dma_map_benchmark.ko failed",
+                  f"load_module soft_dma {soft_dma_params} 2>&1 || "
+                  f"sweep_setup_failed insmod soft_dma.ko {soft_dma_params} failed"]
+    lines.append(f'echo "{MARK} READY"')
+    for c in cells:
+        lines.append(f"run_cell {c['index']} {c['invocations']} " +
+                     " ".join(shlex.quote(x) for x in c["argv"]))
+    lines.append(f'echo "{MARK} DONE"')
+    return "\n".join(lines) + "\n"
+
+
+class GuestStream:
+    """Parses the guest's output, line by line, into the sweep."""
+
+    def __init__(self, sw):
+        self.sw = sw
+        self.section = None
+        self.out, self.err = [], []
+        self.invs = []
+        self.setup_log = []
+        self.setup_error = None
+        self.ready = False
+        self.finished = False
+        self.current = None
+
+    def feed(self, line):
+        line = line.rstrip("\n")
+        sw = self.sw
+        if not line.startswith(MARK + " "):
+            if self.section == "out":
+                self.out.append(line)
+            elif self.section == "err":
+                self.err.append(line)
+            elif not self.ready:
+                self.setup_log.append(line)
+                if sw.a.verbose:
+                    print(f"guest: {line}", file=sys.stderr)
+            return
+        if sysinfo.parse_guest_line(sw.res["system"], line):
+            return
+        f = line.split()
+        what = f[1]
+        if what == "SETUP-FAILED":
+            self.setup_error = " ".join(f[2:])
+        elif what == "READY":
+            self.ready = True
+            sw.start()
+        elif what == "BEGIN":
+            idx = int(f[2])
+            if self.current != idx:
+                self.current = idx
+                self.invs = []
+            self.inv_t0 = time.monotonic()
+            self.out, self.err = [], []
+            self.section = None
+        elif what == "OUT":
+            self.section = "out"
+        elif what == "ERR":
+            self.section = "err"
+        elif what == "END":
+            rc = int(f[4])
+            try:	# the guest's clock: this stream arrives in bursts
+                secs = float(f[6]) - float(f[5])
+            except (IndexError, ValueError):
+                secs = time.monotonic() - self.inv_t0
+            self.invs.append((rc, "\n".join(self.out).strip() + "\n",
+                              "\n".join(self.err).strip(), secs))
+            self.section = None
+        elif what == "CELL":
+            idx = int(f[2])
+            cell = sw.cells[idx]
+            cell["command"] = "$TOOL " + " ".join(
+                shlex.quote(x) for x in cell["argv"])
+            sw.finish_cell(cell, self.invs, sum(i[3] for i in self.invs))
+            self.current = None
+        elif what == "DONE":
+            self.finished = True
+
+
+def run_vm(sw):
+    a = sw.a
+    max_ch = max(a.channels) if sw.kind == "dmaengine" else 0
+    soft = f"channels={max(max_ch, 1)}" + (f" {a.soft_dma}" if a.soft_dma else "")
+    sw.res["params"]["vm"]["soft_dma_params"] = soft if sw.kind == "dmaengine" else None
+    script = guest_script(sw.kind, sw.cells, soft)
+    with open(os.path.join(a.output, "guest.sh"), "w", encoding="utf-8") as f:
+        f.write(script)
+    cmd = [os.path.join(TOP, "scripts", "vm", "run.sh"), "-m", a.kernel_machine,
+           "-c", a.dma_config, "-t", str(a.vm_timeout)]
+    if not a.verbose:
+        cmd.append("-q")
+    cmd += ["--", script]
+    if not a.quiet:
+        print(f"booting the VM ({a.kernel_machine}/{a.dma_config}); "
+              f"{len(sw.cells)} cells", file=sys.stderr, flush=True)
+    gs = GuestStream(sw)
+    # its own process group: an interrupt stops run.sh, timeout and QEMU
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True,
+                            errors="replace", start_new_session=True)
+    try:
+        for line in proc.stdout:
+            gs.feed(line)
+        rc = proc.wait()
+    except KeyboardInterrupt:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait()
+        sw.fail_rest("not run: the sweep was interrupted")
+        raise
+    if gs.current is not None:	# the VM ended in the middle of a cell
+        gs.invs.append((125, "", "the VM ended during this cell (run.sh "
+                        f"exit {rc})", 0.0))
+        gs.feed(f"{MARK} CELL {gs.current}\n")
+    if gs.setup_error or not gs.ready:
+        msg = gs.setup_error or f"the VM did not start the sweep (run.sh exit {rc})"
+        log = "\n".join(gs.setup_log[-20:]).strip()
+        sw.fail_rest(msg + (f"\n{log}" if log else ""))
+        return msg
+    if not gs.finished:
+        sw.fail_rest(f"not run: the VM ended before this cell (run.sh exit {rc})")
+        return f"the VM ended before the sweep finished (run.sh exit {rc})"
+    return None
+
+
+# ---------------------------------------------------------------------------
+# main
+# ---------------------------------------------------------------------------
+
+def write_reports(res, outdir, quiet=False):
+    table = results.format_table(res) + perf_table(res)
+    with open(os.path.join(outdir, "table.txt"), "w", encoding="utf-8") as f:
+        f.write(table)
+    with open(os.path.join(outdir, "results.csv"), "w", encoding="utf-8") as f:
+        f.write(results.format_csv(res))
+    return table
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        prog="sweep.py", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=__doc__.split("\n\n")[0],
+        epilog="examples:\n"
+        "  scripts/sweep.py                                 # here, module loaded\n"
+        "  scripts/sweep.py --vm --prep memcpy --bytes 16M  # stock kernel VM\n"
+        "  scripts/sweep.py --vm --kernel-machine x86-debug --channels 1,2 \\\n"
+        "      --orders 0,4 --sge 16 --bytes 1M --runs 3\n"
+        "  scripts/sweep.py --map --seconds 5 --runs 5\n"
+        "  scripts/sweep.py --perf stat --channels 4 --orders 9\n"
+        "  scripts/sweep.py --render OUT/results.json       # rewrite table, CSV\n")
+    w = p.add_argument_group("where")
+    w.add_argument("--tool", metavar="PATH",
+                   help="the tool to run here (default: dma_map_benchmark in "
+                   "PATH, else tools/dma/dma_map_benchmark)")
+    w.add_argument("--vm", action="store_true",
+                   help="run in a throwaway VM (scripts/vm/run.sh), one boot")
+    w.add_argument("--kernel-machine", default="x86", metavar="NAME",
+                   help="VM machine: x86 (Debian's 6.12) or x86-debug (the "
+                   "patched kernel with memcpy_sg) [x86]")
+    w.add_argument("--dma-config", default="direct", metavar="CONFIG",
+                   help="VM DMA configuration: direct, swiotlb, iommu [direct]")
+    w.add_argument("--soft-dma", metavar="PARAMS", default="",
+                   help="more soft_dma.ko parameters in the VM, e.g. nocopy=1 "
+                   "(channels= is the largest --channels)")
+    w.add_argument("--vm-timeout", type=int, default=21600, metavar="SEC",
+                   help="stop the VM after SEC seconds [21600]")
+    w.add_argument("--cell-timeout", type=float, default=None, metavar="SEC",
+                   help="here: give up on an invocation after SEC seconds")
+    d = p.add_argument_group("dmaengine matrix")
+    d.add_argument("--prep", type=word_list(("both", "memcpy", "memcpy_sg")),
+                   default=["both"], metavar="LIST",
+                   help="both (one call a cell, the modes alternating), or "
+                   "memcpy, memcpy_sg, or a list: a call each [both]")
+    d.add_argument("--channels", type=int_list, default=DEFAULT_CHANNELS,
+                   metavar="LIST", help="channel counts [1,4,8,16]")
+    d.add_argument("--orders", type=int_list, default=DEFAULT_ORDERS,
+                   metavar="LIST", help="folio orders [0,4,8,9]")
+    d.add_argument("--sge", type=int_list, default=DEFAULT_SGE, metavar="LIST",
+                   help="sg entries a batch [512]")
+    d.add_argument("--bytes", metavar="SIZE",
+                   help="bytes a channel copies in a run [the tool's: 512M]")
+    d.add_argument("--warmup", type=int, metavar="N",
+                   help="warm-up runs [the tool's: 1]")
+    m = p.add_argument_group("map matrix")
+    m.add_argument("--map", action="store_true",
+                   help="sweep the map modes instead (a device bound)")
+    m.add_argument("--map-modes", type=word_list(results.MAP_MODES),
+                   default=list(results.MAP_MODES), metavar="LIST",
+                   help="single, sg [single,sg]")
+    m.add_argument("--granules", type=int_list, default=DEFAULT_MAP_GRANULES,
+                   metavar="LIST", help="granule / sg entries [1,8,64,512,1024]")
+    m.add_argument("--threads", type=int_list, default=DEFAULT_MAP_THREADS,
+                   metavar="LIST", help="threads [1,2,4]")
+    m.add_argument("--seconds", type=int, default=DEFAULT_MAP_SECONDS,
+                   metavar="N", help=f"seconds a run [{DEFAULT_MAP_SECONDS}]")
+    c = p.add_argument_group("both")
+    c.add_argument("--runs", type=int, metavar="N",
+                   help=f"dmaengine: the tool's timed runs a cell "
+                   f"[{DEFAULT_RUNS}]; map: invocations a cell "
+                   f"[{DEFAULT_MAP_RUNS}]")
+    c.add_argument("--tool-args", metavar="ARGS", default="",
+                   help="more options for every call, e.g. '--poll' or "
+                   "'-d 2 -b 64'")
+    c.add_argument("--perf", choices=("stat", "record"),
+                   help="here only: each call under perf stat -a -e "
+                   f"{PERF_EVENTS}, or perf record -g -a (OUT/perf/)")
+    c.add_argument("--perf-args", metavar="ARGS", default="",
+                   help="more perf options, e.g. '-F 999' or '-C 0-3'")
+    o = p.add_argument_group("output")
+    o.add_argument("-o", "--output", metavar="DIR",
+                   help="directory of results.json, results.csv, table.txt "
+                   "[sweep-DATE-TIME]")
+    o.add_argument("--label", default="",
+                   help="a name for the results (e.g. before, after)")
+    o.add_argument("--force", action="store_true",
+                   help="overwrite results in --output")
+    o.add_argument("--dry-run", action="store_true",
+                   help="print the cells and their commands, run nothing")
+    o.add_argument("--render", metavar="RESULTS",
+                   help="rewrite table.txt and results.csv next to a "
+                   "results.json (and print the table); run nothing")
+    o.add_argument("-q", "--quiet", action="store_true",
+                   help="no progress lines")
+    o.add_argument("-v", "--verbose", action="store_true",
+                   help="run.sh's progress and the guest's setup output")
+    a = p.parse_args(argv)
+    if a.runs is None:
+        a.runs = DEFAULT_MAP_RUNS if a.map else DEFAULT_RUNS
+    if a.runs < 1:
+        p.error("--runs must be at least 1")
+    if a.perf and a.vm:
+        p.error("--perf runs here only: the VM has no perf")
+    if a.bytes:
+        parse_size(a.bytes)
+    return a
+
+
+def main(argv=None):
+    a = parse_args(argv)
+    if a.render:
+        path = a.render
+        if os.path.isdir(path):
+            path = os.path.join(path, "results.json")
+        res = results.load(path)
+        sys.stdout.write(write_reports(res, os.path.dirname(path) or "."))
+        return 0
+
+    kind = "map" if a.map else "dmaengine"
+    page_size = 4096 if a.vm else os.sysconf("SC_PAGE_SIZE")
+    cells = plan_map(a) if a.map else plan_dmaengine(a, page_size)
+    if a.dry_run:
+        for cell in cells:
+            n = cell["invocations"]
+            print(f"{cell['index']:3d} {describe(kind, cell):<40} "
+                  f"{'x' + str(n) + ' ' if n > 1 else ''}"
+                  f"dma_map_benchmark {' '.join(shlex.quote(x) for x in cell['argv'])}")
+        return 0
+
+    now = datetime.datetime.now().astimezone()
+    a.output = a.output or "sweep-" + now.strftime("%Y%m%d-%H%M%S")
+    os.makedirs(a.output, exist_ok=True)
+    if os.path.exists(os.path.join(a.output, "results.json")) and not a.force:
+        print(f"sweep.py: {a.output}/results.json exists (--force overwrites)",
+              file=sys.stderr)
+        return 2
+
+    if a.vm:
+        system = sysinfo.guest_skeleton()
+        system["host"] = {"hostname": os.uname().nodename,
+                          "kernel": os.uname().release,
+                          "cpu_model": sysinfo.gather()["cpu_model"]}
+    else:
+        a.tool_path = find_tool(a.tool)
+        if not os.access(a.tool_path, os.X_OK):
+            print(f"sweep.py: no tool at {a.tool_path}: build it (make -C "
+                  "tools/dma) or give --tool", file=sys.stderr)
+            return 2
+        system = sysinfo.gather(tool_version(a.tool_path))
+    params = {k: v for k, v in vars(a).items()
+              if k not in ("render", "dry_run", "force", "quiet", "verbose",
+                           "output", "tool_path")}
+    params["tool"] = None if a.vm else a.tool_path
+    params["vm"] = {"machine": a.kernel_machine, "dma_config": a.dma_config,
+                    "soft_dma_params": None} if a.vm else None
+    res = {
+        "format": results.FORMAT, "format_version": results.FORMAT_VERSION,
+        "kind": kind, "label": a.label, "date": now.isoformat(timespec="seconds"),
+        "duration_s": None,
+        "command": [os.path.relpath(os.path.abspath(sys.argv[0]), TOP)
+                    if argv is None else "sweep.py"] +
+        (sys.argv[1:] if argv is None else list(argv)),
+        "params": params, "system": system, "cells": cells, "rows": [],
+    }
+    sw = Sweep(a, kind, cells, res)
+    status = 0
+    try:
+        if a.vm:
+            err = run_vm(sw)
+            if err:
+                print(f"sweep.py: {err}", file=sys.stderr)
+                status = 1
+        else:
+            run_here(sw)
+    except KeyboardInterrupt:
+        sw.fail_rest("not run: the sweep was interrupted")
+        status = 130
+    sw.checkpoint()
+    table = write_reports(res, a.output)
+    sys.stdout.write(table)
+    failed = sum(1 for c in cells if c.get("status") != "ok")
+    if not a.quiet:
+        print(f"{len(cells) - failed} of {len(cells)} cells ok; results in "
+              f"{a.output}/ (results.json, results.csv, table.txt)",
+              file=sys.stderr)
+        if kind == "dmaengine" and any("memcpy_sg" in (c.get("error") or "")
+                                       and c.get("status") != "ok"
+                                       for c in cells):
+            print("sweep.py: memcpy_sg is missing on this kernel: sweep "
+                  "--prep memcpy, or use the patched kernel (--vm "
+                  "--kernel-machine x86-debug)", file=sys.stderr)
+        if a.perf == "record":
+            print(f"sweep.py: flame graphs: perf script -i {a.output}/perf/"
+                  "cell-N.perf.data | stackcollapse-perf.pl | flamegraph.pl "
+                  "> cell-N.svg (Documentation/sweeps.rst)", file=sys.stderr)
+    if status == 0 and failed == len(cells):
+        status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
