@@ -1,0 +1,346 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Compare sweep results: before/after a patch, or memcpy vs memcpy_sg.
+
+  compare.py A.json B.json      each cell of B against the same cell of A
+  compare.py --prep A.json      prep_memcpy_sg against prep_memcpy, cell
+                                by cell, inside one results file
+
+For every cell and figure: A and B as mean +- SD, the change (B - A) / A
+in percent, and Welch's t-test (unequal variances, from mean, SD and the
+number of runs n). A change whose p-value is not below --alpha is printed
+as "~": within the noise, as benchstat does. The last row of each figure
+is the geometric mean over the cells both sides have. --json prints the
+same for scripts. Reads the results.json of scripts/sweep.py; see
+Documentation/sweeps.rst.
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from report import results, stats  # noqa: E402
+
+DMAENGINE_FIGURES = ("run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms",
+                     "gbps")
+MAP_FIGURES = ("map_us", "unmap_us")
+HIGHER_IS_BETTER = {"gbps"}
+
+
+def figure_stat(row, fig):
+    """(mean, sd, n) of a figure of a row; counts are exact (sd 0)."""
+    v = row.get(fig)
+    if isinstance(v, dict):
+        return v["mean"], v["sd"], row.get("runs")
+    if isinstance(v, (int, float)):
+        return float(v), 0.0, row.get("runs")
+    raise KeyError(fig)
+
+
+def key_dict(kind, key, prep_mode=True):
+    if kind == "map":
+        return dict(zip(("mode", "granule", "threads"), key))
+    names = ("prep_mode", "channels", "folio_order", "sge") if prep_mode \
+        else ("channels", "folio_order", "sge")
+    return dict(zip(names, key))
+
+
+def label_of(kind, key, prep_mode=True, folio_bytes=None):
+    if kind == "map":
+        mode, granule, threads = key
+        return f"{mode} granule={granule} threads={threads}"
+    if prep_mode:
+        mode, chan, order, sge = key
+        head = f"{mode} "
+    else:
+        chan, order, sge = key
+        head = ""
+    folio = results.format_size(folio_bytes) if folio_bytes else f"order {order}"
+    return f"{head}chan={chan} folio={folio} sge={sge}"
+
+
+def compare_stat(a, b, alpha):
+    """One comparison: a and b are (mean, sd, n)."""
+    out = {"a": {"mean": a[0], "sd": a[1], "n": a[2]},
+           "b": {"mean": b[0], "sd": b[1], "n": b[2]},
+           "delta_pct": stats.pct_change(a[0], b[0])}
+    w = stats.welch(a[0], a[1], a[2], b[0], b[1], b[2])
+    if w is None:
+        out.update(t=None, df=None, p=None, significant=None)
+    else:
+        out.update(t=w["t"], df=w["df"], p=w["p"],
+                   significant=bool(w["p"] < alpha))
+    return out
+
+
+def index_rows(kind, rows, key_fn, warnings, where):
+    idx = {}
+    for r in rows:
+        k = key_fn(r)
+        if k in idx:
+            # e.g. --prep both,memcpy: prep_memcpy twice; keep the first
+            # that succeeded
+            if idx[k]["status"] != "ok":
+                idx[k] = r
+            elif r["status"] == "ok":
+                warnings.append(
+                    f"{where}: {label_of(kind, k, len(k) == 4 or kind == 'map', r.get('folio_bytes'))}"
+                    f" appears twice; the first (cell {idx[k]['cell']}) is used")
+            continue
+        idx[k] = r
+    return idx
+
+
+def compare(kind, pairs, figures, alpha, prep_key):
+    """pairs: [(key, row_a or None, row_b or None)] -> comparisons."""
+    out = []
+    for fig in figures:
+        for key, ra, rb in pairs:
+            c = {"figure": fig, "key": key_dict(kind, key, prep_key),
+                 "label": label_of(kind, key, prep_key,
+                                   (ra or rb).get("folio_bytes"))}
+            if ra is None or rb is None:
+                c["status"] = "only_b" if ra is None else "only_a"
+            elif ra["status"] != "ok" or rb["status"] != "ok":
+                c["status"] = ("failed" if ra["status"] != "ok" and rb["status"] != "ok"
+                               else "failed_a" if ra["status"] != "ok" else "failed_b")
+                c["error"] = results.first_line(
+                    (ra if ra["status"] != "ok" else rb).get("error"))
+            else:
+                try:
+                    c.update(compare_stat(figure_stat(ra, fig),
+                                          figure_stat(rb, fig), alpha))
+                except KeyError:
+                    c["status"] = "no_figure"
+                    out.append(c)
+                    continue
+                c["status"] = "ok"
+                if c["significant"]:
+                    up = c["b"]["mean"] > c["a"]["mean"]
+                    c["better"] = up == (fig in HIGHER_IS_BETTER)
+                else:
+                    c["better"] = None
+            out.append(c)
+    return out
+
+
+def geomeans(comparisons, figures):
+    out = []
+    for fig in figures:
+        ok = [c for c in comparisons if c["figure"] == fig and c["status"] == "ok"]
+        ga = stats.geomean(c["a"]["mean"] for c in ok)
+        gb = stats.geomean(c["b"]["mean"] for c in ok)
+        out.append({"figure": fig, "cells": len(ok), "a": ga, "b": gb,
+                    "delta_pct": stats.pct_change(ga, gb)
+                    if ga is not None and gb is not None else None})
+    return out
+
+
+def fmt_num(v):
+    if v is None:
+        return "-"
+    a = abs(v)
+    if a != 0 and a < 0.01:
+        return f"{v:.4f}"
+    return f"{v:.2f}"
+
+
+def fmt_delta(c):
+    if c["status"] != "ok":
+        return {"only_a": "only in A", "only_b": "only in B",
+                "failed_a": "failed in A", "failed_b": "failed in B",
+                "failed": "failed in both",
+                "no_figure": "no such figure"}[c["status"]]
+    n = f"n={c['a']['n']}+{c['b']['n']}"
+    d = c["delta_pct"]
+    ds = "n/a" if d is None else f"{d:+.2f}%"
+    if c["p"] is None:
+        return f"{ds} ? ({n}: too few runs to test)"
+    if not c["significant"]:
+        return f"~ (p={c['p']:.3f} {n})"
+    return f"{ds} (p={c['p']:.3f} {n})"
+
+
+def side(c, s):
+    if c["status"] != "ok":
+        return ""
+    return f"{fmt_num(c[s]['mean'])} \u00b1 {fmt_num(c[s]['sd'])}"
+
+
+def format_text(doc):
+    lines = [f"# A: {doc['a']['name']}", f"# B: {doc['b']['name']}",
+             f"# mean \u00b1 SD over n runs; delta (B - A) / A; '~': no "
+             f"significant difference (Welch's t-test, p >= {doc['alpha']})"]
+    for w in doc["warnings"]:
+        lines.append(f"# warning: {w}")
+    for fig in doc["figures"]:
+        rows = [c for c in doc["comparisons"]
+                if c["figure"] == fig and c["status"] == "ok"]
+        if not rows:
+            continue
+        g = next(x for x in doc["geomeans"] if x["figure"] == fig)
+        table = [[fig, doc["a"]["short"], doc["b"]["short"], "delta"]]
+        for c in rows:
+            table.append([c["label"], side(c, "a"), side(c, "b"), fmt_delta(c)])
+        if g["cells"] > 1:
+            table.append(["geomean", fmt_num(g["a"]), fmt_num(g["b"]),
+                          "n/a" if g["delta_pct"] is None
+                          else f"{g['delta_pct']:+.2f}%"])
+        width = [max(len(r[i]) for r in table) for i in range(3)]
+        lines.append("")
+        for r in table:
+            lines.append("  ".join(r[i].ljust(width[i]) for i in range(3))
+                         + "  " + r[3])
+    sig = [c for c in doc["comparisons"] if c.get("significant")]
+    ok = [c for c in doc["comparisons"] if c["status"] == "ok"]
+    seen = set()
+    skipped = []
+    for c in doc["comparisons"]:
+        if c["status"] != "ok" and c["label"] not in seen:
+            seen.add(c["label"])
+            why = fmt_delta(c) + (f": {c['error']}" if c.get("error") else "")
+            skipped.append((c["label"], why))
+    if skipped:
+        lines.append("")
+        lines.append(f"# not compared ({len(skipped)} cells):")
+        width = max(len(x[0]) for x in skipped)
+        lines += [f"#   {lab.ljust(width)}  {why}" for lab, why in skipped]
+    lines.append("")
+    if ok:
+        lines.append(f"# {len(sig)} of {len(ok)} comparisons differ "
+                     f"significantly (alpha {doc['alpha']})")
+    else:
+        lines.append("# nothing to compare: no cell succeeded on both sides")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def describe_file(path, res):
+    s = res.get("system", {})
+    vm = (res.get("params") or {}).get("vm")
+    where = f", VM {vm['machine']}/{vm['dma_config']}" if vm else ""
+    label = res.get("label") or ""
+    return {"file": path, "label": label, "kernel": s.get("kernel"),
+            "date": res.get("date"),
+            "name": f"{path}{' (' + label + ')' if label else ''}: kernel "
+                    f"{s.get('kernel') or '?'}{where}, {res.get('date') or '?'}",
+            "short": label or short_name(path)}
+
+
+def short_name(path):
+    """before/results.json: before; after.json: after."""
+    if os.path.basename(path) == "results.json":
+        return os.path.basename(os.path.dirname(os.path.abspath(path)))
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+def param_warnings(ra, rb):
+    w = []
+    pa, pb = ra.get("params", {}), rb.get("params", {})
+    for k in ("bytes", "runs", "warmup", "tool_args", "seconds"):
+        if pa.get(k) != pb.get(k):
+            w.append(f"--{k.replace('_', '-')} differs: {pa.get(k)!r} in A, "
+                     f"{pb.get(k)!r} in B")
+    return w
+
+
+def build(args):
+    warnings = []
+    ra = results.load(args.files[0])
+    kind = ra.get("kind", "dmaengine")
+    figures = args.figures or (MAP_FIGURES if kind == "map" else DMAENGINE_FIGURES)
+    if args.prep:
+        if kind != "dmaengine":
+            raise ValueError("--prep compares prep modes: a dmaengine sweep is needed")
+        a_idx = index_rows(kind, [r for r in ra["rows"] if r["prep_mode"] == "prep_memcpy"],
+                           lambda r: results.cell_key(kind, r), warnings, "A")
+        b_idx = index_rows(kind, [r for r in ra["rows"] if r["prep_mode"] == "prep_memcpy_sg"],
+                           lambda r: results.cell_key(kind, r), warnings, "B")
+        d = describe_file(args.files[0], ra)
+        da = dict(d, name=f"prep_memcpy in {d['name']}", short="prep_memcpy")
+        db = dict(d, name=f"prep_memcpy_sg in {d['name']}", short="prep_memcpy_sg")
+        prep_key = False
+    else:
+        rb = results.load(args.files[1])
+        if rb.get("kind", "dmaengine") != kind:
+            raise ValueError(f"A is a {kind} sweep, B a {rb.get('kind')} sweep")
+        a_idx = index_rows(kind, ra["rows"], lambda r: results.row_key(kind, r),
+                           warnings, "A")
+        b_idx = index_rows(kind, rb["rows"], lambda r: results.row_key(kind, r),
+                           warnings, "B")
+        da = describe_file(args.files[0], ra)
+        db = describe_file(args.files[1], rb)
+        if da["short"] == db["short"]:
+            da["short"], db["short"] = "A", "B"
+        warnings += param_warnings(ra, rb)
+        prep_key = True
+    keys = list(a_idx) + [k for k in b_idx if k not in a_idx]
+    # the order of the tables: that of sweep.py's table
+    order = {results.row_key(kind, r) if prep_key else results.cell_key(kind, r): i
+             for i, r in enumerate(results.sort_rows(kind, list(a_idx.values())
+                                                     + list(b_idx.values())))}
+    keys.sort(key=lambda k: order.get(k, math.inf))
+    pairs = [(k, a_idx.get(k), b_idx.get(k)) for k in keys]
+    comps = compare(kind, pairs, figures, args.alpha, prep_key)
+    return {"kind": kind, "mode": "prep" if args.prep else "files",
+            "alpha": args.alpha, "a": da, "b": db, "figures": list(figures),
+            "warnings": warnings, "comparisons": comps,
+            "geomeans": geomeans(comps, figures)}
+
+
+def finite(v):
+    """JSON has no infinities: a t of +-inf (both SDs 0) becomes null."""
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    if isinstance(v, dict):
+        return {k: finite(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [finite(x) for x in v]
+    return v
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(
+        prog="compare.py", description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n"
+        "  scripts/compare.py before/results.json after/results.json\n"
+        "  scripts/compare.py --prep sweep/results.json\n"
+        "  scripts/compare.py --figures wait_ms,gbps --alpha 0.01 A.json B.json\n"
+        "  scripts/compare.py --json A.json B.json > delta.json\n")
+    p.add_argument("files", nargs="+", metavar="RESULTS.json")
+    p.add_argument("--prep", action="store_true",
+                   help="compare prep_memcpy_sg with prep_memcpy in one file")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="significance level of the t-test [0.05]")
+    p.add_argument("--figures", type=lambda s: [x for x in s.split(",") if x],
+                   help="figures to compare: dmaengine run_ms, prep_ms, "
+                   "submit_ms, issue_ms, wait_ms, map_ms, unmap_ms, gbps, "
+                   "prep_calls, ... [run_ms,prep_ms,submit_ms,issue_ms,"
+                   "wait_ms,gbps]; map: map_us, unmap_us [both]")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    a = p.parse_args(argv)
+    if len(a.files) != (1 if a.prep else 2):
+        p.error("give two results files, or one with --prep")
+    if not 0 < a.alpha < 1:
+        p.error("--alpha must be between 0 and 1")
+    a.figures = a.figures or None
+    try:
+        doc = build(a)
+    except (OSError, ValueError, KeyError) as e:
+        print(f"compare.py: {e}", file=sys.stderr)
+        return 1
+    if a.json:
+        json.dump(finite(doc), sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(format_text(doc))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
