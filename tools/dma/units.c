@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
 #include "units.h"
@@ -84,6 +85,90 @@ void format_size(uint64_t bytes, char *buf, size_t len)
 		}
 	}
 	snprintf(buf, len, "%lluB", (unsigned long long)bytes);
+}
+
+/* cpu_number() - digits at *@s, no sign; advances *@s; -1 if none or huge */
+static long long cpu_number(const char **s)
+{
+	long long v = 0;
+
+	if (!isdigit((unsigned char)**s))
+		return -1;
+	for (; isdigit((unsigned char)**s); (*s)++) {
+		v = v * 10 + (**s - '0');
+		if (v > UINT32_MAX)
+			return -1;
+	}
+	return v;
+}
+
+/*
+ * next_range() - the range at *@s ("N" or "N-M"), then past a ',' if one
+ * follows; 1 with the range, 0 at the end of @s, -1 when malformed.
+ */
+static int next_range(const char **s, long long *lo, long long *hi)
+{
+	if (!**s)
+		return 0;
+	*lo = cpu_number(s);
+	if (*lo < 0)
+		return -1;
+	*hi = *lo;
+	if (**s == '-') {
+		(*s)++;
+		*hi = cpu_number(s);
+		if (*hi < *lo)
+			return -1;
+	}
+	if (**s == ',') {
+		(*s)++;
+		if (!**s)
+			return -1;	/* "0," */
+	} else if (**s) {
+		return -1;
+	}
+	return 1;
+}
+
+long parse_cpu_list(const char *s, unsigned int max_cpu, uint32_t *cpus,
+		    size_t max_n)
+{
+	long long lo, hi, cpu;
+	size_t n = 0;
+	int r;
+
+	if (!*s)
+		return -1;
+	while ((r = next_range(&s, &lo, &hi)) > 0) {
+		/* n <= max_n: the range must fit in what is left */
+		if (hi > max_cpu || (unsigned long long)(hi - lo) >= max_n - n)
+			return -1;
+		for (cpu = lo; cpu <= hi; cpu++) {
+			if (cpus)
+				cpus[n] = cpu;
+			n++;
+		}
+	}
+	return r < 0 ? -1 : (long)n;
+}
+
+int cpu_list_has(const char *s, unsigned int cpu)
+{
+	size_t len = strlen(s);
+	char buf[4096];
+	const char *p = buf;
+	long long lo, hi;
+	int found = 0, r;
+
+	if (len && s[len - 1] == '\n')
+		len--;
+	if (!len || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	while ((r = next_range(&p, &lo, &hi)) > 0)
+		found |= cpu >= lo && cpu <= hi;
+	return r < 0 ? -1 : found;
 }
 
 unsigned int ilog2_u64(uint64_t x)

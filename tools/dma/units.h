@@ -34,6 +34,24 @@ static inline bool is_pow2(uint64_t x)
 	return x && !(x & (x - 1));
 }
 
+/*
+ * parse_cpu_list() - a CPU list as the kernel prints one: comma-separated
+ * CPU numbers and inclusive ranges, "0", "0-3", "0,2,4", "0-3,8-11", each
+ * number 0..@max_cpu, a range's first not above its last; no spaces, no
+ * empty items. Ranges are expanded in order and repeats kept. Stores at most
+ * @max_n numbers in @cpus (NULL: count only). Returns how many, or -1 when
+ * malformed, out of range or more than @max_n.
+ */
+long parse_cpu_list(const char *s, unsigned int max_cpu, uint32_t *cpus,
+		    size_t max_n);
+
+/*
+ * cpu_list_has() - whether the CPU list @s (the syntax above, numbers of any
+ * size, one trailing newline allowed: /sys/devices/system/cpu/online) holds
+ * @cpu. Returns 1, 0, or -1 when @s is malformed.
+ */
+int cpu_list_has(const char *s, unsigned int cpu);
+
 /* ilog2() - floor(log2(x)), x > 0 */
 unsigned int ilog2_u64(uint64_t x);
 

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Strict number parsing, size parsing and formatting, and the mean and
- * standard deviation used for the per-channel rows.
+ * Strict number parsing, size parsing and formatting, CPU lists (--cpus
+ * and /sys/devices/system/cpu/online), and the mean and standard deviation
+ * used for the per-channel rows.
  */
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "stats.h"
 #include "tap.h"
@@ -113,6 +115,82 @@ static void test_pow2(void)
 	   ilog2_u64(1ULL << 40) == 40, "ilog2_u64");
 }
 
+static void test_parse_cpu_list(void)
+{
+	static const struct {
+		const char *s;
+		long n;
+		uint32_t want[8];
+	} good[] = {
+		{ "0", 1, { 0 } },
+		{ "5", 1, { 5 } },
+		{ "0-3", 4, { 0, 1, 2, 3 } },
+		{ "0,2,4", 3, { 0, 2, 4 } },
+		{ "4,0", 2, { 4, 0 } },			/* order kept */
+		{ "1,1", 2, { 1, 1 } },			/* repeats kept */
+		{ "0-1,8-9,3", 5, { 0, 1, 8, 9, 3 } },
+		{ "7-7", 1, { 7 } },
+		{ "1023", 1, { 1023 } },
+		{ "007", 1, { 7 } },
+	};
+	static const char *const bad[] = {
+		"", ",", "0,", ",0", "0,,1", "-1", "1-", "-", "3-1", "0-1-2",
+		"1024", "0-1024", "a", "0x1", " 0", "0 ", "0, 1", "+1", "1.5",
+		"0;1", "99999999999999999999", "0-99999999999",
+	};
+	uint32_t cpus[1100];
+	char big[8192];
+	size_t i;
+	long n;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		memset(cpus, 0xff, sizeof(cpus));
+		n = parse_cpu_list(good[i].s, 1023, cpus, 1024);
+		ok(n == good[i].n &&
+		   !memcmp(cpus, good[i].want, n * sizeof(cpus[0])) &&
+		   cpus[n] == 0xffffffff,
+		   "parse_cpu_list('%s'): %ld CPUs, in order", good[i].s,
+		   good[i].n);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ok(parse_cpu_list(bad[i], 1023, cpus, 1024) == -1,
+		   "parse_cpu_list('%s') refused", bad[i]);
+
+	ok(parse_cpu_list("0-1023", 1023, cpus, 1024) == 1024 &&
+	   cpus[0] == 0 && cpus[1023] == 1023, "0-1023: 1024 CPUs, the most");
+	ok(parse_cpu_list("0-1023,0", 1023, cpus, 1024) == -1,
+	   "1025 CPUs refused");
+	ok(parse_cpu_list("0-1022,5", 1023, cpus, 1024) == 1024 &&
+	   cpus[1023] == 5, "1023 + 1 CPUs: exactly 1024");
+	big[0] = 0;
+	for (i = 0; i < 1025; i++)
+		strcat(big, i ? ",1" : "1");
+	ok(parse_cpu_list(big, 1023, cpus, 1024) == -1,
+	   "1025 single items refused");
+	ok(parse_cpu_list("0-3", 1023, NULL, 1024) == 4,
+	   "no array: count only");
+	ok(parse_cpu_list("4", 3, cpus, 8) == -1 &&
+	   parse_cpu_list("3", 3, cpus, 8) == 1, "max_cpu is inclusive");
+	ok(parse_cpu_list("0-3", 1023, cpus, 3) == -1 &&
+	   parse_cpu_list("0-2", 1023, cpus, 3) == 3, "max_n is inclusive");
+}
+
+static void test_cpu_list_has(void)
+{
+	ok(cpu_list_has("0-3\n", 0) == 1 && cpu_list_has("0-3\n", 3) == 1 &&
+	   cpu_list_has("0-3\n", 4) == 0, "online 0-3 (sysfs newline): 0 and 3 in, 4 out");
+	ok(cpu_list_has("0,2-3,8-4095", 1) == 0 &&
+	   cpu_list_has("0,2-3,8-4095", 2) == 1 &&
+	   cpu_list_has("0,2-3,8-4095", 4000) == 1,
+	   "holes and CPUs above 1023");
+	ok(cpu_list_has("0", 0) == 1 && cpu_list_has("0", 1) == 0,
+	   "a single CPU");
+	ok(cpu_list_has("", 0) == -1 && cpu_list_has("\n", 0) == -1 &&
+	   cpu_list_has("0-", 0) == -1 && cpu_list_has("x", 0) == -1 &&
+	   cpu_list_has("0\n\n", 0) == -1,
+	   "malformed lists: -1 (unknown)");
+}
+
 static void test_stats(void)
 {
 	static const double data[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
@@ -138,6 +216,8 @@ int main(int argc, char **argv)
 	test_parse_size();
 	test_format_size();
 	test_pow2();
+	test_parse_cpu_list();
+	test_cpu_list_has();
 	test_stats();
 	return tap_done();
 }
