@@ -207,7 +207,7 @@ def format_text(doc):
             skipped.append((c["label"], why))
     if skipped:
         lines.append("")
-        lines.append(f"# not compared ({len(skipped)} cells):")
+        lines.append(f"# not compared ({len(skipped)} cell{'s' if len(skipped) > 1 else ''}):")
         width = max(len(x[0]) for x in skipped)
         lines += [f"#   {lab.ljust(width)}  {why}" for lab, why in skipped]
     lines.append("")
