@@ -706,8 +706,8 @@ def parse_args(argv):
                    f"[{DEFAULT_RUNS}]; map: invocations a cell "
                    f"[{DEFAULT_MAP_RUNS}]")
     c.add_argument("--tool-args", metavar="ARGS", default="",
-                   help="more options for every call, e.g. '--poll' or "
-                   "'-d 2 -b 64'")
+                   help="more options for every call, with '=': "
+                   "--tool-args=--poll, --tool-args='-d 2 -b 64'")
     c.add_argument("--perf", choices=("stat", "record"),
                    help="here only: each call under perf stat -a -e "
                    f"{PERF_EVENTS}, or perf record -g -a (OUT/perf/)")

@@ -222,7 +222,8 @@ def header_lines(res):
         provs = sysi.get("providers") or []
         if provs:
             lines.append("# providers: " + "; ".join(
-                f"{pr['driver']} {pr['device']} ({len(pr['channels'])} channels:"
+                f"{pr['driver']} {pr['device']} ({len(pr['channels'])} channel"
+                f"{'s' if len(pr['channels']) != 1 else ''}:"
                 f" {', '.join(pr['channels'][:4])}"
                 f"{', ...' if len(pr['channels']) > 4 else ''})"
                 for pr in provs))
@@ -257,9 +258,8 @@ def format_table(res, with_header=True):
 
 
 def _num(v):
-    if isinstance(v, float):
-        return f"{v:.6f}"
-    return "" if v is None else str(v)
+    """A mean or SD in the CSV: six decimals, as the tool's CSV."""
+    return "" if v is None else f"{float(v):.6f}"
 
 
 def format_csv(res):

@@ -1,0 +1,367 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# scripts/sweep.py without a kernel: its writers (table in the reference
+# format, CSV, results.json) on the tool's JSON (a real one captured in the
+# VM, and one carrying the reference row), the progress line and the
+# estimate of the time left, whole sweeps here against a stand-in tool
+# (fixtures/fake_tool.py: dmaengine and map, failing cells), the VM side
+# (the guest script, and the parser of the guest's stream fed a made-up
+# transcript), perf stat parsing and the perf command lines, and the
+# refusals (--perf with --vm, results already there).
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v python3 >/dev/null; then
+	tap_skip "python3 not installed"
+	tap_end
+fi
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+run_py_tests "$TOP" "$WORK" <<'PY'
+import csv, io, json, os, re, subprocess, sys, traceback
+top, work = sys.argv[1], sys.argv[2]
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(top, "scripts"))
+import sweep
+from report import results, sysinfo
+
+FIX = os.path.join(top, "tools/testing/host/fixtures")
+FAKE = os.path.join(FIX, "fake_tool.py")
+SWEEP = os.path.join(top, "scripts/sweep.py")
+
+def check(desc, fn):
+    try:
+        fn()
+        print("ok - " + desc)
+    except Exception:
+        print("not ok - " + desc)
+        print(traceback.format_exc().strip())
+
+REF = ("mode           chan folio sge run_ms          prep_ms        submit_ms     issue_ms    wait_ms           prep_calls GB/s\n"
+       "prep_memcpy    1    4KB   512 632.86 \u00b1 8.18   18.00 \u00b1 6.38   4.44 \u00b1 0.09   0.09 \u00b1 0.04 603.54 \u00b1 5.03     131072     0.85 \u00b1 0.01\n")
+
+def cell(prep="memcpy", ch=2, order=0, sge=16):
+    return {"index": 0, "prep": prep, "channels": ch, "folio_order": order,
+            "folio_bytes": 4096 << order, "sge": sge, "argv": [], "invocations": 1,
+            "weight": 1}
+
+def doc(rows, cells=(), kind="dmaengine"):
+    return {"format": results.FORMAT, "format_version": 1, "kind": kind,
+            "rows": rows, "cells": list(cells), "params": {}, "system": {}}
+
+real = open(os.path.join(FIX, "tool-dmaengine.json")).read()
+
+def reference_row():
+    t = json.loads(real)
+    r = t["results"][0]
+    r.update(chan=1, sge=512, prep_calls=131072,
+             run_ms={"mean": 632.86, "sd": 8.18}, prep_ms={"mean": 18.0, "sd": 6.38},
+             submit_ms={"mean": 4.44, "sd": 0.09}, issue_ms={"mean": 0.09, "sd": 0.04},
+             wait_ms={"mean": 603.54, "sd": 5.03}, gbps={"mean": 0.85, "sd": 0.01})
+    rows = sweep.dmaengine_rows(cell(ch=1, sge=512), [(0, json.dumps(t), "", 1.0)])
+    got = results.format_table(doc(rows), with_header=False)
+    assert got == REF, "\n" + got + REF
+check("table: the reference row, byte for byte (header, widths, \u00b1)", reference_row)
+
+def real_json():
+    c = cell()
+    rows = sweep.dmaengine_rows(c, [(0, real, "", 1.0)])
+    assert c["status"] == "ok" and c["tool"]["kernel"] == "6.12.117+deb12-amd64"
+    assert len(rows) == 1 and rows[0]["status"] == "ok" and rows[0]["chan"] == 2
+    assert rows[0]["bytes_per_channel"] == 1048576
+    line = results.format_table(doc(rows), with_header=False).splitlines()[1]
+    want = ("prep_memcpy    2    4KB   16  23.16 \u00b1 31.95   0.40 \u00b1 0.09    "
+            "0.09 \u00b1 0.01   5.69 \u00b1 5.69 19.73 \u00b1 29.27     512        0.36 \u00b1 0.35")
+    assert line == want, "\n" + line + "\n" + want
+    p = sysinfo.providers([c["tool"]])
+    assert p == [{"driver": "soft_dma", "device": "soft_dma.0", "channels": ["dma0chan0", "dma0chan1"],
+                  "has_memcpy_sg": False, "max_seg_size": 4194304, "node": -1}], p
+check("the tool's JSON captured in the VM: row, table line, providers", real_json)
+
+def failed_rows():
+    msg = ("dma_map_benchmark: DMAENGINE_BENCHMARK failed: Operation not supported\n"
+           "dma_map_benchmark: this kernel has no dmaengine_prep_dma_memcpy_sg(): use --prep memcpy\n")
+    c = cell(prep="both")
+    rows = sweep.dmaengine_rows(c, [(1, "", msg, 0.1)])
+    assert c["status"] == "failed" and c["exit_status"] == 1 and c["error"] == msg.strip()
+    assert [r["prep_mode"] for r in rows] == ["prep_memcpy", "prep_memcpy_sg"]
+    assert all(r["status"] == "failed" for r in rows)
+    t = results.format_table(doc(rows), with_header=False).splitlines()
+    assert t[1] == "prep_memcpy    2    4KB   16  FAILED: this kernel has no dmaengine_prep_dma_memcpy_sg(): use --prep memcpy", t[1]
+    c = cell()
+    sweep.dmaengine_rows(c, [(0, "not json", "", 0.1)])
+    assert c["status"] == "failed" and "not JSON" in c["error"]
+    c = cell()
+    sweep.dmaengine_rows(c, [(139, "", "Segmentation fault", 0.1)])
+    assert c["error"] == "exit status 139: Segmentation fault"
+check("failed cells: a row per prep mode, the diagnosis line in the table", failed_rows)
+
+def csv_writer():
+    rows = sweep.dmaengine_rows(cell(), [(0, real, "", 1.0)])
+    rows += sweep.dmaengine_rows(dict(cell(prep="memcpy_sg", ch=4), index=1), [(1, "", "x: no channel", 0.1)])
+    text = results.format_csv(doc(rows))
+    rd = list(csv.DictReader(io.StringIO(text)))
+    assert text.splitlines()[0] == ",".join(results.DMAENGINE_CSV)
+    assert len(rd) == 2
+    assert rd[0]["status"] == "ok" and rd[0]["mode"] == "prep_memcpy" and rd[0]["chan"] == "2"
+    assert rd[0]["run_ms_mean"] == "23.156093" and rd[0]["gbps_sd"] == "0.346115"
+    assert rd[0]["prep_calls"] == "512" and rd[0]["error"] == ""
+    assert rd[1]["status"] == "failed" and rd[1]["channels"] == "4" and rd[1]["run_ms_mean"] == ""
+    assert rd[1]["error"] == "x: no channel"
+check("CSV: header, one row per cell and prep mode, failures with their message", csv_writer)
+
+def progress():
+    assert sweep.eta([(1, 10.0, True)], [2, 3]) == 50.0
+    assert sweep.eta([(1, 10.0, True), (5, 0.1, False)], [1]) == 10.0
+    assert sweep.eta([(5, 0.1, False)], [1]) is None
+    assert sweep.eta([(1, 10.0, True)], []) == 0.0
+    assert sweep.hms(3725) == "1:02:05" and sweep.hms(None) == "?"
+    line = sweep.progress_line(3, 12, "both chan 4 folio 64KB sge 512", True, 12.34,
+                               "prep_memcpy 0.85 GB/s", 75, 3600)
+    assert line == ("[ 3/12] both chan 4 folio 64KB sge 512: ok in 12.3s "
+                    "(prep_memcpy 0.85 GB/s); elapsed 0:01:15, ~1:00:00 left"), line
+    line = sweep.progress_line(12, 12, "x", False, 0.04, "no channel", 80, None)
+    assert line == "[12/12] x: FAILED after 0.0s (no channel); elapsed 0:01:20, ~? left", line
+check("progress: the estimate of the time left (failed cells excluded), the line", progress)
+
+def weights():
+    a = sweep.parse_args(["--channels", "1,4", "--orders", "0,9", "--sge", "512",
+                          "--bytes", "1M", "--runs", "3"])
+    cells = sweep.plan_dmaengine(a, 4096)
+    assert len(cells) == 4 and [c["channels"] for c in cells] == [1, 1, 4, 4]
+    # weight: prep modes x (runs + warm-up) x channels x bytes a channel
+    # copies; order 9 x 512 is a 1G batch: 1M is rounded up to it
+    # 1M rounds up to one batch of 512 x 4K
+    assert cells[0]["weight"] == 2 * 4 * 1 * (2 << 20)
+    assert cells[1]["weight"] == 2 * 4 * 1 * (1 << 30)
+    assert cells[0]["argv"] == ["-m", "dmaengine", "--prep", "both", "--channels", "1",
+                                "--order", "0", "--sge", "512", "--runs", "3",
+                                "--bytes", "1M", "--json"], cells[0]["argv"]
+    a = sweep.parse_args(["--prep", "memcpy,memcpy_sg", "--channels", "2", "--orders", "0"])
+    assert [c["prep"] for c in sweep.plan_dmaengine(a, 4096)] == ["memcpy", "memcpy_sg"]
+    a = sweep.parse_args(["--map"])
+    cells = sweep.plan_map(a)
+    assert len(cells) == 2 * 3 * 5 and a.runs == 5 and cells[0]["invocations"] == 5
+    assert cells[0]["argv"] == ["-m", "single", "-g", "1", "-t", "1", "-s", "10", "--json"]
+check("cells: matrix order (prep innermost), argv, weights, map defaults", weights)
+
+def run(args, env=None):
+    e = dict(os.environ)
+    e.update(env or {})
+    return subprocess.run([sys.executable, SWEEP] + args, capture_output=True, text=True, env=e)
+
+out1 = os.path.join(work, "de")
+log = os.path.join(work, "tool.log")
+p = run(["--tool", FAKE, "--channels", "1,8", "--orders", "0,4", "--sge", "16", "--runs", "3",
+         "--label", "fake", "-o", out1],
+        {"FAKE_TOOL_MAX_CHANNELS": "4", "FAKE_TOOL_LOG": log})
+res = {}
+def whole_sweep():
+    assert p.returncode == 0, p.stderr
+    calls = open(log).read().splitlines()
+    assert len(calls) == 4, calls
+    assert calls[0] == "-m dmaengine --prep both --channels 1 --order 0 --sge 16 --runs 3 --json"
+    res.update(json.load(open(os.path.join(out1, "results.json"))))
+    assert res["format"] == "dma-bench-sweep" and res["kind"] == "dmaengine" and res["label"] == "fake"
+    assert len(res["cells"]) == 4 and len(res["rows"]) == 8
+    assert [c["status"] for c in res["cells"]] == ["ok", "ok", "failed", "failed"]
+    assert "found fewer DMA_MEMCPY channels than --channels 8" in res["cells"][2]["error"]
+check("sweep here (stand-in tool): 4 calls, 4 cells, 8 rows, channel-8 cells failed, exit 0", whole_sweep)
+
+def recorded():
+    s, prm = res["system"], res["params"]
+    assert s["where"] == "host" and s["kernel"] == os.uname().release
+    assert s["tool_version"] == "dma_map_benchmark fake-1.0"
+    assert "cpu_model" in s and isinstance(s["numa"], list) and s["page_size"] > 0
+    assert s["providers"][0]["driver"] == "fake_dma" and s["providers"][0]["channels"] == ["dma0chan0"]
+    assert prm["channels"] == [1, 8] and prm["orders"] == [0, 4] and prm["sge"] == [16]
+    assert prm["runs"] == 3 and prm["prep"] == ["both"] and prm["tool"] == FAKE
+    assert re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", res["date"])
+    assert res["cells"][0]["tool"]["results"][0]["prep_mode"] == "prep_memcpy"
+    assert res["cells"][0]["command"].endswith("--json")
+check("results.json: kernel, CPU, NUMA, tool version, providers, parameters, date, tool JSON", recorded)
+
+def outputs():
+    table = open(os.path.join(out1, "table.txt")).read()
+    assert p.stdout == table
+    lines = table.splitlines()
+    head = [i for i, l in enumerate(lines) if l.startswith("mode ")]
+    assert len(head) == 1 and lines[head[0]] == REF.splitlines()[0]
+    assert lines[0].startswith("# sweep fake ") and "dma_map_benchmark fake-1.0" in lines[0]
+    body = lines[head[0] + 1:]
+    assert body[0].startswith("prep_memcpy    1    4KB   16  10.00 \u00b1 1.00  "), body[0]
+    assert body[2].startswith("prep_memcpy    8    4KB   16  FAILED: found fewer"), body[2]
+    assert body[4].startswith("prep_memcpy_sg 1    4KB   16  15.00 \u00b1 1.00  "), body[4]
+    assert lines[-1] == "# 2 of 4 cells failed (messages in the JSON and the CSV)"
+    rows = list(csv.DictReader(open(os.path.join(out1, "results.csv"))))
+    assert len(rows) == 8 and [r["status"] for r in rows].count("failed") == 4
+    assert rows[1]["folio_bytes"] == "65536" and rows[1]["run_ms_mean"] == "14.000000"
+check("table.txt (= stdout) and results.csv of that sweep", outputs)
+
+def progress_lines():
+    pl = [l for l in p.stderr.splitlines() if l.startswith("[")]
+    assert len(pl) == 4, p.stderr
+    assert re.fullmatch(r"\[1/4\] both chan 1 folio 4KB sge 16: ok in \d+\.\ds "
+                        r"\(prep_memcpy 1\.00 GB/s, prep_memcpy_sg 1\.00 GB/s\); "
+                        r"elapsed \d:\d\d:\d\d, ~\d:\d\d:\d\d left", pl[0]), pl[0]
+    assert re.match(r"\[3/4\] both chan 8 folio 4KB sge 16: FAILED after", pl[2]), pl[2]
+    assert pl[3].endswith("~0:00:00 left"), pl[3]
+check("a progress line per cell with the time left", progress_lines)
+
+def render_again():
+    os.remove(os.path.join(out1, "table.txt"))
+    q = run(["--render", out1])
+    assert q.returncode == 0 and q.stdout == open(os.path.join(out1, "table.txt")).read()
+    assert q.stdout == p.stdout
+    q = run(["--tool", FAKE, "-o", out1])
+    assert q.returncode == 2 and "exists" in q.stderr
+check("--render rewrites the same table; an existing results.json needs --force", render_again)
+
+def no_sg():
+    o = os.path.join(work, "nosg")
+    q = run(["--tool", FAKE, "--channels", "1", "--orders", "0", "--runs", "2",
+             "--prep", "both,memcpy", "-o", o], {"FAKE_TOOL_NO_SG": "1"})
+    assert q.returncode == 0, q.stderr
+    r = json.load(open(os.path.join(o, "results.json")))
+    assert [c["status"] for c in r["cells"]] == ["failed", "ok"]
+    assert "no dmaengine_prep_dma_memcpy_sg" in r["cells"][0]["error"]
+    assert "sweep --prep memcpy" in q.stderr
+    q = run(["--tool", FAKE, "--channels", "1", "--orders", "0", "--prep", "memcpy_sg",
+             "-o", os.path.join(work, "allfail")], {"FAKE_TOOL_NO_SG": "1"})
+    assert q.returncode == 1 and "0 of 1 cells ok" in q.stderr
+check("memcpy_sg missing: cell recorded failed, the rest runs, a hint; all failed: exit 1", no_sg)
+
+def map_sweep():
+    o = os.path.join(work, "map")
+    lg = os.path.join(work, "map.log")
+    q = run(["--map", "--tool", FAKE, "--granules", "1,8", "--threads", "2", "--runs", "3",
+             "--seconds", "1", "-o", o], {"FAKE_TOOL_LOG": lg})
+    assert q.returncode == 0, q.stderr
+    assert len(open(lg).read().splitlines()) == 2 * 2 * 3
+    r = json.load(open(os.path.join(o, "results.json")))
+    assert r["kind"] == "map" and len(r["rows"]) == 4 and len(r["cells"][0]["runs"]) == 3
+    row = r["rows"][1]
+    assert (row["mode"], row["granule"], row["threads"], row["runs"]) == ("single", 8, 2, 3)
+    assert abs(row["map_us"]["mean"] - 2.8) < 1e-9 and row["map_us"]["sd"] < 1e-9
+    assert row["map_sd_us"]["mean"] == 4.0
+    t = open(os.path.join(o, "table.txt")).read().splitlines()
+    i = [k for k, l in enumerate(t) if l.startswith("mode ")][0]
+    assert t[i] == "mode   granule threads map_us          unmap_us        map_sd_us unmap_sd_us runs"
+    assert t[i + 2] == "single 8       2       2.80 \u00b1 0.00     1.40 \u00b1 0.00     4.0       2.0         3", t[i + 2]
+    assert open(os.path.join(o, "results.csv")).readline().startswith("cell,status,mode,granule,threads")
+check("--map: runs a cell, mean and SD over runs, map table and CSV", map_sweep)
+
+def map_fail():
+    o = os.path.join(work, "mapfail")
+    lg = os.path.join(work, "mapfail.log")
+    q = run(["--map", "--tool", FAKE, "--map-modes", "sg", "--granules", "1", "--threads", "1",
+             "--runs", "4", "-o", o], {"FAKE_TOOL_FAIL_MAP": "1", "FAKE_TOOL_LOG": lg})
+    assert q.returncode == 1
+    assert len(open(lg).read().splitlines()) == 1      # stops at the first failure
+    r = json.load(open(os.path.join(o, "results.json")))
+    assert r["rows"][0]["status"] == "failed" and "no device is bound" in r["rows"][0]["error"]
+check("--map: a failing call ends its cell at once, recorded with the message", map_fail)
+
+def guest_script():
+    a = sweep.parse_args(["--vm", "--prep", "memcpy", "--channels", "1,2", "--orders", "0",
+                          "--sge", "16", "--bytes", "1M", "--runs", "3", "--tool-args=--poll"])
+    cells = sweep.plan_dmaengine(a, 4096)
+    s = sweep.guest_script("dmaengine", cells, "channels=2 nocopy=1")
+    assert "load_module soft_dma channels=2 nocopy=1" in s
+    assert "run_cell 1 1 -m dmaengine --prep memcpy --channels 2 --order 0 --sge 16 --runs 3 --bytes 1M --poll --json" in s
+    assert s.index("READY") < s.index("run_cell 0 ") < s.index("DONE")
+    sh = "/bin/busybox" if os.path.exists("/bin/busybox") else "/bin/sh"
+    args = [sh, "sh", "-n"] if sh.endswith("busybox") else [sh, "-n"]
+    q = subprocess.run(args, input=s, capture_output=True, text=True)
+    assert q.returncode == 0, q.stderr
+    m = sweep.guest_script("map", sweep.plan_map(sweep.parse_args(["--map", "--vm"])), "")
+    assert "bind_benchmark" in m and "soft_dma" not in m and "run_cell 0 5 -m single" in m
+check("VM: the guest script (busybox sh -n): modules, binding, a run_cell per cell", guest_script)
+
+TRANSCRIPT = """\
+random boot noise
+@@SWEEP SYS kernel 6.12.117+deb12-amd64
+@@SWEEP SYS machine x86_64
+@@SWEEP SYS cpu_model QEMU TCG CPU version 2.5+
+@@SWEEP SYS cpus 2
+@@SWEEP SYS tool_version dma_map_benchmark 1234abc
+@@SWEEP NODE 0 0 1018000 10 20
+@@SWEEP NODE 1 1 1019000 20 10
+@@SWEEP READY
+@@SWEEP BEGIN 0 0
+
+@@SWEEP OUT
+%s
+
+@@SWEEP ERR
+
+@@SWEEP END 0 0 0 100.25 101.75
+@@SWEEP CELL 0
+@@SWEEP BEGIN 1 0
+
+@@SWEEP OUT
+
+@@SWEEP ERR
+dma_map_benchmark: DMAENGINE_BENCHMARK failed: Cannot allocate memory
+dma_map_benchmark: buffers larger than memory allows
+
+@@SWEEP END 1 0 1 102.00 102.50
+@@SWEEP CELL 1
+@@SWEEP DONE
+""" % real
+
+def guest_stream():
+    o = os.path.join(work, "stream")
+    os.makedirs(o)
+    a = sweep.parse_args(["--vm", "--prep", "memcpy", "--channels", "2,16", "--orders", "0",
+                          "--sge", "16", "--runs", "3", "-q"])
+    a.output = o
+    cells = sweep.plan_dmaengine(a, 4096)
+    r = {"format": results.FORMAT, "format_version": 1, "kind": "dmaengine",
+         "params": {}, "system": sysinfo.guest_skeleton(), "cells": cells, "rows": []}
+    sw = sweep.Sweep(a, "dmaengine", cells, r)
+    gs = sweep.GuestStream(sw)
+    for line in TRANSCRIPT.splitlines(True):
+        gs.feed(line)
+    assert gs.ready and gs.finished and gs.setup_log == ["random boot noise"]
+    s = r["system"]
+    assert s["kernel"] == "6.12.117+deb12-amd64" and s["cpus"] == 2 and s["where"] == "vm"
+    assert s["numa"][1] == {"node": 1, "cpulist": "1", "mem_total_kb": 1019000, "distance": [20, 10]}
+    assert s["tool_version"] == "dma_map_benchmark 1234abc"
+    assert cells[0]["status"] == "ok" and abs(cells[0]["elapsed_s"] - 1.5) < 1e-9
+    assert cells[1]["status"] == "failed" and cells[1]["error"].endswith("buffers larger than memory allows")
+    saved = json.load(open(os.path.join(o, "results.json")))
+    assert len(saved["rows"]) == 2 and saved["system"]["providers"][0]["driver"] == "soft_dma"
+check("VM: the guest's stream parsed: system facts, NUMA nodes, cells, guest-clock times", guest_stream)
+
+def perf():
+    text = ("# started on Thu\n\n1234567,,cycles,1000,100.00,,\n"
+            "2469134,,instructions,1000,100.00,2.00,insn per cycle\n"
+            "<not supported>,,cache-misses,0,100.00,,\n")
+    k = sweep.parse_perf_stat(text)
+    assert k["cycles"] == 1234567 and k["instructions"] == 2469134 and k["cache-misses"] is None
+    assert abs(k["ipc"] - 2.0) < 1e-9
+    a = sweep.parse_args(["--perf", "stat", "--perf-args", "-C 0-3"])
+    a.output = os.path.join(work, "perf")
+    c = {"index": 7, "invocations": 1}
+    pre = sweep.perf_prefix(a, c, 0)
+    f = os.path.join(a.output, "perf", "cell-7.stat.csv")
+    assert pre == ["perf", "stat", "-a", "-x", ",", "-e", "cycles,instructions,cache-misses",
+                   "-o", f, "-C", "0-3", "--"], pre
+    a = sweep.parse_args(["--perf", "record"])
+    a.output = os.path.join(work, "perf")
+    pre = sweep.perf_prefix(a, {"index": 2, "invocations": 3}, 1)
+    assert pre == ["perf", "record", "-g", "-a", "-o",
+                   os.path.join(a.output, "perf", "cell-2-run-1.perf.data"), "--"], pre
+    q = run(["--vm", "--perf", "stat"])
+    assert q.returncode == 2 and "the VM has no perf" in q.stderr
+check("perf: stat -x, parsing, the perf stat/record command lines, refused with --vm", perf)
+
+def dry_run():
+    q = run(["--dry-run", "--channels", "4", "--orders", "0,9"])
+    assert q.returncode == 0
+    l = q.stdout.splitlines()
+    assert len(l) == 2 and "--channels 4 --order 9 --sge 512 --runs 20 --json" in l[1], l
+check("--dry-run lists the cells and their commands", dry_run)
+print("ok - done")
+PY
+tap_end
