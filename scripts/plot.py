@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Plot a sweep's results.json with gnuplot, as PNG and SVG.
+
+  plot.py RESULTS.json OUTDIR
+
+dmaengine sweeps, for each prep mode (and sg entry count):
+  throughput-MODE[-sgeN]   GB/s against folio size, a line per channel
+                           count, error bars: SD over the runs
+  phases-MODE[-sgeN]       time in prep, submit, issue_pending and wait
+                           stacked, per channel (the table's sums over
+                           channels / channels), a bar per cell, and the
+                           wall time of a run (run_ms) as a dot
+  throughput-both[-sgeN]   prep_memcpy (solid) and prep_memcpy_sg (dashed)
+                           together, when the sweep has both
+map sweeps, for each map mode:
+  map-latency-MODE         map (solid) and unmap (dashed) latency in us
+                           against granule / sg entries, a line per
+                           thread count
+Failed cells are left out (a gap). OUTDIR/data/ keeps the gnuplot data
+and scripts. Needs gnuplot (gnuplot-nox): pngcairo if it has it, else
+png. See Documentation/sweeps.rst.
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from report import results  # noqa: E402
+
+WIDTH, HEIGHT = 1000, 620
+PHASE_NAMES = ("prep_ms", "submit_ms", "issue_ms", "wait_ms")
+PHASE_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728")
+
+
+def terminals(gnuplot, want="auto"):
+    """(png terminal line, svg terminal line) this gnuplot supports."""
+    p = subprocess.run([gnuplot, "-e", "set terminal"], capture_output=True,
+                       text=True)
+    names = {ln.split()[0] for ln in (p.stdout + p.stderr).splitlines()
+             if ln.strip() and not ln.startswith(" " * 20)}
+    if want != "auto":
+        names.discard("pngcairo" if want == "png" else "png")
+    if "pngcairo" in names:
+        png = f"pngcairo size {WIDTH},{HEIGHT} enhanced font 'Sans,11' noenhanced"
+    elif "png" in names:
+        png = f"png size {WIDTH},{HEIGHT} font 'Sans' 11 noenhanced"
+    else:
+        png = None
+    svg = (f"svg size {WIDTH},{HEIGHT} dynamic font 'Sans,11' noenhanced"
+           if "svg" in names else None)
+    return png, svg
+
+
+def gp_quote(s):
+    return "'" + str(s).replace("'", "''") + "'"
+
+
+def subtitle(res):
+    s = res.get("system", {})
+    vm = (res.get("params") or {}).get("vm")
+    where = f" (VM {vm['machine']}/{vm['dma_config']})" if vm else ""
+    label = f"{res['label']}: " if res.get("label") else ""
+    return f"{label}kernel {s.get('kernel') or '?'}{where}, {res.get('date', '')[:10]}"
+
+
+class Plotter:
+    def __init__(self, res, outdir, gnuplot, png_terminal="auto"):
+        self.res = res
+        self.outdir = os.path.abspath(outdir)
+        self.data = os.path.join(self.outdir, "data")
+        os.makedirs(self.data, exist_ok=True)
+        self.gnuplot = gnuplot
+        self.png, self.svg = terminals(gnuplot, png_terminal)
+        if not self.png and not self.svg:
+            raise RuntimeError("gnuplot has neither a png nor an svg terminal")
+        self.made = []
+
+    def write(self, name, text):
+        path = os.path.join(self.data, name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return path
+
+    def render(self, stem, body):
+        """body: gnuplot commands ending with a plot; drawn once per format."""
+        outs = []
+        script = ["set encoding utf8", "set termoption noenhanced"]
+        for term, ext in ((self.png, "png"), (self.svg, "svg")):
+            if not term:
+                continue
+            out = os.path.join(self.outdir, f"{stem}.{ext}")
+            script += [f"set terminal {term}", f"set output {gp_quote(out)}",
+                       body, "unset output"]
+            outs.append(out)
+        gp = self.write(f"{stem}.gp", "\n".join(script) + "\n")
+        p = subprocess.run([self.gnuplot, gp], capture_output=True, text=True,
+                           cwd=self.data)
+        if p.returncode != 0:
+            raise RuntimeError(f"gnuplot {gp} failed:\n{p.stderr.strip()}")
+        self.made += outs
+
+    # --- dmaengine -------------------------------------------------------
+
+    def dmaengine(self):
+        rows = [r for r in self.res["rows"] if r["status"] == "ok"]
+        modes = [m for m in results.PREP_MODES if any(r["prep_mode"] == m for r in rows)]
+        sges = sorted({r["sge"] for r in rows})
+        for sge in sges:
+            suffix = f"-sge{sge}" if len(sges) > 1 else ""
+            for mode in modes:
+                sel = [r for r in rows if r["prep_mode"] == mode and r["sge"] == sge]
+                if sel:
+                    self.throughput(f"throughput-{mode}{suffix}", {mode: sel}, sge)
+                    self.phases(f"phases-{mode}{suffix}", mode, sel, sge)
+            if len(modes) > 1:
+                both = {m: [r for r in rows if r["prep_mode"] == m and r["sge"] == sge]
+                        for m in modes}
+                self.throughput(f"throughput-both{suffix}", both, sge)
+
+    def throughput(self, stem, by_mode, sge):
+        orders = sorted({r["folio_order"] for sel in by_mode.values() for r in sel})
+        sizes = {r["folio_order"]: r["folio_bytes"] for sel in by_mode.values() for r in sel}
+        plots = []
+        for mi, (mode, sel) in enumerate(by_mode.items()):
+            for ci, ch in enumerate(sorted({r["channels"] for r in sel})):
+                pts = sorted((r["folio_order"], r["gbps"]["mean"], r["gbps"]["sd"])
+                             for r in sel if r["channels"] == ch)
+                dat = self.write(f"{stem}-{mode}-c{ch}.dat",
+                                 "# folio_order gbps_mean gbps_sd\n" +
+                                 "".join(f"{o} {m:.6f} {s:.6f}\n" for o, m, s in pts))
+                title = f"{ch} channel{'s' if ch > 1 else ''}"
+                if len(by_mode) > 1:
+                    title = f"{mode}, {title}"
+                plots.append(f"{gp_quote(os.path.basename(dat))} using 1:2:3 "
+                             f"with yerrorlines lc {ci + 1} dt {mi + 1} lw 2 pt {ci + 5} "
+                             f"title {gp_quote(title)}")
+        xtics = ", ".join(f"{gp_quote(results.format_size(sizes[o]))} {o}" for o in orders)
+        what = " vs ".join(by_mode) if len(by_mode) > 1 else next(iter(by_mode))
+        body = "\n".join([
+            f"set title {gp_quote(f'{what}: throughput, batches of {sge} folios')}"
+            f" . \"\\n\" . {gp_quote(subtitle(self.res))}",
+            "set xlabel 'folio size'", "set ylabel 'GB/s (10^9 bytes/s), mean ± SD'",
+            f"set xtics ({xtics})",
+            f"set xrange [{orders[0] - 0.5}:{orders[-1] + 0.5}]",
+            "set yrange [0:*]", "set grid ytics", "set key outside right top",
+            "set bars small",
+            "plot " + ", \\\n     ".join(plots)])
+        self.render(stem, body)
+
+    def phases(self, stem, mode, sel, sge):
+        sel = sorted(sel, key=lambda r: (r["channels"], r["folio_order"]))
+        lines = ["# label " + " ".join(PHASE_NAMES) + " run_ms"]
+        for r in sel:
+            label = f"{r['channels']}ch {results.format_size(r['folio_bytes'])}"
+            ch = r.get("chan") or r["channels"]
+            lines.append(f"\"{label}\" " + " ".join(f"{r[p]['mean'] / ch:.6f}" for p in PHASE_NAMES)
+                         + f" {r['run_ms']['mean']:.6f}")
+        dat = self.write(f"{stem}.dat", "\n".join(lines) + "\n")
+        d = gp_quote(os.path.basename(dat))
+        plots = [f"{d} using {i + 2}:xtic(1) title {gp_quote(p[:-3])} lc rgb {gp_quote(c)}"
+                 for i, (p, c) in enumerate(zip(PHASE_NAMES, PHASE_COLORS))]
+        plots.append(f"{d} using ($0):6 with points pt 7 ps 1.2 lc rgb 'black' "
+                     "title 'run (wall time)'")
+        rotate = ("set xtics rotate by -45 nomirror\nset bmargin 6" if len(sel) > 6
+                  else "set xtics nomirror")
+        body = "\n".join([
+            f"set title {gp_quote(f'{mode}: time by phase per channel (sum over channels / channels), batches of {sge} folios')}"
+            f" . \"\\n\" . {gp_quote(subtitle(self.res))}",
+            "set style data histograms", "set style histogram rowstacked",
+            "set style fill solid 0.85 border -1", "set boxwidth 0.75",
+            "set ylabel 'ms per run and channel (mean over runs)'",
+            "set xlabel 'channels, folio size'",
+            rotate, "set yrange [0:*]", "set grid ytics", "set key outside right top",
+            "plot " + ", \\\n     ".join(plots)])
+        self.render(stem, body)
+
+    # --- map ---------------------------------------------------------------
+
+    def map(self):
+        rows = [r for r in self.res["rows"] if r["status"] == "ok"]
+        for mode in results.MAP_MODES:
+            sel = [r for r in rows if r["mode"] == mode]
+            if sel:
+                self.map_latency(f"map-latency-{mode}", mode, sel)
+
+    def map_latency(self, stem, mode, sel):
+        plots = []
+        granules = sorted({r["granule"] for r in sel})
+        for ti, t in enumerate(sorted({r["threads"] for r in sel})):
+            pts = sorted((r["granule"], r["map_us"], r["unmap_us"]) for r in sel
+                         if r["threads"] == t)
+            dat = self.write(f"{stem}-t{t}.dat",
+                             "# granule map_mean map_sd unmap_mean unmap_sd\n" +
+                             "".join(f"{g} {m['mean']:.6f} {m['sd']:.6f} "
+                                     f"{u['mean']:.6f} {u['sd']:.6f}\n"
+                                     for g, m, u in pts))
+            d = gp_quote(os.path.basename(dat))
+            th = f"{t} thread{'s' if t > 1 else ''}"
+            plots.append(f"{d} using 1:2:3 with yerrorlines lc {ti + 1} dt 1 lw 2 "
+                         f"pt 7 title {gp_quote('map, ' + th)}")
+            plots.append(f"{d} using 1:4:5 with yerrorlines lc {ti + 1} dt 2 lw 2 "
+                         f"pt 6 title {gp_quote('unmap, ' + th)}")
+        what = "sg entries (one page each)" if mode == "sg" else "granule (pages)"
+        api = "dma_map_sg()" if mode == "sg" else "dma_map_single()"
+        body = "\n".join([
+            f"set title {gp_quote(f'{mode} mode: {api} latency')}"
+            f" . \"\\n\" . {gp_quote(subtitle(self.res))}",
+            f"set xlabel {gp_quote(what)}",
+            "set ylabel 'latency, us (mean over runs ± SD)'",
+            "set logscale x 2", "set logscale y 10",
+            f"set xtics ({', '.join(f'{gp_quote(g)} {g}' for g in granules)})",
+            f"set xrange [{granules[0] / 1.5}:{granules[-1] * 1.5}]",
+            "set grid xtics ytics mytics", "set key outside right top",
+            "set bars small",
+            "plot " + ", \\\n     ".join(plots)])
+        self.render(stem, body)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="plot.py", description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog="\n".join(__doc__.split("\n\n")[1:]))
+    p.add_argument("results", metavar="RESULTS.json",
+                   help="results.json of scripts/sweep.py (or its directory)")
+    p.add_argument("outdir", metavar="OUTDIR")
+    p.add_argument("--gnuplot", default="gnuplot", help="the gnuplot to run")
+    p.add_argument("--png-terminal", choices=("auto", "pngcairo", "png"),
+                   default="auto", help="gnuplot's PNG terminal: pngcairo "
+                   "(antialiased) when there is one, else png (libgd) [auto]")
+    a = p.parse_args(argv)
+    path = a.results
+    if os.path.isdir(path):
+        path = os.path.join(path, "results.json")
+    gnuplot = shutil.which(a.gnuplot)
+    if not gnuplot:
+        print("plot.py: gnuplot not found: apt-get install gnuplot-nox "
+              "(scripts/setup.sh bench)", file=sys.stderr)
+        return 1
+    try:
+        res = results.load(path)
+        os.makedirs(a.outdir, exist_ok=True)
+        pl = Plotter(res, a.outdir, gnuplot, a.png_terminal)
+        if not any(r["status"] == "ok" for r in res["rows"]):
+            print("plot.py: no cell succeeded: nothing to plot", file=sys.stderr)
+            return 1
+        if res.get("kind") == "map":
+            pl.map()
+        else:
+            pl.dmaengine()
+    except (OSError, ValueError, RuntimeError) as e:
+        print(f"plot.py: {e}", file=sys.stderr)
+        return 1
+    for f in pl.made:
+        print(f)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

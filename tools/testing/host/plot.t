@@ -1,0 +1,144 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# scripts/plot.py on synthetic results files (fixtures/results-dmaengine.json
+# with failed cells, fixtures/results-map.json): the files it names exist
+# and are valid PNG (signature, IHDR size, pixels not all one colour) and
+# SVG (XML with the plot's title and labels), for each prep mode and sg
+# entry count, with pngcairo and with libgd's png; and its errors.
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v python3 >/dev/null || ! command -v gnuplot >/dev/null; then
+	tap_skip "python3 or gnuplot not installed (scripts/setup.sh)"
+	tap_end
+fi
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+run_py_tests "$TOP" "$WORK" <<'PY'
+import json, os, struct, subprocess, sys, traceback, zlib
+import xml.etree.ElementTree as ET
+top, work = sys.argv[1], sys.argv[2]
+FIX = os.path.join(top, "tools/testing/host/fixtures")
+PLOT = os.path.join(top, "scripts/plot.py")
+
+def check(desc, fn):
+    try:
+        fn()
+        print("ok - " + desc)
+    except Exception:
+        print("not ok - " + desc)
+        print(traceback.format_exc().strip())
+
+def run(*args):
+    return subprocess.run([sys.executable, PLOT] + list(args), capture_output=True, text=True)
+
+def png_ok(path):
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
+    pos, idat, ihdr = 8, b"", None
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        assert zlib.crc32(kind + body) == struct.unpack(">I", data[pos + 8 + n:pos + 12 + n])[0], \
+            "bad CRC in " + path
+        if kind == b"IHDR":
+            ihdr = struct.unpack(">IIBB", body[:10])
+        elif kind == b"IDAT":
+            idat += body
+        elif kind == b"IEND":
+            break
+        pos += 12 + n
+    assert ihdr and ihdr[:2] == (1000, 620), ihdr
+    raw = zlib.decompress(idat)
+    assert len(set(raw)) > 8, "an image of one colour: " + path
+    return ihdr
+
+def svg_ok(path, *texts):
+    root = ET.parse(path).getroot()
+    assert root.tag.endswith("svg"), root.tag
+    alltext = " ".join(t for t in root.itertext())
+    for t in texts:
+        assert t in alltext, (t, path)
+
+DE = ["throughput-prep_memcpy", "phases-prep_memcpy", "throughput-prep_memcpy_sg",
+      "phases-prep_memcpy_sg", "throughput-both"]
+out = os.path.join(work, "de")
+p = run(os.path.join(FIX, "results-dmaengine.json"), out)
+def dmaengine_files():
+    assert p.returncode == 0, p.stderr
+    want = sorted(os.path.join(out, f"{s}.{e}") for s in DE for e in ("png", "svg"))
+    assert sorted(p.stdout.split()) == want, p.stdout
+    for f in want:
+        assert os.path.getsize(f) > 2000, f
+check("dmaengine: throughput and phases per prep mode, both modes together; PNG and SVG", dmaengine_files)
+
+def pngs():
+    for s in DE:
+        png_ok(os.path.join(out, s + ".png"))
+check("dmaengine: every PNG valid (signature, CRCs, 1000x620, not blank)", pngs)
+
+def svgs():
+    svg_ok(os.path.join(out, "throughput-prep_memcpy.svg"),
+           "prep_memcpy: throughput, batches of 512 folios", "4KB", "64KB", "2MB",
+           "1 channel", "4 channels", "folio size", "kernel 6.12.0-synthetic")
+    svg_ok(os.path.join(out, "phases-prep_memcpy_sg.svg"), "time by phase", "prep",
+           "submit", "issue", "wait", "1ch 4KB", "4ch 2MB")
+    svg_ok(os.path.join(out, "throughput-both.svg"), "prep_memcpy_sg, 4 channels")
+    # the failed cells (8 channels) are not plotted
+    t = " ".join(ET.parse(os.path.join(out, "throughput-prep_memcpy.svg")).getroot().itertext())
+    assert "8 channels" not in t
+check("dmaengine: SVGs are XML with titles, folio labels, legends; failed cells left out", svgs)
+
+def data_kept():
+    d = os.path.join(out, "data")
+    assert os.path.exists(os.path.join(d, "throughput-prep_memcpy.gp"))
+    lines = open(os.path.join(d, "phases-prep_memcpy.dat")).read().splitlines()
+    assert lines[0] == "# label prep_ms submit_ms issue_ms wait_ms run_ms"
+    # per channel: fake_tool's sums over 4 channels divided by 4
+    assert lines[4].split() == ['"4ch', '4KB"', "4.000000", "1.000000", "0.500000",
+                                "34.500000", "40.000000"], lines[4]
+check("data/: the gnuplot scripts and data, phases per channel", data_kept)
+
+def map_plots():
+    o = os.path.join(work, "map")
+    q = run(os.path.join(FIX, "results-map.json"), o)
+    assert q.returncode == 0, q.stderr
+    assert sorted(os.path.basename(x) for x in q.stdout.split()) == [
+        "map-latency-sg.png", "map-latency-sg.svg", "map-latency-single.png",
+        "map-latency-single.svg"]
+    png_ok(os.path.join(o, "map-latency-sg.png"))
+    svg_ok(os.path.join(o, "map-latency-sg.svg"), "sg mode: dma_map_sg() latency",
+           "sg entries", "map, 1 thread", "unmap, 4 threads", "1024")
+    svg_ok(os.path.join(o, "map-latency-single.svg"), "dma_map_single()", "granule (pages)")
+check("map: latency against sg entries per mode, a line per thread count", map_plots)
+
+def sge_and_libgd():
+    r = json.load(open(os.path.join(FIX, "results-dmaengine.json")))
+    extra = [dict(x, sge=16) for x in r["rows"]]
+    r["rows"] += extra
+    f = os.path.join(work, "two-sge.json")
+    json.dump(r, open(f, "w"))
+    o = os.path.join(work, "sge")
+    q = run("--png-terminal", "png", f, o)
+    assert q.returncode == 0, q.stderr
+    names = sorted(os.path.basename(x) for x in q.stdout.split())
+    assert "throughput-prep_memcpy-sge16.png" in names and "phases-prep_memcpy_sg-sge512.svg" in names
+    assert len(names) == 2 * 2 * len(DE), names
+    png_ok(os.path.join(o, "throughput-both-sge16.png"))
+check("two sg entry counts: a plot each (-sgeN); libgd png terminal", sge_and_libgd)
+
+def errors():
+    q = run("--gnuplot", "no-such-gnuplot", os.path.join(FIX, "results-map.json"), work)
+    assert q.returncode == 1 and "gnuplot not found" in q.stderr
+    r = json.load(open(os.path.join(FIX, "results-dmaengine.json")))
+    for x in r["rows"]:
+        x["status"] = "failed"
+    f = os.path.join(work, "none.json")
+    json.dump(r, open(f, "w"))
+    q = run(f, os.path.join(work, "none"))
+    assert q.returncode == 1 and "nothing to plot" in q.stderr
+    q = run(os.path.join(FIX, "fake_tool.py"), os.path.join(work, "x"))
+    assert q.returncode == 1 and q.stderr.startswith("plot.py:")
+check("errors: no gnuplot, no successful cell, not a results file", errors)
+print("ok - done")
+PY
+tap_end
