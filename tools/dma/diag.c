@@ -14,6 +14,7 @@
 #define DEBUGFS_DIR	"/sys/kernel/debug"
 #define PCI_DRIVER	"/sys/bus/pci/drivers/dma_map_benchmark"
 #define PLATFORM_DRIVER	"/sys/bus/platform/drivers/dma_map_benchmark"
+#define CPU_ONLINE	"/sys/devices/system/cpu/online"
 
 static bool exists(const char *root, const char *path)
 {
@@ -113,6 +114,78 @@ void print_map_ioctl_error(FILE *f, int err)
 	fputc('\n', f);
 }
 
+int check_cpus_online(const char *root, const struct bench_opts *o, FILE *err)
+{
+	char path[4096], online[4096];
+	unsigned int i;
+	size_t len;
+	FILE *f;
+
+	if (!o->nr_cpus)
+		return 0;
+	snprintf(path, sizeof(path), "%s" CPU_ONLINE, root);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	len = fread(online, 1, sizeof(online) - 1, f);
+	fclose(f);
+	online[len] = '\0';
+	for (i = 0; i < o->nr_cpus; i++) {
+		if (cpu_list_has(online, o->cpus[i]))	/* 1, or -1: unknown */
+			continue;
+		online[strcspn(online, "\n")] = '\0';
+		fprintf(err, PROG_NAME ": --cpus: CPU %u is not online (online: %s)\n",
+			(unsigned int)o->cpus[i], online);
+		return -1;
+	}
+	return 0;
+}
+
+/* mul_sat() - a * b, UINT64_MAX if that overflows */
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+void print_map_ext_ioctl_error(FILE *f, int err,
+			       const struct map_benchmark_ext *m)
+{
+	char entry[32], total[32];
+
+	fprintf(f, PROG_NAME ": DMA_MAP_BENCHMARK_EXT failed: %s\n",
+		strerror(err));
+	fprintf(f, PROG_NAME ": ");
+	switch (err) {
+	case ENOTTY:
+		fprintf(f, "the loaded dma_map_benchmark module has no extended map interface (entries > 1024, --entry-size, --iterations, --cpus, --sync, --percentiles): load the module built from this tree");
+		break;
+	case EINVAL:
+		fprintf(f, "the kernel refused the request; see dmesg for the field the kernel refused (nothing there: the module predates the extended map interface; load the module built from this tree)");
+		break;
+	case ETIMEDOUT:
+		fprintf(f, "%u iterations did not finish within %u seconds: raise --seconds (at most %u) or lower --iterations",
+			m->iterations, m->seconds, DMA_MAP_MAX_SECONDS);
+		break;
+	case ENOMEM:
+		format_size(m->entry_size, entry, sizeof(entry));
+		format_size(mul_sat(mul_sat(m->entries, m->entry_size),
+				    m->threads), total, sizeof(total));
+		fprintf(f, "buffers larger than memory allows: entries %u x entry size %s x %u threads = %s; lower --entries, --entry-size or --threads",
+			m->entries, entry, m->threads, total);
+		break;
+	case EFAULT:
+		fprintf(f, "the kernel could not access the request or its CPU list");
+		break;
+	case EINTR:
+		fprintf(f, "interrupted");
+		break;
+	default:
+		fprintf(f, "see dmesg");
+		break;
+	}
+	fputc('\n', f);
+}
+
 /* describe_channel() - "channel dma0chan0 (device soft_dma.0, driver soft_dma)" */
 static void describe_channel(char *buf, size_t len,
 			     const struct dmaengine_benchmark *b,
@@ -158,12 +231,6 @@ static void where(char *buf, size_t len, const struct dmaengine_benchmark *b,
 	else
 		snprintf(buf, len, "%s, %s, prep mode %u", ch, run,
 			 b->error_prep_mode);
-}
-
-/* mul_sat() - a * b, UINT64_MAX if that overflows */
-static uint64_t mul_sat(uint64_t a, uint64_t b)
-{
-	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }
 
 static void print_filters(FILE *f, const struct dmaengine_benchmark *b)

@@ -33,8 +33,23 @@ enum open_problem diagnose_open(const char *root, enum bench_mode mode,
 void print_open_error(FILE *f, const char *path, int err,
 		      enum open_problem problem);
 
+/*
+ * check_cpus_online() - every --cpus CPU is in the online list under @root
+ * (/sys/devices/system/cpu/online); 0, or -1 after saying which is not.
+ * A list that cannot be read or parsed is left to the kernel to check.
+ */
+int check_cpus_online(const char *root, const struct bench_opts *o,
+		      FILE *err);
+
 /* print_map_ioctl_error() - DMA_MAP_BENCHMARK failed with @err */
 void print_map_ioctl_error(FILE *f, int err);
+
+/*
+ * print_map_ext_ioctl_error() - DMA_MAP_BENCHMARK_EXT failed with @err; @m
+ * the request (its inputs name what to change)
+ */
+void print_map_ext_ioctl_error(FILE *f, int err,
+			       const struct map_benchmark_ext *m);
 
 /*
  * print_dmaengine_error() - DMAENGINE_BENCHMARK failed with @err; @b as the

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Map modes (single, sg): DMA_MAP_BENCHMARK on the bound device.
+ * Map modes (single, sg): DMA_MAP_BENCHMARK on the bound device, or
+ * DMA_MAP_BENCHMARK_EXT for what upstream's interface cannot ask.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -13,6 +15,8 @@
 
 _Static_assert(sizeof(struct map_benchmark) == 136,
 	       "struct map_benchmark must stay binary compatible with upstream");
+_Static_assert(sizeof(struct map_benchmark_ext) == DMA_MAP_BENCH_EXT_SIZE_VER1,
+	       "struct map_benchmark_ext must match the published size");
 
 void map_fill_request(const struct bench_opts *o, struct map_benchmark *m)
 {
@@ -28,11 +32,50 @@ void map_fill_request(const struct bench_opts *o, struct map_benchmark *m)
 					    DMA_MAP_BENCH_SINGLE_MODE;
 }
 
+void map_fill_ext_request(const struct bench_opts *o,
+			  struct map_benchmark_ext *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->size = sizeof(*m);
+	m->flags = o->sync ? DMA_MAP_BENCH_F_SYNC : 0;
+	m->map_mode = o->mode == MODE_SG ? DMA_MAP_BENCH_SG_MODE :
+					    DMA_MAP_BENCH_SINGLE_MODE;
+	m->threads = o->threads;
+	m->seconds = o->seconds;
+	m->iterations = o->iterations;
+	m->node = o->node;
+	m->dma_bits = o->dma_bits;
+	m->dma_dir = o->dir;
+	m->dma_trans_ns = o->xdelay;
+	m->entries = o->granule;
+	m->entry_size = o->entry_size;
+	if (o->nr_cpus) {
+		m->cpus_ptr = (uintptr_t)o->cpus;
+		m->nr_cpus = o->nr_cpus;
+	}
+}
+
+static int map_run_ext(int fd, const struct bench_opts *o,
+		       const struct report_ctx *ctx)
+{
+	struct map_benchmark_ext m;
+
+	map_fill_ext_request(o, &m);
+	if (ioctl(fd, DMA_MAP_BENCHMARK_EXT, &m)) {
+		print_map_ext_ioctl_error(stderr, errno, &m);
+		return 1;
+	}
+	report_map_ext(stdout, ctx, o, &m);
+	return 0;
+}
+
 int map_run(const struct bench_opts *o, const struct report_ctx *ctx)
 {
 	struct map_benchmark m;
-	int fd, err;
+	int fd, err, ret = 0;
 
+	if (check_cpus_online("", o, stderr))
+		return 2;
 	fd = open(MAP_BENCH_PATH, O_RDWR);
 	if (fd < 0) {
 		err = errno;
@@ -40,13 +83,17 @@ int map_run(const struct bench_opts *o, const struct report_ctx *ctx)
 				 diagnose_open("", o->mode, err));
 		return 1;
 	}
-	map_fill_request(o, &m);
-	if (ioctl(fd, DMA_MAP_BENCHMARK, &m)) {
-		print_map_ioctl_error(stderr, errno);
-		close(fd);
-		return 1;
+	if (map_use_ext(o)) {
+		ret = map_run_ext(fd, o, ctx);
+	} else {
+		map_fill_request(o, &m);
+		if (ioctl(fd, DMA_MAP_BENCHMARK, &m)) {
+			print_map_ioctl_error(stderr, errno);
+			ret = 1;
+		} else {
+			report_map(stdout, ctx, o, &m);
+		}
 	}
 	close(fd);
-	report_map(stdout, ctx, o, &m);
-	return 0;
+	return ret;
 }

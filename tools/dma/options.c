@@ -22,6 +22,7 @@ enum opt_kind {
 	K_FOLIO,	/* folio size, a power-of-two multiple of the page */
 	K_CHOICE,	/* one of ->choices */
 	K_NAME,		/* a channel or device name */
+	K_CPUS,		/* a CPU list: 0, 0-3, 0,2,4 */
 	K_FLAG,		/* no argument */
 	K_ACTION,	/* no argument, prints and exits */
 };
@@ -81,7 +82,7 @@ static const struct opt_desc opt_table[O_NR] = {
 		.kind = K_CHOICE, .choices = mode_choices,
 		.accepts = "single, sg, dmaengine, 0 or 1", .scope = SC_ALL,
 		.def = "single",
-		.help = "single: dma_map_single() of --granule pages; sg: dma_map_sg() of --granule one-page entries; dmaengine: dmaengine_prep_dma_memcpy() per segment vs dmaengine_prep_dma_memcpy_sg() per batch" },
+		.help = "single: dma_map_single() of --granule pages (--entries x --entry-size bytes); sg: dma_map_sg() of --granule one-page entries (--entries of --entry-size); dmaengine: dmaengine_prep_dma_memcpy() per segment vs dmaengine_prep_dma_memcpy_sg() per batch" },
 	[O_JSON] = { .name = "json", .kind = K_FLAG, .scope = SC_ALL,
 		.help = "print one JSON object instead of text" },
 	[O_CSV] = { .name = "csv", .kind = K_FLAG, .scope = SC_DMAENGINE,
@@ -99,7 +100,7 @@ static const struct opt_desc opt_table[O_NR] = {
 		.help = "threads mapping in parallel" },
 	[O_SECONDS] = { .name = "seconds", .short_opt = 's', .metavar = "N",
 		INT_OPT(1, DMA_MAP_MAX_SECONDS), .scope = SC_MAP, .def = "20",
-		.help = "duration of the run" },
+		.help = "duration of the run; with --iterations, the most the run may take, default then 300" },
 	[O_NODE] = { .name = "node", .short_opt = 'n', .metavar = "N",
 		INT_OPT(-1, NODE_MAX), .scope = SC_MAP, .def = "-1",
 		.help = "NUMA node to run the threads on; -1: any" },
@@ -116,8 +117,26 @@ static const struct opt_desc opt_table[O_NR] = {
 		.scope = SC_MAP, .def = "0",
 		.help = "pretend-transfer delay between map and unmap" },
 	[O_GRANULE] = { .name = "granule", .short_opt = 'g', .metavar = "N",
-		INT_OPT(1, DMA_MAP_MAX_GRANULE), .scope = SC_MAP, .def = "1",
-		.help = "pages per mapping (single) or one-page sg entries (sg)" },
+		INT_OPT(1, DMA_MAP_MAX_ENTRIES), .scope = SC_MAP, .def = "1",
+		.help = "pages per mapping (single) or one-page sg entries (sg); the same setting as --entries" },
+	[O_ENTRIES] = { .name = "entries", .metavar = "N",
+		INT_OPT(1, DMA_MAP_MAX_ENTRIES), .scope = SC_MAP, .def = "1",
+		.help = "entries of --entry-size bytes: sg entries (sg) or parts of the one buffer (single); -g by another name, beyond upstream's 1024" },
+	[O_ENTRY_SIZE] = { .name = "entry-size", .metavar = "SIZE",
+		.kind = K_SIZE, .min = 1, .max = FOLIO_MAX_BYTES,
+		.scope = SC_MAP, .def_help = "the page size",
+		.help = "bytes an entry, e.g. 4K, 64K, 1M; the kernel refuses more than its largest contiguous allocation (4MB with 4K pages on x86-64)" },
+	[O_ITERATIONS] = { .name = "iterations", .metavar = "N",
+		INT_OPT(0, DMA_MAP_MAX_ITERATIONS), .scope = SC_MAP, .def = "0",
+		.help = "map/unmap cycles per thread, then stop (--seconds, default then 300, is the most the run may take); 0: run for --seconds" },
+	[O_CPUS] = { .name = "cpus", .metavar = "LIST", .kind = K_CPUS,
+		.scope = SC_MAP, .def_help = "not pinned",
+		.help = "pin thread i to CPU i of LIST, cycling: 0 pins every thread to CPU 0; 0-3 or 0,2,4,6 spread them" },
+	[O_DMA_SYNC] = { .name = "sync", .kind = K_FLAG, .scope = SC_MAP,
+		.help = "also time dma_sync_*_for_cpu() and dma_sync_*_for_device(), once each between map and unmap" },
+	[O_PERCENTILES] = { .name = "percentiles", .kind = K_FLAG,
+		.scope = SC_MAP,
+		.help = "use the extended interface, for count, min, max and p50/p90/p99 in ns, even without the options above" },
 
 	[O_CHANNELS] = { .name = "channels", .short_opt = 'c', .metavar = "N",
 		INT_OPT(1, DMAENGINE_BENCH_MAX_CHANNELS), .scope = SC_DMAENGINE,
@@ -262,6 +281,11 @@ static void opt_accepts(const struct bench_opts *o, enum opt_id id,
 		snprintf(buf, len, "1..%d characters",
 			 DMAENGINE_BENCH_NAME_LEN - 1);
 		break;
+	case K_CPUS:
+		snprintf(buf, len,
+			 "a list of CPUs 0..%d such as 0, 0-3 or 0,2,4 (at most %d)",
+			 CPU_MAX, DMA_MAP_MAX_CPUS);
+		break;
 	default:
 		snprintf(buf, len, "given without a value");
 		break;
@@ -317,6 +341,7 @@ static int store(struct bench_opts *o, enum opt_id id, const char *arg,
 	long long n = 0;
 	uint64_t size = 0;
 	int choice = 0;
+	long nr_cpus = 0;
 
 	switch (d->kind) {
 	case K_INT:
@@ -346,6 +371,14 @@ static int store(struct bench_opts *o, enum opt_id id, const char *arg,
 		if (!*arg || strlen(arg) >= DMAENGINE_BENCH_NAME_LEN)
 			return bad_value(o, id, arg, err);
 		break;
+	case K_CPUS:
+		nr_cpus = parse_cpu_list(arg, CPU_MAX, o->cpus,
+					 DMA_MAP_MAX_CPUS);
+		if (nr_cpus < 0) {
+			o->nr_cpus = 0;
+			return bad_value(o, id, arg, err);
+		}
+		break;
 	case K_FLAG:
 	case K_ACTION:
 		break;
@@ -362,7 +395,13 @@ static int store(struct bench_opts *o, enum opt_id id, const char *arg,
 	case O_BITS: o->dma_bits = n; break;
 	case O_DIR: o->dir = choice; break;
 	case O_XDELAY: o->xdelay = n; break;
-	case O_GRANULE: o->granule = n; break;
+	case O_GRANULE:
+	case O_ENTRIES: o->granule = n; break;
+	case O_ENTRY_SIZE: o->entry_size = size; break;
+	case O_ITERATIONS: o->iterations = n; break;
+	case O_CPUS: o->nr_cpus = nr_cpus; break;
+	case O_DMA_SYNC: o->sync = true; break;
+	case O_PERCENTILES: o->percentiles = true; break;
 	case O_CHANNELS: o->channels = n; break;
 	case O_CHANNEL: strcpy(o->channel, arg); break;
 	case O_DEVICE: strcpy(o->device, arg); break;
@@ -395,6 +434,7 @@ void opts_init(struct bench_opts *o, long page_size)
 
 	memset(o, 0, sizeof(*o));
 	o->page_size = page_size;
+	o->entry_size = page_size;
 	for (id = 0; id < O_NR; id++)
 		if (opt_table[id].def)
 			store(o, id, opt_table[id].def, NULL);
@@ -403,6 +443,22 @@ void opts_init(struct bench_opts *o, long page_size)
 static bool given(const struct bench_opts *o, enum opt_id id)
 {
 	return o->given & (1ULL << id);
+}
+
+bool map_use_ext(const struct bench_opts *o)
+{
+	static const enum opt_id ext_only[] = {
+		O_ENTRIES, O_ENTRY_SIZE, O_ITERATIONS, O_CPUS, O_DMA_SYNC,
+		O_PERCENTILES,
+	};
+	size_t i;
+
+	if (o->granule > DMA_MAP_MAX_GRANULE)
+		return true;
+	for (i = 0; i < sizeof(ext_only) / sizeof(ext_only[0]); i++)
+		if (given(o, ext_only[i]))
+			return true;
+	return false;
 }
 
 /* validate() - what no single option can check alone */
@@ -426,6 +482,8 @@ static enum parse_status validate(const struct bench_opts *o, FILE *err)
 		msg = "--json and --csv exclude each other";
 	else if (given(o, O_ORDER) && given(o, O_FOLIO))
 		msg = "--order and --folio set the same thing: give one";
+	else if (given(o, O_GRANULE) && given(o, O_ENTRIES))
+		msg = "--granule and --entries set the same thing: give one";
 	else if (o->samples && o->format != OUT_JSON)
 		msg = "--samples needs --json";
 	else if (o->per_channel && o->format == OUT_CSV)
@@ -525,6 +583,9 @@ enum parse_status opts_parse(struct bench_opts *o, int argc, char **argv,
 		usage_hint(err);
 		return PARSE_USAGE;
 	}
+	/* a run of N iterations may take up to the kernel's limit */
+	if (o->iterations && !given(o, O_SECONDS))
+		o->seconds = DMA_MAP_MAX_SECONDS;
 	return validate(o, err);
 }
 
@@ -607,7 +668,9 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "\n"
 "SYNOPSIS\n"
 "    " PROG_NAME " [-m single|sg] [-t N] [-s N] [-n N] [-b N] [-d DIR]\n"
-"                      [-x NS] [-g N] [--json]\n"
+"                      [-x NS] [-g N | --entries N] [--entry-size SIZE]\n"
+"                      [--iterations N] [--cpus LIST] [--sync] [--percentiles]\n"
+"                      [--json]\n"
 "    " PROG_NAME " -m dmaengine [-c N] [-C NAME] [-D NAME] [-o N | -f SIZE]\n"
 "                      [--sge N] [--bytes SIZE] [-r N] [-w N] [--src-node N]\n"
 "                      [--dst-node N] [-p PREP] [--verify] [--poll]\n"
@@ -625,6 +688,14 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "    /sys/kernel/debug/dmaengine_benchmark (no device binding needed).\n"
 "    Every value is checked before the kernel is asked.\n"
 "\n"
+"    Beyond upstream, the map modes take up to 65536 entries (--entries, or\n"
+"    -g above 1024) of any size (--entry-size), a fixed number of iterations\n"
+"    (--iterations), threads pinned to CPUs (--cpus) and sync timing\n"
+"    (--sync), and report each operation at ns resolution with percentiles.\n"
+"    Any of these, or --percentiles alone, goes through the module's\n"
+"    extended interface (DMA_MAP_BENCHMARK_EXT), which the module built from\n"
+"    this tree has; without them the request is upstream's, byte for byte.\n"
+"\n"
 "OPTIONS\n");
 	usage_options(o, f, SC_ALL);
 	fprintf(f, "\n  Map modes (-m single, -m sg):\n");
@@ -639,17 +710,25 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "\n"
 "OUTPUT\n"
 "    Map modes: the selftest's lines (mode, parameters, average map and\n"
-"    unmap latency in us with standard deviation). dmaengine: '#' lines\n"
-"    naming the kernel and the channels (name, device, driver), then a\n"
-"    table with a row per prep mode: mean +- standard deviation over the\n"
-"    runs of the wall time of a run (run_ms), of the time in prep, submit,\n"
-"    issue_pending and waiting (summed over channels), the prep calls of a\n"
-"    run and the throughput in GB/s (10^9 bytes/s). --csv and --json give\n"
-"    the same numbers for scripts.\n"
+"    unmap latency in us with standard deviation; granule/sg_nents is the\n"
+"    entry count). With the extended interface a line per timed operation\n"
+"    follows: map, unmap, and with --sync sync_cpu and sync_device, as\n"
+"      OP count N mean US us sd US min US p50 US p90 US p99 US max US\n"
+"    in microseconds with 3 decimals, i.e. to the nanosecond; count is\n"
+"    over all threads, sd the standard deviation, p50/p90/p99 percentiles\n"
+"    from a log-linear histogram (within 1/16 of a power of 2). --json adds\n"
+"    results.ops.OP.{count,mean_ns,sd_ns,min_ns,p50_ns,p90_ns,p99_ns,max_ns}.\n"
+"\n"
+"    dmaengine: '#' lines naming the kernel and the channels (name, device,\n"
+"    driver), then a table with a row per prep mode: mean +- standard\n"
+"    deviation over the runs of the wall time of a run (run_ms), of the time\n"
+"    in prep, submit, issue_pending and waiting (summed over channels), the\n"
+"    prep calls of a run and the throughput in GB/s (10^9 bytes/s). --csv\n"
+"    and --json give the same numbers for scripts.\n"
 "\n"
 "EXIT STATUS\n"
 "    0 success; 1 the benchmark could not run or failed (open, ioctl);\n"
-"    2 invalid command line.\n"
+"    2 invalid command line, or a --cpus CPU that is not online.\n"
 "\n"
 "FILES\n"
 "    /sys/kernel/debug/dma_map_benchmark    map modes (a device bound)\n"
@@ -657,6 +736,9 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "\n"
 "EXAMPLES\n"
 "    " PROG_NAME " -t 8 -s 30 -d from_device -g 8 -m sg\n"
+"    # dma_map_sg() of 10 MiB in 4 KiB entries, 200 iterations on CPU 0:\n"
+"    " PROG_NAME " -m sg --entries 2560 --entry-size 4K --iterations 200 \\\n"
+"        --cpus 0 --sync -d to_device\n"
 "    " PROG_NAME " -m dmaengine --channels 4 --folio 64K --sge 512 --bytes 1G\n"
 "    " PROG_NAME " -m dmaengine --prep memcpy --poll --verify\n"
 "    " PROG_NAME " -m dmaengine --json --samples > run.json\n"

@@ -30,6 +30,7 @@ enum out_format {
 enum opt_id {
 	O_MODE, O_JSON, O_CSV, O_VERBOSE, O_HELP, O_VERSION,
 	O_THREADS, O_SECONDS, O_NODE, O_BITS, O_DIR, O_XDELAY, O_GRANULE,
+	O_ENTRIES, O_ENTRY_SIZE, O_ITERATIONS, O_CPUS, O_DMA_SYNC, O_PERCENTILES,
 	O_CHANNELS, O_CHANNEL, O_DEVICE, O_ORDER, O_FOLIO, O_SGE, O_BYTES,
 	O_RUNS, O_WARMUP, O_SRC_NODE, O_DST_NODE, O_PREP, O_VERIFY, O_POLL,
 	O_ALLOW_FEWER, O_TIMEOUT, O_PER_CHANNEL, O_SAMPLES,
@@ -42,6 +43,8 @@ enum opt_id {
 #define BYTES_MAX		(1ULL << 40)
 /* Largest NUMA node number (MAX_NUMNODES is at most 1 << 10). */
 #define NODE_MAX		1023
+/* Largest CPU number --cpus takes. */
+#define CPU_MAX			1023
 
 struct bench_opts {
 	enum bench_mode mode;
@@ -49,14 +52,20 @@ struct bench_opts {
 	bool verbose;
 	long page_size;
 
-	/* map modes (struct map_benchmark) */
+	/* map modes (struct map_benchmark, struct map_benchmark_ext) */
 	int threads;
 	int seconds;
 	int node;
 	int dma_bits;
 	int dir;
 	int xdelay;
-	int granule;
+	int granule;			/* -g or --entries: 1..65536 */
+	uint32_t entry_size;		/* bytes; the page size by default */
+	unsigned int iterations;	/* 0: a timed run */
+	uint32_t cpus[DMA_MAP_MAX_CPUS];
+	unsigned int nr_cpus;		/* 0: no --cpus */
+	bool sync;
+	bool percentiles;
 
 	/* dmaengine mode (struct dmaengine_benchmark) */
 	unsigned int channels;
@@ -97,6 +106,12 @@ enum parse_status opts_parse(struct bench_opts *o, int argc, char **argv,
 
 /* opts_usage() - the --help text */
 void opts_usage(const struct bench_opts *o, FILE *f);
+
+/*
+ * map_use_ext() - whether the map modes need DMA_MAP_BENCHMARK_EXT: more
+ * than DMA_MAP_MAX_GRANULE entries, or any option the upstream ioctl lacks
+ */
+bool map_use_ext(const struct bench_opts *o);
 
 /* folio_bytes() - bytes in one folio of @o->folio_order */
 uint64_t folio_bytes(const struct bench_opts *o);

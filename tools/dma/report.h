@@ -28,6 +28,34 @@ void report_map(FILE *f, const struct report_ctx *ctx,
 		const struct bench_opts *o, const struct map_benchmark *m);
 
 /*
+ * A finished DMA_MAP_BENCHMARK_EXT. map_ext_to_legacy() is what
+ * DMA_MAP_BENCHMARK would have returned for the run: means and standard
+ * deviations of map and unmap in 100 ns units (truncated, as the kernel
+ * does), granule = entries.
+ */
+void map_ext_to_legacy(const struct map_benchmark_ext *e,
+		       struct map_benchmark *m);
+/* map_op_name() - "map", "unmap", "sync_cpu", "sync_device", or NULL */
+const char *map_op_name(unsigned int op);
+/*
+ * report_map_ext_text() - the selftest's four lines, then a line per timed
+ * operation (sync_cpu and sync_device only with DMA_MAP_BENCH_F_SYNC):
+ * "map         count 200 mean 123.456 us sd 5.600 min 110.200 p50 ..."
+ * in us with 3 decimals, exact to the ns
+ */
+void report_map_ext_text(FILE *f, const struct map_benchmark_ext *m);
+/*
+ * report_map_ext_json() - report_map_json()'s object, params gaining
+ * entries, entry_size, iterations, cpus (read at m->cpus_ptr) and sync,
+ * results gaining ops.{map,unmap[,sync_cpu,sync_device]}
+ */
+void report_map_ext_json(FILE *f, const struct report_ctx *ctx,
+			 const struct map_benchmark_ext *m);
+void report_map_ext(FILE *f, const struct report_ctx *ctx,
+		    const struct bench_opts *o,
+		    const struct map_benchmark_ext *m);
+
+/*
  * A finished DMAENGINE_BENCHMARK: @b as the kernel returned it, the
  * channel array it filled (NULL if none was passed) and its samples (NULL,
  * or b->samples_written entries).

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The built binary end to end, on the host (no module needed): exit status
 # 0 for --help/--version, 2 and one message naming the option for invalid
-# values (nothing on stdout, no debugfs access), and, with valid options
-# on a host without the module, exit status 1 with the open diagnosis.
+# values (nothing on stdout, no debugfs access), the extended map options
+# (--entries, --entry-size, --iterations, --cpus, --sync) included; a --cpus
+# CPU that is not online is exit status 2; with valid options on a host
+# without the module, exit status 1 with the open diagnosis.
 . "$(dirname "$0")/lib.sh"
 build
 
@@ -38,7 +40,7 @@ missing=
 for o in mode json csv verbose help version threads seconds node dma-bits dir \
 	 trans-delay-ns granule channels channel device order folio sge bytes \
 	 runs warmup src-node dst-node prep verify poll allow-fewer timeout-ms \
-	 per-channel samples; do
+	 per-channel samples entries entry-size iterations cpus sync percentiles; do
 	grep -q -- "--$o\b" <<<"$out" || missing="$missing --$o"
 done
 if [ -z "$missing" ]; then
@@ -73,7 +75,29 @@ expect 2 "invalid --dir '3': must be 0\.\.2 or bidirectional, to_device, from_de
 	"-d 3: exit 2" -d 3
 expect 2 "invalid --trans-delay-ns '10000001': must be 0\.\.10000000" \
 	"-x too big: exit 2" -x 10000001
-expect 2 "invalid --granule '1025': must be 1\.\.1024" "-g 1025: exit 2" -g 1025
+expect 2 "invalid --granule '65537': must be 1\.\.65536" "-g 65537: exit 2" -g 65537
+expect 2 "^dma_map_benchmark: invalid --entries '0': must be 1\.\.65536$" \
+	"--entries 0: exit 2, the message names --entries and its range" \
+	-m sg --entries 0
+expect 2 "invalid --entries '65537': must be 1\.\.65536" \
+	"--entries 65537: exit 2" -m sg --entries 65537
+expect 2 "invalid --entry-size '0': must be 1B\.\.1GB \(suffixes K, M, G, T\)" \
+	"--entry-size 0: exit 2" --entry-size 0
+expect 2 "invalid --entry-size '4X'" "--entry-size 4X: exit 2" --entry-size 4X
+expect 2 "invalid --entry-size '2G'" "--entry-size 2G: exit 2" --entry-size 2G
+expect 2 "invalid --iterations '100000001': must be 0\.\.100000000" \
+	"--iterations 100000001: exit 2" --iterations 100000001
+expect 2 "invalid --iterations '-1'" "--iterations -1: exit 2" --iterations -1
+expect 2 "invalid --cpus '1024': must be a list of CPUs 0\.\.1023 such as 0, 0-3 or 0,2,4 \(at most 1024\)" \
+	"--cpus 1024: exit 2" --cpus 1024
+expect 2 "invalid --cpus '3-1'" "--cpus 3-1: exit 2" --cpus 3-1
+expect 2 "invalid --cpus '0,'" "--cpus '0,': exit 2" --cpus 0,
+expect 2 "--granule and --entries set the same thing: give one" \
+	"-g with --entries: exit 2" -g 8 --entries 8
+expect 2 "--sync applies to the map modes" "--sync with -m dmaengine: exit 2" \
+	-m dmaengine --sync
+expect 2 "--entries applies to the map modes" \
+	"--entries with -m dmaengine: exit 2" -m dmaengine --entries 4
 expect 2 "invalid --mode 'x': must be single, sg, dmaengine, 0 or 1" \
 	"-m x: exit 2" -m x
 expect 2 "invalid --channels '257': must be 1\.\.256" \
@@ -99,9 +123,19 @@ expect 2 "--json and --csv exclude each other" "--json --csv: exit 2" \
 expect 2 "unknown or ambiguous option '--bogus'" "unknown option: exit 2" --bogus
 expect 2 "unexpected argument 'extra'" "stray argument: exit 2" extra
 
+# A --cpus CPU this host does not have: exit 2, before debugfs is opened.
+if [ -r /sys/devices/system/cpu/online ] && [ "$(nproc --all)" -lt 1024 ]; then
+	expect 2 "^dma_map_benchmark: --cpus: CPU 1023 is not online \(online: [0-9,-]+\)$" \
+		"--cpus 1023 on a host with fewer CPUs: exit 2, names the online ones" \
+		-m sg --cpus 0,1023
+else
+	tap_skip "no online CPU list, or CPU 1023 exists: offline --cpus not exercised"
+fi
+
 # Valid options: on a host without the module, opening debugfs fails.
 if [ -e /sys/kernel/debug/dma_map_benchmark ] ||
    [ -e /sys/kernel/debug/dmaengine_benchmark ]; then
+	tap_skip "the module is loaded here: runtime errors not exercised"
 	tap_skip "the module is loaded here: runtime errors not exercised"
 	tap_skip "the module is loaded here: runtime errors not exercised"
 else
@@ -109,6 +143,10 @@ else
 	expect 1 "^dma_map_benchmark: cannot open /sys/kernel/debug/dma_map_benchmark: .*" \
 		"valid sg options, no module: exit 1, says what it could not open" \
 		-t 8 -s 30 -n -1 -b 32 -d 2 -x 0 -g 8 -m sg
+	expect 1 "^dma_map_benchmark: cannot open /sys/kernel/debug/dma_map_benchmark: .*" \
+		"the reference extended command line, no module: exit 1, the open error" \
+		-m sg --entries 2560 --entry-size 4K --iterations 200 --cpus 0 \
+		--sync -d to_device
 	expect 1 "$diag" "valid dmaengine options, no module: exit 1 with a diagnosis" \
 		-m dmaengine -c 2 -f 64K --sge 16 --bytes 1M --json
 fi

@@ -7,7 +7,9 @@
 # directions by name and number; --folio/--order equivalence (4K and 64K
 # pages) and non-power-of-two folios; options of the other mode; conflicts;
 # unknown options, missing values; --help and --version; the ioctl request
-# structures filled from the options.
+# structures filled from the options. The extended map options (--entries,
+# -g above 1024, --entry-size, --iterations, --cpus, --sync, --percentiles),
+# when they need DMA_MAP_BENCHMARK_EXT, and struct map_benchmark_ext.
 . "$(dirname "$0")/lib.sh"
 build
 exec "$HOST_OUT/test_options"

@@ -5,7 +5,10 @@
  * the status is PARSE_USAGE, which main() turns into exit status 2), modes
  * and directions by name and number, folio/order equivalence, options of
  * the other mode, conflicts, --help and --version, and the ioctl requests
- * built from the options.
+ * built from the options. The extended map options: --entries (and -g
+ * above 1024), --entry-size, --iterations (and the --seconds it implies),
+ * --cpus, --sync, --percentiles; which of them need DMA_MAP_BENCHMARK_EXT,
+ * and struct map_benchmark_ext filled from them.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -95,6 +98,7 @@ GETTER(threads) GETTER(seconds) GETTER(node) GETTER(dma_bits) GETTER(dir)
 GETTER(xdelay) GETTER(granule) GETTER(channels) GETTER(sge) GETTER(runs)
 GETTER(warmup) GETTER(src_node) GETTER(dst_node) GETTER(timeout_ms)
 GETTER(folio_order) GETTER(bytes) GETTER(mode) GETTER(prep_modes)
+GETTER(entry_size) GETTER(iterations)
 
 struct value {
 	const char *arg;
@@ -137,9 +141,24 @@ static const struct opt_case cases[] = {
 	{ "single", 'x', "trans-delay-ns", "0..10000000", get_xdelay,
 	  GOOD({ "0", 0 }, { "1000", 1000 }, { "10000000", 10000000 }),
 	  BAD("-1", "10000001", NOTNUM) },
-	{ "sg", 'g', "granule", "1..1024", get_granule,
-	  GOOD({ "1", 1 }, { "8", 8 }, { "1024", 1024 }),
-	  BAD("0", "1025", NOTNUM) },
+	{ "sg", 'g', "granule", "1..65536", get_granule,
+	  GOOD({ "1", 1 }, { "8", 8 }, { "1024", 1024 }, { "1025", 1025 },
+	       { "65536", 65536 }),
+	  BAD("0", "65537", "-1", NOTNUM) },
+	{ "sg", 0, "entries", "1..65536", get_granule,
+	  GOOD({ "1", 1 }, { "1024", 1024 }, { "2560", 2560 },
+	       { "65536", 65536 }),
+	  BAD("0", "65537", "-1", NOTNUM) },
+	{ "single", 0, "entry-size", "1B..1GB (suffixes K, M, G, T)",
+	  get_entry_size,
+	  GOOD({ "1", 1 }, { "512", 512 }, { "4K", 4096 }, { "4096", 4096 },
+	       { "4kb", 4096 }, { "64K", 65536 }, { "1M", 1 << 20 },
+	       { "3000", 3000 }, { "1G", 1 << 30 }),
+	  BAD("0", "1025M", "2G", "4X", "1.5M", "", "-4K", "K", "1p", "4 K",
+	      "99999999999999999999T") },
+	{ "sg", 0, "iterations", "0..100000000", get_iterations,
+	  GOOD({ "0", 0 }, { "200", 200 }, { "100000000", 100000000 }),
+	  BAD("-1", "100000001", NOTNUM) },
 	{ "single", 'm', "mode", "single, sg, dmaengine, 0 or 1", get_mode,
 	  GOOD({ "single", MODE_SINGLE }, { "sg", MODE_SG },
 	       { "dmaengine", MODE_DMAENGINE }, { "0", MODE_SINGLE },
@@ -346,6 +365,9 @@ static void test_scope(void)
 		{ "--threads", "2" }, { "--seconds", "2" }, { "--node", "0" },
 		{ "--dma-bits", "40" }, { "--dir", "1" },
 		{ "--trans-delay-ns", "5" }, { "--granule", "2" },
+		{ "--entries", "2" }, { "--entry-size", "4K" },
+		{ "--iterations", "5" }, { "--cpus", "0" }, { "--sync", NULL },
+		{ "--percentiles", NULL },
 	};
 	static const char *const dmaengine_only[][2] = {
 		{ "--channels", "2" }, { "--channel", "dma0chan0" },
@@ -369,8 +391,11 @@ static void test_scope(void)
 		   map_only[i][0]);
 		is_str(err_text, want, "%s with -m dmaengine: message",
 		       map_only[i][0]);
-		ok(parse(&o, map_only[i][0], map_only[i][1], "-m", "dmaengine",
-			 NULL) == PARSE_USAGE && !strcmp(err_text, want),
+		ok((map_only[i][1] ?
+		    parse(&o, map_only[i][0], map_only[i][1], "-m",
+			  "dmaengine", NULL) :
+		    parse(&o, map_only[i][0], "-m", "dmaengine", NULL)) ==
+		   PARSE_USAGE && !strcmp(err_text, want),
 		   "%s refused also when -m dmaengine comes after it",
 		   map_only[i][0]);
 	}
@@ -411,6 +436,11 @@ static void test_conflicts(void)
 	       "--per-channel --csv: message");
 	ok(parse(&o, "-m", "dmaengine", "--per-channel", "--json", "--samples",
 		 NULL) == PARSE_RUN, "--per-channel --json --samples runs");
+	ok(parse(&o, "-g", "8", "--entries", "8", NULL) == PARSE_USAGE,
+	   "-g with --entries refused, even when equal");
+	is_str(err_text,
+	       "dma_map_benchmark: --granule and --entries set the same thing: give one\n" HINT,
+	       "-g with --entries: message");
 }
 
 static void test_syntax(void)
@@ -480,7 +510,8 @@ static void test_help_version(void)
 		"--device", "--order", "--folio", "--sge", "--bytes", "--runs",
 		"--warmup", "--src-node", "--dst-node", "--prep", "--verify",
 		"--poll", "--allow-fewer", "--timeout-ms", "--per-channel",
-		"--samples",
+		"--samples", "--entries", "--entry-size", "--iterations",
+		"--cpus", "--sync", "--percentiles",
 	};
 	static const char *const bits[] = {
 		"[1..1024; default 1]", "[1..300; default 20]",
@@ -488,6 +519,13 @@ static void test_help_version(void)
 		"[0..18; default 0]", "default both]", "[0..100; default 1]",
 		"default single]", "EXAMPLES", "EXIT STATUS", "SYNOPSIS",
 		"-m dmaengine", "4KB..1GB",
+		"beyond upstream's 1024 [1..65536; default 1]",
+		"[0..100000000; default 0]", "default the page size]",
+		"(at most 1024); default not pinned]", "DMA_MAP_BENCHMARK_EXT",
+		"dma_map_benchmark -m sg --entries 2560 --entry-size 4K --iterations 200 \\ --cpus 0 --sync -d to_device",
+		"10 MiB in 4 KiB entries, 200 iterations on CPU 0",
+		"results.ops.OP.{count,mean_ns,sd_ns,min_ns,p50_ns,p90_ns,p99_ns,max_ns}",
+		"OP count N mean US us sd US min US p50 US p90 US p99 US max US",
 	};
 	static char flat[sizeof(out_text)];
 	char want[128], *d;
@@ -522,6 +560,163 @@ static void test_help_version(void)
 	ok(tool_version[0] != 0, "the version is not empty");
 	ok(parse(&o, "-V", NULL) == PARSE_DONE && !strcmp(out_text, want),
 	   "-V is --version");
+}
+
+#define CPUS_ACCEPTS \
+	"a list of CPUs 0..1023 such as 0, 0-3 or 0,2,4 (at most 1024)"
+
+static void test_cpus(void)
+{
+	static const char *const bad[] = {
+		"", "x", "-1", "1024", "0-1024", "3-1", "0,", ",0", "0,,1",
+		"0 1", "0-", "0-1023,5", "1.5", "0x1",
+	};
+	struct bench_opts o;
+	char want[512];
+	size_t i;
+
+	ok(parse(&o, NULL) == PARSE_RUN && o.nr_cpus == 0,
+	   "no --cpus: no CPU list");
+	ok(parse(&o, "-m", "sg", "--cpus", "0", NULL) == PARSE_RUN &&
+	   o.nr_cpus == 1 && o.cpus[0] == 0, "--cpus 0");
+	ok(parse(&o, "--cpus", "0-3", NULL) == PARSE_RUN && o.nr_cpus == 4 &&
+	   o.cpus[0] == 0 && o.cpus[3] == 3, "--cpus 0-3: four CPUs");
+	ok(parse(&o, "--cpus=0,2,4", NULL) == PARSE_RUN && o.nr_cpus == 3 &&
+	   o.cpus[0] == 0 && o.cpus[1] == 2 && o.cpus[2] == 4,
+	   "--cpus=0,2,4");
+	ok(parse(&o, "--cpus", "6,1-2", NULL) == PARSE_RUN && o.nr_cpus == 3 &&
+	   o.cpus[0] == 6 && o.cpus[1] == 1 && o.cpus[2] == 2,
+	   "--cpus 6,1-2: in the order given");
+	ok(parse(&o, "--cpus", "0-1023", NULL) == PARSE_RUN &&
+	   o.nr_cpus == 1024 && o.cpus[1023] == 1023, "--cpus 0-1023: 1024 CPUs");
+	ok(parse(&o, "--cpus", "0-3", "--cpus", "5", NULL) == PARSE_RUN &&
+	   o.nr_cpus == 1 && o.cpus[0] == 5, "the last --cpus wins");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(want, sizeof(want),
+			 "dma_map_benchmark: invalid --cpus '%s': must be " CPUS_ACCEPTS "\n" HINT,
+			 bad[i]);
+		ok(parse(&o, "-m", "sg", "--cpus", bad[i], NULL) == PARSE_USAGE,
+		   "--cpus '%s' is a usage error", bad[i]);
+		is_str(err_text, want, "--cpus '%s': message", bad[i]);
+	}
+	ok(parse(&o, "--cpus", NULL) == PARSE_USAGE, "--cpus without a value");
+	is_str(err_text,
+	       "dma_map_benchmark: --cpus needs a value: " CPUS_ACCEPTS "\n" HINT,
+	       "--cpus without a value: message");
+}
+
+static void test_ext_options(void)
+{
+	struct bench_opts o;
+
+	ok(parse(&o, NULL) == PARSE_RUN && o.entry_size == 4096 &&
+	   o.iterations == 0 && !o.sync && !o.percentiles && o.nr_cpus == 0,
+	   "defaults: entry size the page size, no iterations, sync or percentiles");
+	ok(parse64k(&o, NULL) == PARSE_RUN && o.entry_size == 65536,
+	   "64K pages: the default entry size is 64K");
+	ok(parse(&o, "--sync", NULL) == PARSE_RUN && o.sync && !o.percentiles,
+	   "--sync");
+	ok(parse(&o, "-m", "sg", "--percentiles", NULL) == PARSE_RUN &&
+	   o.percentiles && !o.sync, "--percentiles");
+	ok(parse(&o, "--sync=1", NULL) == PARSE_USAGE, "--sync takes no value");
+
+	ok(parse(&o, "--iterations", "200", NULL) == PARSE_RUN &&
+	   o.iterations == 200 && o.seconds == 300,
+	   "--iterations without --seconds: at most 300 s");
+	ok(parse(&o, "--iterations", "200", "-s", "30", NULL) == PARSE_RUN &&
+	   o.seconds == 30, "--iterations with -s 30: 30 s");
+	ok(parse(&o, "-s", "20", "--iterations", "200", NULL) == PARSE_RUN &&
+	   o.seconds == 20, "-s 20 before --iterations: 20 s, even the default value");
+	ok(parse(&o, "--iterations", "0", NULL) == PARSE_RUN &&
+	   o.seconds == 20, "--iterations 0 is a timed run: 20 s");
+
+	ok(parse(&o, "-g", "1025", NULL) == PARSE_RUN && o.granule == 1025,
+	   "-g 1025 accepted");
+	ok(parse(&o, "--entries", "2560", NULL) == PARSE_RUN &&
+	   o.granule == 2560, "--entries sets the granule");
+}
+
+static void test_use_ext(void)
+{
+	static const char *const ext[][2] = {
+		{ "--entries", "1" }, { "--entries", "1024" },
+		{ "--entry-size", "4K" }, { "--iterations", "0" },
+		{ "--iterations", "10" }, { "--cpus", "0" }, { "--sync", NULL },
+		{ "--percentiles", NULL }, { "-g", "1025" }, { "-g", "65536" },
+	};
+	static const char *const legacy[][2] = {
+		{ "-g", "1" }, { "-g", "1024" }, { "-t", "8" }, { "-s", "30" },
+		{ "-n", "0" }, { "-b", "64" }, { "-d", "1" }, { "-x", "100" },
+		{ "--json", NULL }, { "-m", "sg" },
+	};
+	struct bench_opts o;
+	size_t i;
+
+	ok(parse(&o, NULL) == PARSE_RUN && !map_use_ext(&o),
+	   "defaults: upstream's DMA_MAP_BENCHMARK");
+	for (i = 0; i < sizeof(legacy) / sizeof(legacy[0]); i++)
+		ok(parse(&o, legacy[i][0], legacy[i][1], NULL) == PARSE_RUN &&
+		   !map_use_ext(&o), "%s%s%s: DMA_MAP_BENCHMARK", legacy[i][0],
+		   legacy[i][1] ? " " : "", legacy[i][1] ? legacy[i][1] : "");
+	for (i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
+		ok(parse(&o, "-m", "sg", ext[i][0], ext[i][1], NULL) ==
+		   PARSE_RUN && map_use_ext(&o), "%s%s%s: DMA_MAP_BENCHMARK_EXT",
+		   ext[i][0], ext[i][1] ? " " : "", ext[i][1] ? ext[i][1] : "");
+}
+
+static void test_ext_request(void)
+{
+	struct map_benchmark_ext m;
+	struct bench_opts o;
+	size_t i;
+	bool zero;
+
+	/* the cache-sync reference command line */
+	ok(parse(&o, "-m", "sg", "--entries", "2560", "--entry-size", "4K",
+		 "--iterations", "200", "--cpus", "0", "--sync", "-d",
+		 "to_device", NULL) == PARSE_RUN, "the reference command line parses");
+	memset(&m, 0xaa, sizeof(m));
+	map_fill_ext_request(&o, &m);
+	ok(m.size == sizeof(m) && m.size == DMA_MAP_BENCH_EXT_SIZE_VER1,
+	   "ext request: size is sizeof, 384");
+	ok(m.map_mode == DMA_MAP_BENCH_SG_MODE && m.entries == 2560 &&
+	   m.entry_size == 4096 && m.iterations == 200 && m.seconds == 300 &&
+	   m.flags == DMA_MAP_BENCH_F_SYNC && m.dma_dir == DMA_MAP_TO_DEVICE &&
+	   m.threads == 1 && m.node == -1 && m.dma_bits == 32 &&
+	   m.dma_trans_ns == 0,
+	   "ext request: sg, 2560 x 4096 bytes, 200 iterations within 300 s, F_SYNC, to_device");
+	ok(m.nr_cpus == 1 && m.cpus_ptr == (uintptr_t)o.cpus &&
+	   ((const uint32_t *)(uintptr_t)m.cpus_ptr)[0] == 0,
+	   "ext request: cpus_ptr points at the one CPU, 0");
+	for (i = 0, zero = true; i < sizeof(m.op) / sizeof(m.op[0]); i++)
+		zero &= !m.op[i].count && !m.op[i].mean_ns && !m.op[i].p99_ns &&
+			!m.op[i].max_ns;
+	ok(zero && !m.reserved0 && !m.reserved_in[0] && !m.reserved_in[3] &&
+	   !m.reserved_out[0] && !m.reserved_out[3],
+	   "ext request: reserved fields and results zero");
+
+	parse(&o, "-t", "16", "-s", "5", "-n", "1", "-b", "48", "-d", "2",
+	      "-x", "100", "-g", "4096", "--cpus", "0-3", NULL);
+	map_fill_ext_request(&o, &m);
+	ok(m.map_mode == DMA_MAP_BENCH_SINGLE_MODE && m.threads == 16 &&
+	   m.seconds == 5 && m.node == 1 && m.dma_bits == 48 &&
+	   m.dma_dir == DMA_MAP_FROM_DEVICE && m.dma_trans_ns == 100 &&
+	   m.entries == 4096 && m.entry_size == 4096 && !m.iterations &&
+	   !m.flags && m.nr_cpus == 4,
+	   "ext request: every upstream field, -g 4096 as entries, four CPUs");
+
+	parse(&o, "--percentiles", NULL);
+	map_fill_ext_request(&o, &m);
+	ok(m.entries == 1 && m.entry_size == 4096 && !m.cpus_ptr &&
+	   !m.nr_cpus && !m.flags && !m.iterations && m.seconds == 20,
+	   "ext request from --percentiles alone: the defaults, no CPU list");
+	parse64k(&o, "--percentiles", NULL);
+	map_fill_ext_request(&o, &m);
+	ok(m.entry_size == 65536, "ext request, 64K pages: entry_size 65536");
+	parse(&o, "--entry-size", "1M", "--entries", "65536", NULL);
+	map_fill_ext_request(&o, &m);
+	ok(m.entry_size == 1 << 20 && m.entries == 65536,
+	   "ext request: 65536 entries of 1M");
 }
 
 static void test_requests(void)
@@ -604,5 +799,9 @@ int main(int argc, char **argv)
 	test_upstream_command_lines();
 	test_help_version();
 	test_requests();
+	test_cpus();
+	test_ext_options();
+	test_use_ext();
+	test_ext_request();
 	return tap_done();
 }
