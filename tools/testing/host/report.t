@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Reports (test_report.c): the map modes' selftest lines byte for byte and
-# their JSON; the dmaengine table against the reference header and rows,
+# their JSON; from struct map_benchmark_ext, the same lines plus a line per
+# timed operation and the JSON's new params and results.ops; the dmaengine table against the reference header and rows,
 # --verbose, alignment, folio labels, per-channel rows from samples, CSV,
 # JSON. Then python3 parses every JSON file the test wrote and checks its
 # structure and values.
@@ -29,7 +30,8 @@ def check(desc, fn):
         print(repr(e))
 
 docs = {}
-for name in ["map_single", "map_sg", "dmaengine", "dmaengine_full", "dmaengine_sg"]:
+for name in ["map_single", "map_sg", "map_ext", "map_ext_nosync", "dmaengine",
+             "dmaengine_full", "dmaengine_sg"]:
     def parse(name=name):
         docs[name] = json.load(open("%s/%s.json" % (sys.argv[1], name)))
     check("%s.json is valid JSON (python3 json)" % name, parse)
@@ -44,6 +46,32 @@ def map_json():
                             "unmap_us": {"mean": 1.3, "sd": 0.3}}, d["results"]
     assert docs["map_single"]["mode"] == "single"
 check("map-mode JSON: fields and values", map_json)
+
+OP_KEYS = ["count", "mean_ns", "sd_ns", "min_ns", "p50_ns", "p90_ns", "p99_ns", "max_ns"]
+def map_ext_json():
+    d = docs["map_ext"]
+    assert list(d) == ["tool", "version", "kernel", "mode", "params", "results"], list(d)
+    assert d["mode"] == "sg"
+    assert d["params"] == {"threads": 1, "seconds": 300, "node": -1, "dma_bits": 32,
+                           "dir": 1, "trans_delay_ns": 0, "granule": 2560,
+                           "entries": 2560, "entry_size": 4096, "iterations": 200,
+                           "cpus": [0], "sync": True}, d["params"]
+    r = d["results"]
+    assert r["map_us"] == {"mean": 123.4, "sd": 5.6}, r["map_us"]
+    assert list(r["ops"]) == ["map", "unmap", "sync_cpu", "sync_device"], list(r["ops"])
+    for name, op in r["ops"].items():
+        assert list(op) == OP_KEYS, (name, list(op))
+        assert all(isinstance(v, int) for v in op.values()), name
+        assert op["min_ns"] <= op["p50_ns"] <= op["p90_ns"] <= op["p99_ns"] <= op["max_ns"], name
+    assert r["ops"]["map"]["mean_ns"] == 123456 and r["ops"]["sync_device"]["sd_ns"] == 1
+check("extended map JSON: params of the new options, results.ops", map_ext_json)
+
+def map_ext_nosync_json():
+    d = docs["map_ext_nosync"]
+    assert d["mode"] == "single"
+    assert d["params"]["cpus"] == [0, 2, 4, 1023] and d["params"]["sync"] is False
+    assert list(d["results"]["ops"]) == ["map", "unmap"], list(d["results"]["ops"])
+check("extended map JSON without --sync: map and unmap only", map_ext_nosync_json)
 
 def dmaengine_json():
     d = docs["dmaengine"]

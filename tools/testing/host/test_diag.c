@@ -2,9 +2,11 @@
 /*
  * Runtime errors: the message for every enum dmaengine_bench_error value
  * (and for failures before the kernel fills ->error), the map ioctl's
- * errno messages, and why opening debugfs failed, diagnosed on made-up
- * /proc/mounts and /sys trees: debugfs not mounted, module not loaded, no
- * device bound (with the binding commands), no dmaengine file, permission.
+ * errno messages, DMA_MAP_BENCHMARK_EXT's (ENOTTY from an older module,
+ * EINVAL, ETIMEDOUT, ENOMEM...), and why opening debugfs failed, diagnosed
+ * on made-up /proc/mounts and /sys trees: debugfs not mounted, module not
+ * loaded, no device bound (with the binding commands), no dmaengine file,
+ * permission; --cpus CPUs checked against a made-up online list.
  */
 #include <errno.h>
 #include <ftw.h>
@@ -223,6 +225,45 @@ static void test_map_ioctl_errors(void)
 	is_str(capture_end(&cap), want, "map ioctl ENOMEM: strerror only");
 }
 
+static void test_map_ext_ioctl_errors(void)
+{
+	static const struct {
+		int err;
+		const char *want;
+	} cases[] = {
+		{ ENOTTY, "the loaded dma_map_benchmark module has no extended map interface (entries > 1024, --entry-size, --iterations, --cpus, --sync, --percentiles): load the module built from this tree" },
+		{ EINVAL, "the kernel refused the request; see dmesg for the field the kernel refused (nothing there: the module predates the extended map interface; load the module built from this tree)" },
+		{ ETIMEDOUT, "200 iterations did not finish within 300 seconds: raise --seconds (at most 300) or lower --iterations" },
+		{ ENOMEM, "buffers larger than memory allows: entries 2560 x entry size 4KB x 8 threads = 80MB; lower --entries, --entry-size or --threads" },
+		{ EFAULT, "the kernel could not access the request or its CPU list" },
+		{ EINTR, "interrupted" },
+		{ EIO, "see dmesg" },
+	};
+	struct map_benchmark_ext m = {
+		.size = sizeof(m), .threads = 8, .seconds = 300,
+		.iterations = 200, .entries = 2560, .entry_size = 4096,
+	};
+	char want[1024];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(want, sizeof(want),
+			 "dma_map_benchmark: DMA_MAP_BENCHMARK_EXT failed: %s\ndma_map_benchmark: %s\n",
+			 strerror(cases[i].err), cases[i].want);
+		print_map_ext_ioctl_error(capture_begin(&cap), cases[i].err, &m);
+		is_str(capture_end(&cap), want,
+		       "map ext ioctl %s: strerror, then what to do",
+		       strerror(cases[i].err));
+	}
+	m.entries = 65536;
+	m.entry_size = 1U << 30;
+	m.threads = 1024;
+	print_map_ext_ioctl_error(capture_begin(&cap), ENOMEM, &m);
+	has_str(capture_end(&cap),
+		"entries 65536 x entry size 1GB x 1024 threads = 65536TB;",
+		"ENOMEM at the maxima: the product, no overflow");
+}
+
 /* ------------------------------------------------------------------ */
 /* Opening debugfs, on made-up trees                                  */
 /* ------------------------------------------------------------------ */
@@ -330,6 +371,44 @@ static void test_diagnose(void)
 	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+static void test_cpus_online(void)
+{
+	struct bench_opts o;
+
+	new_root();
+	opts_init(&o, 4096);
+	o.cpus[0] = 0;
+	o.cpus[1] = 5;
+	o.nr_cpus = 2;
+	ok(!check_cpus_online(root, &o, NULL),
+	   "no online list: left to the kernel");
+	mkdirs("/sys/devices/system/cpu");
+	write_file("/sys/devices/system/cpu/online", "0-3\n");
+	ok(check_cpus_online(root, &o, capture_begin(&cap)) == -1,
+	   "online 0-3, --cpus 0,5: refused");
+	is_str(capture_end(&cap),
+	       "dma_map_benchmark: --cpus: CPU 5 is not online (online: 0-3)\n",
+	       "the message names the CPU and the online list");
+	o.cpus[1] = 3;
+	ok(!check_cpus_online(root, &o, capture_begin(&cap)) &&
+	   !capture_end(&cap)[0], "online 0-3, --cpus 0,3: fine, nothing printed");
+	write_file("/sys/devices/system/cpu/online", "0,2-3,8-4095\n");
+	o.cpus[0] = 1023;
+	o.cpus[1] = 2;
+	ok(!check_cpus_online(root, &o, NULL), "holes in the online list: 1023 and 2 online");
+	o.cpus[1] = 1;
+	ok(check_cpus_online(root, &o, capture_begin(&cap)) == -1 &&
+	   strstr(capture_end(&cap), "CPU 1 is not online (online: 0,2-3,8-4095)\n"),
+	   "CPU 1 in a hole: refused");
+	write_file("/sys/devices/system/cpu/online", "garbage\n");
+	ok(!check_cpus_online(root, &o, NULL),
+	   "an unparsable online list: left to the kernel");
+	o.nr_cpus = 0;
+	write_file("/sys/devices/system/cpu/online", "0\n");
+	ok(!check_cpus_online(root, &o, NULL), "no --cpus: nothing checked");
+	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 static void test_open_messages(void)
 {
 	char head[256], want[1024];
@@ -391,7 +470,9 @@ int main(int argc, char **argv)
 	test_dmaengine_errors();
 	test_dmaengine_details();
 	test_map_ioctl_errors();
+	test_map_ext_ioctl_errors();
 	test_diagnose();
+	test_cpus_online();
 	test_open_messages();
 	capture_free(&cap);
 	return tap_done();
