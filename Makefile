@@ -52,8 +52,9 @@ modules: probes
 tool:
 	$(MAKE) -C tools/dma CROSS_COMPILE=$(CROSS_COMPILE)
 
+# DESTDIR stages the modules too (INSTALL_MOD_PATH), e.g. for packaging.
 modules_install: modules
-	$(MAKE) $(KBUILD_ARGS) modules_install
+	$(MAKE) $(KBUILD_ARGS) $(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) modules_install
 
 install: modules_install tool
 	$(MAKE) -C tools/dma install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
