@@ -18,6 +18,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/kthread.h>
 #include <linux/math64.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/nodemask.h>
 #include <linux/pci.h>
@@ -25,6 +26,7 @@
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/topology.h>
 #include <linux/uaccess.h>
@@ -34,6 +36,7 @@
 #define DRIVER_NAME	"dma_map_benchmark"
 
 static_assert(sizeof(struct map_benchmark) == 136);
+static_assert(sizeof(struct map_benchmark_ext) == DMA_MAP_BENCH_EXT_SIZE_VER1);
 
 static const struct map_benchmark_ops *const
 map_benchmark_modes[DMA_MAP_BENCH_MODE_MAX] = {
@@ -44,11 +47,12 @@ map_benchmark_modes[DMA_MAP_BENCH_MODE_MAX] = {
 /**
  * struct map_benchmark_thread - one mapping thread's state
  * @map: the device under test and the request
- * @ops: the map mode
  * @task: the kthread
- * @failed: completed by a thread that stops on an error, to end the run
- * @map_ns: map latencies of this thread
- * @unmap_ns: unmap latencies of this thread
+ * @ended: completed by a thread that stops on an error, and by the last
+ *	thread to finish its iterations, to end the run
+ * @running: threads still iterating
+ * @stat: latencies of this thread, per DMA_MAP_BENCH_OP_*
+ * @hist: histograms of the same, for percentiles, or NULL
  *
  * The timed loop writes only its own statistics; they are merged once,
  * after every thread has stopped, so no shared cache line is touched
@@ -56,18 +60,30 @@ map_benchmark_modes[DMA_MAP_BENCH_MODE_MAX] = {
  */
 struct map_benchmark_thread {
 	struct map_benchmark_data *map;
-	const struct map_benchmark_ops *ops;
 	struct task_struct *task;
-	struct completion *failed;
-	struct mb_stat map_ns;
-	struct mb_stat unmap_ns;
+	struct completion *ended;
+	atomic_t *running;
+	struct mb_stat stat[DMA_MAP_BENCH_NR_OPS];
+	struct mb_hist *hist;
 };
+
+static void map_benchmark_sample(struct map_benchmark_thread *t,
+				 unsigned int op, ktime_t start)
+{
+	u64 ns = ktime_to_ns(ktime_sub(ktime_get(), start));
+
+	mb_stat_add(&t->stat[op], ns);
+	if (t->hist)
+		mb_hist_add(&t->hist[op], ns);
+}
 
 static int map_benchmark_thread_fn(void *data)
 {
 	struct map_benchmark_thread *t = data;
-	const struct map_benchmark_ops *ops = t->ops;
-	u32 trans_ns = t->map->bparam.dma_trans_ns;
+	const struct map_benchmark_params *p = &t->map->p;
+	const struct map_benchmark_ops *ops = p->ops;
+	u32 done = 0;
+	ktime_t start;
 	void *mparam;
 	int ret = 0;
 
@@ -77,28 +93,33 @@ static int map_benchmark_thread_fn(void *data)
 		goto out;
 	}
 
-	while (!kthread_should_stop()) {
-		ktime_t map_start, map_end, unmap_start, unmap_end;
-
+	while (!kthread_should_stop() && (!p->iterations || done < p->iterations)) {
 		ops->initialize_data(mparam);
 
-		map_start = ktime_get();
+		start = ktime_get();
 		ret = ops->do_map(mparam);
-		map_end = ktime_get();
 		if (ret)
 			break;
+		map_benchmark_sample(t, DMA_MAP_BENCH_OP_MAP, start);
+
+		if (p->sync) {
+			/* the CPU looks at the data, then hands it back */
+			start = ktime_get();
+			ops->do_sync_for_cpu(mparam);
+			map_benchmark_sample(t, DMA_MAP_BENCH_OP_SYNC_CPU, start);
+			start = ktime_get();
+			ops->do_sync_for_device(mparam);
+			map_benchmark_sample(t, DMA_MAP_BENCH_OP_SYNC_DEVICE,
+					     start);
+		}
 
 		/* Pretend DMA is transmitting */
-		ndelay(trans_ns);
+		ndelay(p->dma_trans_ns);
 
-		unmap_start = ktime_get();
+		start = ktime_get();
 		ops->do_unmap(mparam);
-		unmap_end = ktime_get();
-
-		mb_stat_add(&t->map_ns, ktime_to_ns(ktime_sub(map_end,
-							      map_start)));
-		mb_stat_add(&t->unmap_ns, ktime_to_ns(ktime_sub(unmap_end,
-								unmap_start)));
+		map_benchmark_sample(t, DMA_MAP_BENCH_OP_UNMAP, start);
+		done++;
 
 		/*
 		 * With as many threads as CPUs on a non-preemptible kernel,
@@ -109,69 +130,126 @@ static int map_benchmark_thread_fn(void *data)
 
 	ops->unprepare(mparam);
 out:
-	if (ret)
-		complete(t->failed);
+	if (ret || atomic_dec_and_test(t->running))
+		complete(t->ended);
 	return ret;
 }
 
-static void map_benchmark_bind_node(struct task_struct *task, int node)
+static void map_benchmark_bind(struct task_struct *task,
+			       const struct map_benchmark_params *p,
+			       unsigned int i)
 {
 	const struct cpumask *mask;
 
-	if (node == NUMA_NO_NODE)
-		return;
 	/*
 	 * kthread_bind_mask() is not exported; set_cpus_allowed_ptr() is, and
-	 * does the same for a thread that has not run yet. A memory-only node
-	 * has no CPUs: leave such threads to the scheduler.
+	 * does the same for a thread that has not run yet.
 	 */
-	mask = cpumask_of_node(node);
+	if (p->nr_cpus) {
+		set_cpus_allowed_ptr(task, cpumask_of(p->cpus[i % p->nr_cpus]));
+		return;
+	}
+	if (p->node == NUMA_NO_NODE)
+		return;
+	/* a memory-only node has no CPUs: leave such threads be */
+	mask = cpumask_of_node(p->node);
 	if (cpumask_intersects(mask, cpu_online_mask))
 		set_cpus_allowed_ptr(task, mask);
 }
 
-static void map_benchmark_report(struct map_benchmark *p,
+static void map_benchmark_reduce(struct map_benchmark_op_stat *out,
 				 const struct map_benchmark_thread *threads,
-				 unsigned int nr)
+				 unsigned int nr, unsigned int op,
+				 struct mb_hist *hist)
 {
-	struct mb_stat map_ns = {}, unmap_ns = {};
+	struct mb_stat stat = {};
 	unsigned int i;
 
 	for (i = 0; i < nr; i++) {
-		mb_stat_merge(&map_ns, &threads[i].map_ns);
-		mb_stat_merge(&unmap_ns, &threads[i].unmap_ns);
+		mb_stat_merge(&stat, &threads[i].stat[op]);
+		if (hist)
+			mb_hist_merge(hist, &threads[i].hist[op]);
 	}
 
-	p->avg_map_100ns = div_u64(mb_stat_mean(&map_ns), 100);
-	p->map_stddev = div_u64(mb_stat_stddev(&map_ns), 100);
-	p->avg_unmap_100ns = div_u64(mb_stat_mean(&unmap_ns), 100);
-	p->unmap_stddev = div_u64(mb_stat_stddev(&unmap_ns), 100);
+	out->count = stat.n;
+	out->mean_ns = mb_stat_mean(&stat);
+	out->stddev_ns = mb_stat_stddev(&stat);
+	out->min_ns = stat.n ? stat.min : 0;
+	out->max_ns = stat.max;
+	if (hist) {
+		/* a bucket's middle may lie outside what was seen */
+		out->p50_ns = clamp(mb_hist_percentile(hist, stat.n, 50),
+				    out->min_ns, out->max_ns);
+		out->p90_ns = clamp(mb_hist_percentile(hist, stat.n, 90),
+				    out->min_ns, out->max_ns);
+		out->p99_ns = clamp(mb_hist_percentile(hist, stat.n, 99),
+				    out->min_ns, out->max_ns);
+	}
 }
 
-static int map_benchmark_run(struct map_benchmark_data *map)
+static int map_benchmark_report(struct map_benchmark_op_stat *op,
+				const struct map_benchmark_thread *threads,
+				unsigned int nr, bool histogram)
 {
-	const struct map_benchmark_ops *ops =
-		map_benchmark_modes[map->bparam.map_mode];
-	unsigned int nr = map->bparam.threads;
-	DECLARE_COMPLETION_ONSTACK(failed);
+	struct mb_hist *hist = NULL;
+	unsigned int i;
+
+	if (histogram) {
+		hist = kvmalloc(sizeof(*hist), GFP_KERNEL);
+		if (!hist)
+			return -ENOMEM;
+	}
+	for (i = 0; i < DMA_MAP_BENCH_NR_OPS; i++) {
+		if (hist)
+			memset(hist, 0, sizeof(*hist));
+		map_benchmark_reduce(&op[i], threads, nr, i, hist);
+	}
+	kvfree(hist);
+	return 0;
+}
+
+static void map_benchmark_free_threads(struct map_benchmark_thread *threads,
+				       unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		kvfree(threads[i].hist);
+	kvfree(threads);
+}
+
+static int map_benchmark_run(struct map_benchmark_data *map,
+			     struct map_benchmark_op_stat *op)
+{
+	const struct map_benchmark_params *p = &map->p;
+	DECLARE_COMPLETION_ONSTACK(ended);
 	struct map_benchmark_thread *threads;
 	unsigned int created, i;
+	atomic_t running;
 	long left;
 	int ret = 0;
 
-	threads = kcalloc(nr, sizeof(*threads), GFP_KERNEL);
+	threads = kvcalloc(p->threads, sizeof(*threads), GFP_KERNEL);
 	if (!threads)
 		return -ENOMEM;
+	atomic_set(&running, p->threads);
 
-	for (created = 0; created < nr; created++) {
+	for (created = 0; created < p->threads; created++) {
 		struct map_benchmark_thread *t = &threads[created];
 
 		t->map = map;
-		t->ops = ops;
-		t->failed = &failed;
+		t->ended = &ended;
+		t->running = &running;
+		if (p->histogram) {
+			t->hist = kvcalloc(DMA_MAP_BENCH_NR_OPS,
+					   sizeof(*t->hist), GFP_KERNEL);
+			if (!t->hist) {
+				ret = -ENOMEM;
+				break;
+			}
+		}
 		t->task = kthread_create_on_node(map_benchmark_thread_fn, t,
-						 map->bparam.node,
-						 "dma-map-benchmark/%u",
+						 p->node, "dma-map-benchmark/%u",
 						 created);
 		if (IS_ERR(t->task)) {
 			ret = PTR_ERR(t->task);
@@ -180,18 +258,22 @@ static int map_benchmark_run(struct map_benchmark_data *map)
 		}
 		/* the thread may exit on an error before we stop it */
 		get_task_struct(t->task);
-		map_benchmark_bind_node(t->task, map->bparam.node);
+		map_benchmark_bind(t->task, p, created);
 	}
 
 	if (!ret) {
-		for (i = 0; i < nr; i++)
+		for (i = 0; i < p->threads; i++)
 			wake_up_process(threads[i].task);
 
-		left = wait_for_completion_interruptible_timeout(&failed,
-								 map->bparam.seconds * HZ);
+		left = wait_for_completion_interruptible_timeout(&ended,
+								 p->seconds * HZ);
 		if (left == -ERESTARTSYS) {
 			pr_info("run interrupted by a signal\n");
 			ret = -EINTR;
+		} else if (!left && p->iterations) {
+			pr_err("%u iterations did not finish within %u seconds\n",
+			       p->iterations, p->seconds);
+			ret = -ETIMEDOUT;
 		}
 	}
 
@@ -204,37 +286,38 @@ static int map_benchmark_run(struct map_benchmark_data *map)
 	}
 
 	if (!ret)
-		map_benchmark_report(&map->bparam, threads, nr);
+		ret = map_benchmark_report(op, threads, p->threads,
+					   p->histogram);
 
-	kfree(threads);
+	map_benchmark_free_threads(threads, p->threads);
 	return ret;
 }
 
-static int map_benchmark_validate(const struct map_benchmark *p,
-				  enum dma_data_direction *dir)
+static int map_benchmark_range(const char *field, u64 val, u64 lo, u64 hi)
 {
-	unsigned int i;
+	if (val >= lo && val <= hi)
+		return 0;
+	pr_err("invalid %s %llu: must be %llu..%llu\n", field, val, lo, hi);
+	return -EINVAL;
+}
 
-	if (p->map_mode >= DMA_MAP_BENCH_MODE_MAX) {
+/* What both ioctls share: fills @p from the request's common fields. */
+static int map_benchmark_validate_common(struct map_benchmark_params *p,
+					 u32 map_mode, u32 dma_dir)
+{
+	if (map_mode >= DMA_MAP_BENCH_MODE_MAX) {
 		pr_err("invalid map_mode %u: must be 0 (single) or 1 (sg)\n",
-		       p->map_mode);
+		       map_mode);
 		return -EINVAL;
 	}
-	if (p->threads == 0 || p->threads > DMA_MAP_MAX_THREADS) {
-		pr_err("invalid threads %u: must be 1..%u\n", p->threads,
-		       DMA_MAP_MAX_THREADS);
+	p->ops = map_benchmark_modes[map_mode];
+
+	if (map_benchmark_range("threads", p->threads, 1, DMA_MAP_MAX_THREADS) ||
+	    map_benchmark_range("seconds", p->seconds, 1, DMA_MAP_MAX_SECONDS) ||
+	    map_benchmark_range("dma_trans_ns", p->dma_trans_ns, 0,
+				DMA_MAP_MAX_TRANS_DELAY) ||
+	    map_benchmark_range("dma_bits", p->dma_bits, 20, 64))
 		return -EINVAL;
-	}
-	if (p->seconds == 0 || p->seconds > DMA_MAP_MAX_SECONDS) {
-		pr_err("invalid seconds %u: must be 1..%u\n", p->seconds,
-		       DMA_MAP_MAX_SECONDS);
-		return -EINVAL;
-	}
-	if (p->dma_trans_ns > DMA_MAP_MAX_TRANS_DELAY) {
-		pr_err("invalid dma_trans_ns %u: must be 0..%ld\n",
-		       p->dma_trans_ns, DMA_MAP_MAX_TRANS_DELAY);
-		return -EINVAL;
-	}
 	if (p->node != NUMA_NO_NODE &&
 	    (p->node < 0 || p->node >= MAX_NUMNODES ||
 	     !node_possible(p->node))) {
@@ -242,80 +325,244 @@ static int map_benchmark_validate(const struct map_benchmark *p,
 		       p->node);
 		return -EINVAL;
 	}
-	if (p->dma_bits < 20 || p->dma_bits > 64) {
-		pr_err("invalid dma_bits %u: must be 20..64\n", p->dma_bits);
-		return -EINVAL;
-	}
-	if (p->granule < 1 || p->granule > DMA_MAP_MAX_GRANULE) {
-		pr_err("invalid granule %u: must be 1..%u\n", p->granule,
-		       DMA_MAP_MAX_GRANULE);
-		return -EINVAL;
-	}
-	for (i = 0; i < sizeof(p->expansion); i++) {
-		if (p->expansion[i]) {
-			pr_err("invalid expansion[%u] 0x%02x: reserved, must be zero\n",
-			       i, p->expansion[i]);
-			return -EINVAL;
-		}
-	}
 
-	switch (p->dma_dir) {
+	switch (dma_dir) {
 	case DMA_MAP_BIDIRECTIONAL:
-		*dir = DMA_BIDIRECTIONAL;
+		p->dir = DMA_BIDIRECTIONAL;
 		break;
 	case DMA_MAP_FROM_DEVICE:
-		*dir = DMA_FROM_DEVICE;
+		p->dir = DMA_FROM_DEVICE;
 		break;
 	case DMA_MAP_TO_DEVICE:
-		*dir = DMA_TO_DEVICE;
+		p->dir = DMA_TO_DEVICE;
 		break;
 	default:
 		pr_err("invalid dma_dir %u: must be 0 (bidirectional), 1 (to device) or 2 (from device)\n",
-		       p->dma_dir);
+		       dma_dir);
 		return -EINVAL;
 	}
-
 	return 0;
 }
 
-static int map_benchmark_do_ioctl(struct map_benchmark_data *map,
-				  struct map_benchmark *req)
+static int map_benchmark_validate(const struct map_benchmark *req,
+				  struct map_benchmark_params *p)
 {
-	enum dma_data_direction dir;
-	u64 old_dma_mask;
+	unsigned int i;
+
+	*p = (struct map_benchmark_params) {
+		.threads = req->threads,
+		.seconds = req->seconds,
+		.node = req->node,
+		.dma_bits = req->dma_bits,
+		.dma_trans_ns = req->dma_trans_ns,
+		.entries = req->granule,
+		.entry_size = PAGE_SIZE,
+	};
+	if (map_benchmark_range("granule", req->granule, 1,
+				DMA_MAP_MAX_GRANULE))
+		return -EINVAL;
+	for (i = 0; i < sizeof(req->expansion); i++) {
+		if (req->expansion[i]) {
+			pr_err("invalid expansion[%u] 0x%02x: reserved, must be zero\n",
+			       i, req->expansion[i]);
+			return -EINVAL;
+		}
+	}
+	return map_benchmark_validate_common(p, req->map_mode, req->dma_dir);
+}
+
+static int map_benchmark_copy_cpus(struct map_benchmark_params *p,
+				   const struct map_benchmark_ext *req)
+{
+	u32 __user *ucpus = u64_to_user_ptr(req->cpus_ptr);
+	unsigned int i;
+
+	if (!req->cpus_ptr != !req->nr_cpus) {
+		pr_err("invalid cpus_ptr/nr_cpus: give both or neither\n");
+		return -EINVAL;
+	}
+	if (!req->nr_cpus)
+		return 0;
+	if (map_benchmark_range("nr_cpus", req->nr_cpus, 1, DMA_MAP_MAX_CPUS))
+		return -EINVAL;
+
+	p->cpus = memdup_user(ucpus, array_size(req->nr_cpus, sizeof(u32)));
+	if (IS_ERR(p->cpus)) {
+		int ret = PTR_ERR(p->cpus);
+
+		p->cpus = NULL;
+		return ret;
+	}
+	p->nr_cpus = req->nr_cpus;
+	for (i = 0; i < p->nr_cpus; i++) {
+		if (p->cpus[i] >= nr_cpu_ids || !cpu_online(p->cpus[i])) {
+			pr_err("invalid cpus[%u] %u: not an online CPU\n", i,
+			       p->cpus[i]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Buffers are allocated per thread: refuse what memory cannot hold. */
+static int map_benchmark_check_memory(const struct map_benchmark_params *p)
+{
+	u64 per_thread = (u64)p->entries *
+		(p->ops == &dma_sg_map_benchmark_ops ?
+		 PAGE_SIZE << get_order(p->entry_size) : p->entry_size);
+	u64 avail = (u64)si_mem_available() * PAGE_SIZE;
+
+	if (p->ops == &dma_single_map_benchmark_ops &&
+	    per_thread > (PAGE_SIZE << DMA_BENCH_MAX_PAGE_ORDER)) {
+		pr_err("invalid entries x entry_size %llu: single mode maps one contiguous buffer of at most %lu bytes\n",
+		       per_thread, PAGE_SIZE << DMA_BENCH_MAX_PAGE_ORDER);
+		return -EINVAL;
+	}
+	if (per_thread * p->threads > avail / 4 * 3) {
+		pr_err("entries x entry_size x threads = %llu MiB: more than 3/4 of the %llu MiB available\n",
+		       (per_thread * p->threads) >> 20, avail >> 20);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int map_benchmark_validate_ext(const struct map_benchmark_ext *req,
+				      struct map_benchmark_params *p)
+{
 	int ret;
 
-	ret = map_benchmark_validate(req, &dir);
-	if (ret)
-		return ret;
+	*p = (struct map_benchmark_params) {
+		.threads = req->threads,
+		.seconds = req->seconds,
+		.iterations = req->iterations,
+		.node = req->node,
+		.dma_bits = req->dma_bits,
+		.dma_trans_ns = req->dma_trans_ns,
+		.entries = req->entries,
+		.entry_size = req->entry_size ?: PAGE_SIZE,
+		.sync = req->flags & DMA_MAP_BENCH_F_SYNC,
+		.histogram = true,
+	};
+	if (req->flags & ~DMA_MAP_BENCH_F_ALL) {
+		pr_err("invalid flags 0x%x: unknown bits 0x%x\n", req->flags,
+		       req->flags & ~DMA_MAP_BENCH_F_ALL);
+		return -EINVAL;
+	}
+	if (req->reserved0 ||
+	    memchr_inv(req->reserved_in, 0, sizeof(req->reserved_in))) {
+		pr_err("invalid reserved0/reserved_in: reserved, must be zero\n");
+		return -EINVAL;
+	}
+	if (map_benchmark_range("entries", req->entries, 1,
+				DMA_MAP_MAX_ENTRIES) ||
+	    map_benchmark_range("entry_size", p->entry_size, 1,
+				PAGE_SIZE << DMA_BENCH_MAX_PAGE_ORDER) ||
+	    map_benchmark_range("iterations", req->iterations, 0,
+				DMA_MAP_MAX_ITERATIONS))
+		return -EINVAL;
+	ret = map_benchmark_validate_common(p, req->map_mode, req->dma_dir);
+	if (!ret)
+		ret = map_benchmark_check_memory(p);
+	if (!ret)
+		ret = map_benchmark_copy_cpus(p, req);
+	return ret;
+}
+
+/* Serialize, set the DMA mask for the run, run, restore the mask. */
+static int map_benchmark_locked_run(struct map_benchmark_data *map,
+				    struct map_benchmark_params *p,
+				    struct map_benchmark_op_stat *op)
+{
+	u64 old_dma_mask;
+	int ret;
 
 	/* one run at a time: a second caller waits for the first to end */
 	if (mutex_lock_interruptible(&map->lock))
 		return -EINTR;
 
-	map->bparam = *req;
-	map->dir = dir;
-
+	map->p = *p;
 	old_dma_mask = dma_get_mask(map->dev);
-	ret = dma_set_mask(map->dev, DMA_BIT_MASK(req->dma_bits));
+	ret = dma_set_mask(map->dev, DMA_BIT_MASK(p->dma_bits));
 	if (ret) {
-		pr_err("cannot set a %u-bit DMA mask on %s: %d\n",
-		       req->dma_bits, dev_name(map->dev), ret);
+		pr_err("cannot set a %u-bit DMA mask on %s: %d\n", p->dma_bits,
+		       dev_name(map->dev), ret);
 		ret = -EINVAL;
 		goto unlock;
 	}
 
-	ret = map_benchmark_run(map);
+	ret = map_benchmark_run(map, op);
 
 	/*
 	 * Restore the mask: the architecture, ACPI or the bus set it, and the
 	 * device's own driver must find it unchanged when it binds again.
 	 */
 	dma_set_mask(map->dev, old_dma_mask);
-	*req = map->bparam;
 unlock:
 	mutex_unlock(&map->lock);
 	return ret;
+}
+
+static long map_benchmark_ioctl_legacy(struct map_benchmark_data *map,
+				       void __user *argp)
+{
+	struct map_benchmark_op_stat op[DMA_MAP_BENCH_NR_OPS] = {};
+	struct map_benchmark_params p;
+	struct map_benchmark req;
+	int ret;
+
+	if (copy_from_user(&req, argp, sizeof(req)))
+		return -EFAULT;
+	ret = map_benchmark_validate(&req, &p);
+	if (!ret)
+		ret = map_benchmark_locked_run(map, &p, op);
+	if (ret)
+		return ret;
+
+	/* upstream reports in units of 100 ns */
+	req.avg_map_100ns = div_u64(op[DMA_MAP_BENCH_OP_MAP].mean_ns, 100);
+	req.map_stddev = div_u64(op[DMA_MAP_BENCH_OP_MAP].stddev_ns, 100);
+	req.avg_unmap_100ns = div_u64(op[DMA_MAP_BENCH_OP_UNMAP].mean_ns, 100);
+	req.unmap_stddev = div_u64(op[DMA_MAP_BENCH_OP_UNMAP].stddev_ns, 100);
+	if (copy_to_user(argp, &req, sizeof(req)))
+		return -EFAULT;
+	return 0;
+}
+
+static long map_benchmark_ioctl_ext(struct map_benchmark_data *map,
+				    struct map_benchmark_ext __user *uarg)
+{
+	struct map_benchmark_params p = {};
+	struct map_benchmark_ext req;
+	u32 usize;
+	int ret;
+
+	if (get_user(usize, &uarg->size))
+		return -EFAULT;
+	if (usize < DMA_MAP_BENCH_EXT_SIZE_VER1) {
+		pr_err("invalid size %u: must be at least %u\n", usize,
+		       DMA_MAP_BENCH_EXT_SIZE_VER1);
+		return -EINVAL;
+	}
+	ret = copy_struct_from_user(&req, sizeof(req), uarg, usize);
+	if (ret) {
+		if (ret == -E2BIG)
+			pr_err("invalid size %u: the fields past %zu are unknown to this module and not zero\n",
+			       usize, sizeof(req));
+		return ret;
+	}
+	memset(req.op, 0, sizeof(req.op));
+	memset(req.reserved_out, 0, sizeof(req.reserved_out));
+
+	ret = map_benchmark_validate_ext(&req, &p);
+	if (!ret)
+		ret = map_benchmark_locked_run(map, &p, req.op);
+	kfree(p.cpus);
+	if (ret)
+		return ret;
+
+	if (copy_to_user(uarg, &req, min_t(size_t, usize, sizeof(req))))
+		return -EFAULT;
+	return 0;
 }
 
 static long map_benchmark_ioctl(struct file *file, unsigned int cmd,
@@ -323,23 +570,14 @@ static long map_benchmark_ioctl(struct file *file, unsigned int cmd,
 {
 	struct map_benchmark_data *map = file->private_data;
 	void __user *argp = (void __user *)arg;
-	struct map_benchmark req;
-	int ret;
 
-	if (cmd != DMA_MAP_BENCHMARK)
-		return -ENOTTY;
-
-	if (copy_from_user(&req, argp, sizeof(req)))
-		return -EFAULT;
-
-	ret = map_benchmark_do_ioctl(map, &req);
-	if (ret)
-		return ret;
-
-	if (copy_to_user(argp, &req, sizeof(req)))
-		return -EFAULT;
-
-	return 0;
+	if (cmd == DMA_MAP_BENCHMARK)
+		return map_benchmark_ioctl_legacy(map, argp);
+	/* the number's size field is the first version's: match the rest */
+	if (_IOC_TYPE(cmd) == _IOC_TYPE(DMA_MAP_BENCHMARK_EXT) &&
+	    _IOC_NR(cmd) == _IOC_NR(DMA_MAP_BENCHMARK_EXT))
+		return map_benchmark_ioctl_ext(map, argp);
+	return -ENOTTY;
 }
 
 static const struct file_operations map_benchmark_fops = {

@@ -21,19 +21,51 @@ struct dentry;
 struct device;
 
 /**
+ * struct map_benchmark_params - a validated request, from either ioctl
+ * @ops: the map mode
+ * @threads: threads mapping in parallel
+ * @seconds: duration; with @iterations, the most the run may take
+ * @iterations: map/unmap cycles per thread, 0 for a timed run
+ * @node: NUMA node of the threads and buffers, or NUMA_NO_NODE
+ * @dma_bits: DMA mask width for the run
+ * @dir: DMA direction
+ * @dma_trans_ns: pretend-transfer delay between map and unmap
+ * @entries: sg entries, or entries of the single buffer
+ * @entry_size: bytes an entry
+ * @sync: also time dma_sync_*_for_cpu() and _for_device()
+ * @histogram: keep latency histograms, for percentiles
+ * @cpus: CPUs to pin thread i to, cpus[i % nr_cpus], or NULL
+ * @nr_cpus: entries in @cpus
+ */
+struct map_benchmark_params {
+	const struct map_benchmark_ops *ops;
+	u32 threads;
+	u32 seconds;
+	u32 iterations;
+	int node;
+	u32 dma_bits;
+	enum dma_data_direction dir;
+	u32 dma_trans_ns;
+	u32 entries;
+	size_t entry_size;
+	bool sync;
+	bool histogram;
+	u32 *cpus;
+	u32 nr_cpus;
+};
+
+/**
  * struct map_benchmark_data - a device bound to the benchmark driver
- * @bparam: the validated request of the run in progress
  * @dev: the bound device, whose DMA ops are measured
  * @debugfs: the dma_map_benchmark file
- * @dir: @bparam.dma_dir as an enum dma_data_direction
  * @lock: serializes runs: one ioctl at a time measures this device
+ * @p: the request of the run in progress
  */
 struct map_benchmark_data {
-	struct map_benchmark bparam;
 	struct device *dev;
 	struct dentry *debugfs;
-	enum dma_data_direction dir;
 	struct mutex lock;	/* one run at a time on this device */
+	struct map_benchmark_params p;
 };
 
 /**
@@ -44,6 +76,8 @@ struct map_benchmark_data {
  * @initialize_data: touch the buffers before each map (outside timing)
  * @do_map: the timed map operation
  * @do_unmap: the timed unmap operation
+ * @do_sync_for_cpu: the timed dma_sync_*_for_cpu() of the mapping
+ * @do_sync_for_device: the timed dma_sync_*_for_device() of the mapping
  *
  * A mode is an ops table: the thread loop in map_benchmark.c knows no mode,
  * so a new mode slots in without touching the others.
@@ -55,6 +89,8 @@ struct map_benchmark_ops {
 	void (*initialize_data)(void *mparam);
 	int (*do_map)(void *mparam);
 	void (*do_unmap)(void *mparam);
+	void (*do_sync_for_cpu)(void *mparam);
+	void (*do_sync_for_device)(void *mparam);
 };
 
 extern const struct map_benchmark_ops dma_single_map_benchmark_ops;
@@ -73,6 +109,21 @@ struct mb_stat {
 	u64 min;
 	u64 max;
 };
+
+/*
+ * Log-linear latency histogram: exact below 16 ns, then 16 buckets per
+ * power of two, so a percentile is within 1/16 of its true value.
+ */
+#define MB_HIST_SUB_BITS	4
+#define MB_HIST_BUCKETS		(61 << MB_HIST_SUB_BITS)
+
+struct mb_hist {
+	u32 count[MB_HIST_BUCKETS];
+};
+
+void mb_hist_add(struct mb_hist *h, u64 x);
+void mb_hist_merge(struct mb_hist *dst, const struct mb_hist *src);
+u64 mb_hist_percentile(const struct mb_hist *h, u64 n, unsigned int pct);
 
 void mb_stat_add(struct mb_stat *s, u64 x);
 void mb_stat_merge(struct mb_stat *dst, const struct mb_stat *src);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * SG mode: dma_map_sg() of granule scatterlist entries, one page each.
+ * SG mode: dma_map_sg() of granule scatterlist entries of one page each,
+ * or of entries x entry_size bytes through the extended ioctl.
  */
 
 #define pr_fmt(fmt)	KBUILD_MODNAME ": " fmt
@@ -17,16 +18,17 @@ struct dma_sg_map_param {
 	struct sg_table sgt;
 	struct device *dev;
 	enum dma_data_direction dir;
+	unsigned int order;
 };
 
-static void dma_sg_free_pages(struct sg_table *sgt)
+static void dma_sg_free_pages(struct dma_sg_map_param *params)
 {
 	struct scatterlist *sg;
 	unsigned int i;
 
-	for_each_sgtable_sg(sgt, sg, i)
+	for_each_sgtable_sg(&params->sgt, sg, i)
 		if (sg_page(sg))
-			__free_page(sg_page(sg));
+			__free_pages(sg_page(sg), params->order);
 }
 
 static void *dma_sg_map_benchmark_prepare(struct map_benchmark_data *map)
@@ -39,25 +41,31 @@ static void *dma_sg_map_benchmark_prepare(struct map_benchmark_data *map)
 	if (!params)
 		return NULL;
 
-	params->dir = map->dir;
+	params->dir = map->p.dir;
 	params->dev = map->dev;
+	params->order = get_order(map->p.entry_size);
 
 	/* sg_alloc_table() zeroes the entries: unfilled ones have no page */
-	if (sg_alloc_table(&params->sgt, map->bparam.granule, GFP_KERNEL))
+	if (sg_alloc_table(&params->sgt, map->p.entries, GFP_KERNEL))
 		goto free_params;
 
 	for_each_sgtable_sg(&params->sgt, sg, i) {
-		struct page *page = alloc_page(GFP_KERNEL);
+		struct page *page;
 
+		if (map->p.node == NUMA_NO_NODE)
+			page = alloc_pages(GFP_KERNEL, params->order);
+		else
+			page = alloc_pages_node(map->p.node, GFP_KERNEL,
+						params->order);
 		if (!page)
 			goto free_pages;
-		sg_set_page(sg, page, PAGE_SIZE, 0);
+		sg_set_page(sg, page, map->p.entry_size, 0);
 	}
 
 	return params;
 
 free_pages:
-	dma_sg_free_pages(&params->sgt);
+	dma_sg_free_pages(params);
 	sg_free_table(&params->sgt);
 free_params:
 	kfree(params);
@@ -68,7 +76,7 @@ static void dma_sg_map_benchmark_unprepare(void *mparam)
 {
 	struct dma_sg_map_param *params = mparam;
 
-	dma_sg_free_pages(&params->sgt);
+	dma_sg_free_pages(params);
 	sg_free_table(&params->sgt);
 	kfree(params);
 }
@@ -108,6 +116,20 @@ static void dma_sg_map_benchmark_do_unmap(void *mparam)
 	dma_unmap_sgtable(params->dev, &params->sgt, params->dir, 0);
 }
 
+static void dma_sg_map_benchmark_sync_for_cpu(void *mparam)
+{
+	struct dma_sg_map_param *params = mparam;
+
+	dma_sync_sgtable_for_cpu(params->dev, &params->sgt, params->dir);
+}
+
+static void dma_sg_map_benchmark_sync_for_device(void *mparam)
+{
+	struct dma_sg_map_param *params = mparam;
+
+	dma_sync_sgtable_for_device(params->dev, &params->sgt, params->dir);
+}
+
 const struct map_benchmark_ops dma_sg_map_benchmark_ops = {
 	.name = "sg",
 	.prepare = dma_sg_map_benchmark_prepare,
@@ -115,4 +137,6 @@ const struct map_benchmark_ops dma_sg_map_benchmark_ops = {
 	.initialize_data = dma_sg_map_benchmark_initialize_data,
 	.do_map = dma_sg_map_benchmark_do_map,
 	.do_unmap = dma_sg_map_benchmark_do_unmap,
+	.do_sync_for_cpu = dma_sg_map_benchmark_sync_for_cpu,
+	.do_sync_for_device = dma_sg_map_benchmark_sync_for_device,
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Single mode: dma_map_single() of granule contiguous pages.
+ * Single mode: dma_map_single() of one contiguous buffer: granule pages,
+ * or entries x entry_size bytes through the extended ioctl.
  */
 
 #define pr_fmt(fmt)	KBUILD_MODNAME ": " fmt
@@ -17,6 +18,7 @@ struct dma_single_map_param {
 	dma_addr_t addr;
 	void *xbuf;
 	size_t size;
+	int node;
 	enum dma_data_direction dir;
 };
 
@@ -28,10 +30,19 @@ static void *dma_single_map_benchmark_prepare(struct map_benchmark_data *map)
 	if (!params)
 		return NULL;
 
-	params->size = (size_t)map->bparam.granule * PAGE_SIZE;
-	params->dir = map->dir;
+	params->size = (size_t)map->p.entries * map->p.entry_size;
+	params->dir = map->p.dir;
 	params->dev = map->dev;
-	params->xbuf = alloc_pages_exact(params->size, GFP_KERNEL);
+	params->node = map->p.node;
+	if (map->p.node == NUMA_NO_NODE) {
+		params->xbuf = alloc_pages_exact(params->size, GFP_KERNEL);
+	} else {
+		/* alloc_pages_exact_nid() is not exported: whole orders */
+		struct page *page = alloc_pages_node(map->p.node, GFP_KERNEL,
+						     get_order(params->size));
+
+		params->xbuf = page ? page_address(page) : NULL;
+	}
 	if (!params->xbuf) {
 		kfree(params);
 		return NULL;
@@ -44,7 +55,10 @@ static void dma_single_map_benchmark_unprepare(void *mparam)
 {
 	struct dma_single_map_param *params = mparam;
 
-	free_pages_exact(params->xbuf, params->size);
+	if (params->node == NUMA_NO_NODE)
+		free_pages_exact(params->xbuf, params->size);
+	else
+		free_pages((unsigned long)params->xbuf, get_order(params->size));
 	kfree(params);
 }
 
@@ -81,6 +95,22 @@ static void dma_single_map_benchmark_do_unmap(void *mparam)
 	dma_unmap_single(params->dev, params->addr, params->size, params->dir);
 }
 
+static void dma_single_map_benchmark_sync_for_cpu(void *mparam)
+{
+	struct dma_single_map_param *params = mparam;
+
+	dma_sync_single_for_cpu(params->dev, params->addr, params->size,
+				params->dir);
+}
+
+static void dma_single_map_benchmark_sync_for_device(void *mparam)
+{
+	struct dma_single_map_param *params = mparam;
+
+	dma_sync_single_for_device(params->dev, params->addr, params->size,
+				   params->dir);
+}
+
 const struct map_benchmark_ops dma_single_map_benchmark_ops = {
 	.name = "single",
 	.prepare = dma_single_map_benchmark_prepare,
@@ -88,4 +118,6 @@ const struct map_benchmark_ops dma_single_map_benchmark_ops = {
 	.initialize_data = dma_single_map_benchmark_initialize_data,
 	.do_map = dma_single_map_benchmark_do_map,
 	.do_unmap = dma_single_map_benchmark_do_unmap,
+	.do_sync_for_cpu = dma_single_map_benchmark_sync_for_cpu,
+	.do_sync_for_device = dma_single_map_benchmark_sync_for_device,
 };

@@ -103,3 +103,58 @@ void mb_mean_stddev(const u64 *v, unsigned int n, u64 *mean, u64 *stddev)
 	}
 	*stddev = (u64)int_sqrt64(div64_u64(sq, n - 1)) << scale;
 }
+
+static unsigned int mb_hist_index(u64 x)
+{
+	unsigned int msb;
+
+	if (x < (1U << MB_HIST_SUB_BITS))
+		return x;
+	msb = fls64(x) - 1;
+	return ((msb - MB_HIST_SUB_BITS + 1) << MB_HIST_SUB_BITS) +
+	       ((x >> (msb - MB_HIST_SUB_BITS)) & ((1U << MB_HIST_SUB_BITS) - 1));
+}
+
+/* The middle of a bucket: what a percentile falling in it reports. */
+static u64 mb_hist_value(unsigned int i)
+{
+	unsigned int msb, sub;
+	u64 low;
+
+	if (i < (1U << MB_HIST_SUB_BITS))
+		return i;
+	msb = (i >> MB_HIST_SUB_BITS) + MB_HIST_SUB_BITS - 1;
+	sub = i & ((1U << MB_HIST_SUB_BITS) - 1);
+	low = (u64)((1U << MB_HIST_SUB_BITS) + sub) << (msb - MB_HIST_SUB_BITS);
+	return low + ((1ULL << (msb - MB_HIST_SUB_BITS)) >> 1);
+}
+
+void mb_hist_add(struct mb_hist *h, u64 x)
+{
+	h->count[min_t(unsigned int, mb_hist_index(x), MB_HIST_BUCKETS - 1)]++;
+}
+
+void mb_hist_merge(struct mb_hist *dst, const struct mb_hist *src)
+{
+	unsigned int i;
+
+	for (i = 0; i < MB_HIST_BUCKETS; i++)
+		dst->count[i] += src->count[i];
+}
+
+/* The value below which pct percent of the n samples fall. */
+u64 mb_hist_percentile(const struct mb_hist *h, u64 n, unsigned int pct)
+{
+	u64 rank = div64_u64(n * pct + 99, 100), seen = 0;
+	unsigned int i;
+
+	if (!n)
+		return 0;
+	rank = max_t(u64, rank, 1);
+	for (i = 0; i < MB_HIST_BUCKETS; i++) {
+		seen += h->count[i];
+		if (seen >= rank)
+			return mb_hist_value(i);
+	}
+	return mb_hist_value(MB_HIST_BUCKETS - 1);
+}

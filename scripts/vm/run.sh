@@ -105,7 +105,10 @@ fi
 [ -f "$dmatest" ] && cp "$dmatest" "$root/opt/dma-bench/modules/"
 
 progress "building the tool (static)"
-if [ -f "$DMA_BENCH_TOP/tools/dma/Makefile" ]; then
+# DMA_BENCH_TOOL: a static tool built elsewhere (e.g. from another commit)
+if [ -n "${DMA_BENCH_TOOL:-}" ]; then
+	cp "$DMA_BENCH_TOOL" "$root/opt/dma-bench/bin/dma_map_benchmark"
+else
 	make -s -C "$DMA_BENCH_TOP/tools/dma" STATIC=1 CC="$VM_TOOL_CC" >&2
 	cp "$DMA_BENCH_TOP/tools/dma/dma_map_benchmark" "$root/opt/dma-bench/bin/"
 fi

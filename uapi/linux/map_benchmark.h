@@ -72,6 +72,99 @@ struct map_benchmark {
 	__u8  expansion[75];
 };
 
+/*
+ * The map modes, extended: more and larger entries, a fixed iteration
+ * count, threads pinned to CPUs, sync timing, and percentiles. Same file,
+ * same modes; struct map_benchmark_ext is size-versioned like
+ * struct dmaengine_benchmark below.
+ */
+#define DMA_MAP_BENCHMARK_EXT	_IOWR('d', 2, struct map_benchmark_ext)
+
+#define DMA_MAP_BENCH_EXT_SIZE_VER1	384	/* sizeof first published */
+#define DMA_MAP_MAX_ENTRIES		65536
+#define DMA_MAP_MAX_ITERATIONS		100000000
+#define DMA_MAP_MAX_CPUS		1024
+
+/* flags of struct map_benchmark_ext */
+#define DMA_MAP_BENCH_F_SYNC		0x1U /* time sync_for_cpu/device too */
+#define DMA_MAP_BENCH_F_ALL		DMA_MAP_BENCH_F_SYNC
+
+/* Operations timed, indexing struct map_benchmark_ext::op */
+enum {
+	DMA_MAP_BENCH_OP_MAP,		/* dma_map_single() / dma_map_sg() */
+	DMA_MAP_BENCH_OP_UNMAP,		/* dma_unmap_single() / _sg() */
+	DMA_MAP_BENCH_OP_SYNC_CPU,	/* dma_sync_*_for_cpu() */
+	DMA_MAP_BENCH_OP_SYNC_DEVICE,	/* dma_sync_*_for_device() */
+	DMA_MAP_BENCH_NR_OPS
+};
+
+/**
+ * struct map_benchmark_op_stat - latency of one operation over all threads
+ * @count: operations timed
+ * @mean_ns: mean latency
+ * @stddev_ns: population standard deviation
+ * @min_ns: smallest latency
+ * @max_ns: largest latency
+ * @p50_ns: median, from a log-linear histogram (within 1/16 of a power of 2)
+ * @p90_ns: 90th percentile, likewise
+ * @p99_ns: 99th percentile, likewise
+ */
+struct map_benchmark_op_stat {
+	__u64 count;
+	__u64 mean_ns;
+	__u64 stddev_ns;
+	__u64 min_ns;
+	__u64 max_ns;
+	__u64 p50_ns;
+	__u64 p90_ns;
+	__u64 p99_ns;
+};
+
+/**
+ * struct map_benchmark_ext - argument and result of DMA_MAP_BENCHMARK_EXT
+ * @size: sizeof(struct map_benchmark_ext) as userspace knows it
+ * @flags: DMA_MAP_BENCH_F_*
+ * @map_mode: DMA_MAP_BENCH_SINGLE_MODE or DMA_MAP_BENCH_SG_MODE
+ * @threads: 1..DMA_MAP_MAX_THREADS
+ * @seconds: duration, 1..DMA_MAP_MAX_SECONDS; with @iterations, the most
+ *	the run may take
+ * @iterations: map/unmap cycles per thread, 0 for a timed run
+ * @node: NUMA node of the threads and buffers, or -1
+ * @dma_bits: 20..64
+ * @dma_dir: DMA_MAP_BIDIRECTIONAL, DMA_MAP_TO_DEVICE or DMA_MAP_FROM_DEVICE
+ * @dma_trans_ns: pretend-transfer delay, 0..DMA_MAP_MAX_TRANS_DELAY
+ * @entries: sg entries (sg mode) or entries of one buffer (single mode),
+ *	1..DMA_MAP_MAX_ENTRIES
+ * @entry_size: bytes an entry, 1..the largest contiguous allocation; 0
+ *	means the page size
+ * @cpus_ptr: user pointer to @nr_cpus __u32 CPU numbers: thread i runs on
+ *	CPU cpus[i % nr_cpus]; 0 for none
+ * @nr_cpus: entries at @cpus_ptr, 0..DMA_MAP_MAX_CPUS
+ * @reserved_in: zero
+ * @op: results, indexed by DMA_MAP_BENCH_OP_*
+ * @reserved_out: zero
+ */
+struct map_benchmark_ext {
+	__u32 size;
+	__u32 flags;
+	__u32 map_mode;
+	__u32 threads;
+	__u32 seconds;
+	__u32 iterations;
+	__s32 node;
+	__u32 dma_bits;
+	__u32 dma_dir;
+	__u32 dma_trans_ns;
+	__u32 entries;
+	__u32 entry_size;
+	__u64 cpus_ptr;
+	__u32 nr_cpus;
+	__u32 reserved0;
+	__u64 reserved_in[4];
+	struct map_benchmark_op_stat op[DMA_MAP_BENCH_NR_OPS];
+	__u64 reserved_out[4];
+};
+
 /* ------------------------------------------------------------------ */
 /* dmaengine mode: /sys/kernel/debug/dmaengine_benchmark (no device)   */
 /* ------------------------------------------------------------------ */

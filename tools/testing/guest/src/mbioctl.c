@@ -4,6 +4,7 @@
  * the tool's own validation, so tests can prove what the kernel refuses.
  *
  *   mbioctl map [field=value]...        DMA_MAP_BENCHMARK
+ *   mbioctl mapext [field=value]...     DMA_MAP_BENCHMARK_EXT (cpus=0,1,...)
  *   mbioctl dmaengine [field=value]...  DMAENGINE_BENCHMARK
  *   mbioctl fuzz SECONDS SEED           random and boundary structures
  *
@@ -55,6 +56,25 @@ static const struct field map_fields[] = {
 	F(struct map_benchmark, granule),
 	F(struct map_benchmark, map_mode),
 	F(struct map_benchmark, avg_map_100ns),
+	{ NULL, 0, 0, 0 }
+};
+
+static const struct field mapext_fields[] = {
+	F(struct map_benchmark_ext, size),
+	F(struct map_benchmark_ext, flags),
+	F(struct map_benchmark_ext, map_mode),
+	F(struct map_benchmark_ext, threads),
+	F(struct map_benchmark_ext, seconds),
+	F(struct map_benchmark_ext, iterations),
+	F(struct map_benchmark_ext, node),
+	F(struct map_benchmark_ext, dma_bits),
+	F(struct map_benchmark_ext, dma_dir),
+	F(struct map_benchmark_ext, dma_trans_ns),
+	F(struct map_benchmark_ext, entries),
+	F(struct map_benchmark_ext, entry_size),
+	F(struct map_benchmark_ext, cpus_ptr),
+	F(struct map_benchmark_ext, nr_cpus),
+	F(struct map_benchmark_ext, reserved0),
 	{ NULL, 0, 0, 0 }
 };
 
@@ -249,6 +269,55 @@ static int do_map(struct map_benchmark *m, int quiet)
 	return ret ? 1 : 0;
 }
 
+static void mapext_defaults(struct map_benchmark_ext *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->size = sizeof(*m);
+	m->threads = 1;
+	m->seconds = 1;
+	m->node = -1;
+	m->dma_bits = 32;
+	m->entries = 1;
+}
+
+static const char *const op_names[DMA_MAP_BENCH_NR_OPS] = {
+	"map", "unmap", "sync_cpu", "sync_device"
+};
+
+static int do_mapext(void *buf)
+{
+	struct map_benchmark_ext *m = buf;
+	int fd = open(MAP_PATH, O_RDWR), ret, i, nth;
+
+	if (fd < 0) {
+		printf("open=%s\n", strerrorname_np(errno));
+		return 1;
+	}
+	nth = fail_nth_arm();
+	ret = ioctl(fd, DMA_MAP_BENCHMARK_EXT, buf);
+	fail_nth_report(nth);
+	if (ret) {
+		printf("errno=%s\n", strerrorname_np(errno));
+	} else {
+		printf("rc=0\n");
+		for (i = 0; i < DMA_MAP_BENCH_NR_OPS; i++) {
+			const struct map_benchmark_op_stat *o = &m->op[i];
+
+			printf("%s count=%llu mean=%llu sd=%llu min=%llu p50=%llu p90=%llu p99=%llu max=%llu\n",
+			       op_names[i], (unsigned long long)o->count,
+			       (unsigned long long)o->mean_ns,
+			       (unsigned long long)o->stddev_ns,
+			       (unsigned long long)o->min_ns,
+			       (unsigned long long)o->p50_ns,
+			       (unsigned long long)o->p90_ns,
+			       (unsigned long long)o->p99_ns,
+			       (unsigned long long)o->max_ns);
+		}
+	}
+	close(fd);
+	return ret ? 1 : 0;
+}
+
 static int do_dmaengine(void *buf, int quiet)
 {
 	struct dmaengine_benchmark *d = buf;
@@ -433,6 +502,39 @@ int main(int argc, char **argv)
 				goto bad;
 		return do_map(&m, 0);
 	}
+	if (!strcmp(argv[1], "mapext")) {
+		static uint32_t cpus[DMA_MAP_MAX_CPUS];
+		union {
+			struct map_benchmark_ext m;
+			unsigned char raw[sizeof(struct map_benchmark_ext) + 256];
+		} x;
+
+		memset(&x, 0, sizeof(x));
+		mapext_defaults(&x.m);
+		for (i = 2; i < argc; i++) {
+			if (!strncmp(argv[i], "cpus=", 5)) {
+				char *tok, *save = NULL, *list = argv[i] + 5;
+
+				x.m.nr_cpus = 0;
+				for (tok = strtok_r(list, ",", &save); tok &&
+				     x.m.nr_cpus < DMA_MAP_MAX_CPUS;
+				     tok = strtok_r(NULL, ",", &save))
+					cpus[x.m.nr_cpus++] = strtoul(tok, NULL, 0);
+				x.m.cpus_ptr = (uintptr_t)cpus;
+				continue;
+			}
+			if (set_field(&x, sizeof(x.m), mapext_fields, argv[i],
+				      &tail))
+				goto bad;
+		}
+		if (tail) {
+			if (tail > sizeof(x) - sizeof(x.m))
+				goto bad;
+			x.raw[sizeof(x.m) + tail - 1] = 1;
+			x.m.size = sizeof(x.m) + tail;
+		}
+		return do_mapext(&x);
+	}
 	if (!strcmp(argv[1], "dmaengine")) {
 		memset(&u, 0, sizeof(u));
 		dmaengine_defaults(&u.d);
@@ -449,7 +551,7 @@ int main(int argc, char **argv)
 		return do_dmaengine(&u, 0);
 	}
 usage:
-	fprintf(stderr, "usage: mbioctl map|dmaengine [field=value]... | fuzz SECONDS SEED\n");
+	fprintf(stderr, "usage: mbioctl map|mapext|dmaengine [field=value]... | fuzz SECONDS SEED\n");
 	return 2;
 bad:
 	fprintf(stderr, "mbioctl: bad argument '%s'\n", argv[i]);

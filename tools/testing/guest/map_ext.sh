@@ -1,0 +1,146 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# The extended map interface (DMA_MAP_BENCHMARK_EXT): entries beyond 1024,
+# entry sizes, iteration counts, CPU pinning, sync timing, percentiles.
+# The cache-sync reference: 2560 x 4 KiB entries, 200 iterations, one CPU.
+
+MBIOCTL=$PROJECT/bin/mbioctl
+TRACING=/sys/kernel/tracing
+
+ext_refused() {	# ext_refused FIELD=VALUE... PATTERN (last argument)
+	# no locals in busybox sh: names of this function's own
+	_er_pat=$(eval echo "\${$#}")
+	_er_n=$(($# - 1))
+	_er_args=$(echo "$@" | cut -d' ' -f1-$_er_n)
+	klog_mark
+	# shellcheck disable=SC2086
+	check_fails_with "map_ext: $_er_args refused with EINVAL" '^errno=EINVAL$' \
+		"$MBIOCTL" mapext $_er_args
+	check_klog_has "map_ext: $_er_args: kernel message names it" "$_er_pat"
+}
+
+# ext_stat OP FIELD: a figure of the last mbioctl mapext output
+ext_stat() {
+	sed -n "s/^$1 \(.* \)\{0,1\}$2=\([0-9]*\).*/\2/p" /tmp/ext.out
+}
+
+ext_run() {
+	"$MBIOCTL" mapext "$@" > /tmp/ext.out 2>&1
+	_rc=$?
+	cat /tmp/ext.out
+	return $_rc
+}
+
+# min <= p50 <= p90 <= p99 <= max, and min <= mean <= max, count as given
+ext_ordered() {	# ext_ordered OP COUNT
+	_min=$(ext_stat "$1" min)
+	_p50=$(ext_stat "$1" p50)
+	_p90=$(ext_stat "$1" p90)
+	_p99=$(ext_stat "$1" p99)
+	_max=$(ext_stat "$1" max)
+	_mean=$(ext_stat "$1" mean)
+	_count=$(ext_stat "$1" count)
+	echo "$1: count $_count min $_min p50 $_p50 p90 $_p90 p99 $_p99 max $_max mean $_mean"
+	[ "$_count" = "$2" ] && [ "$_min" -gt 0 ] &&
+	[ "$_min" -le "$_p50" ] && [ "$_p50" -le "$_p90" ] &&
+	[ "$_p90" -le "$_p99" ] && [ "$_p99" -le "$_max" ] &&
+	[ "$_min" -le "$_mean" ] && [ "$_mean" -le "$_max" ]
+}
+
+# A thread pinned with cpus=N may run on CPU N alone.
+ext_pinned() {
+	"$MBIOCTL" mapext map_mode=1 entries=64 iterations=100000000 \
+		seconds=3 cpus=1 > /dev/null 2>&1 &
+	_p=$!
+	sleep 1
+	_ok=1
+	for _s in /proc/[0-9]*/status; do
+		grep -q '^Name:.*dma-map-bench' "$_s" 2>/dev/null || continue
+		_ok=0
+		grep -q '^Cpus_allowed_list:[[:space:]]*1$' "$_s" || _ok=2
+		grep -E '^(Name|Cpus_allowed_list)' "$_s"
+	done
+	wait $_p
+	[ "$_ok" = 0 ]
+}
+
+suite_map_ext() {
+	klog_mark
+	check "map_ext: module loads" load_module dma_map_benchmark
+	check "map_ext: bind" bind_benchmark
+
+	ext_refused entries=0 'invalid entries 0: must be 1\.\.65536'
+	ext_refused entries=65537 'invalid entries 65537'
+	ext_refused iterations=100000001 'invalid iterations 100000001'
+	ext_refused entry_size=1073741824 'invalid entry_size 1073741824'
+	ext_refused flags=2 'invalid flags 0x2: unknown bits 0x2'
+	ext_refused map_mode=2 'invalid map_mode 2'
+	ext_refused threads=0 'invalid threads 0'
+	ext_refused reserved0=1 'invalid reserved0/reserved_in'
+	ext_refused nr_cpus=2 'invalid cpus_ptr/nr_cpus'
+	ext_refused cpus=0,4095 'invalid cpus\[1\] 4095: not an online CPU'
+	ext_refused entries=2048 'single mode maps one contiguous buffer'
+	ext_refused size=100 'invalid size 100'
+	check_fails_with "map_ext: an unknown nonzero tail is refused with E2BIG" \
+		'^errno=E2BIG$' "$MBIOCTL" mapext tail=4
+	check_fails_with "map_ext: more than memory holds: ENOMEM" \
+		'^errno=ENOMEM$' "$MBIOCTL" mapext map_mode=1 entries=65536 \
+		entry_size=4194304
+	check_klog_clean "map_ext: refused requests"
+
+	# the cache-sync reference measurement
+	check "map_ext: 2560 x 4 KiB sg entries, 200 iterations, CPU 0, sync" \
+		ext_run map_mode=1 entries=2560 entry_size=4096 iterations=200 \
+		cpus=0 flags=1 dma_dir=1 seconds=120
+	for _op in map unmap sync_cpu sync_device; do
+		check "map_ext: $_op: 200 samples, percentiles ordered" \
+			ext_ordered $_op 200
+	done
+	check "map_ext: single mode, 32 x 4 KiB, 2 threads x 50, sync" \
+		ext_run map_mode=0 entries=32 iterations=50 threads=2 flags=1
+	check "map_ext: ... 100 map samples, ordered" ext_ordered map 100
+	check "map_ext: ... 100 sync_device samples, ordered" \
+		ext_ordered sync_device 100
+	check "map_ext: without sync, no sync samples" \
+		sh -c "\"$MBIOCTL\" mapext iterations=10 | grep -q '^sync_cpu count=0 '"
+	check "map_ext: 512-byte entries in sg mode" \
+		ext_run map_mode=1 entries=100 entry_size=512 iterations=20
+	check "map_ext: 64 KiB entries in sg mode" \
+		ext_run map_mode=1 entries=16 entry_size=65536 iterations=20
+	check "map_ext: threads pinned to the CPU asked for" ext_pinned
+
+	if [ -d $TRACING/events/dma ]; then
+		echo 0 > $TRACING/tracing_on
+		echo > $TRACING/trace
+		echo 1 > $TRACING/events/dma/enable
+		echo 1 > $TRACING/tracing_on
+		"$MBIOCTL" mapext map_mode=1 entries=8 iterations=2 flags=1 > /dev/null
+		echo 0 > $TRACING/tracing_on
+		echo 0 > $TRACING/events/dma/enable
+		cat $TRACING/trace > /tmp/trace.out
+		check "map_ext: the sg mode's trace shows dma_map_sg" \
+			grep -q ' dma_map_sg:' /tmp/trace.out
+		case $(dma_config) in
+		swiotlb)
+			# bounce buffers must be synced: the calls reach the core
+			check "map_ext: sync mode calls dma_sync_sg_for_cpu" \
+				grep -q ' dma_sync_sg_for_cpu:' /tmp/trace.out
+			check "map_ext: sync mode calls dma_sync_sg_for_device" \
+				grep -q ' dma_sync_sg_for_device:' /tmp/trace.out
+			;;
+		direct)
+			# a coherent device with the direct mapping needs no
+			# sync: dma_dev_need_sync() skips the call entirely
+			check_fails "map_ext: direct coherent mapping skips sync" \
+				grep -q ' dma_sync_sg_for_cpu:' /tmp/trace.out
+			;;
+		esac
+		echo > $TRACING/trace
+	else
+		tap_skip "map_ext: no dma trace events in this kernel"
+	fi
+
+	check "map_ext: upstream's ioctl still works" "$MBIOCTL" map granule=4
+	check "map_ext: unbind" unbind_benchmark
+	check "map_ext: unload" unload_module dma_map_benchmark
+	check_klog_clean "map_ext"
+}
