@@ -51,13 +51,19 @@ ext_pinned() {
 	"$MBIOCTL" mapext map_mode=1 entries=64 iterations=100000000 \
 		seconds=3 cpus=1 > /dev/null 2>&1 &
 	_p=$!
-	sleep 1
 	_ok=1
-	for _s in /proc/[0-9]*/status; do
-		grep -q '^Name:.*dma-map-bench' "$_s" 2>/dev/null || continue
-		_ok=0
-		grep -q '^Cpus_allowed_list:[[:space:]]*1$' "$_s" || _ok=2
-		grep -E '^(Name|Cpus_allowed_list)' "$_s"
+	_tries=0
+	# the thread appears once the request is validated: look for 5 s
+	while [ "$_ok" = 1 ] && [ "$_tries" -lt 50 ]; do
+		sleep 0.1
+		_tries=$((_tries + 1))
+		for _s in /proc/[0-9]*/status; do
+			grep -q '^Name:.*dma-map-bench' "$_s" 2>/dev/null ||
+				continue
+			_ok=0
+			grep -q '^Cpus_allowed_list:[[:space:]]*1$' "$_s" || _ok=2
+			grep -E '^(Name|Cpus_allowed_list)' "$_s"
+		done
 	done
 	wait $_p
 	[ "$_ok" = 0 ]
