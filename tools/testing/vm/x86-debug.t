@@ -4,4 +4,4 @@
 # the map modes: every suite, memcpy_sg included, then fault injection, the
 # ioctl fuzzer, and a leak and report check of the whole boot.
 exec "$(dirname "$0")/vm-suite.sh" x86-debug iommu \
-	map tool dmaengine numa soft_dma faults health
+	map map_ext tool dmaengine numa soft_dma faults health
