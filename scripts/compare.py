@@ -29,6 +29,7 @@ from report import results, stats  # noqa: E402
 DMAENGINE_FIGURES = ("run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms",
                      "gbps")
 MAP_FIGURES = ("map_us", "unmap_us")
+SYNC_FIGURES = ("sync_cpu_us", "sync_device_us")	# the tool's --sync
 HIGHER_IS_BETTER = {"gbps"}
 
 
@@ -147,6 +148,8 @@ def fmt_num(v):
     a = abs(v)
     if a != 0 and a < 0.01:
         return f"{v:.4f}"
+    if a < 1:
+        return f"{v:.3f}"
     return f"{v:.2f}"
 
 
@@ -252,7 +255,11 @@ def build(args):
     warnings = []
     ra = results.load(args.files[0])
     kind = ra.get("kind", "dmaengine")
-    figures = args.figures or (MAP_FIGURES if kind == "map" else DMAENGINE_FIGURES)
+    figures = args.figures
+    if not figures and kind == "map":
+        figures = MAP_FIGURES + tuple(f for f in SYNC_FIGURES
+                                      if any(r.get(f) for r in ra["rows"]))
+    figures = figures or DMAENGINE_FIGURES
     if args.prep:
         if kind != "dmaengine":
             raise ValueError("--prep compares prep modes: a dmaengine sweep is needed")
@@ -321,7 +328,9 @@ def main(argv=None):
                    help="figures to compare: dmaengine run_ms, prep_ms, "
                    "submit_ms, issue_ms, wait_ms, map_ms, unmap_ms, gbps, "
                    "prep_calls, ... [run_ms,prep_ms,submit_ms,issue_ms,"
-                   "wait_ms,gbps]; map: map_us, unmap_us [both]")
+                   "wait_ms,gbps]; map: map_us, unmap_us, sync_cpu_us, "
+                   "sync_device_us, map_p99_us, ... [map_us,unmap_us, and "
+                   "the syncs when timed]")
     p.add_argument("--json", action="store_true", help="print JSON")
     a = p.parse_args(argv)
     if len(a.files) != (1 if a.prep else 2):

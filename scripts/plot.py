@@ -16,7 +16,8 @@ dmaengine sweeps, for each prep mode (and sg entry count):
 map sweeps, for each map mode:
   map-latency-MODE         map (solid) and unmap (dashed) latency in us
                            against granule / sg entries, a line per
-                           thread count
+                           thread count; with the tool's --sync also
+                           sync_cpu and sync_device (dotted)
 Failed cells are left out (a gap). OUTDIR/data/ keeps the gnuplot data
 and scripts. Needs gnuplot (gnuplot-nox): pngcairo if it has it, else
 png. See Documentation/sweeps.rst.
@@ -192,20 +193,27 @@ class Plotter:
     def map_latency(self, stem, mode, sel):
         plots = []
         granules = sorted({r["granule"] for r in sel})
+        # map solid, unmap dashed, the syncs (the tool's --sync) dotted
+        ops = [op for op in results.MAP_OPS
+               if all(r.get(op + "_us") for r in sel)]
+        style = {"map": (1, 7), "unmap": (2, 6), "sync_cpu": (3, 5),
+                 "sync_device": (4, 4)}
         for ti, t in enumerate(sorted({r["threads"] for r in sel})):
-            pts = sorted((r["granule"], r["map_us"], r["unmap_us"]) for r in sel
-                         if r["threads"] == t)
+            pts = sorted((r["granule"], [r[op + "_us"] for op in ops])
+                         for r in sel if r["threads"] == t)
             dat = self.write(f"{stem}-t{t}.dat",
-                             "# granule map_mean map_sd unmap_mean unmap_sd\n" +
-                             "".join(f"{g} {m['mean']:.6f} {m['sd']:.6f} "
-                                     f"{u['mean']:.6f} {u['sd']:.6f}\n"
-                                     for g, m, u in pts))
+                             "# granule " + " ".join(f"{op}_mean {op}_sd" for op in ops)
+                             + "\n" + "".join(
+                                 f"{g} " + " ".join(f"{x['mean']:.6f} {x['sd']:.6f}"
+                                                    for x in xs) + "\n"
+                                 for g, xs in pts))
             d = gp_quote(os.path.basename(dat))
             th = f"{t} thread{'s' if t > 1 else ''}"
-            plots.append(f"{d} using 1:2:3 with yerrorlines lc {ti + 1} dt 1 lw 2 "
-                         f"pt 7 title {gp_quote('map, ' + th)}")
-            plots.append(f"{d} using 1:4:5 with yerrorlines lc {ti + 1} dt 2 lw 2 "
-                         f"pt 6 title {gp_quote('unmap, ' + th)}")
+            for oi, op in enumerate(ops):
+                dt, pt = style[op]
+                plots.append(f"{d} using 1:{2 * oi + 2}:{2 * oi + 3} with yerrorlines "
+                             f"lc {ti + 1} dt {dt} lw 2 pt {pt} "
+                             f"title {gp_quote(op + ', ' + th)}")
         what = "sg entries (one page each)" if mode == "sg" else "granule (pages)"
         api = "dma_map_sg()" if mode == "sg" else "dma_map_single()"
         body = "\n".join([

@@ -23,10 +23,11 @@ A dmaengine row holds the tool's result object (prep_mode, chan,
 folio_order, folio_bytes, sge, runs, bytes, prep_calls, submits, batches,
 segments, and {mean, sd} for each of PHASES) plus cell, status, error and
 channels (the count asked for; chan is the count used). A map row holds
-mode, granule, threads, seconds, runs (invocations), map_us and unmap_us
-({mean, sd} over the invocations' means), map_sd_us and unmap_sd_us (the
-kernel's within-run standard deviation, averaged) plus cell, status,
-error.
+mode, granule, threads, seconds, runs (invocations), and for each
+operation OP of MAP_OPS the run measured: OP_us ({mean, sd} over the
+invocations' means), OP_sd_us (the kernel's within-run standard deviation,
+{mean, sd} over the invocations), OP_p99_us and OP_count (with the
+extended interface), plus cell, status, error.
 """
 
 import csv
@@ -44,7 +45,10 @@ PREP_OF_OPTION = {"memcpy": ("prep_memcpy",), "memcpy_sg": ("prep_memcpy_sg",),
 PHASES = ("run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms", "map_ms",
           "unmap_ms", "gbps")
 COUNTS = ("bytes", "prep_calls", "submits", "batches", "segments")
-MAP_FIGURES = ("map_us", "unmap_us", "map_sd_us", "unmap_sd_us")
+# map operations: map and unmap always, the syncs with the tool's --sync
+MAP_OPS = ("map", "unmap", "sync_cpu", "sync_device")
+MAP_FIGURES = tuple(f"{op}{s}" for op in MAP_OPS
+                    for s in ("_us", "_sd_us", "_p99_us"))
 MAP_MODES = ("single", "sg")
 
 # The reference table: headings and minimum widths (wider values widen).
@@ -55,6 +59,8 @@ DMAENGINE_COLUMNS = (("mode", 14), ("chan", 4), ("folio", 5), ("sge", 3),
 MAP_COLUMNS = (("mode", 6), ("granule", 7), ("threads", 7), ("map_us", 15),
                ("unmap_us", 15), ("map_sd_us", 9), ("unmap_sd_us", 11),
                ("runs", 4))
+# with --sync, after unmap_sd_us
+MAP_SYNC_COLUMNS = (("sync_cpu_us", 15), ("sync_device_us", 15))
 
 DMAENGINE_CSV = (("cell", "status", "mode", "channels", "chan", "folio_order",
                   "folio_bytes", "sge", "runs") + COUNTS
@@ -186,16 +192,32 @@ def dmaengine_table_rows(rows):
     return out
 
 
+def map_has_sync(rows):
+    return any(r.get("sync_cpu_us") for r in rows)
+
+
+def _us(stat):
+    """Latencies: 3 decimals below 10 us (the extended interface's ns)."""
+    if stat is None:
+        return "-"
+    d = 3 if abs(stat["mean"]) < 10 else 2
+    return f"{stat['mean']:.{d}f} \u00b1 {stat['sd']:.{d}f}"
+
+
 def map_table_rows(rows):
+    sync = map_has_sync(rows)
     out = []
     for r in rows:
         cells = [r["mode"], str(r["granule"]), str(r["threads"])]
         if r["status"] != "ok":
             cells.append("FAILED: " + first_line(r.get("error")))
         else:
-            cells += [_ms(r["map_us"]), _ms(r["unmap_us"]),
+            cells += [_us(r["map_us"]), _us(r["unmap_us"]),
                       f"{r['map_sd_us']['mean']:.1f}",
-                      f"{r['unmap_sd_us']['mean']:.1f}", str(r["runs"])]
+                      f"{r['unmap_sd_us']['mean']:.1f}"]
+            if sync:
+                cells += [_us(r.get("sync_cpu_us")), _us(r.get("sync_device_us"))]
+            cells.append(str(r["runs"]))
         out.append(cells)
     return out
 
@@ -215,7 +237,8 @@ def header_lines(res):
     lines.append(f"# cpu: {sysi.get('cpu_model') or '?'}, {sysi.get('cpus') or '?'}"
                  f" cpus, numa nodes: {len(sysi.get('numa', [])) or '?'}")
     if res.get("kind") == "map":
-        lines.append(f"# map: {p.get('seconds')} s x {p.get('runs')} runs a cell;"
+        lines.append(f"# map: {p.get('seconds')} s x {p.get('runs')} runs a cell"
+                     f"{', ' + p['tool_args'] if p.get('tool_args') else ''};"
                      " *_us: mean \u00b1 SD over the runs of the kernel's mean;"
                      " *_sd_us: the kernel's SD within a run")
     else:
@@ -245,7 +268,10 @@ def format_table(res, with_header=True):
     kind = res.get("kind", "dmaengine")
     rows = sort_rows(kind, res.get("rows", []))
     if kind == "map":
-        body = _layout(MAP_COLUMNS, map_table_rows(rows))
+        cols = MAP_COLUMNS
+        if map_has_sync(rows):
+            cols = MAP_COLUMNS[:-1] + MAP_SYNC_COLUMNS + MAP_COLUMNS[-1:]
+        body = _layout(cols, map_table_rows(rows))
     else:
         body = _layout(DMAENGINE_COLUMNS, dmaengine_table_rows(rows))
     head = "\n".join(header_lines(res)) + "\n" if with_header else ""
@@ -274,7 +300,8 @@ def format_csv(res):
             line = [r["cell"], r["status"], r["mode"], r["granule"], r["threads"],
                     r.get("seconds"), r.get("runs") if ok else ""]
             for f in MAP_FIGURES:
-                line += [_num(r[f]["mean"]), _num(r[f]["sd"])] if ok else ["", ""]
+                line += [_num(r[f]["mean"]), _num(r[f]["sd"])] if ok and r.get(f) \
+                    else ["", ""]
             line.append("" if ok else first_line(r.get("error"), 1000))
             w.writerow(line)
     else:

@@ -246,9 +246,33 @@ def map_sweep():
     t = open(os.path.join(o, "table.txt")).read().splitlines()
     i = [k for k, l in enumerate(t) if l.startswith("mode ")][0]
     assert t[i] == "mode   granule threads map_us          unmap_us        map_sd_us unmap_sd_us runs"
-    assert t[i + 2] == "single 8       2       2.80 \u00b1 0.00     1.40 \u00b1 0.00     4.0       2.0         3", t[i + 2]
-    assert open(os.path.join(o, "results.csv")).readline().startswith("cell,status,mode,granule,threads")
+    assert t[i + 2] == "single 8       2       2.800 \u00b1 0.000   1.400 \u00b1 0.000   4.0       2.0         3", t[i + 2]
+    assert open(os.path.join(o, "results.csv")).readline().startswith(
+        "cell,status,mode,granule,threads,seconds,runs,map_us_mean,map_us_sd,map_sd_us_mean")
+    assert "sync_cpu_us" not in row and "map_p99_us" not in row   # the selftest's figures only
 check("--map: runs a cell, mean and SD over runs, map table and CSV", map_sweep)
+
+def map_ext():
+    o = os.path.join(work, "mapsync")
+    q = run(["--map", "--tool", FAKE, "--map-modes", "sg", "--granules", "8,2048", "--threads", "1",
+             "--runs", "2", "--seconds", "1", "--tool-args=--sync", "-o", o])
+    assert q.returncode == 0, q.stderr
+    r = json.load(open(os.path.join(o, "results.json")))
+    row = r["rows"][0]
+    # the extended interface's ns, not the selftest's 100 ns steps
+    assert abs(row["map_us"]["mean"] - 1.807) < 1e-9 and abs(row["sync_cpu_us"]["mean"] - 0.457) < 1e-9
+    assert abs(row["map_p99_us"]["mean"] - 3.6) < 1e-9 and row["map_count"] == 2000
+    assert r["rows"][1]["granule"] == 2048
+    t = open(os.path.join(o, "table.txt")).read().splitlines()
+    i = [k for k, l in enumerate(t) if l.startswith("mode ")][0]
+    assert t[i].split() == ["mode", "granule", "threads", "map_us", "unmap_us", "map_sd_us",
+                            "unmap_sd_us", "sync_cpu_us", "sync_device_us", "runs"], t[i]
+    assert t[i + 1].startswith("sg     8       1       1.807 \u00b1 0.000   0.907 \u00b1 0.000"), t[i + 1]
+    c = subprocess.run([sys.executable, os.path.join(top, "scripts/compare.py"), "--json",
+                        os.path.join(o, "results.json"), os.path.join(o, "results.json")],
+                       capture_output=True, text=True)
+    assert json.loads(c.stdout)["figures"] == ["map_us", "unmap_us", "sync_cpu_us", "sync_device_us"]
+check("--map --tool-args=--sync: ns from results.ops, sync columns, p99, compare's figures", map_ext)
 
 def map_fail():
     o = os.path.join(work, "mapfail")
