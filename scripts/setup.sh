@@ -16,8 +16,9 @@ pkgs=(make gcc libc6-dev linux-image-6.12-amd64 linux-headers-6.12-amd64
       file python3)
 # To build the patched debug kernel (memcpy_sg, KASAN, lockdep, ...).
 pkgs+=(bc flex bison libelf-dev libssl-dev dwarves)
-# For reports and plots.
-pkgs+=(gnuplot-nox)
+# For sweeps, reports and plots (scripts/sweep.py, compare.py, plot.py);
+# perf for sweep.py --perf on real hardware.
+pkgs+=(gnuplot-nox linux-perf)
 if [ "$what" = test ]; then
 	# prove, sparse for the lint test
 	pkgs+=(perl sparse)
