@@ -359,7 +359,11 @@ def perf_collect(cell):
 
 
 def perf_table(res):
-    cells = [c for c in res["cells"] if c.get("perf", {}).get("counters")]
+    stat = [c for c in res["cells"] if c.get("perf", {}).get("kind") == "stat"]
+    cells = [c for c in stat if c["perf"].get("counters")]
+    if stat and not cells:
+        return ("# perf stat: no counter counted (not supported here?): see "
+                f"{os.path.dirname(stat[0]['perf']['files'][0])}/\n")
     if not cells:
         return ""
     kind = res["kind"]
