@@ -142,15 +142,18 @@ def geomeans(comparisons, figures):
     return out
 
 
-def fmt_num(v):
-    if v is None:
-        return "-"
+def decimals(v):
+    """2 decimals as the tool's table, more for small values."""
     a = abs(v)
     if a != 0 and a < 0.01:
-        return f"{v:.4f}"
-    if a < 1:
-        return f"{v:.3f}"
-    return f"{v:.2f}"
+        return 4
+    return 3 if a < 1 else 2
+
+
+def fmt_num(v, dec=None):
+    if v is None:
+        return "-"
+    return f"{v:.{decimals(v) if dec is None else dec}f}"
 
 
 def fmt_delta(c):
@@ -172,7 +175,8 @@ def fmt_delta(c):
 def side(c, s):
     if c["status"] != "ok":
         return ""
-    return f"{fmt_num(c[s]['mean'])} \u00b1 {fmt_num(c[s]['sd'])}"
+    dec = decimals(c[s]["mean"])	# the SD to the mean's precision
+    return f"{fmt_num(c[s]['mean'], dec)} \u00b1 {fmt_num(c[s]['sd'], dec)}"
 
 
 def format_text(doc):

@@ -688,8 +688,9 @@ def parse_args(argv):
     w.add_argument("--vm", action="store_true",
                    help="run in a throwaway VM (scripts/vm/run.sh), one boot")
     w.add_argument("--kernel-machine", default="x86", metavar="NAME",
-                   help="VM machine: x86 (Debian's 6.12) or x86-debug (the "
-                   "patched kernel with memcpy_sg) [x86]")
+                   help="VM machine (scripts/vm/machines): x86 (Debian's "
+                   "6.12, no memcpy_sg), x86-bench (patched: memcpy_sg), "
+                   "x86-debug (patched, KASAN, lockdep, ...) [x86]")
     w.add_argument("--dma-config", default="direct", metavar="CONFIG",
                    help="VM DMA configuration: direct, swiotlb, iommu [direct]")
     w.add_argument("--soft-dma", metavar="PARAMS", default="",
