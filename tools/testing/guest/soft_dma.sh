@@ -341,6 +341,18 @@ sd_swiotlb_used() {
 	return 1
 }
 
+# sd_kmemleak_clean: a kmemleak scan finds nothing allocated by soft_dma or
+# dmatest (run while the modules are loaded, so backtraces have names)
+sd_kmemleak_clean() {
+	_skl=/sys/kernel/debug/kmemleak
+	echo scan > "$_skl" && echo scan > "$_skl" || return 1
+	cat "$_skl" > /tmp/kmemleak.txt
+	if grep -Eq 'soft_dma|dmatest' /tmp/kmemleak.txt; then
+		head -80 /tmp/kmemleak.txt
+		return 1
+	fi
+}
+
 sd_gone() {
 	[ ! -e "$SD" ] && [ ! -e "/sys/bus/platform/devices/$SD_DEV" ]
 }
@@ -608,6 +620,11 @@ sd_group_unload() {
 	dt_release
 	check_klog_clean "soft_dma: unbind"
 
+	if [ -w /sys/kernel/debug/kmemleak ]; then
+		check "kmemleak: nothing leaked by soft_dma or dmatest" sd_kmemleak_clean
+	else
+		tap_skip "kmemleak: not in this kernel"
+	fi
 	check "rmmod dmatest" rmmod dmatest
 	check "rmmod soft_dma works once no channel is held" rmmod soft_dma
 	check "soft_dma: debugfs directory and platform device removed" sd_gone
