@@ -124,10 +124,11 @@ source_version() {
 }
 
 compute_key() {
-	local f
+	local f version
+	version=$(source_version)
 	{
 		printf 'dma-bench debug kernel, arch %s\n' "$KARCH"
-		printf 'package %s %s\n' "$SRC_PKG" "$(source_version)"
+		printf 'package %s %s\n' "$SRC_PKG" "$version"
 		for f in "$FRAGMENT" "$PATCH_DIR/series" "${PATCHES[@]}" "$SCRIPT"; do
 			printf '%s %s\n' "${f#"$REPO_DIR"/}" "$(sha256sum <"$f" | cut -d' ' -f1)"
 		done
