@@ -960,16 +960,24 @@ static void soft_dma_run(struct soft_dma_chan *sc, struct soft_dma_desc *d,
 	more = !list_empty(&sc->issued);
 	spin_unlock_irqrestore(&sc->lock, flags);
 
-	/*
-	 * Like an interrupt handler: the tasklet runs when bottom halves are
-	 * enabled again, on this CPU, without a trip through ksoftirqd.
-	 */
-	local_bh_disable();
-	tasklet_schedule(&sc->tasklet);
-	local_bh_enable();
-
-	if (more && !may_sleep)
-		wake_up(&sc->work_wq);
+	if (may_sleep) {
+		/*
+		 * The channel's thread, like an interrupt handler: the tasklet
+		 * runs when bottom halves are enabled again, on this CPU,
+		 * without a trip through ksoftirqd.
+		 */
+		local_bh_disable();
+		tasklet_schedule(&sc->tasklet);
+		local_bh_enable();
+	} else {
+		/*
+		 * A polling client, maybe holding its own locks: the tasklet
+		 * must not run from here, only as after an interrupt.
+		 */
+		tasklet_schedule(&sc->tasklet);
+		if (more)
+			wake_up(&sc->work_wq);
+	}
 }
 
 static bool soft_dma_has_work(struct soft_dma_chan *sc)
