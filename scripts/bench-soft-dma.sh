@@ -7,9 +7,8 @@
 # VM's CPUs.
 #
 # usage: scripts/bench-soft-dma.sh [options]
-#   -r, --rounds N       rounds of every measurement; medians are reported
-#                        (default: 5)
-#   -n, --iterations N   2 MiB copies per dmatest run (default: 300)
+#   -r, --rounds N       rounds of every measurement (default: 15)
+#   -n, --iterations N   2 MiB copies per dmatest run (default: 150)
 #   -p, --cpus "LIST"    online CPU counts to boot the VM with (maxcpus=),
 #                        each at most the machine's -smp (default: "1 2")
 #   -m, --machine NAME   machine of scripts/vm/run.sh (default: x86)
@@ -31,15 +30,18 @@
 #   engine    soft_dma's own copy time during "tool" (debugfs stats)
 #   toolN     the same on N channels at once (aggregate), for scaling
 # dmatest is compared with ref1, tool and engine with ref16, toolN with
-# tool. Numbers are CPU copies under QEMU TCG: they say nothing about DMA
-# hardware, and they move with the load of the host. Under TCG a wakeup
-# across vCPUs costs about a millisecond, so the single-channel ratios are
-# meaningful with one online CPU, the scaling with several.
+# tool, two ways: the median over the rounds of the ratio within a round,
+# and the ratio of the best round of each (on a loaded host the fastest run
+# is the least disturbed one). Numbers are CPU copies under QEMU TCG: they
+# say nothing about DMA hardware, and they move with the load of the host,
+# which is printed. Under TCG a wakeup across vCPUs costs about a
+# millisecond, so the single-channel ratios are meaningful with one online
+# CPU, the scaling with several.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-rounds=5
-iterations=300
+rounds=15
+iterations=150
 cpus="1 2"
 machine=x86
 dma=direct
@@ -88,7 +90,7 @@ engine_kbps() {
 # tool_kbps CHANNELS: aggregate KB/s of the dmaengine mode, memcpy prep
 tool_kbps() {
 	"$TOOL" -m dmaengine -D soft_dma.0 -c "$1" -f 2M --sge 16 \
-		--bytes 256M -r 3 -w 1 -p memcpy --csv > /tmp/tool.csv || {
+		--bytes 128M -r 2 -w 1 -p memcpy --csv > /tmp/tool.csv || {
 		echo "tool failed" >&2
 		cat /tmp/tool.csv >&2
 		return 1
@@ -118,7 +120,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 	echo "RESULT $r dmatest $(dt_kbps)"
 	dt_release
 	if [ -n "$tool" ]; then
-		echo "RESULT $r ref16 $(memcpy_bench 256 16)"
+		echo "RESULT $r ref16 $(memcpy_bench 128 16)"
 		sd_stats_reset
 		kb=$(tool_kbps 1) || exit 1
 		echo "RESULT $r tool $kb"
@@ -148,7 +150,8 @@ for n in $cpus; do
 done
 [ -z "$output" ] || cp "$raw" "$output"
 
-# Lines: cpus round name KB/s. Medians per (cpus, name); ratios per round.
+# Lines: cpus round name KB/s. Per (cpus, name): median and best; ratios
+# per round (median) and of the bests.
 awk '
 function median(key,    n, i, j, t, a) {
 	n = cnt[key]
@@ -158,18 +161,21 @@ function median(key,    n, i, j, t, a) {
 			if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
-function add(key, x) { val[key, ++cnt[key]] = x }
+function add(key, x) {
+	val[key, ++cnt[key]] = x
+	if (x > best[key]) best[key] = x
+}
 $3 == "cpus" { online[$1] = $4; cpus[++ncpus] = $1; next }
 {
 	k = $1
 	v[k, $2, $3] = $4
 	add(k SUBSEP $3, $4)
-	if ($3 == "dmatest" && v[k, $2, "ref1"])
-		add(k SUBSEP "ratio_dmatest", $4 / v[k, $2, "ref1"])
-	if (($3 == "tool" || $3 == "engine") && v[k, $2, "ref16"])
-		add(k SUBSEP "ratio_" $3, $4 / v[k, $2, "ref16"])
-	if ($3 ~ /^tool[0-9]/ && v[k, $2, "tool"])
-		add(k SUBSEP "ratio_" $3, $4 / v[k, $2, "tool"])
+	ref = ""
+	if ($3 == "dmatest") ref = "ref1"
+	if ($3 == "tool" || $3 == "engine") ref = "ref16"
+	if ($3 ~ /^tool[0-9]/) ref = "tool"
+	if (ref != "" && v[k, $2, ref])
+		add(k SUBSEP "ratio_" $3, $4 / v[k, $2, ref])
 }
 END {
 	desc["ref1"] = "memcpy(), 1 buffer pair (ref1)"
@@ -180,22 +186,26 @@ END {
 	desc["tool2"] = "dmaengine mode, 2 channels"
 	desc["tool4"] = "dmaengine mode, 4 channels"
 	vs["dmatest"] = "ref1"; vs["tool"] = "ref16"; vs["engine"] = "ref16"
-	vs["tool2"] = "1 channel"; vs["tool4"] = "1 channel"
+	vs["tool2"] = "tool"; vs["tool4"] = "tool"
 	split("ref1 dmatest ref16 tool engine tool2 tool4", names, " ")
 	for (c = 1; c <= ncpus; c++) {
 		k = cpus[c]
-		printf "\n%d online CPU(s), medians of %d round(s), 2 MiB copies:\n",
+		printf "\n%d online CPU(s), %d round(s), 2 MiB copies (MB/s):\n",
 			online[k], cnt[k SUBSEP "ref1"]
-		printf "  %-36s %8s  %s\n", "measurement", "MB/s", "ratio"
+		printf "  %-36s %7s %7s  %-22s\n", "measurement", "median", "best",
+			"ratio: median / bests"
 		for (i = 1; i <= 7; i++) {
 			n = names[i]
 			if (!cnt[k SUBSEP n])
 				continue
-			m = median(k SUBSEP n) * 1024 / 1e6
 			rt = ""
-			if (cnt[k SUBSEP "ratio_" n])
-				rt = sprintf("%.2f of %s", median(k SUBSEP "ratio_" n), vs[n])
-			printf "  %-36s %8.0f  %s\n", desc[n], m, rt
+			if (cnt[k SUBSEP "ratio_" n] && best[k SUBSEP vs[n]])
+				rt = sprintf("%.2f / %.2f of %s",
+					median(k SUBSEP "ratio_" n),
+					best[k SUBSEP n] / best[k SUBSEP vs[n]], vs[n])
+			printf "  %-36s %7.0f %7.0f  %s\n", desc[n],
+				median(k SUBSEP n) * 1024 / 1e6,
+				best[k SUBSEP n] * 1024 / 1e6, rt
 		}
 	}
 }' "$raw"
