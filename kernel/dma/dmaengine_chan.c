@@ -364,6 +364,18 @@ static int deb_batch(struct deb_chan *c)
 		return n;
 	}
 
+	/*
+	 * A descriptor's callbacks are the client's to set: drivers that
+	 * recycle descriptors may hand them out with the last user's. pl330
+	 * clears ->callback but not ->callback_result (fixed upstream in 2024
+	 * by "dmaengine: pl330: Clear callback_result for re-used descs", not
+	 * in 6.1): a recycled one would call back into a run that has ended.
+	 */
+	for (i = 0; i < n; i++) {
+		c->txs[i]->callback = NULL;
+		c->txs[i]->callback_result = NULL;
+		c->txs[i]->callback_param = NULL;
+	}
 	last = c->txs[n - 1];
 	if (!poll) {
 		last->callback_result = deb_callback;
