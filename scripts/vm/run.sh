@@ -77,6 +77,19 @@ debug)
 	kdir=$kdir_root/build
 	kmods=$kdir_root/modules/lib/modules/$release
 	;;
+debian-foreign)
+	# Debian's kernel of another architecture, unpacked into the cache;
+	# everything for the guest is cross-built with its headers
+	foreign=$("$DMA_BENCH_TOP/scripts/vm/foreign-kernel.sh" "$VM_DEBIAN_ARCH" \
+		  "$VM_DEBIAN_FLAVOUR" | tail -n 1)
+	release=$(cat "$foreign/release")
+	kernel=$foreign/vmlinuz
+	kdir=$(readlink -f "$foreign/kdir")
+	kmods=$foreign/modules
+	srcdir=$foreign/src
+	guest_busybox=$foreign/busybox
+	export ARCH=$VM_KERNEL_ARCH CROSS_COMPILE=$VM_CROSS_COMPILE
+	;;
 *)
 	die "machine $machine: unknown VM_KERNEL_KIND '$VM_KERNEL_KIND'"
 	;;
@@ -99,15 +112,33 @@ cp "$kbuild/modules/"*.ko "$kbuild/modules/probes.h" "$root/opt/dma-bench/module
 # the kernel's own dmatest: Debian does not build it; the debug kernel does
 dmatest=$kmods/kernel/drivers/dma/dmatest.ko
 if [ ! -f "$dmatest" ] && [ -x "$DMA_BENCH_TOP/scripts/build-dmatest.sh" ]; then
-	"$DMA_BENCH_TOP/scripts/build-dmatest.sh" "$kdir" "$(linux_source_dir)" "$kbuild/dmatest" >&2
+	"$DMA_BENCH_TOP/scripts/build-dmatest.sh" "$kdir" "${srcdir:-$(linux_source_dir)}" "$kbuild/dmatest" >&2
 	dmatest=$kbuild/dmatest/dmatest.ko
 fi
 [ -f "$dmatest" ] && cp "$dmatest" "$root/opt/dma-bench/modules/"
+
+# drivers the kernel lacks, built out of tree (scripts/build-*.sh KDIR
+# SRCDIR OUTDIR); the guest tests load them
+for builder in ${VM_MODULE_BUILDERS:-}; do
+	progress "building $builder"
+	ko=$("$DMA_BENCH_TOP/scripts/$builder" "$kdir" "$srcdir" "$kbuild/extra" | tail -n 1)
+	cp "$ko" "$root/opt/dma-bench/modules/"
+done
 
 progress "building the tool (static)"
 # DMA_BENCH_TOOL: a static tool built elsewhere (e.g. from another commit)
 if [ -n "${DMA_BENCH_TOOL:-}" ]; then
 	cp "$DMA_BENCH_TOOL" "$root/opt/dma-bench/bin/dma_map_benchmark"
+elif [ -n "${VM_CROSS_COMPILE:-}" ]; then
+	# in a copy of the sources: the checkout's objects stay the host's
+	tool=$kbuild/tool
+	mkdir -p "$tool/tools/dma" "$tool/uapi"
+	cp -a -u "$DMA_BENCH_TOP"/tools/dma/*.[ch] "$DMA_BENCH_TOP/tools/dma/Makefile" \
+		"$tool/tools/dma/"
+	cp -a -u "$DMA_BENCH_TOP/uapi/." "$tool/uapi/"
+	make -s -C "$tool/tools/dma" STATIC=1 CC="$VM_TOOL_CC" \
+		VERSION="$(git -C "$DMA_BENCH_TOP" describe --always --dirty 2>/dev/null || echo unknown)" >&2
+	cp "$tool/tools/dma/dma_map_benchmark" "$root/opt/dma-bench/bin/"
 else
 	make -s -C "$DMA_BENCH_TOP/tools/dma" STATIC=1 CC="$VM_TOOL_CC" >&2
 	cp "$DMA_BENCH_TOP/tools/dma/dma_map_benchmark" "$root/opt/dma-bench/bin/"
@@ -128,17 +159,29 @@ for prog in "$DMA_BENCH_TOP"/tools/testing/guest/src/*.c; do
 		-o "$root/opt/dma-bench/bin/$(basename "$prog" .c)" "$prog"
 done
 
-busybox=$(command -v busybox || echo /bin/busybox)
+busybox=${guest_busybox:-$(command -v busybox || echo /bin/busybox)}
 file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
 	die "$busybox is not static: apt-get install busybox-static"
 cp "$busybox" "$root/bin/busybox"
-for applet in $("$busybox" --list); do
-	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
-done
+install_applets=
+if [ -n "${guest_busybox:-}" ]; then
+	# it cannot run here: it makes its applet links when the guest starts
+	ln -s busybox "$root/bin/sh"
+	install_applets='/bin/busybox --install -s /bin'
+else
+	for applet in $("$busybox" --list); do
+		[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
+	done
+fi
 
 printf '%s\n' "$*" > "$root/opt/dma-bench/cmd"
+# the machine's variables for the guest tests: NAME=VALUE words
+guest_env=
+# shellcheck disable=SC2086
+[ -z "${VM_GUEST_ENV:-}" ] || guest_env="export $(printf '%s ' $VM_GUEST_ENV)"
 cat > "$root/init" <<EOF
 #!/bin/sh
+$install_applets
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
@@ -148,6 +191,7 @@ mount -t tmpfs tmpfs /tmp
 export PATH=/bin:/sbin PROJECT=/opt/dma-bench
 export TOOL=/opt/dma-bench/bin/dma_map_benchmark MODDIR=/opt/dma-bench/modules
 export DMA_BENCH_CONFIG=$dma DMA_BENCH_MACHINE=$machine HOME=/tmp
+$guest_env
 out=/dev/$VM_OUT_SERIAL
 stty -F \$out raw -echo 2>/dev/null
 cd /opt/dma-bench
@@ -161,6 +205,18 @@ chmod +x "$root/init"
 rm -rf "$root"
 
 # --- boot -----------------------------------------------------------------
+# a device tree from the kernel's package, derived by a script if need be
+dtb_args=()
+if [ -n "${VM_DTB:-}" ]; then
+	dtb=$foreign/dtbs/$VM_DTB
+	[ -f "$dtb" ] || die "machine $machine: no device tree $dtb"
+	if [ -n "${VM_DTB_FIXUP:-}" ]; then
+		"$DMA_BENCH_TOP/$VM_DTB_FIXUP" "$dtb" "$work/board.dtb"
+		dtb=$work/board.dtb
+	fi
+	dtb_args=(-dtb "$dtb")
+fi
+
 args_var=VM_DMA_${dma}_ARGS
 append_var=VM_DMA_${dma}_APPEND
 out=$work/guest.out
@@ -171,11 +227,19 @@ console=$work/console.log
 progress "booting (timeout ${timeout}s)"
 # shellcheck disable=SC2086
 timeout --foreground -k 5 "$timeout" $VM_QEMU $VM_QEMU_ARGS ${!args_var} $VM_DEVICES \
-	-kernel "$kernel" -initrd "$work/initramfs.gz" \
+	-kernel "$kernel" ${dtb_args[@]+"${dtb_args[@]}"} -initrd "$work/initramfs.gz" \
 	-append "$VM_APPEND ${!append_var} $extra_append" \
 	-display none -monitor none -no-reboot \
 	-serial "file:$console" -serial "file:$out" </dev/null &
 qemu=$!
+
+# A board that cannot reset itself halts after a panic: end the VM then,
+# rather than at the timeout.
+if [ -n "${VM_PANIC_HALTS:-}" ]; then
+	(tail -n +1 -f --pid="$qemu" "$console" 2>/dev/null |
+		grep -q -m 1 'Kernel panic - not syncing' &&
+		sleep 2 && kill "$qemu" 2>/dev/null) &
+fi
 
 # Stream the guest's output while it runs, line by line (a pipe would
 # otherwise buffer it in blocks until the end).
