@@ -33,18 +33,21 @@ SCRIPT_DIR=$(dirname "$SCRIPT")
 REPO_DIR=$(cd "$SCRIPT_DIR/../.." && pwd)
 PATCH_DIR=$REPO_DIR/kernel/patches/v6.12
 FRAGMENT=$SCRIPT_DIR/debug.config
-readonly SCRIPT SCRIPT_DIR REPO_DIR PATCH_DIR FRAGMENT
+readonly SCRIPT SCRIPT_DIR REPO_DIR PATCH_DIR
 
 log() { printf '%s\n' "build-debug-kernel: $*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 usage() {
 	cat <<EOF
-Usage: ${0##*/} [--jobs N] [--force] [--print-key]
+Usage: ${0##*/} [--flavor debug|bench] [--jobs N] [--force] [--print-key]
 
 Build (or find in the cache) the patched x86_64 debug kernel and print the
 absolute path of its cache directory as the last line on stdout.
 
+  --flavor F      debug (default): KASAN, kmemleak, lockdep, DMA-API debug,
+                  fault injection; bench: the same kernel without them
+                  (debug.config overlaid with bench.config)
   --jobs N, -j N  parallel make jobs (default: nproc = $(nproc))
   --force         rebuild even if a complete build is cached
   --print-key     print the cache key and exit
@@ -55,6 +58,7 @@ EOF
 }
 
 JOBS=$(nproc)
+FLAVOR=debug
 FORCE=0
 PRINT_KEY=0
 while (($#)); do
@@ -67,6 +71,11 @@ while (($#)); do
 	--jobs=*)
 		JOBS=${1#*=}
 		shift
+		;;
+	--flavor)
+		(($# >= 2)) || die "$1 needs an argument"
+		FLAVOR=$2
+		shift 2
 		;;
 	--force)
 		FORCE=1
@@ -87,6 +96,19 @@ while (($#)); do
 	esac
 done
 [[ $JOBS =~ ^[1-9][0-9]*$ ]] || die "--jobs wants a positive integer, got '$JOBS'"
+
+# The bench flavor: debug.config with bench.config's symbols replaced.
+case $FLAVOR in
+debug) ;;
+bench)
+	OVERLAY=$SCRIPT_DIR/bench.config
+	FRAGMENT=$(mktemp "${TMPDIR:-/tmp}/dma-bench-bench.XXXXXX.config")
+	trap 'rm -f "$FRAGMENT"' EXIT
+	syms=$(sed -nE 's/^(# )?(CONFIG_[A-Za-z0-9_]+)[= ].*/\2/p' "$OVERLAY" | paste -sd'|')
+	{ grep -vE "^(# )?($syms)[= ]" "$SCRIPT_DIR/debug.config"; cat "$OVERLAY"; } >"$FRAGMENT"
+	;;
+*) die "--flavor must be debug or bench, got '$FLAVOR'" ;;
+esac
 
 # Keep the caller's kbuild/make settings out of the build.
 unset ARCH CROSS_COMPILE O KBUILD_OUTPUT KBUILD_EXTMOD M KCONFIG_CONFIG \
@@ -127,9 +149,10 @@ compute_key() {
 	local f version
 	version=$(source_version)
 	{
-		printf 'dma-bench debug kernel, arch %s\n' "$KARCH"
+		printf 'dma-bench %s kernel, arch %s\n' "$FLAVOR" "$KARCH"
 		printf 'package %s %s\n' "$SRC_PKG" "$version"
-		for f in "$FRAGMENT" "$PATCH_DIR/series" "${PATCHES[@]}" "$SCRIPT"; do
+		printf 'scripts/kernel/%s.config %s\n' "$FLAVOR" "$(sha256sum <"$FRAGMENT" | cut -d' ' -f1)"
+		for f in "$PATCH_DIR/series" "${PATCHES[@]}" "$SCRIPT"; do
 			printf '%s %s\n' "${f#"$REPO_DIR"/}" "$(sha256sum <"$f" | cut -d' ' -f1)"
 		done
 	} | sha256sum | cut -c1-16

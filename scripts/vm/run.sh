@@ -70,8 +70,9 @@ stock)
 	kdir=/lib/modules/$release/build
 	kmods=/lib/modules/$release
 	;;
-debug)
-	kdir_root=$("$DMA_BENCH_TOP/scripts/kernel/build-debug-kernel.sh" | tail -n 1)
+debug|bench)
+	kdir_root=$("$DMA_BENCH_TOP/scripts/kernel/build-debug-kernel.sh" \
+		--flavor "$VM_KERNEL_KIND" | tail -n 1)
 	release=$(cat "$kdir_root/release")
 	kernel=$kdir_root/bzImage
 	kdir=$kdir_root/build
