@@ -41,7 +41,7 @@ probes: kdir-check
 	@mkdir -p $(dir $(PROBES_H))
 	@if [ "$$(cat $(PROBES_H).id 2>/dev/null)" != "$(PROBES_ID)" ]; then \
 		echo "  PROBE   $(KDIR)"; \
-		KDIR=$(KDIR) ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE) \
+		KDIR=$(KDIR) $(if $(ARCH),ARCH=$(ARCH)) $(if $(CROSS_COMPILE),CROSS_COMPILE=$(CROSS_COMPILE)) \
 			$(CURDIR)/scripts/kbuild-probes.sh $(PROBES_H) $(PROBES) && \
 		echo "$(PROBES_ID)" > $(PROBES_H).id; \
 	fi
