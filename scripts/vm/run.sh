@@ -236,10 +236,12 @@ qemu=$!
 
 # A board that cannot reset itself halts after a panic: end the VM then,
 # rather than at the timeout.
+# (The kill is in the pipeline: after a panic the log stays silent, and
+# tail would only notice that grep is gone when it writes again.)
 if [ -n "${VM_PANIC_HALTS:-}" ]; then
-	(tail -n +1 -f --pid="$qemu" "$console" 2>/dev/null |
-		grep -q -m 1 'Kernel panic - not syncing' &&
-		sleep 2 && kill "$qemu" 2>/dev/null) &
+	tail -n +1 -f --pid="$qemu" "$console" 2>/dev/null |
+		{ grep -q -m 1 'Kernel panic - not syncing' &&
+		  sleep 2 && kill "$qemu" 2>/dev/null; } &
 fi
 
 # Stream the guest's output while it runs, line by line (a pipe would
