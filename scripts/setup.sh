@@ -22,6 +22,14 @@ pkgs+=(gnuplot-nox linux-perf)
 if [ "$what" = test ]; then
 	# prove, sparse for the lint test
 	pkgs+=(perl sparse)
+	# The arm and arm64 boards (tools/testing/vm/arm*.t): QEMU, the cross
+	# compilers and C libraries for the modules, the tool and the guest
+	# programs, and dtc for the derived device tree. Their kernels, headers
+	# and busybox are Debian packages of those architectures, fetched into
+	# the cache by scripts/vm/foreign-kernel.sh, not installed.
+	pkgs+=(qemu-system-arm device-tree-compiler
+	       gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
+	       gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
 fi
 
 missing=()
