@@ -390,6 +390,8 @@ static uint64_t pick(uint64_t lo, uint64_t hi)
 	}
 }
 
+static char last_call[512];
+
 static void fuzz_map(int quiet)
 {
 	struct map_benchmark m;
@@ -412,6 +414,10 @@ static void fuzz_map(int quiet)
 		m.threads = 4;
 	if (m.dma_trans_ns > 1000 && m.dma_trans_ns <= DMA_MAP_MAX_TRANS_DELAY)
 		m.dma_trans_ns = 1000;
+	snprintf(last_call, sizeof(last_call),
+		 "map threads=%u seconds=%u node=%d dma_bits=%u dma_dir=%u dma_trans_ns=%u granule=%u map_mode=%u",
+		 m.threads, m.seconds, m.node, m.dma_bits, m.dma_dir,
+		 m.dma_trans_ns, m.granule, m.map_mode);
 	do_map(&m, quiet);
 }
 
@@ -460,12 +466,32 @@ static void fuzz_dmaengine(int quiet)
 		d->warmup_runs = 1;
 	if (d->timeout_ms > 1000)
 		d->timeout_ms = 1000;
+	snprintf(last_call, sizeof(last_call),
+		 "dmaengine size=%u flags=%u prep_modes=%u channels=%u folio_order=%u sge=%u bytes_per_channel=%llu runs=%u warmup_runs=%u src_node=%d dst_node=%d timeout_ms=%u",
+		 d->size, d->flags, d->prep_modes, d->channels, d->folio_order,
+		 d->sge, (unsigned long long)d->bytes_per_channel, d->runs,
+		 d->warmup_runs, d->src_node, d->dst_node, d->timeout_ms);
 	do_dmaengine(&u, quiet);
+}
+
+/* The DMA-API debug error count, or -1 without CONFIG_DMA_API_DEBUG. */
+static long dma_api_errors(void)
+{
+	FILE *f = fopen("/sys/kernel/debug/dma-api/error_count", "r");
+	long n = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	return n;
 }
 
 static int fuzz(int seconds, unsigned int seed)
 {
 	time_t until = time(NULL) + seconds;
+	long errors = dma_api_errors(), now;
 	unsigned long n = 0;
 
 	srandom(seed);
@@ -475,6 +501,12 @@ static int fuzz(int seconds, unsigned int seed)
 		else
 			fuzz_dmaengine(1);
 		n++;
+		/* name the call after which DMA-API debugging complained */
+		now = dma_api_errors();
+		if (now > errors)
+			printf("fuzz: call %lu raised the DMA-API error count to %ld: %s\n",
+			       n, now, last_call);
+		errors = now;
 	}
 	printf("fuzz: %lu calls in %d s, seed %u\n", n, seconds, seed);
 	return 0;
