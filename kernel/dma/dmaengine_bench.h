@@ -68,6 +68,7 @@ struct deb_run;
  * @src_sgt: source table, mapped DMA_TO_DEVICE during a run
  * @dst_sgt: destination table, mapped DMA_FROM_DEVICE during a run
  * @txs: descriptors of the current batch
+ * @cookies: their cookies, kept apart: a completed descriptor may be reused
  * @max_txs: room in @txs
  * @max_seg: largest segment one memcpy descriptor may carry
  * @done: completed by the callback of a batch's last descriptor
@@ -89,6 +90,7 @@ struct deb_chan {
 	struct sg_table src_sgt;
 	struct sg_table dst_sgt;
 	struct dma_async_tx_descriptor **txs;
+	dma_cookie_t *cookies;
 	unsigned int max_txs;
 	unsigned int max_seg;
 	struct completion done;

@@ -176,6 +176,15 @@ deb_errors() {
 	soft_knobs_reset
 	check "dmaengine: ... and the next run works" deb_run flags=1
 
+	# an error on a descriptor before the last: --verify checks every one
+	soft_knob error_every 3
+	check_fails "dmaengine: an error mid-batch fails a verified run" \
+		deb_run channels=1 sge=8 flags=1
+	check "dmaengine: ... with EIO and the result error" \
+		deb_error_is EIO $ERR_RESULT
+	soft_knobs_reset
+	check "dmaengine: ... and the next run works" deb_run flags=1
+
 	# a stalled channel: timeout, terminate, clean
 	soft_knob stall_channel 0
 	check_fails "dmaengine: a stalled channel times out" \
