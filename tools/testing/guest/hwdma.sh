@@ -1,0 +1,426 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Real DMA providers: the dmaengine mode on a hardware driver's channels
+# (per-segment memcpy, verified, within the driver's limits), the kernel's
+# dmatest on the same channels as a cross-check, and the map modes on a
+# platform device the kernel treats as non-coherent, with the architecture's
+# cache maintenance shown by the function tracer.
+#
+# The machine says what to test (scripts/vm/machines/*.conf, VM_GUEST_ENV):
+#   HWDMA_DRIVER      name of the dmaengine driver under test (dma-pl330)
+#   HWDMA_MODULES     modules of $MODDIR to load first, comma-separated
+#                     (drivers the kernel lacks: zynqmp_dma)
+#   HWDMA_DEVICE      the DMA device whose channels to use; empty: every
+#                     device of HWDMA_DRIVER
+#   HWDMA_CHANNELS    channels expected there
+#   HWDMA_MAX_SEG     the max_seg_size the driver gives its device
+#   HWDMA_ORDERS      folio orders to copy, comma-separated
+#   HWDMA_DESC_POOL   descriptors a channel can have prepared and not yet
+#                     freed, or empty when the driver allocates more on need
+#   HWDMA_MAP_DEVICE  a platform device without a driver, for the map modes
+
+MBIOCTL=$PROJECT/bin/mbioctl
+UPSTREAM=$PROJECT/bin/upstream_dma_map_benchmark
+TRACING=/sys/kernel/tracing
+HW_OUT=/tmp/hw.out
+
+ERR_NO_API=3 ERR_NO_CAP=4 ERR_PREP=7
+
+# hw_channels: the channels under test, one a line, in dmaengine's order
+hw_channels() {
+	for _c in /sys/class/dma/dma*chan*; do
+		[ -e "$_c/device/driver" ] || continue
+		[ "$(basename "$(readlink -f "$_c/device/driver")")" = "$HWDMA_DRIVER" ] ||
+			continue
+		[ -z "$HWDMA_DEVICE" ] ||
+			[ "$(basename "$(readlink -f "$_c/device")")" = "$HWDMA_DEVICE" ] ||
+			continue
+		basename "$_c"
+	done | sort -V
+}
+
+hw_nchannels() {
+	hw_channels | wc -l
+}
+
+hw_channels_released() {
+	for _c in $(hw_channels); do
+		[ "$(cat "/sys/class/dma/$_c/in_use")" = 0 ] || {
+			echo "$_c is still in use"
+			return 1
+		}
+	done
+}
+
+# hw_device_args: the benchmark's device filter, if the machine names one
+hw_device_args() {
+	[ -n "$HWDMA_DEVICE" ] && echo "device=$HWDMA_DEVICE"
+}
+
+hw_load_modules() {
+	for _m in $(echo "$HWDMA_MODULES" | tr , ' '); do
+		load_module "$_m" || return 1
+	done
+	# a driver module probes its devices as it loads; give it a moment
+	_i=0
+	while [ "$(hw_nchannels)" -lt "$HWDMA_CHANNELS" ] && [ $_i -lt 50 ]; do
+		usleep 100000
+		_i=$((_i + 1))
+	done
+	[ "$(hw_nchannels)" -ge "$HWDMA_CHANNELS" ] || {
+		echo "$(hw_nchannels) channels of $HWDMA_DRIVER, expected $HWDMA_CHANNELS:"
+		ls -l /sys/class/dma/
+		return 1
+	}
+}
+
+# --- the dmaengine mode ---------------------------------------------------
+
+# hw_field MODE FIELD: a figure of the last mbioctl run
+hw_field() {
+	sed -n "s/^mode$1 .* $2=\([0-9]*\).*/\1/p" "$HW_OUT"
+}
+
+# hw_run FIELD=VALUE...: the dmaengine ioctl on the channels under test
+hw_run() {
+	# shellcheck disable=SC2046
+	"$MBIOCTL" dmaengine $(hw_device_args) "$@" > "$HW_OUT" 2>&1
+	_rc=$?
+	cat "$HW_OUT"
+	return $_rc
+}
+
+# hw_segs ORDER: descriptors one folio of that order takes (the benchmark
+# splits a folio at the device's max segment size)
+hw_segs() {
+	_f=$((4096 << $1))
+	echo $(((_f + HWDMA_MAX_SEG - 1) / HWDMA_MAX_SEG))
+}
+
+# hw_sge ORDER: folios per batch, at most 8, so that a batch's descriptors
+# fit the driver's pool: half of it, as the previous batch's descriptors
+# are freed only after its completion is seen (the callback runs first)
+hw_sge() {
+	_s=8
+	if [ -n "$HWDMA_DESC_POOL" ]; then
+		_m=$((HWDMA_DESC_POOL / 2 / $(hw_segs "$1")))
+		[ "$_m" -lt "$_s" ] && _s=$_m
+	fi
+	echo "$_s"
+}
+
+# hw_counts_exact CHANNELS BYTES ORDER SGE: bytes, prep calls and submits
+# are what the request implies, with folios split at the max segment size
+hw_counts_exact() {
+	_f=$((4096 << $3))
+	_batch=$(($4 * _f))
+	_batches=$((($2 + _batch - 1) / _batch))
+	_want_bytes=$(($1 * _batches * _batch))
+	_want_calls=$(($1 * _batches * $4 * $(hw_segs "$3")))
+	_bytes=$(hw_field 0 bytes)
+	_calls=$(hw_field 0 prep_calls)
+	_submits=$(hw_field 0 submits)
+	echo "bytes=$_bytes (want $_want_bytes) prep_calls=$_calls submits=$_submits (want $_want_calls)"
+	[ "$_bytes" = "$_want_bytes" ] && [ "$_calls" = "$_want_calls" ] &&
+		[ "$_submits" = "$_want_calls" ]
+}
+
+hw_error_is() {	# hw_error_is ERRNO ERROR
+	cat "$HW_OUT"
+	grep -q "^errno=$1 error=$2 " "$HW_OUT"
+}
+
+# The tool names the channels, their device and driver, and the limits.
+hw_tool_channels() {
+	# shellcheck disable=SC2046
+	"$TOOL" -m dmaengine -c "$HWDMA_CHANNELS" ${HWDMA_DEVICE:+-D "$HWDMA_DEVICE"} \
+		--sge 4 --bytes 64K -r 1 -w 0 -p memcpy --verify --json > "$HW_OUT" || {
+		cat "$HW_OUT"
+		return 1
+	}
+	cat "$HW_OUT"
+	_n=$(grep -o "\"driver\":\"$HWDMA_DRIVER\"" "$HW_OUT" | wc -l)
+	_s=$(grep -o "\"max_seg_size\":$HWDMA_MAX_SEG," "$HW_OUT" | wc -l)
+	echo
+	echo "channels of $HWDMA_DRIVER: $_n, with max_seg_size $HWDMA_MAX_SEG: $_s"
+	[ "$_n" = "$HWDMA_CHANNELS" ] && [ "$_s" = "$HWDMA_CHANNELS" ]
+}
+
+hw_tool_table() {	# hw_tool_table CHANNELS ORDER SGE: the table, verified
+	"$TOOL" -m dmaengine -c "$1" ${HWDMA_DEVICE:+-D "$HWDMA_DEVICE"} -o "$2" \
+		--sge "$3" --bytes 1M -r 2 -w 1 -p memcpy --verify > "$HW_OUT" 2>&1
+	_rc=$?
+	cat "$HW_OUT"
+	[ $_rc = 0 ] &&
+		grep -Eq "^# channels: dma[0-9]+chan[0-9]+ \([^,]*, $HWDMA_DRIVER\)" "$HW_OUT" &&
+		grep -Eq "^prep_memcpy +$1 +[0-9]+[KM]B +$3 " "$HW_OUT"
+}
+
+hw_dmaengine() {
+	check "hwdma: the tool reports $HWDMA_CHANNELS channels of $HWDMA_DRIVER, max_seg_size $HWDMA_MAX_SEG" \
+		hw_tool_channels
+	check "hwdma: the tool's table, 2 channels, verified" hw_tool_table 2 0 8
+
+	_max=$HWDMA_CHANNELS
+	for _ch in 1 4 $_max; do
+		for _order in $(echo "$HWDMA_ORDERS" | tr , ' '); do
+			_sge=$(hw_sge "$_order")
+			# two batches per channel at least, 2 MiB at most
+			_bytes=$((2 * _sge * (4096 << _order)))
+			[ $_bytes -gt $((2 << 20)) ] && _bytes=$((2 << 20))
+			[ $_ch = $_max ] && [ "$_order" != 0 ] && continue
+			check "hwdma: $_ch ch, order $_order, sge $_sge ($(hw_segs "$_order") segments a folio): memcpy verified" \
+				hw_run channels=$_ch folio_order=$_order sge=$_sge \
+				bytes_per_channel=$_bytes runs=2 flags=1 prep_modes=1
+			check "hwdma: ... prep calls and submits: one per segment" \
+				hw_counts_exact $_ch $_bytes $_order $_sge
+		done
+	done
+	check "hwdma: polled completion, 2 ch, verified" \
+		hw_run channels=2 folio_order=0 sge=4 bytes_per_channel=65536 \
+		runs=2 flags=3 prep_modes=1
+	check "hwdma: warm-up runs and 3 timed runs, verified" \
+		hw_run channels=2 folio_order=0 sge=4 bytes_per_channel=65536 \
+		runs=3 warmup_runs=2 flags=1 prep_modes=1
+	check "hwdma: channels released after the runs" hw_channels_released
+
+	# memcpy_sg: these drivers never had it; 6.1 lacks the API itself
+	if grep -q 'HAVE_DMA_MEMCPY_SG 1' "$MODDIR/probes.h"; then
+		_err=$ERR_NO_CAP
+	else
+		_err=$ERR_NO_API
+	fi
+	check_fails "hwdma: prep_memcpy_sg refused" hw_run prep_modes=2
+	check "hwdma: ... EOPNOTSUPP, error $_err" hw_error_is EOPNOTSUPP $_err
+	check_klog_clean "hwdma: dmaengine mode"
+}
+
+# The driver's descriptor pool: a batch beyond it is refused by the driver
+# (prep returns NULL), the run fails with the prep error, and nothing is
+# left behind. A driver that allocates on need takes a large batch.
+hw_limits() {
+	if [ -n "$HWDMA_DESC_POOL" ]; then
+		klog_mark
+		check_fails "hwdma: a batch of $((HWDMA_DESC_POOL + 1)) descriptors fails: the pool has $HWDMA_DESC_POOL" \
+			hw_run channels=1 folio_order=0 sge=$((HWDMA_DESC_POOL + 1)) \
+			bytes_per_channel=$(((HWDMA_DESC_POOL + 1) * 4096)) runs=1 \
+			flags=1 prep_modes=1
+		check "hwdma: ... with EIO and the prep error" hw_error_is EIO $ERR_PREP
+		check_klog_has "hwdma: ... the kernel names the failing call" \
+			"prep_dma_memcpy returned NULL \(call $((HWDMA_DESC_POOL + 1)) of the run\)"
+		check "hwdma: ... channels released" hw_channels_released
+		check_fails_with "hwdma: ... the tool names the channel, driver and batch" \
+			"a prep call returned NULL on channel dma[0-9]+chan[0-9]+ \(device [^,]+, driver $HWDMA_DRIVER\).*sge $((HWDMA_DESC_POOL + 1))" \
+			"$TOOL" -m dmaengine -c 1 ${HWDMA_DEVICE:+-D "$HWDMA_DEVICE"} \
+			--sge $((HWDMA_DESC_POOL + 1)) --bytes 256K -r 1 -w 0 -p memcpy
+		check "hwdma: ... and a batch of $((HWDMA_DESC_POOL / 2)) works" \
+			hw_run channels=1 folio_order=0 sge=$((HWDMA_DESC_POOL / 2)) \
+			bytes_per_channel=$((HWDMA_DESC_POOL * 4096)) runs=2 flags=1 \
+			prep_modes=1
+	else
+		check "hwdma: one batch of 512 descriptors (the pool grows), verified" \
+			hw_run channels=1 folio_order=0 sge=512 \
+			bytes_per_channel=$((2 << 20)) runs=1 flags=1 prep_modes=1
+		check "hwdma: ... 512 prep calls" hw_counts_exact 1 $((2 << 20)) 0 512
+	fi
+	check_klog_clean "hwdma: limits"
+}
+
+# --- dmatest on the same channels -----------------------------------------
+
+DT=/sys/module/dmatest/parameters
+
+hw_dt_set() {
+	for _kv in "$@"; do
+		echo "${_kv#*=}" > "$DT/${_kv%%=*}" || {
+			echo "dmatest: cannot set $_kv"
+			return 1
+		}
+	done
+}
+
+# hw_dmatest N [PARAM=VALUE]...: dmatest on the first N channels under
+# test, each thread ITERATIONS tests; waits for every summary line
+hw_dmatest() {
+	_n=$1
+	shift
+	grep -q '^dmatest ' /proc/modules || insmod "$MODDIR/dmatest.ko" || return 1
+	cat "$DT/run" > /dev/null
+	hw_dt_set iterations=20 threads_per_chan=1 max_channels=0 timeout=5000 \
+		noverify=0 norandom=0 polled=0 test_buf_size=16384 verbose=0 \
+		dmatest=0 "device=${HWDMA_DEVICE}" "$@" || return 1
+	for _c in $(hw_channels | head -n "$_n"); do
+		echo "$_c" > "$DT/channel" || {
+			echo "dmatest: cannot add $_c"
+			return 1
+		}
+	done
+	_mark=$(dmesg | wc -l)
+	echo 1 > "$DT/run"
+	_end=$(($(cut -d. -f1 /proc/uptime) + 300))
+	while [ "$(dmesg | tail -n +$((_mark + 1)) | grep -c ': summary ')" -lt "$_n" ]; do
+		if [ "$(cut -d. -f1 /proc/uptime)" -ge "$_end" ]; then
+			echo "dmatest did not finish in 300 s"
+			break
+		fi
+		usleep 200000
+	done
+	cat "$DT/wait" > /dev/null
+	dmesg | tail -n +$((_mark + 1)) | grep dmatest > /tmp/dt.log
+	cat /tmp/dt.log
+	cat "$DT/run" > /dev/null
+	_ok=$(grep -c ': summary 20 tests, 0 failures ' /tmp/dt.log)
+	echo "$_ok of $_n threads: 20 tests, 0 failures"
+	[ "$_ok" = "$_n" ]
+}
+
+hw_dmatest_suite() {
+	check "hwdma: dmatest, 1 channel, 20 tests, 0 failures" hw_dmatest 1
+	check "hwdma: dmatest, 4 channels at once, 0 failures" hw_dmatest 4
+	check "hwdma: dmatest polled, 2 channels, 0 failures" hw_dmatest 2 polled=1
+	check "hwdma: dmatest unloads" unload_module dmatest
+	check "hwdma: channels released after dmatest" hw_channels_released
+	check_klog_clean "hwdma: dmatest"
+}
+
+# --- map modes on a non-coherent platform device --------------------------
+
+hw_map_dev=/sys/bus/platform/devices/$HWDMA_MAP_DEVICE
+
+hw_map_bind() {
+	[ -e "$hw_map_dev" ] || { echo "no $hw_map_dev"; return 1; }
+	[ ! -e "$hw_map_dev/driver" ] || { echo "$HWDMA_MAP_DEVICE has a driver"; return 1; }
+	echo dma_map_benchmark > "$hw_map_dev/driver_override"
+	echo "$HWDMA_MAP_DEVICE" > /sys/bus/platform/drivers_probe
+	[ -e /sys/kernel/debug/dma_map_benchmark ]
+}
+
+hw_map_unbind() {
+	[ ! -e "$hw_map_dev/driver" ] || echo "$HWDMA_MAP_DEVICE" > "$hw_map_dev/driver/unbind"
+	echo > "$hw_map_dev/driver_override"
+	[ ! -e /sys/kernel/debug/dma_map_benchmark ]
+}
+
+# Neither the device nor a parent bus says dma-coherent: the kernel must
+# clean and invalidate caches around each transfer.
+hw_map_not_coherent() {
+	_n=$(readlink -f "$hw_map_dev/of_node")
+	[ -n "$_n" ] || { echo "$HWDMA_MAP_DEVICE has no device tree node"; return 1; }
+	while [ "$_n" != /sys/firmware/devicetree/base ] && [ "$_n" != / ]; do
+		[ ! -e "$_n/dma-coherent" ] || { echo "$_n is dma-coherent"; return 1; }
+		_n=$(dirname "$_n")
+	done
+}
+
+hw_map_plausible() {
+	"$MBIOCTL" map "$@" > "$HW_OUT" 2>&1 || { cat "$HW_OUT"; return 1; }
+	cat "$HW_OUT"
+	awk '{
+		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		exit !(v["avg_map_100ns"] + v["avg_unmap_100ns"] > 0)
+	}' "$HW_OUT"
+}
+
+# hw_ftrace COMMAND...: run COMMAND with the function tracer on the
+# architecture's cache maintenance entry points; the trace in /tmp/ftrace
+hw_ftrace() {
+	echo 0 > $TRACING/tracing_on
+	echo nop > $TRACING/current_tracer
+	echo > $TRACING/trace
+	echo 'arch_sync_dma_for_device arch_sync_dma_for_cpu' > $TRACING/set_ftrace_filter || {
+		echo "cannot trace arch_sync_dma_for_*"
+		return 1
+	}
+	echo function > $TRACING/current_tracer
+	echo 1 > $TRACING/tracing_on
+	"$@" > /dev/null
+	_rc=$?
+	echo 0 > $TRACING/tracing_on
+	cp $TRACING/trace /tmp/ftrace
+	echo nop > $TRACING/current_tracer
+	echo > $TRACING/set_ftrace_filter
+	echo > $TRACING/trace
+	return $_rc
+}
+
+# hw_ftrace_has FUNCTION COMM: the trace has calls of FUNCTION by COMM
+hw_ftrace_has() {
+	_n=$(grep -E "^ *$2[^ ]*-[0-9]+ .* $1 " /tmp/ftrace | wc -l)
+	echo "$_n calls of $1 by $2*"
+	[ "$_n" -gt 0 ] || { grep -v '^#' /tmp/ftrace | head -20; return 1; }
+}
+
+hw_map() {
+	check "hwdma: $HWDMA_MAP_DEVICE is not dma-coherent" hw_map_not_coherent
+	check "hwdma: bind $HWDMA_MAP_DEVICE through driver_override" hw_map_bind
+	check_output "hwdma: upstream's tool on it" \
+		'^average map latency\(us\):[0-9.]+ standard deviation:[0-9.]+$' \
+		"$UPSTREAM" -s 1 -t 1 -g 4
+	for _mode in 0 1; do
+		for _dir in 0 1 2; do
+			check "hwdma: map mode $_mode dir $_dir: results" \
+				hw_map_plausible map_mode=$_mode dma_dir=$_dir \
+				granule=8 threads=1 seconds=1
+		done
+	done
+	if [ -e $TRACING/set_ftrace_filter ]; then
+		check "hwdma: sg mode FROM_DEVICE under the function tracer" \
+			hw_ftrace "$MBIOCTL" map map_mode=1 dma_dir=2 granule=4 seconds=1
+		check "hwdma: ... maps clean the caches (arch_sync_dma_for_device)" \
+			hw_ftrace_has arch_sync_dma_for_device dma-map-bench
+		check "hwdma: ... unmaps invalidate them (arch_sync_dma_for_cpu)" \
+			hw_ftrace_has arch_sync_dma_for_cpu dma-map-bench
+		check "hwdma: the dmaengine mode under the function tracer" \
+			hw_ftrace hw_run channels=1 folio_order=0 sge=4 \
+			bytes_per_channel=16384 runs=1 flags=1 prep_modes=1
+		check "hwdma: ... maps the buffers with cache maintenance too" \
+			hw_ftrace_has arch_sync_dma_for_device dmaengine-bench
+	else
+		tap_skip "hwdma: no function tracer in this kernel"
+	fi
+	check "hwdma: unbind $HWDMA_MAP_DEVICE" hw_map_unbind
+	check_klog_clean "hwdma: map modes"
+}
+
+# The drivers' own complaints, beyond lib.sh's generic ones: runtime PM
+# imbalance, channel faults, errors and timeouts, in the lines of the
+# driver under test, the benchmark and dmatest (others, e.g. a PCIe host
+# bridge giving up on a clock, are the board's).
+HW_KLOG_BAD='underflow|[Ff]ault|has errors|[Ee]rror|[Tt]imeout|not complete'
+
+hw_klog_quiet() {
+	klog_since_mark |
+		grep -E "^(\[[ 0-9.]*\] )?($HWDMA_DRIVER|dma_map_benchmark|dmatest)" |
+		grep -E "$HW_KLOG_BAD" | grep -v 'prep_dma_memcpy returned NULL' |
+		grep -v 'this kernel has no dmaengine_prep_dma_memcpy_sg' > /tmp/hwklog
+	[ ! -s /tmp/hwklog ] || { cat /tmp/hwklog; return 1; }
+}
+
+suite_hwdma() {
+	if [ -z "${HWDMA_DRIVER:-}" ]; then
+		tap_skip "hwdma: this machine names no DMA driver to test (HWDMA_DRIVER)"
+		return 0
+	fi
+	klog_mark
+	HW_KLOG_START=$KLOG_MARK
+	check "hwdma: $HWDMA_DRIVER has $HWDMA_CHANNELS channels${HWDMA_DEVICE:+ on $HWDMA_DEVICE}" \
+		hw_load_modules
+	tap_diag_channels
+	check "hwdma: benchmark module loads" load_module dma_map_benchmark
+	hw_dmaengine
+	hw_limits
+	hw_dmatest_suite
+	hw_map
+	check "hwdma: benchmark unloads" unload_module dma_map_benchmark
+	klog_mark_all
+	check "hwdma: no driver error, fault or timeout in the kernel log" hw_klog_quiet
+	check_klog_clean "hwdma"
+}
+
+# the whole log since the suite began
+klog_mark_all() {
+	KLOG_MARK=${HW_KLOG_START:-0}
+}
+
+tap_diag_channels() {
+	echo "# channels under test: $(hw_channels | tr '\n' ' ')"
+}
