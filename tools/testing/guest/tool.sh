@@ -47,6 +47,18 @@ tool_refuses() {	# tool_refuses PATTERN ARGS...
 		[ -z "$(klog_since_mark | grep dma_map_benchmark)" ]
 }
 
+tool_cache_sync() {
+	"$TOOL" -m sg --entries 2560 --entry-size 4K --iterations 200 --cpus 0 \
+		--sync -d to_device > /tmp/tool.out || { cat /tmp/tool.out; return 1; }
+	cat /tmp/tool.out
+	tool_lines_match /tmp/tool.out \
+		'^dma mapping mode: DMA_MAP_BENCH_SG_MODE$' \
+		'granule/sg_nents: 2560$' '^average map latency' \
+		'^average unmap latency' \
+		'^map +count 200 mean [0-9.]+ us sd [0-9.]+ min [0-9.]+ p50 [0-9.]+ p90 [0-9.]+ p99 [0-9.]+ max [0-9.]+$' \
+		'^unmap +count 200 ' '^sync_cpu +count 200 ' '^sync_device +count 200 '
+}
+
 TOOL_DE="-m dmaengine --sge 16 --bytes 1M --runs 3 --warmup 1"
 
 tool_dmaengine_table() {	# tool_dmaengine_table PREP ROWS ARGS...
@@ -85,7 +97,7 @@ suite_tool() {
 	# invalid values: exit 2, a message naming the option, no ioctl
 	check "tool: --threads 0 refused before the ioctl" \
 		tool_refuses "invalid --threads '0': must be 1\.\.1024" -t 0
-	check "tool: -g 1025 refused" tool_refuses "invalid --granule '1025'" -g 1025
+	check "tool: -g 65537 refused" tool_refuses "invalid --granule '65537'" -g 65537
 	check "tool: -m bogus refused" tool_refuses "invalid --mode 'bogus'" -m bogus
 	check "tool: --sge 0 refused" \
 		tool_refuses "invalid --sge '0'" -m dmaengine --sge 0
@@ -97,6 +109,9 @@ suite_tool() {
 	check "tool: single mode prints upstream's lines" tool_map_single
 	check_output "tool: map mode --json" '"map_us": *\{ *"mean"' \
 		"$TOOL" -m sg -g 4 -s 1 --json
+	# the cache-sync reference: 10 MiB in 4 KiB entries, 200 iterations,
+	# one CPU, with map/unmap/sync means and percentiles
+	check "tool: the cache-sync reference command" tool_cache_sync
 	check "tool: unbind" unbind_benchmark
 
 	# the dmaengine mode needs no bound device
