@@ -34,6 +34,12 @@ flavour=$2
 host_arch=$(dpkg --print-architecture)
 base=$DMA_BENCH_CACHE/debian/$arch
 
+# one at a time: apt's lists and dpkg's architectures are the machine's,
+# and two boards may be set up at once (prove -j)
+mkdir -p "$DMA_BENCH_CACHE/debian"
+exec 7>"$DMA_BENCH_CACHE/debian/.lock"
+flock 7
+
 # newest_cached: the newest complete unpacked version, if any
 newest_cached() {
 	ls -1d "$base"/*/.complete 2>/dev/null | sed 's|/\.complete$||' |
@@ -151,8 +157,6 @@ pkgs=("$image:$arch=$version" "linux-headers-$release:$arch=$version"
 fetch_sources() {
 	local tarball stmp
 	src=$DMA_BENCH_CACHE/debian/linux-source/$version
-	exec 8>"$DMA_BENCH_CACHE/debian/.linux-source.lock"
-	flock 8
 	if [ ! -f "$src/.complete" ]; then
 		stmp=$(mktemp -d "$DMA_BENCH_CACHE/debian/.source.XXXXXX")
 		tarball=/usr/src/linux-source-$series.tar.xz
@@ -179,7 +183,6 @@ fetch_sources() {
 		rm -rf "$stmp"
 		touch "$src/.complete"
 	fi
-	flock -u 8
 }
 
 (cd "$tmp/debs" && apt-get download -q "${apt_opts[@]}" "${pkgs[@]}") >"$tmp/log" 2>&1 || {
