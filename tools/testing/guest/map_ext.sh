@@ -49,12 +49,12 @@ ext_ordered() {	# ext_ordered OP COUNT
 # A thread pinned with cpus=N may run on CPU N alone.
 ext_pinned() {
 	"$MBIOCTL" mapext map_mode=1 entries=64 iterations=100000000 \
-		seconds=3 cpus=1 > /dev/null 2>&1 &
+		seconds=30 cpus=1 > /dev/null 2>&1 &
 	_p=$!
 	_ok=1
 	_tries=0
-	# the thread appears once the request is validated: look for 5 s
-	while [ "$_ok" = 1 ] && [ "$_tries" -lt 50 ]; do
+	# the thread appears once the request is validated: look for a while
+	while [ "$_ok" = 1 ] && [ "$_tries" -lt 100 ]; do
 		sleep 0.1
 		_tries=$((_tries + 1))
 		for _s in /proc/[0-9]*/status; do
@@ -65,6 +65,8 @@ ext_pinned() {
 			grep -E '^(Name|Cpus_allowed_list)' "$_s"
 		done
 	done
+	# seen (or not): a signal ends the run
+	kill -TERM $_p
 	wait $_p
 	[ "$_ok" = 0 ]
 }
