@@ -70,6 +70,7 @@ struct deb_run;
  * @txs: descriptors of the current batch
  * @cookies: their cookies, kept apart: a completed descriptor may be reused
  * @max_txs: room in @txs
+ * @nprepared: descriptors of the current batch prepared so far
  * @max_seg: largest segment one memcpy descriptor may carry
  * @done: completed by the callback of a batch's last descriptor
  * @result: the result that callback reported
@@ -92,6 +93,7 @@ struct deb_chan {
 	struct dma_async_tx_descriptor **txs;
 	dma_cookie_t *cookies;
 	unsigned int max_txs;
+	int nprepared;
 	unsigned int max_seg;
 	struct completion done;
 	struct dmaengine_result result;

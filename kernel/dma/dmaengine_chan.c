@@ -254,6 +254,7 @@ static int deb_prep_memcpy(struct deb_chan *c, unsigned long last_flags)
 		if (!tx)
 			return -EIO;
 		c->txs[n++] = tx;
+		c->nprepared = n;
 		if (last)
 			return n;
 
@@ -290,6 +291,7 @@ static int deb_prep_memcpy_sg(struct deb_chan *c, unsigned long flags)
 	if (!tx)
 		return -EIO;
 	c->txs[0] = tx;
+	c->nprepared = 1;
 	return 1;
 #else
 	/* refused by the ioctl's checks before any channel is touched */
@@ -359,6 +361,38 @@ static int deb_check_cookies(struct deb_chan *c, int n)
 	return 0;
 }
 
+/* Callbacks are the client's to set: clear what a recycled one carries. */
+static void deb_clear_callbacks(struct deb_chan *c, int n)
+{
+	int i;
+
+	/*
+	 * pl330 clears ->callback but not ->callback_result (fixed upstream
+	 * in 2024 by "dmaengine: pl330: Clear callback_result for re-used
+	 * descs", not in 6.1): a recycled descriptor would call back into a
+	 * run that has ended.
+	 */
+	for (i = 0; i < n; i++) {
+		c->txs[i]->callback = NULL;
+		c->txs[i]->callback_result = NULL;
+		c->txs[i]->callback_param = NULL;
+	}
+}
+
+/*
+ * A prep failed part way through a batch. There is no call to give back a
+ * prepared descriptor but to submit it: submit those (never issued), so
+ * that the terminate that follows returns them to the driver's pool.
+ */
+static void deb_return_prepared(struct deb_chan *c)
+{
+	int i;
+
+	deb_clear_callbacks(c, c->nprepared);
+	for (i = 0; i < c->nprepared; i++)
+		dmaengine_submit(c->txs[i]);
+}
+
 static int deb_batch(struct deb_chan *c)
 {
 	bool poll = c->run->p->flags & DMAENGINE_BENCH_F_POLL;
@@ -369,6 +403,7 @@ static int deb_batch(struct deb_chan *c)
 	int n, i;
 
 	reinit_completion(&c->done);
+	c->nprepared = 0;
 
 	t0 = ktime_get();
 	if (c->run->prep == DEB_PREP_MEMCPY_SG)
@@ -378,27 +413,17 @@ static int deb_batch(struct deb_chan *c)
 	t1 = ktime_get();
 	c->fig.prep_ns += ktime_to_ns(ktime_sub(t1, t0));
 	if (n < 0) {
-		pr_err("%s: %s returned NULL (call %llu of the run)\n",
+		pr_err("%s: %s returned NULL (call %llu of the run, after %d descriptors of the batch: the driver's descriptor pool may be exhausted)\n",
 		       dma_chan_name(c->chan),
 		       c->run->prep == DEB_PREP_MEMCPY_SG ?
 		       "prep_dma_memcpy_sg" : "prep_dma_memcpy",
-		       c->fig.prep_calls);
+		       c->fig.prep_calls, c->nprepared);
+		deb_return_prepared(c);
 		deb_set_error(c, DMAENGINE_BENCH_ERR_PREP, n);
 		return n;
 	}
 
-	/*
-	 * A descriptor's callbacks are the client's to set: drivers that
-	 * recycle descriptors may hand them out with the last user's. pl330
-	 * clears ->callback but not ->callback_result (fixed upstream in 2024
-	 * by "dmaengine: pl330: Clear callback_result for re-used descs", not
-	 * in 6.1): a recycled one would call back into a run that has ended.
-	 */
-	for (i = 0; i < n; i++) {
-		c->txs[i]->callback = NULL;
-		c->txs[i]->callback_result = NULL;
-		c->txs[i]->callback_param = NULL;
-	}
+	deb_clear_callbacks(c, n);
 	last = c->txs[n - 1];
 	if (!poll) {
 		last->callback_result = deb_callback;

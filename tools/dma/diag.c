@@ -311,6 +311,7 @@ void print_dmaengine_error(FILE *f, int err,
 		if (ch && ch->name[0])
 			fprintf(f, " (max_seg_size %u, folio %s, sge %u)",
 				ch->max_seg_size, folio, b->sge);
+		fprintf(f, "; its descriptor pool may be exhausted: try a smaller --sge or a larger --folio");
 		break;
 	case DMAENGINE_BENCH_ERR_SUBMIT:
 		fprintf(f, "dmaengine_submit() failed on %s", at);

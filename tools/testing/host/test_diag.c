@@ -74,7 +74,7 @@ static const struct {
 	{ DMAENGINE_BENCH_ERR_MAP, ENOMEM,
 	  "dma_map_sgtable() failed on " AT ": lower --sge or --folio, or check the DMA device's mask and IOMMU" },
 	{ DMAENGINE_BENCH_ERR_PREP, EIO,
-	  "a prep call returned NULL on " AT ": the driver refused the descriptor (max_seg_size 65536, folio 4KB, sge 512)" },
+	  "a prep call returned NULL on " AT ": the driver refused the descriptor (max_seg_size 65536, folio 4KB, sge 512); its descriptor pool may be exhausted: try a smaller --sge or a larger --folio" },
 	{ DMAENGINE_BENCH_ERR_SUBMIT, EIO, "dmaengine_submit() failed on " AT },
 	{ DMAENGINE_BENCH_ERR_RESULT, EIO,
 	  "a transfer completed with an error on " AT "; see dmesg" },
