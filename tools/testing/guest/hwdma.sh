@@ -206,7 +206,7 @@ hw_limits() {
 			flags=1 prep_modes=1
 		check "hwdma: ... with EIO and the prep error" hw_error_is EIO $ERR_PREP
 		check_klog_has "hwdma: ... the kernel names the failing call" \
-			"prep_dma_memcpy returned NULL \(call $((HWDMA_DESC_POOL + 1)) of the run\)"
+			"prep_dma_memcpy returned NULL \(call $((HWDMA_DESC_POOL + 1)) of the run, after $HWDMA_DESC_POOL descriptors of the batch"
 		check "hwdma: ... channels released" hw_channels_released
 		check_fails_with "hwdma: ... the tool names the channel, driver and batch" \
 			"a prep call returned NULL on channel dma[0-9]+chan[0-9]+ \(device [^,]+, driver $HWDMA_DRIVER\).*sge $((HWDMA_DESC_POOL + 1))" \
