@@ -84,14 +84,6 @@ static bool deb_zero(const void *p, size_t len, const char *field)
 	return false;
 }
 
-static bool deb_range(const char *field, u64 val, u64 lo, u64 hi)
-{
-	if (val >= lo && val <= hi)
-		return true;
-	pr_err("invalid %s %llu: must be %llu..%llu\n", field, val, lo, hi);
-	return false;
-}
-
 static int deb_validate(struct dmaengine_benchmark *p)
 {
 	if (p->flags & ~DMAENGINE_BENCH_F_ALL) {
@@ -104,18 +96,18 @@ static int deb_validate(struct dmaengine_benchmark *p)
 		       p->prep_modes, DMAENGINE_BENCH_PREP_ALL);
 		return -EINVAL;
 	}
-	if (!deb_range("channels", p->channels, 1,
-		       DMAENGINE_BENCH_MAX_CHANNELS) ||
-	    !deb_range("folio_order", p->folio_order, 0,
-		       DMA_BENCH_MAX_PAGE_ORDER) ||
-	    !deb_range("sge", p->sge, 1, DMAENGINE_BENCH_MAX_SGE) ||
-	    !deb_range("bytes_per_channel", p->bytes_per_channel, 1,
-		       DEB_MAX_BYTES) ||
-	    !deb_range("runs", p->runs, 1, DMAENGINE_BENCH_MAX_RUNS) ||
-	    !deb_range("warmup_runs", p->warmup_runs, 0,
-		       DMAENGINE_BENCH_MAX_WARMUP) ||
-	    !deb_range("timeout_ms", p->timeout_ms, 0,
-		       DMAENGINE_BENCH_MAX_TIMEOUT_MS))
+	if (map_benchmark_range("channels", p->channels, 1,
+				DMAENGINE_BENCH_MAX_CHANNELS) ||
+	    map_benchmark_range("folio_order", p->folio_order, 0,
+				DMA_BENCH_MAX_PAGE_ORDER) ||
+	    map_benchmark_range("sge", p->sge, 1, DMAENGINE_BENCH_MAX_SGE) ||
+	    map_benchmark_range("bytes_per_channel", p->bytes_per_channel, 1,
+				DEB_MAX_BYTES) ||
+	    map_benchmark_range("runs", p->runs, 1, DMAENGINE_BENCH_MAX_RUNS) ||
+	    map_benchmark_range("warmup_runs", p->warmup_runs, 0,
+				DMAENGINE_BENCH_MAX_WARMUP) ||
+	    map_benchmark_range("timeout_ms", p->timeout_ms, 0,
+				DMAENGINE_BENCH_MAX_TIMEOUT_MS))
 		return -EINVAL;
 	if (!deb_node_ok(p->src_node, "src_node") ||
 	    !deb_node_ok(p->dst_node, "dst_node") ||

@@ -293,7 +293,8 @@ static int map_benchmark_run(struct map_benchmark_data *map,
 	return ret;
 }
 
-static int map_benchmark_range(const char *field, u64 val, u64 lo, u64 hi)
+/* 0, or -EINVAL with a message naming the field, as every check reports. */
+int map_benchmark_range(const char *field, u64 val, u64 lo, u64 hi)
 {
 	if (val >= lo && val <= hi)
 		return 0;

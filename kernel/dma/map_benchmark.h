@@ -133,6 +133,8 @@ u64 mb_stat_stddev(const struct mb_stat *s);
 /* Mean and sample standard deviation of a few values (runs). */
 void mb_mean_stddev(const u64 *v, unsigned int n, u64 *mean, u64 *stddev);
 
+int map_benchmark_range(const char *field, u64 val, u64 lo, u64 hi);
+
 /* The dmaengine mode: its own debugfs file, independent of any binding. */
 int dmaengine_bench_init(void);
 void dmaengine_bench_exit(void);
