@@ -196,6 +196,7 @@ $guest_env
 out=/dev/$VM_OUT_SERIAL
 stty -F \$out raw -echo 2>/dev/null
 cd /opt/dma-bench
+echo "@@DMA-BENCH-START@@" > \$out
 sh -c "\$(cat /opt/dma-bench/cmd)" > \$out 2>&1
 echo "@@DMA-BENCH-EXIT \$?@@" > \$out
 sync
@@ -222,49 +223,101 @@ args_var=VM_DMA_${dma}_ARGS
 append_var=VM_DMA_${dma}_APPEND
 out=$work/guest.out
 console=$work/console.log
-: > "$out"
-: > "$console"
 
-progress "booting (timeout ${timeout}s)"
-# shellcheck disable=SC2086
-timeout --foreground -k 5 "$timeout" $VM_QEMU $VM_QEMU_ARGS ${!args_var} $VM_DEVICES \
-	-kernel "$kernel" ${dtb_args[@]+"${dtb_args[@]}"} -initrd "$work/initramfs.gz" \
-	-append "$VM_APPEND ${!append_var} $extra_append" \
-	-display none -monitor none -no-reboot \
-	-serial "file:$console" -serial "file:$out" </dev/null &
-qemu=$!
+# One boot. Sets boot_rc: the guest command's status, 124 on timeout, 125
+# when the VM died; and started=1 once the guest command has begun.
+boot() {
+	: > "$out"
+	: > "$console"
+	started=
+	# shellcheck disable=SC2086
+	timeout --foreground -k 5 "$timeout" $VM_QEMU $VM_QEMU_ARGS ${!args_var} $VM_DEVICES \
+		-kernel "$kernel" ${dtb_args[@]+"${dtb_args[@]}"} -initrd "$work/initramfs.gz" \
+		-append "$VM_APPEND ${!append_var} $extra_append" \
+		-display none -monitor none -no-reboot \
+		-serial "file:$console" -serial "file:$out" </dev/null &
+	qemu=$!
 
-# A board that cannot reset itself halts after a panic: end the VM then,
-# rather than at the timeout.
-# (The kill is in the pipeline: after a panic the log stays silent, and
-# tail would only notice that grep is gone when it writes again.)
-if [ -n "${VM_PANIC_HALTS:-}" ]; then
-	tail -n +1 -f --pid="$qemu" "$console" 2>/dev/null |
-		{ grep -q -m 1 'Kernel panic - not syncing' &&
-		  sleep 2 && kill "$qemu" 2>/dev/null; } &
-fi
-
-# Stream the guest's output while it runs, line by line (a pipe would
-# otherwise buffer it in blocks until the end).
-tail -n +1 -f --pid="$qemu" "$out" 2>/dev/null | stdbuf -oL tr -d '\r' |
-	grep --line-buffered -v '^@@DMA-BENCH-EXIT' &
-tailer=$!
-set +e
-wait "$qemu"
-qemu_rc=$?
-set -e
-wait "$tailer" 2>/dev/null || true
-
-rc=$(tr -d '\r' < "$out" | sed -n 's/^@@DMA-BENCH-EXIT \([0-9]*\)@@$/\1/p' | tail -n 1)
-if [ -z "$rc" ]; then
-	if [ "$qemu_rc" = 124 ]; then
-		say "$machine/$dma: timed out after ${timeout}s"
-		rc=124
-	else
-		say "$machine/$dma: the VM stopped before the command finished (qemu exit $qemu_rc)"
-		rc=125
+	# A board that cannot reset itself halts after a panic: end the VM
+	# then, rather than at the timeout.
+	# (The kill is in the pipeline: after a panic the log stays silent,
+	# and tail would only notice that grep is gone when it writes again.)
+	if [ -n "${VM_PANIC_HALTS:-}" ]; then
+		tail -n +1 -f --pid="$qemu" "$console" 2>/dev/null |
+			{ grep -q -m 1 'Kernel panic - not syncing' &&
+			  sleep 2 && kill "$qemu" 2>/dev/null; } &
 	fi
-fi
+
+	# A kernel that has not started the command after boot_timeout
+	# seconds hangs in its own boot: end it then.
+	(
+		waited=0
+		while kill -0 "$qemu" 2>/dev/null; do
+			grep -q '^@@DMA-BENCH-START@@' "$out" 2>/dev/null && exit 0
+			if [ "$waited" -ge "$boot_timeout" ]; then
+				echo hung > "$work/boot-hung"
+				kill "$qemu" 2>/dev/null
+				exit 0
+			fi
+			sleep 1
+			waited=$((waited + 1))
+		done
+	) &
+	watcher=$!
+
+	# Stream the guest's output while it runs, line by line (a pipe
+	# would otherwise buffer it in blocks until the end).
+	tail -n +1 -f --pid="$qemu" "$out" 2>/dev/null | stdbuf -oL tr -d '\r' |
+		grep --line-buffered -v '^@@DMA-BENCH-\(EXIT\|START\)' &
+	tailer=$!
+	set +e
+	wait "$qemu"
+	qemu_rc=$?
+	set -e
+	wait "$tailer" 2>/dev/null || true
+	wait "$watcher" 2>/dev/null || true
+
+	grep -q '^@@DMA-BENCH-START@@' "$out" && started=1
+	boot_rc=$(tr -d '\r' < "$out" | sed -n 's/^@@DMA-BENCH-EXIT \([0-9]*\)@@$/\1/p' | tail -n 1)
+	if [ -z "$boot_rc" ]; then
+		if [ "$qemu_rc" = 124 ]; then
+			say "$machine/$dma: timed out after ${timeout}s"
+			boot_rc=124
+		else
+			say "$machine/$dma: the VM stopped before the command finished (qemu exit $qemu_rc)"
+			boot_rc=125
+		fi
+	fi
+}
+
+# The kernel's own boot can fail under TCG for reasons that are not the
+# code under test (a multi-threaded TCG race with the kernel's live code
+# patching ends in "Oops: int3" now and then). Such a boot ran nothing of
+# ours and printed nothing: boot again, a bounded number of times, and say
+# so. A failure once the command has started is never retried.
+boot_timeout=${VM_BOOT_TIMEOUT:-300}
+attempts=${VM_BOOT_ATTEMPTS:-3}
+attempt=1
+while :; do
+	rm -f "$work/boot-hung"
+	progress "booting (timeout ${timeout}s)"
+	boot
+	rc=$boot_rc
+	if [ "$rc" = 0 ] || [ -n "$started" ] || [ "$attempt" -ge "$attempts" ]; then
+		break
+	fi
+	if [ -f "$work/boot-hung" ]; then
+		why="the kernel had not started the command after ${boot_timeout}s"
+	elif grep -q -E 'Kernel panic|Oops|BUG:' "$console"; then
+		why=$(tr -d '\r' < "$console" | grep -m 1 -E 'Oops|BUG:|Kernel panic' | sed 's/^\[ *[0-9.]*\] //')
+	else
+		break	# QEMU itself failed: booting again would fail alike
+	fi
+	say "$machine/$dma: boot $attempt failed before the command started ($why); booting again"
+	cp "$console" "$work/console.boot$attempt.log"
+	attempt=$((attempt + 1))
+done
+
 if [ "$rc" != 0 ]; then
 	say "$machine/$dma: guest command exited $rc; kernel log tail ($console):"
 	tail -n 50 "$console" | tr -d '\r' | sed 's/^/  | /' >&2
