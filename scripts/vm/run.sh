@@ -113,7 +113,7 @@ cp "$kbuild/modules/"*.ko "$kbuild/modules/probes.h" "$root/opt/dma-bench/module
 # the kernel's own dmatest: Debian does not build it; the debug kernel does
 dmatest=$kmods/kernel/drivers/dma/dmatest.ko
 if [ ! -f "$dmatest" ] && [ -x "$DMA_BENCH_TOP/scripts/build-dmatest.sh" ]; then
-	"$DMA_BENCH_TOP/scripts/build-dmatest.sh" "$kdir" "${srcdir:-$(linux_source_dir)}" "$kbuild/dmatest" >&2
+	"$DMA_BENCH_TOP/scripts/build-dmatest.sh" "$kdir" "${srcdir:-$(linux_source_dir)}" "$kbuild/dmatest" >/dev/null
 	dmatest=$kbuild/dmatest/dmatest.ko
 fi
 [ -f "$dmatest" ] && cp "$dmatest" "$root/opt/dma-bench/modules/"
