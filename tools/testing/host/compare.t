@@ -9,12 +9,10 @@
 # cells, geometric means, --prep inside one file, --json, and errors.
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v python3 >/dev/null; then
-	tap_skip "python3 not installed"
-	tap_end
-fi
+need python3
 run_py_tests "$TOP" <<'PY'
 import json, math, os, subprocess, sys
+from pytap import check, close, done
 top = sys.argv[1]
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(top, "scripts"))
@@ -25,16 +23,6 @@ A = os.path.join(FIX, "compare-a.json")
 B = os.path.join(FIX, "compare-b.json")
 COMPARE = os.path.join(top, "scripts/compare.py")
 
-def check(desc, fn):
-    try:
-        fn()
-        print("ok - " + desc)
-    except Exception as e:
-        print("not ok - " + desc)
-        print(repr(e))
-
-def close(x, y, tol):
-    assert abs(x - y) <= tol, (x, y, tol)
 
 # --- the t distribution ------------------------------------------------
 # two-sided p of printed quantiles t(1 - p/2, df)
@@ -249,6 +237,6 @@ def map_compare():
     assert len(ok) == 60 and all(c["significant"] is not True for c in ok)
     assert all(c["delta_pct"] == 0.0 for c in ok)
 check("map results against themselves: 60 comparisons, no difference", map_compare)
-print("ok - done")
+done()
 PY
 tap_end

@@ -6,26 +6,15 @@
 # becoming U+FFFD).
 . "$(dirname "$0")/lib.sh"
 build
-TEST_OUT_DIR=$(mktemp -d)
-export TEST_OUT_DIR
-trap 'rm -rf "$TEST_OUT_DIR"' EXIT
+out_dir
 
 run_c_tests "$HOST_OUT/test_json"
 
-if ! command -v python3 >/dev/null; then
-	tap_skip "python3 not installed: escape.json not decoded"
-	tap_end
-fi
+need python3
 run_py_tests "$TEST_OUT_DIR/escape.json" <<'PY'
 import json, sys
+from pytap import check, done
 
-def check(desc, fn):
-    try:
-        fn()
-        print("ok - " + desc)
-    except Exception as e:
-        print("not ok - " + desc)
-        print(repr(e))
 
 d = {}
 def parse():
@@ -48,6 +37,6 @@ for k, v in want.items():
     def decoded(k=k, v=v):
         assert d.get(k) == v, (d.get(k), v)
     check("'%s' decodes to the original string" % k, decoded)
-print("ok - done")
+done()
 PY
 tap_end

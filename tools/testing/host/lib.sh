@@ -64,7 +64,8 @@ run_c_tests() {
 
 # run_py_tests ARGS... < SCRIPT: runs the python3 SCRIPT, which prints
 # "ok - DESC" or "not ok - DESC" per check (anything else becomes a "#"
-# line), and numbers its checks; a script that stops early fails.
+# line), and numbers its checks; a script that stops early fails. The
+# script imports check(), close() and done() from pytap.py.
 run_py_tests() {
 	local line finished=
 	while IFS= read -r line || [ -n "$line" ]; do
@@ -74,10 +75,29 @@ run_py_tests() {
 		"not ok - "*) tap_not_ok "${line#not ok - }" ;;
 		*) echo "#   $line" ;;
 		esac
-	done < <(python3 - "$@" 2>&1)
+	done < <(PYTHONPATH="$TOP/tools/testing/host${PYTHONPATH:+:$PYTHONPATH}" \
+		 PYTHONDONTWRITEBYTECODE=1 python3 - "$@" 2>&1)
 	if [ -z "$finished" ]; then
 		tap_not_ok "the python3 checks did not run to the end"
 	fi
+}
+
+# need COMMAND...: when one is missing, a skipped test and the end
+need() {
+	local cmd missing=
+	for cmd in "$@"; do
+		command -v "$cmd" >/dev/null || missing="$missing $cmd"
+	done
+	[ -z "$missing" ] && return 0
+	tap_skip "not installed:$missing (scripts/setup.sh installs it)"
+	tap_end
+}
+
+# out_dir: a fresh TEST_OUT_DIR for the C tests' files, removed at exit
+out_dir() {
+	TEST_OUT_DIR=$(mktemp -d)
+	export TEST_OUT_DIR
+	trap 'rm -rf "$TEST_OUT_DIR"' EXIT
 }
 
 tap_end() {

@@ -7,26 +7,17 @@
 # entry count, with pngcairo and with libgd's png; and its errors.
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v python3 >/dev/null || ! command -v gnuplot >/dev/null; then
-	tap_skip "python3 or gnuplot not installed (scripts/setup.sh)"
-	tap_end
-fi
+need python3 gnuplot
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 run_py_tests "$TOP" "$WORK" <<'PY'
-import json, os, struct, subprocess, sys, traceback, zlib
+import json, os, struct, subprocess, sys, zlib
+from pytap import check, done
 import xml.etree.ElementTree as ET
 top, work = sys.argv[1], sys.argv[2]
 FIX = os.path.join(top, "tools/testing/host/fixtures")
 PLOT = os.path.join(top, "scripts/plot.py")
 
-def check(desc, fn):
-    try:
-        fn()
-        print("ok - " + desc)
-    except Exception:
-        print("not ok - " + desc)
-        print(traceback.format_exc().strip())
 
 def run(*args):
     return subprocess.run([sys.executable, PLOT] + list(args), capture_output=True, text=True)
@@ -139,6 +130,6 @@ def errors():
     q = run(os.path.join(FIX, "fake_tool.py"), os.path.join(work, "x"))
     assert q.returncode == 1 and q.stderr.startswith("plot.py:")
 check("errors: no gnuplot, no successful cell, not a results file", errors)
-print("ok - done")
+done()
 PY
 tap_end

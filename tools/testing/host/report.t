@@ -8,26 +8,15 @@
 # structure and values.
 . "$(dirname "$0")/lib.sh"
 build
-TEST_OUT_DIR=$(mktemp -d)
-export TEST_OUT_DIR
-trap 'rm -rf "$TEST_OUT_DIR"' EXIT
+out_dir
 
 run_c_tests "$HOST_OUT/test_report"
 
-if ! command -v python3 >/dev/null; then
-	tap_skip "python3 not installed: JSON not parsed"
-	tap_end
-fi
+need python3
 run_py_tests "$TEST_OUT_DIR" <<'PY'
 import json, sys
+from pytap import check, done
 
-def check(desc, fn):
-    try:
-        fn()
-        print("ok - " + desc)
-    except Exception as e:
-        print("not ok - " + desc)
-        print(repr(e))
 
 docs = {}
 for name in ["map_single", "map_sg", "map_ext", "map_ext_nosync", "dmaengine",
@@ -123,6 +112,6 @@ check("dmaengine JSON with --per-channel --samples: arrays and escaped names", f
 def sg_json():
     assert [x["prep_mode"] for x in docs["dmaengine_sg"]["results"]] == ["prep_memcpy_sg"]
 check("dmaengine JSON with --prep memcpy_sg: one result", sg_json)
-print("ok - done")
+done()
 PY
 tap_end

@@ -10,14 +10,12 @@
 # refusals (--perf with --vm, results already there).
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v python3 >/dev/null; then
-	tap_skip "python3 not installed"
-	tap_end
-fi
+need python3
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 run_py_tests "$TOP" "$WORK" <<'PY'
-import csv, io, json, os, re, subprocess, sys, traceback
+import csv, io, json, os, re, subprocess, sys
+from pytap import check, done
 top, work = sys.argv[1], sys.argv[2]
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(top, "scripts"))
@@ -28,13 +26,6 @@ FIX = os.path.join(top, "tools/testing/host/fixtures")
 FAKE = os.path.join(FIX, "fake_tool.py")
 SWEEP = os.path.join(top, "scripts/sweep.py")
 
-def check(desc, fn):
-    try:
-        fn()
-        print("ok - " + desc)
-    except Exception:
-        print("not ok - " + desc)
-        print(traceback.format_exc().strip())
 
 REF = ("mode           chan folio sge run_ms          prep_ms        submit_ms     issue_ms    wait_ms           prep_calls GB/s\n"
        "prep_memcpy    1    4KB   512 632.86 \u00b1 8.18   18.00 \u00b1 6.38   4.44 \u00b1 0.09   0.09 \u00b1 0.04 603.54 \u00b1 5.03     131072     0.85 \u00b1 0.01\n")
@@ -386,6 +377,6 @@ def dry_run():
     l = q.stdout.splitlines()
     assert len(l) == 2 and "--channels 4 --order 9 --sge 512 --runs 20 --json" in l[1], l
 check("--dry-run lists the cells and their commands", dry_run)
-print("ok - done")
+done()
 PY
 tap_end

@@ -22,16 +22,10 @@ echo "$?" > "$WORK/de.rc"
 echo "$?" > "$WORK/map.rc"
 
 run_py_tests "$TOP" "$WORK" <<'PY'
-import csv, json, os, re, subprocess, sys, traceback
+import csv, json, os, re, subprocess, sys
+from pytap import check, done
 top, work = sys.argv[1], sys.argv[2]
 
-def check(desc, fn):
-    try:
-        fn()
-        print("ok - " + desc)
-    except Exception:
-        print("not ok - " + desc)
-        print(traceback.format_exc().strip())
 
 def read(name):
     return open(os.path.join(work, name), encoding="utf-8").read()
@@ -143,6 +137,6 @@ def plots():
             assert open(os.path.join(work, outdir, w + ".png"), "rb").read(8) == b"\x89PNG\r\n\x1a\n"
             assert b"<svg" in open(os.path.join(work, outdir, w + ".svg"), "rb").read(2000)
 check("plot.py: throughput, phases and map latency plots, PNG and SVG", plots)
-print("ok - done")
+done()
 PY
 tap_end
