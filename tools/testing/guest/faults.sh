@@ -5,7 +5,6 @@
 # succeed; the module must stay usable; KASAN, kmemleak and lockdep must
 # stay silent. Then an ioctl fuzzer with random and boundary structures.
 
-MBIOCTL=$PROJECT/bin/mbioctl
 FAULT_MAX=${FAULT_MAX:-400}
 
 faults_available() {

@@ -18,7 +18,6 @@
 #                     freed, or empty when the driver allocates more on need
 #   HWDMA_MAP_DEVICE  a platform device without a driver, for the map modes
 
-MBIOCTL=$PROJECT/bin/mbioctl
 UPSTREAM=$PROJECT/bin/upstream_dma_map_benchmark
 TRACING=/sys/kernel/tracing
 HW_OUT=/tmp/hw.out

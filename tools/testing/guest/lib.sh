@@ -12,6 +12,8 @@ TAP_OUT=/tmp/tap.out
 PROJECT=${PROJECT:-/opt/dma-bench}
 TOOL=${TOOL:-$PROJECT/bin/dma_map_benchmark}
 MODDIR=${MODDIR:-$PROJECT/modules}
+# the raw ioctl client (src/mbioctl.c)
+MBIOCTL=$PROJECT/bin/mbioctl
 
 tap_ok() {
 	TAP_N=$((TAP_N + 1))
@@ -124,6 +126,24 @@ check_klog_has() {
 		echo "# expected /$2/ in the kernel log since the mark:"
 		klog_since_mark | tail -20 | tap_diag
 	fi
+}
+
+# check_refused IOCTL FIELD=VALUE... PATTERN: mbioctl IOCTL (map, mapext,
+# dmaengine) with these fields fails with EINVAL, and a kernel message
+# since then matches PATTERN (the last argument): it names the field.
+check_refused() {
+	_cr_ioctl=$1
+	shift
+	_cr_fields=
+	while [ $# -gt 1 ]; do
+		_cr_fields="${_cr_fields:+$_cr_fields }$1"
+		shift
+	done
+	klog_mark
+	# shellcheck disable=SC2086
+	check_fails_with "$_cr_ioctl: $_cr_fields refused with EINVAL" \
+		'^errno=EINVAL( |$)' "$MBIOCTL" "$_cr_ioctl" $_cr_fields
+	check_klog_has "$_cr_ioctl: $_cr_fields: the kernel message names it" "$1"
 }
 
 # Modules of the project, built for the running kernel.

@@ -3,20 +3,7 @@
 # entry sizes, iteration counts, CPU pinning, sync timing, percentiles.
 # The cache-sync reference: 2560 x 4 KiB entries, 200 iterations, one CPU.
 
-MBIOCTL=$PROJECT/bin/mbioctl
 TRACING=/sys/kernel/tracing
-
-ext_refused() {	# ext_refused FIELD=VALUE... PATTERN (last argument)
-	# no locals in busybox sh: names of this function's own
-	_er_pat=$(eval echo "\${$#}")
-	_er_n=$(($# - 1))
-	_er_args=$(echo "$@" | cut -d' ' -f1-$_er_n)
-	klog_mark
-	# shellcheck disable=SC2086
-	check_fails_with "map_ext: $_er_args refused with EINVAL" '^errno=EINVAL$' \
-		"$MBIOCTL" mapext $_er_args
-	check_klog_has "map_ext: $_er_args: kernel message names it" "$_er_pat"
-}
 
 # ext_stat OP FIELD: a figure of the last mbioctl mapext output
 ext_stat() {
@@ -76,18 +63,18 @@ suite_map_ext() {
 	check "map_ext: module loads" load_module dma_map_benchmark
 	check "map_ext: bind" bind_benchmark
 
-	ext_refused entries=0 'invalid entries 0: must be 1\.\.65536'
-	ext_refused entries=65537 'invalid entries 65537'
-	ext_refused iterations=100000001 'invalid iterations 100000001'
-	ext_refused entry_size=1073741824 'invalid entry_size 1073741824'
-	ext_refused flags=2 'invalid flags 0x2: unknown bits 0x2'
-	ext_refused map_mode=2 'invalid map_mode 2'
-	ext_refused threads=0 'invalid threads 0'
-	ext_refused reserved0=1 'invalid reserved0/reserved_in'
-	ext_refused nr_cpus=2 'invalid cpus_ptr/nr_cpus'
-	ext_refused cpus=0,4095 'invalid cpus\[1\] 4095: not an online CPU'
-	ext_refused entries=2048 'single mode maps one contiguous buffer'
-	ext_refused size=100 'invalid size 100'
+	check_refused mapext entries=0 'invalid entries 0: must be 1\.\.65536'
+	check_refused mapext entries=65537 'invalid entries 65537'
+	check_refused mapext iterations=100000001 'invalid iterations 100000001'
+	check_refused mapext entry_size=1073741824 'invalid entry_size 1073741824'
+	check_refused mapext flags=2 'invalid flags 0x2: unknown bits 0x2'
+	check_refused mapext map_mode=2 'invalid map_mode 2'
+	check_refused mapext threads=0 'invalid threads 0'
+	check_refused mapext reserved0=1 'invalid reserved0/reserved_in'
+	check_refused mapext nr_cpus=2 'invalid cpus_ptr/nr_cpus'
+	check_refused mapext cpus=0,4095 'invalid cpus\[1\] 4095: not an online CPU'
+	check_refused mapext entries=2048 'single mode maps one contiguous buffer'
+	check_refused mapext size=100 'invalid size 100'
 	check_fails_with "map_ext: an unknown nonzero tail is refused with E2BIG" \
 		'^errno=E2BIG$' "$MBIOCTL" mapext tail=4
 	check_fails_with "map_ext: more than memory holds: ENOMEM" \

@@ -2,7 +2,6 @@
 # Folios between NUMA nodes, as page-migration offload copies them: source
 # on node 0, destination on node 1, both prep modes, verified.
 
-MBIOCTL=$PROJECT/bin/mbioctl
 
 suite_numa() {
 	if [ ! -d /sys/devices/system/node/node1 ]; then
