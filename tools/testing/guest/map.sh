@@ -6,15 +6,18 @@
 UPSTREAM=$PROJECT/bin/upstream_dma_map_benchmark
 TRACING=/sys/kernel/tracing
 
-# A map-mode result line of mbioctl: avg_map_100ns=N ... within sane bounds.
+# A map-mode result line of mbioctl: avg_map_100ns=N ... within sane bounds
+# (the line is printed when it is not, for the test's diagnostics).
 map_result_plausible() {
-	"$MBIOCTL" map "$@" > /tmp/map.out || return 1
+	"$MBIOCTL" map "$@" > /tmp/map.out || { cat /tmp/map.out; return 1; }
 	awk '{
 		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-		# some mapping took time, and no mean is above 100 ms
+		# some mapping took time, and no mean is above a second (a
+		# 1024-entry dma_map_sg takes 85 ms on the debug kernel under
+		# TCG, more on a loaded host)
 		exit !(v["avg_map_100ns"] + v["avg_unmap_100ns"] > 0 &&
-		       v["avg_map_100ns"] < 1000000 && v["avg_unmap_100ns"] < 1000000)
-	}' /tmp/map.out
+		       v["avg_map_100ns"] < 10000000 && v["avg_unmap_100ns"] < 10000000)
+	}' /tmp/map.out || { cat /tmp/map.out; return 1; }
 }
 
 trace_reset() {
