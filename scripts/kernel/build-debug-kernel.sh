@@ -4,6 +4,8 @@
 # Build the DMA benchmark's debug test kernel: Debian's linux-source-6.12
 # with kernel/patches/v6.12 applied (DMA_MEMCPY_SG restored), configured as
 # `make tinyconfig` + scripts/kernel/debug.config, for x86_64 QEMU guests.
+# The debug flavor also gets kernel/patches/v6.12-dma-debug (a dma-debug
+# fix its IOMMU tests need); the bench flavor does not.
 #
 # The result is cached under
 #   ${DMA_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dma-bench}/kernels/<key>/
@@ -31,9 +33,9 @@ readonly PROGRESS_INTERVAL=30
 SCRIPT=$(readlink -f "${BASH_SOURCE[0]}")
 SCRIPT_DIR=$(dirname "$SCRIPT")
 REPO_DIR=$(cd "$SCRIPT_DIR/../.." && pwd)
-PATCH_DIR=$REPO_DIR/kernel/patches/v6.12
+PATCH_ROOT=$REPO_DIR/kernel/patches
 FRAGMENT=$SCRIPT_DIR/debug.config
-readonly SCRIPT SCRIPT_DIR REPO_DIR PATCH_DIR
+readonly SCRIPT SCRIPT_DIR REPO_DIR PATCH_ROOT
 
 log() { printf '%s\n' "build-debug-kernel: $*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -99,8 +101,11 @@ done
 
 # The bench flavor: debug.config with bench.config's symbols replaced.
 case $FLAVOR in
-debug) ;;
+debug)
+	PATCH_DIRS=(v6.12 v6.12-dma-debug)
+	;;
 bench)
+	PATCH_DIRS=(v6.12)
 	OVERLAY=$SCRIPT_DIR/bench.config
 	FRAGMENT=$(mktemp "${TMPDIR:-/tmp}/dma-bench-bench.XXXXXX.config")
 	trap 'rm -f "$FRAGMENT"' EXIT
@@ -117,18 +122,24 @@ unset ARCH CROSS_COMPILE O KBUILD_OUTPUT KBUILD_EXTMOD M KCONFIG_CONFIG \
 export LC_ALL=C KBUILD_BUILD_USER=dma-bench KBUILD_BUILD_HOST=dma-bench
 
 # Patches, in the order of their series file.
+# PATCH_DIRS: the series to apply, in order (set by the flavor)
 PATCHES=()
+SERIES=()
 read_series() {
-	local line
-	[[ -f $PATCH_DIR/series ]] || die "missing $PATCH_DIR/series"
-	while IFS= read -r line || [[ -n $line ]]; do
-		line=${line%%#*}
-		line=${line//[[:space:]]/}
-		[[ -n $line ]] || continue
-		[[ -f $PATCH_DIR/$line ]] || die "series lists $line, which is not in $PATCH_DIR"
-		PATCHES+=("$PATCH_DIR/$line")
-	done <"$PATCH_DIR/series"
-	((${#PATCHES[@]})) || die "$PATCH_DIR/series lists no patch"
+	local dir line
+	for dir in "${PATCH_DIRS[@]}"; do
+		dir=$PATCH_ROOT/$dir
+		[[ -f $dir/series ]] || die "missing $dir/series"
+		SERIES+=("$dir/series")
+		while IFS= read -r line || [[ -n $line ]]; do
+			line=${line%%#*}
+			line=${line//[[:space:]]/}
+			[[ -n $line ]] || continue
+			[[ -f $dir/$line ]] || die "series lists $line, which is not in $dir"
+			PATCHES+=("$dir/$line")
+		done <"$dir/series"
+	done
+	((${#PATCHES[@]})) || die "${PATCH_DIRS[*]}: the series list no patch"
 }
 
 # The installed version of the source package; before it is installed
@@ -152,7 +163,7 @@ compute_key() {
 		printf 'dma-bench %s kernel, arch %s\n' "$FLAVOR" "$KARCH"
 		printf 'package %s %s\n' "$SRC_PKG" "$version"
 		printf 'scripts/kernel/%s.config %s\n' "$FLAVOR" "$(sha256sum <"$FRAGMENT" | cut -d' ' -f1)"
-		for f in "$PATCH_DIR/series" "${PATCHES[@]}" "$SCRIPT"; do
+		for f in "${SERIES[@]}" "${PATCHES[@]}" "$SCRIPT"; do
 			printf '%s %s\n' "${f#"$REPO_DIR"/}" "$(sha256sum <"$f" | cut -d' ' -f1)"
 		done
 	} | sha256sum | cut -c1-16
@@ -394,7 +405,7 @@ stage "extracting $SRC_TARBALL ($SRC_PKG $(source_version))"
 mkdir -p "$SRC" "$BUILD"
 tar -xf "$SRC_TARBALL" -C "$SRC" --strip-components=1
 
-stage "applying ${#PATCHES[@]} patches from ${PATCH_DIR#"$REPO_DIR"/}"
+stage "applying ${#PATCHES[@]} patches from ${PATCH_DIRS[*]/#/kernel/patches/}"
 for p in "${PATCHES[@]}"; do
 	log "    ${p##*/}"
 	patch -d "$SRC" -p1 -F0 -N -s --no-backup-if-mismatch <"$p" >>"$LOG" 2>&1 ||

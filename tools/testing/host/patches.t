@@ -1,11 +1,12 @@
 #!/bin/bash
-# The DMA_MEMCPY_SG series applies to Debian's linux-source-6.12 on every
-# run (not only when the debug kernel is rebuilt), in git-am format with
-# a sign-off, and checkpatch finds no error in it.
+# The DMA_MEMCPY_SG series, and after it the dma-debug fix of the debug
+# kernel, apply to Debian's linux-source-6.12 on every run (not only when
+# the debug kernel is rebuilt), in git-am format with a sign-off, and
+# checkpatch finds no error in them.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && cd .. && pwd)
 . "$top/scripts/lib.sh"
-series=$top/kernel/patches/v6.12
+root=$top/kernel/patches
 tarball=/usr/src/linux-source-6.12.tar.xz
 
 n=0
@@ -20,12 +21,18 @@ result() {	# result OK DESCRIPTION
 	fi
 }
 
-mapfile -t patches < <(grep -v '^#' "$series/series" | sed '/^$/d')
-[ ${#patches[@]} -gt 0 ]
-result $? "the series lists patches"
+# the series in the order build-debug-kernel.sh applies them; a patch
+# is named DIR/FILE from here on
+patches=()
+for dir in v6.12 v6.12-dma-debug; do
+	mapfile -t list < <(grep -v '^#' "$root/$dir/series" | sed '/^$/d')
+	[ ${#list[@]} -gt 0 ]
+	result $? "$dir/series lists patches"
+	patches+=("${list[@]/#/$dir/}")
+done
 
 for p in "${patches[@]}"; do
-	f=$series/$p
+	f=$root/$p
 	grep -q '^From [0-9a-f]\{40\} ' "$f" && grep -q '^Subject: \[PATCH' "$f" &&
 		grep -q '^Signed-off-by: ' "$f"
 	result $? "$p: git format-patch output with a Signed-off-by"
@@ -33,14 +40,14 @@ done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mapfile -t files < <(cat "${patches[@]/#/$series/}" |
+mapfile -t files < <(cat "${patches[@]/#/$root/}" |
 	sed -n 's|^diff --git a/\([^ ]*\) b/.*|linux-source-6.12/\1|p' | sort -u)
 tar -xJf "$tarball" -C "$tmp" "${files[@]}" 2>"$tmp/tar.err"
 result $? "the files the series touches are in $tarball"
 
 for p in "${patches[@]}"; do
 	patch -d "$tmp/linux-source-6.12" -p1 -F0 -N -s --no-backup-if-mismatch \
-		< "$series/$p" > "$tmp/patch.out" 2>&1
+		< "$root/$p" > "$tmp/patch.out" 2>&1
 	rc=$?
 	[ $rc = 0 ] || sed 's/^/# /' "$tmp/patch.out"
 	result $rc "$p applies with no fuzz to linux-source-6.12 $(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null)"
@@ -50,9 +57,16 @@ grep -q 'DMA_MEMCPY_SG,' "$tmp/linux-source-6.12/include/linux/dmaengine.h" &&
 	grep -q 'dmaengine_prep_dma_memcpy_sg' "$tmp/linux-source-6.12/include/linux/dmaengine.h"
 result $? "the patched dmaengine.h has DMA_MEMCPY_SG and its prep wrapper"
 
+# dma_unmap_page_attrs() tells dma-debug before it unmaps
+awk '/^void dma_unmap_page_attrs\(/ { f = 1 }
+     f && /debug_dma_unmap_page\(/ { d = NR }
+     f && /iommu_dma_unmap_page\(/ { u = NR }
+     f && /^}/ { exit !(d && u && d < u) }' "$tmp/linux-source-6.12/kernel/dma/mapping.c"
+result $? "the patched dma_unmap_page_attrs calls debug_dma_unmap_page before the unmap"
+
 src=$(linux_source_dir)
 for p in "${patches[@]}"; do
-	perl "$src/scripts/checkpatch.pl" --strict --no-tree --terse "$series/$p" \
+	perl "$src/scripts/checkpatch.pl" --strict --no-tree --terse "$root/$p" \
 		> "$tmp/cp.out" 2>&1
 	! grep -q ': ERROR:' "$tmp/cp.out"
 	rc=$?
