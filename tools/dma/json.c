@@ -182,6 +182,24 @@ void json_null(struct json *j)
 	fputs("null", j->f);
 }
 
+void json_key_uint(struct json *j, const char *key, unsigned long long v)
+{
+	json_key(j, key);
+	json_uint(j, v);
+}
+
+void json_key_int(struct json *j, const char *key, long long v)
+{
+	json_key(j, key);
+	json_int(j, v);
+}
+
+void json_key_bool(struct json *j, const char *key, bool v)
+{
+	json_key(j, key);
+	json_bool(j, v);
+}
+
 void json_key_mean_sd(struct json *j, const char *key, double mean, double sd,
 		      int decimals)
 {

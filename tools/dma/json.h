@@ -39,6 +39,11 @@ void json_double(struct json *j, double v, int decimals);
 void json_bool(struct json *j, bool v);
 void json_null(struct json *j);
 
+/* json_key_uint(), json_key_int(), json_key_bool() - member @key: @v */
+void json_key_uint(struct json *j, const char *key, unsigned long long v);
+void json_key_int(struct json *j, const char *key, long long v);
+void json_key_bool(struct json *j, const char *key, bool v);
+
 /* json_key_mean_sd() - member @key: {"mean":@mean,"sd":@sd} */
 void json_key_mean_sd(struct json *j, const char *key, double mean, double sd,
 		      int decimals);

@@ -407,28 +407,10 @@ void report_dmaengine_csv(FILE *f, const struct dmaengine_report *r)
 /* JSON                                                             */
 /* ---------------------------------------------------------------- */
 
-static void json_key_u64(struct json *j, const char *key, uint64_t v)
-{
-	json_key(j, key);
-	json_uint(j, v);
-}
-
-static void json_key_s64(struct json *j, const char *key, int64_t v)
-{
-	json_key(j, key);
-	json_int(j, v);
-}
-
 static void json_key_name(struct json *j, const char *key, const char *s)
 {
 	json_key(j, key);
 	json_string_n(j, s, NAME_MAX_LEN);
-}
-
-static void json_key_bool(struct json *j, const char *key, bool v)
-{
-	json_key(j, key);
-	json_bool(j, v);
 }
 
 static void json_phases(struct json *j, const struct row *row)
@@ -445,24 +427,24 @@ static void json_params(struct json *j, const struct dmaengine_report *r)
 
 	json_key(j, "params");
 	json_object_begin(j);
-	json_key_u64(j, "channels", b->channels);
+	json_key_uint(j, "channels", b->channels);
 	json_key_name(j, "channel", b->channel);
 	json_key_name(j, "device", b->device);
-	json_key_u64(j, "folio_order", b->folio_order);
-	json_key_u64(j, "folio_bytes", report_folio_bytes(r));
-	json_key_u64(j, "page_size", r->opts->page_size);
-	json_key_u64(j, "sge", b->sge);
-	json_key_u64(j, "bytes_per_channel", b->bytes_per_channel);
-	json_key_u64(j, "runs", b->runs);
-	json_key_u64(j, "warmup", b->warmup_runs);
-	json_key_s64(j, "src_node", b->src_node);
-	json_key_s64(j, "dst_node", b->dst_node);
+	json_key_uint(j, "folio_order", b->folio_order);
+	json_key_uint(j, "folio_bytes", report_folio_bytes(r));
+	json_key_uint(j, "page_size", r->opts->page_size);
+	json_key_uint(j, "sge", b->sge);
+	json_key_uint(j, "bytes_per_channel", b->bytes_per_channel);
+	json_key_uint(j, "runs", b->runs);
+	json_key_uint(j, "warmup", b->warmup_runs);
+	json_key_int(j, "src_node", b->src_node);
+	json_key_int(j, "dst_node", b->dst_node);
 	json_key(j, "prep");
 	json_string(j, prep_modes_name(b->prep_modes));
 	json_key_bool(j, "verify", b->flags & DMAENGINE_BENCH_F_VERIFY);
 	json_key_bool(j, "poll", b->flags & DMAENGINE_BENCH_F_POLL);
 	json_key_bool(j, "allow_fewer", b->flags & DMAENGINE_BENCH_F_ALLOW_FEWER);
-	json_key_u64(j, "timeout_ms", b->timeout_ms);
+	json_key_uint(j, "timeout_ms", b->timeout_ms);
 	json_object_end(j);
 }
 
@@ -479,11 +461,11 @@ static void json_channels(struct json *j, const struct dmaengine_report *r)
 		json_key_name(j, "name", ch->name);
 		json_key_name(j, "device", ch->device);
 		json_key_name(j, "driver", ch->driver);
-		json_key_s64(j, "node", ch->node);
-		json_key_s64(j, "src_node", ch->src_node);
-		json_key_s64(j, "dst_node", ch->dst_node);
-		json_key_u64(j, "max_seg_size", ch->max_seg_size);
-		json_key_u64(j, "copy_align", ch->copy_align);
+		json_key_int(j, "node", ch->node);
+		json_key_int(j, "src_node", ch->src_node);
+		json_key_int(j, "dst_node", ch->dst_node);
+		json_key_uint(j, "max_seg_size", ch->max_seg_size);
+		json_key_uint(j, "copy_align", ch->copy_align);
 		json_key_bool(j, "has_memcpy_sg", ch->has_memcpy_sg);
 		json_object_end(j);
 	}
@@ -504,16 +486,16 @@ static void json_results(struct json *j, const struct dmaengine_report *r)
 		json_object_begin(j);
 		json_key(j, "prep_mode");
 		json_string(j, prep_mode_name(mode));
-		json_key_u64(j, "chan", dmaengine_channels_used(r->b));
-		json_key_u64(j, "folio_order", r->b->folio_order);
-		json_key_u64(j, "folio_bytes", report_folio_bytes(r));
-		json_key_u64(j, "sge", r->b->sge);
-		json_key_u64(j, "runs", row.runs);
-		json_key_u64(j, "bytes", row.bytes);
-		json_key_u64(j, "prep_calls", row.prep_calls);
-		json_key_u64(j, "submits", row.submits);
-		json_key_u64(j, "batches", row.batches);
-		json_key_u64(j, "segments", row.segments);
+		json_key_uint(j, "chan", dmaengine_channels_used(r->b));
+		json_key_uint(j, "folio_order", r->b->folio_order);
+		json_key_uint(j, "folio_bytes", report_folio_bytes(r));
+		json_key_uint(j, "sge", r->b->sge);
+		json_key_uint(j, "runs", row.runs);
+		json_key_uint(j, "bytes", row.bytes);
+		json_key_uint(j, "prep_calls", row.prep_calls);
+		json_key_uint(j, "submits", row.submits);
+		json_key_uint(j, "batches", row.batches);
+		json_key_uint(j, "segments", row.segments);
 		json_phases(j, &row);
 		json_key(j, "acquire_ms");
 		json_double(j, r->b->acquire_ns / NS_PER_MS, 6);
@@ -536,11 +518,11 @@ static void json_per_channel(struct json *j, const struct dmaengine_report *r)
 		json_string(j, prep_mode_name(rows[i].prep_mode));
 		json_key(j, "channel");
 		json_string(j, rows[i].chan);
-		json_key_u64(j, "index", rows[i].channel);
-		json_key_u64(j, "runs", rows[i].runs);
-		json_key_u64(j, "bytes", rows[i].bytes);
-		json_key_u64(j, "prep_calls", rows[i].prep_calls);
-		json_key_u64(j, "submits", rows[i].submits);
+		json_key_uint(j, "index", rows[i].channel);
+		json_key_uint(j, "runs", rows[i].runs);
+		json_key_uint(j, "bytes", rows[i].bytes);
+		json_key_uint(j, "prep_calls", rows[i].prep_calls);
+		json_key_uint(j, "submits", rows[i].submits);
 		json_phases(j, &rows[i]);
 		json_object_end(j);
 	}
@@ -564,19 +546,19 @@ static void json_samples(struct json *j, const struct dmaengine_report *r)
 			json_string(j, mode);
 		else
 			json_uint(j, s->prep_mode);
-		json_key_u64(j, "run", s->run);
-		json_key_u64(j, "channel", s->channel);
-		json_key_u64(j, "start_ns", s->start_ns);
-		json_key_u64(j, "end_ns", s->end_ns);
-		json_key_u64(j, "prep_ns", s->prep_ns);
-		json_key_u64(j, "submit_ns", s->submit_ns);
-		json_key_u64(j, "issue_ns", s->issue_ns);
-		json_key_u64(j, "wait_ns", s->wait_ns);
-		json_key_u64(j, "map_ns", s->map_ns);
-		json_key_u64(j, "unmap_ns", s->unmap_ns);
-		json_key_u64(j, "bytes", s->bytes);
-		json_key_u64(j, "prep_calls", s->prep_calls);
-		json_key_u64(j, "submits", s->submits);
+		json_key_uint(j, "run", s->run);
+		json_key_uint(j, "channel", s->channel);
+		json_key_uint(j, "start_ns", s->start_ns);
+		json_key_uint(j, "end_ns", s->end_ns);
+		json_key_uint(j, "prep_ns", s->prep_ns);
+		json_key_uint(j, "submit_ns", s->submit_ns);
+		json_key_uint(j, "issue_ns", s->issue_ns);
+		json_key_uint(j, "wait_ns", s->wait_ns);
+		json_key_uint(j, "map_ns", s->map_ns);
+		json_key_uint(j, "unmap_ns", s->unmap_ns);
+		json_key_uint(j, "bytes", s->bytes);
+		json_key_uint(j, "prep_calls", s->prep_calls);
+		json_key_uint(j, "submits", s->submits);
 		json_object_end(j);
 	}
 	json_array_end(j);
@@ -598,7 +580,7 @@ void report_dmaengine_json(FILE *f, const struct report_ctx *ctx,
 	json_key(&j, "mode");
 	json_string(&j, mode_name(MODE_DMAENGINE));
 	json_params(&j, r);
-	json_key_u64(&j, "channels_used", dmaengine_channels_used(r->b));
+	json_key_uint(&j, "channels_used", dmaengine_channels_used(r->b));
 	json_channels(&j, r);
 	json_results(&j, r);
 	if (r->opts->per_channel)

@@ -49,20 +49,13 @@ static void map_json_head(struct json *j, const struct report_ctx *ctx,
 				 MODE_SG : MODE_SINGLE));
 	json_key(j, "params");
 	json_object_begin(j);
-	json_key(j, "threads");
-	json_uint(j, m->threads);
-	json_key(j, "seconds");
-	json_uint(j, m->seconds);
-	json_key(j, "node");
-	json_int(j, m->node);
-	json_key(j, "dma_bits");
-	json_uint(j, m->dma_bits);
-	json_key(j, "dir");
-	json_uint(j, m->dma_dir);
-	json_key(j, "trans_delay_ns");
-	json_uint(j, m->dma_trans_ns);
-	json_key(j, "granule");
-	json_uint(j, m->granule);
+	json_key_uint(j, "threads", m->threads);
+	json_key_uint(j, "seconds", m->seconds);
+	json_key_int(j, "node", m->node);
+	json_key_uint(j, "dma_bits", m->dma_bits);
+	json_key_uint(j, "dir", m->dma_dir);
+	json_key_uint(j, "trans_delay_ns", m->dma_trans_ns);
+	json_key_uint(j, "granule", m->granule);
 }
 
 /* map_json_results() - "results":{map_us, unmap_us, results left open */
@@ -169,13 +162,6 @@ void report_map_ext_text(FILE *f, const struct map_benchmark_ext *m)
 			us3(p99, sizeof(p99), s->p99_ns),
 			us3(max, sizeof(max), s->max_ns));
 	}
-}
-
-static void json_key_uint(struct json *j, const char *key,
-			  unsigned long long v)
-{
-	json_key(j, key);
-	json_uint(j, v);
 }
 
 void report_map_ext_json(FILE *f, const struct report_ctx *ctx,
