@@ -180,6 +180,8 @@ printf '%s\n' "$*" > "$root/opt/dma-bench/cmd"
 guest_env=
 # shellcheck disable=SC2086
 [ -z "${VM_GUEST_ENV:-}" ] || guest_env="export $(printf '%s ' $VM_GUEST_ENV)"
+# the init's line on the results port before the guest command runs
+start_mark=@@DMA-BENCH-START@@
 cat > "$root/init" <<EOF
 #!/bin/sh
 $install_applets
@@ -196,7 +198,7 @@ $guest_env
 out=/dev/$VM_OUT_SERIAL
 stty -F \$out raw -echo 2>/dev/null
 cd /opt/dma-bench
-echo "@@DMA-BENCH-START@@" > \$out
+echo "$start_mark" > \$out
 sh -c "\$(cat /opt/dma-bench/cmd)" > \$out 2>&1
 echo "@@DMA-BENCH-EXIT \$?@@" > \$out
 sync
@@ -229,6 +231,7 @@ console=$work/console.log
 boot() {
 	: > "$out"
 	: > "$console"
+	rm -f "$work/boot-hung"
 	started=
 	# shellcheck disable=SC2086
 	timeout --foreground -k 5 "$timeout" $VM_QEMU $VM_QEMU_ARGS ${!args_var} $VM_DEVICES \
@@ -253,7 +256,7 @@ boot() {
 	(
 		waited=0
 		while kill -0 "$qemu" 2>/dev/null; do
-			grep -q '^@@DMA-BENCH-START@@' "$out" 2>/dev/null && exit 0
+			grep -q "^$start_mark" "$out" 2>/dev/null && exit 0
 			if [ "$waited" -ge "$boot_timeout" ]; then
 				echo hung > "$work/boot-hung"
 				kill "$qemu" 2>/dev/null
@@ -277,7 +280,7 @@ boot() {
 	wait "$tailer" 2>/dev/null || true
 	wait "$watcher" 2>/dev/null || true
 
-	grep -q '^@@DMA-BENCH-START@@' "$out" && started=1
+	grep -q "^$start_mark" "$out" && started=1
 	boot_rc=$(tr -d '\r' < "$out" | sed -n 's/^@@DMA-BENCH-EXIT \([0-9]*\)@@$/\1/p' | tail -n 1)
 	if [ -z "$boot_rc" ]; then
 		if [ "$qemu_rc" = 124 ]; then
@@ -299,7 +302,6 @@ boot_timeout=${VM_BOOT_TIMEOUT:-300}
 attempts=${VM_BOOT_ATTEMPTS:-3}
 attempt=1
 while :; do
-	rm -f "$work/boot-hung"
 	progress "booting (timeout ${timeout}s)"
 	boot
 	rc=$boot_rc
@@ -308,10 +310,12 @@ while :; do
 	fi
 	if [ -f "$work/boot-hung" ]; then
 		why="the kernel had not started the command after ${boot_timeout}s"
-	elif grep -q -E 'Kernel panic|Oops|BUG:' "$console"; then
-		why=$(tr -d '\r' < "$console" | grep -m 1 -E 'Oops|BUG:|Kernel panic' | sed 's/^\[ *[0-9.]*\] //')
 	else
-		break	# QEMU itself failed: booting again would fail alike
+		# the first crash line, without its timestamp
+		why=$(tr -d '\r' < "$console" | grep -m 1 -E 'Oops|BUG:|Kernel panic' |
+		      sed 's/^\[ *[0-9.]*\] //') || true
+		# none: QEMU itself failed, and booting again would fail alike
+		[ -n "$why" ] || break
 	fi
 	say "$machine/$dma: boot $attempt failed before the command started ($why); booting again"
 	cp "$console" "$work/console.boot$attempt.log"
