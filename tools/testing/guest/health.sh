@@ -4,7 +4,6 @@
 # no DMA-API debug error, and no report anywhere in its log since boot.
 
 KMEMLEAK=/sys/kernel/debug/kmemleak
-DMA_API=/sys/kernel/debug/dma-api
 
 kmemleak_clean() {
 	# objects freed last need a grace period, and kmemleak two scans

@@ -14,6 +14,8 @@ TOOL=${TOOL:-$PROJECT/bin/dma_map_benchmark}
 MODDIR=${MODDIR:-$PROJECT/modules}
 # the raw ioctl client (src/mbioctl.c)
 MBIOCTL=$PROJECT/bin/mbioctl
+# DMA-API debugging (CONFIG_DMA_API_DEBUG), on the debug kernel only
+DMA_API=/sys/kernel/debug/dma-api
 
 tap_ok() {
 	TAP_N=$((TAP_N + 1))
@@ -139,10 +141,15 @@ check_refused() {
 		_cr_fields="${_cr_fields:+$_cr_fields }$1"
 		shift
 	done
+	# mbioctl adds the ABI's error fields for the dmaengine ioctl only
+	case $_cr_ioctl in
+	dmaengine) _cr_errno='^errno=EINVAL error=' ;;
+	*) _cr_errno='^errno=EINVAL$' ;;
+	esac
 	klog_mark
 	# shellcheck disable=SC2086
 	check_fails_with "$_cr_ioctl: $_cr_fields refused with EINVAL" \
-		'^errno=EINVAL( |$)' "$MBIOCTL" "$_cr_ioctl" $_cr_fields
+		"$_cr_errno" "$MBIOCTL" "$_cr_ioctl" $_cr_fields
 	check_klog_has "$_cr_ioctl: $_cr_fields: the kernel message names it" "$1"
 }
 

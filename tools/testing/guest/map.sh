@@ -20,23 +20,15 @@ map_result_plausible() {
 	}' /tmp/map.out || { cat /tmp/map.out; return 1; }
 }
 
-# dma_debug_quiet COMMAND... [-- COMMAND...]: each command succeeds, and
-# DMA-API debugging counts no new error
-dma_debug_quiet() {
-	_dq_before=$(cat /sys/kernel/debug/dma-api/error_count)
-	_dq_cmd=
-	for _dq_arg in "$@" --; do
-		if [ "$_dq_arg" = -- ]; then
-			# shellcheck disable=SC2086
-			$_dq_cmd || return 1
-			_dq_cmd=
-		else
-			_dq_cmd="$_dq_cmd $_dq_arg"
-		fi
-	done
-	_dq_after=$(cat /sys/kernel/debug/dma-api/error_count)
-	echo "DMA-API errors: $_dq_before before, $_dq_after after"
-	[ "$_dq_after" = "$_dq_before" ]
+# concurrent_large_maps: two threads map 64-page buffers, FROM_DEVICE then
+# bidirectionally, and DMA-API debugging counts no new error
+concurrent_large_maps() {
+	_cl_before=$(cat $DMA_API/error_count)
+	"$MBIOCTL" map threads=2 seconds=2 dma_dir=2 granule=64 || return 1
+	"$MBIOCTL" map threads=2 seconds=1 granule=64 || return 1
+	_cl_after=$(cat $DMA_API/error_count)
+	echo "DMA-API errors: $_cl_before before, $_cl_after after"
+	[ "$_cl_after" = "$_cl_before" ]
 }
 
 trace_reset() {
@@ -168,10 +160,9 @@ suite_map() {
 	# Threads mapping buffers too large for the IOVA caches on one device:
 	# behind a strict IOMMU, dma-debug without the v6.12-dma-debug fix
 	# pairs the unmaps with the wrong entries and counts errors.
-	if [ -e /sys/kernel/debug/dma-api/error_count ]; then
+	if [ -e $DMA_API/error_count ]; then
 		check "map: two threads, 64-page FROM_DEVICE and bidirectional buffers" \
-			dma_debug_quiet "$MBIOCTL" map threads=2 seconds=2 dma_dir=2 \
-			granule=64 -- "$MBIOCTL" map threads=2 seconds=1 granule=64
+			concurrent_large_maps
 		check_klog_clean "map: concurrent large mappings"
 	else
 		tap_skip "map: no DMA-API debugging in this kernel"

@@ -123,7 +123,7 @@ suite_map_ext() {
 				grep -q ' dma_sync_sg_for_device:' /tmp/trace.out
 			;;
 		direct)
-			if [ -d /sys/kernel/debug/dma-api ]; then
+			if [ -d $DMA_API ]; then
 				# DMA-API debugging must see every sync
 				check "map_ext: with DMA-API debug, sync reaches the core" \
 					grep -q ' dma_sync_sg_for_cpu:' /tmp/trace.out
