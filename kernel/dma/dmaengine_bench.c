@@ -595,20 +595,10 @@ static long deb_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	    _IOC_NR(cmd) != _IOC_NR(DMAENGINE_BENCHMARK))
 		return -ENOTTY;
 
-	if (get_user(usize, &uarg->size))
-		return -EFAULT;
-	if (usize < DMAENGINE_BENCH_SIZE_VER1) {
-		pr_err("invalid size %u: must be at least %u\n", usize,
-		       DMAENGINE_BENCH_SIZE_VER1);
-		return -EINVAL;
-	}
-	ret = copy_struct_from_user(&p, sizeof(p), uarg, usize);
-	if (ret) {
-		if (ret == -E2BIG)
-			pr_err("invalid size %u: the fields past %zu are unknown to this module and not zero\n",
-			       usize, sizeof(p));
+	ret = map_benchmark_copy_in(&p, sizeof(p), uarg, &uarg->size,
+				    DMAENGINE_BENCH_SIZE_VER1, &usize);
+	if (ret)
 		return ret;
-	}
 
 	deb_clear_outputs(&p);
 

@@ -302,6 +302,40 @@ int map_benchmark_range(const char *field, u64 val, u64 lo, u64 hi)
 	return -EINVAL;
 }
 
+/**
+ * map_benchmark_copy_in() - copy in a request of a size-versioned structure
+ * @dst: the module's structure
+ * @ksize: its size
+ * @uarg: the caller's structure
+ * @usizep: the caller's size field in it
+ * @min_size: the size of the structure's first version
+ * @usize: set to the caller's size
+ *
+ * A smaller structure than the first version is refused; a larger one is
+ * accepted when the fields this module does not know are zero
+ * (copy_struct_from_user()). Each refusal says why in the kernel log.
+ *
+ * Return: 0, -EFAULT, -EINVAL or -E2BIG.
+ */
+int map_benchmark_copy_in(void *dst, size_t ksize, const void __user *uarg,
+			  const u32 __user *usizep, u32 min_size, u32 *usize)
+{
+	int ret;
+
+	if (get_user(*usize, usizep))
+		return -EFAULT;
+	if (*usize < min_size) {
+		pr_err("invalid size %u: must be at least %u\n", *usize,
+		       min_size);
+		return -EINVAL;
+	}
+	ret = copy_struct_from_user(dst, ksize, uarg, *usize);
+	if (ret == -E2BIG)
+		pr_err("invalid size %u: the fields past %zu are unknown to this module and not zero\n",
+		       *usize, ksize);
+	return ret;
+}
+
 /* What both ioctls share: fills @p from the request's common fields. */
 static int map_benchmark_validate_common(struct map_benchmark_params *p,
 					 u32 map_mode, u32 dma_dir)
@@ -537,20 +571,10 @@ static long map_benchmark_ioctl_ext(struct map_benchmark_data *map,
 	u32 usize;
 	int ret;
 
-	if (get_user(usize, &uarg->size))
-		return -EFAULT;
-	if (usize < DMA_MAP_BENCH_EXT_SIZE_VER1) {
-		pr_err("invalid size %u: must be at least %u\n", usize,
-		       DMA_MAP_BENCH_EXT_SIZE_VER1);
-		return -EINVAL;
-	}
-	ret = copy_struct_from_user(&req, sizeof(req), uarg, usize);
-	if (ret) {
-		if (ret == -E2BIG)
-			pr_err("invalid size %u: the fields past %zu are unknown to this module and not zero\n",
-			       usize, sizeof(req));
+	ret = map_benchmark_copy_in(&req, sizeof(req), uarg, &uarg->size,
+				    DMA_MAP_BENCH_EXT_SIZE_VER1, &usize);
+	if (ret)
 		return ret;
-	}
 	memset(req.op, 0, sizeof(req.op));
 	memset(req.reserved_out, 0, sizeof(req.reserved_out));
 

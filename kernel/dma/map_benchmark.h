@@ -134,6 +134,8 @@ u64 mb_stat_stddev(const struct mb_stat *s);
 void mb_mean_stddev(const u64 *v, unsigned int n, u64 *mean, u64 *stddev);
 
 int map_benchmark_range(const char *field, u64 val, u64 lo, u64 hi);
+int map_benchmark_copy_in(void *dst, size_t ksize, const void __user *uarg,
+			  const u32 __user *usizep, u32 min_size, u32 *usize);
 
 /* The dmaengine mode: its own debugfs file, independent of any binding. */
 int dmaengine_bench_init(void);
