@@ -226,48 +226,21 @@ hw_limits() {
 
 # --- dmatest on the same channels -----------------------------------------
 
-DT=/sys/module/dmatest/parameters
-
-hw_dt_set() {
-	for _kv in "$@"; do
-		echo "${_kv#*=}" > "$DT/${_kv%%=*}" || {
-			echo "dmatest: cannot set $_kv"
-			return 1
-		}
-	done
-}
-
 # hw_dmatest N [PARAM=VALUE]...: dmatest on the first N channels under
-# test, each thread ITERATIONS tests; waits for every summary line
+# test; every thread must end with 20 tests and 0 failures
 hw_dmatest() {
 	_n=$1
 	shift
-	grep -q '^dmatest ' /proc/modules || insmod "$MODDIR/dmatest.ko" || return 1
-	cat "$DT/run" > /dev/null
-	hw_dt_set iterations=20 threads_per_chan=1 max_channels=0 timeout=5000 \
-		noverify=0 norandom=0 polled=0 test_buf_size=16384 verbose=0 \
-		dmatest=0 "device=${HWDMA_DEVICE}" "$@" || return 1
+	_hd_chans=
 	for _c in $(hw_channels | head -n "$_n"); do
-		echo "$_c" > "$DT/channel" || {
-			echo "dmatest: cannot add $_c"
-			return 1
-		}
+		_hd_chans="$_hd_chans chan=$_c"
 	done
-	_mark=$(dmesg | wc -l)
-	echo 1 > "$DT/run"
-	_end=$(($(cut -d. -f1 /proc/uptime) + 300))
-	while [ "$(dmesg | tail -n +$((_mark + 1)) | grep -c ': summary ')" -lt "$_n" ]; do
-		if [ "$(cut -d. -f1 /proc/uptime)" -ge "$_end" ]; then
-			echo "dmatest did not finish in 300 s"
-			break
-		fi
-		usleep 200000
-	done
-	cat "$DT/wait" > /dev/null
-	dmesg | tail -n +$((_mark + 1)) | grep dmatest > /tmp/dt.log
-	cat /tmp/dt.log
-	cat "$DT/run" > /dev/null
-	_ok=$(grep -c ': summary 20 tests, 0 failures ' /tmp/dt.log)
+	# shellcheck disable=SC2086
+	dt_start_on "$HWDMA_DEVICE" timeout=5000 $_hd_chans "$@" || return 1
+	dt_finish || return 1
+	cat "$DT_LOG"
+	dt_release
+	_ok=$(grep -c ': summary 20 tests, 0 failures ' "$DT_LOG")
 	echo "$_ok of $_n threads: 20 tests, 0 failures"
 	[ "$_ok" = "$_n" ]
 }

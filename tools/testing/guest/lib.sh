@@ -153,6 +153,93 @@ check_refused() {
 	check_klog_has "$_cr_ioctl: $_cr_fields: the kernel message names it" "$1"
 }
 
+# --- the kernel's dmatest ------------------------------------------------
+#
+# dmatest prints one line per thread when it ends:
+#   dmatest: dma0chan3-copy0: summary 20 tests, 0 failures 812.34 iops ...
+# and one "result" line per failed test; dt_log keeps those of the last run
+# in $DT_LOG.
+
+DT=/sys/module/dmatest/parameters
+DT_LOG=/tmp/dt.log
+
+dt_load() {
+	grep -q '^dmatest ' /proc/modules || insmod "$MODDIR/dmatest.ko"
+}
+
+dt_set() {
+	for _kv in "$@"; do
+		echo "${_kv#*=}" > "$DT/${_kv%%=*}" || {
+			echo "dmatest: cannot set $_kv"
+			return 1
+		}
+	done
+}
+
+# dt_release: end the last run, release its channels, clear the channel list
+dt_release() {
+	[ -d "$DT" ] || return 0
+	cat "$DT/run" > /dev/null
+	cat "$DT/channel" > /dev/null
+}
+
+# dt_start_on DEVICE [chan=NAME]... [PARAM=VALUE]...: start dmatest on
+# DEVICE's channels (chan=, repeatable, limits it to those): 20 verified
+# tests a thread, one thread a channel, unless PARAM=VALUE says otherwise
+dt_start_on() {
+	_dts_dev=$1
+	shift
+	dt_load || return 1
+	dt_release
+	_chans=
+	dt_set iterations=20 threads_per_chan=1 max_channels=0 timeout=3000 \
+		noverify=0 norandom=0 polled=0 test_buf_size=16384 verbose=0 \
+		dmatest=0 device="$_dts_dev" || return 1
+	for _kv in "$@"; do
+		case $_kv in
+		chan=*) _chans="$_chans ${_kv#chan=}" ;;
+		*) dt_set "$_kv" || return 1 ;;
+		esac
+	done
+	for _c in $_chans; do
+		echo "$_c" > "$DT/channel" || {
+			echo "dmatest: cannot add channel $_c"
+			return 1
+		}
+	done
+	DT_MARK=$(dmesg | wc -l)
+	echo 1 > "$DT/run"
+}
+
+# dt_log: dmatest's kernel log lines since dt_start, into $DT_LOG
+dt_log() {
+	dmesg | tail -n +$((${DT_MARK:-0} + 1)) | grep 'dmatest' > "$DT_LOG"
+}
+
+# dt_finish [SECONDS]: wait for the threads to end (default 300 s); keep
+# the channels held ("wait" does not release them)
+dt_finish() {
+	_end=$(($(cut -d. -f1 /proc/uptime) + ${1:-300}))
+	# "wait" blocks uninterruptibly: poll for the summary lines instead
+	while [ "$(dmesg | tail -n +$((DT_MARK + 1)) | grep -c ': summary ')" -lt "$(dt_threads)" ]; do
+		if [ "$(cut -d. -f1 /proc/uptime)" -ge "$_end" ]; then
+			dt_log
+			echo "dmatest did not finish in ${1:-300} s"
+			cat "$DT_LOG"
+			return 1
+		fi
+		usleep 200000
+	done
+	cat "$DT/wait" > /dev/null
+	dt_log
+}
+
+# dt_threads: threads started by the last dt_start
+dt_threads() {
+	dmesg | tail -n +$((DT_MARK + 1)) |
+		awk '/dmatest: Started [0-9]+ threads/ { n += $(NF - 3) } END { print n + 0 }'
+}
+
 # Modules of the project, built for the running kernel.
 load_module() {
 	_m=$1

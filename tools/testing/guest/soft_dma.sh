@@ -1,18 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # soft_dma: the software dmaengine provider, driven by the kernel's own
 # dmatest. Sourced by run.sh after lib.sh; suite_soft_dma runs everything.
-#
-# dmatest prints one line per thread when it ends:
-#   dmatest: dma0chan3-copy0: summary 20 tests, 0 failures 812.34 iops ...
-# and one "result" line per failed test. Runs here keep those lines in
-# /tmp/dt.log and assert on them.
+# Runs keep dmatest's summary and result lines in $DT_LOG (lib.sh) and
+# assert on them.
 
 SD=/sys/kernel/debug/soft_dma
 SD_DEV=soft_dma.0
 SD_DRV=/sys/bus/platform/drivers/soft_dma
 SD_CHANNELS=8
-DT=/sys/module/dmatest/parameters
-DT_LOG=/tmp/dt.log
 
 # --- soft_dma -------------------------------------------------------------
 
@@ -101,85 +96,16 @@ sd_unload() {
 
 # --- dmatest --------------------------------------------------------------
 
-dt_load() {
-	grep -q '^dmatest ' /proc/modules || insmod "$MODDIR/dmatest.ko"
-}
-
-dt_set() {
-	for _kv in "$@"; do
-		echo "${_kv#*=}" > "$DT/${_kv%%=*}" || {
-			echo "dmatest: cannot set $_kv"
-			return 1
-		}
-	done
-}
-
-# dt_release: end the last run, release its channels, clear the channel list
-dt_release() {
-	[ -d "$DT" ] || return 0
-	cat "$DT/run" > /dev/null
-	cat "$DT/channel" > /dev/null
-}
-
 # dt_running: Y while dmatest threads run (reading "run" releases the
 # channels of a finished run)
 dt_running() {
 	[ "$(cat "$DT/run")" = Y ]
 }
 
-# dt_start [chan=NAME]... [PARAM=VALUE]...: start dmatest on soft_dma with
-# the suite's defaults; chan= (repeatable) limits it to those channels
+# dt_start [chan=NAME]... [PARAM=VALUE]...: dt_start_on soft_dma, with
+# every size, alignment and bounce knob of dmatest at its default
 dt_start() {
-	dt_load || return 1
-	dt_release
-	_chans=
-	dt_set iterations=20 threads_per_chan=1 max_channels=0 timeout=3000 \
-		noverify=0 norandom=0 polled=0 test_buf_size=16384 \
-		transfer_size=0 alignment=-1 verbose=0 nobounce=0 dmatest=0 \
-		device="$SD_DEV" || return 1
-	for _kv in "$@"; do
-		case $_kv in
-		chan=*) _chans="$_chans ${_kv#chan=}" ;;
-		*) dt_set "$_kv" || return 1 ;;
-		esac
-	done
-	for _c in $_chans; do
-		echo "$_c" > "$DT/channel" || {
-			echo "dmatest: cannot add channel $_c"
-			return 1
-		}
-	done
-	DT_MARK=$(dmesg | wc -l)
-	echo 1 > "$DT/run"
-}
-
-# dt_log: dmatest's kernel log lines since dt_start, into $DT_LOG
-dt_log() {
-	dmesg | tail -n +$((${DT_MARK:-0} + 1)) | grep 'dmatest' > "$DT_LOG"
-}
-
-# dt_finish [SECONDS]: wait for the threads to end (default 300 s); keep
-# the channels held ("wait" does not release them)
-dt_finish() {
-	_end=$(($(cut -d. -f1 /proc/uptime) + ${1:-300}))
-	# "wait" blocks uninterruptibly: poll for the summary lines instead
-	while [ "$(dmesg | tail -n +$((DT_MARK + 1)) | grep -c ': summary ')" -lt "$(dt_threads)" ]; do
-		if [ "$(cut -d. -f1 /proc/uptime)" -ge "$_end" ]; then
-			dt_log
-			echo "dmatest did not finish in ${1:-300} s"
-			cat "$DT_LOG"
-			return 1
-		fi
-		usleep 200000
-	done
-	cat "$DT/wait" > /dev/null
-	dt_log
-}
-
-# dt_threads: threads started by the last dt_start
-dt_threads() {
-	dmesg | tail -n +$((DT_MARK + 1)) |
-		awk '/dmatest: Started [0-9]+ threads/ { n += $(NF - 3) } END { print n + 0 }'
+	dt_start_on "$SD_DEV" transfer_size=0 alignment=-1 nobounce=0 "$@"
 }
 
 # dt_run ARGS...: dt_start ARGS and wait for the end
