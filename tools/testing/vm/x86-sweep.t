@@ -106,7 +106,13 @@ def mapped():
     assert m["kind"] == "map" and len(m["rows"]) == 4
     for r in m["rows"]:
         assert r["status"] == "ok" and r["runs"] == 2, r
-        assert 0 < r["map_us"]["mean"] < 100000 and r["unmap_us"]["mean"] > 0
+        # upstream's ABI counts in 100 ns: a one-page map or unmap on the
+        # direct mapping may take less and read 0
+        assert 0 <= r["map_us"]["mean"] < 100000, r
+        assert 0 <= r["unmap_us"]["mean"] < 100000, r
+    # 8 sg entries take longer than that (0.3-0.4 us here)
+    sg8 = [r for r in m["rows"] if r["mode"] == "sg" and r["granule"] == 8]
+    assert len(sg8) == 1 and sg8[0]["map_us"]["mean"] > 0 and sg8[0]["unmap_us"]["mean"] > 0, sg8
     assert [x["runs"][0]["mode"] for x in m["cells"]] == ["single", "single", "sg", "sg"]
     assert "granule threads map_us" in read("map/table.txt")
 check("map sweep in the VM (edu bound): 4 cells x 2 runs, plausible latencies", mapped)
