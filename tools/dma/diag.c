@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -102,6 +103,18 @@ PROG_NAME ": the dma_map_benchmark module is loaded but no device is bound to it
 	case OPEN_OTHER:
 		break;
 	}
+}
+
+int open_bench_file(const char *path, enum bench_mode mode)
+{
+	int fd = open(path, O_RDWR);
+	int err;
+
+	if (fd < 0) {
+		err = errno;
+		print_open_error(stderr, path, err, diagnose_open("", mode, err));
+	}
+	return fd;
 }
 
 void print_map_ioctl_error(FILE *f, int err)

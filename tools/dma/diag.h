@@ -34,6 +34,12 @@ void print_open_error(FILE *f, const char *path, int err,
 		      enum open_problem problem);
 
 /*
+ * open_bench_file() - open @mode's debugfs file @path read-write; the file
+ * descriptor, or -1 after print_open_error() on stderr
+ */
+int open_bench_file(const char *path, enum bench_mode mode);
+
+/*
  * check_cpus_online() - every --cpus CPU is in the online list under @root
  * (/sys/devices/system/cpu/online); 0, or -1 after saying which is not.
  * A list that cannot be read or parsed is left to the kernel to check.

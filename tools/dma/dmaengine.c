@@ -3,7 +3,6 @@
  * dmaengine mode: DMAENGINE_BENCHMARK, no device binding needed.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -57,15 +56,11 @@ int dmaengine_run(const struct bench_opts *o, const struct report_ctx *ctx)
 	struct dmaengine_bench_sample *samples = NULL;
 	struct dmaengine_benchmark b;
 	uint32_t samples_len = 0;
-	int fd, err, ret = 1;
+	int fd, ret = 1;
 
-	fd = open(DMAENGINE_BENCH_PATH, O_RDWR);
-	if (fd < 0) {
-		err = errno;
-		print_open_error(stderr, DMAENGINE_BENCH_PATH, err,
-				 diagnose_open("", o->mode, err));
+	fd = open_bench_file(DMAENGINE_BENCH_PATH, o->mode);
+	if (fd < 0)
 		return 1;
-	}
 	channels = calloc(o->channels, sizeof(*channels));
 	if (o->samples || o->per_channel) {
 		samples_len = dmaengine_samples_len(o);

@@ -4,7 +4,6 @@
  * DMA_MAP_BENCHMARK_EXT for what upstream's interface cannot ask.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -72,17 +71,13 @@ static int map_run_ext(int fd, const struct bench_opts *o,
 int map_run(const struct bench_opts *o, const struct report_ctx *ctx)
 {
 	struct map_benchmark m;
-	int fd, err, ret = 0;
+	int fd, ret = 0;
 
 	if (check_cpus_online("", o, stderr))
 		return 2;
-	fd = open(MAP_BENCH_PATH, O_RDWR);
-	if (fd < 0) {
-		err = errno;
-		print_open_error(stderr, MAP_BENCH_PATH, err,
-				 diagnose_open("", o->mode, err));
+	fd = open_bench_file(MAP_BENCH_PATH, o->mode);
+	if (fd < 0)
 		return 1;
-	}
 	if (map_use_ext(o)) {
 		ret = map_run_ext(fd, o, ctx);
 	} else {
