@@ -176,27 +176,48 @@ struct map_benchmark_ext {
 #define DMAENGINE_BENCHMARK	_IOWR('d', 3, struct dmaengine_benchmark)
 
 #define DMAENGINE_BENCH_SIZE_VER1	608	/* sizeof first published */
+#define DMAENGINE_BENCH_SIZE_VER2	2624	/* depth, cpus, results */
 
-/* prep_modes: which preparation call(s) to time */
-#define DMAENGINE_BENCH_PREP_MEMCPY	0x1U	/* one prep per segment */
-#define DMAENGINE_BENCH_PREP_MEMCPY_SG	0x2U	/* one prep per batch */
+/*
+ * prep_modes: which copy to time. The index of a mode (its bit number)
+ * names it in ->result, ->results, samples and ->error_prep_mode.
+ */
+enum {
+	DMAENGINE_BENCH_MODE_MEMCPY,	/* one prep per segment */
+	DMAENGINE_BENCH_MODE_MEMCPY_SG,	/* one prep per batch */
+	DMAENGINE_BENCH_MODE_CPU,	/* the channel's thread copies */
+	DMAENGINE_BENCH_NR_MODES
+};
+#define DMAENGINE_BENCH_PREP_MEMCPY	(1U << DMAENGINE_BENCH_MODE_MEMCPY)
+#define DMAENGINE_BENCH_PREP_MEMCPY_SG	(1U << DMAENGINE_BENCH_MODE_MEMCPY_SG)
+#define DMAENGINE_BENCH_PREP_CPU	(1U << DMAENGINE_BENCH_MODE_CPU)
 #define DMAENGINE_BENCH_PREP_ALL	(DMAENGINE_BENCH_PREP_MEMCPY | \
-					 DMAENGINE_BENCH_PREP_MEMCPY_SG)
+					 DMAENGINE_BENCH_PREP_MEMCPY_SG | \
+					 DMAENGINE_BENCH_PREP_CPU)
+/* prep modes a version 1 structure can ask for and receive in ->result */
 #define DMAENGINE_BENCH_NR_PREP_MODES	2
+/* room in ->results (version 2) */
+#define DMAENGINE_BENCH_MAX_PREP_MODES	8
 
 /* flags */
 #define DMAENGINE_BENCH_F_VERIFY	0x1U /* pattern in src, check dst */
 #define DMAENGINE_BENCH_F_POLL		0x2U /* poll tx_status, no callback */
 #define DMAENGINE_BENCH_F_ALLOW_FEWER	0x4U /* run on the channels found */
+#define DMAENGINE_BENCH_F_DISTINCT	0x8U /* distinct folios per batch */
+#define DMAENGINE_BENCH_F_SKIP_MISSING	0x10U /* run the modes there are */
 #define DMAENGINE_BENCH_F_ALL		(DMAENGINE_BENCH_F_VERIFY | \
 					 DMAENGINE_BENCH_F_POLL | \
-					 DMAENGINE_BENCH_F_ALLOW_FEWER)
+					 DMAENGINE_BENCH_F_ALLOW_FEWER | \
+					 DMAENGINE_BENCH_F_DISTINCT | \
+					 DMAENGINE_BENCH_F_SKIP_MISSING)
 
 #define DMAENGINE_BENCH_MAX_CHANNELS	256
 #define DMAENGINE_BENCH_MAX_SGE		65536
 #define DMAENGINE_BENCH_MAX_RUNS	10000
 #define DMAENGINE_BENCH_MAX_WARMUP	100
 #define DMAENGINE_BENCH_MAX_TIMEOUT_MS	600000
+#define DMAENGINE_BENCH_MAX_DEPTH	64
+#define DMAENGINE_BENCH_MAX_CPUS	1024
 #define DMAENGINE_BENCH_NAME_LEN	32
 
 /* ->error: why a run stopped; set together with a negative errno */
@@ -215,6 +236,9 @@ enum dmaengine_bench_error {
 	DMAENGINE_BENCH_ERR_VERIFY,	/* destination differs from source */
 	DMAENGINE_BENCH_ERR_INTR,	/* interrupted by a signal */
 	DMAENGINE_BENCH_ERR_LIMIT,	/* a channel limit (segment, align) */
+	DMAENGINE_BENCH_ERR_STALL,	/* prep returned NULL, no progress */
+	DMAENGINE_BENCH_ERR_POLL,	/* polling a NO_ORDER channel */
+	DMAENGINE_BENCH_ERR_UNBOUND,	/* the provider was unbound */
 	DMAENGINE_BENCH_ERR_MAX
 };
 
@@ -276,6 +300,13 @@ struct dmaengine_bench_result {
  * @prep_ns, @submit_ns, @issue_ns, @wait_ns, @map_ns, @unmap_ns: as in
  *	struct dmaengine_bench_result, for this channel alone
  * @bytes, @prep_calls, @submits: this channel's counts
+ * @copy_ns: time in the CPU copy (prep mode cpu); since version 2
+ * @prep_stalls: prep calls that returned NULL and were retried
+ * @reserved2: zero
+ *
+ * A version 1 caller's array has entries of DMAENGINE_BENCH_SAMPLE_SIZE_VER1
+ * bytes (up to @submits); a version 2 caller says its entry size in
+ * struct dmaengine_benchmark::sample_size.
  */
 struct dmaengine_bench_sample {
 	__u32 prep_mode;
@@ -293,6 +324,30 @@ struct dmaengine_bench_sample {
 	__u64 bytes;
 	__u64 prep_calls;
 	__u64 submits;
+	__u64 copy_ns;
+	__u64 prep_stalls;
+	__u64 reserved2[4];
+};
+
+#define DMAENGINE_BENCH_SAMPLE_SIZE_VER1	104
+
+/**
+ * struct dmaengine_bench_result2 - one prep mode over all runs, version 2
+ * @r: as in version 1: runs, phases, throughput and counts
+ * @copy_ns: time in the CPU copy (prep mode cpu), summed over channels
+ * @prep_stalls: prep calls that returned NULL and were retried after the
+ *	provider made progress (a bounded descriptor pool), all channels
+ * @missing: why this mode, asked for, did not run (with
+ *	DMAENGINE_BENCH_F_SKIP_MISSING): DMAENGINE_BENCH_ERR_NO_API or
+ *	DMAENGINE_BENCH_ERR_NO_CAP; 0 when it ran or was not asked for
+ * @reserved: zero
+ */
+struct dmaengine_bench_result2 {
+	struct dmaengine_bench_result r;
+	struct dmaengine_bench_stat copy_ns;
+	struct dmaengine_bench_stat prep_stalls;
+	__u32 missing;
+	__u32 reserved[7];
 };
 
 /**
@@ -306,6 +361,7 @@ struct dmaengine_bench_sample {
  * @max_seg_size: dma_get_max_seg_size() of the DMA device
  * @copy_align: dma_device->copy_align (log2 bytes)
  * @has_memcpy_sg: the channel advertises DMA_MEMCPY_SG
+ * @no_order: the channel completes out of order (DMA_COMPLETION_NO_ORDER)
  * @reserved: zero
  */
 struct dmaengine_bench_channel {
@@ -318,15 +374,17 @@ struct dmaengine_bench_channel {
 	__u32 max_seg_size;
 	__u32 copy_align;
 	__u32 has_memcpy_sg;
-	__u32 reserved[2];
+	__u32 no_order;
+	__u32 reserved;
 };
 
 /**
  * struct dmaengine_benchmark - argument and result of DMAENGINE_BENCHMARK
  * @size: sizeof(struct dmaengine_benchmark) as userspace knows it
  * @flags: DMAENGINE_BENCH_F_*
- * @prep_modes: DMAENGINE_BENCH_PREP_* bits; with both, runs alternate
- *	between the modes on the same buffers
+ * @prep_modes: DMAENGINE_BENCH_PREP_* bits; with several, runs alternate
+ *	between the modes on the same buffers, in an order that rotates from
+ *	run to run; DMAENGINE_BENCH_PREP_CPU needs a version 2 structure
  * @channels: channels to request, 1..DMAENGINE_BENCH_MAX_CHANNELS
  * @folio_order: order of each source and destination folio
  * @sge: sg entries (folios) in a batch, 1..DMAENGINE_BENCH_MAX_SGE
@@ -354,6 +412,37 @@ struct dmaengine_bench_channel {
  * @acquire_ns: time to request all channels (not in any phase)
  * @result: per prep mode, indexed 0 (memcpy) and 1 (memcpy_sg)
  * @reserved_out: zero
+ *
+ * Since version 2 (DMAENGINE_BENCH_SIZE_VER2):
+ * @depth: batches in flight per channel, 1..DMAENGINE_BENCH_MAX_DEPTH; 0
+ *	means 1. With more than one, a channel prepares and submits the next
+ *	batch while earlier ones run, and waits only when @depth are
+ *	outstanding.
+ * @sample_size: bytes of one entry at @samples_ptr, at least
+ *	DMAENGINE_BENCH_SAMPLE_SIZE_VER1; 0 means that size
+ * @cpus_ptr: user pointer to @nr_cpus __u32 CPU numbers: the thread of
+ *	channel i runs on CPU cpus[i % nr_cpus]; 0 for no pinning
+ * @nr_cpus: entries at @cpus_ptr, 0..DMAENGINE_BENCH_MAX_CPUS
+ * @reserved2: zero
+ * @reserved_in2: zero
+ * @prep_modes_run: the prep modes that ran: @prep_modes, less those
+ *	DMAENGINE_BENCH_F_SKIP_MISSING left out (their ->results[].missing
+ *	says why)
+ * @reserved_out1: zero
+ * @results: per prep mode (DMAENGINE_BENCH_MODE_*), every mode that ran,
+ *	with the figures version 1 has no room for
+ * @reserved_out2: zero
+ *
+ * With DMAENGINE_BENCH_F_DISTINCT every batch of a run copies its own
+ * source folios into its own destination folios (@bytes_per_channel of
+ * each per channel, allocated before the first run); each batch's tables
+ * are mapped before its first prep and unmapped after its completion.
+ * Without it, one batch of folios is copied again and again, mapped once
+ * per run.
+ *
+ * With DMAENGINE_BENCH_F_SKIP_MISSING, a prep mode the kernel or a channel
+ * lacks (memcpy_sg on a kernel without DMA_MEMCPY_SG) is left out instead
+ * of failing the call, as long as one mode remains.
  */
 struct dmaengine_benchmark {
 	__u32 size;
@@ -386,6 +475,17 @@ struct dmaengine_benchmark {
 	__u64 acquire_ns;
 	struct dmaengine_bench_result result[DMAENGINE_BENCH_NR_PREP_MODES];
 	__u64 reserved_out[6];
+
+	__u32 depth;
+	__u32 sample_size;
+	__u64 cpus_ptr;
+	__u32 nr_cpus;
+	__u32 reserved2;
+	__u64 reserved_in2[4];
+	__u32 prep_modes_run;
+	__u32 reserved_out1;
+	struct dmaengine_bench_result2 results[DMAENGINE_BENCH_MAX_PREP_MODES];
+	__u64 reserved_out2[4];
 };
 
 #endif /* _UAPI_LINUX_MAP_BENCHMARK_H */
