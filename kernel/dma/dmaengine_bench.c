@@ -6,8 +6,10 @@
  * /sys/kernel/debug/dmaengine_benchmark takes DMAENGINE_BENCHMARK with a
  * struct dmaengine_benchmark. The ioctl validates the request, requests the
  * channels, starts one thread per channel (dmaengine_chan.c), drives the
- * runs, alternating prep modes when both are asked for, and reduces the
- * per-run figures to mean and standard deviation.
+ * runs, alternating prep modes in an order that rotates from run to run,
+ * and reduces the per-run figures to mean and standard deviation. A
+ * provider unbound during a run ends it: the channels' names are kept, and
+ * a bus notifier tells the threads to stop.
  */
 
 #define pr_fmt(fmt)	KBUILD_MODNAME ": " fmt
@@ -23,6 +25,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/nodemask.h>
+#include <linux/notifier.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -33,7 +36,13 @@
 #define DEB_DEFAULT_TIMEOUT_MS	10000
 #define DEB_MAX_BYTES		BIT_ULL(40)
 
-static_assert(sizeof(struct dmaengine_benchmark) == DMAENGINE_BENCH_SIZE_VER1);
+#define DEB_MAX_SAMPLE_SIZE	4096
+
+static_assert(offsetof(struct dmaengine_benchmark, depth) ==
+	      DMAENGINE_BENCH_SIZE_VER1);
+static_assert(sizeof(struct dmaengine_benchmark) == DMAENGINE_BENCH_SIZE_VER2);
+static_assert(offsetof(struct dmaengine_bench_sample, copy_ns) ==
+	      DMAENGINE_BENCH_SAMPLE_SIZE_VER1);
 
 /* Figures reduced over runs, in the order of struct dmaengine_bench_result. */
 enum deb_field {
@@ -46,15 +55,20 @@ enum deb_field {
 	DEB_UNMAP_NS,
 	DEB_BYTES_PER_SEC,
 	DEB_NR_FIELDS,
+	/* struct dmaengine_bench_result2 */
+	DEB_COPY_NS = DEB_NR_FIELDS,
+	DEB_PREP_STALLS,
+	DEB_NR_ALL_FIELDS,
 };
 
 static struct dentry *deb_debugfs;
 /* One run at a time: channels, memory and CPUs are the system's. */
 static DEFINE_MUTEX(deb_lock);
 
-static const char *const deb_prep_names[DMAENGINE_BENCH_NR_PREP_MODES] = {
+static const char *const deb_prep_names[DEB_NR_PREP] = {
 	[DEB_PREP_MEMCPY] = "prep_memcpy",
 	[DEB_PREP_MEMCPY_SG] = "prep_memcpy_sg",
+	[DEB_PREP_CPU] = "cpu",
 };
 
 static bool deb_string_ok(const char *s, const char *field)
@@ -84,16 +98,22 @@ static bool deb_zero(const void *p, size_t len, const char *field)
 	return false;
 }
 
-static int deb_validate(struct dmaengine_benchmark *p)
+static int deb_validate(struct dmaengine_benchmark *p, u32 usize)
 {
+	u32 modes = usize < DMAENGINE_BENCH_SIZE_VER2 ?
+		    DMAENGINE_BENCH_PREP_MEMCPY | DMAENGINE_BENCH_PREP_MEMCPY_SG :
+		    DMAENGINE_BENCH_PREP_ALL;
+
 	if (p->flags & ~DMAENGINE_BENCH_F_ALL) {
 		pr_err("invalid flags 0x%x: unknown bits 0x%x\n", p->flags,
 		       p->flags & ~DMAENGINE_BENCH_F_ALL);
 		return -EINVAL;
 	}
-	if (!p->prep_modes || p->prep_modes & ~DMAENGINE_BENCH_PREP_ALL) {
-		pr_err("invalid prep_modes 0x%x: must be a non-empty set of 0x%x\n",
-		       p->prep_modes, DMAENGINE_BENCH_PREP_ALL);
+	if (!p->prep_modes || p->prep_modes & ~modes) {
+		pr_err("invalid prep_modes 0x%x: must be a non-empty set of 0x%x%s\n",
+		       p->prep_modes, modes,
+		       modes == DMAENGINE_BENCH_PREP_ALL ? "" :
+		       " (the cpu mode needs the version 2 structure)");
 		return -EINVAL;
 	}
 	if (map_benchmark_range("channels", p->channels, 1,
@@ -107,7 +127,14 @@ static int deb_validate(struct dmaengine_benchmark *p)
 	    map_benchmark_range("warmup_runs", p->warmup_runs, 0,
 				DMAENGINE_BENCH_MAX_WARMUP) ||
 	    map_benchmark_range("timeout_ms", p->timeout_ms, 0,
-				DMAENGINE_BENCH_MAX_TIMEOUT_MS))
+				DMAENGINE_BENCH_MAX_TIMEOUT_MS) ||
+	    map_benchmark_range("depth", p->depth, 0,
+				DMAENGINE_BENCH_MAX_DEPTH))
+		return -EINVAL;
+	if (p->sample_size &&
+	    map_benchmark_range("sample_size", p->sample_size,
+				DMAENGINE_BENCH_SAMPLE_SIZE_VER1,
+				DEB_MAX_SAMPLE_SIZE))
 		return -EINVAL;
 	if (!deb_node_ok(p->src_node, "src_node") ||
 	    !deb_node_ok(p->dst_node, "dst_node") ||
@@ -115,7 +142,10 @@ static int deb_validate(struct dmaengine_benchmark *p)
 	    !deb_string_ok(p->device, "device") ||
 	    !deb_zero(&p->reserved0, sizeof(p->reserved0), "reserved0") ||
 	    !deb_zero(&p->reserved1, sizeof(p->reserved1), "reserved1") ||
-	    !deb_zero(p->reserved_in, sizeof(p->reserved_in), "reserved_in"))
+	    !deb_zero(p->reserved_in, sizeof(p->reserved_in), "reserved_in") ||
+	    !deb_zero(&p->reserved2, sizeof(p->reserved2), "reserved2") ||
+	    !deb_zero(p->reserved_in2, sizeof(p->reserved_in2),
+		      "reserved_in2"))
 		return -EINVAL;
 	if (!p->samples_ptr != !p->samples_len) {
 		pr_err("invalid samples_ptr/samples_len: give both or neither\n");
@@ -125,17 +155,20 @@ static int deb_validate(struct dmaengine_benchmark *p)
 }
 
 /* Buffers are pinned for the whole call: refuse what memory cannot hold. */
-static int deb_check_memory(const struct dmaengine_benchmark *p)
+static int deb_check_memory(const struct dmaengine_benchmark *p, u64 batches)
 {
-	u64 need = (u64)p->sge * (PAGE_SIZE << p->folio_order) * 2 *
-		   p->channels;
+	u64 need = deb_chan_buffer_bytes(p, batches) * p->channels;
 	u64 avail = (u64)si_mem_available() * PAGE_SIZE;
 
 	if (need <= avail / 4 * 3)
 		return 0;
-	pr_err("sge %u x folio %lu bytes x 2 x %u channels = %llu MiB: more than 3/4 of the %llu MiB available\n",
-	       p->sge, PAGE_SIZE << p->folio_order, p->channels, need >> 20,
-	       avail >> 20);
+	pr_err("buffers of %llu MiB (%s, %u channels): more than 3/4 of the %llu MiB available%s\n",
+	       need >> 20, p->flags & DMAENGINE_BENCH_F_DISTINCT ?
+	       "distinct folios for every batch" : "one batch reused",
+	       p->channels, avail >> 20,
+	       p->flags & DMAENGINE_BENCH_F_DISTINCT ?
+	       "; reuse one batch's buffers or copy fewer bytes_per_channel" :
+	       "");
 	return -ENOMEM;
 }
 
@@ -159,15 +192,27 @@ static void deb_release_channels(struct deb_run *run)
 	run->nr = 0;
 }
 
-static int deb_request_channels(struct deb_run *run,
-				struct dmaengine_benchmark *p)
+/* The capabilities the prep modes of @modes need of a channel. */
+static void deb_caps(u32 modes, dma_cap_mask_t *mask)
+{
+	dma_cap_zero(*mask);
+	/* the cpu mode copies the folios of memcpy channels */
+	if (modes & ~DMAENGINE_BENCH_PREP_MEMCPY_SG)
+		dma_cap_set(DMA_MEMCPY, *mask);
+#ifdef HAVE_DMA_MEMCPY_SG
+	if (modes & DMAENGINE_BENCH_PREP_MEMCPY_SG)
+		dma_cap_set(DMA_MEMCPY_SG, *mask);
+#endif
+}
+
+/* Up to ->channels channels with the capabilities @modes need. */
+static void deb_request_channels(struct deb_run *run,
+				 struct dmaengine_benchmark *p, u32 modes)
 {
 	dma_cap_mask_t mask;
 	ktime_t start = ktime_get();
 
-	dma_cap_zero(mask);
-	dma_cap_set(DMA_MEMCPY, mask);
-
+	deb_caps(modes, &mask);
 	while (run->nr < p->channels) {
 		struct dma_chan *chan = dma_request_channel(mask, deb_filter, p);
 
@@ -175,54 +220,128 @@ static int deb_request_channels(struct deb_run *run,
 			break;
 		run->chans[run->nr++].chan = chan;
 	}
-	p->acquire_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
+	p->acquire_ns += ktime_to_ns(ktime_sub(ktime_get(), start));
+}
 
-	if (!run->nr ||
-	    (run->nr < p->channels &&
-	     !(p->flags & DMAENGINE_BENCH_F_ALLOW_FEWER))) {
-		pr_err("found %u DMA_MEMCPY channels%s%s%s%s, channels asks for %u\n",
-		       run->nr, p->channel[0] ? " named " : "", p->channel,
-		       p->device[0] ? " on device " : "", p->device,
-		       p->channels);
-		p->error = DMAENGINE_BENCH_ERR_NO_CHANNEL;
-		deb_release_channels(run);
-		return -ENODEV;
-	}
+static bool deb_enough_channels(const struct deb_run *run,
+				const struct dmaengine_benchmark *p)
+{
+	return run->nr &&
+	       (run->nr == p->channels ||
+		p->flags & DMAENGINE_BENCH_F_ALLOW_FEWER);
+}
+
+static int deb_no_channels(struct deb_run *run, struct dmaengine_benchmark *p)
+{
+	pr_err("found %u DMA_MEMCPY%s channels%s%s%s%s, channels asks for %u\n",
+	       run->nr,
+	       run->modes & DMAENGINE_BENCH_PREP_MEMCPY_SG ? "_SG" : "",
+	       p->channel[0] ? " named " : "", p->channel,
+	       p->device[0] ? " on device " : "", p->device, p->channels);
+	p->error = DMAENGINE_BENCH_ERR_NO_CHANNEL;
+	deb_release_channels(run);
+	return -ENODEV;
+}
+
+/*
+ * Channels with what every asked mode needs. Channels that have DMA_MEMCPY
+ * but not DMA_MEMCPY_SG are taken only to say which one lacks it, or, with
+ * SKIP_MISSING, to run the other modes on them.
+ */
+static int deb_acquire(struct deb_run *run, struct dmaengine_benchmark *p)
+{
+	u32 others = run->modes & ~DMAENGINE_BENCH_PREP_MEMCPY_SG;
+
+	deb_request_channels(run, p, run->modes);
+	if (deb_enough_channels(run, p))
+		return 0;
+	if (!(run->modes & DMAENGINE_BENCH_PREP_MEMCPY_SG))
+		return deb_no_channels(run, p);
+
+	deb_release_channels(run);
+	deb_request_channels(run, p, others ?: DMAENGINE_BENCH_PREP_MEMCPY);
+	if (!deb_enough_channels(run, p))
+		return deb_no_channels(run, p);
 	return 0;
 }
 
-/* Before any channel is touched: does this kernel have the API at all? */
-static int deb_check_memcpy_sg_api(struct dmaengine_benchmark *p)
+/* A mode asked for but missing: left out with SKIP_MISSING, else fatal. */
+static int deb_missing(struct deb_run *run, struct dmaengine_benchmark *p,
+		       enum deb_prep mode, u32 error)
 {
-	if (!(p->prep_modes & DMAENGINE_BENCH_PREP_MEMCPY_SG) ||
-	    dma_bench_have_memcpy_sg())
+	if (p->flags & DMAENGINE_BENCH_F_SKIP_MISSING &&
+	    run->modes & ~BIT(mode)) {
+		run->modes &= ~BIT(mode);
+		p->results[mode].missing = error;
+		pr_info("%s left out: %s\n", deb_prep_names[mode],
+			error == DMAENGINE_BENCH_ERR_NO_API ?
+			"this kernel has no DMA_MEMCPY_SG" :
+			"a channel lacks DMA_MEMCPY_SG");
 		return 0;
-	pr_err("prep_memcpy_sg: this kernel has no dmaengine_prep_dma_memcpy_sg() (removed from mainline in 6.0); see kernel/patches/\n");
-	p->error = DMAENGINE_BENCH_ERR_NO_API;
+	}
+	p->error = error;
+	p->error_prep_mode = mode;
 	return -EOPNOTSUPP;
 }
 
-/* Every channel must advertise the capability for a memcpy_sg run. */
-static int deb_check_memcpy_sg_cap(struct deb_run *run,
+/* Before any channel is touched: does this kernel have the API at all? */
+static int deb_check_memcpy_sg_api(struct deb_run *run,
 				   struct dmaengine_benchmark *p)
 {
-#ifdef HAVE_DMA_MEMCPY_SG
-	unsigned int i;
-
-	if (!(p->prep_modes & DMAENGINE_BENCH_PREP_MEMCPY_SG))
+	if (!(run->modes & DMAENGINE_BENCH_PREP_MEMCPY_SG) ||
+	    dma_bench_have_memcpy_sg())
 		return 0;
-	for (i = 0; i < run->nr; i++) {
-		struct dma_chan *chan = run->chans[i].chan;
+	if (!(p->flags & DMAENGINE_BENCH_F_SKIP_MISSING))
+		pr_err("prep_memcpy_sg: this kernel has no dmaengine_prep_dma_memcpy_sg() (removed from mainline in 6.0); see kernel/patches/\n");
+	return deb_missing(run, p, DEB_PREP_MEMCPY_SG,
+			   DMAENGINE_BENCH_ERR_NO_API);
+}
 
-		if (!dma_has_cap(DMA_MEMCPY_SG, chan->device->cap_mask)) {
-			pr_err("prep_memcpy_sg: %s (%s) has no DMA_MEMCPY_SG capability\n",
-			       dma_chan_name(chan), dev_name(chan->device->dev));
-			p->error = DMAENGINE_BENCH_ERR_NO_CAP;
-			p->error_channel = i;
-			return -EOPNOTSUPP;
-		}
-	}
+static bool deb_has_cap(const struct deb_chan *c, enum dma_transaction_type t)
+{
+	return dma_has_cap(t, c->chan->device->cap_mask);
+}
+
+/*
+ * What the channels can do against what was asked: DMA_MEMCPY_SG for
+ * memcpy_sg; polling only where the last completion implies the others.
+ */
+static int deb_check_channels(struct deb_run *run,
+			      struct dmaengine_benchmark *p)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < run->nr; i++) {
+		struct deb_chan *c = &run->chans[i];
+
+		if (!(run->modes & DMAENGINE_BENCH_PREP_MEMCPY_SG))
+			break;
+#ifdef HAVE_DMA_MEMCPY_SG
+		if (deb_has_cap(c, DMA_MEMCPY_SG))
+			continue;
 #endif
+		if (!(p->flags & DMAENGINE_BENCH_F_SKIP_MISSING))
+			pr_err("prep_memcpy_sg: %s (%s) has no DMA_MEMCPY_SG capability\n",
+			       c->name, c->dev_name);
+		p->error_channel = i;
+		ret = deb_missing(run, p, DEB_PREP_MEMCPY_SG,
+				  DMAENGINE_BENCH_ERR_NO_CAP);
+		if (ret)
+			return ret;
+		p->error_channel = 0;
+	}
+	for (i = 0; i < run->nr; i++) {
+		struct deb_chan *c = &run->chans[i];
+
+		if (!c->no_order || !(p->flags & DMAENGINE_BENCH_F_POLL))
+			continue;
+		pr_err("%s (%s) completes out of order (DMA_COMPLETION_NO_ORDER): its tx_status cannot say a batch is done; run without polling\n",
+		       c->name, c->dev_name);
+		p->error = DMAENGINE_BENCH_ERR_POLL;
+		p->error_channel = i;
+		return -EOPNOTSUPP;
+	}
 	return 0;
 }
 
@@ -237,8 +356,8 @@ static void deb_channel_info(const struct deb_chan *c,
 	struct device *dev = c->chan->device->dev;
 
 	memset(info, 0, sizeof(*info));
-	strscpy(info->name, dma_chan_name(c->chan), sizeof(info->name));
-	strscpy(info->device, dev_name(dev), sizeof(info->device));
+	strscpy(info->name, c->name, sizeof(info->name));
+	strscpy(info->device, c->dev_name, sizeof(info->device));
 	if (dev->driver)
 		strscpy(info->driver, dev->driver->name, sizeof(info->driver));
 	info->node = dev_to_node(dev);
@@ -247,9 +366,9 @@ static void deb_channel_info(const struct deb_chan *c,
 	info->max_seg_size = dma_get_max_seg_size(c->dma_dev);
 	info->copy_align = c->chan->device->copy_align;
 #ifdef HAVE_DMA_MEMCPY_SG
-	info->has_memcpy_sg = dma_has_cap(DMA_MEMCPY_SG,
-					  c->chan->device->cap_mask);
+	info->has_memcpy_sg = deb_has_cap(c, DMA_MEMCPY_SG);
 #endif
+	info->no_order = c->no_order;
 }
 
 static int deb_copy_channels(const struct deb_run *run,
@@ -282,6 +401,11 @@ static void deb_init_channels(struct deb_run *run,
 
 		c->run = run;
 		c->index = i;
+		/* the provider may go away during the run, and its names */
+		strscpy(c->name, dma_chan_name(c->chan), sizeof(c->name));
+		strscpy(c->dev_name, dev_name(c->chan->device->dev),
+			sizeof(c->dev_name));
+		c->no_order = deb_has_cap(c, DMA_COMPLETION_NO_ORDER);
 		c->dma_dev = dmaengine_get_dma_device(c->chan);
 		node = dev_to_node(c->dma_dev);
 		c->src_node = deb_node_or(p->src_node, node);
@@ -312,6 +436,10 @@ static int deb_start_channels(struct deb_run *run,
 			goto fail;
 		}
 		get_task_struct(c->task);
+		/* set_cpus_allowed_ptr(), as kthread_bind_mask() is not exported */
+		if (run->nr_cpus)
+			set_cpus_allowed_ptr(c->task,
+					     cpumask_of(run->cpus[i % run->nr_cpus]));
 		wake_up_process(c->task);
 	}
 	return 0;
@@ -359,13 +487,21 @@ static int deb_run_once(struct deb_run *run, struct dmaengine_benchmark *p,
 		/* the threads see abort within a wait slice and end the run */
 		WRITE_ONCE(run->abort, true);
 		wait_for_completion(&run->run_done);
-		p->error = DMAENGINE_BENCH_ERR_INTR;
-		p->error_run = run_nr;
-		p->error_prep_mode = prep;
-		pr_info("run interrupted by a signal\n");
-		return -EINTR;
+		if (!READ_ONCE(run->unbound)) {
+			p->error = DMAENGINE_BENCH_ERR_INTR;
+			p->error_run = run_nr;
+			p->error_prep_mode = prep;
+			pr_info("run interrupted by a signal\n");
+			return -EINTR;
+		}
 	}
 
+	if (READ_ONCE(run->unbound)) {
+		p->error = DMAENGINE_BENCH_ERR_UNBOUND;
+		p->error_run = run_nr;
+		p->error_prep_mode = prep;
+		return -ENODEV;
+	}
 	for (i = 0; i < run->nr; i++) {
 		const struct deb_chan *c = &run->chans[i];
 
@@ -374,14 +510,14 @@ static int deb_run_once(struct deb_run *run, struct dmaengine_benchmark *p,
 			p->error_channel = i;
 			p->error_run = run_nr;
 			p->error_prep_mode = prep;
-			return c->errno;
+			return c->err;
 		}
 	}
 	return 0;
 }
 
 /* The run's figures: phases summed over channels, wall time overall. */
-static void deb_collect(const struct deb_run *run, u64 *v[DEB_NR_FIELDS],
+static void deb_collect(const struct deb_run *run, u64 *v[DEB_NR_ALL_FIELDS],
 			struct dmaengine_bench_result *res, unsigned int r)
 {
 	ktime_t start = run->chans[0].fig.start, end = run->chans[0].fig.end;
@@ -393,7 +529,7 @@ static void deb_collect(const struct deb_run *run, u64 *v[DEB_NR_FIELDS],
 	res->submits = 0;
 	res->batches = 0;
 	res->segments = 0;
-	for (i = 0; i < DEB_NR_FIELDS; i++)
+	for (i = 0; i < DEB_NR_ALL_FIELDS; i++)
 		v[i][r] = 0;
 
 	for (i = 0; i < run->nr; i++) {
@@ -407,6 +543,8 @@ static void deb_collect(const struct deb_run *run, u64 *v[DEB_NR_FIELDS],
 		v[DEB_WAIT_NS][r] += f->wait_ns;
 		v[DEB_MAP_NS][r] += f->map_ns;
 		v[DEB_UNMAP_NS][r] += f->unmap_ns;
+		v[DEB_COPY_NS][r] += f->copy_ns;
+		v[DEB_PREP_STALLS][r] += f->prep_stalls;
 		res->bytes += f->bytes;
 		res->prep_calls += f->prep_calls;
 		res->submits += f->submits;
@@ -419,12 +557,14 @@ static void deb_collect(const struct deb_run *run, u64 *v[DEB_NR_FIELDS],
 						      run_ns);
 }
 
+/* Entries of the caller's sample array are sample_size bytes apart. */
 static int deb_copy_samples(const struct deb_run *run,
 			    struct dmaengine_benchmark *p,
 			    enum deb_prep prep, unsigned int r)
 {
-	struct dmaengine_bench_sample __user *usamples =
-		u64_to_user_ptr(p->samples_ptr);
+	size_t stride = p->sample_size ?: DMAENGINE_BENCH_SAMPLE_SIZE_VER1;
+	size_t len = min(stride, sizeof(struct dmaengine_bench_sample));
+	void __user *usamples = u64_to_user_ptr(p->samples_ptr);
 	ktime_t start = run->chans[0].fig.start;
 	struct dmaengine_bench_sample s;
 	unsigned int i;
@@ -451,64 +591,191 @@ static int deb_copy_samples(const struct deb_run *run,
 		s.bytes = f->bytes;
 		s.prep_calls = f->prep_calls;
 		s.submits = f->submits;
-		if (copy_to_user(&usamples[p->samples_written], &s, sizeof(s)))
+		s.copy_ns = f->copy_ns;
+		s.prep_stalls = f->prep_stalls;
+		if (copy_to_user(usamples + p->samples_written * stride, &s,
+				 len))
 			return -EFAULT;
 		p->samples_written++;
 	}
 	return 0;
 }
 
-static void deb_reduce(struct dmaengine_bench_result *res,
-		       u64 *v[DEB_NR_FIELDS], unsigned int runs)
+static void deb_reduce(struct dmaengine_bench_result2 *res,
+		       u64 *v[DEB_NR_ALL_FIELDS], unsigned int runs)
 {
-	struct dmaengine_bench_stat *stat = &res->run_ns;
+	struct dmaengine_bench_stat *stat = &res->r.run_ns;
 	unsigned int f;
 
 	/* the stats of struct dmaengine_bench_result follow enum deb_field */
 	for (f = 0; f < DEB_NR_FIELDS; f++)
 		mb_mean_stddev(v[f], runs, &stat[f].mean, &stat[f].stddev);
-	res->runs = runs;
+	mb_mean_stddev(v[DEB_COPY_NS], runs, &res->copy_ns.mean,
+		       &res->copy_ns.stddev);
+	mb_mean_stddev(v[DEB_PREP_STALLS], runs, &res->prep_stalls.mean,
+		       &res->prep_stalls.stddev);
+	res->r.runs = runs;
 }
 
-/* Warm-up runs, then timed runs, alternating prep modes run by run. */
+/*
+ * Warm-up runs, then timed runs. Each run goes through every mode, first
+ * the one after the previous run's first, so no mode always goes first.
+ */
 static int deb_runs(struct deb_run *run, struct dmaengine_benchmark *p)
 {
-	u64 *vals[DMAENGINE_BENCH_NR_PREP_MODES][DEB_NR_FIELDS];
+	u64 *vals[DEB_NR_PREP][DEB_NR_ALL_FIELDS];
 	u64 *store;
-	unsigned int total = p->warmup_runs + p->runs, r, m, f;
+	unsigned int total = p->warmup_runs + p->runs, r, k, m, f;
 	int ret = 0;
 
-	store = kvcalloc(array_size(DMAENGINE_BENCH_NR_PREP_MODES *
-				    DEB_NR_FIELDS, p->runs),
+	store = kvcalloc(array_size(DEB_NR_PREP * DEB_NR_ALL_FIELDS, p->runs),
 			 sizeof(*store), GFP_KERNEL);
 	if (!store)
 		return -ENOMEM;
-	for (m = 0; m < DMAENGINE_BENCH_NR_PREP_MODES; m++)
-		for (f = 0; f < DEB_NR_FIELDS; f++)
+	for (m = 0; m < DEB_NR_PREP; m++)
+		for (f = 0; f < DEB_NR_ALL_FIELDS; f++)
 			vals[m][f] = store +
-				(m * DEB_NR_FIELDS + f) * (size_t)p->runs;
+				(m * DEB_NR_ALL_FIELDS + f) * (size_t)p->runs;
 
 	for (r = 0; r < total && !ret; r++) {
-		for (m = 0; m < DMAENGINE_BENCH_NR_PREP_MODES && !ret; m++) {
+		for (k = 0; k < DEB_NR_PREP && !ret; k++) {
 			unsigned int timed = r - p->warmup_runs;
 
-			if (!(p->prep_modes & BIT(m)))
+			m = (r + k) % DEB_NR_PREP;
+			if (!(run->modes & BIT(m)))
 				continue;
 			ret = deb_run_once(run, p, m, r);
 			if (ret || r < p->warmup_runs)
 				continue;
-			deb_collect(run, vals[m], &p->result[m], timed);
+			deb_collect(run, vals[m], &p->results[m].r, timed);
 			if (p->samples_ptr)
 				ret = deb_copy_samples(run, p, m, timed);
 		}
 	}
 
-	if (!ret)
-		for (m = 0; m < DMAENGINE_BENCH_NR_PREP_MODES; m++)
-			if (p->prep_modes & BIT(m))
-				deb_reduce(&p->result[m], vals[m], p->runs);
+	if (!ret) {
+		for (m = 0; m < DEB_NR_PREP; m++) {
+			if (!(run->modes & BIT(m)))
+				continue;
+			deb_reduce(&p->results[m], vals[m], p->runs);
+			if (m < DMAENGINE_BENCH_NR_PREP_MODES)
+				p->result[m] = p->results[m].r;
+		}
+		p->prep_modes_run = run->modes;
+	}
 	kvfree(store);
 	return ret;
+}
+
+/*
+ * A provider is about to be unbound from one of the run's DMA devices: the
+ * channels stay allocated (the dmaengine core keeps a device that has a
+ * device_release), but the run must end.
+ */
+static int deb_bus_event(struct notifier_block *nb, unsigned long action,
+			 void *data)
+{
+	struct deb_bus_watch *w = container_of(nb, struct deb_bus_watch, nb);
+	struct deb_run *run = w->run;
+	struct device *dev = data;
+	unsigned int i;
+
+	if (action != BUS_NOTIFY_UNBIND_DRIVER &&
+	    action != BUS_NOTIFY_DEL_DEVICE)
+		return NOTIFY_DONE;
+	for (i = 0; i < run->nr; i++) {
+		if (run->chans[i].chan->device->dev != dev)
+			continue;
+		pr_err("%s: its provider %s is being unbound: ending the run\n",
+		       run->chans[i].name, run->chans[i].dev_name);
+		WRITE_ONCE(run->unbound, true);
+		WRITE_ONCE(run->abort, true);
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+static void deb_unwatch(struct deb_run *run)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->nr_watches; i++) {
+		struct deb_bus_watch *w = &run->watches[i];
+
+		bus_unregister_notifier(w->dev->bus, &w->nb);
+		put_device(w->dev);
+	}
+	run->nr_watches = 0;
+	kfree(run->watches);
+	run->watches = NULL;
+}
+
+/* Watch the bus of every DMA device the run uses, once each. */
+static int deb_watch(struct deb_run *run)
+{
+	unsigned int i, j;
+	int ret;
+
+	run->watches = kcalloc(run->nr, sizeof(*run->watches), GFP_KERNEL);
+	if (!run->watches)
+		return -ENOMEM;
+	for (i = 0; i < run->nr; i++) {
+		struct deb_bus_watch *w = &run->watches[run->nr_watches];
+		struct device *dev = run->chans[i].chan->device->dev;
+
+		for (j = 0; j < run->nr_watches; j++)
+			if (run->watches[j].dev->bus == dev->bus)
+				break;
+		if (!dev->bus || j < run->nr_watches)
+			continue;
+		w->dev = get_device(dev);
+		w->run = run;
+		w->nb.notifier_call = deb_bus_event;
+		ret = bus_register_notifier(dev->bus, &w->nb);
+		if (ret) {
+			put_device(dev);
+			deb_unwatch(run);
+			return ret;
+		}
+		run->nr_watches++;
+	}
+	return 0;
+}
+
+static void deb_run_free(struct deb_run *run)
+{
+	if (!run)
+		return;
+	kfree(run->cpus);
+	kfree(run->chans);
+	kfree(run);
+}
+
+static struct deb_run *deb_run_alloc(struct dmaengine_benchmark *p)
+{
+	struct deb_run *run;
+	u64 batch_bytes;
+
+	run = kzalloc(sizeof(*run), GFP_KERNEL);
+	if (!run)
+		return NULL;
+	run->chans = kcalloc(p->channels, sizeof(*run->chans), GFP_KERNEL);
+	if (!run->chans) {
+		deb_run_free(run);
+		return NULL;
+	}
+	run->p = p;
+	run->modes = p->prep_modes;
+	run->depth = p->depth ?: 1;
+	run->distinct = p->flags & DMAENGINE_BENCH_F_DISTINCT;
+	run->folio_size = PAGE_SIZE << p->folio_order;
+	batch_bytes = (u64)p->sge * run->folio_size;
+	run->batches = max_t(u64, 1, div64_u64(p->bytes_per_channel +
+					       batch_bytes - 1, batch_bytes));
+	run->timeout = msecs_to_jiffies(p->timeout_ms ?: DEB_DEFAULT_TIMEOUT_MS);
+	init_waitqueue_head(&run->wq);
+	init_completion(&run->run_done);
+	return run;
 }
 
 static int deb_benchmark(struct dmaengine_benchmark *p)
@@ -516,34 +783,27 @@ static int deb_benchmark(struct dmaengine_benchmark *p)
 	struct deb_run *run;
 	int ret;
 
-	ret = deb_check_memcpy_sg_api(p);
-	if (ret)
-		return ret;
-
-	ret = deb_check_memory(p);
-	if (ret) {
-		p->error = DMAENGINE_BENCH_ERR_NOMEM;
-		return ret;
-	}
-
-	run = kzalloc(sizeof(*run), GFP_KERNEL);
+	run = deb_run_alloc(p);
 	if (!run)
 		return -ENOMEM;
-	run->chans = kcalloc(p->channels, sizeof(*run->chans), GFP_KERNEL);
-	if (!run->chans) {
-		kfree(run);
-		return -ENOMEM;
-	}
-	run->p = p;
-	run->folio_size = PAGE_SIZE << p->folio_order;
-	run->batches = max_t(u64, 1, div64_u64(p->bytes_per_channel +
-					       (u64)p->sge * run->folio_size - 1,
-					       (u64)p->sge * run->folio_size));
-	run->timeout = msecs_to_jiffies(p->timeout_ms ?: DEB_DEFAULT_TIMEOUT_MS);
-	init_waitqueue_head(&run->wq);
-	init_completion(&run->run_done);
 
-	ret = deb_request_channels(run, p);
+	ret = deb_check_memcpy_sg_api(run, p);
+	if (ret)
+		goto free;
+	ret = deb_check_memory(p, run->batches);
+	if (ret) {
+		p->error = DMAENGINE_BENCH_ERR_NOMEM;
+		goto free;
+	}
+	ret = map_benchmark_cpus_from_user(p->cpus_ptr, p->nr_cpus,
+					   DMAENGINE_BENCH_MAX_CPUS, &run->cpus);
+	if (ret) {
+		p->error = DMAENGINE_BENCH_ERR_INVAL;
+		goto free;
+	}
+	run->nr_cpus = p->nr_cpus;
+
+	ret = deb_acquire(run, p);
 	if (ret)
 		goto free;
 	p->channels_used = run->nr;
@@ -552,7 +812,9 @@ static int deb_benchmark(struct dmaengine_benchmark *p)
 	/* name the channels first: errors from here on can refer to them */
 	ret = deb_copy_channels(run, p);
 	if (!ret)
-		ret = deb_check_memcpy_sg_cap(run, p);
+		ret = deb_check_channels(run, p);
+	if (!ret)
+		ret = deb_watch(run);
 	if (ret)
 		goto release;
 
@@ -561,11 +823,11 @@ static int deb_benchmark(struct dmaengine_benchmark *p)
 		ret = deb_runs(run, p);
 
 	deb_stop_channels(run);
+	deb_unwatch(run);
 release:
 	deb_release_channels(run);
 free:
-	kfree(run->chans);
-	kfree(run);
+	deb_run_free(run);
 	return ret;
 }
 
@@ -581,12 +843,16 @@ static void deb_clear_outputs(struct dmaengine_benchmark *p)
 	p->acquire_ns = 0;
 	memset(p->result, 0, sizeof(p->result));
 	memset(p->reserved_out, 0, sizeof(p->reserved_out));
+	p->prep_modes_run = 0;
+	p->reserved_out1 = 0;
+	memset(p->results, 0, sizeof(p->results));
+	memset(p->reserved_out2, 0, sizeof(p->reserved_out2));
 }
 
 static long deb_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct dmaengine_benchmark __user *uarg = (void __user *)arg;
-	struct dmaengine_benchmark p;
+	struct dmaengine_benchmark *p;
 	u32 usize;
 	int ret;
 
@@ -595,32 +861,38 @@ static long deb_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	    _IOC_NR(cmd) != _IOC_NR(DMAENGINE_BENCHMARK))
 		return -ENOTTY;
 
-	ret = map_benchmark_copy_in(&p, sizeof(p), uarg, &uarg->size,
+	/* too large for the stack */
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	ret = map_benchmark_copy_in(p, sizeof(*p), uarg, &uarg->size,
 				    DMAENGINE_BENCH_SIZE_VER1, &usize);
 	if (ret)
-		return ret;
+		goto out;
 
-	deb_clear_outputs(&p);
+	deb_clear_outputs(p);
 
-	ret = deb_validate(&p);
+	ret = deb_validate(p, usize);
 	if (ret) {
-		p.error = DMAENGINE_BENCH_ERR_INVAL;
+		p->error = DMAENGINE_BENCH_ERR_INVAL;
 	} else if (mutex_lock_interruptible(&deb_lock)) {
-		p.error = DMAENGINE_BENCH_ERR_INTR;
+		p->error = DMAENGINE_BENCH_ERR_INTR;
 		ret = -EINTR;
 	} else {
-		ret = deb_benchmark(&p);
+		ret = deb_benchmark(p);
 		mutex_unlock(&deb_lock);
 	}
 
 	if (ret)
 		pr_debug("%s failed: error %u, channel %u, run %u\n",
-			 deb_prep_names[p.error_prep_mode & 1], p.error,
-			 p.error_channel, p.error_run);
+			 deb_prep_names[p->error_prep_mode % DEB_NR_PREP],
+			 p->error, p->error_channel, p->error_run);
 
 	/* even a failed run reports why, and where */
-	if (copy_to_user(uarg, &p, min_t(size_t, usize, sizeof(p))))
-		return -EFAULT;
+	if (copy_to_user(uarg, p, min_t(size_t, usize, sizeof(*p))))
+		ret = -EFAULT;
+out:
+	kfree(p);
 	return ret;
 }
 

@@ -8,30 +8,36 @@
 
 #include <linux/completion.h>
 #include <linux/dmaengine.h>
+#include <linux/notifier.h>
 #include <linux/scatterlist.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 
 #include "map_benchmark.h"
 
-/* Index of a prep mode in results and samples. */
+/* Index of a prep mode in results and samples: the ABI's mode numbers. */
 enum deb_prep {
-	DEB_PREP_MEMCPY,
-	DEB_PREP_MEMCPY_SG,
+	DEB_PREP_MEMCPY = DMAENGINE_BENCH_MODE_MEMCPY,
+	DEB_PREP_MEMCPY_SG = DMAENGINE_BENCH_MODE_MEMCPY_SG,
+	DEB_PREP_CPU = DMAENGINE_BENCH_MODE_CPU,
+	DEB_NR_PREP = DMAENGINE_BENCH_NR_MODES,
 };
 
 /**
  * struct deb_figures - what one channel measured in one run
  * @start: ktime of the run's start on this channel
  * @end: ktime of the run's end on this channel
- * @prep_ns: time in prep calls
+ * @prep_ns: time in prep calls, those that returned NULL included
  * @submit_ns: time in dmaengine_submit()
  * @issue_ns: time in dma_async_issue_pending()
- * @wait_ns: time waiting for completion
+ * @wait_ns: time blocked waiting for the provider: for a batch's
+ *	completion, or for room after a prep returned NULL
  * @map_ns: time mapping source and destination
  * @unmap_ns: time unmapping them
+ * @copy_ns: time in the CPU copy (prep mode cpu)
  * @bytes: bytes copied
- * @prep_calls: prep calls made
+ * @prep_calls: prep calls that returned a descriptor
+ * @prep_stalls: prep calls that returned NULL and were retried
  * @submits: descriptors submitted
  * @batches: batches run
  * @segments: source segments copied
@@ -45,11 +51,55 @@ struct deb_figures {
 	u64 wait_ns;
 	u64 map_ns;
 	u64 unmap_ns;
+	u64 copy_ns;
 	u64 bytes;
 	u64 prep_calls;
+	u64 prep_stalls;
 	u64 submits;
 	u64 batches;
 	u64 segments;
+};
+
+/**
+ * struct deb_set - the buffers of one batch
+ * @src: its source folios, one per sg entry
+ * @dst: its destination folios
+ * @src_sgt: source table, mapped DMA_TO_DEVICE while in use
+ * @dst_sgt: destination table, mapped DMA_FROM_DEVICE while in use
+ * @first: index of its first folio in the channel's folio arrays
+ */
+struct deb_set {
+	struct folio **src;
+	struct folio **dst;
+	struct sg_table src_sgt;
+	struct sg_table dst_sgt;
+	unsigned int first;
+};
+
+struct deb_chan;
+
+/**
+ * struct deb_slot - a batch in flight
+ * @c: its channel
+ * @set: the buffers it copies
+ * @cookies: cookies of its descriptors, to check each with --verify
+ * @ndesc: descriptors submitted
+ * @last: cookie of the last one
+ * @pending: callbacks to come, plus one while descriptors are submitted
+ * @done: completed when @pending drops to zero
+ * @result: the first result other than DMA_TRANS_NOERROR a callback gave
+ * @busy: submitted and not yet retired
+ */
+struct deb_slot {
+	struct deb_chan *c;
+	struct deb_set *set;
+	dma_cookie_t *cookies;
+	unsigned int ndesc;
+	dma_cookie_t last;
+	atomic_t pending;
+	struct completion done;
+	int result;
+	bool busy;
 };
 
 struct deb_run;
@@ -60,46 +110,74 @@ struct deb_run;
  * @index: position in the run's channel array
  * @chan: the DMA channel, held exclusively for the whole ioctl
  * @dma_dev: the device to map buffers for: dmaengine_get_dma_device()
+ * @name: dma_chan_name(), kept: the provider may be unbound during a run,
+ *	and the name with it
+ * @dev_name: dev_name() of the DMA device, kept likewise
  * @task: the thread
  * @src_node: NUMA node of the source folios
  * @dst_node: NUMA node of the destination folios
- * @src: source folios, one per sg entry
- * @dst: destination folios
- * @src_sgt: source table, mapped DMA_TO_DEVICE during a run
- * @dst_sgt: destination table, mapped DMA_FROM_DEVICE during a run
- * @txs: descriptors of the current batch
- * @cookies: their cookies, kept apart: a completed descriptor may be reused
- * @max_txs: room in @txs
- * @nprepared: descriptors of the current batch prepared so far
+ * @no_order: the channel completes out of order (DMA_COMPLETION_NO_ORDER):
+ *	every descriptor raises a callback, and the batch is done when all did
+ * @src: every source folio of the channel
+ * @dst: every destination folio
+ * @nfolios: folios in each of @src and @dst
+ * @sets: the batches' buffers: one set per batch of a run with distinct
+ *	buffers, one set copied again and again otherwise
+ * @nsets: entries in @sets
+ * @slots: batches in flight, DMAENGINE_BENCH depth of them
+ * @max_txs: descriptors a batch can take at the most
  * @max_seg: largest segment one memcpy descriptor may carry
- * @done: completed by the callback of a batch's last descriptor
- * @result: the result that callback reported
+ * @irq_every: after a prep stalled, every @irq_every-th descriptor asks
+ *	for an interrupt, so that a provider that retires descriptors only
+ *	then makes room; 0: only a batch's last one asks
+ * @since_irq: descriptors prepared since the last that asked for one
+ * @since_stall: descriptors prepared since a prep last stalled: what the
+ *	provider's pool took before it was full
+ * @last_cookie: the cookie submitted last on the channel
+ * @inflight: callbacks still to come, all slots (NO_ORDER channels)
  * @fig: this channel's figures for the current run
  * @error: DMAENGINE_BENCH_ERR_* of the current run, or 0
- * @errno: the matching negative errno
+ * @err: the matching negative errno
  */
 struct deb_chan {
 	struct deb_run *run;
 	unsigned int index;
 	struct dma_chan *chan;
 	struct device *dma_dev;
+	char name[DMAENGINE_BENCH_NAME_LEN];
+	char dev_name[DMAENGINE_BENCH_NAME_LEN];
 	struct task_struct *task;
 	int src_node;
 	int dst_node;
+	bool no_order;
 	struct folio **src;
 	struct folio **dst;
-	struct sg_table src_sgt;
-	struct sg_table dst_sgt;
-	struct dma_async_tx_descriptor **txs;
-	dma_cookie_t *cookies;
+	unsigned long nfolios;
+	struct deb_set *sets;
+	unsigned int nsets;
+	struct deb_slot *slots;
 	unsigned int max_txs;
-	int nprepared;
 	unsigned int max_seg;
-	struct completion done;
-	struct dmaengine_result result;
+	unsigned int irq_every;
+	unsigned int since_irq;
+	unsigned int since_stall;
+	dma_cookie_t last_cookie;
+	atomic_t inflight;
 	struct deb_figures fig;
 	u32 error;
-	int errno;
+	int err;
+};
+
+/**
+ * struct deb_bus_watch - a bus whose unbinding of a provider ends the run
+ * @nb: the notifier block registered on the bus
+ * @dev: a DMA device of the run on that bus, referenced while watched
+ * @run: the run
+ */
+struct deb_bus_watch {
+	struct notifier_block nb;
+	struct device *dev;
+	struct deb_run *run;
 };
 
 /**
@@ -107,9 +185,17 @@ struct deb_chan {
  * @p: the validated request
  * @chans: the channels
  * @nr: number of channels
+ * @modes: prep modes that run: the request's, less those left out
+ * @depth: batches in flight per channel
+ * @distinct: every batch of a run has its own buffers
+ * @cpus: CPUs to pin the threads to, or NULL
+ * @nr_cpus: entries in @cpus
  * @folio_size: bytes in one folio
  * @batches: batches each channel runs per run
- * @timeout: jiffies one batch may take
+ * @timeout: jiffies one batch may take, and a stalled prep may wait
+ * @watches: buses watched for the unbinding of a provider
+ * @nr_watches: entries in @watches
+ * @unbound: set when a provider of the run's channels is unbound
  * @wq: where the threads wait for the next run
  * @gen: run generation; a thread runs once each time it advances
  * @prep: prep mode of the current generation
@@ -122,9 +208,17 @@ struct deb_run {
 	const struct dmaengine_benchmark *p;
 	struct deb_chan *chans;
 	unsigned int nr;
+	u32 modes;
+	unsigned int depth;
+	bool distinct;
+	u32 *cpus;
+	unsigned int nr_cpus;
 	size_t folio_size;
 	u64 batches;
 	unsigned long timeout;
+	struct deb_bus_watch *watches;
+	unsigned int nr_watches;
+	bool unbound;
 	wait_queue_head_t wq;
 	unsigned int gen;
 	enum deb_prep prep;
@@ -137,5 +231,6 @@ struct deb_run {
 int deb_chan_setup(struct deb_chan *c);
 void deb_chan_teardown(struct deb_chan *c);
 int deb_chan_thread(void *data);
+u64 deb_chan_buffer_bytes(const struct dmaengine_benchmark *p, u64 batches);
 
 #endif /* _KERNEL_DMA_DMAENGINE_BENCH_H */

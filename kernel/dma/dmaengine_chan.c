@@ -1,12 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The dmaengine mode, one channel: buffers, mapping, and the batches timed
- * by phase (prep, submit, issue, wait). Verification and buffer set-up stay
- * outside every timed region.
+ * by phase (map, prep, submit, issue, wait, unmap), or copied by the CPU.
+ *
+ * The client keeps the contract of Documentation/driver-api/dmaengine/
+ * client.rst for every kind of provider, not only for soft_dma:
+ *
+ * - Each descriptor is submitted right after its prep, before the next
+ *   prep: a driver may hold a lock from prep to submit (ioat).
+ * - A prep that returns NULL while descriptors are in flight is a full
+ *   descriptor pool (zynqmp_dma, idxd): what is submitted is issued, the
+ *   thread waits for the provider to make room and retries, counting the
+ *   stall. It fails only when nothing is in flight, or when the provider
+ *   makes no room within the timeout.
+ * - On a channel that completes out of order (DMA_COMPLETION_NO_ORDER,
+ *   idxd) every descriptor raises a callback and a batch is done when all
+ *   of them have; on others the last descriptor's completion implies the
+ *   earlier ones'.
+ *
+ * Verification and buffer set-up stay outside every timed region.
  */
 
 #define pr_fmt(fmt)	KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/dma-mapping.h>
 #include <linux/gfp.h>
 #include <linux/highmem.h>
@@ -19,15 +36,35 @@
 #include "dmaengine_bench.h"
 
 /* How often a waiting thread looks at the abort flag. */
-#define DEB_WAIT_SLICE	(HZ / 10)
+#define DEB_WAIT_SLICE		(HZ / 10)
+/* How long a stalled prep sleeps before it tries again, in us. */
+#define DEB_STALL_MIN_US	20
+#define DEB_STALL_MAX_US	100
 
-static void deb_set_error(struct deb_chan *c, u32 error, int errno)
+static void deb_set_error(struct deb_chan *c, u32 error, int err)
 {
 	if (!c->error) {
 		c->error = error;
-		c->errno = errno;
+		c->err = err;
 	}
 }
+
+static u64 deb_elapsed(ktime_t t0)
+{
+	return ktime_to_ns(ktime_sub(ktime_get(), t0));
+}
+
+/* Bytes of folios a channel holds for @batches batches a run. */
+u64 deb_chan_buffer_bytes(const struct dmaengine_benchmark *p, u64 batches)
+{
+	u64 sets = p->flags & DMAENGINE_BENCH_F_DISTINCT ? batches : 1;
+
+	return 2 * sets * p->sge * (PAGE_SIZE << p->folio_order);
+}
+
+/* ------------------------------------------------------------------ */
+/* Buffers                                                              */
+/* ------------------------------------------------------------------ */
 
 static struct folio *deb_folio_alloc(int node, bool exact, unsigned int order)
 {
@@ -39,9 +76,9 @@ static struct folio *deb_folio_alloc(int node, bool exact, unsigned int order)
 				  node);
 }
 
-static void deb_folios_free(struct folio **folios, unsigned int n)
+static void deb_folios_free(struct folio **folios, unsigned long n)
 {
-	unsigned int i;
+	unsigned long i;
 
 	if (!folios)
 		return;
@@ -51,45 +88,115 @@ static void deb_folios_free(struct folio **folios, unsigned int n)
 	kvfree(folios);
 }
 
-/* Allocate @n folios and an sg_table of one entry per folio. */
-static struct folio **deb_buffer_alloc(struct deb_chan *c, struct sg_table *sgt,
-				       int node, bool exact)
+static struct folio **deb_folios_alloc(struct deb_chan *c, int node,
+				       bool exact)
 {
-	const struct dmaengine_benchmark *p = c->run->p;
+	unsigned int order = c->run->p->folio_order;
 	struct folio **folios;
+	unsigned long i;
+
+	folios = kvcalloc(c->nfolios, sizeof(*folios), GFP_KERNEL);
+	if (!folios)
+		return NULL;
+	for (i = 0; i < c->nfolios; i++) {
+		folios[i] = deb_folio_alloc(node, exact, order);
+		if (!folios[i]) {
+			pr_err("%s: cannot allocate folio %lu of order %u on node %d\n",
+			       c->name, i, order, node);
+			deb_folios_free(folios, c->nfolios);
+			return NULL;
+		}
+		cond_resched();
+	}
+	return folios;
+}
+
+static int deb_table_fill(struct sg_table *sgt, struct folio **folios,
+			  unsigned int n)
+{
 	struct scatterlist *sg;
 	unsigned int i;
 
-	folios = kvcalloc(p->sge, sizeof(*folios), GFP_KERNEL);
-	if (!folios)
-		return NULL;
-	if (sg_alloc_table(sgt, p->sge, GFP_KERNEL))
-		goto free_folios;
-
-	for_each_sgtable_sg(sgt, sg, i) {
-		folios[i] = deb_folio_alloc(node, exact, p->folio_order);
-		if (!folios[i]) {
-			pr_err("%s: cannot allocate folio %u of order %u on node %d\n",
-			       dma_chan_name(c->chan), i, p->folio_order, node);
-			goto free_table;
-		}
+	if (sg_alloc_table(sgt, n, GFP_KERNEL))
+		return -ENOMEM;
+	for_each_sgtable_sg(sgt, sg, i)
 		sg_set_page(sg, folio_page(folios[i], 0), folio_size(folios[i]),
 			    0);
-	}
-	return folios;
+	return 0;
+}
 
-free_table:
-	sg_free_table(sgt);
-free_folios:
-	deb_folios_free(folios, p->sge);
-	return NULL;
+static void deb_sets_free(struct deb_chan *c)
+{
+	unsigned int i;
+
+	if (!c->sets)
+		return;
+	for (i = 0; i < c->nsets; i++) {
+		sg_free_table(&c->sets[i].src_sgt);
+		sg_free_table(&c->sets[i].dst_sgt);
+	}
+	kvfree(c->sets);
+	c->sets = NULL;
+}
+
+static int deb_sets_alloc(struct deb_chan *c)
+{
+	unsigned int sge = c->run->p->sge, i;
+
+	c->sets = kvcalloc(c->nsets, sizeof(*c->sets), GFP_KERNEL);
+	if (!c->sets)
+		return -ENOMEM;
+	for (i = 0; i < c->nsets; i++) {
+		struct deb_set *set = &c->sets[i];
+
+		set->first = i * sge;
+		set->src = &c->src[set->first];
+		set->dst = &c->dst[set->first];
+		if (deb_table_fill(&set->src_sgt, set->src, sge) ||
+		    deb_table_fill(&set->dst_sgt, set->dst, sge))
+			return -ENOMEM;
+		cond_resched();
+	}
+	return 0;
+}
+
+static void deb_slots_free(struct deb_chan *c)
+{
+	unsigned int i;
+
+	if (!c->slots)
+		return;
+	for (i = 0; i < c->run->depth; i++)
+		kvfree(c->slots[i].cookies);
+	kfree(c->slots);
+	c->slots = NULL;
+}
+
+static int deb_slots_alloc(struct deb_chan *c)
+{
+	unsigned int i;
+
+	c->slots = kcalloc(c->run->depth, sizeof(*c->slots), GFP_KERNEL);
+	if (!c->slots)
+		return -ENOMEM;
+	for (i = 0; i < c->run->depth; i++) {
+		struct deb_slot *s = &c->slots[i];
+
+		s->c = c;
+		init_completion(&s->done);
+		s->cookies = kvcalloc(c->max_txs, sizeof(*s->cookies),
+				      GFP_KERNEL);
+		if (!s->cookies)
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 /*
  * The pattern names the channel, folio and word, so a copy to the wrong
  * place is caught as surely as a copy that did not happen.
  */
-static u64 deb_pattern(unsigned int chan, unsigned int folio, size_t word)
+static u64 deb_pattern(unsigned int chan, unsigned long folio, size_t word)
 {
 	return ((u64)chan << 56) ^ ((u64)folio << 32) ^ word ^
 	       0x5a5a5a5a00000000ULL;
@@ -103,10 +210,11 @@ static bool deb_pattern_walk(struct deb_chan *c, struct folio **folios,
 			     bool fill)
 {
 	const size_t words = PAGE_SIZE / sizeof(u64);
-	unsigned int i, pg;
+	unsigned long i;
+	unsigned int pg;
 	size_t w;
 
-	for (i = 0; i < c->run->p->sge; i++) {
+	for (i = 0; i < c->nfolios; i++) {
 		for (pg = 0; pg < folio_nr_pages(folios[i]); pg++) {
 			u64 *v = kmap_local_page(folio_page(folios[i], pg));
 			size_t base = (size_t)pg * words;
@@ -122,60 +230,65 @@ static bool deb_pattern_walk(struct deb_chan *c, struct folio **folios,
 			}
 			kunmap_local(v);
 			if (!ok) {
-				pr_err("%s: verification failed: folio %u page %u word %zu\n",
-				       dma_chan_name(c->chan), i, pg, w - 1);
+				pr_err("%s: verification failed: folio %lu page %u word %zu\n",
+				       c->name, i, pg, w - 1);
 				return false;
 			}
-			cond_resched();
 		}
+		cond_resched();
 	}
 	return true;
 }
 
 static void deb_buffer_clear(struct deb_chan *c, struct folio **folios)
 {
-	unsigned int i, pg;
+	unsigned long i;
+	unsigned int pg;
 
-	for (i = 0; i < c->run->p->sge; i++) {
+	for (i = 0; i < c->nfolios; i++) {
 		for (pg = 0; pg < folio_nr_pages(folios[i]); pg++)
 			clear_highpage(folio_page(folios[i], pg));
 		cond_resched();
 	}
 }
 
-int deb_chan_setup(struct deb_chan *c)
+/* The channel's limits, checked before anything is allocated. */
+static int deb_chan_limits(struct deb_chan *c)
 {
-	const struct dmaengine_benchmark *p = c->run->p;
 	unsigned int max_seg = dma_get_max_seg_size(c->dma_dev);
-	u64 batch_bytes = (u64)p->sge * c->run->folio_size;
-
-	init_completion(&c->done);
+	unsigned int align = c->chan->device->copy_align;
+	size_t folio_size = c->run->folio_size;
 
 	/* a segment must fit a descriptor and keep the device's alignment */
 	c->max_seg = max_seg ? max_seg : UINT_MAX;
-	if (c->chan->device->copy_align)
-		c->max_seg = round_down(c->max_seg,
-					1U << c->chan->device->copy_align);
+	if (align)
+		c->max_seg = round_down(c->max_seg, 1U << align);
 	if (!c->max_seg) {
 		pr_err("%s: max segment size %u is below the copy alignment of %u bytes\n",
-		       dma_chan_name(c->chan), max_seg,
-		       1U << c->chan->device->copy_align);
-		deb_set_error(c, DMAENGINE_BENCH_ERR_LIMIT, -EINVAL);
+		       c->name, max_seg, 1U << align);
 		return -EINVAL;
 	}
 	/* swiotlb bounces at most dma_max_mapping_size() in one piece */
-	if (c->run->folio_size > dma_max_mapping_size(c->dma_dev)) {
+	if (folio_size > dma_max_mapping_size(c->dma_dev)) {
 		pr_err("%s: folio size %zu exceeds the max mapping size %zu of %s\n",
-		       dma_chan_name(c->chan), c->run->folio_size,
-		       dma_max_mapping_size(c->dma_dev), dev_name(c->dma_dev));
-		deb_set_error(c, DMAENGINE_BENCH_ERR_LIMIT, -EINVAL);
+		       c->name, folio_size, dma_max_mapping_size(c->dma_dev),
+		       dev_name(c->dma_dev));
 		return -EINVAL;
 	}
-	if (c->chan->device->copy_align &&
-	    !IS_ALIGNED(c->run->folio_size, 1U << c->chan->device->copy_align)) {
+	if (align && !IS_ALIGNED(folio_size, 1U << align)) {
 		pr_err("%s: folio size %zu breaks the copy alignment of %u bytes\n",
-		       dma_chan_name(c->chan), c->run->folio_size,
-		       1U << c->chan->device->copy_align);
+		       c->name, folio_size, 1U << align);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int deb_chan_setup(struct deb_chan *c)
+{
+	const struct dmaengine_benchmark *p = c->run->p;
+	u64 batch_bytes = (u64)p->sge * c->run->folio_size;
+
+	if (deb_chan_limits(c)) {
 		deb_set_error(c, DMAENGINE_BENCH_ERR_LIMIT, -EINVAL);
 		return -EINVAL;
 	}
@@ -185,18 +298,18 @@ int deb_chan_setup(struct deb_chan *c)
 	 * source and destination tables each end segments independently.
 	 */
 	c->max_txs = 2 * p->sge + div_u64(batch_bytes, c->max_seg) + 1;
-	c->txs = kvcalloc(c->max_txs, sizeof(*c->txs), GFP_KERNEL);
-	c->cookies = kvcalloc(c->max_txs, sizeof(*c->cookies), GFP_KERNEL);
-	if (!c->txs || !c->cookies)
-		goto nomem;
+	c->nsets = c->run->distinct ? c->run->batches : 1;
+	c->nfolios = (unsigned long)c->nsets * p->sge;
 
-	c->src = deb_buffer_alloc(c, &c->src_sgt, c->src_node,
-				  p->src_node != NUMA_NO_NODE);
+	if (deb_slots_alloc(c))
+		goto nomem;
+	c->src = deb_folios_alloc(c, c->src_node, p->src_node != NUMA_NO_NODE);
 	if (!c->src)
 		goto nomem;
-	c->dst = deb_buffer_alloc(c, &c->dst_sgt, c->dst_node,
-				  p->dst_node != NUMA_NO_NODE);
+	c->dst = deb_folios_alloc(c, c->dst_node, p->dst_node != NUMA_NO_NODE);
 	if (!c->dst)
+		goto nomem;
+	if (deb_sets_alloc(c))
 		goto nomem;
 
 	if (p->flags & DMAENGINE_BENCH_F_VERIFY)
@@ -210,284 +323,48 @@ nomem:
 
 void deb_chan_teardown(struct deb_chan *c)
 {
-	unsigned int sge = c->run->p->sge;
-
-	if (c->dst) {
-		sg_free_table(&c->dst_sgt);
-		deb_folios_free(c->dst, sge);
-	}
-	if (c->src) {
-		sg_free_table(&c->src_sgt);
-		deb_folios_free(c->src, sge);
-	}
-	kvfree(c->cookies);
-	kvfree(c->txs);
+	deb_sets_free(c);
+	deb_folios_free(c->dst, c->nfolios);
+	c->dst = NULL;
+	deb_folios_free(c->src, c->nfolios);
+	c->src = NULL;
+	deb_slots_free(c);
 }
 
-static void deb_callback(void *param, const struct dmaengine_result *result)
-{
-	struct deb_chan *c = param;
+/* ------------------------------------------------------------------ */
+/* Mapping                                                              */
+/* ------------------------------------------------------------------ */
 
-	c->result = *result;
-	complete(&c->done);
-}
-
-/* Descriptors of one batch, one per mapped segment: returns how many. */
-static int deb_prep_memcpy(struct deb_chan *c, unsigned long last_flags)
-{
-	struct scatterlist *s = c->src_sgt.sgl, *d = c->dst_sgt.sgl;
-	unsigned int s_left = c->src_sgt.nents, d_left = c->dst_sgt.nents;
-	dma_addr_t s_addr = sg_dma_address(s), d_addr = sg_dma_address(d);
-	unsigned int s_len = sg_dma_len(s), d_len = sg_dma_len(d);
-	int n = 0;
-
-	for (;;) {
-		size_t len = min3(s_len, d_len, c->max_seg);
-		bool last = s_len == len && s_left == 1;
-		struct dma_async_tx_descriptor *tx;
-
-		if (WARN_ON_ONCE(n >= c->max_txs))
-			return -EOVERFLOW;
-		tx = dmaengine_prep_dma_memcpy(c->chan, d_addr, s_addr, len,
-					       last ? last_flags : DMA_CTRL_ACK);
-		c->fig.prep_calls++;
-		if (!tx)
-			return -EIO;
-		c->txs[n++] = tx;
-		c->nprepared = n;
-		if (last)
-			return n;
-
-		s_addr += len;
-		s_len -= len;
-		d_addr += len;
-		d_len -= len;
-		if (!s_len) {
-			s = sg_next(s);
-			s_left--;
-			s_addr = sg_dma_address(s);
-			s_len = sg_dma_len(s);
-		}
-		if (!d_len) {
-			d = sg_next(d);
-			d_left--;
-			if (WARN_ON_ONCE(!d_left))
-				return -EOVERFLOW;
-			d_addr = sg_dma_address(d);
-			d_len = sg_dma_len(d);
-		}
-	}
-}
-
-static int deb_prep_memcpy_sg(struct deb_chan *c, unsigned long flags)
-{
-#ifdef HAVE_DMA_MEMCPY_SG
-	struct dma_async_tx_descriptor *tx;
-
-	tx = dmaengine_prep_dma_memcpy_sg(c->chan, c->dst_sgt.sgl,
-					  c->dst_sgt.nents, c->src_sgt.sgl,
-					  c->src_sgt.nents, flags);
-	c->fig.prep_calls++;
-	if (!tx)
-		return -EIO;
-	c->txs[0] = tx;
-	c->nprepared = 1;
-	return 1;
-#else
-	/* refused by the ioctl's checks before any channel is touched */
-	return -EOPNOTSUPP;
-#endif
-}
-
-/* Wait for the batch's last descriptor, in slices so that abort is seen. */
-static int deb_wait(struct deb_chan *c, dma_cookie_t cookie)
-{
-	unsigned long deadline = jiffies + c->run->timeout;
-	bool poll = c->run->p->flags & DMAENGINE_BENCH_F_POLL;
-	enum dma_status status;
-
-	for (;;) {
-		if (poll) {
-			status = dmaengine_tx_status(c->chan, cookie, NULL);
-			if (status == DMA_COMPLETE)
-				return 0;
-			if (status == DMA_ERROR) {
-				deb_set_error(c, DMAENGINE_BENCH_ERR_RESULT, -EIO);
-				return -EIO;
-			}
-			cond_resched();
-		} else if (wait_for_completion_timeout(&c->done,
-						       DEB_WAIT_SLICE)) {
-			if (c->result.result != DMA_TRANS_NOERROR) {
-				pr_err("%s: transfer completed with result %d\n",
-				       dma_chan_name(c->chan), c->result.result);
-				deb_set_error(c, DMAENGINE_BENCH_ERR_RESULT, -EIO);
-				return -EIO;
-			}
-			return 0;
-		}
-		if (READ_ONCE(c->run->abort)) {
-			deb_set_error(c, DMAENGINE_BENCH_ERR_INTR, -EINTR);
-			return -EINTR;
-		}
-		if (time_after(jiffies, deadline)) {
-			pr_err("%s: batch not complete after %u ms\n",
-			       dma_chan_name(c->chan),
-			       jiffies_to_msecs(c->run->timeout));
-			deb_set_error(c, DMAENGINE_BENCH_ERR_TIMEOUT, -ETIMEDOUT);
-			return -ETIMEDOUT;
-		}
-	}
-}
-
-/*
- * With verification, every descriptor's status, not just the last one's
- * callback: an error on an earlier segment must not pass unseen. Outside
- * the timed phases.
- */
-static int deb_check_cookies(struct deb_chan *c, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++) {
-		if (dmaengine_tx_status(c->chan, c->cookies[i], NULL) ==
-		    DMA_ERROR) {
-			pr_err("%s: descriptor %d of the batch completed with an error\n",
-			       dma_chan_name(c->chan), i);
-			deb_set_error(c, DMAENGINE_BENCH_ERR_RESULT, -EIO);
-			return -EIO;
-		}
-	}
-	return 0;
-}
-
-/* Callbacks are the client's to set: clear what a recycled one carries. */
-static void deb_clear_callbacks(struct deb_chan *c, int n)
-{
-	int i;
-
-	/*
-	 * pl330 clears ->callback but not ->callback_result (fixed upstream
-	 * in 2024 by "dmaengine: pl330: Clear callback_result for re-used
-	 * descs", not in 6.1): a recycled descriptor would call back into a
-	 * run that has ended.
-	 */
-	for (i = 0; i < n; i++) {
-		c->txs[i]->callback = NULL;
-		c->txs[i]->callback_result = NULL;
-		c->txs[i]->callback_param = NULL;
-	}
-}
-
-/*
- * A prep failed part way through a batch. There is no call to give back a
- * prepared descriptor but to submit it: submit those (never issued), so
- * that the terminate that follows returns them to the driver's pool.
- */
-static void deb_return_prepared(struct deb_chan *c)
-{
-	int i;
-
-	deb_clear_callbacks(c, c->nprepared);
-	for (i = 0; i < c->nprepared; i++)
-		dmaengine_submit(c->txs[i]);
-}
-
-static int deb_batch(struct deb_chan *c)
-{
-	bool poll = c->run->p->flags & DMAENGINE_BENCH_F_POLL;
-	unsigned long last_flags = DMA_CTRL_ACK | (poll ? 0 : DMA_PREP_INTERRUPT);
-	struct dma_async_tx_descriptor *last;
-	dma_cookie_t cookie = 0;
-	ktime_t t0, t1, t2, t3, t4;
-	int n, i;
-
-	reinit_completion(&c->done);
-	c->nprepared = 0;
-
-	t0 = ktime_get();
-	if (c->run->prep == DEB_PREP_MEMCPY_SG)
-		n = deb_prep_memcpy_sg(c, last_flags);
-	else
-		n = deb_prep_memcpy(c, last_flags);
-	t1 = ktime_get();
-	c->fig.prep_ns += ktime_to_ns(ktime_sub(t1, t0));
-	if (n < 0) {
-		pr_err("%s: %s returned NULL (call %llu of the run, after %d descriptors of the batch: the driver's descriptor pool may be exhausted)\n",
-		       dma_chan_name(c->chan),
-		       c->run->prep == DEB_PREP_MEMCPY_SG ?
-		       "prep_dma_memcpy_sg" : "prep_dma_memcpy",
-		       c->fig.prep_calls, c->nprepared);
-		deb_return_prepared(c);
-		deb_set_error(c, DMAENGINE_BENCH_ERR_PREP, n);
-		return n;
-	}
-
-	deb_clear_callbacks(c, n);
-	last = c->txs[n - 1];
-	if (!poll) {
-		last->callback_result = deb_callback;
-		last->callback_param = c;
-	}
-
-	t1 = ktime_get();
-	for (i = 0; i < n; i++) {
-		cookie = dmaengine_submit(c->txs[i]);
-		c->cookies[i] = cookie;
-		if (dma_submit_error(cookie)) {
-			pr_err("%s: dmaengine_submit of descriptor %d failed: %d\n",
-			       dma_chan_name(c->chan), i, cookie);
-			deb_set_error(c, DMAENGINE_BENCH_ERR_SUBMIT, -EIO);
-			return -EIO;
-		}
-	}
-	t2 = ktime_get();
-
-	dma_async_issue_pending(c->chan);
-	t3 = ktime_get();
-
-	i = deb_wait(c, cookie);
-	t4 = ktime_get();
-	if (!i && c->run->verify)
-		i = deb_check_cookies(c, n);
-
-	c->fig.submit_ns += ktime_to_ns(ktime_sub(t2, t1));
-	c->fig.issue_ns += ktime_to_ns(ktime_sub(t3, t2));
-	c->fig.wait_ns += ktime_to_ns(ktime_sub(t4, t3));
-	c->fig.submits += n;
-	return i;
-}
-
-static int deb_map(struct deb_chan *c)
+static int deb_map(struct deb_chan *c, struct deb_set *set)
 {
 	ktime_t t0 = ktime_get();
 	int ret;
 
-	ret = dma_map_sgtable(c->dma_dev, &c->src_sgt, DMA_TO_DEVICE, 0);
+	ret = dma_map_sgtable(c->dma_dev, &set->src_sgt, DMA_TO_DEVICE, 0);
 	if (ret)
 		goto fail;
-	ret = dma_map_sgtable(c->dma_dev, &c->dst_sgt, DMA_FROM_DEVICE, 0);
+	ret = dma_map_sgtable(c->dma_dev, &set->dst_sgt, DMA_FROM_DEVICE, 0);
 	if (ret) {
-		dma_unmap_sgtable(c->dma_dev, &c->src_sgt, DMA_TO_DEVICE, 0);
+		dma_unmap_sgtable(c->dma_dev, &set->src_sgt, DMA_TO_DEVICE, 0);
 		goto fail;
 	}
-	c->fig.map_ns += ktime_to_ns(ktime_sub(ktime_get(), t0));
+	c->fig.map_ns += deb_elapsed(t0);
 	return 0;
 
 fail:
-	pr_err("%s: dma_map_sgtable on %s failed: %d\n", dma_chan_name(c->chan),
+	pr_err("%s: dma_map_sgtable on %s failed: %d\n", c->name,
 	       dev_name(c->dma_dev), ret);
 	deb_set_error(c, DMAENGINE_BENCH_ERR_MAP, ret);
 	return ret;
 }
 
-static void deb_unmap(struct deb_chan *c)
+static void deb_unmap(struct deb_chan *c, struct deb_set *set)
 {
 	ktime_t t0 = ktime_get();
 
-	dma_unmap_sgtable(c->dma_dev, &c->dst_sgt, DMA_FROM_DEVICE, 0);
-	dma_unmap_sgtable(c->dma_dev, &c->src_sgt, DMA_TO_DEVICE, 0);
-	c->fig.unmap_ns += ktime_to_ns(ktime_sub(ktime_get(), t0));
+	dma_unmap_sgtable(c->dma_dev, &set->dst_sgt, DMA_FROM_DEVICE, 0);
+	dma_unmap_sgtable(c->dma_dev, &set->src_sgt, DMA_TO_DEVICE, 0);
+	c->fig.unmap_ns += deb_elapsed(t0);
 }
 
 static u64 deb_mapped_bytes(const struct sg_table *sgt)
@@ -501,44 +378,500 @@ static u64 deb_mapped_bytes(const struct sg_table *sgt)
 	return bytes;
 }
 
-/* One run on one channel: map, copy every batch, unmap. */
+/* ------------------------------------------------------------------ */
+/* Descriptors: prep, submit, and room in a bounded pool               */
+/* ------------------------------------------------------------------ */
+
+static void deb_slot_put(struct deb_slot *s)
+{
+	if (atomic_dec_and_test(&s->pending))
+		complete(&s->done);
+}
+
+static void deb_callback(void *param, const struct dmaengine_result *result)
+{
+	struct deb_slot *s = param;
+
+	/* the slot's waiter reads it after the completion */
+	if (result->result != DMA_TRANS_NOERROR && !s->result)
+		s->result = result->result;
+	if (s->c->no_order)
+		atomic_dec(&s->c->inflight);
+	deb_slot_put(s);
+}
+
+/* Whether a descriptor submitted on the channel may still complete. */
+static bool deb_in_flight(struct deb_chan *c)
+{
+	enum dma_status status;
+
+	if (c->no_order)
+		return atomic_read(&c->inflight) > 0;
+	if (!c->last_cookie)
+		return false;
+	/* also gives a provider that cleans up in tx_status (ioat) a call */
+	status = dmaengine_tx_status(c->chan, c->last_cookie, NULL);
+	return status != DMA_COMPLETE && status != DMA_ERROR;
+}
+
+/*
+ * A stalled provider may retire descriptors only on an interrupt: from the
+ * first stall on, ask for one every half of what the pool held.
+ */
+static void deb_moderate_irqs(struct deb_chan *c)
+{
+	if (!c->irq_every)
+		c->irq_every = max(1U, c->since_stall / 2);
+}
+
+/*
+ * A prep returned NULL. With descriptors in flight the provider's pool is
+ * full: issue what is submitted and wait, in short sleeps timed as waiting,
+ * for room. A NULL that comes after the channel was seen idle is a failure,
+ * not a full pool. Returns 0 when it is time to retry, or an error.
+ */
+static int deb_stall(struct deb_chan *c, const char *call,
+		     unsigned long deadline, bool *stalled, bool *idle)
+{
+	ktime_t t0;
+
+	if (*idle) {
+		pr_err("%s: %s returned NULL with no descriptor in flight (call %llu of the run)\n",
+		       c->name, call, c->fig.prep_calls + 1);
+		deb_set_error(c, DMAENGINE_BENCH_ERR_PREP, -EIO);
+		return -EIO;
+	}
+	if (!*stalled) {
+		*stalled = true;
+		c->fig.prep_stalls++;
+		deb_moderate_irqs(c);
+		t0 = ktime_get();
+		dma_async_issue_pending(c->chan);
+		c->fig.issue_ns += deb_elapsed(t0);
+	}
+	if (READ_ONCE(c->run->abort)) {
+		deb_set_error(c, DMAENGINE_BENCH_ERR_INTR, -EINTR);
+		return -EINTR;
+	}
+	if (time_after(jiffies, deadline)) {
+		pr_err("%s: %s returned NULL for %u ms while descriptors were in flight: the provider's descriptor pool made no room\n",
+		       c->name, call, jiffies_to_msecs(c->run->timeout));
+		deb_set_error(c, DMAENGINE_BENCH_ERR_STALL, -ENOSPC);
+		return -ENOSPC;
+	}
+	*idle = !deb_in_flight(c);
+	if (*idle)
+		return 0;
+	t0 = ktime_get();
+	usleep_range(DEB_STALL_MIN_US, DEB_STALL_MAX_US);
+	c->fig.wait_ns += deb_elapsed(t0);
+	return 0;
+}
+
+/*
+ * Interrupt and callback flags of the next descriptor. A batch's last one
+ * completes the batch; on a NO_ORDER channel each one counts.
+ */
+static unsigned long deb_flags(struct deb_chan *c, bool last)
+{
+	bool poll = c->run->p->flags & DMAENGINE_BENCH_F_POLL;
+	unsigned long flags = DMA_CTRL_ACK;
+
+	if (poll)
+		return flags;
+	if (last || c->no_order ||
+	    (c->irq_every && ++c->since_irq >= c->irq_every)) {
+		c->since_irq = 0;
+		flags |= DMA_PREP_INTERRUPT;
+	}
+	return flags;
+}
+
+/* Submit @tx right after its prep, with the slot's callback if it needs one. */
+static int deb_submit(struct deb_chan *c, struct deb_slot *s,
+		      struct dma_async_tx_descriptor *tx, bool last)
+{
+	bool callback = !(c->run->p->flags & DMAENGINE_BENCH_F_POLL) &&
+			(last || c->no_order);
+	dma_cookie_t cookie;
+	ktime_t t0;
+
+	/*
+	 * Callbacks are the client's to set: a recycled descriptor may carry
+	 * another client's (pl330 before "dmaengine: pl330: Clear
+	 * callback_result for re-used descs" kept ->callback_result).
+	 */
+	tx->callback = NULL;
+	tx->callback_result = callback ? deb_callback : NULL;
+	tx->callback_param = callback ? s : NULL;
+	if (callback) {
+		atomic_inc(&s->pending);
+		if (c->no_order)
+			atomic_inc(&c->inflight);
+	}
+
+	t0 = ktime_get();
+	cookie = dmaengine_submit(tx);
+	c->fig.submit_ns += deb_elapsed(t0);
+	if (dma_submit_error(cookie)) {
+		pr_err("%s: dmaengine_submit of descriptor %u failed: %d\n",
+		       c->name, s->ndesc, cookie);
+		deb_set_error(c, DMAENGINE_BENCH_ERR_SUBMIT, -EIO);
+		return -EIO;
+	}
+	c->fig.submits++;
+	s->cookies[s->ndesc++] = cookie;
+	s->last = cookie;
+	c->last_cookie = cookie;
+	return 0;
+}
+
+/* One prep call, timed, for a piece or (!len) for the whole batch. */
+static struct dma_async_tx_descriptor *
+deb_prep_call(struct deb_chan *c, struct deb_slot *s, dma_addr_t dst,
+	      dma_addr_t src, size_t len, unsigned long flags)
+{
+	struct dma_async_tx_descriptor *tx;
+	ktime_t t0 = ktime_get();
+
+	if (len) {
+		tx = dmaengine_prep_dma_memcpy(c->chan, dst, src, len, flags);
+	} else {
+#ifdef HAVE_DMA_MEMCPY_SG
+		tx = dmaengine_prep_dma_memcpy_sg(c->chan,
+						  s->set->dst_sgt.sgl,
+						  s->set->dst_sgt.nents,
+						  s->set->src_sgt.sgl,
+						  s->set->src_sgt.nents, flags);
+#else
+		/* refused by the ioctl's checks before any channel is touched */
+		tx = NULL;
+#endif
+	}
+	c->fig.prep_ns += deb_elapsed(t0);
+	return tx;
+}
+
+/* Prepare and submit one descriptor, waiting for room in a full pool. */
+static int deb_prep_submit(struct deb_chan *c, struct deb_slot *s,
+			   dma_addr_t dst, dma_addr_t src, size_t len,
+			   bool last)
+{
+	const char *call = len ? "prep_dma_memcpy" : "prep_dma_memcpy_sg";
+	unsigned long flags = deb_flags(c, last);
+	unsigned long deadline = jiffies + c->run->timeout;
+	struct dma_async_tx_descriptor *tx;
+	bool stalled = false, idle = false;
+	int ret;
+
+	for (;;) {
+		tx = deb_prep_call(c, s, dst, src, len, flags);
+		if (tx)
+			break;
+		ret = deb_stall(c, call, deadline, &stalled, &idle);
+		if (ret)
+			return ret;
+	}
+	c->fig.prep_calls++;
+	if (stalled)
+		c->since_stall = 0;
+	c->since_stall++;
+	return deb_submit(c, s, tx, last);
+}
+
+/* Per-segment: one descriptor per piece of the mapped tables. */
+static int deb_batch_memcpy(struct deb_chan *c, struct deb_slot *s)
+{
+	struct sg_table *st = &s->set->src_sgt, *dt = &s->set->dst_sgt;
+	struct scatterlist *sg = st->sgl, *dg = dt->sgl;
+	unsigned int s_left = st->nents, d_left = dt->nents;
+	dma_addr_t s_addr = sg_dma_address(sg), d_addr = sg_dma_address(dg);
+	unsigned int s_len = sg_dma_len(sg), d_len = sg_dma_len(dg);
+	int ret;
+
+	for (;;) {
+		size_t len = min3(s_len, d_len, c->max_seg);
+		bool last = s_len == len && s_left == 1;
+
+		if (WARN_ON_ONCE(s->ndesc >= c->max_txs))
+			return -EOVERFLOW;
+		ret = deb_prep_submit(c, s, d_addr, s_addr, len, last);
+		if (ret || last)
+			return ret;
+
+		s_addr += len;
+		s_len -= len;
+		d_addr += len;
+		d_len -= len;
+		if (!s_len) {
+			sg = sg_next(sg);
+			s_left--;
+			s_addr = sg_dma_address(sg);
+			s_len = sg_dma_len(sg);
+		}
+		if (!d_len) {
+			dg = sg_next(dg);
+			if (WARN_ON_ONCE(!--d_left))
+				return -EOVERFLOW;
+			d_addr = sg_dma_address(dg);
+			d_len = sg_dma_len(dg);
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Batches in flight                                                    */
+/* ------------------------------------------------------------------ */
+
+/* Batch @b of a run copies its own set, or the one set again. */
+static struct deb_set *deb_batch_set(struct deb_chan *c, u64 b)
+{
+	return &c->sets[c->run->distinct ? (unsigned int)b : 0];
+}
+
+/* Map (distinct buffers), prepare and submit, issue. */
+static int deb_slot_start(struct deb_chan *c, struct deb_slot *s,
+			  struct deb_set *set)
+{
+	ktime_t t0;
+	int ret;
+
+	s->set = set;
+	s->ndesc = 0;
+	s->result = 0;
+	atomic_set(&s->pending, 1);
+	reinit_completion(&s->done);
+
+	if (c->run->distinct) {
+		ret = deb_map(c, set);
+		if (ret)
+			return ret;
+	}
+	s->busy = true;
+
+	if (c->run->prep == DEB_PREP_MEMCPY_SG)
+		ret = deb_prep_submit(c, s, 0, 0, 0, true);
+	else
+		ret = deb_batch_memcpy(c, s);
+	if (ret)
+		return ret;
+
+	t0 = ktime_get();
+	dma_async_issue_pending(c->chan);
+	c->fig.issue_ns += deb_elapsed(t0);
+	/* every descriptor is submitted: drop the submission's reference */
+	deb_slot_put(s);
+	return 0;
+}
+
+static int deb_poll(struct deb_chan *c, struct deb_slot *s)
+{
+	enum dma_status status = dmaengine_tx_status(c->chan, s->last, NULL);
+
+	if (status == DMA_COMPLETE)
+		return 0;
+	if (status == DMA_ERROR) {
+		pr_err("%s: a descriptor completed with an error\n", c->name);
+		deb_set_error(c, DMAENGINE_BENCH_ERR_RESULT, -EIO);
+		return -EIO;
+	}
+	cond_resched();
+	return -EAGAIN;
+}
+
+/* Wait for a slot's batch, in slices so that abort is seen. */
+static int deb_slot_wait(struct deb_chan *c, struct deb_slot *s)
+{
+	unsigned long deadline = jiffies + c->run->timeout;
+	bool poll = c->run->p->flags & DMAENGINE_BENCH_F_POLL;
+	int ret;
+
+	for (;;) {
+		if (poll) {
+			ret = deb_poll(c, s);
+			if (ret != -EAGAIN)
+				return ret;
+		} else if (wait_for_completion_timeout(&s->done,
+						       DEB_WAIT_SLICE)) {
+			if (!s->result)
+				return 0;
+			pr_err("%s: transfer completed with result %d\n",
+			       c->name, s->result);
+			deb_set_error(c, DMAENGINE_BENCH_ERR_RESULT, -EIO);
+			return -EIO;
+		}
+		if (READ_ONCE(c->run->abort)) {
+			deb_set_error(c, DMAENGINE_BENCH_ERR_INTR, -EINTR);
+			return -EINTR;
+		}
+		if (time_after(jiffies, deadline)) {
+			pr_err("%s: batch not complete after %u ms\n", c->name,
+			       jiffies_to_msecs(c->run->timeout));
+			deb_set_error(c, DMAENGINE_BENCH_ERR_TIMEOUT,
+				      -ETIMEDOUT);
+			return -ETIMEDOUT;
+		}
+	}
+}
+
+/*
+ * With verification, every descriptor's status, not only the completion
+ * of the last: an error on an earlier segment must not pass unseen. On a
+ * NO_ORDER channel every descriptor's callback reported its result
+ * already. Outside the timed phases.
+ */
+static int deb_slot_check(struct deb_chan *c, struct deb_slot *s)
+{
+	unsigned int i;
+
+	if (c->no_order)
+		return 0;
+	for (i = 0; i < s->ndesc; i++) {
+		if (dmaengine_tx_status(c->chan, s->cookies[i], NULL) ==
+		    DMA_ERROR) {
+			pr_err("%s: descriptor %u of the batch completed with an error\n",
+			       c->name, i);
+			deb_set_error(c, DMAENGINE_BENCH_ERR_RESULT, -EIO);
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
+/* Wait for a slot's batch, check it, unmap its buffers, count it. */
+static int deb_slot_retire(struct deb_chan *c, struct deb_slot *s)
+{
+	ktime_t t0 = ktime_get();
+	int ret;
+
+	ret = deb_slot_wait(c, s);
+	c->fig.wait_ns += deb_elapsed(t0);
+	if (!ret && c->run->verify)
+		ret = deb_slot_check(c, s);
+	if (ret)
+		return ret;
+
+	s->busy = false;
+	if (c->run->distinct)
+		deb_unmap(c, s->set);
+	c->fig.batches++;
+	c->fig.segments += s->set->src_sgt.nents;
+	c->fig.bytes += deb_mapped_bytes(&s->set->src_sgt);
+	return 0;
+}
+
+/*
+ * After an error nothing may be left queued on buffers about to be
+ * unmapped: terminate first, then unmap what the failed batches held.
+ */
+static void deb_slots_abandon(struct deb_chan *c)
+{
+	unsigned int i;
+
+	dmaengine_terminate_sync(c->chan);
+	atomic_set(&c->inflight, 0);
+	for (i = 0; i < c->run->depth; i++) {
+		struct deb_slot *s = &c->slots[i];
+
+		if (!s->busy)
+			continue;
+		s->busy = false;
+		if (c->run->distinct)
+			deb_unmap(c, s->set);
+	}
+}
+
+/* Every batch of a run through the engine, up to depth of them in flight. */
+static int deb_dma_batches(struct deb_chan *c)
+{
+	unsigned int depth = c->run->depth, next = 0, i;
+	u64 b;
+	int ret = 0;
+
+	for (b = 0; b < c->run->batches && !ret; b++) {
+		struct deb_slot *s = &c->slots[next];
+
+		next = next + 1 == depth ? 0 : next + 1;
+		if (s->busy)
+			ret = deb_slot_retire(c, s);
+		if (!ret)
+			ret = deb_slot_start(c, s, deb_batch_set(c, b));
+		if (!ret && READ_ONCE(c->run->abort)) {
+			deb_set_error(c, DMAENGINE_BENCH_ERR_INTR, -EINTR);
+			ret = -EINTR;
+		}
+	}
+	/* the rest, oldest first */
+	for (i = 0; i < depth && !ret; i++) {
+		struct deb_slot *s = &c->slots[next];
+
+		next = next + 1 == depth ? 0 : next + 1;
+		if (s->busy)
+			ret = deb_slot_retire(c, s);
+	}
+	if (ret)
+		deb_slots_abandon(c);
+	return ret;
+}
+
+/* The same batches copied by the CPU, the way migration copies a folio. */
+static int deb_cpu_batches(struct deb_chan *c)
+{
+	unsigned int sge = c->run->p->sge, i;
+	u64 b;
+
+	for (b = 0; b < c->run->batches; b++) {
+		struct deb_set *set = deb_batch_set(c, b);
+		ktime_t t0 = ktime_get();
+
+		for (i = 0; i < sge; i++)
+			folio_copy(set->dst[i], set->src[i]);
+		c->fig.copy_ns += deb_elapsed(t0);
+
+		c->fig.batches++;
+		c->fig.segments += sge;
+		c->fig.bytes += (u64)sge * c->run->folio_size;
+		if (READ_ONCE(c->run->abort)) {
+			deb_set_error(c, DMAENGINE_BENCH_ERR_INTR, -EINTR);
+			return -EINTR;
+		}
+	}
+	return 0;
+}
+
+/* One run on one channel. */
 static void deb_chan_run(struct deb_chan *c)
 {
-	u64 batch;
-	int ret;
+	struct deb_run *run = c->run;
+	bool map_once = run->prep != DEB_PREP_CPU && !run->distinct;
 
 	memset(&c->fig, 0, sizeof(c->fig));
 	c->error = 0;
-	c->errno = 0;
+	c->err = 0;
+	c->irq_every = 0;
+	c->since_irq = 0;
+	c->since_stall = 0;
+	c->last_cookie = 0;
+	atomic_set(&c->inflight, 0);
 
-	if (c->run->verify)
+	if (run->verify)
 		deb_buffer_clear(c, c->dst);
 
 	c->fig.start = ktime_get();
-	if (deb_map(c))
+	if (map_once && deb_map(c, &c->sets[0]))
 		goto out;
 
-	for (batch = 0; batch < c->run->batches; batch++) {
-		ret = deb_batch(c);
-		if (ret) {
-			/* drop what is queued before the buffers are unmapped */
-			dmaengine_terminate_sync(c->chan);
-			break;
-		}
-		c->fig.batches++;
-		c->fig.segments += c->src_sgt.nents;
-		c->fig.bytes += deb_mapped_bytes(&c->src_sgt);
-		if (READ_ONCE(c->run->abort)) {
-			deb_set_error(c, DMAENGINE_BENCH_ERR_INTR, -EINTR);
-			break;
-		}
-	}
+	if (run->prep == DEB_PREP_CPU)
+		deb_cpu_batches(c);
+	else
+		deb_dma_batches(c);
 
-	deb_unmap(c);
+	if (map_once)
+		deb_unmap(c, &c->sets[0]);
 out:
 	c->fig.end = ktime_get();
 
-	if (!c->error && c->run->verify && !deb_pattern_walk(c, c->dst, false))
+	if (!c->error && run->verify && !deb_pattern_walk(c, c->dst, false))
 		deb_set_error(c, DMAENGINE_BENCH_ERR_VERIFY, -EILSEQ);
 }
 

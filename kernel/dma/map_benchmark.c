@@ -406,37 +406,55 @@ static int map_benchmark_validate(const struct map_benchmark *req,
 	return map_benchmark_validate_common(p, req->map_mode, req->dma_dir);
 }
 
-static int map_benchmark_copy_cpus(struct map_benchmark_params *p,
-				   const struct map_benchmark_ext *req)
+/**
+ * map_benchmark_cpus_from_user() - copy in and check a list of CPUs
+ * @uptr: user pointer to @nr __u32 CPU numbers, or 0
+ * @nr: entries at @uptr, 0 for none
+ * @max: most entries accepted
+ * @cpus: set to the kmalloc'ed list (kfree() it), or NULL for none
+ *
+ * Return: 0, -EINVAL (with a message naming the field), -ENOMEM or -EFAULT.
+ */
+int map_benchmark_cpus_from_user(u64 uptr, u32 nr, u32 max, u32 **cpus)
 {
-	u32 __user *ucpus = u64_to_user_ptr(req->cpus_ptr);
 	unsigned int i;
+	u32 *list;
 
-	if (!req->cpus_ptr != !req->nr_cpus) {
+	*cpus = NULL;
+	if (!uptr != !nr) {
 		pr_err("invalid cpus_ptr/nr_cpus: give both or neither\n");
 		return -EINVAL;
 	}
-	if (!req->nr_cpus)
+	if (!nr)
 		return 0;
-	if (map_benchmark_range("nr_cpus", req->nr_cpus, 1, DMA_MAP_MAX_CPUS))
+	if (map_benchmark_range("nr_cpus", nr, 1, max))
 		return -EINVAL;
 
-	p->cpus = memdup_user(ucpus, array_size(req->nr_cpus, sizeof(u32)));
-	if (IS_ERR(p->cpus)) {
-		int ret = PTR_ERR(p->cpus);
-
-		p->cpus = NULL;
-		return ret;
-	}
-	p->nr_cpus = req->nr_cpus;
-	for (i = 0; i < p->nr_cpus; i++) {
-		if (p->cpus[i] >= nr_cpu_ids || !cpu_online(p->cpus[i])) {
+	list = memdup_user(u64_to_user_ptr(uptr), array_size(nr, sizeof(u32)));
+	if (IS_ERR(list))
+		return PTR_ERR(list);
+	for (i = 0; i < nr; i++) {
+		if (list[i] >= nr_cpu_ids || !cpu_online(list[i])) {
 			pr_err("invalid cpus[%u] %u: not an online CPU\n", i,
-			       p->cpus[i]);
+			       list[i]);
+			kfree(list);
 			return -EINVAL;
 		}
 	}
+	*cpus = list;
 	return 0;
+}
+
+static int map_benchmark_copy_cpus(struct map_benchmark_params *p,
+				   const struct map_benchmark_ext *req)
+{
+	int ret;
+
+	ret = map_benchmark_cpus_from_user(req->cpus_ptr, req->nr_cpus,
+					   DMA_MAP_MAX_CPUS, &p->cpus);
+	if (!ret)
+		p->nr_cpus = req->nr_cpus;
+	return ret;
 }
 
 /* Buffers are allocated per thread: refuse what memory cannot hold. */

@@ -134,6 +134,7 @@ u64 mb_stat_stddev(const struct mb_stat *s);
 void mb_mean_stddev(const u64 *v, unsigned int n, u64 *mean, u64 *stddev);
 
 int map_benchmark_range(const char *field, u64 val, u64 lo, u64 hi);
+int map_benchmark_cpus_from_user(u64 uptr, u32 nr, u32 max, u32 **cpus);
 int map_benchmark_copy_in(void *dst, size_t ksize, const void __user *uarg,
 			  const u32 __user *usizep, u32 min_size, u32 *usize);
 

@@ -11,7 +11,7 @@
 #include "diag.h"
 #include "dmaengine.h"
 
-_Static_assert(sizeof(struct dmaengine_benchmark) == DMAENGINE_BENCH_SIZE_VER1,
+_Static_assert(sizeof(struct dmaengine_benchmark) == DMAENGINE_BENCH_SIZE_VER2,
 	       "struct dmaengine_benchmark changed size: bump the ABI version");
 
 uint32_t dmaengine_samples_len(const struct bench_opts *o)

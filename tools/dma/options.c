@@ -71,7 +71,7 @@ static const struct choice dir_choices[] = {
 static const struct choice prep_choices[] = {
 	{ "memcpy", DMAENGINE_BENCH_PREP_MEMCPY },
 	{ "memcpy_sg", DMAENGINE_BENCH_PREP_MEMCPY_SG },
-	{ "both", DMAENGINE_BENCH_PREP_ALL },
+	{ "both", DMAENGINE_BENCH_PREP_MEMCPY | DMAENGINE_BENCH_PREP_MEMCPY_SG },
 	{ NULL, 0 }
 };
 
