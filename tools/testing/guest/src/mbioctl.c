@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +100,11 @@ static const struct field dmaengine_fields[] = {
 	F(struct dmaengine_benchmark, reserved1),
 	F(struct dmaengine_benchmark, channels_ptr),
 	F(struct dmaengine_benchmark, error),
+	F(struct dmaengine_benchmark, depth),
+	F(struct dmaengine_benchmark, sample_size),
+	F(struct dmaengine_benchmark, cpus_ptr),
+	F(struct dmaengine_benchmark, nr_cpus),
+	F(struct dmaengine_benchmark, reserved2),
 	{ NULL, 0, 0, 0 }
 };
 
@@ -223,6 +229,24 @@ static int set_field(void *base, size_t base_size, const struct field *fields,
 	return -1;
 }
 
+/*
+ * cpus=0,1,...: a CPU list at @cpus (room for 1024), pointed to by @ptr.
+ * Returns whether @arg was one.
+ */
+static int parse_cpus(char *arg, __u32 *cpus, __u32 *nr, __u64 *ptr)
+{
+	char *tok, *save = NULL;
+
+	if (strncmp(arg, "cpus=", 5))
+		return 0;
+	*nr = 0;
+	for (tok = strtok_r(arg + 5, ",", &save); tok && *nr < 1024;
+	     tok = strtok_r(NULL, ",", &save))
+		cpus[(*nr)++] = strtoul(tok, NULL, 0);
+	*ptr = (uintptr_t)cpus;
+	return 1;
+}
+
 static void map_defaults(struct map_benchmark *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -335,12 +359,19 @@ static int do_dmaengine(void *buf, int quiet)
 		       strerrorname_np(errno), d->error, d->error_channel,
 		       d->error_run, d->error_prep_mode);
 	} else if (!quiet) {
-		printf("rc=0 channels_used=%u samples_written=%u\n",
-		       d->channels_used, d->samples_written);
-		for (i = 0; i < DMAENGINE_BENCH_NR_PREP_MODES; i++) {
-			const struct dmaengine_bench_result *r = &d->result[i];
+		bool v2 = d->size >= DMAENGINE_BENCH_SIZE_VER2;
+		int modes = v2 ? DMAENGINE_BENCH_NR_MODES :
+				 DMAENGINE_BENCH_NR_PREP_MODES;
 
-			printf("mode%d runs=%u run_ns=%llu prep_ns=%llu submit_ns=%llu issue_ns=%llu wait_ns=%llu map_ns=%llu unmap_ns=%llu bytes=%llu prep_calls=%llu submits=%llu batches=%llu segments=%llu bps=%llu\n",
+		printf("rc=0 channels_used=%u samples_written=%u prep_modes_run=%u\n",
+		       d->channels_used, d->samples_written,
+		       v2 ? d->prep_modes_run : d->prep_modes);
+		for (i = 0; i < modes; i++) {
+			const struct dmaengine_bench_result2 *x = &d->results[i];
+			const struct dmaengine_bench_result *r =
+				v2 ? &x->r : &d->result[i];
+
+			printf("mode%d runs=%u run_ns=%llu prep_ns=%llu submit_ns=%llu issue_ns=%llu wait_ns=%llu map_ns=%llu unmap_ns=%llu bytes=%llu prep_calls=%llu submits=%llu batches=%llu segments=%llu bps=%llu",
 			       i, r->runs,
 			       (unsigned long long)r->run_ns.mean,
 			       (unsigned long long)r->prep_ns.mean,
@@ -355,6 +386,12 @@ static int do_dmaengine(void *buf, int quiet)
 			       (unsigned long long)r->batches,
 			       (unsigned long long)r->segments,
 			       (unsigned long long)r->bytes_per_sec.mean);
+			if (v2)
+				printf(" copy_ns=%llu prep_stalls=%llu missing=%u",
+				       (unsigned long long)x->copy_ns.mean,
+				       (unsigned long long)x->prep_stalls.mean,
+				       x->missing);
+			printf("\n");
 		}
 	}
 	close(fd);
@@ -544,17 +581,9 @@ int main(int argc, char **argv)
 		memset(&x, 0, sizeof(x));
 		mapext_defaults(&x.m);
 		for (i = 2; i < argc; i++) {
-			if (!strncmp(argv[i], "cpus=", 5)) {
-				char *tok, *save = NULL, *list = argv[i] + 5;
-
-				x.m.nr_cpus = 0;
-				for (tok = strtok_r(list, ",", &save); tok &&
-				     x.m.nr_cpus < DMA_MAP_MAX_CPUS;
-				     tok = strtok_r(NULL, ",", &save))
-					cpus[x.m.nr_cpus++] = strtoul(tok, NULL, 0);
-				x.m.cpus_ptr = (uintptr_t)cpus;
+			if (parse_cpus(argv[i], cpus, &x.m.nr_cpus,
+				       &x.m.cpus_ptr))
 				continue;
-			}
 			if (set_field(&x, sizeof(x.m), mapext_fields, argv[i],
 				      &tail))
 				goto bad;
@@ -569,11 +598,17 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "dmaengine")) {
 		memset(&u, 0, sizeof(u));
+		static uint32_t cpus[DMAENGINE_BENCH_MAX_CPUS];
+
 		dmaengine_defaults(&u.d);
-		for (i = 2; i < argc; i++)
+		for (i = 2; i < argc; i++) {
+			if (parse_cpus(argv[i], cpus, &u.d.nr_cpus,
+				       &u.d.cpus_ptr))
+				continue;
 			if (set_field(&u, sizeof(u.d), dmaengine_fields, argv[i],
 				      &tail))
 				goto bad;
+		}
 		if (tail) {
 			if (tail > sizeof(u) - sizeof(u.d))
 				goto bad;
