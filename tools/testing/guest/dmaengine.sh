@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# The dmaengine mode against soft_dma: both prep modes with verification on
-# several channel counts and folio orders, exact prep-call counts, every
-# error path (each must unwind: channels released, module usable), and
+# The dmaengine mode against soft_dma: every prep mode with verification on
+# several channel counts, folio orders, depths and both buffer layouts,
+# exact prep-call counts, the contracts of real providers (soft_dma's
+# personalities: ioat's prep lock, idxd's out-of-order completion, bounded
+# descriptor pools), every error path (each must unwind: channels
+# released, module usable), the unbinding of the provider mid-run, and
 # kernel validation of every field.
 
 SOFT=/sys/kernel/debug/soft_dma
@@ -67,6 +70,30 @@ deb_error_is() {
 # The error enum of the ABI, by name.
 ERR_INVAL=1 ERR_NO_CHANNEL=2 ERR_NO_API=3 ERR_NO_CAP=4 ERR_NOMEM=5
 ERR_PREP=7 ERR_RESULT=9 ERR_TIMEOUT=10 ERR_VERIFY=11 ERR_LIMIT=13
+ERR_POLL=15 ERR_UNBOUND=16
+# flags and prep modes
+F_VERIFY=1 F_POLL=2 F_DISTINCT=8 F_SKIP_MISSING=16
+PREP_CPU=4
+
+# The prep modes this kernel has, without and with the CPU copy.
+dma_modes() {
+	if have_memcpy_sg; then echo 3; else echo 1; fi
+}
+all_modes() {
+	echo $(($(dma_modes) | PREP_CPU))
+}
+
+# deb_stalls MODE: prep stalls of the last run were counted
+deb_stalls() {
+	_st=$(deb_field "$1" prep_stalls)
+	echo "prep_stalls=$_st"
+	[ "${_st:-0}" -gt 0 ]
+}
+
+# soft_reload PARAM...: soft_dma again, 8 channels and these parameters
+soft_reload() {
+	unload_module soft_dma && load_module soft_dma channels=8 "$@"
+}
 
 deb_matrix() {
 	_modes=1
@@ -112,6 +139,199 @@ deb_matrix() {
 	check "dmaengine: channels released after the runs" channels_released
 }
 
+# The migration-shaped workload: distinct or reused buffers, batches in
+# flight, the CPU copy beside the engine.
+deb_workload() {
+	_all=$(all_modes)
+	for _ch in 1 4; do
+		for _depth in 1 4; do
+			for _buf in reuse distinct; do
+				_f=$F_VERIFY
+				[ $_buf = distinct ] && _f=$((_f | F_DISTINCT))
+				check "dmaengine: $_ch ch, depth $_depth, $_buf buffers, prep_modes $_all, verified" \
+					deb_run channels=$_ch depth=$_depth sge=16 \
+					bytes_per_channel=$((1 << 20)) runs=2 \
+					flags=$_f prep_modes=$_all
+				check "dmaengine: ... per-segment prep calls exact" \
+					deb_counts_exact 0 $((_ch << 20)) 4096 16
+				check_output "dmaengine: ... the CPU copied every byte, in CPU time" \
+					"^mode2 .* bytes=$((_ch << 20)) .* copy_ns=[1-9]" \
+					cat /tmp/deb.out
+			done
+		done
+	done
+
+	# one map per batch with distinct buffers, one per run reused
+	if [ -d /sys/kernel/tracing/events/dma ]; then
+		check "dmaengine: distinct buffers map each of 8 batches" \
+			deb_trace_maps 16 channels=1 sge=16 \
+			bytes_per_channel=$((512 << 10)) flags=$F_DISTINCT
+		check "dmaengine: reused buffers map once a run" \
+			deb_trace_maps 2 channels=1 sge=16 \
+			bytes_per_channel=$((512 << 10)) flags=0
+	else
+		tap_skip "dmaengine: map counts: no dma trace events in this kernel"
+	fi
+
+	# distinct buffers are all allocated: refused before anything is
+	klog_mark
+	check_fails "dmaengine: 16 GiB of distinct buffers refused" \
+		deb_run channels=2 bytes_per_channel=$((8 << 30)) \
+		flags=$F_DISTINCT
+	check "dmaengine: ... with ENOMEM and the memory error" \
+		deb_error_is ENOMEM $ERR_NOMEM
+	check_klog_has "dmaengine: ... the message gives the size and the way out" \
+		'buffers of [0-9]+ MiB \(distinct folios for every batch, 2 channels\).*reuse one batch'
+	check "dmaengine: ... the same bytes reused run" \
+		deb_run channels=2 bytes_per_channel=$((8 << 30)) sge=8 \
+		folio_order=9 runs=1 prep_modes=$(dma_modes) flags=0 \
+		timeout_ms=60000 warmup_runs=0
+
+	# an older caller: the version 1 structure, the first two modes
+	check "dmaengine: a version 1 request runs" \
+		deb_run size=608 sge=16 bytes_per_channel=$((1 << 20)) \
+		prep_modes=$(dma_modes) flags=$F_VERIFY
+	check "dmaengine: ... and gets its results in ->result" \
+		deb_counts_exact 0 $((1 << 20)) 4096 16
+	check_refused dmaengine size=608 prep_modes=4 \
+		'invalid prep_modes 0x4: .*needs the version 2 structure'
+
+	# a kernel without memcpy_sg runs what it has when asked to
+	if ! have_memcpy_sg; then
+		check "dmaengine: SKIP_MISSING runs the modes there are" \
+			deb_run prep_modes=7 flags=$F_SKIP_MISSING
+		check_output "dmaengine: ... memcpy and cpu ran" \
+			'prep_modes_run=5' cat /tmp/deb.out
+		check_output "dmaengine: ... memcpy_sg is missing for want of the API" \
+			"^mode1 .* missing=$ERR_NO_API" cat /tmp/deb.out
+	fi
+
+	# threads pinned as asked
+	"$MBIOCTL" dmaengine channels=2 sge=4 runs=200 cpus=1 > /dev/null &
+	_p=$!
+	sleep 1
+	check "dmaengine: cpus=1 pins every channel thread to CPU 1" \
+		deb_threads_on 1
+	kill -TERM $_p
+	wait $_p
+}
+
+# deb_trace_maps N FIELD...: a run maps exactly N sg tables
+deb_trace_maps() {
+	_tm_want=$1
+	shift
+	echo 0 > /sys/kernel/tracing/tracing_on
+	echo > /sys/kernel/tracing/trace
+	echo 1 > /sys/kernel/tracing/events/dma/dma_map_sg/enable
+	echo 1 > /sys/kernel/tracing/tracing_on
+	deb_run prep_modes=1 runs=1 "$@"
+	_tm_rc=$?
+	echo 0 > /sys/kernel/tracing/tracing_on
+	echo 0 > /sys/kernel/tracing/events/dma/dma_map_sg/enable
+	_tm_n=$(grep -c ' dma_map_sg:' /sys/kernel/tracing/trace)
+	echo "dma_map_sg events: $_tm_n (want $_tm_want)"
+	[ $_tm_rc = 0 ] && [ "$_tm_n" = "$_tm_want" ]
+}
+
+# deb_threads_on CPU: every dmaengine-bench thread may run only there
+deb_threads_on() {
+	_n=0
+	for _s in /proc/[0-9]*/status; do
+		grep -q '^Name:.*dmaengine-bench' "$_s" 2>/dev/null || continue
+		_n=$((_n + 1))
+		grep "^Cpus_allowed_list:" "$_s"
+		grep -q "^Cpus_allowed_list:[[:space:]]*$1\$" "$_s" || return 1
+	done
+	[ $_n -gt 0 ]
+}
+
+# Each personality of soft_dma models a real driver's contract.
+deb_contracts() {
+	_modes=$(dma_modes)
+
+	# ioat: a prep lock held from prep until submit
+	check "dmaengine: soft_dma with ioat's prep lock" \
+		soft_reload prep_lock=1
+	klog_mark
+	check "dmaengine: prep lock: 4 ch, depth 2, both modes, verified" \
+		deb_run channels=4 sge=64 bytes_per_channel=$((1 << 20)) \
+		runs=2 depth=2 flags=$((F_VERIFY | F_DISTINCT)) \
+		prep_modes=$_modes
+	check_klog_clean "dmaengine: prep lock: no lockdep report"
+
+	# idxd: completions out of order
+	check "dmaengine: soft_dma completing out of order (idxd)" \
+		soft_reload no_order=1
+	check "dmaengine: NO_ORDER: 2 ch, depth 4, both modes, verified" \
+		deb_run channels=2 sge=64 bytes_per_channel=$((1 << 20)) \
+		runs=2 depth=4 flags=$((F_VERIFY | F_DISTINCT)) \
+		prep_modes=$_modes
+	check_output "dmaengine: ... the channel reports NO_ORDER" \
+		'^no_order=1' cat /sys/kernel/debug/soft_dma/no_order
+	klog_mark
+	check_fails "dmaengine: NO_ORDER: polling refused" \
+		deb_run flags=$((F_VERIFY | F_POLL))
+	check "dmaengine: ... with EOPNOTSUPP and the poll error" \
+		deb_error_is EOPNOTSUPP $ERR_POLL
+	check_klog_has "dmaengine: ... the message names the capability" \
+		'completes out of order \(DMA_COMPLETION_NO_ORDER\)'
+	check "dmaengine: ... channels released" channels_released
+
+	# zynqmp_dma, idxd: a bounded descriptor pool
+	check "dmaengine: soft_dma with 16 descriptors a channel" \
+		soft_reload pool_size=16
+	check "dmaengine: pool of 16, 512 entries a batch, verified" \
+		deb_run channels=2 sge=512 bytes_per_channel=$((4 << 20)) \
+		runs=2 flags=$((F_VERIFY | F_DISTINCT)) prep_modes=$_modes
+	check "dmaengine: ... per-segment preps stalled and were retried" \
+		deb_stalls 0
+	check "dmaengine: ... prep calls still exact" \
+		deb_counts_exact 0 $((8 << 20)) 4096 512
+	check "dmaengine: pool of 16, depth 4, polled, verified" \
+		deb_run channels=1 sge=64 bytes_per_channel=$((1 << 20)) \
+		runs=1 depth=4 flags=$((F_VERIFY | F_POLL)) prep_modes=$_modes
+	soft_knob stall_channel 0
+	klog_mark
+	check_fails "dmaengine: a full pool that never drains fails the run" \
+		deb_run channel="$(first_soft_chan)" sge=64 timeout_ms=500
+	check "dmaengine: ... with ENOSPC and the stall error" \
+		deb_error_is ENOSPC 14
+	check_klog_has "dmaengine: ... the message names the pool" \
+		"returned NULL for 500 ms while descriptors were in flight: the provider's descriptor pool made no room"
+	soft_knobs_reset
+	check "dmaengine: ... channels released" channels_released
+
+	check "dmaengine: soft_dma in order again" soft_reload
+	soft_knobs_reset
+}
+
+# The provider unbound during a run: the run ends, nothing is used after
+# it is freed, and everything works again once it is bound again.
+deb_unbind() {
+	_drv=/sys/bus/platform/drivers/soft_dma
+	soft_knob delay_us 2000
+	klog_mark
+	"$MBIOCTL" dmaengine channels=2 sge=64 \
+		bytes_per_channel=$((4 << 20)) runs=3 > /tmp/unbind.out &
+	_p=$!
+	sleep 3
+	_t0=$(date +%s)
+	echo soft_dma.0 > $_drv/unbind
+	wait $_p
+	_t1=$(date +%s)
+	check "dmaengine: unbinding the provider ends the run within 2 s" \
+		test $((_t1 - _t0)) -le 2
+	check "dmaengine: ... with ENODEV and the unbound error" \
+		grep -q "^errno=ENODEV error=$ERR_UNBOUND " /tmp/unbind.out
+	check_klog_has "dmaengine: ... the message names the channel and the provider" \
+		'dma[0-9]+chan[0-9]+: its provider soft_dma\.0 is being unbound'
+	check "dmaengine: the provider binds again" \
+		sh -c "echo soft_dma.0 > $_drv/bind"
+	soft_knobs_reset
+	check "dmaengine: ... and the next run works" deb_run flags=1
+	check "dmaengine: ... channels released" channels_released
+}
+
 deb_errors() {
 	# fewer channels than asked, and allowed fewer
 	check "dmaengine: 300 channels refused" deb_field_refused_q channels=300
@@ -149,9 +369,13 @@ deb_errors() {
 			deb_run prep_modes=1 flags=1
 	fi
 
-	# prep returns NULL
+	# prep returns NULL: retried while descriptors are in flight
 	soft_knob fail_prep_every 5
-	check_fails "dmaengine: a prep returning NULL fails the run" \
+	check "dmaengine: a prep returning NULL mid-batch is retried, verified" \
+		deb_run channels=2 sge=16 flags=1 prep_modes=$(dma_modes)
+	check "dmaengine: ... and counted as a stall" deb_stalls 0
+	soft_knob fail_prep_every 1
+	check_fails "dmaengine: a prep that fails with nothing in flight fails the run" \
 		deb_run channels=2 sge=16
 	check "dmaengine: ... with EIO and the prep error" \
 		deb_error_is EIO $ERR_PREP
@@ -239,9 +463,11 @@ deb_validation() {
 		'fields past [0-9]+ are unknown to this module and not zero'
 	check "dmaengine: a larger structure with a zero tail is accepted" \
 		"$MBIOCTL" dmaengine size=700
-	check_refused dmaengine flags=8 'invalid flags 0x8: unknown bits 0x8'
+	check "dmaengine: a structure past version 2 with a zero tail is accepted" \
+		"$MBIOCTL" dmaengine size=2700
+	check_refused dmaengine flags=32 'invalid flags 0x20: unknown bits 0x20'
 	check_refused dmaengine prep_modes=0 'invalid prep_modes 0x0'
-	check_refused dmaengine prep_modes=4 'invalid prep_modes 0x4'
+	check_refused dmaengine prep_modes=8 'invalid prep_modes 0x8'
 	check_refused dmaengine channels=0 'invalid channels 0: must be 1\.\.256'
 	check_refused dmaengine channels=257 'invalid channels 257'
 	check_refused dmaengine folio_order=64 'invalid folio_order 64: must be 0\.\.'
@@ -260,6 +486,11 @@ deb_validation() {
 	check_refused dmaengine channel=! 'invalid channel: not NUL-terminated'
 	check_refused dmaengine device=! 'invalid device: not NUL-terminated'
 	check_refused dmaengine samples_len=4 'invalid samples_ptr/samples_len'
+	check_refused dmaengine depth=65 'invalid depth 65: must be 0\.\.64'
+	check_refused dmaengine sample_size=8 'invalid sample_size 8: must be 104\.\.'
+	check_refused dmaengine reserved2=1 'invalid reserved2: reserved'
+	check_refused dmaengine nr_cpus=1 'invalid cpus_ptr/nr_cpus'
+	check_refused dmaengine cpus=4096 'invalid cpus\[0\] 4096: not an online CPU'
 	check_fails_with "dmaengine: a bad samples pointer gives EFAULT" \
 		'^errno=EFAULT' "$MBIOCTL" dmaengine samples_ptr=16 samples_len=4
 	check "dmaengine: ... channels released" channels_released
@@ -277,6 +508,12 @@ suite_dmaengine() {
 	check_klog_clean "dmaengine: matrix"
 	deb_errors
 	check_klog_clean "dmaengine: errors"
+	deb_workload
+	check_klog_clean "dmaengine: workload"
+	deb_contracts
+	check_klog_clean "dmaengine: contracts"
+	deb_unbind
+	check_klog_clean "dmaengine: unbind"
 	check "dmaengine: soft_dma unloads" unload_module soft_dma
 	check_fails "dmaengine: without providers: ENODEV" deb_run
 	check "dmaengine: benchmark unloads" unload_module dma_map_benchmark
