@@ -265,6 +265,11 @@ def param_warnings(ra, rb):
         if pa.get(k) != pb.get(k):
             w.append(f"--{k.replace('_', '-')} differs: {pa.get(k)!r} in A, "
                      f"{pb.get(k)!r} in B")
+    fa = results.cpufreq_states(results.tool_docs(ra))
+    fb = results.cpufreq_states(results.tool_docs(rb))
+    if fa and fb and fa != fb:
+        w.append(f"the CPU frequency state differs: {'; then '.join(fa)} in A, "
+                 f"{'; then '.join(fb)} in B")
     return w
 
 

@@ -312,7 +312,7 @@ def header_lines(res):
                 f" {', '.join(pr['channels'][:4])}"
                 f"{', ...' if len(pr['channels']) > 4 else ''})"
                 for pr in provs))
-        tools = [c["tool"] for c in res.get("cells", []) if c.get("tool")]
+        tools = tool_docs(res)
         tp = tools[0].get("params", {}) if tools else {}
         bpc = tp.get("bytes_per_channel")
         size = format_size(bpc) if bpc else p.get("bytes") or "?"
@@ -347,7 +347,8 @@ def _setup_words(p, tools):
     return words
 
 
-def _cpufreq_text(cf):
+def cpufreq_text(cf):
+    """The tool's system.cpufreq in words, as the table's '# cpufreq' line."""
     if not cf or not cf.get("cpus"):
         text = "not exposed"
     else:
@@ -363,15 +364,25 @@ def _cpufreq_text(cf):
     return text
 
 
+def cpufreq_states(tools):
+    """The distinct CPU frequency states in the tool's JSON documents."""
+    out = []
+    for t in tools:
+        if "system" in t and cpufreq_text(t["system"].get("cpufreq")) not in out:
+            out.append(cpufreq_text(t["system"].get("cpufreq")))
+    return out
+
+
+def tool_docs(res):
+    """The tool's JSON of each cell that has one."""
+    return [c["tool"] for c in res.get("cells", []) if c.get("tool")]
+
+
 def setup_lines(p, tools):
     """'#' lines: buffers, depth, nodes, cpus; the CPU frequency state the
     tool recorded (each distinct one); the prep modes it left out, why."""
     lines = ["# " + ", ".join(_setup_words(p, tools))]
-    freqs = []
-    for t in tools:
-        cf = (t.get("system") or {}).get("cpufreq")
-        if "system" in t and _cpufreq_text(cf) not in freqs:
-            freqs.append(_cpufreq_text(cf))
+    freqs = cpufreq_states(tools)
     if freqs:
         lines.append("# cpufreq: " + "; then ".join(freqs))
     missing = {}

@@ -235,6 +235,24 @@ def cpu_modes():
     assert rc == 2 and "--modes needs two different prep modes" in err
 check("--prep --modes cpu,prep_memcpy_sg: the offload against the CPU copy, only the figures both have", cpu_modes)
 
+def cpufreq_warning():
+    import tempfile
+    r = json.load(open(os.path.join(FIX, "results-dmaengine.json")))
+    d = tempfile.mkdtemp()
+    a = os.path.join(d, "a.json")
+    json.dump(r, open(a, "w"))
+    for c in r["cells"]:
+        if c.get("tool"):
+            c["tool"]["system"]["cpufreq"]["governor"] = "powersave"
+    b = os.path.join(d, "b.json")
+    json.dump(r, open(b, "w"))
+    rc, out, err = run(a, b)
+    assert rc == 0 and "# warning: the CPU frequency state differs: governor performance, " \
+        "now 2000 MHz, max 3000 MHz; boost off in A, governor powersave" in out, out[:600]
+    rc, out, err = run(a, a)
+    assert "CPU frequency" not in out
+check("a warning when the two files' CPU frequency states differ", cpufreq_warning)
+
 def figures():
     rc, out, err = run("--json", "--figures", "prep_calls,wait_ms", A, B)
     d = json.loads(out)
