@@ -5,8 +5,9 @@
 # converted to the version 2 layout, and one carrying the reference row),
 # the cpu row and the columns a sweep of depths and buffers adds, the
 # '#' lines (buffers, depth, nodes, cpus, cpufreq, modes not run), format 1
-# rows, --preset mail (the mail's workload) and --folios, the progress line and the
-# estimate of the time left, whole sweeps here against a stand-in tool
+# rows, --preset mail (the mail's workload) and --folios, the progress
+# line and the estimate of the time left, whole sweeps here against a
+# stand-in tool
 # (fixtures/fake_tool.py: dmaengine and map, failing cells), the VM side
 # (the guest script, and the parser of the guest's stream fed a made-up
 # transcript), perf stat parsing and the perf command lines, and the
