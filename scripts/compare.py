@@ -5,6 +5,9 @@
   compare.py A.json B.json      each cell of B against the same cell of A
   compare.py --prep A.json      prep_memcpy_sg against prep_memcpy, cell
                                 by cell, inside one results file
+  compare.py --prep --modes cpu,prep_memcpy_sg A.json
+                                any two prep modes: the offload against
+                                the CPU copy
 
 For every cell and figure: A and B as mean +- SD, the change (B - A) / A
 in percent, and Welch's t-test (unequal variances, from mean, SD and the
@@ -27,7 +30,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report import results, stats  # noqa: E402
 
 DMAENGINE_FIGURES = ("run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms",
-                     "gbps")
+                     "map_ms", "unmap_ms", "gbps")
+CPU_FIGURES = ("copy_ms",)	# with a cpu row
 MAP_FIGURES = ("map_us", "unmap_us")
 SYNC_FIGURES = ("sync_cpu_us", "sync_device_us")	# the tool's --sync
 HIGHER_IS_BETTER = {"gbps"}
@@ -43,11 +47,13 @@ def figure_stat(row, fig):
     raise KeyError(fig)
 
 
+CELL_NAMES = ("channels", "folio_order", "sge", "depth", "buffers")
+
+
 def key_dict(kind, key, prep_mode=True):
     if kind == "map":
         return dict(zip(("mode", "granule", "threads"), key))
-    names = ("prep_mode", "channels", "folio_order", "sge") if prep_mode \
-        else ("channels", "folio_order", "sge")
+    names = ("prep_mode",) + CELL_NAMES if prep_mode else CELL_NAMES
     return dict(zip(names, key))
 
 
@@ -56,13 +62,13 @@ def label_of(kind, key, prep_mode=True, folio_bytes=None):
         mode, granule, threads = key
         return f"{mode} granule={granule} threads={threads}"
     if prep_mode:
-        mode, chan, order, sge = key
+        mode, chan, order, sge, depth, buffers = key
         head = f"{mode} "
     else:
-        chan, order, sge = key
+        chan, order, sge, depth, buffers = key
         head = ""
     folio = results.format_size(folio_bytes) if folio_bytes else f"order {order}"
-    return f"{head}chan={chan} folio={folio} sge={sge}"
+    return f"{head}chan={chan} folio={folio} sge={sge} depth={depth} {buffers}"
 
 
 def compare_stat(a, b, alpha):
@@ -79,7 +85,7 @@ def compare_stat(a, b, alpha):
     return out
 
 
-def index_rows(kind, rows, key_fn, warnings, where):
+def index_rows(kind, rows, key_fn, warnings, where, prep_key=True):
     idx = {}
     for r in rows:
         k = key_fn(r)
@@ -90,7 +96,7 @@ def index_rows(kind, rows, key_fn, warnings, where):
                 idx[k] = r
             elif r["status"] == "ok":
                 warnings.append(
-                    f"{where}: {label_of(kind, k, len(k) == 4 or kind == 'map', r.get('folio_bytes'))}"
+                    f"{where}: {label_of(kind, k, prep_key, r.get('folio_bytes'))}"
                     f" appears twice; the first (cell {idx[k]['cell']}) is used")
             continue
         idx[k] = r
@@ -102,6 +108,12 @@ def compare(kind, pairs, figures, alpha, prep_key):
     out = []
     for fig in figures:
         for key, ra, rb in pairs:
+            # a figure a side's prep mode does not have (prep_ms of the
+            # CPU copy, copy_ms of a DMA mode): nothing to compare
+            if kind == "dmaengine" and not all(
+                    results.figure_applies(r["prep_mode"], fig)
+                    for r in (ra, rb) if r is not None):
+                continue
             c = {"figure": fig, "key": key_dict(kind, key, prep_key),
                  "label": label_of(kind, key, prep_key,
                                    (ra or rb).get("folio_bytes"))}
@@ -248,10 +260,16 @@ def short_name(path):
 def param_warnings(ra, rb):
     w = []
     pa, pb = ra.get("params", {}), rb.get("params", {})
-    for k in ("bytes", "runs", "warmup", "tool_args", "seconds"):
+    for k in ("bytes", "runs", "warmup", "tool_args", "seconds", "src_node",
+              "dst_node", "cpus"):
         if pa.get(k) != pb.get(k):
             w.append(f"--{k.replace('_', '-')} differs: {pa.get(k)!r} in A, "
                      f"{pb.get(k)!r} in B")
+    fa = results.cpufreq_states(results.tool_docs(ra))
+    fb = results.cpufreq_states(results.tool_docs(rb))
+    if fa and fb and fa != fb:
+        w.append(f"the CPU frequency state differs: {'; then '.join(fa)} in A, "
+                 f"{'; then '.join(fb)} in B")
     return w
 
 
@@ -263,17 +281,20 @@ def build(args):
     if not figures and kind == "map":
         figures = MAP_FIGURES + tuple(f for f in SYNC_FIGURES
                                       if any(r.get(f) for r in ra["rows"]))
-    figures = figures or DMAENGINE_FIGURES
+    if not figures and kind == "dmaengine":
+        figures = DMAENGINE_FIGURES + (CPU_FIGURES if any(
+            r.get("prep_mode") == "cpu" for r in ra["rows"]) else ())
     if args.prep:
         if kind != "dmaengine":
             raise ValueError("--prep compares prep modes: a dmaengine sweep is needed")
-        a_idx = index_rows(kind, [r for r in ra["rows"] if r["prep_mode"] == "prep_memcpy"],
-                           lambda r: results.cell_key(kind, r), warnings, "A")
-        b_idx = index_rows(kind, [r for r in ra["rows"] if r["prep_mode"] == "prep_memcpy_sg"],
-                           lambda r: results.cell_key(kind, r), warnings, "B")
+        ma, mb = args.modes
+        a_idx = index_rows(kind, [r for r in ra["rows"] if r["prep_mode"] == ma],
+                           lambda r: results.cell_key(kind, r), warnings, "A", False)
+        b_idx = index_rows(kind, [r for r in ra["rows"] if r["prep_mode"] == mb],
+                           lambda r: results.cell_key(kind, r), warnings, "B", False)
         d = describe_file(args.files[0], ra)
-        da = dict(d, name=f"prep_memcpy in {d['name']}", short="prep_memcpy")
-        db = dict(d, name=f"prep_memcpy_sg in {d['name']}", short="prep_memcpy_sg")
+        da = dict(d, name=f"{ma} in {d['name']}", short=ma)
+        db = dict(d, name=f"{mb} in {d['name']}", short=mb)
         prep_key = False
     else:
         rb = results.load(args.files[1])
@@ -325,14 +346,18 @@ def main(argv=None):
         "  scripts/compare.py --json A.json B.json > delta.json\n")
     p.add_argument("files", nargs="+", metavar="RESULTS.json")
     p.add_argument("--prep", action="store_true",
-                   help="compare prep_memcpy_sg with prep_memcpy in one file")
+                   help="compare two prep modes in one file (--modes)")
+    p.add_argument("--modes", metavar="A,B", default="prep_memcpy,prep_memcpy_sg",
+                   help="with --prep: B against A, of prep_memcpy, "
+                   "prep_memcpy_sg, cpu [prep_memcpy,prep_memcpy_sg]")
     p.add_argument("--alpha", type=float, default=0.05,
                    help="significance level of the t-test [0.05]")
     p.add_argument("--figures", type=lambda s: [x for x in s.split(",") if x],
                    help="figures to compare: dmaengine run_ms, prep_ms, "
-                   "submit_ms, issue_ms, wait_ms, map_ms, unmap_ms, gbps, "
-                   "prep_calls, ... [run_ms,prep_ms,submit_ms,issue_ms,"
-                   "wait_ms,gbps]; map: map_us, unmap_us, sync_cpu_us, "
+                   "submit_ms, issue_ms, wait_ms, map_ms, unmap_ms, copy_ms, "
+                   "prep_stalls, gbps, prep_calls, ... [run_ms,prep_ms,"
+                   "submit_ms,issue_ms,wait_ms,map_ms,unmap_ms,gbps, and "
+                   "copy_ms with a cpu row]; map: map_us, unmap_us, sync_cpu_us, "
                    "sync_device_us, map_p99_us, ... [map_us,unmap_us, and "
                    "the syncs when timed]")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -341,6 +366,11 @@ def main(argv=None):
         p.error("give two results files, or one with --prep")
     if not 0 < a.alpha < 1:
         p.error("--alpha must be between 0 and 1")
+    a.modes = [m for m in a.modes.split(",") if m]
+    if len(a.modes) != 2 or any(m not in results.PREP_MODES for m in a.modes) \
+       or a.modes[0] == a.modes[1]:
+        p.error(f"--modes needs two different prep modes of "
+                f"{', '.join(results.PREP_MODES)}")
     a.figures = a.figures or None
     try:
         doc = build(a)

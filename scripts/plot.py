@@ -4,15 +4,21 @@
 
   plot.py RESULTS.json OUTDIR
 
-dmaengine sweeps, for each prep mode (and sg entry count):
+dmaengine sweeps, for each prep mode (prep_memcpy, prep_memcpy_sg, cpu)
+and sg entry count (and depth and buffers, when the sweep varies them:
+-dN, -distinct, -reuse in the names):
   throughput-MODE[-sgeN]   GB/s against folio size, a line per channel
                            count, error bars: SD over the runs
-  phases-MODE[-sgeN]       time in prep, submit, issue_pending and wait
-                           stacked, per channel (the table's sums over
-                           channels / channels), a bar per cell, and the
-                           wall time of a run (run_ms) as a dot
+  phases-MODE[-sgeN]       time in prep, submit, issue_pending, wait, map
+                           and unmap (the cpu mode: copy) stacked, per
+                           channel (the table's sums over channels /
+                           channels), a bar per cell, and the wall time of
+                           a run (run_ms) as a dot
   throughput-both[-sgeN]   prep_memcpy (solid) and prep_memcpy_sg (dashed)
                            together, when the sweep has both
+  throughput-modes-chN[-sgeN]  GB/s against folio size at N channels, a
+                           line per prep mode, the CPU copy included: where
+                           the offload beats the CPU
 map sweeps, for each map mode:
   map-latency-MODE         map (solid) and unmap (dashed) latency in us
                            against granule / sg entries, a line per
@@ -35,8 +41,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report import results  # noqa: E402
 
 WIDTH, HEIGHT = 1000, 620
-PHASE_NAMES = ("prep_ms", "submit_ms", "issue_ms", "wait_ms")
-PHASE_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728")
+PHASE_NAMES = ("prep_ms", "submit_ms", "issue_ms", "wait_ms", "map_ms",
+               "unmap_ms")
+CPU_PHASE_NAMES = ("copy_ms",)
+PHASE_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+                "#8c564b")
+CPU_PHASE_COLORS = ("#7f7f7f",)
 
 
 def terminals(gnuplot, want="auto"):
@@ -111,20 +121,36 @@ class Plotter:
     def dmaengine(self):
         rows = [r for r in self.res["rows"] if r["status"] == "ok"]
         modes = [m for m in results.PREP_MODES if any(r["prep_mode"] == m for r in rows)]
-        sges = sorted({r["sge"] for r in rows})
-        for sge in sges:
-            suffix = f"-sge{sge}" if len(sges) > 1 else ""
+        # a set of plots per sg entry count, depth and buffers
+        groups = sorted({(r["sge"], results.depth_of(r), results.buffers_of(r))
+                         for r in rows})
+        vary = [len({g[i] for g in groups}) > 1 for i in range(3)]
+        for sge, depth, bufs in groups:
+            suffix = (f"-sge{sge}" if vary[0] else "") + \
+                (f"-d{depth}" if vary[1] else "") + (f"-{bufs}" if vary[2] else "")
+            grp = [r for r in rows if (r["sge"], results.depth_of(r),
+                                       results.buffers_of(r)) == (sge, depth, bufs)]
             for mode in modes:
-                sel = [r for r in rows if r["prep_mode"] == mode and r["sge"] == sge]
+                sel = [r for r in grp if r["prep_mode"] == mode]
                 if sel:
                     self.throughput(f"throughput-{mode}{suffix}", {mode: sel}, sge)
                     self.phases(f"phases-{mode}{suffix}", mode, sel, sge)
-            if len(modes) > 1:
-                both = {m: [r for r in rows if r["prep_mode"] == m and r["sge"] == sge]
-                        for m in modes}
+            dma = [m for m in modes if m in results.PREP_MODES[:2]]
+            if len(dma) > 1:
+                both = {m: [r for r in grp if r["prep_mode"] == m] for m in dma}
                 self.throughput(f"throughput-both{suffix}", both, sge)
+            if len(modes) > 1:
+                for ch in sorted({r["channels"] for r in grp}):
+                    by_mode = {m: [r for r in grp if r["prep_mode"] == m and
+                                   r["channels"] == ch] for m in modes}
+                    by_mode = {m: sel for m, sel in by_mode.items() if sel}
+                    if len(by_mode) > 1:
+                        self.throughput(f"throughput-modes-ch{ch}{suffix}",
+                                        by_mode, sge, per_mode=True)
 
-    def throughput(self, stem, by_mode, sge):
+    def throughput(self, stem, by_mode, sge, per_mode=False):
+        """GB/s against folio size: a line per channel count (and mode), or
+        with per_mode (one channel count) a line per mode, in its colour."""
         orders = sorted({r["folio_order"] for sel in by_mode.values() for r in sel})
         sizes = {r["folio_order"]: r["folio_bytes"] for sel in by_mode.values() for r in sel}
         plots = []
@@ -136,13 +162,19 @@ class Plotter:
                                  "# folio_order gbps_mean gbps_sd\n" +
                                  "".join(f"{o} {m:.6f} {s:.6f}\n" for o, m, s in pts))
                 title = f"{ch} channel{'s' if ch > 1 else ''}"
-                if len(by_mode) > 1:
+                if per_mode:
+                    title = mode
+                elif len(by_mode) > 1:
                     title = f"{mode}, {title}"
+                lc, dt = (mi + 1, 1) if per_mode else (ci + 1, mi + 1)
                 plots.append(f"{gp_quote(os.path.basename(dat))} using 1:2:3 "
-                             f"with yerrorlines lc {ci + 1} dt {mi + 1} lw 2 pt {ci + 5} "
+                             f"with yerrorlines lc {lc} dt {dt} lw 2 pt {ci + mi + 5} "
                              f"title {gp_quote(title)}")
         xtics = ", ".join(f"{gp_quote(results.format_size(sizes[o]))} {o}" for o in orders)
         what = " vs ".join(by_mode) if len(by_mode) > 1 else next(iter(by_mode))
+        if per_mode:
+            ch = next(iter(by_mode.values()))[0]["channels"]
+            what += f", {ch} channel{'s' if ch > 1 else ''}"
         body = "\n".join([
             f"set title {gp_quote(f'{what}: throughput, batches of {sge} folios')}"
             f" . \"\\n\" . {gp_quote(subtitle(self.res))}",
@@ -155,18 +187,22 @@ class Plotter:
         self.render(stem, body)
 
     def phases(self, stem, mode, sel, sge):
+        names, colors = (CPU_PHASE_NAMES, CPU_PHASE_COLORS) if mode == "cpu" \
+            else (PHASE_NAMES, PHASE_COLORS)
         sel = sorted(sel, key=lambda r: (r["channels"], r["folio_order"]))
-        lines = ["# label " + " ".join(PHASE_NAMES) + " run_ms"]
+        lines = ["# label " + " ".join(names) + " run_ms"]
         for r in sel:
             label = f"{r['channels']}ch {results.format_size(r['folio_bytes'])}"
             ch = r.get("chan") or r["channels"]
-            lines.append(f"\"{label}\" " + " ".join(f"{r[p]['mean'] / ch:.6f}" for p in PHASE_NAMES)
-                         + f" {r['run_ms']['mean']:.6f}")
+            # 0 for a figure the row lacks (a format 1 file)
+            lines.append(f"\"{label}\" " + " ".join(
+                f"{(r.get(p) or {'mean': 0})['mean'] / ch:.6f}" for p in names)
+                + f" {r['run_ms']['mean']:.6f}")
         dat = self.write(f"{stem}.dat", "\n".join(lines) + "\n")
         d = gp_quote(os.path.basename(dat))
         plots = [f"{d} using {i + 2}:xtic(1) title {gp_quote(p[:-3])} lc rgb {gp_quote(c)}"
-                 for i, (p, c) in enumerate(zip(PHASE_NAMES, PHASE_COLORS))]
-        plots.append(f"{d} using ($0):6 with points pt 7 ps 1.2 lc rgb 'black' "
+                 for i, (p, c) in enumerate(zip(names, colors))]
+        plots.append(f"{d} using ($0):{len(names) + 2} with points pt 7 ps 1.2 lc rgb 'black' "
                      "title 'run (wall time)'")
         rotate = ("set xtics rotate by -45 nomirror\nset bmargin 6" if len(sel) > 6
                   else "set xtics nomirror")

@@ -3,9 +3,12 @@
 """Sweep the DMA map benchmark over a matrix of parameters.
 
 dmaengine mode (default): prep modes x channels x folio orders x sg
-entries, one invocation of the tool a cell (--prep both runs the two prep
-modes in one call, on the same buffers, alternating). --map: map modes
-(single, sg) x granule/sg entries x threads, --runs invocations a cell.
+entries x depths x buffers, one invocation of the tool a cell (--prep auto,
+the default, runs the modes this kernel has of memcpy, memcpy_sg and the
+CPU copy in one call, on the same buffers, alternating; the table says
+which it left out). --preset mail: the workload of the mail the project
+reproduces. --map: map modes (single, sg) x granule/sg entries x threads,
+--runs invocations a cell.
 
 It runs here, where the module is loaded (--tool), or inside a throwaway
 test VM (--vm) booted by scripts/vm/run.sh with the project's modules
@@ -45,6 +48,20 @@ DEFAULT_CHANNELS = [1, 4, 8, 16]
 DEFAULT_ORDERS = [0, 4, 8, 9]
 DEFAULT_SGE = [512]
 DEFAULT_RUNS = 20
+DEFAULT_PREP = ["auto"]
+DEFAULT_DEPTHS = [1]
+DEFAULT_BUFFERS = ["distinct"]
+# --preset NAME: sweep parameters (option dest: value) that options given
+# on the command line override. "mail": the mail's workload, 512 MiB per
+# channel, 20 runs, 512 entries a batch, 4 KiB and 2 MiB folios, 1 and 16
+# channels, source node 0, destination node 1, every prep mode (the CPU
+# copy included), distinct buffers mapped per batch, depth 1.
+PRESETS = {
+    "mail": {"bytes": "512M", "runs": 20, "sge": [512],
+             "folios": ["4K", "2M"], "channels": [1, 16], "src_node": 0,
+             "dst_node": 1, "prep": ["auto"], "buffers": ["distinct"],
+             "depth": [1]},
+}
 DEFAULT_MAP_GRANULES = [1, 8, 64, 512, 1024]
 DEFAULT_MAP_THREADS = [1, 2, 4]
 DEFAULT_MAP_RUNS = 5
@@ -80,6 +97,13 @@ def word_list(choices):
     return parse
 
 
+def word_list_any(s):
+    vals = [x for x in re.split(r"[,\s]+", s.strip()) if x]
+    if not vals:
+        raise argparse.ArgumentTypeError("empty list")
+    return vals
+
+
 def parse_size(s):
     """The tool's sizes: digits and an optional K, M, G, T (1024s)."""
     m = re.fullmatch(r"(\d+)\s*([KMGT]?)(i?B)?", s.strip(), re.I)
@@ -95,31 +119,61 @@ def effective_bytes(bytes_per_channel, sge, order, page_size):
     return max(1, -(-bytes_per_channel // batch)) * batch
 
 
+def folio_orders(a, page_size):
+    """--orders, or --folios as orders of this page size."""
+    if not a.folios:
+        return a.orders
+    orders = []
+    for f in a.folios:
+        size = parse_size(f)
+        if size < page_size or size % page_size or \
+           (size // page_size) & (size // page_size - 1):
+            raise ValueError(f"--folios {f}: not a power-of-two multiple of "
+                             f"the page size ({page_size} bytes)")
+        orders.append((size // page_size).bit_length() - 1)
+    return orders
+
+
 def plan_dmaengine(a, page_size):
     cells = []
     bytes_pc = parse_size(a.bytes) if a.bytes else TOOL_DEFAULT_BYTES
     warmup = a.warmup if a.warmup is not None else TOOL_DEFAULT_WARMUP
-    for ch in a.channels:
-        for order in a.orders:
-            for sge in a.sge:
-                for prep in a.prep:	# innermost: the modes alternate in time
-                    argv = ["-m", "dmaengine", "--prep", prep, "--channels",
-                            str(ch), "--order", str(order), "--sge", str(sge),
-                            "--runs", str(a.runs)]
-                    if a.warmup is not None:
-                        argv += ["--warmup", str(a.warmup)]
-                    if a.bytes:
-                        argv += ["--bytes", a.bytes]
-                    argv += shlex.split(a.tool_args or "") + ["--json"]
-                    nmodes = len(results.PREP_OF_OPTION[prep])
-                    cells.append({
-                        "index": len(cells), "prep": prep, "channels": ch,
-                        "folio_order": order,
-                        "folio_bytes": page_size << order, "sge": sge,
-                        "argv": argv, "invocations": 1,
-                        "weight": nmodes * (a.runs + warmup) * ch *
-                        effective_bytes(bytes_pc, sge, order, page_size),
-                    })
+    common = []
+    for opt, val in (("--src-node", a.src_node), ("--dst-node", a.dst_node),
+                     ("--cpus", a.cpus)):
+        if val is not None:
+            common += [opt, str(val)]
+    for buffers in a.buffers:
+        for depth in a.depth:
+            for ch in a.channels:
+                for order in folio_orders(a, page_size):
+                    for sge in a.sge:
+                        # innermost: the modes alternate in time
+                        for prep in a.prep:
+                            argv = ["-m", "dmaengine"]
+                            if prep != "auto":
+                                argv += ["--prep", prep]
+                            argv += ["--channels", str(ch), "--order",
+                                     str(order), "--sge", str(sge), "--runs",
+                                     str(a.runs), "--buffers", buffers,
+                                     "--depth", str(depth)]
+                            if a.warmup is not None:
+                                argv += ["--warmup", str(a.warmup)]
+                            if a.bytes:
+                                argv += ["--bytes", a.bytes]
+                            argv += common + shlex.split(a.tool_args or "") + \
+                                ["--json"]
+                            nmodes = len(results.PREP_OF_OPTION[prep])
+                            cells.append({
+                                "index": len(cells), "prep": prep,
+                                "channels": ch, "folio_order": order,
+                                "folio_bytes": page_size << order, "sge": sge,
+                                "depth": depth, "buffers": buffers,
+                                "argv": argv, "invocations": 1,
+                                "weight": nmodes * (a.runs + warmup) * ch *
+                                effective_bytes(bytes_pc, sge, order,
+                                                page_size),
+                            })
     return cells
 
 
@@ -143,8 +197,14 @@ def describe(kind, cell):
     if kind == "map":
         return (f"{cell['mode']} granule {cell['granule']} threads "
                 f"{cell['threads']}")
+    extra = ""
+    if cell.get("depth", 1) != 1:
+        extra += f" depth {cell['depth']}"
+    if cell.get("buffers", "distinct") != "distinct":
+        extra += f" {cell['buffers']} buffers"
     return (f"{cell['prep']} chan {cell['channels']} folio "
-            f"{results.format_size(cell['folio_bytes'])} sge {cell['sge']}")
+            f"{results.format_size(cell['folio_bytes'])} sge {cell['sge']}"
+            f"{extra}")
 
 
 # ---------------------------------------------------------------------------
@@ -209,7 +269,9 @@ def dmaengine_rows(cell, inv):
     rc, out, err, _ = inv[0]
     base = {"cell": cell["index"], "channels": cell["channels"],
             "folio_order": cell["folio_order"],
-            "folio_bytes": cell["folio_bytes"], "sge": cell["sge"]}
+            "folio_bytes": cell["folio_bytes"], "sge": cell["sge"],
+            "depth": cell.get("depth", results.DEFAULT_DEPTH),
+            "buffers": cell.get("buffers", results.FORMAT1_BUFFERS)}
     tool = None
     error = None
     if rc == 0:
@@ -676,6 +738,8 @@ def parse_args(argv):
         epilog="examples:\n"
         "  scripts/sweep.py                                 # here, module loaded\n"
         "  scripts/sweep.py --vm --prep memcpy --bytes 16M  # stock kernel VM\n"
+        "  scripts/sweep.py --preset mail                   # the mail's table\n"
+        "  scripts/sweep.py --depth 1,4 --buffers distinct,reuse --channels 1\n"
         "  scripts/sweep.py --vm --kernel-machine x86-debug --channels 1,2 \\\n"
         "      --orders 0,4 --sge 16 --bytes 1M --runs 3\n"
         "  scripts/sweep.py --map --seconds 5 --runs 5\n"
@@ -701,14 +765,35 @@ def parse_args(argv):
     w.add_argument("--cell-timeout", type=float, default=None, metavar="SEC",
                    help="here: give up on an invocation after SEC seconds")
     d = p.add_argument_group("dmaengine matrix")
-    d.add_argument("--prep", type=word_list(("both", "memcpy", "memcpy_sg")),
-                   default=["both"], metavar="LIST",
-                   help="both (one call a cell, the modes alternating), or "
-                   "memcpy, memcpy_sg, or a list: a call each [both]")
+    d.add_argument("--preset", choices=sorted(PRESETS),
+                   help="mail: the mail's workload (512M a channel, 20 runs, "
+                   "sge 512, 4K and 2M folios, 1 and 16 channels, --src-node "
+                   "0 --dst-node 1, every prep mode with the CPU copy, "
+                   "distinct buffers, depth 1); options given override it")
+    d.add_argument("--prep", type=word_list(tuple(results.PREP_OF_OPTION)),
+                   default=DEFAULT_PREP, metavar="LIST",
+                   help="auto (no --prep: every mode this kernel has, the CPU "
+                   "copy included, one call a cell, the modes alternating), "
+                   "all, both, memcpy, memcpy_sg, cpu, or a list: a call each "
+                   "[auto]")
     d.add_argument("--channels", type=int_list, default=DEFAULT_CHANNELS,
                    metavar="LIST", help="channel counts [1,4,8,16]")
     d.add_argument("--orders", type=int_list, default=DEFAULT_ORDERS,
                    metavar="LIST", help="folio orders [0,4,8,9]")
+    d.add_argument("--folios", type=word_list_any, metavar="LIST",
+                   help="folio sizes, e.g. 4K,2M, instead of --orders")
+    d.add_argument("--depth", type=int_list, default=DEFAULT_DEPTHS,
+                   metavar="LIST", help="batches in flight a channel [1]")
+    d.add_argument("--buffers", type=word_list(("distinct", "reuse")),
+                   default=DEFAULT_BUFFERS, metavar="LIST",
+                   help="distinct, reuse, or both as a list [distinct]")
+    d.add_argument("--src-node", type=int, metavar="N",
+                   help="NUMA node of the source folios [the tool's: the "
+                   "channel's]")
+    d.add_argument("--dst-node", type=int, metavar="N",
+                   help="NUMA node of the destination folios [the tool's]")
+    d.add_argument("--cpus", metavar="LIST",
+                   help="pin the channel threads, as the tool's --cpus")
     d.add_argument("--sge", type=int_list, default=DEFAULT_SGE, metavar="LIST",
                    help="sg entries a batch [512]")
     d.add_argument("--bytes", metavar="SIZE",
@@ -758,6 +843,12 @@ def parse_args(argv):
     o.add_argument("-v", "--verbose", action="store_true",
                    help="run.sh's progress and the guest's setup output")
     a = p.parse_args(argv)
+    if a.preset:	# its values, under what the command line gave
+        p.set_defaults(**PRESETS[a.preset])
+        a = p.parse_args(argv)
+        given = sys.argv[1:] if argv is None else argv
+        if any(x == "--orders" or x.startswith("--orders=") for x in given):
+            a.folios = None	# --orders given: the preset's folios yield
     if a.runs is None:
         a.runs = DEFAULT_MAP_RUNS if a.map else DEFAULT_RUNS
     if a.runs < 1:
@@ -781,7 +872,11 @@ def main(argv=None):
 
     kind = "map" if a.map else "dmaengine"
     page_size = 4096 if a.vm else os.sysconf("SC_PAGE_SIZE")
-    cells = plan_map(a) if a.map else plan_dmaengine(a, page_size)
+    try:
+        cells = plan_map(a) if a.map else plan_dmaengine(a, page_size)
+    except ValueError as e:
+        print(f"sweep.py: {e}", file=sys.stderr)
+        return 2
     if a.dry_run:
         for cell in cells:
             n = cell["invocations"]
@@ -850,8 +945,14 @@ def main(argv=None):
                                        and c.get("status") != "ok"
                                        for c in cells):
             print("sweep.py: memcpy_sg is missing on this kernel: sweep "
-                  "--prep memcpy, or use the patched kernel (--vm "
-                  "--kernel-machine x86-debug)", file=sys.stderr)
+                  "--prep auto (the default) or --prep memcpy,cpu, or use "
+                  "the patched kernel (--vm --kernel-machine x86-debug)",
+                  file=sys.stderr)
+        left_out = sorted({m.get("prep_mode") for c in cells
+                           for m in (c.get("tool") or {}).get("missing") or []})
+        if kind == "dmaengine" and left_out:
+            print(f"sweep.py: not run on this kernel: {', '.join(left_out)} "
+                  "(the table's '# not run' lines say why)", file=sys.stderr)
         if a.perf == "record":
             print(f"sweep.py: flame graphs: perf script -i {a.output}/perf/"
                   "cell-N.perf.data | stackcollapse-perf.pl | flamegraph.pl "

@@ -20,9 +20,13 @@ object:
                            compare.py and plot.py read
 
 A dmaengine row holds the tool's result object (prep_mode, chan,
-folio_order, folio_bytes, sge, runs, bytes, prep_calls, submits, batches,
-segments, and {mean, sd} for each of PHASES) plus cell, status, error and
-channels (the count asked for; chan is the count used). A map row holds
+folio_order, folio_bytes, sge, depth, buffers, runs, bytes, prep_calls,
+submits, batches, segments, and {mean, sd} for each of PHASES) plus cell,
+status, error and channels (the count asked for; chan is the count used).
+prep_mode is prep_memcpy, prep_memcpy_sg or cpu (the CPU copy: copy_ms, and
+0 for the DMA phases). Format 1 files (before the cpu mode) lack depth,
+buffers, copy_ms and prep_stalls: their rows read as depth 1, buffers
+reuse, which is what that tool did. A map row holds
 mode, granule, threads, seconds, runs (invocations), and for each
 operation OP of MAP_OPS the run measured: OP_us ({mean, sd} over the
 invocations' means), OP_sd_us (the kernel's within-run standard deviation,
@@ -35,16 +39,26 @@ import io
 import json
 
 FORMAT = "dma-bench-sweep"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
-PREP_MODES = ("prep_memcpy", "prep_memcpy_sg")
+PREP_MODES = ("prep_memcpy", "prep_memcpy_sg", "cpu")
+# the sweep's --prep words: the modes a call asks for; "auto" passes no
+# --prep, and the tool runs those of the three this kernel has
 PREP_OF_OPTION = {"memcpy": ("prep_memcpy",), "memcpy_sg": ("prep_memcpy_sg",),
-                  "both": PREP_MODES}
+                  "cpu": ("cpu",), "both": PREP_MODES[:2], "all": PREP_MODES,
+                  "auto": PREP_MODES}
 
-# dmaengine figures, in the tool's order; all but gbps are milliseconds
+# dmaengine figures, in the tool's order; prep_stalls is a count, gbps
+# GB/s, the rest milliseconds
 PHASES = ("run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms", "map_ms",
-          "unmap_ms", "gbps")
+          "unmap_ms", "copy_ms", "prep_stalls", "gbps")
 COUNTS = ("bytes", "prep_calls", "submits", "batches", "segments")
+# what the cpu mode does not have, and what only it has
+DMA_ONLY = {"prep_ms", "submit_ms", "issue_ms", "wait_ms", "map_ms",
+            "unmap_ms", "prep_stalls", "prep_calls", "submits"}
+CPU_ONLY = {"copy_ms"}
+DEFAULT_DEPTH = 1
+FORMAT1_BUFFERS = "reuse"	# the tool before --buffers
 # map operations: map and unmap always, the syncs with the tool's --sync
 MAP_OPS = ("map", "unmap", "sync_cpu", "sync_device")
 MAP_FIGURES = tuple(f"{op}{s}" for op in MAP_OPS
@@ -54,8 +68,11 @@ MAP_MODES = ("single", "sg")
 # The reference table: headings and minimum widths (wider values widen).
 DMAENGINE_COLUMNS = (("mode", 14), ("chan", 4), ("folio", 5), ("sge", 3),
                      ("run_ms", 15), ("prep_ms", 14), ("submit_ms", 13),
-                     ("issue_ms", 11), ("wait_ms", 17), ("prep_calls", 10),
+                     ("issue_ms", 11), ("wait_ms", 17), ("map_ms", 13),
+                     ("unmap_ms", 13), ("copy_ms", 15), ("prep_calls", 10),
                      ("GB/s", 11))
+# after sge, when a sweep varies them
+DMAENGINE_SETUP_COLUMNS = (("depth", 5), ("buffers", 8))
 MAP_COLUMNS = (("mode", 6), ("granule", 7), ("threads", 7), ("map_us", 15),
                ("unmap_us", 15), ("map_sd_us", 9), ("unmap_sd_us", 11),
                ("runs", 4))
@@ -63,7 +80,7 @@ MAP_COLUMNS = (("mode", 6), ("granule", 7), ("threads", 7), ("map_us", 15),
 MAP_SYNC_COLUMNS = (("sync_cpu_us", 15), ("sync_device_us", 15))
 
 DMAENGINE_CSV = (("cell", "status", "mode", "channels", "chan", "folio_order",
-                  "folio_bytes", "sge", "runs") + COUNTS
+                  "folio_bytes", "sge", "depth", "buffers", "runs") + COUNTS
                  + tuple(f"{p}_{s}" for p in PHASES for s in ("mean", "sd"))
                  + ("error",))
 MAP_CSV = (("cell", "status", "mode", "granule", "threads", "seconds", "runs")
@@ -105,11 +122,27 @@ def prep_index(mode):
     return PREP_MODES.index(mode) if mode in PREP_MODES else len(PREP_MODES)
 
 
+def figure_applies(prep_mode, figure):
+    """Whether a row of prep_mode has figure (else the tool prints '-')."""
+    if prep_mode == "cpu":
+        return figure not in DMA_ONLY
+    return figure not in CPU_ONLY
+
+
+def depth_of(row):
+    return row.get("depth", DEFAULT_DEPTH)
+
+
+def buffers_of(row):
+    return row.get("buffers", FORMAT1_BUFFERS)
+
+
 def row_key(kind, row):
     """What identifies a row across results files (compare.py)."""
     if kind == "map":
         return (row["mode"], row["granule"], row["threads"])
-    return (row["prep_mode"], row["channels"], row["folio_order"], row["sge"])
+    return (row["prep_mode"], row["channels"], row["folio_order"], row["sge"],
+            depth_of(row), buffers_of(row))
 
 
 def cell_key(kind, row):
@@ -123,10 +156,10 @@ def key_label(kind, key, with_mode=True):
         s = f"granule {granule} threads {threads}"
         return f"{mode} {s}" if with_mode else s
     if with_mode:
-        mode, chan, order, sge = key
+        mode, chan, order, sge, depth, buffers = key
     else:
-        chan, order, sge = key
-    s = f"chan {chan} order {order} sge {sge}"
+        chan, order, sge, depth, buffers = key
+    s = f"chan {chan} order {order} sge {sge} depth {depth} {buffers}"
     return f"{mode} {s}" if with_mode else s
 
 
@@ -137,7 +170,7 @@ def sort_rows(kind, rows):
                                            r["threads"], r["granule"]))
     return sorted(rows, key=lambda r: (prep_index(r["prep_mode"]),
                                        r["channels"], r["folio_order"],
-                                       r["sge"]))
+                                       r["sge"], depth_of(r), buffers_of(r)))
 
 
 def _display_width(s):
@@ -177,17 +210,46 @@ def _layout(columns, rows):
     return "\n".join(out) + "\n"
 
 
+def dmaengine_varies(rows):
+    """(depth varies, buffers vary) over the rows: columns for them."""
+    return (len({depth_of(r) for r in rows}) > 1,
+            len({buffers_of(r) for r in rows}) > 1)
+
+
+def dmaengine_columns(rows):
+    """The table's columns: copy_ms only with a cpu row, as the tool."""
+    depth, bufs = dmaengine_varies(rows)
+    setup = tuple(c for c, on in zip(DMAENGINE_SETUP_COLUMNS, (depth, bufs)) if on)
+    cpu = any(r["prep_mode"] == "cpu" for r in rows)
+    main = tuple(c for c in DMAENGINE_COLUMNS[4:] if cpu or c[0] != "copy_ms")
+    return DMAENGINE_COLUMNS[:4] + setup + main
+
+
+def _figure_cell(r, fig):
+    """A phase: mean +- SD, '-' where the row's mode has none (as the tool;
+    also for a format 1 row without the figure)."""
+    if not figure_applies(r["prep_mode"], fig) or r.get(fig) is None:
+        return "-"
+    return _ms(r[fig])
+
+
 def dmaengine_table_rows(rows):
+    depth, bufs = dmaengine_varies(rows)
+    cpu = any(r["prep_mode"] == "cpu" for r in rows)
+    figs = ["run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms", "map_ms",
+            "unmap_ms"] + (["copy_ms"] if cpu else [])
     out = []
     for r in rows:
         cells = [r["prep_mode"], str(r.get("chan") or r["channels"]),
                  format_size(r["folio_bytes"]), str(r["sge"])]
+        cells += [str(depth_of(r))] if depth else []
+        cells += [buffers_of(r)] if bufs else []
         if r["status"] != "ok":
             cells.append("FAILED: " + first_line(r.get("error")))
         else:
-            cells += [_ms(r["run_ms"]), _ms(r["prep_ms"]), _ms(r["submit_ms"]),
-                      _ms(r["issue_ms"]), _ms(r["wait_ms"]),
-                      str(r["prep_calls"]), _ms(r["gbps"])]
+            cells += [_figure_cell(r, f) for f in figs]
+            cells += [str(r["prep_calls"]) if figure_applies(r["prep_mode"], "prep_calls")
+                      else "-", _ms(r["gbps"])]
         out.append(cells)
     return out
 
@@ -250,8 +312,8 @@ def header_lines(res):
                 f" {', '.join(pr['channels'][:4])}"
                 f"{', ...' if len(pr['channels']) > 4 else ''})"
                 for pr in provs))
-        tp = next((c["tool"]["params"] for c in res.get("cells", [])
-                   if c.get("tool")), {})
+        tools = tool_docs(res)
+        tp = tools[0].get("params", {}) if tools else {}
         bpc = tp.get("bytes_per_channel")
         size = format_size(bpc) if bpc else p.get("bytes") or "?"
         warm = tp.get("warmup", p.get("warmup"))
@@ -261,6 +323,74 @@ def header_lines(res):
                      f"{', ' + p['tool_args'] if p.get('tool_args') else ''}"
                      f"; *_ms summed over channels, run_ms wall time;"
                      f" mean \u00b1 SD over the runs")
+        lines += setup_lines(p, tools)
+    return lines
+
+
+def _setup_words(p, tools):
+    """buffers, depth, nodes, cpus of a dmaengine sweep: its parameters, or
+    (format 1, or none given) what the tool's JSON says."""
+    tp = tools[0].get("params", {}) if tools else {}
+    words = []
+    bufs = p.get("buffers") or ([tp["buffers"]] if "buffers" in tp else None)
+    if bufs:
+        words.append("buffers " + ",".join(bufs))
+    depth = p.get("depth") or ([tp["depth"]] if "depth" in tp else None)
+    if depth:
+        words.append("depth " + ",".join(str(d) for d in depth))
+    for k in ("src_node", "dst_node"):
+        v = p.get(k) if p.get(k) is not None else tp.get(k)
+        if v is not None:
+            words.append(f"{k.replace('_', ' ')} {v}")
+    cpus = p.get("cpus") or ",".join(str(c) for c in tp.get("cpus", []))
+    words.append(f"cpus {cpus}" if cpus else "cpus not pinned")
+    return words
+
+
+def cpufreq_text(cf):
+    """The tool's system.cpufreq in words, as the table's '# cpufreq' line."""
+    if not cf or not cf.get("cpus"):
+        text = "not exposed"
+    else:
+        text = f"governor {cf.get('governor') or '?'}"
+        if cf.get("cur_khz_max"):
+            lo, hi = cf.get("cur_khz_min") or cf["cur_khz_max"], cf["cur_khz_max"]
+            text += f", now {round(lo / 1000)}" + \
+                (f" to {round(hi / 1000)}" if lo != hi else "") + " MHz"
+        if cf.get("max_khz"):
+            text += f", max {round(cf['max_khz'] / 1000)} MHz"
+    if cf and cf.get("boost") is not None:
+        text += f"; boost {'on' if cf['boost'] else 'off'}"
+    return text
+
+
+def cpufreq_states(tools):
+    """The distinct CPU frequency states in the tool's JSON documents."""
+    out = []
+    for t in tools:
+        if "system" in t and cpufreq_text(t["system"].get("cpufreq")) not in out:
+            out.append(cpufreq_text(t["system"].get("cpufreq")))
+    return out
+
+
+def tool_docs(res):
+    """The tool's JSON of each cell that has one."""
+    return [c["tool"] for c in res.get("cells", []) if c.get("tool")]
+
+
+def setup_lines(p, tools):
+    """'#' lines: buffers, depth, nodes, cpus; the CPU frequency state the
+    tool recorded (each distinct one); the prep modes it left out, why."""
+    lines = ["# " + ", ".join(_setup_words(p, tools))]
+    freqs = cpufreq_states(tools)
+    if freqs:
+        lines.append("# cpufreq: " + "; then ".join(freqs))
+    missing = {}
+    for t in tools:
+        for m in t.get("missing") or []:
+            missing.setdefault(m.get("prep_mode"), m.get("reason"))
+    for mode, why in missing.items():
+        lines.append(f"# not run: {mode}: {why}")
     return lines
 
 
@@ -273,7 +403,7 @@ def format_table(res, with_header=True):
             cols = MAP_COLUMNS[:-1] + MAP_SYNC_COLUMNS + MAP_COLUMNS[-1:]
         body = _layout(cols, map_table_rows(rows))
     else:
-        body = _layout(DMAENGINE_COLUMNS, dmaengine_table_rows(rows))
+        body = _layout(dmaengine_columns(rows), dmaengine_table_rows(rows))
     head = "\n".join(header_lines(res)) + "\n" if with_header else ""
     failed = [c for c in res.get("cells", []) if c.get("status") != "ok"]
     tail = ""
@@ -310,10 +440,12 @@ def format_csv(res):
             ok = r["status"] == "ok"
             line = [r["cell"], r["status"], r["prep_mode"], r["channels"],
                     r.get("chan", "") if ok else "", r["folio_order"],
-                    r["folio_bytes"], r["sge"], r.get("runs", "") if ok else ""]
+                    r["folio_bytes"], r["sge"], depth_of(r), buffers_of(r),
+                    r.get("runs", "") if ok else ""]
             line += [r.get(c, "") if ok else "" for c in COUNTS]
             for p in PHASES:
-                line += [_num(r[p]["mean"]), _num(r[p]["sd"])] if ok else ["", ""]
+                line += [_num(r[p]["mean"]), _num(r[p]["sd"])] \
+                    if ok and r.get(p) else ["", ""]
             line.append("" if ok else first_line(r.get("error"), 1000))
             w.writerow(line)
     return buf.getvalue()

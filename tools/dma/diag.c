@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "diag.h"
+#include "dmaengine.h"
 #include "units.h"
 
 #define DEBUGFS_DIR	"/sys/kernel/debug"
@@ -246,6 +247,19 @@ static void where(char *buf, size_t len, const struct dmaengine_benchmark *b,
 			 b->error_prep_mode);
 }
 
+/* "channel dma0chan1 (driver soft_dma)", or "channel #1" without a name */
+static void print_channel_driver(FILE *f,
+				 const struct dmaengine_bench_channel *ch,
+				 unsigned int index)
+{
+	if (ch && ch->name[0])
+		fprintf(f, "channel %.*s (driver %.*s)",
+			DMAENGINE_BENCH_NAME_LEN, ch->name,
+			DMAENGINE_BENCH_NAME_LEN, ch->driver);
+	else
+		fprintf(f, "channel #%u", index);
+}
+
 static void print_filters(FILE *f, const struct dmaengine_benchmark *b)
 {
 	if (b->channel[0])
@@ -255,14 +269,88 @@ static void print_filters(FILE *f, const struct dmaengine_benchmark *b)
 			b->device);
 }
 
+/* no_sg_channel() - the first channel without DMA_MEMCPY_SG, or NULL */
+static const struct dmaengine_bench_channel *
+no_sg_channel(const struct dmaengine_benchmark *b,
+	      const struct dmaengine_bench_channel *channels)
+{
+	unsigned int i, n = b->channels_used ? b->channels_used : b->channels;
+
+	for (i = 0; channels && i < n && i < b->channels; i++)
+		if (channels[i].name[0] && !channels[i].has_memcpy_sg)
+			return &channels[i];
+	return NULL;
+}
+
+#define NO_API_MEMCPY_SG \
+	"this kernel has no dmaengine_prep_dma_memcpy_sg(): see kernel/patches/ in the project"
+
+void dmaengine_missing_reason(char *buf, size_t len,
+			      const struct dmaengine_benchmark *b,
+			      const struct dmaengine_bench_channel *channels,
+			      unsigned int mode)
+{
+	const struct dmaengine_bench_channel *ch;
+	unsigned int why = mode < DMAENGINE_BENCH_MAX_PREP_MODES ?
+			   b->results[mode].missing : 0;
+
+	switch (why) {
+	case DMAENGINE_BENCH_ERR_NO_API:
+		if (mode == DMAENGINE_BENCH_MODE_MEMCPY_SG)
+			snprintf(buf, len, NO_API_MEMCPY_SG);
+		else
+			snprintf(buf, len, "this kernel lacks what prep mode %s needs",
+				 prep_mode_name(mode) ? prep_mode_name(mode) : "?");
+		break;
+	case DMAENGINE_BENCH_ERR_NO_CAP:
+		ch = no_sg_channel(b, channels);
+		if (ch)
+			snprintf(buf, len, "channel %.*s (driver %.*s) lacks DMA_MEMCPY_SG",
+				 DMAENGINE_BENCH_NAME_LEN, ch->name,
+				 DMAENGINE_BENCH_NAME_LEN, ch->driver);
+		else
+			snprintf(buf, len, "a channel lacks DMA_MEMCPY_SG");
+		break;
+	default:
+		snprintf(buf, len, "left out by the kernel (reason %u)", why);
+		break;
+	}
+}
+
+void print_dmaengine_old_module(FILE *f, unsigned int blockers)
+{
+	static const struct {
+		unsigned int bit;
+		const char *opt;
+	} opts[] = {
+		{ V1_NEEDS_DISTINCT, "--buffers reuse (distinct buffers are the default)" },
+		{ V1_NEEDS_CPU, "--prep memcpy, memcpy_sg or both (the cpu mode, which runs without --prep, is new)" },
+		{ V1_NEEDS_DEPTH, "--depth 1" },
+		{ V1_NEEDS_CPUS, "no --cpus" },
+	};
+	const char *sep = "";
+	size_t i;
+
+	fprintf(f, PROG_NAME ": DMAENGINE_BENCHMARK failed: %s\n",
+		strerror(E2BIG));
+	fprintf(f, PROG_NAME ": the loaded dma_map_benchmark module is older than this tool: it does not know version 2 of struct dmaengine_benchmark. Load the module built from this tree; with this module, only a version 1 request runs, which needs ");
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		if (!(blockers & opts[i].bit))
+			continue;
+		fprintf(f, "%s%s", sep, opts[i].opt);
+		sep = ", ";
+	}
+	fputs("\n", f);
+}
+
 void print_dmaengine_error(FILE *f, int err,
 			   const struct dmaengine_benchmark *b,
 			   const struct dmaengine_bench_channel *channels,
 			   const struct bench_opts *o)
 {
 	const struct dmaengine_bench_channel *ch = NULL;
-	char at[256], folio[32], total[32];
-	uint64_t bytes;
+	char at[256], folio[32], total[32], per[32];
+	uint64_t bytes, batch;
 
 	fprintf(f, PROG_NAME ": DMAENGINE_BENCHMARK failed: %s\n",
 		strerror(err));
@@ -296,22 +384,28 @@ void print_dmaengine_error(FILE *f, int err,
 			b->channels);
 		break;
 	case DMAENGINE_BENCH_ERR_NO_API:
-		fprintf(f, "this kernel has no dmaengine_prep_dma_memcpy_sg(): DMA_MEMCPY_SG was removed from mainline in 6.0; apply kernel/patches/ (see Documentation) or run with --prep memcpy");
+		fprintf(f, NO_API_MEMCPY_SG " (DMA_MEMCPY_SG was removed from mainline in 6.0); run without --prep to leave out the modes this kernel lacks, or with --prep memcpy,cpu");
 		break;
 	case DMAENGINE_BENCH_ERR_NO_CAP:
-		if (ch && ch->name[0])
-			fprintf(f, "channel %.*s (driver %.*s)",
-				DMAENGINE_BENCH_NAME_LEN, ch->name,
-				DMAENGINE_BENCH_NAME_LEN, ch->driver);
-		else
-			fprintf(f, "channel #%u", b->error_channel);
-		fprintf(f, " does not advertise DMA_MEMCPY_SG; run with --prep memcpy");
+		print_channel_driver(f, ch, b->error_channel);
+		fprintf(f, " does not advertise DMA_MEMCPY_SG; run without --prep to leave out the modes it lacks, or with --prep memcpy,cpu");
 		break;
 	case DMAENGINE_BENCH_ERR_NOMEM:
-		bytes = mul_sat(mul_sat(mul_sat(b->sge,
-			(uint64_t)o->page_size << b->folio_order), 2),
-			b->channels);
-		format_size(bytes, total, sizeof(total));
+		batch = mul_sat(b->sge, (uint64_t)o->page_size << b->folio_order);
+		if (b->flags & DMAENGINE_BENCH_F_DISTINCT) {
+			/* --bytes rounded up to whole batches, at least one */
+			bytes = b->bytes_per_channel / batch +
+				!!(b->bytes_per_channel % batch);
+			bytes = mul_sat(bytes ? bytes : 1, batch);
+			format_size(bytes, per, sizeof(per));
+			format_size(mul_sat(mul_sat(bytes, 2), b->channels),
+				    total, sizeof(total));
+			fprintf(f, "buffers larger than memory allows: --buffers distinct needs %s x 2 (source and destination) x %u channels = %s; lower --bytes or --channels, or use --buffers reuse (one batch of folios a channel)",
+				per, b->channels, total);
+			break;
+		}
+		format_size(mul_sat(mul_sat(batch, 2), b->channels), total,
+			    sizeof(total));
 		fprintf(f, "buffers larger than memory allows: sge %u x folio %s x 2 (source and destination) x %u channels = %s; lower --sge, --folio or --channels",
 			b->sge, folio, b->channels, total);
 		break;
@@ -348,6 +442,17 @@ void print_dmaengine_error(FILE *f, int err,
 			fprintf(f, ": max_seg_size %u, copy_align %u (log2 bytes), folio %s",
 				ch->max_seg_size, ch->copy_align, folio);
 		fprintf(f, "; use a smaller --folio or another channel");
+		break;
+	case DMAENGINE_BENCH_ERR_STALL:
+		fprintf(f, "prep kept returning NULL on %s: the provider's descriptor pool made no progress within %u ms; raise --timeout-ms, or lower --sge or --depth",
+			at, b->timeout_ms ? b->timeout_ms : 10000);
+		break;
+	case DMAENGINE_BENCH_ERR_POLL:
+		print_channel_driver(f, ch, b->error_channel);
+		fprintf(f, " completes out of order (DMA_COMPLETION_NO_ORDER): its transfer status cannot be polled; run without --poll");
+		break;
+	case DMAENGINE_BENCH_ERR_UNBOUND:
+		fprintf(f, "the DMA provider of %s was unbound during the run; the run was stopped", at);
 		break;
 	default:
 		fprintf(f, "unknown error %u from the kernel (newer module?); see dmesg",

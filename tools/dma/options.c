@@ -21,6 +21,7 @@ enum opt_kind {
 	K_ORDER,	/* folio order, 0..order of FOLIO_MAX_BYTES */
 	K_FOLIO,	/* folio size, a power-of-two multiple of the page */
 	K_CHOICE,	/* one of ->choices */
+	K_CHOICES,	/* ->choices separated by commas: their values or'ed */
 	K_NAME,		/* a channel or device name */
 	K_CPUS,		/* a CPU list: 0, 0-3, 0,2,4 */
 	K_FLAG,		/* no argument */
@@ -44,8 +45,8 @@ struct opt_desc {
 	const char *metavar;	/* NULL: takes no argument */
 	enum opt_kind kind;
 	long long min, max;	/* K_INT, K_SIZE */
-	const struct choice *choices;	/* K_CHOICE, NULL-terminated */
-	const char *accepts;	/* K_CHOICE: what to say it accepts */
+	const struct choice *choices;	/* K_CHOICE(S), NULL-terminated */
+	const char *accepts;	/* K_CHOICE(S): what to say it accepts */
 	enum opt_scope scope;
 	const char *def;	/* default, as typed; NULL: none */
 	const char *help;
@@ -71,7 +72,15 @@ static const struct choice dir_choices[] = {
 static const struct choice prep_choices[] = {
 	{ "memcpy", DMAENGINE_BENCH_PREP_MEMCPY },
 	{ "memcpy_sg", DMAENGINE_BENCH_PREP_MEMCPY_SG },
+	{ "cpu", DMAENGINE_BENCH_PREP_CPU },
 	{ "both", DMAENGINE_BENCH_PREP_MEMCPY | DMAENGINE_BENCH_PREP_MEMCPY_SG },
+	{ "all", DMAENGINE_BENCH_PREP_ALL },
+	{ NULL, 0 }
+};
+
+static const struct choice buffers_choices[] = {
+	{ "distinct", DMAENGINE_BENCH_F_DISTINCT },
+	{ "reuse", 0 },
 	{ NULL, 0 }
 };
 
@@ -82,14 +91,14 @@ static const struct opt_desc opt_table[O_NR] = {
 		.kind = K_CHOICE, .choices = mode_choices,
 		.accepts = "single, sg, dmaengine, 0 or 1", .scope = SC_ALL,
 		.def = "single",
-		.help = "single: dma_map_single() of --granule pages (--entries x --entry-size bytes); sg: dma_map_sg() of --granule one-page entries (--entries of --entry-size); dmaengine: dmaengine_prep_dma_memcpy() per segment vs dmaengine_prep_dma_memcpy_sg() per batch" },
+		.help = "single: dma_map_single() of --granule pages (--entries x --entry-size bytes); sg: dma_map_sg() of --granule one-page entries (--entries of --entry-size); dmaengine: dmaengine_prep_dma_memcpy() per segment vs dmaengine_prep_dma_memcpy_sg() per batch vs a CPU copy" },
 	[O_JSON] = { .name = "json", .kind = K_FLAG, .scope = SC_ALL,
 		.help = "print one JSON object instead of text" },
 	[O_CSV] = { .name = "csv", .kind = K_FLAG, .scope = SC_DMAENGINE,
 		.help = "print CSV: a header row and one row per prep mode" },
 	[O_VERBOSE] = { .name = "verbose", .short_opt = 'v', .kind = K_FLAG,
 		.scope = SC_DMAENGINE,
-		.help = "add map_ms, unmap_ms, submits, batches, segments and bytes columns to the table" },
+		.help = "add prep_stalls, submits, batches, segments and bytes columns to the table, and each channel's limits and capabilities to the '#' lines" },
 	[O_HELP] = { .name = "help", .short_opt = 'h', .kind = K_ACTION,
 		.scope = SC_ALL, .help = "print this help and exit" },
 	[O_VERSION] = { .name = "version", .short_opt = 'V', .kind = K_ACTION,
@@ -130,8 +139,8 @@ static const struct opt_desc opt_table[O_NR] = {
 		INT_OPT(0, DMA_MAP_MAX_ITERATIONS), .scope = SC_MAP, .def = "0",
 		.help = "map/unmap cycles per thread, then stop (--seconds, default then 300, is the most the run may take); 0: run for --seconds" },
 	[O_CPUS] = { .name = "cpus", .metavar = "LIST", .kind = K_CPUS,
-		.scope = SC_MAP, .def_help = "not pinned",
-		.help = "pin thread i to CPU i of LIST, cycling: 0 pins every thread to CPU 0; 0-3 or 0,2,4,6 spread them" },
+		.scope = SC_ALL, .def_help = "not pinned",
+		.help = "pin thread i (map modes) or the thread of channel i (dmaengine) to CPU i of LIST, cycling: 0 pins every thread to CPU 0; 0-3 or 0,2,4,6 spread them" },
 	[O_DMA_SYNC] = { .name = "sync", .kind = K_FLAG, .scope = SC_MAP,
 		.help = "also time dma_sync_*_for_cpu() and dma_sync_*_for_device(), once each between map and unmap" },
 	[O_PERCENTILES] = { .name = "percentiles", .kind = K_FLAG,
@@ -174,10 +183,20 @@ static const struct opt_desc opt_table[O_NR] = {
 		INT_OPT(-1, NODE_MAX), .scope = SC_DMAENGINE, .def = "-1",
 		.help = "NUMA node of the destination folios; -1: the channel's node" },
 	[O_PREP] = { .name = "prep", .short_opt = 'p', .metavar = "PREP",
-		.kind = K_CHOICE, .choices = prep_choices,
-		.accepts = "memcpy, memcpy_sg or both", .scope = SC_DMAENGINE,
-		.def = "both",
-		.help = "memcpy: one dmaengine_prep_dma_memcpy() per segment; memcpy_sg: one dmaengine_prep_dma_memcpy_sg() per batch; both: runs alternate between the two" },
+		.kind = K_CHOICES, .choices = prep_choices,
+		.accepts = "memcpy, memcpy_sg, cpu, both or all, or a comma-separated list of them",
+		.scope = SC_DMAENGINE,
+		.def_help = "the modes this kernel and channel have, of all",
+		.help = "memcpy: one dmaengine_prep_dma_memcpy() per segment; memcpy_sg: one dmaengine_prep_dma_memcpy_sg() per batch; cpu: the channel's thread copies the same batches with the CPU; both: memcpy and memcpy_sg; all: the three. With several, runs alternate between them in a rotating order. A mode named here that the kernel or a channel lacks is an error; without --prep the missing ones are left out and the '#' lines say why" },
+	[O_BUFFERS] = { .name = "buffers", .metavar = "KIND",
+		.kind = K_CHOICE, .choices = buffers_choices,
+		.accepts = "distinct or reuse", .scope = SC_DMAENGINE,
+		.def = "distinct",
+		.help = "distinct: each batch copies its own folios, mapped before its prep and unmapped after its completion (--bytes of each side per channel); reuse: one batch of folios copied again and again, mapped once per run" },
+	[O_DEPTH] = { .name = "depth", .metavar = "N",
+		INT_OPT(1, DMAENGINE_BENCH_MAX_DEPTH), .scope = SC_DMAENGINE,
+		.def = "1",
+		.help = "batches in flight per channel: prepare and submit the next batch while earlier ones run, wait when N are outstanding" },
 	[O_VERIFY] = { .name = "verify", .kind = K_FLAG, .scope = SC_DMAENGINE,
 		.help = "write a pattern to the source and check the destination" },
 	[O_POLL] = { .name = "poll", .kind = K_FLAG, .scope = SC_DMAENGINE,
@@ -221,21 +240,36 @@ const char *dir_name(unsigned int dir)
 
 const char *prep_mode_name(unsigned int index)
 {
-	static const char *const names[DMAENGINE_BENCH_NR_PREP_MODES] = {
-		"prep_memcpy", "prep_memcpy_sg",
+	static const char *const names[DMAENGINE_BENCH_NR_MODES] = {
+		[DMAENGINE_BENCH_MODE_MEMCPY] = "prep_memcpy",
+		[DMAENGINE_BENCH_MODE_MEMCPY_SG] = "prep_memcpy_sg",
+		[DMAENGINE_BENCH_MODE_CPU] = "cpu",
 	};
 
-	return index < DMAENGINE_BENCH_NR_PREP_MODES ? names[index] : NULL;
+	return index < DMAENGINE_BENCH_NR_MODES ? names[index] : NULL;
 }
 
 const char *prep_modes_name(unsigned int prep_modes)
 {
+	static const char *const lists[] = {
+		[DMAENGINE_BENCH_PREP_MEMCPY | DMAENGINE_BENCH_PREP_CPU] =
+			"memcpy,cpu",
+		[DMAENGINE_BENCH_PREP_MEMCPY_SG | DMAENGINE_BENCH_PREP_CPU] =
+			"memcpy_sg,cpu",
+	};
 	const struct choice *c;
 
 	for (c = prep_choices; c->name; c++)
 		if ((unsigned int)c->value == prep_modes)
 			return c->name;
+	if (prep_modes < sizeof(lists) / sizeof(lists[0]) && lists[prep_modes])
+		return lists[prep_modes];
 	return "?";
+}
+
+const char *buffers_name(unsigned int flags)
+{
+	return flags & DMAENGINE_BENCH_F_DISTINCT ? "distinct" : "reuse";
 }
 
 uint64_t folio_bytes(const struct bench_opts *o)
@@ -275,6 +309,7 @@ static void opt_accepts(const struct bench_opts *o, enum opt_id id,
 			 lo, hi);
 		break;
 	case K_CHOICE:
+	case K_CHOICES:
 		snprintf(buf, len, "%s", d->accepts);
 		break;
 	case K_NAME:
@@ -333,6 +368,28 @@ static int parse_choice(const struct choice *c, const char *arg, int *out)
 	return -1;
 }
 
+/* parse_choices() - "a,b": the values of each, or'ed; no empty item */
+static int parse_choices(const struct choice *c, const char *arg, int *out)
+{
+	char item[64];
+	int v;
+
+	*out = 0;
+	do {
+		size_t len = strcspn(arg, ",");
+
+		if (!len || len >= sizeof(item))
+			return -1;
+		memcpy(item, arg, len);
+		item[len] = '\0';
+		if (parse_choice(c, item, &v))
+			return -1;
+		*out |= v;
+		arg += len;
+	} while (*arg++ == ',');
+	return 0;
+}
+
 /* store() - parse @arg for option @id into @o; -1 after saying why */
 static int store(struct bench_opts *o, enum opt_id id, const char *arg,
 		 FILE *err)
@@ -365,6 +422,10 @@ static int store(struct bench_opts *o, enum opt_id id, const char *arg,
 		break;
 	case K_CHOICE:
 		if (parse_choice(d->choices, arg, &choice))
+			return bad_value(o, id, arg, err);
+		break;
+	case K_CHOICES:
+		if (parse_choices(d->choices, arg, &choice))
 			return bad_value(o, id, arg, err);
 		break;
 	case K_NAME:
@@ -414,6 +475,10 @@ static int store(struct bench_opts *o, enum opt_id id, const char *arg,
 	case O_SRC_NODE: o->src_node = n; break;
 	case O_DST_NODE: o->dst_node = n; break;
 	case O_PREP: o->prep_modes = choice; break;
+	case O_BUFFERS:
+		o->flags = (o->flags & ~DMAENGINE_BENCH_F_DISTINCT) | choice;
+		break;
+	case O_DEPTH: o->depth = n; break;
 	case O_VERIFY: o->flags |= DMAENGINE_BENCH_F_VERIFY; break;
 	case O_POLL: o->flags |= DMAENGINE_BENCH_F_POLL; break;
 	case O_ALLOW_FEWER: o->flags |= DMAENGINE_BENCH_F_ALLOW_FEWER; break;
@@ -435,6 +500,9 @@ void opts_init(struct bench_opts *o, long page_size)
 	memset(o, 0, sizeof(*o));
 	o->page_size = page_size;
 	o->entry_size = page_size;
+	/* no --prep: every mode, those this kernel lacks left out */
+	o->prep_modes = DMAENGINE_BENCH_PREP_ALL;
+	o->flags = DMAENGINE_BENCH_F_SKIP_MISSING;
 	for (id = 0; id < O_NR; id++)
 		if (opt_table[id].def)
 			store(o, id, opt_table[id].def, NULL);
@@ -576,6 +644,8 @@ enum parse_status opts_parse(struct bench_opts *o, int argc, char **argv,
 			return PARSE_USAGE;
 		}
 		o->given |= 1ULL << id;
+		if (id == O_PREP)	/* the modes named must all run */
+			o->flags &= ~DMAENGINE_BENCH_F_SKIP_MISSING;
 	}
 	if (optind < argc) {
 		fprintf(err, PROG_NAME ": unexpected argument '%s'\n",
@@ -624,7 +694,7 @@ static void usage_options(const struct bench_opts *o, FILE *f,
 			  enum opt_scope scope)
 {
 	const int help_col = 26;
-	char accepts[128], text[512];
+	char accepts[128], text[1024];
 	int id, col;
 
 	for (id = 0; id < O_NR; id++) {
@@ -673,7 +743,8 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "                      [--json]\n"
 "    " PROG_NAME " -m dmaengine [-c N] [-C NAME] [-D NAME] [-o N | -f SIZE]\n"
 "                      [--sge N] [--bytes SIZE] [-r N] [-w N] [--src-node N]\n"
-"                      [--dst-node N] [-p PREP] [--verify] [--poll]\n"
+"                      [--dst-node N] [-p PREP] [--buffers distinct|reuse]\n"
+"                      [--depth N] [--cpus LIST] [--verify] [--poll]\n"
 "                      [--allow-fewer] [--timeout-ms MS] [--per-channel] [-v]\n"
 "                      [--json [--samples] | --csv]\n"
 "\n"
@@ -683,9 +754,11 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "    /sys/kernel/debug/dma_map_benchmark; their options, defaults and output\n"
 "    are those of the kernel's selftest tool. The dmaengine mode copies\n"
 "    --bytes per channel in batches of --sge folios, once with a\n"
-"    dmaengine_prep_dma_memcpy() per segment and once with one\n"
-"    dmaengine_prep_dma_memcpy_sg() per batch, and times each phase, through\n"
-"    /sys/kernel/debug/dmaengine_benchmark (no device binding needed).\n"
+"    dmaengine_prep_dma_memcpy() per segment, once with one\n"
+"    dmaengine_prep_dma_memcpy_sg() per batch and once with the CPU, and\n"
+"    times each phase, through /sys/kernel/debug/dmaengine_benchmark (no\n"
+"    device binding needed). By default each batch copies distinct folios,\n"
+"    mapped for the batch, as page migration does (--buffers).\n"
 "    Every value is checked before the kernel is asked.\n"
 "\n"
 "    Beyond upstream, the map modes take up to 65536 entries (--entries, or\n"
@@ -719,12 +792,17 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "    from a log-linear histogram (within 1/16 of a power of 2). --json adds\n"
 "    results.ops.OP.{count,mean_ns,sd_ns,min_ns,p50_ns,p90_ns,p99_ns,max_ns}.\n"
 "\n"
-"    dmaengine: '#' lines naming the kernel and the channels (name, device,\n"
-"    driver), then a table with a row per prep mode: mean +- standard\n"
-"    deviation over the runs of the wall time of a run (run_ms), of the time\n"
-"    in prep, submit, issue_pending and waiting (summed over channels), the\n"
-"    prep calls of a run and the throughput in GB/s (10^9 bytes/s). --csv\n"
-"    and --json give the same numbers for scripts.\n"
+"    dmaengine: '#' lines naming the kernel, the channels (name, device,\n"
+"    driver), the parameters (buffers, depth, cpus), the prep modes this\n"
+"    kernel lacks and why, and the CPU frequency state (cpufreq governor,\n"
+"    current and maximum frequency, boost), then a table with a row per\n"
+"    prep mode: mean +- standard deviation over the runs of the wall time\n"
+"    of a run (run_ms), of the time in prep, submit, issue_pending, waiting,\n"
+"    dma_map_sgtable() and dma_unmap_sgtable() (summed over channels), of\n"
+"    the CPU copy (copy_ms, the cpu row; '-' where a row has no such\n"
+"    phase), the prep calls of a run and the throughput in GB/s (10^9\n"
+"    bytes/s). --csv and --json give the same numbers for scripts (0 for a\n"
+"    phase a row does not have).\n"
 "\n"
 "EXIT STATUS\n"
 "    0 success; 1 the benchmark could not run or failed (open, ioctl);\n"
@@ -740,6 +818,8 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "    " PROG_NAME " -m sg --entries 2560 --entry-size 4K --iterations 200 \\\n"
 "        --cpus 0 --sync -d to_device\n"
 "    " PROG_NAME " -m dmaengine --channels 4 --folio 64K --sge 512 --bytes 1G\n"
+"    " PROG_NAME " -m dmaengine --prep all --depth 4 --cpus 0-3 -c 4 \\\n"
+"        --src-node 0 --dst-node 1\n"
 "    " PROG_NAME " -m dmaengine --prep memcpy --poll --verify\n"
 "    " PROG_NAME " -m dmaengine --json --samples > run.json\n"
 "    " PROG_NAME " -m dmaengine --device soft_dma.0 --csv > run.csv\n",

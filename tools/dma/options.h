@@ -32,8 +32,8 @@ enum opt_id {
 	O_THREADS, O_SECONDS, O_NODE, O_BITS, O_DIR, O_XDELAY, O_GRANULE,
 	O_ENTRIES, O_ENTRY_SIZE, O_ITERATIONS, O_CPUS, O_DMA_SYNC, O_PERCENTILES,
 	O_CHANNELS, O_CHANNEL, O_DEVICE, O_ORDER, O_FOLIO, O_SGE, O_BYTES,
-	O_RUNS, O_WARMUP, O_SRC_NODE, O_DST_NODE, O_PREP, O_VERIFY, O_POLL,
-	O_ALLOW_FEWER, O_TIMEOUT, O_PER_CHANNEL, O_SAMPLES,
+	O_RUNS, O_WARMUP, O_SRC_NODE, O_DST_NODE, O_PREP, O_BUFFERS, O_DEPTH,
+	O_VERIFY, O_POLL, O_ALLOW_FEWER, O_TIMEOUT, O_PER_CHANNEL, O_SAMPLES,
 	O_NR
 };
 
@@ -63,7 +63,7 @@ struct bench_opts {
 	uint32_t entry_size;		/* bytes; the page size by default */
 	unsigned int iterations;	/* 0: a timed run */
 	uint32_t cpus[DMA_MAP_MAX_CPUS];
-	unsigned int nr_cpus;		/* 0: no --cpus */
+	unsigned int nr_cpus;		/* 0: no --cpus (also -m dmaengine) */
 	bool sync;
 	bool percentiles;
 
@@ -79,7 +79,8 @@ struct bench_opts {
 	int src_node;
 	int dst_node;
 	unsigned int prep_modes;	/* DMAENGINE_BENCH_PREP_* */
-	unsigned int flags;		/* DMAENGINE_BENCH_F_* */
+	unsigned int flags;		/* DMAENGINE_BENCH_F_*; SKIP_MISSING without --prep */
+	unsigned int depth;		/* batches in flight per channel */
 	unsigned int timeout_ms;
 	bool per_channel;
 	bool samples;
@@ -119,7 +120,15 @@ uint64_t folio_bytes(const struct bench_opts *o);
 /* Names of the enum values, for reports. */
 const char *mode_name(enum bench_mode mode);		/* "single", "sg", "dmaengine" */
 const char *dir_name(unsigned int dir);			/* "BIDIRECTIONAL", ... or NULL */
-const char *prep_mode_name(unsigned int index);		/* "prep_memcpy", ... or NULL */
-const char *prep_modes_name(unsigned int prep_modes);	/* "memcpy", "memcpy_sg", "both" */
+/* "prep_memcpy", "prep_memcpy_sg", "cpu" (DMAENGINE_BENCH_MODE_*) or NULL */
+const char *prep_mode_name(unsigned int index);
+/*
+ * prep_modes_name() - --prep's word for DMAENGINE_BENCH_PREP_* bits:
+ * "memcpy", "memcpy_sg", "cpu", "both", "all", or a list as "memcpy,cpu";
+ * "?" for none or unknown bits
+ */
+const char *prep_modes_name(unsigned int prep_modes);
+/* buffers_name() - "distinct" or "reuse", per DMAENGINE_BENCH_F_DISTINCT */
+const char *buffers_name(unsigned int flags);
 
 #endif

@@ -12,11 +12,14 @@
 #include <linux/map_benchmark.h>
 
 #include "options.h"
+#include "sysinfo.h"
 
 /* Where the run happened, for the report headers. */
 struct report_ctx {
 	const char *version;	/* tool_version */
 	const char *kernel;	/* kernel_release() */
+	/* dmaengine: the CPUs' frequency state (read_cpufreq()), or NULL */
+	const struct cpufreq_info *cpufreq;
 };
 
 /* The selftest's four lines, byte for byte. */
@@ -56,9 +59,16 @@ void report_map_ext(FILE *f, const struct report_ctx *ctx,
 		    const struct map_benchmark_ext *m);
 
 /*
- * A finished DMAENGINE_BENCHMARK: @b as the kernel returned it, the
- * channel array it filled (NULL if none was passed) and its samples (NULL,
- * or b->samples_written entries).
+ * A finished DMAENGINE_BENCHMARK: @b as the kernel returned it (version 2;
+ * after a version 1 call, as dmaengine_from_v1() made it, ->size still
+ * DMAENGINE_BENCH_SIZE_VER1), the channel array it filled (NULL if none
+ * was passed) and its samples (NULL, or b->samples_written entries).
+ *
+ * Rows: one per prep mode of ->prep_modes_run, in the order memcpy,
+ * memcpy_sg, cpu, from ->results[]. The table prints '-' for a phase a
+ * row's mode does not have (cpu: prep, submit, issue, wait, map, unmap,
+ * prep_calls, prep_stalls, submits; memcpy and memcpy_sg: copy_ms); CSV
+ * and JSON print the kernel's figures there, which are 0.
  */
 struct dmaengine_report {
 	const struct bench_opts *opts;	/* page size, --verbose, --per-channel */
@@ -72,7 +82,8 @@ extern const char dmaengine_csv_header[];
 
 void report_dmaengine_text(FILE *f, const struct report_ctx *ctx,
 			   const struct dmaengine_report *r);
-void report_dmaengine_csv(FILE *f, const struct dmaengine_report *r);
+void report_dmaengine_csv(FILE *f, const struct report_ctx *ctx,
+			  const struct dmaengine_report *r);
 void report_dmaengine_json(FILE *f, const struct report_ctx *ctx,
 			   const struct dmaengine_report *r);
 /* report_dmaengine() - text, CSV or JSON, per r->opts->format */
@@ -81,5 +92,8 @@ void report_dmaengine(FILE *f, const struct report_ctx *ctx,
 
 /* dmaengine_channels_used() - channels the run used, as far as known */
 unsigned int dmaengine_channels_used(const struct dmaengine_benchmark *b);
+
+/* dmaengine_modes_run() - DMAENGINE_BENCH_PREP_* bits of the modes that ran */
+unsigned int dmaengine_modes_run(const struct dmaengine_benchmark *b);
 
 #endif

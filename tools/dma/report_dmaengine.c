@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "json.h"
 #include "report.h"
 #include "stats.h"
@@ -16,22 +17,24 @@
 
 enum phase {
 	PH_RUN, PH_PREP, PH_SUBMIT, PH_ISSUE, PH_WAIT, PH_MAP, PH_UNMAP,
-	PH_GBPS,
+	PH_COPY, PH_STALLS, PH_GBPS,
 	PH_NR
 };
 
-/* Names in CSV and JSON; all but gbps are milliseconds. */
+/* Names in CSV and JSON; prep_stalls is a count, gbps GB/s, the rest ms. */
 static const char *const phase_names[PH_NR] = {
 	"run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms", "map_ms",
-	"unmap_ms", "gbps",
+	"unmap_ms", "copy_ms", "prep_stalls", "gbps",
 };
 
 const char dmaengine_csv_header[] =
-	"mode,chan,folio_order,folio_bytes,sge,runs,bytes,prep_calls,submits,"
-	"batches,segments,run_ms_mean,run_ms_sd,prep_ms_mean,prep_ms_sd,"
-	"submit_ms_mean,submit_ms_sd,issue_ms_mean,issue_ms_sd,wait_ms_mean,"
-	"wait_ms_sd,map_ms_mean,map_ms_sd,unmap_ms_mean,unmap_ms_sd,gbps_mean,"
-	"gbps_sd";
+	"mode,chan,folio_order,folio_bytes,sge,depth,buffers,cpus,runs,bytes,"
+	"prep_calls,submits,batches,segments,run_ms_mean,run_ms_sd,"
+	"prep_ms_mean,prep_ms_sd,submit_ms_mean,submit_ms_sd,issue_ms_mean,"
+	"issue_ms_sd,wait_ms_mean,wait_ms_sd,map_ms_mean,map_ms_sd,"
+	"unmap_ms_mean,unmap_ms_sd,copy_ms_mean,copy_ms_sd,prep_stalls_mean,"
+	"prep_stalls_sd,gbps_mean,gbps_sd,cpufreq_governor,cpu_cur_khz_min,"
+	"cpu_cur_khz_max,cpu_max_khz,boost";
 
 #define NS_PER_MS	1e6
 #define BYTES_PER_GB	1e9
@@ -50,6 +53,11 @@ struct row {
 unsigned int dmaengine_channels_used(const struct dmaengine_benchmark *b)
 {
 	return b->channels_used ? b->channels_used : b->channels;
+}
+
+unsigned int dmaengine_modes_run(const struct dmaengine_benchmark *b)
+{
+	return b->prep_modes_run ? b->prep_modes_run : b->prep_modes;
 }
 
 /* channel_entries() - entries of r->channels that describe a channel */
@@ -73,7 +81,37 @@ static void channel_name(const struct dmaengine_report *r, unsigned int i,
 
 static bool prep_mode_ran(const struct dmaengine_report *r, unsigned int mode)
 {
-	return r->b->prep_modes & (1U << mode);
+	return dmaengine_modes_run(r->b) & (1U << mode);
+}
+
+/* phase_applies() - whether prep mode @mode has phase @p (else '-') */
+static bool phase_applies(unsigned int mode, enum phase p)
+{
+	bool cpu = mode == DMAENGINE_BENCH_MODE_CPU;
+
+	switch (p) {
+	case PH_PREP: case PH_SUBMIT: case PH_ISSUE: case PH_WAIT:
+	case PH_MAP: case PH_UNMAP: case PH_STALLS:
+		return !cpu;
+	case PH_COPY:
+		return cpu;
+	default:
+		return true;
+	}
+}
+
+static double phase_scale(enum phase p)
+{
+	return p == PH_GBPS ? BYTES_PER_GB : p == PH_STALLS ? 1 : NS_PER_MS;
+}
+
+/* cpus_text() - the --cpus list of the run, "" when not pinned */
+static void cpus_text(const struct dmaengine_benchmark *b, char *buf,
+		      size_t len)
+{
+	format_cpu_list(b->nr_cpus && b->cpus_ptr ?
+			(const uint32_t *)(uintptr_t)b->cpus_ptr : NULL,
+			b->cpus_ptr ? b->nr_cpus : 0, buf, len);
 }
 
 static uint64_t report_folio_bytes(const struct dmaengine_report *r)
@@ -84,12 +122,14 @@ static uint64_t report_folio_bytes(const struct dmaengine_report *r)
 static void row_from_result(const struct dmaengine_report *r,
 			    unsigned int mode, struct row *row)
 {
-	const struct dmaengine_bench_result *res = &r->b->result[mode];
+	const struct dmaengine_bench_result2 *res2 = &r->b->results[mode];
+	const struct dmaengine_bench_result *res = &res2->r;
 	const struct dmaengine_bench_stat *st[PH_NR] = {
 		[PH_RUN] = &res->run_ns, [PH_PREP] = &res->prep_ns,
 		[PH_SUBMIT] = &res->submit_ns, [PH_ISSUE] = &res->issue_ns,
 		[PH_WAIT] = &res->wait_ns, [PH_MAP] = &res->map_ns,
-		[PH_UNMAP] = &res->unmap_ns, [PH_GBPS] = &res->bytes_per_sec,
+		[PH_UNMAP] = &res->unmap_ns, [PH_COPY] = &res2->copy_ns,
+		[PH_STALLS] = &res2->prep_stalls, [PH_GBPS] = &res->bytes_per_sec,
 	};
 	int p;
 
@@ -105,10 +145,8 @@ static void row_from_result(const struct dmaengine_report *r,
 	row->batches = res->batches;
 	row->segments = res->segments;
 	for (p = 0; p < PH_NR; p++) {
-		double scale = p == PH_GBPS ? BYTES_PER_GB : NS_PER_MS;
-
-		row->mean[p] = st[p]->mean / scale;
-		row->sd[p] = st[p]->stddev / scale;
+		row->mean[p] = st[p]->mean / phase_scale(p);
+		row->sd[p] = st[p]->stddev / phase_scale(p);
 	}
 }
 
@@ -141,6 +179,8 @@ static bool row_from_samples(const struct dmaengine_report *r,
 		stat_add(&acc[PH_WAIT], s->wait_ns / NS_PER_MS);
 		stat_add(&acc[PH_MAP], s->map_ns / NS_PER_MS);
 		stat_add(&acc[PH_UNMAP], s->unmap_ns / NS_PER_MS);
+		stat_add(&acc[PH_COPY], s->copy_ns / NS_PER_MS);
+		stat_add(&acc[PH_STALLS], s->prep_stalls);
 		if (run_ns)	/* bytes per ns is GB/s */
 			stat_add(&acc[PH_GBPS], (double)s->bytes / run_ns);
 		row->bytes = s->bytes;
@@ -161,11 +201,11 @@ static unsigned int per_channel_rows(const struct dmaengine_report *r,
 {
 	unsigned int nch = dmaengine_channels_used(r->b), mode, ch, n = 0;
 
-	*rows = calloc((size_t)nch * DMAENGINE_BENCH_NR_PREP_MODES + 1,
+	*rows = calloc((size_t)nch * DMAENGINE_BENCH_NR_MODES + 1,
 		       sizeof(**rows));
 	if (!*rows)
 		return 0;
-	for (mode = 0; mode < DMAENGINE_BENCH_NR_PREP_MODES; mode++) {
+	for (mode = 0; mode < DMAENGINE_BENCH_NR_MODES; mode++) {
 		if (!prep_mode_ran(r, mode))
 			continue;
 		for (ch = 0; ch < nch; ch++)
@@ -181,9 +221,9 @@ static unsigned int per_channel_rows(const struct dmaengine_report *r,
 
 enum column {
 	C_MODE, C_CHAN, C_FOLIO, C_SGE, C_RUN, C_PREP, C_SUBMIT, C_ISSUE,
-	C_WAIT, C_CALLS, C_GBPS,
+	C_WAIT, C_MAP, C_UNMAP, C_COPY, C_CALLS, C_GBPS,
 	/* --verbose */
-	C_MAP, C_UNMAP, C_SUBMITS, C_BATCHES, C_SEGMENTS, C_BYTES,
+	C_STALLS, C_SUBMITS, C_BATCHES, C_SEGMENTS, C_BYTES,
 	C_NR
 };
 
@@ -191,16 +231,23 @@ enum column {
 static const struct {
 	const char *head;
 	int width;
+	enum phase phase;	/* mean +- sd columns; PH_NR: others */
 } columns[C_NR] = {
-	[C_MODE] = { "mode", 14 },	[C_CHAN] = { "chan", 4 },
-	[C_FOLIO] = { "folio", 5 },	[C_SGE] = { "sge", 3 },
-	[C_RUN] = { "run_ms", 15 },	[C_PREP] = { "prep_ms", 14 },
-	[C_SUBMIT] = { "submit_ms", 13 }, [C_ISSUE] = { "issue_ms", 11 },
-	[C_WAIT] = { "wait_ms", 17 },	[C_CALLS] = { "prep_calls", 10 },
-	[C_GBPS] = { "GB/s", 11 },	[C_MAP] = { "map_ms", 13 },
-	[C_UNMAP] = { "unmap_ms", 13 },	[C_SUBMITS] = { "submits", 7 },
-	[C_BATCHES] = { "batches", 7 },	[C_SEGMENTS] = { "segments", 8 },
-	[C_BYTES] = { "bytes", 5 },
+	[C_MODE] = { "mode", 14, PH_NR },	[C_CHAN] = { "chan", 4, PH_NR },
+	[C_FOLIO] = { "folio", 5, PH_NR },	[C_SGE] = { "sge", 3, PH_NR },
+	[C_RUN] = { "run_ms", 15, PH_RUN },	[C_PREP] = { "prep_ms", 14, PH_PREP },
+	[C_SUBMIT] = { "submit_ms", 13, PH_SUBMIT },
+	[C_ISSUE] = { "issue_ms", 11, PH_ISSUE },
+	[C_WAIT] = { "wait_ms", 17, PH_WAIT },
+	[C_MAP] = { "map_ms", 13, PH_MAP },	[C_UNMAP] = { "unmap_ms", 13, PH_UNMAP },
+	[C_COPY] = { "copy_ms", 15, PH_COPY },
+	[C_CALLS] = { "prep_calls", 10, PH_NR },
+	[C_GBPS] = { "GB/s", 11, PH_GBPS },
+	[C_STALLS] = { "prep_stalls", 11, PH_STALLS },
+	[C_SUBMITS] = { "submits", 7, PH_NR },
+	[C_BATCHES] = { "batches", 7, PH_NR },
+	[C_SEGMENTS] = { "segments", 8, PH_NR },
+	[C_BYTES] = { "bytes", 5, PH_NR },
 };
 
 #define CELL_LEN	64
@@ -221,51 +268,60 @@ static void mean_sd_cell(char *cell, double mean, double sd)
 	snprintf(cell, CELL_LEN, "%.2f \u00b1 %.2f", mean, sd);
 }
 
+static void count_cell(char *cell, uint64_t v, bool applies)
+{
+	if (applies)
+		snprintf(cell, CELL_LEN, "%llu", (unsigned long long)v);
+	else
+		strcpy(cell, "-");
+}
+
 static void row_cells(const struct dmaengine_report *r, const struct row *row,
 		      char (*cells)[CELL_LEN])
 {
-	static const enum phase phase_of[C_NR] = {
-		[C_RUN] = PH_RUN, [C_PREP] = PH_PREP, [C_SUBMIT] = PH_SUBMIT,
-		[C_ISSUE] = PH_ISSUE, [C_WAIT] = PH_WAIT, [C_GBPS] = PH_GBPS,
-		[C_MAP] = PH_MAP, [C_UNMAP] = PH_UNMAP,
-	};
+	bool dma = row->prep_mode != DMAENGINE_BENCH_MODE_CPU;
+	const char *mode = prep_mode_name(row->prep_mode);
 	int c;
 
-	snprintf(cells[C_MODE], CELL_LEN, "%s", prep_mode_name(row->prep_mode));
+	snprintf(cells[C_MODE], CELL_LEN, "%s", mode ? mode : "?");
 	snprintf(cells[C_CHAN], CELL_LEN, "%s", row->chan);
 	format_size(report_folio_bytes(r), cells[C_FOLIO], CELL_LEN);
 	snprintf(cells[C_SGE], CELL_LEN, "%u", r->b->sge);
-	for (c = C_RUN; c <= C_UNMAP; c++)
-		if (c != C_CALLS)
-			mean_sd_cell(cells[c], row->mean[phase_of[c]],
-				     row->sd[phase_of[c]]);
-	snprintf(cells[C_CALLS], CELL_LEN, "%llu",
-		 (unsigned long long)row->prep_calls);
-	snprintf(cells[C_SUBMITS], CELL_LEN, "%llu",
-		 (unsigned long long)row->submits);
-	if (row->totals) {
-		snprintf(cells[C_BATCHES], CELL_LEN, "%llu",
-			 (unsigned long long)row->batches);
-		snprintf(cells[C_SEGMENTS], CELL_LEN, "%llu",
-			 (unsigned long long)row->segments);
-	} else {
-		strcpy(cells[C_BATCHES], "-");
-		strcpy(cells[C_SEGMENTS], "-");
+	for (c = 0; c < C_NR; c++) {
+		enum phase p = columns[c].phase;
+
+		if (p == PH_NR)
+			continue;
+		if (phase_applies(row->prep_mode, p))
+			mean_sd_cell(cells[c], row->mean[p], row->sd[p]);
+		else
+			strcpy(cells[c], "-");
 	}
-	snprintf(cells[C_BYTES], CELL_LEN, "%llu",
-		 (unsigned long long)row->bytes);
+	count_cell(cells[C_CALLS], row->prep_calls, dma);
+	count_cell(cells[C_SUBMITS], row->submits, dma);
+	count_cell(cells[C_BATCHES], row->batches, row->totals);
+	count_cell(cells[C_SEGMENTS], row->segments, row->totals);
+	count_cell(cells[C_BYTES], row->bytes, true);
 }
 
-/* print_table() - a heading and @n rows, columns left-aligned */
+/*
+ * print_table() - a heading and @n rows, columns left-aligned: copy_ms
+ * only when a row is the cpu mode's, the last five only with --verbose
+ */
 static void print_table(FILE *f, const struct dmaengine_report *r,
 			const struct row *rows, unsigned int n,
 			const char *chan_head)
 {
-	int ncols = r->opts->verbose ? C_NR : C_GBPS + 1;
 	char (*cells)[C_NR][CELL_LEN];
-	int width[C_NR], c;
+	int width[C_NR], shown[C_NR], ncols = 0, c, k;
+	bool cpu = false;
 	unsigned int i;
 
+	for (i = 0; i < n; i++)
+		cpu |= rows[i].prep_mode == DMAENGINE_BENCH_MODE_CPU;
+	for (c = 0; c < C_NR; c++)
+		if ((c != C_COPY || cpu) && (c <= C_GBPS || r->opts->verbose))
+			shown[ncols++] = c;
 	cells = calloc(n + 1, sizeof(*cells));
 	if (!cells)
 		return;
@@ -277,13 +333,14 @@ static void print_table(FILE *f, const struct dmaengine_report *r,
 	for (i = 0; i < n; i++)
 		row_cells(r, &rows[i], cells[i + 1]);
 	for (i = 0; i <= n; i++)
-		for (c = 0; c < ncols; c++)
+		for (c = 0; c < C_NR; c++)
 			if (display_width(cells[i][c]) > width[c])
 				width[c] = display_width(cells[i][c]);
 	for (i = 0; i <= n; i++) {
-		for (c = 0; c < ncols; c++) {
+		for (k = 0; k < ncols; k++) {
+			c = shown[k];
 			fputs(cells[i][c], f);
-			if (c < ncols - 1)
+			if (k < ncols - 1)
 				fprintf(f, "%*s",
 					width[c] - display_width(cells[i][c]) + 1,
 					"");
@@ -306,9 +363,16 @@ static void print_channels_line(FILE *f, const struct dmaengine_report *r)
 	for (i = 0; i < n; i++) {
 		const struct dmaengine_bench_channel *ch = &r->channels[i];
 
-		fprintf(f, "%s %.*s (%.*s, %.*s)", i ? "," : "",
+		fprintf(f, "%s %.*s (%.*s, %.*s", i ? "," : "",
 			NAME_MAX_LEN, ch->name, NAME_MAX_LEN, ch->device,
 			NAME_MAX_LEN, ch->driver);
+		if (r->opts->verbose)
+			fprintf(f, "; node %d, src node %d, dst node %d, max_seg_size %u, copy_align %u, memcpy_sg %s, no_order %s",
+				ch->node, ch->src_node, ch->dst_node,
+				ch->max_seg_size, ch->copy_align,
+				ch->has_memcpy_sg ? "yes" : "no",
+				ch->no_order ? "yes" : "no");
+		fputc(')', f);
 	}
 	fputc('\n', f);
 }
@@ -316,47 +380,93 @@ static void print_channels_line(FILE *f, const struct dmaengine_report *r)
 static void print_params_line(FILE *f, const struct dmaengine_report *r)
 {
 	const struct dmaengine_benchmark *b = r->b;
-	char bytes[32], folio[32];
+	char bytes[32], folio[32], cpus[256];
 
 	format_size(b->bytes_per_channel, bytes, sizeof(bytes));
 	format_size(report_folio_bytes(r), folio, sizeof(folio));
-	fprintf(f, "# %s per channel in batches of %u x %s; %u runs after %u warm-up; src node %d, dst node %d; prep %s%s%s%s\n",
+	cpus_text(b, cpus, sizeof(cpus));
+	fprintf(f, "# %s per channel in batches of %u x %s; %u runs after %u warm-up; src node %d, dst node %d; prep %s; buffers %s, depth %u, cpus %s%s%s%s\n",
 		bytes, b->sge, folio, b->runs, b->warmup_runs, b->src_node,
 		b->dst_node, prep_modes_name(b->prep_modes),
+		buffers_name(b->flags), b->depth ? b->depth : 1,
+		cpus[0] ? cpus : "not pinned",
 		b->flags & DMAENGINE_BENCH_F_VERIFY ? ", verify" : "",
 		b->flags & DMAENGINE_BENCH_F_POLL ? ", poll" : "",
 		b->flags & DMAENGINE_BENCH_F_ALLOW_FEWER ? ", allow fewer" : "");
 }
 
-static void print_phases_line(FILE *f, const struct dmaengine_report *r)
+/* the modes asked for that did not run, one '#' line each */
+static void print_missing_lines(FILE *f, const struct dmaengine_report *r)
 {
-	unsigned int mode;
-	struct row row;
+	unsigned int mode, missing = r->b->prep_modes & ~dmaengine_modes_run(r->b);
+	char why[256];
 
-	fprintf(f, "# acquire_ms %.2f", r->b->acquire_ns / NS_PER_MS);
-	for (mode = 0; mode < DMAENGINE_BENCH_NR_PREP_MODES; mode++) {
-		if (!prep_mode_ran(r, mode))
+	for (mode = 0; mode < DMAENGINE_BENCH_NR_MODES; mode++) {
+		if (!(missing & (1U << mode)))
 			continue;
-		row_from_result(r, mode, &row);
-		fprintf(f, "; %s: map_ms %.2f \u00b1 %.2f, unmap_ms %.2f \u00b1 %.2f",
-			prep_mode_name(mode), row.mean[PH_MAP], row.sd[PH_MAP],
-			row.mean[PH_UNMAP], row.sd[PH_UNMAP]);
+		dmaengine_missing_reason(why, sizeof(why), r->b, r->channels,
+					 mode);
+		fprintf(f, "# not run: %s: %s\n", prep_mode_name(mode), why);
 	}
+}
+
+static void print_mhz(FILE *f, unsigned long khz)
+{
+	fprintf(f, "%lu MHz", (khz + 500) / 1000);
+}
+
+static void print_cpufreq_line(FILE *f, const struct cpufreq_info *fi)
+{
+	if (!fi)
+		return;
+	fprintf(f, "# cpufreq:");
+	if (!fi->cpus) {
+		fprintf(f, " not exposed here (no /sys/devices/system/cpu/cpu*/cpufreq)");
+	} else {
+		fprintf(f, " governor %s", fi->governor[0] ? fi->governor : "?");
+		if (fi->driver[0])
+			fprintf(f, " (%s)", fi->driver);
+		fprintf(f, " on %u CPU%s", fi->cpus, fi->cpus == 1 ? "" : "s");
+		if (fi->cur_khz_max) {
+			fprintf(f, ", now ");
+			if (fi->cur_khz_min != fi->cur_khz_max) {
+				print_mhz(f, fi->cur_khz_min);
+				fprintf(f, " to ");
+			}
+			print_mhz(f, fi->cur_khz_max);
+		}
+		if (fi->max_khz) {
+			fprintf(f, ", max ");
+			print_mhz(f, fi->max_khz);
+		}
+	}
+	if (fi->boost >= 0)
+		fprintf(f, "; boost %s (%s)", fi->boost ? "on" : "off",
+			fi->boost_source);
 	fputc('\n', f);
+}
+
+static bool interface_v1(const struct dmaengine_benchmark *b)
+{
+	return b->size < DMAENGINE_BENCH_SIZE_VER2;
 }
 
 void report_dmaengine_text(FILE *f, const struct report_ctx *ctx,
 			   const struct dmaengine_report *r)
 {
-	struct row rows[DMAENGINE_BENCH_NR_PREP_MODES], *pc;
+	struct row rows[DMAENGINE_BENCH_NR_MODES], *pc;
 	unsigned int mode, n = 0;
 
 	fprintf(f, "# " PROG_NAME " %s, kernel %s\n", ctx->version,
 		ctx->kernel);
+	if (interface_v1(r->b))
+		fprintf(f, "# the module is older than the tool: version 1 of DMAENGINE_BENCHMARK (no prep_stalls, no cpu mode)\n");
 	print_channels_line(f, r);
 	print_params_line(f, r);
-	print_phases_line(f, r);
-	for (mode = 0; mode < DMAENGINE_BENCH_NR_PREP_MODES; mode++)
+	print_missing_lines(f, r);
+	print_cpufreq_line(f, ctx->cpufreq);
+	fprintf(f, "# acquire_ms %.2f\n", r->b->acquire_ns / NS_PER_MS);
+	for (mode = 0; mode < DMAENGINE_BENCH_NR_MODES; mode++)
 		if (prep_mode_ran(r, mode))
 			row_from_result(r, mode, &rows[n++]);
 	print_table(f, r, rows, n, columns[C_CHAN].head);
@@ -378,27 +488,69 @@ void report_dmaengine_text(FILE *f, const struct report_ctx *ctx,
 /* CSV                                                              */
 /* ---------------------------------------------------------------- */
 
-void report_dmaengine_csv(FILE *f, const struct dmaengine_report *r)
+/* csv_text() - @s as a CSV field: quoted when it has a comma or quote */
+static void csv_text(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* the CPU frequency columns, each empty when unknown */
+static void csv_cpufreq(FILE *f, const struct cpufreq_info *fi)
+{
+	fputc(',', f);
+	if (fi && fi->governor[0])
+		csv_text(f, fi->governor);
+	fputc(',', f);
+	if (fi && fi->cur_khz_max)
+		fprintf(f, "%lu,%lu", fi->cur_khz_min, fi->cur_khz_max);
+	else
+		fputc(',', f);
+	fputc(',', f);
+	if (fi && fi->max_khz)
+		fprintf(f, "%lu", fi->max_khz);
+	fputc(',', f);
+	if (fi && fi->boost >= 0)
+		fprintf(f, "%d", fi->boost);
+}
+
+void report_dmaengine_csv(FILE *f, const struct report_ctx *ctx,
+			  const struct dmaengine_report *r)
 {
 	unsigned int mode;
+	char cpus[4096];
 	struct row row;
 	int p;
 
+	cpus_text(r->b, cpus, sizeof(cpus));
 	fprintf(f, "%s\n", dmaengine_csv_header);
-	for (mode = 0; mode < DMAENGINE_BENCH_NR_PREP_MODES; mode++) {
+	for (mode = 0; mode < DMAENGINE_BENCH_NR_MODES; mode++) {
 		if (!prep_mode_ran(r, mode))
 			continue;
 		row_from_result(r, mode, &row);
-		fprintf(f, "%s,%s,%u,%llu,%u,%u,%llu,%llu,%llu,%llu,%llu",
-			prep_mode_name(mode), row.chan, r->b->folio_order,
+		fprintf(f, "%s,%s,%u,%llu,%u,%u,%s,", prep_mode_name(mode),
+			row.chan, r->b->folio_order,
 			(unsigned long long)report_folio_bytes(r), r->b->sge,
-			row.runs, (unsigned long long)row.bytes,
+			r->b->depth ? r->b->depth : 1, buffers_name(r->b->flags));
+		csv_text(f, cpus);
+		fprintf(f, ",%u,%llu,%llu,%llu,%llu,%llu", row.runs,
+			(unsigned long long)row.bytes,
 			(unsigned long long)row.prep_calls,
 			(unsigned long long)row.submits,
 			(unsigned long long)row.batches,
 			(unsigned long long)row.segments);
 		for (p = 0; p < PH_NR; p++)
 			fprintf(f, ",%.6f,%.6f", row.mean[p], row.sd[p]);
+		csv_cpufreq(f, ctx->cpufreq);
 		fputc('\n', f);
 	}
 }
@@ -424,6 +576,8 @@ static void json_phases(struct json *j, const struct row *row)
 static void json_params(struct json *j, const struct dmaengine_report *r)
 {
 	const struct dmaengine_benchmark *b = r->b;
+	const uint32_t *cpus = (const uint32_t *)(uintptr_t)b->cpus_ptr;
+	unsigned int i;
 
 	json_key(j, "params");
 	json_object_begin(j);
@@ -441,10 +595,110 @@ static void json_params(struct json *j, const struct dmaengine_report *r)
 	json_key_int(j, "dst_node", b->dst_node);
 	json_key(j, "prep");
 	json_string(j, prep_modes_name(b->prep_modes));
+	json_key_bool(j, "skip_missing",
+		      b->flags & DMAENGINE_BENCH_F_SKIP_MISSING);
+	json_key(j, "buffers");
+	json_string(j, buffers_name(b->flags));
+	json_key_uint(j, "depth", b->depth ? b->depth : 1);
+	json_key(j, "cpus");
+	json_array_begin(j);
+	for (i = 0; cpus && i < b->nr_cpus; i++)
+		json_uint(j, cpus[i]);
+	json_array_end(j);
 	json_key_bool(j, "verify", b->flags & DMAENGINE_BENCH_F_VERIFY);
 	json_key_bool(j, "poll", b->flags & DMAENGINE_BENCH_F_POLL);
 	json_key_bool(j, "allow_fewer", b->flags & DMAENGINE_BENCH_F_ALLOW_FEWER);
 	json_key_uint(j, "timeout_ms", b->timeout_ms);
+	json_object_end(j);
+}
+
+/* "prep_modes_run" and "missing": [{prep_mode, error, reason}] */
+static void json_modes_run(struct json *j, const struct dmaengine_report *r)
+{
+	unsigned int mode, run = dmaengine_modes_run(r->b);
+	unsigned int missing = r->b->prep_modes & ~run;
+	char why[256];
+
+	json_key(j, "prep_modes_run");
+	json_array_begin(j);
+	for (mode = 0; mode < DMAENGINE_BENCH_NR_MODES; mode++)
+		if (run & (1U << mode))
+			json_string(j, prep_mode_name(mode));
+	json_array_end(j);
+	json_key(j, "missing");
+	json_array_begin(j);
+	for (mode = 0; mode < DMAENGINE_BENCH_NR_MODES; mode++) {
+		unsigned int err = r->b->results[mode].missing;
+
+		if (!(missing & (1U << mode)))
+			continue;
+		dmaengine_missing_reason(why, sizeof(why), r->b, r->channels,
+					 mode);
+		json_object_begin(j);
+		json_key(j, "prep_mode");
+		json_string(j, prep_mode_name(mode));
+		json_key(j, "error");
+		json_string(j, err == DMAENGINE_BENCH_ERR_NO_API ? "no_api" :
+			    err == DMAENGINE_BENCH_ERR_NO_CAP ? "no_cap" :
+			    "other");
+		json_key(j, "reason");
+		json_string(j, why);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+/* member @key: @s, or null when NULL */
+static void json_key_string_or_null(struct json *j, const char *key,
+				    const char *s)
+{
+	json_key(j, key);
+	if (s)
+		json_string(j, s);
+	else
+		json_null(j);
+}
+
+/* member @key: @v, or null when @known is 0 */
+static void json_key_uint_or_null(struct json *j, const char *key,
+				  unsigned long long v, unsigned long long known)
+{
+	json_key(j, key);
+	if (known)
+		json_uint(j, v);
+	else
+		json_null(j);
+}
+
+static void json_system(struct json *j, const struct report_ctx *ctx)
+{
+	const struct cpufreq_info *fi = ctx->cpufreq;
+
+	json_key(j, "system");
+	json_object_begin(j);
+	json_key(j, "cpufreq");
+	if (!fi) {
+		json_null(j);
+		json_object_end(j);
+		return;
+	}
+	json_object_begin(j);
+	json_key_uint(j, "cpus", fi->cpus);
+	json_key_string_or_null(j, "driver", fi->driver[0] ? fi->driver : NULL);
+	json_key_string_or_null(j, "governor",
+				fi->governor[0] ? fi->governor : NULL);
+	json_key_uint_or_null(j, "cur_khz_min", fi->cur_khz_min,
+			      fi->cur_khz_max);
+	json_key_uint_or_null(j, "cur_khz_max", fi->cur_khz_max,
+			      fi->cur_khz_max);
+	json_key_uint_or_null(j, "max_khz", fi->max_khz, fi->max_khz);
+	json_key(j, "boost");
+	if (fi->boost >= 0)
+		json_bool(j, fi->boost);
+	else
+		json_null(j);
+	json_key_string_or_null(j, "boost_source", fi->boost_source);
+	json_object_end(j);
 	json_object_end(j);
 }
 
@@ -467,6 +721,7 @@ static void json_channels(struct json *j, const struct dmaengine_report *r)
 		json_key_uint(j, "max_seg_size", ch->max_seg_size);
 		json_key_uint(j, "copy_align", ch->copy_align);
 		json_key_bool(j, "has_memcpy_sg", ch->has_memcpy_sg);
+		json_key_bool(j, "no_order", ch->no_order);
 		json_object_end(j);
 	}
 	json_array_end(j);
@@ -479,7 +734,7 @@ static void json_results(struct json *j, const struct dmaengine_report *r)
 
 	json_key(j, "results");
 	json_array_begin(j);
-	for (mode = 0; mode < DMAENGINE_BENCH_NR_PREP_MODES; mode++) {
+	for (mode = 0; mode < DMAENGINE_BENCH_NR_MODES; mode++) {
 		if (!prep_mode_ran(r, mode))
 			continue;
 		row_from_result(r, mode, &row);
@@ -490,6 +745,9 @@ static void json_results(struct json *j, const struct dmaengine_report *r)
 		json_key_uint(j, "folio_order", r->b->folio_order);
 		json_key_uint(j, "folio_bytes", report_folio_bytes(r));
 		json_key_uint(j, "sge", r->b->sge);
+		json_key_uint(j, "depth", r->b->depth ? r->b->depth : 1);
+		json_key(j, "buffers");
+		json_string(j, buffers_name(r->b->flags));
 		json_key_uint(j, "runs", row.runs);
 		json_key_uint(j, "bytes", row.bytes);
 		json_key_uint(j, "prep_calls", row.prep_calls);
@@ -556,9 +814,11 @@ static void json_samples(struct json *j, const struct dmaengine_report *r)
 		json_key_uint(j, "wait_ns", s->wait_ns);
 		json_key_uint(j, "map_ns", s->map_ns);
 		json_key_uint(j, "unmap_ns", s->unmap_ns);
+		json_key_uint(j, "copy_ns", s->copy_ns);
 		json_key_uint(j, "bytes", s->bytes);
 		json_key_uint(j, "prep_calls", s->prep_calls);
 		json_key_uint(j, "submits", s->submits);
+		json_key_uint(j, "prep_stalls", s->prep_stalls);
 		json_object_end(j);
 	}
 	json_array_end(j);
@@ -580,6 +840,9 @@ void report_dmaengine_json(FILE *f, const struct report_ctx *ctx,
 	json_key(&j, "mode");
 	json_string(&j, mode_name(MODE_DMAENGINE));
 	json_params(&j, r);
+	json_key_uint(&j, "interface_version", interface_v1(r->b) ? 1 : 2);
+	json_modes_run(&j, r);
+	json_system(&j, ctx);
 	json_key_uint(&j, "channels_used", dmaengine_channels_used(r->b));
 	json_channels(&j, r);
 	json_results(&j, r);
@@ -599,7 +862,7 @@ void report_dmaengine(FILE *f, const struct report_ctx *ctx,
 		report_dmaengine_json(f, ctx, r);
 		break;
 	case OUT_CSV:
-		report_dmaengine_csv(f, r);
+		report_dmaengine_csv(f, ctx, r);
 		break;
 	case OUT_TEXT:
 		report_dmaengine_text(f, ctx, r);

@@ -179,3 +179,31 @@ unsigned int ilog2_u64(uint64_t x)
 		r++;
 	return r;
 }
+
+void format_cpu_list(const uint32_t *cpus, size_t n, char *buf, size_t len)
+{
+	size_t i = 0, j, used = 0;
+	char item[32];
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	while (i < n) {
+		for (j = i; j + 1 < n && cpus[j + 1] == cpus[j] + 1; j++)
+			;
+		if (j > i)
+			snprintf(item, sizeof(item), "%s%u-%u", i ? "," : "",
+				 (unsigned int)cpus[i], (unsigned int)cpus[j]);
+		else
+			snprintf(item, sizeof(item), "%s%u", i ? "," : "",
+				 (unsigned int)cpus[i]);
+		/* room for the item, and for ",..." unless it is the last */
+		if (used + strlen(item) + (j + 1 < n ? 4 : 0) >= len) {
+			snprintf(buf + used, len - used, "%s", i ? ",..." : "...");
+			return;
+		}
+		memcpy(buf + used, item, strlen(item) + 1);
+		used += strlen(item);
+		i = j + 1;
+	}
+}

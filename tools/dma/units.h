@@ -46,6 +46,13 @@ long parse_cpu_list(const char *s, unsigned int max_cpu, uint32_t *cpus,
 		    size_t max_n);
 
 /*
+ * format_cpu_list() - @n CPU numbers as parse_cpu_list() reads them, runs
+ * of consecutive numbers as ranges: {0,1,2,3,8} -> "0-3,8"; "" for none.
+ * A list longer than @len ends in "...".
+ */
+void format_cpu_list(const uint32_t *cpus, size_t n, char *buf, size_t len);
+
+/*
  * cpu_list_has() - whether the CPU list @s (the syntax above, numbers of any
  * size, one trailing newline allowed: /sys/devices/system/cpu/online) holds
  * @cpu. Returns 1, 0, or -1 when @s is malformed.

@@ -71,7 +71,7 @@ tool_dmaengine_table() {	# tool_dmaengine_table PREP ROWS ARGS...
 		return 1
 	}
 	cat /tmp/tool.out
-	grep -Eq '^mode +chan folio sge run_ms +prep_ms +submit_ms +issue_ms +wait_ms +prep_calls +GB/s' /tmp/tool.out &&
+	grep -Eq '^mode +chan folio sge run_ms +prep_ms +submit_ms +issue_ms +wait_ms +map_ms +unmap_ms +(copy_ms +)?prep_calls +GB/s' /tmp/tool.out &&
 	grep -Eq '^# channels: dma[0-9]+chan[0-9]+ \(soft_dma' /tmp/tool.out &&
 	[ "$(grep -Ec '^prep_memcpy(_sg)? +[0-9]+ +4KB +16 +[0-9.]+ ± [0-9.]+' /tmp/tool.out)" = "$_rows" ]
 }
@@ -119,8 +119,14 @@ suite_tool() {
 	check "tool: dmaengine table, per-segment memcpy, 2 channels, verified" \
 		tool_dmaengine_table memcpy 1 --channels 2 --verify
 	check_output "tool: dmaengine --csv" \
-		'^prep_memcpy,1,0,4096,16,3,1048576,256,' \
+		'^prep_memcpy,1,0,4096,16,1,distinct,,3,1048576,256,' \
 		"$TOOL" $TOOL_DE --prep memcpy --csv
+	check_output "tool: dmaengine --prep cpu: the CPU copy's row" \
+		'^cpu +1 +4KB +16 +[0-9.]+ ± [0-9.]+ +- ' \
+		"$TOOL" $TOOL_DE --prep cpu
+	check_output "tool: dmaengine --buffers reuse --depth 4 --cpus 0" \
+		'; buffers reuse, depth 4, cpus 0$' \
+		"$TOOL" $TOOL_DE --prep memcpy --buffers reuse --depth 4 --cpus 0
 	check_output "tool: dmaengine --json names the results" \
 		'"prep_mode": *"prep_memcpy"' "$TOOL" $TOOL_DE --prep memcpy --json
 	check_output "tool: --per-channel rows" 'dma[0-9]+chan[0-9]+' \
@@ -129,12 +135,17 @@ suite_tool() {
 		check "tool: both prep modes in one table" \
 			tool_dmaengine_table both 2 --channels 2 --verify
 		check_output "tool: memcpy_sg makes sge times fewer prep calls" \
-			'^prep_memcpy_sg,1,0,4096,16,3,1048576,16,' \
+			'^prep_memcpy_sg,1,0,4096,16,1,distinct,,3,1048576,16,' \
 			"$TOOL" $TOOL_DE --prep memcpy_sg --csv
+		check_output "tool: no --prep: the three modes" \
+			'^cpu +1 ' "$TOOL" $TOOL_DE
 	else
 		check_fails_with "tool: memcpy_sg on a stock kernel says why" \
-			'no dmaengine_prep_dma_memcpy_sg\(\): DMA_MEMCPY_SG was removed from mainline in 6\.0' \
+			'no dmaengine_prep_dma_memcpy_sg\(\): see kernel/patches/ in the project' \
 			"$TOOL" $TOOL_DE --prep both
+		check_output "tool: no --prep on a stock kernel: memcpy and cpu, memcpy_sg said missing" \
+			'^# not run: prep_memcpy_sg: this kernel has no dmaengine_prep_dma_memcpy_sg\(\)' \
+			"$TOOL" $TOOL_DE
 	fi
 	check_fails_with "tool: too many channels: says --allow-fewer" \
 		'--allow-fewer' "$TOOL" $TOOL_DE --prep memcpy --channels 64

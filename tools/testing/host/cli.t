@@ -3,7 +3,8 @@
 # The built binary end to end, on the host (no module needed): exit status
 # 0 for --help/--version, 2 and one message naming the option for invalid
 # values (nothing on stdout, no debugfs access), the extended map options
-# (--entries, --entry-size, --iterations, --cpus, --sync) included; a --cpus
+# (--entries, --entry-size, --iterations, --cpus, --sync) and the dmaengine
+# mode's --prep lists, --buffers, --depth included; a --cpus
 # CPU that is not online is exit status 2; with valid options on a host
 # without the module, exit status 1 with the open diagnosis.
 . "$(dirname "$0")/lib.sh"
@@ -40,7 +41,8 @@ missing=
 for o in mode json csv verbose help version threads seconds node dma-bits dir \
 	 trans-delay-ns granule channels channel device order folio sge bytes \
 	 runs warmup src-node dst-node prep verify poll allow-fewer timeout-ms \
-	 per-channel samples entries entry-size iterations cpus sync percentiles; do
+	 per-channel samples entries entry-size iterations cpus sync percentiles \
+	 buffers depth; do
 	grep -q -- "--$o\b" <<<"$out" || missing="$missing --$o"
 done
 if [ -z "$missing" ]; then
@@ -113,8 +115,18 @@ expect 2 "invalid --warmup '101': must be 0\.\.100" "--warmup 101: exit 2" \
 	-m dmaengine --warmup 101
 expect 2 "invalid --timeout-ms '600001': must be 0\.\.600000" \
 	"--timeout-ms 600001: exit 2" -m dmaengine --timeout-ms 600001
-expect 2 "invalid --prep 'x': must be memcpy, memcpy_sg or both" \
+expect 2 "invalid --prep 'x': must be memcpy, memcpy_sg, cpu, both or all, or a comma-separated list of them" \
 	"--prep x: exit 2" -m dmaengine --prep x
+expect 2 "invalid --prep 'memcpy,,cpu'" "--prep memcpy,,cpu: exit 2" \
+	-m dmaengine --prep memcpy,,cpu
+expect 2 "invalid --buffers 'both': must be distinct or reuse" \
+	"--buffers both: exit 2" -m dmaengine --buffers both
+expect 2 "invalid --depth '65': must be 1\.\.64" "--depth 65: exit 2" \
+	-m dmaengine --depth 65
+expect 2 "invalid --depth '0': must be 1\.\.64" "--depth 0: exit 2" \
+	-m dmaengine --depth 0
+expect 2 "--depth applies to -m dmaengine only" "--depth in a map mode: exit 2" \
+	-m sg --depth 2
 expect 2 "--sge applies to -m dmaengine only" "--sge in a map mode: exit 2" --sge 4
 expect 2 "--threads applies to the map modes" "-t with -m dmaengine: exit 2" \
 	-m dmaengine -t 2
@@ -128,13 +140,18 @@ if [ -r /sys/devices/system/cpu/online ] && [ "$(nproc --all)" -lt 1024 ]; then
 	expect 2 "^dma_map_benchmark: --cpus: CPU 1023 is not online \(online: [0-9,-]+\)$" \
 		"--cpus 1023 on a host with fewer CPUs: exit 2, names the online ones" \
 		-m sg --cpus 0,1023
+	expect 2 "^dma_map_benchmark: --cpus: CPU 1023 is not online \(online: [0-9,-]+\)$" \
+		"-m dmaengine --cpus 1023 on a host with fewer CPUs: exit 2 before debugfs" \
+		-m dmaengine --cpus 1023
 else
+	tap_skip "no online CPU list, or CPU 1023 exists: offline --cpus not exercised"
 	tap_skip "no online CPU list, or CPU 1023 exists: offline --cpus not exercised"
 fi
 
 # Valid options: on a host without the module, opening debugfs fails.
 if [ -e /sys/kernel/debug/dma_map_benchmark ] ||
    [ -e /sys/kernel/debug/dmaengine_benchmark ]; then
+	tap_skip "the module is loaded here: runtime errors not exercised"
 	tap_skip "the module is loaded here: runtime errors not exercised"
 	tap_skip "the module is loaded here: runtime errors not exercised"
 	tap_skip "the module is loaded here: runtime errors not exercised"
@@ -149,5 +166,7 @@ else
 		--sync -d to_device
 	expect 1 "$diag" "valid dmaengine options, no module: exit 1 with a diagnosis" \
 		-m dmaengine -c 2 -f 64K --sge 16 --bytes 1M --json
+	expect 1 "$diag" "the new dmaengine options, no module: exit 1 with a diagnosis" \
+		-m dmaengine --prep memcpy,cpu --buffers reuse --depth 4 --cpus 0 --csv
 fi
 tap_end

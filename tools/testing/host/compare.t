@@ -6,7 +6,10 @@
 # crafted results files (fixtures/compare-a.json, compare-b.json) whose
 # t-test outcomes are known: the deltas, the significance flags ("~"
 # within noise), the alpha option, too few runs, failed and one-sided
-# cells, geometric means, --prep inside one file, --json, and errors.
+# cells, geometric means, --prep inside one file, --json, and errors; the
+# crafted files are format 1 (before the cpu mode, depth and buffers), read
+# as depth 1 with reused buffers; --prep --modes with the cpu mode on the
+# format 2 fixtures/results-dmaengine.json.
 . "$(dirname "$0")/lib.sh"
 
 need python3
@@ -190,8 +193,9 @@ def text_table():
     assert any(l.startswith("geomean ") for l in lines)
     assert any("failed in B: buffers larger than memory allows" in l for l in lines)
     assert any("only in A" in l for l in lines) and any("only in B" in l for l in lines)
-    # run_ms, wait_ms (run_ms - 1.6) at chan 1 and 8; gbps at chan 1
-    assert lines[-1].startswith("# 5 of 42 comparisons differ significantly"), lines[-1]
+    # run_ms, wait_ms (run_ms - 1.6) at chan 1 and 8; gbps at chan 1; the
+    # format 1 files' map_ms and unmap_ms are compared too (14 more)
+    assert lines[-1].startswith("# 5 of 56 comparisons differ significantly"), lines[-1]
 check("text: per-figure tables, deltas, '~ (p=...)', '?', not-compared list, summary", text_table)
 
 def prep():
@@ -208,6 +212,46 @@ def prep():
     rc, out, err = run("--prep", A)
     assert "prep_memcpy" in out and "prep_memcpy_sg" in out and "chan=8 folio=4KB sge=512" in out
 check("--prep: prep_memcpy_sg against prep_memcpy in one file (-50%, better)", prep)
+
+def cpu_modes():
+    r = os.path.join(FIX, "results-dmaengine.json")
+    rc, out, err = run("--prep", "--modes", "cpu,prep_memcpy_sg", "--json", r)
+    assert rc == 0, err
+    d = json.loads(out)
+    assert d["a"]["short"] == "cpu" and d["b"]["short"] == "prep_memcpy_sg"
+    assert d["figures"] == ["run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms",
+                            "map_ms", "unmap_ms", "gbps", "copy_ms"], d["figures"]
+    figs = {c["figure"] for c in d["comparisons"]}
+    # a phase one side lacks (the CPU copy's prep_ms, the offload's copy_ms)
+    assert figs == {"run_ms", "gbps"}, figs
+    c = [x for x in d["comparisons"] if x["figure"] == "gbps" and x["key"]["channels"] == 4
+         and x["key"]["folio_order"] == 0][0]
+    assert c["key"] == {"channels": 4, "folio_order": 0, "sge": 512, "depth": 1,
+                        "buffers": "distinct"}, c["key"]
+    close(c["delta_pct"], -20.0, 1e-9)     # fake_tool: the CPU 1 GB/s faster
+    rc, out, err = run(r, r)
+    assert rc == 0 and "copy_ms" in out and "cpu chan=4 folio=4KB sge=512 depth=1 distinct" in out
+    rc, out, err = run("--prep", "--modes", "cpu,gpu", r)
+    assert rc == 2 and "--modes needs two different prep modes" in err
+check("--prep --modes cpu,prep_memcpy_sg: the offload against the CPU copy, only the figures both have", cpu_modes)
+
+def cpufreq_warning():
+    import tempfile
+    r = json.load(open(os.path.join(FIX, "results-dmaengine.json")))
+    d = tempfile.mkdtemp()
+    a = os.path.join(d, "a.json")
+    json.dump(r, open(a, "w"))
+    for c in r["cells"]:
+        if c.get("tool"):
+            c["tool"]["system"]["cpufreq"]["governor"] = "powersave"
+    b = os.path.join(d, "b.json")
+    json.dump(r, open(b, "w"))
+    rc, out, err = run(a, b)
+    assert rc == 0 and "# warning: the CPU frequency state differs: governor performance, " \
+        "now 2000 MHz, max 3000 MHz; boost off in A, governor powersave" in out, out[:600]
+    rc, out, err = run(a, a)
+    assert "CPU frequency" not in out
+check("a warning when the two files' CPU frequency states differ", cpufreq_warning)
 
 def figures():
     rc, out, err = run("--json", "--figures", "prep_calls,wait_ms", A, B)

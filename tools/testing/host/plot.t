@@ -3,8 +3,11 @@
 # scripts/plot.py on synthetic results files (fixtures/results-dmaengine.json
 # with failed cells, fixtures/results-map.json): the files it names exist
 # and are valid PNG (signature, IHDR size, pixels not all one colour) and
-# SVG (XML with the plot's title and labels), for each prep mode and sg
-# entry count, with pngcairo and with libgd's png; and its errors.
+# SVG (XML with the plot's title and labels), for each prep mode (the CPU
+# copy included: its phases are the copy) and sg entry count, GB/s against
+# folio size with a line per prep mode at each channel count, plots per
+# depth and buffers when a sweep varies them, a format 1 file (no cpu mode,
+# no copy_ms), with pngcairo and with libgd's png; and its errors.
 . "$(dirname "$0")/lib.sh"
 
 need python3 gnuplot
@@ -51,7 +54,8 @@ def svg_ok(path, *texts):
         assert t in alltext, (t, path)
 
 DE = ["throughput-prep_memcpy", "phases-prep_memcpy", "throughput-prep_memcpy_sg",
-      "phases-prep_memcpy_sg", "throughput-both"]
+      "phases-prep_memcpy_sg", "throughput-cpu", "phases-cpu", "throughput-both",
+      "throughput-modes-ch1", "throughput-modes-ch4"]
 out = os.path.join(work, "de")
 p = run(os.path.join(FIX, "results-dmaengine.json"), out)
 def dmaengine_files():
@@ -60,7 +64,7 @@ def dmaengine_files():
     assert sorted(p.stdout.split()) == want, p.stdout
     for f in want:
         assert os.path.getsize(f) > 2000, f
-check("dmaengine: throughput and phases per prep mode, both modes together; PNG and SVG", dmaengine_files)
+check("dmaengine: throughput and phases per prep mode (cpu too), both DMA modes together, all modes per channel count; PNG and SVG", dmaengine_files)
 
 def pngs():
     for s in DE:
@@ -74,6 +78,10 @@ def svgs():
     svg_ok(os.path.join(out, "phases-prep_memcpy_sg.svg"), "time by phase", "prep",
            "submit", "issue", "wait", "1ch 4KB", "4ch 2MB")
     svg_ok(os.path.join(out, "throughput-both.svg"), "prep_memcpy_sg, 4 channels")
+    svg_ok(os.path.join(out, "throughput-modes-ch4.svg"),
+           "prep_memcpy vs prep_memcpy_sg vs cpu, 4 channels: throughput",
+           "prep_memcpy", "prep_memcpy_sg", "cpu", "4KB", "2MB")
+    svg_ok(os.path.join(out, "phases-cpu.svg"), "cpu: time by phase", "copy")
     # the failed cells (8 channels) are not plotted
     t = " ".join(ET.parse(os.path.join(out, "throughput-prep_memcpy.svg")).getroot().itertext())
     assert "8 channels" not in t
@@ -83,11 +91,52 @@ def data_kept():
     d = os.path.join(out, "data")
     assert os.path.exists(os.path.join(d, "throughput-prep_memcpy.gp"))
     lines = open(os.path.join(d, "phases-prep_memcpy.dat")).read().splitlines()
-    assert lines[0] == "# label prep_ms submit_ms issue_ms wait_ms run_ms"
+    assert lines[0] == "# label prep_ms submit_ms issue_ms wait_ms map_ms unmap_ms run_ms"
     # per channel: fake_tool's sums over 4 channels divided by 4
     assert lines[4].split() == ['"4ch', '4KB"', "4.000000", "1.000000", "0.500000",
-                                "34.500000", "40.000000"], lines[4]
-check("data/: the gnuplot scripts and data, phases per channel", data_kept)
+                                "34.500000", "0.025000", "0.025000", "40.000000"], lines[4]
+    lines = open(os.path.join(d, "phases-cpu.dat")).read().splitlines()
+    assert lines[0] == "# label copy_ms run_ms"
+    assert lines[4].split() == ['"4ch', '4KB"', "35.000000", "35.000000"], lines[4]
+    lines = open(os.path.join(d, "throughput-modes-ch4-cpu-c4.dat")).read().splitlines()
+    assert lines[1:] == ["0 5.000000 0.100000", "4 5.400000 0.100000",
+                         "9 5.900000 0.100000"], lines
+check("data/: the gnuplot scripts and data, phases per channel (map, unmap; the cpu copy)", data_kept)
+
+def depth_buffers():
+    r = json.load(open(os.path.join(FIX, "results-dmaengine.json")))
+    r["rows"] += [dict(x, depth=4) for x in r["rows"]]
+    r["rows"] += [dict(x, buffers="reuse") for x in r["rows"] if x["depth"] == 1]
+    f = os.path.join(work, "depth.json")
+    json.dump(r, open(f, "w"))
+    o = os.path.join(work, "depth")
+    q = run(f, o)
+    assert q.returncode == 0, q.stderr
+    names = {os.path.basename(x) for x in q.stdout.split()}
+    for stem in ("throughput-cpu-d1-distinct", "throughput-cpu-d4-distinct",
+                 "throughput-modes-ch1-d1-reuse", "phases-prep_memcpy-d4-distinct"):
+        assert stem + ".svg" in names, (stem, sorted(names))
+    assert len(names) == 3 * 2 * len(DE), len(names)
+check("depth and buffers varied: a set of plots each (-dN, -distinct, -reuse)", depth_buffers)
+
+def format1():
+    r = json.load(open(os.path.join(FIX, "results-dmaengine.json")))
+    r["format_version"] = 1
+    r["rows"] = [x for x in r["rows"] if x["prep_mode"] != "cpu"]
+    for x in r["rows"]:
+        for k in ("depth", "buffers", "copy_ms", "prep_stalls"):
+            x.pop(k, None)
+    f = os.path.join(work, "format1.json")
+    json.dump(r, open(f, "w"))
+    q = run(f, os.path.join(work, "format1"))
+    assert q.returncode == 0, q.stderr
+    names = sorted(os.path.basename(x)[:-4] for x in q.stdout.split() if x.endswith(".svg"))
+    assert names == sorted(["throughput-prep_memcpy", "phases-prep_memcpy",
+                            "throughput-prep_memcpy_sg", "phases-prep_memcpy_sg",
+                            "throughput-both", "throughput-modes-ch1",
+                            "throughput-modes-ch4"]), names
+check("a format 1 file (before the cpu mode): the plots of its two modes", format1)
+
 
 def map_plots():
     o = os.path.join(work, "map")

@@ -2,9 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Reports (test_report.c): the map modes' selftest lines byte for byte and
 # their JSON; from struct map_benchmark_ext, the same lines plus a line per
-# timed operation and the JSON's new params and results.ops; the dmaengine table against the reference header and rows,
-# --verbose, alignment, folio labels, per-channel rows from samples, CSV,
-# JSON. Then python3 parses every JSON file the test wrote and checks its
+# timed operation and the JSON's new params and results.ops; the dmaengine
+# table against the reference header and rows (map_ms, unmap_ms beside the
+# phases; the cpu row with copy_ms and '-' for the DMA phases), the '#'
+# lines (buffers, depth, cpus, cpufreq, modes not run and why, version 1
+# interface), --verbose (prep_stalls, channel capabilities with no_order),
+# alignment, folio labels, per-channel rows from samples, CSV (depth,
+# buffers, cpus, copy_ms, prep_stalls, cpufreq columns), JSON (system,
+# prep_modes_run, missing). Then python3 parses every JSON file the test wrote and checks its
 # structure and values.
 . "$(dirname "$0")/lib.sh"
 build
@@ -20,7 +25,8 @@ from pytap import check, done
 
 docs = {}
 for name in ["map_single", "map_sg", "map_ext", "map_ext_nosync", "dmaengine",
-             "dmaengine_full", "dmaengine_sg"]:
+             "dmaengine_full", "dmaengine_sg", "dmaengine_cpu",
+             "dmaengine_missing"]:
     def parse(name=name):
         docs[name] = json.load(open("%s/%s.json" % (sys.argv[1], name)))
     check("%s.json is valid JSON (python3 json)" % name, parse)
@@ -64,27 +70,37 @@ check("extended map JSON without --sync: map and unmap only", map_ext_nosync_jso
 
 def dmaengine_json():
     d = docs["dmaengine"]
-    for k in ["tool", "version", "kernel", "mode", "params", "channels", "results"]:
-        assert k in d, k
+    assert list(d) == ["tool", "version", "kernel", "mode", "params",
+                       "interface_version", "prep_modes_run", "missing",
+                       "system", "channels_used", "channels", "results"], list(d)
+    assert d["interface_version"] == 2 and d["missing"] == []
+    assert d["prep_modes_run"] == ["prep_memcpy", "prep_memcpy_sg"]
+    assert d["system"] == {"cpufreq": None}, d["system"]
     assert d["mode"] == "dmaengine" and d["kernel"] == "6.12.0-test"
     p = d["params"]
     for k in ["channels", "channel", "device", "folio_order", "folio_bytes", "sge",
               "bytes_per_channel", "runs", "warmup", "src_node", "dst_node", "prep",
+              "skip_missing", "buffers", "depth", "cpus",
               "verify", "poll", "allow_fewer", "timeout_ms"]:
         assert k in p, k
     assert p["bytes_per_channel"] == 512 << 20 and p["prep"] == "both"
+    assert p["buffers"] == "distinct" and p["depth"] == 1 and p["cpus"] == []
     assert d["channels"] == [{"name": "dma0chan0", "device": "soft_dma.0",
         "driver": "soft_dma", "node": -1, "src_node": 0, "dst_node": 0,
-        "max_seg_size": 65536, "copy_align": 0, "has_memcpy_sg": True}], d["channels"]
+        "max_seg_size": 65536, "copy_align": 0, "has_memcpy_sg": True,
+        "no_order": False}], d["channels"]
     r = d["results"]
     assert [x["prep_mode"] for x in r] == ["prep_memcpy", "prep_memcpy_sg"]
     for x in r:
-        for k in ["chan", "folio_order", "folio_bytes", "sge", "runs", "bytes",
-                  "prep_calls", "submits", "batches", "segments", "acquire_ms"]:
+        for k in ["chan", "folio_order", "folio_bytes", "sge", "depth", "runs",
+                  "bytes", "prep_calls", "submits", "batches", "segments",
+                  "acquire_ms"]:
             assert isinstance(x[k], (int, float)), k
         for k in ["run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms",
-                  "map_ms", "unmap_ms", "gbps"]:
+                  "map_ms", "unmap_ms", "copy_ms", "prep_stalls", "gbps"]:
             assert set(x[k]) == {"mean", "sd"}, k
+        assert x["buffers"] == "distinct"
+    assert r[0]["prep_stalls"] == {"mean": 12.0, "sd": 3.0}
     assert r[0]["run_ms"] == {"mean": 632.86, "sd": 8.18}
     assert r[0]["prep_calls"] == 131072 and r[1]["prep_calls"] == 256
     assert r[1]["gbps"] == {"mean": 0.88, "sd": 0.02}
@@ -108,6 +124,33 @@ def full_json():
     assert pc[0]["runs"] == 3 and pc[0]["run_ms"] == {"mean": 110.0, "sd": 10.0}
     assert pc[3]["run_ms"] == {"mean": 221.0, "sd": 20.0}, pc[3]["run_ms"]
 check("dmaengine JSON with --per-channel --samples: arrays and escaped names", full_json)
+
+def cpu_json():
+    d = docs["dmaengine_cpu"]
+    r = d["results"]
+    assert [x["prep_mode"] for x in r] == ["prep_memcpy", "prep_memcpy_sg", "cpu"]
+    cpu = r[2]
+    assert cpu["copy_ms"] == {"mean": 248.75, "sd": 2.5}
+    for k in ["prep_ms", "submit_ms", "issue_ms", "wait_ms", "map_ms", "unmap_ms",
+              "prep_stalls"]:
+        assert cpu[k] == {"mean": 0, "sd": 0}, k
+    assert cpu["prep_calls"] == 0 and cpu["submits"] == 0
+    assert r[0]["copy_ms"] == {"mean": 0, "sd": 0}
+    assert d["params"]["depth"] == 4 and d["params"]["cpus"] == [3, 1]
+    assert d["system"]["cpufreq"] == {"cpus": 2, "driver": "intel_pstate",
+        "governor": "performance", "cur_khz_min": 2100000,
+        "cur_khz_max": 3200000, "max_khz": 3900000, "boost": True,
+        "boost_source": "intel_pstate/no_turbo"}, d["system"]
+check("dmaengine JSON with the cpu mode: copy_ms, 0 for the DMA phases; depth, cpus, system.cpufreq", cpu_json)
+
+def missing_json():
+    d = docs["dmaengine_missing"]
+    assert d["params"]["prep"] == "all" and d["params"]["skip_missing"] is True
+    assert d["prep_modes_run"] == ["prep_memcpy", "cpu"]
+    assert d["missing"] == [{"prep_mode": "prep_memcpy_sg", "error": "no_cap",
+        "reason": "channel dma1chan0 (driver ioatdma) lacks DMA_MEMCPY_SG"}], d["missing"]
+    assert [x["prep_mode"] for x in d["results"]] == ["prep_memcpy", "cpu"]
+check("dmaengine JSON with a mode missing: prep_modes_run, missing with the reason", missing_json)
 
 def sg_json():
     assert [x["prep_mode"] for x in docs["dmaengine_sg"]["results"]] == ["prep_memcpy_sg"]

@@ -1,9 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # scripts/sweep.py without a kernel: its writers (table in the reference
-# format, CSV, results.json) on the tool's JSON (a real one captured in the
-# VM, and one carrying the reference row), the progress line and the
-# estimate of the time left, whole sweeps here against a stand-in tool
+# format, CSV, results.json) on the tool's JSON (one captured in the VM,
+# converted to the version 2 layout, and one carrying the reference row),
+# the cpu row and the columns a sweep of depths and buffers adds, the
+# '#' lines (buffers, depth, nodes, cpus, cpufreq, modes not run), format 1
+# rows, --preset mail (the mail's workload) and --folios, the progress
+# line and the estimate of the time left, whole sweeps here against a
+# stand-in tool
 # (fixtures/fake_tool.py: dmaengine and map, failing cells), the VM side
 # (the guest script, and the parser of the guest's stream fed a made-up
 # transcript), perf stat parsing and the perf command lines, and the
@@ -27,8 +31,9 @@ FAKE = os.path.join(FIX, "fake_tool.py")
 SWEEP = os.path.join(top, "scripts/sweep.py")
 
 
-REF = ("mode           chan folio sge run_ms          prep_ms        submit_ms     issue_ms    wait_ms           prep_calls GB/s\n"
-       "prep_memcpy    1    4KB   512 632.86 \u00b1 8.18   18.00 \u00b1 6.38   4.44 \u00b1 0.09   0.09 \u00b1 0.04 603.54 \u00b1 5.03     131072     0.85 \u00b1 0.01\n")
+# the tool's table (test_report.c): map_ms and unmap_ms beside the phases
+REF = ("mode           chan folio sge run_ms          prep_ms        submit_ms     issue_ms    wait_ms           map_ms        unmap_ms      prep_calls GB/s\n"
+       "prep_memcpy    1    4KB   512 632.86 \u00b1 8.18   18.00 \u00b1 6.38   4.44 \u00b1 0.09   0.09 \u00b1 0.04 603.54 \u00b1 5.03     1.20 \u00b1 0.03   0.80 \u00b1 0.01   131072     0.85 \u00b1 0.01\n")
 
 def cell(prep="memcpy", ch=2, order=0, sge=16):
     return {"index": 0, "prep": prep, "channels": ch, "folio_order": order,
@@ -47,7 +52,8 @@ def reference_row():
     r.update(chan=1, sge=512, prep_calls=131072,
              run_ms={"mean": 632.86, "sd": 8.18}, prep_ms={"mean": 18.0, "sd": 6.38},
              submit_ms={"mean": 4.44, "sd": 0.09}, issue_ms={"mean": 0.09, "sd": 0.04},
-             wait_ms={"mean": 603.54, "sd": 5.03}, gbps={"mean": 0.85, "sd": 0.01})
+             wait_ms={"mean": 603.54, "sd": 5.03}, map_ms={"mean": 1.2, "sd": 0.03},
+             unmap_ms={"mean": 0.8, "sd": 0.01}, gbps={"mean": 0.85, "sd": 0.01})
     rows = sweep.dmaengine_rows(cell(ch=1, sge=512), [(0, json.dumps(t), "", 1.0)])
     got = results.format_table(doc(rows), with_header=False)
     assert got == REF, "\n" + got + REF
@@ -59,9 +65,12 @@ def real_json():
     assert c["status"] == "ok" and c["tool"]["kernel"] == "6.12.117+deb12-amd64"
     assert len(rows) == 1 and rows[0]["status"] == "ok" and rows[0]["chan"] == 2
     assert rows[0]["bytes_per_channel"] == 1048576
+    assert rows[0]["depth"] == 1 and rows[0]["buffers"] == "reuse"
+    assert rows[0]["copy_ms"] == {"mean": 0, "sd": 0} and "prep_stalls" in rows[0]
     line = results.format_table(doc(rows), with_header=False).splitlines()[1]
     want = ("prep_memcpy    2    4KB   16  23.16 \u00b1 31.95   0.40 \u00b1 0.09    "
-            "0.09 \u00b1 0.01   5.69 \u00b1 5.69 19.73 \u00b1 29.27     512        0.36 \u00b1 0.35")
+            "0.09 \u00b1 0.01   5.69 \u00b1 5.69 19.73 \u00b1 29.27     0.01 \u00b1 0.00   "
+            "0.01 \u00b1 0.00   512        0.36 \u00b1 0.35")
     assert line == want, "\n" + line + "\n" + want
     p = sysinfo.providers([c["tool"]])
     assert p == [{"driver": "soft_dma", "device": "soft_dma.0", "channels": ["dma0chan0", "dma0chan1"],
@@ -122,11 +131,27 @@ def weights():
     # weight: prep modes x (runs + warm-up) x channels x bytes a channel
     # copies; order 9 x 512 is a 1G batch: 1M is rounded up to it
     # 1M rounds up to one batch of 512 x 4K
-    assert cells[0]["weight"] == 2 * 4 * 1 * (2 << 20)
-    assert cells[1]["weight"] == 2 * 4 * 1 * (1 << 30)
-    assert cells[0]["argv"] == ["-m", "dmaengine", "--prep", "both", "--channels", "1",
+    # --prep auto: three modes
+    assert cells[0]["weight"] == 3 * 4 * 1 * (2 << 20)
+    assert cells[1]["weight"] == 3 * 4 * 1 * (1 << 30)
+    assert cells[0]["argv"] == ["-m", "dmaengine", "--channels", "1",
                                 "--order", "0", "--sge", "512", "--runs", "3",
+                                "--buffers", "distinct", "--depth", "1",
                                 "--bytes", "1M", "--json"], cells[0]["argv"]
+    a = sweep.parse_args(["--prep", "both,cpu", "--channels", "1", "--orders", "0",
+                          "--depth", "1,4", "--buffers", "reuse,distinct",
+                          "--src-node", "0", "--dst-node", "1", "--cpus", "0-3"])
+    cells = sweep.plan_dmaengine(a, 4096)
+    assert [(c["buffers"], c["depth"], c["prep"]) for c in cells] == [
+        ("reuse", 1, "both"), ("reuse", 1, "cpu"), ("reuse", 4, "both"), ("reuse", 4, "cpu"),
+        ("distinct", 1, "both"), ("distinct", 1, "cpu"), ("distinct", 4, "both"),
+        ("distinct", 4, "cpu")], cells
+    assert cells[2]["argv"] == ["-m", "dmaengine", "--prep", "both", "--channels", "1",
+                                "--order", "0", "--sge", "512", "--runs", "20",
+                                "--buffers", "reuse", "--depth", "4", "--src-node", "0",
+                                "--dst-node", "1", "--cpus", "0-3", "--json"], cells[2]["argv"]
+    assert cells[0]["weight"] == 2 * 21 * (512 << 20) and cells[1]["weight"] == 21 * (512 << 20)
+    assert sweep.describe("dmaengine", cells[2]) == "both chan 1 folio 4KB sge 512 depth 4 reuse buffers"
     a = sweep.parse_args(["--prep", "memcpy,memcpy_sg", "--channels", "2", "--orders", "0"])
     assert [c["prep"] for c in sweep.plan_dmaengine(a, 4096)] == ["memcpy", "memcpy_sg"]
     a = sweep.parse_args(["--map"])
@@ -150,13 +175,15 @@ def whole_sweep():
     assert p.returncode == 0, p.stderr
     calls = open(log).read().splitlines()
     assert len(calls) == 4, calls
-    assert calls[0] == "-m dmaengine --prep both --channels 1 --order 0 --sge 16 --runs 3 --json"
+    assert calls[0] == ("-m dmaengine --channels 1 --order 0 --sge 16 --runs 3 "
+                        "--buffers distinct --depth 1 --json"), calls[0]
     res.update(json.load(open(os.path.join(out1, "results.json"))))
     assert res["format"] == "dma-bench-sweep" and res["kind"] == "dmaengine" and res["label"] == "fake"
-    assert len(res["cells"]) == 4 and len(res["rows"]) == 8
+    assert res["format_version"] == 2
+    assert len(res["cells"]) == 4 and len(res["rows"]) == 12
     assert [c["status"] for c in res["cells"]] == ["ok", "ok", "failed", "failed"]
     assert "found fewer DMA_MEMCPY channels than --channels 8" in res["cells"][2]["error"]
-check("sweep here (stand-in tool): 4 calls, 4 cells, 8 rows, channel-8 cells failed, exit 0", whole_sweep)
+check("sweep here (stand-in tool): 4 calls, 4 cells, 12 rows (3 modes), channel-8 cells failed, exit 0", whole_sweep)
 
 def recorded():
     s, prm = res["system"], res["params"]
@@ -165,7 +192,8 @@ def recorded():
     assert "cpu_model" in s and isinstance(s["numa"], list) and s["page_size"] > 0
     assert s["providers"][0]["driver"] == "fake_dma" and s["providers"][0]["channels"] == ["dma0chan0"]
     assert prm["channels"] == [1, 8] and prm["orders"] == [0, 4] and prm["sge"] == [16]
-    assert prm["runs"] == 3 and prm["prep"] == ["both"] and prm["tool"] == FAKE
+    assert prm["runs"] == 3 and prm["prep"] == ["auto"] and prm["tool"] == FAKE
+    assert prm["depth"] == [1] and prm["buffers"] == ["distinct"] and prm["preset"] is None
     assert re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", res["date"])
     assert res["cells"][0]["tool"]["results"][0]["prep_mode"] == "prep_memcpy"
     assert res["cells"][0]["command"].endswith("--json")
@@ -176,25 +204,36 @@ def outputs():
     assert p.stdout == table
     lines = table.splitlines()
     head = [i for i, l in enumerate(lines) if l.startswith("mode ")]
-    assert len(head) == 1 and lines[head[0]] == REF.splitlines()[0]
+    assert len(head) == 1
+    assert lines[head[0]] == REF.splitlines()[0].replace(
+        "unmap_ms      ", "unmap_ms      copy_ms         "), lines[head[0]]
     assert lines[0].startswith("# sweep fake ") and "dma_map_benchmark fake-1.0" in lines[0]
+    assert "# buffers distinct, depth 1, src node -1, dst node -1, cpus not pinned" in lines
+    assert "# cpufreq: governor performance, now 2000 MHz, max 3000 MHz; boost off" in lines
     body = lines[head[0] + 1:]
     assert body[0].startswith("prep_memcpy    1    4KB   16  10.00 \u00b1 1.00  "), body[0]
+    assert "0.10 \u00b1 0.01   0.10 \u00b1 0.01   -               131072" in body[0], body[0]
     assert body[2].startswith("prep_memcpy    8    4KB   16  FAILED: found fewer"), body[2]
     assert body[4].startswith("prep_memcpy_sg 1    4KB   16  15.00 \u00b1 1.00  "), body[4]
+    assert body[8] == ("cpu            1    4KB   16  5.00 \u00b1 1.00     -              -     "
+                       "        -           -                 -             -             "
+                       "5.00 \u00b1 1.00     -          2.00 \u00b1 0.10"), body[8]
     assert lines[-1] == "# 2 of 4 cells failed (messages in the JSON and the CSV)"
     rows = list(csv.DictReader(open(os.path.join(out1, "results.csv"))))
-    assert len(rows) == 8 and [r["status"] for r in rows].count("failed") == 4
+    assert len(rows) == 12 and [r["status"] for r in rows].count("failed") == 6
     assert rows[1]["folio_bytes"] == "65536" and rows[1]["run_ms_mean"] == "14.000000"
-check("table.txt (= stdout) and results.csv of that sweep", outputs)
+    assert rows[1]["depth"] == "1" and rows[1]["buffers"] == "distinct"
+    assert rows[8]["mode"] == "cpu" and rows[8]["copy_ms_mean"] == "5.000000"
+    assert rows[8]["prep_ms_mean"] == "0.000000" and rows[0]["prep_stalls_mean"] == "1.000000"
+check("table.txt (= stdout) and results.csv of that sweep: '#' lines, cpu row, new columns", outputs)
 
 def progress_lines():
     pl = [l for l in p.stderr.splitlines() if l.startswith("[")]
     assert len(pl) == 4, p.stderr
-    assert re.fullmatch(r"\[1/4\] both chan 1 folio 4KB sge 16: ok in \d+\.\ds "
-                        r"\(prep_memcpy 1\.00 GB/s, prep_memcpy_sg 1\.00 GB/s\); "
+    assert re.fullmatch(r"\[1/4\] auto chan 1 folio 4KB sge 16: ok in \d+\.\ds "
+                        r"\(prep_memcpy 1\.00 GB/s, prep_memcpy_sg 1\.00 GB/s, cpu 2\.00 GB/s\); "
                         r"elapsed \d:\d\d:\d\d, ~\d:\d\d:\d\d left", pl[0]), pl[0]
-    assert re.match(r"\[3/4\] both chan 8 folio 4KB sge 16: FAILED after", pl[2]), pl[2]
+    assert re.match(r"\[3/4\] auto chan 8 folio 4KB sge 16: FAILED after", pl[2]), pl[2]
     assert pl[3].endswith("~0:00:00 left"), pl[3]
 check("a progress line per cell with the time left", progress_lines)
 
@@ -215,11 +254,22 @@ def no_sg():
     r = json.load(open(os.path.join(o, "results.json")))
     assert [c["status"] for c in r["cells"]] == ["failed", "ok"]
     assert "no dmaengine_prep_dma_memcpy_sg" in r["cells"][0]["error"]
-    assert "sweep --prep memcpy" in q.stderr
+    assert "sweep --prep auto (the default) or --prep memcpy,cpu" in q.stderr
+    # --prep auto: the tool leaves memcpy_sg out and says why
+    o = os.path.join(work, "nosg-auto")
+    q = run(["--tool", FAKE, "--channels", "1", "--orders", "0", "--runs", "2", "-o", o],
+            {"FAKE_TOOL_NO_SG": "1"})
+    assert q.returncode == 0, q.stderr
+    r = json.load(open(os.path.join(o, "results.json")))
+    assert [c["status"] for c in r["cells"]] == ["ok"]
+    assert [x["prep_mode"] for x in r["rows"]] == ["prep_memcpy", "cpu"]
+    assert ("# not run: prep_memcpy_sg: this kernel has no dmaengine_prep_dma_memcpy_sg(): "
+            "see kernel/patches/ in the project") in q.stdout.splitlines(), q.stdout
+    assert "not run on this kernel: prep_memcpy_sg" in q.stderr
     q = run(["--tool", FAKE, "--channels", "1", "--orders", "0", "--prep", "memcpy_sg",
              "-o", os.path.join(work, "allfail")], {"FAKE_TOOL_NO_SG": "1"})
     assert q.returncode == 1 and "0 of 1 cells ok" in q.stderr
-check("memcpy_sg missing: cell recorded failed, the rest runs, a hint; all failed: exit 1", no_sg)
+check("memcpy_sg missing: named, the cell fails with a hint; auto: left out, said in the table; all failed: exit 1", no_sg)
 
 def map_sweep():
     o = os.path.join(work, "map")
@@ -282,7 +332,8 @@ def guest_script():
     cells = sweep.plan_dmaengine(a, 4096)
     s = sweep.guest_script("dmaengine", cells, "channels=2 nocopy=1")
     assert "load_module soft_dma channels=2 nocopy=1" in s
-    assert "run_cell 1 1 -m dmaengine --prep memcpy --channels 2 --order 0 --sge 16 --runs 3 --bytes 1M --poll --json" in s
+    assert ("run_cell 1 1 -m dmaengine --prep memcpy --channels 2 --order 0 --sge 16 --runs 3 "
+            "--buffers distinct --depth 1 --bytes 1M --poll --json") in s, s
     assert s.index("READY") < s.index("run_cell 0 ") < s.index("DONE")
     sh = "/bin/busybox" if os.path.exists("/bin/busybox") else "/bin/sh"
     args = [sh, "sh", "-n"] if sh.endswith("busybox") else [sh, "-n"]
@@ -375,8 +426,63 @@ def dry_run():
     q = run(["--dry-run", "--channels", "4", "--orders", "0,9"])
     assert q.returncode == 0
     l = q.stdout.splitlines()
-    assert len(l) == 2 and "--channels 4 --order 9 --sge 512 --runs 20 --json" in l[1], l
+    assert len(l) == 2 and "--channels 4 --order 9 --sge 512 --runs 20 --buffers distinct --depth 1 --json" in l[1], l
 check("--dry-run lists the cells and their commands", dry_run)
+
+def preset_mail():
+    a = sweep.parse_args(["--preset", "mail"])
+    cells = sweep.plan_dmaengine(a, 4096)
+    assert [(c["channels"], c["folio_bytes"]) for c in cells] == [
+        (1, 4096), (1, 2 << 20), (16, 4096), (16, 2 << 20)], cells
+    assert cells[3]["argv"] == ["-m", "dmaengine", "--channels", "16", "--order", "9",
+                                "--sge", "512", "--runs", "20", "--buffers", "distinct",
+                                "--depth", "1", "--bytes", "512M", "--src-node", "0",
+                                "--dst-node", "1", "--json"], cells[3]["argv"]
+    assert cells[0]["prep"] == "auto"	# every mode this kernel has, the CPU copy too
+    a = sweep.parse_args(["--preset", "mail", "--channels", "4", "--runs", "3"])
+    cells = sweep.plan_dmaengine(a, 4096)
+    assert [c["channels"] for c in cells] == [4, 4] and a.runs == 3
+    a = sweep.parse_args(["--preset", "mail", "--orders", "4"])
+    assert [c["folio_order"] for c in sweep.plan_dmaengine(a, 4096)] == [4, 4]
+    a = sweep.parse_args(["--preset", "mail", "--folios", "16K,2M"])
+    assert [c["folio_order"] for c in sweep.plan_dmaengine(a, 16384)] == [0, 7] * 2, \
+        "16K and 2M with 16K pages"
+    a = sweep.parse_args(["--folios", "4K,3K"])
+    try:
+        sweep.plan_dmaengine(a, 4096)
+        assert False, "3K accepted"
+    except ValueError as e:
+        assert "--folios 3K" in str(e)
+    q = run(["--dry-run", "--preset", "mail"])
+    assert q.returncode == 0 and len(q.stdout.splitlines()) == 4
+    assert "--src-node 0 --dst-node 1" in q.stdout
+    q = run(["--dry-run", "--folios", "5K"])
+    assert q.returncode == 2 and "not a power-of-two multiple" in q.stderr
+check("--preset mail: 512M, 20 runs, sge 512, 4K and 2M, 1 and 16 channels, nodes 0 and 1, "
+      "all modes; options override it; --folios", preset_mail)
+
+def varied_table():
+    rows = []
+    for i, (depth, bufs) in enumerate([(1, "distinct"), (4, "distinct"), (1, "reuse")]):
+        c = dict(cell(ch=1), index=i, depth=depth, buffers=bufs)
+        t = json.loads(real)
+        t["results"][0].update(depth=depth, buffers=bufs)
+        rows += sweep.dmaengine_rows(c, [(0, json.dumps(t), "", 1.0)])
+    lines = results.format_table(doc(rows), with_header=False).splitlines()
+    assert lines[0].split()[:6] == ["mode", "chan", "folio", "sge", "depth", "buffers"], lines[0]
+    assert lines[1].startswith("prep_memcpy    2    4KB   16  1     distinct 23.16"), lines[1]
+    assert lines[2].startswith("prep_memcpy    2    4KB   16  1     reuse    23.16"), lines[2]
+    assert lines[3].startswith("prep_memcpy    2    4KB   16  4     distinct "), lines[3]
+    # format 1 rows: no depth, buffers, copy_ms, prep_stalls
+    old = [dict(r) for r in rows[:1]]
+    for k in ("depth", "buffers", "copy_ms", "prep_stalls"):
+        old[0].pop(k)
+    line = results.format_table(doc(old), with_header=False).splitlines()[1]
+    assert line.startswith("prep_memcpy    2    4KB   16  23.16"), line
+    rd = list(csv.DictReader(io.StringIO(results.format_csv(doc(old)))))
+    assert rd[0]["depth"] == "1" and rd[0]["buffers"] == "reuse" and rd[0]["copy_ms_mean"] == ""
+    assert results.row_key("dmaengine", old[0]) == ("prep_memcpy", 1, 0, 16, 1, "reuse")
+check("depth and buffers varied: their columns; format 1 rows read as depth 1, reuse", varied_table)
 done()
 PY
 tap_end

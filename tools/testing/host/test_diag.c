@@ -6,13 +6,19 @@
  * EINVAL, ETIMEDOUT, ENOMEM...), and why opening debugfs failed, diagnosed
  * on made-up /proc/mounts and /sys trees: debugfs not mounted, module not
  * loaded, no device bound (with the binding commands), no dmaengine file,
- * permission; --cpus CPUs checked against a made-up online list.
+ * permission; --cpus CPUs checked against a made-up online list. The
+ * dmaengine mode's new errors (STALL, POLL, UNBOUND), a module older than
+ * the tool (E2BIG) and which options keep it from the version 1 request,
+ * why a prep mode was left out (NO_API, NO_CAP), NOMEM with distinct
+ * buffers, and the CPU frequency state read from a made-up sysfs tree.
  */
 #include <errno.h>
 #include <ftw.h>
 #include <sys/stat.h>
 
 #include "diag.h"
+#include "dmaengine.h"
+#include "sysinfo.h"
 #include "tap.h"
 
 static struct capture cap;
@@ -66,9 +72,9 @@ static const struct {
 	{ DMAENGINE_BENCH_ERR_NO_CHANNEL, ENODEV,
 	  "found fewer DMA_MEMCPY channels than --channels 4; --allow-fewer runs on those found; list them with ls /sys/class/dma" },
 	{ DMAENGINE_BENCH_ERR_NO_API, EOPNOTSUPP,
-	  "this kernel has no dmaengine_prep_dma_memcpy_sg(): DMA_MEMCPY_SG was removed from mainline in 6.0; apply kernel/patches/ (see Documentation) or run with --prep memcpy" },
+	  "this kernel has no dmaengine_prep_dma_memcpy_sg(): see kernel/patches/ in the project (DMA_MEMCPY_SG was removed from mainline in 6.0); run without --prep to leave out the modes this kernel lacks, or with --prep memcpy,cpu" },
 	{ DMAENGINE_BENCH_ERR_NO_CAP, EOPNOTSUPP,
-	  "channel dma0chan1 (driver soft_dma) does not advertise DMA_MEMCPY_SG; run with --prep memcpy" },
+	  "channel dma0chan1 (driver soft_dma) does not advertise DMA_MEMCPY_SG; run without --prep to leave out the modes it lacks, or with --prep memcpy,cpu" },
 	{ DMAENGINE_BENCH_ERR_NOMEM, ENOMEM,
 	  "buffers larger than memory allows: sge 512 x folio 4KB x 2 (source and destination) x 4 channels = 16MB; lower --sge, --folio or --channels" },
 	{ DMAENGINE_BENCH_ERR_MAP, ENOMEM,
@@ -86,8 +92,14 @@ static const struct {
 	  "interrupted by a signal: the run was stopped" },
 	{ DMAENGINE_BENCH_ERR_LIMIT, EINVAL,
 	  "a channel limit was exceeded on " AT ": max_seg_size 65536, copy_align 3 (log2 bytes), folio 4KB; use a smaller --folio or another channel" },
+	{ DMAENGINE_BENCH_ERR_STALL, EBUSY,
+	  "prep kept returning NULL on " AT ": the provider's descriptor pool made no progress within 10000 ms; raise --timeout-ms, or lower --sge or --depth" },
+	{ DMAENGINE_BENCH_ERR_POLL, EINVAL,
+	  "channel dma0chan1 (driver soft_dma) completes out of order (DMA_COMPLETION_NO_ORDER): its transfer status cannot be polled; run without --poll" },
+	{ DMAENGINE_BENCH_ERR_UNBOUND, ENODEV,
+	  "the DMA provider of " AT " was unbound during the run; the run was stopped" },
 	{ DMAENGINE_BENCH_ERR_MAX, EINVAL,
-	  "unknown error 14 from the kernel (newer module?); see dmesg" },
+	  "unknown error 17 from the kernel (newer module?); see dmesg" },
 	{ 1000, EINVAL, "unknown error 1000 from the kernel (newer module?); see dmesg" },
 	{ DMAENGINE_BENCH_OK, ENOTTY,
 	  "the loaded dma_map_benchmark module does not know DMAENGINE_BENCHMARK: load the module built with this tool" },
@@ -147,7 +159,7 @@ static void test_dmaengine_details(void)
 
 	fill(&b, DMAENGINE_BENCH_ERR_NO_CAP);
 	has_str(dmaengine_message(&b, EOPNOTSUPP, false),
-		"channel #1 does not advertise DMA_MEMCPY_SG; run with --prep memcpy\n",
+		"channel #1 does not advertise DMA_MEMCPY_SG; run without --prep",
 		"NO_CAP without the channel array: the index");
 	fill(&b, DMAENGINE_BENCH_ERR_NO_CAP);
 	memset(channels, 0, sizeof(channels));
@@ -202,6 +214,84 @@ static void test_dmaengine_details(void)
 	b.channels = 256;
 	has_str(dmaengine_message(&b, ENOMEM, true), "= 18446744073709551615B;",
 		"NOMEM: an overflowing product saturates");
+
+	/* distinct buffers: --bytes (whole batches) of each side, per channel */
+	fill(&b, DMAENGINE_BENCH_ERR_NOMEM);
+	b.flags = DMAENGINE_BENCH_F_DISTINCT;
+	b.bytes_per_channel = 512ULL << 20;
+	b.channels = 16;
+	has_str(dmaengine_message(&b, ENOMEM, true),
+		"buffers larger than memory allows: --buffers distinct needs 512MB x 2 (source and destination) x 16 channels = 16GB; lower --bytes or --channels, or use --buffers reuse (one batch of folios a channel)\n",
+		"NOMEM with distinct buffers: the bytes needed, --buffers reuse suggested");
+	b.bytes_per_channel = 3ULL << 20;	/* 1.5 batches of 2MB */
+	b.channels = 1;
+	has_str(dmaengine_message(&b, ENOMEM, true), "needs 4MB x 2",
+		"NOMEM with distinct buffers: --bytes rounded up to whole batches");
+	b.bytes_per_channel = 1;
+	has_str(dmaengine_message(&b, ENOMEM, true), "needs 2MB x 2",
+		"NOMEM with distinct buffers: at least one batch");
+
+	fill(&b, DMAENGINE_BENCH_ERR_STALL);
+	b.timeout_ms = 250;
+	has_str(dmaengine_message(&b, EBUSY, true), "no progress within 250 ms;",
+		"STALL names the timeout given");
+	fill(&b, DMAENGINE_BENCH_ERR_POLL);
+	has_str(dmaengine_message(&b, EINVAL, false),
+		"channel #1 completes out of order (DMA_COMPLETION_NO_ORDER)",
+		"POLL without the channel array: the index");
+	fill(&b, DMAENGINE_BENCH_ERR_UNBOUND);
+	b.error_prep_mode = DMAENGINE_BENCH_MODE_CPU;
+	has_str(dmaengine_message(&b, ENODEV, true), "timed run 3 of 20, cpu was unbound",
+		"an error in the cpu mode names it");
+}
+
+static void test_old_module(void)
+{
+	print_dmaengine_old_module(capture_begin(&cap),
+				   V1_NEEDS_CPU | V1_NEEDS_DISTINCT);
+	is_str(capture_end(&cap),
+	       "dma_map_benchmark: DMAENGINE_BENCHMARK failed: Argument list too long\n"
+	       "dma_map_benchmark: the loaded dma_map_benchmark module is older than this tool: it does not know version 2 of struct dmaengine_benchmark. Load the module built from this tree; with this module, only a version 1 request runs, which needs --buffers reuse (distinct buffers are the default), --prep memcpy, memcpy_sg or both (the cpu mode, which runs without --prep, is new)\n",
+	       "older module, default options: what to load, or the options a version 1 request needs");
+	print_dmaengine_old_module(capture_begin(&cap),
+				   V1_NEEDS_DEPTH | V1_NEEDS_CPUS);
+	has_str(capture_end(&cap), "which needs --depth 1, no --cpus\n",
+		"older module with --depth and --cpus: names those two only");
+}
+
+static void test_missing_reason(void)
+{
+	struct dmaengine_benchmark b;
+	char why[256];
+
+	fill(&b, 0);
+	b.results[DMAENGINE_BENCH_MODE_MEMCPY_SG].missing = DMAENGINE_BENCH_ERR_NO_API;
+	dmaengine_missing_reason(why, sizeof(why), &b, channels,
+				 DMAENGINE_BENCH_MODE_MEMCPY_SG);
+	is_str(why, "this kernel has no dmaengine_prep_dma_memcpy_sg(): see kernel/patches/ in the project",
+	       "missing NO_API: the kernel, and where the patches are");
+	b.results[DMAENGINE_BENCH_MODE_MEMCPY_SG].missing = DMAENGINE_BENCH_ERR_NO_CAP;
+	channels[0].has_memcpy_sg = 1;
+	channels[2].has_memcpy_sg = 0;
+	channels[1].has_memcpy_sg = 1;
+	channels[3].has_memcpy_sg = 1;
+	dmaengine_missing_reason(why, sizeof(why), &b, channels,
+				 DMAENGINE_BENCH_MODE_MEMCPY_SG);
+	is_str(why, "channel dma0chan2 (driver soft_dma) lacks DMA_MEMCPY_SG",
+	       "missing NO_CAP: the first channel without the capability");
+	dmaengine_missing_reason(why, sizeof(why), &b, NULL,
+				 DMAENGINE_BENCH_MODE_MEMCPY_SG);
+	is_str(why, "a channel lacks DMA_MEMCPY_SG",
+	       "missing NO_CAP without the channel array");
+	b.channels_used = 2;	/* dma0chan2 was not used */
+	dmaengine_missing_reason(why, sizeof(why), &b, channels,
+				 DMAENGINE_BENCH_MODE_MEMCPY_SG);
+	is_str(why, "a channel lacks DMA_MEMCPY_SG",
+	       "missing NO_CAP: only the channels used are looked at");
+	b.results[DMAENGINE_BENCH_MODE_CPU].missing = 99;
+	dmaengine_missing_reason(why, sizeof(why), &b, channels,
+				 DMAENGINE_BENCH_MODE_CPU);
+	is_str(why, "left out by the kernel (reason 99)", "missing, another reason: its number");
 }
 
 static void test_map_ioctl_errors(void)
@@ -409,6 +499,85 @@ static void test_cpus_online(void)
 	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+static void cpu_files(unsigned int cpu, const char *gov, const char *driver,
+		      const char *cur, const char *max)
+{
+	char dir[128], path[192];
+
+	snprintf(dir, sizeof(dir), "/sys/devices/system/cpu/cpu%u/cpufreq", cpu);
+	mkdirs(dir);
+	if (gov) {
+		snprintf(path, sizeof(path), "%s/scaling_governor", dir);
+		write_file(path, gov);
+	}
+	if (driver) {
+		snprintf(path, sizeof(path), "%s/scaling_driver", dir);
+		write_file(path, driver);
+	}
+	if (cur) {
+		snprintf(path, sizeof(path), "%s/scaling_cur_freq", dir);
+		write_file(path, cur);
+	}
+	if (max) {
+		snprintf(path, sizeof(path), "%s/cpuinfo_max_freq", dir);
+		write_file(path, max);
+	}
+}
+
+static void test_cpufreq(void)
+{
+	static const uint32_t cpus13[] = { 1, 3, 3 }, cpus0[] = { 0 };
+	struct cpufreq_info fi;
+
+	new_root();
+	read_cpufreq(root, NULL, 0, &fi);
+	ok(fi.cpus == 0 && !fi.governor[0] && !fi.driver[0] &&
+	   !fi.cur_khz_max && !fi.max_khz && fi.boost == -1 &&
+	   !fi.boost_source, "no sysfs: nothing known, no error");
+
+	mkdirs("/sys/devices/system/cpu/cpu0");	/* a VM: no cpufreq */
+	mkdirs("/sys/devices/system/cpu/cpufreq");
+	read_cpufreq(root, NULL, 0, &fi);
+	ok(fi.cpus == 0 && fi.boost == -1, "CPUs without cpufreq: none counted");
+
+	cpu_files(0, "performance\n", "intel_pstate\n", "3200000\n", "3900000\n");
+	cpu_files(1, "performance\n", "intel_pstate\n", "2100000\n", "3900000\n");
+	cpu_files(2, "powersave\n", "intel_pstate\n", "800000\n", "4100000\n");
+	cpu_files(3, "performance\n", "intel_pstate\n", "3000000\n", "3900000\n");
+	mkdirs("/sys/devices/system/cpu/intel_pstate");
+	write_file("/sys/devices/system/cpu/intel_pstate/no_turbo", "1\n");
+	read_cpufreq(root, NULL, 0, &fi);
+	ok(fi.cpus == 4 && !strcmp(fi.driver, "intel_pstate") &&
+	   fi.cur_khz_min == 800000 && fi.cur_khz_max == 3200000 &&
+	   fi.max_khz == 4100000, "all CPUs: driver, current range, highest max");
+	ok((!strcmp(fi.governor, "performance,powersave") ||
+	    !strcmp(fi.governor, "powersave,performance")),
+	   "governors that differ: both, once each (%s)", fi.governor);
+	ok(fi.boost == 0 && !strcmp(fi.boost_source, "intel_pstate/no_turbo"),
+	   "intel_pstate/no_turbo 1: boost off");
+
+	read_cpufreq(root, cpus13, 3, &fi);
+	ok(fi.cpus == 2 && !strcmp(fi.governor, "performance") &&
+	   fi.cur_khz_min == 2100000 && fi.cur_khz_max == 3000000 &&
+	   fi.max_khz == 3900000,
+	   "--cpus 1,3,3: those CPUs, each once");
+
+	write_file("/sys/devices/system/cpu/cpufreq/boost", "1\n");
+	read_cpufreq(root, cpus0, 1, &fi);
+	ok(fi.cpus == 1 && fi.boost == 1 && !strcmp(fi.boost_source, "cpufreq/boost") &&
+	   fi.cur_khz_min == 3200000 && fi.cur_khz_max == 3200000,
+	   "cpufreq/boost wins over intel_pstate: boost on; one CPU");
+
+	write_file("/sys/devices/system/cpu/cpufreq/boost", "x\n");
+	write_file("/sys/devices/system/cpu/intel_pstate/no_turbo", "0\n");
+	write_file("/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq", "fast\n");
+	read_cpufreq(root, cpus0, 1, &fi);
+	ok(fi.boost == 1 && !strcmp(fi.boost_source, "intel_pstate/no_turbo") &&
+	   !fi.cur_khz_max && fi.max_khz == 3900000,
+	   "an unreadable boost file: the next source; an unparsable frequency: unknown");
+	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 static void test_open_messages(void)
 {
 	char head[256], want[1024];
@@ -469,10 +638,13 @@ int main(int argc, char **argv)
 	opts_init(&opts, 4096);
 	test_dmaengine_errors();
 	test_dmaengine_details();
+	test_old_module();
+	test_missing_reason();
 	test_map_ioctl_errors();
 	test_map_ext_ioctl_errors();
 	test_diagnose();
 	test_cpus_online();
+	test_cpufreq();
 	test_open_messages();
 	capture_free(&cap);
 	return tap_done();

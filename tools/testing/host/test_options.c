@@ -8,7 +8,11 @@
  * built from the options. The extended map options: --entries (and -g
  * above 1024), --entry-size, --iterations (and the --seconds it implies),
  * --cpus, --sync, --percentiles; which of them need DMA_MAP_BENCHMARK_EXT,
- * and struct map_benchmark_ext filled from them.
+ * and struct map_benchmark_ext filled from them. The dmaengine mode's
+ * --prep lists (cpu, all; SKIP_MISSING only without --prep), --buffers,
+ * --depth and --cpus; version 2 of struct dmaengine_benchmark filled from
+ * them, and the version 1 fallback: which options forbid it, the request
+ * and the answer turned back into version 2.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -83,9 +87,11 @@ static void test_defaults(void)
 	   o.folio_order == 0 && o.sge == 512 && o.bytes == 512ULL << 20 &&
 	   o.runs == 20 && o.warmup == 1 && o.src_node == -1 &&
 	   o.dst_node == -1 && o.prep_modes == DMAENGINE_BENCH_PREP_ALL &&
-	   o.flags == 0 && o.timeout_ms == 0 && !o.per_channel &&
+	   o.flags == (DMAENGINE_BENCH_F_DISTINCT |
+		       DMAENGINE_BENCH_F_SKIP_MISSING) &&
+	   o.depth == 1 && o.timeout_ms == 0 && !o.per_channel &&
 	   !o.samples && !o.verbose,
-	   "dmaengine defaults: 1 channel, order 0, sge 512, 512M, 20 runs, 1 warm-up, nodes -1, prep both");
+	   "dmaengine defaults: 1 channel, order 0, sge 512, 512M, 20 runs, 1 warm-up, nodes -1, all prep modes skipping missing ones, distinct buffers, depth 1");
 	ok(parse(&o, "-m", "dmaengine", NULL) == PARSE_RUN &&
 	   o.mode == MODE_DMAENGINE && o.sge == 512,
 	   "-m dmaengine alone runs with the defaults");
@@ -98,7 +104,12 @@ GETTER(threads) GETTER(seconds) GETTER(node) GETTER(dma_bits) GETTER(dir)
 GETTER(xdelay) GETTER(granule) GETTER(channels) GETTER(sge) GETTER(runs)
 GETTER(warmup) GETTER(src_node) GETTER(dst_node) GETTER(timeout_ms)
 GETTER(folio_order) GETTER(bytes) GETTER(mode) GETTER(prep_modes)
-GETTER(entry_size) GETTER(iterations)
+GETTER(entry_size) GETTER(iterations) GETTER(depth)
+
+static long long get_distinct(const struct bench_opts *o)
+{
+	return !!(o->flags & DMAENGINE_BENCH_F_DISTINCT);
+}
 
 struct value {
 	const char *arg;
@@ -111,8 +122,8 @@ struct opt_case {
 	const char *name;
 	const char *accepts;	/* as the error message says it */
 	long long (*get)(const struct bench_opts *o);
-	struct value good[10];
-	const char *bad[12];
+	struct value good[12];
+	const char *bad[16];
 };
 
 #define GOOD(...)	{ __VA_ARGS__, { NULL, 0 } }
@@ -196,12 +207,32 @@ static const struct opt_case cases[] = {
 	{ "dmaengine", 0, "dst-node", "-1..1023", get_dst_node,
 	  GOOD({ "-1", -1 }, { "1", 1 }, { "1023", 1023 }),
 	  BAD("-2", "1024", NOTNUM) },
-	{ "dmaengine", 'p', "prep", "memcpy, memcpy_sg or both", get_prep_modes,
+	{ "dmaengine", 'p', "prep",
+	  "memcpy, memcpy_sg, cpu, both or all, or a comma-separated list of them",
+	  get_prep_modes,
 	  GOOD({ "memcpy", DMAENGINE_BENCH_PREP_MEMCPY },
 	       { "memcpy_sg", DMAENGINE_BENCH_PREP_MEMCPY_SG },
 	       { "MEMCPY-SG", DMAENGINE_BENCH_PREP_MEMCPY_SG },
-	       { "both", DMAENGINE_BENCH_PREP_ALL }),
-	  BAD("sg", "all", "", "memcpy,memcpy_sg", "3") },
+	       { "cpu", DMAENGINE_BENCH_PREP_CPU },
+	       { "both", DMAENGINE_BENCH_PREP_MEMCPY |
+			 DMAENGINE_BENCH_PREP_MEMCPY_SG },
+	       { "all", DMAENGINE_BENCH_PREP_ALL },
+	       { "memcpy,memcpy_sg", DMAENGINE_BENCH_PREP_MEMCPY |
+				     DMAENGINE_BENCH_PREP_MEMCPY_SG },
+	       { "memcpy,cpu", DMAENGINE_BENCH_PREP_MEMCPY |
+			       DMAENGINE_BENCH_PREP_CPU },
+	       { "cpu,memcpy_sg", DMAENGINE_BENCH_PREP_MEMCPY_SG |
+				  DMAENGINE_BENCH_PREP_CPU },
+	       { "both,cpu", DMAENGINE_BENCH_PREP_ALL },
+	       { "cpu,cpu", DMAENGINE_BENCH_PREP_CPU }),
+	  BAD("sg", "", "3", "gpu", "memcpy,", ",cpu", "memcpy,,cpu",
+	      "memcpy;cpu", "memcpy cpu", "all,x") },
+	{ "dmaengine", 0, "buffers", "distinct or reuse", get_distinct,
+	  GOOD({ "distinct", 1 }, { "reuse", 0 }, { "REUSE", 0 }),
+	  BAD("", "x", "distinct,reuse", "0", "reused") },
+	{ "dmaengine", 0, "depth", "1..64", get_depth,
+	  GOOD({ "1", 1 }, { "4", 4 }, { "64", 64 }),
+	  BAD("0", "65", "-1", NOTNUM) },
 	{ "dmaengine", 0, "timeout-ms", "0..600000", get_timeout_ms,
 	  GOOD({ "0", 0 }, { "100", 100 }, { "600000", 600000 }),
 	  BAD("-1", "600001", NOTNUM) },
@@ -286,16 +317,27 @@ static void test_flags(void)
 {
 	struct bench_opts o;
 
+	const unsigned int def = DMAENGINE_BENCH_F_DISTINCT |
+				 DMAENGINE_BENCH_F_SKIP_MISSING;
+
 	ok(parse(&o, "-m", "dmaengine", "--verify", NULL) == PARSE_RUN &&
-	   o.flags == DMAENGINE_BENCH_F_VERIFY, "--verify sets F_VERIFY only");
+	   o.flags == (def | DMAENGINE_BENCH_F_VERIFY),
+	   "--verify adds F_VERIFY only");
 	ok(parse(&o, "-m", "dmaengine", "--poll", NULL) == PARSE_RUN &&
-	   o.flags == DMAENGINE_BENCH_F_POLL, "--poll sets F_POLL only");
+	   o.flags == (def | DMAENGINE_BENCH_F_POLL), "--poll adds F_POLL only");
 	ok(parse(&o, "-m", "dmaengine", "--allow-fewer", NULL) == PARSE_RUN &&
-	   o.flags == DMAENGINE_BENCH_F_ALLOW_FEWER,
-	   "--allow-fewer sets F_ALLOW_FEWER only");
+	   o.flags == (def | DMAENGINE_BENCH_F_ALLOW_FEWER),
+	   "--allow-fewer adds F_ALLOW_FEWER only");
 	ok(parse(&o, "-m", "dmaengine", "--verify", "--poll", "--allow-fewer",
 		 NULL) == PARSE_RUN && o.flags == DMAENGINE_BENCH_F_ALL,
-	   "all three flags");
+	   "all flags: the three, distinct buffers, skip missing");
+	ok(parse(&o, "-m", "dmaengine", "--buffers", "reuse", "--prep", "both",
+		 "--verify", NULL) == PARSE_RUN &&
+	   o.flags == DMAENGINE_BENCH_F_VERIFY,
+	   "--buffers reuse and --prep clear F_DISTINCT and F_SKIP_MISSING");
+	ok(parse(&o, "-m", "dmaengine", "--buffers", "reuse", "--buffers",
+		 "distinct", NULL) == PARSE_RUN &&
+	   (o.flags & DMAENGINE_BENCH_F_DISTINCT), "the last --buffers wins");
 	ok(parse(&o, "-m", "dmaengine", "--per-channel", NULL) == PARSE_RUN &&
 	   o.per_channel && !o.samples, "--per-channel");
 	ok(parse(&o, "-m", "dmaengine", "--json", "--samples", NULL) ==
@@ -366,7 +408,7 @@ static void test_scope(void)
 		{ "--dma-bits", "40" }, { "--dir", "1" },
 		{ "--trans-delay-ns", "5" }, { "--granule", "2" },
 		{ "--entries", "2" }, { "--entry-size", "4K" },
-		{ "--iterations", "5" }, { "--cpus", "0" }, { "--sync", NULL },
+		{ "--iterations", "5" }, { "--sync", NULL },
 		{ "--percentiles", NULL },
 	};
 	static const char *const dmaengine_only[][2] = {
@@ -377,6 +419,7 @@ static void test_scope(void)
 		{ "--prep", "memcpy" }, { "--verify", NULL }, { "--poll", NULL },
 		{ "--allow-fewer", NULL }, { "--timeout-ms", "5" },
 		{ "--per-channel", NULL }, { "--csv", NULL }, { "--verbose", NULL },
+		{ "--buffers", "reuse" }, { "--depth", "2" },
 	};
 	struct bench_opts o;
 	char want[256];
@@ -511,12 +554,15 @@ static void test_help_version(void)
 		"--warmup", "--src-node", "--dst-node", "--prep", "--verify",
 		"--poll", "--allow-fewer", "--timeout-ms", "--per-channel",
 		"--samples", "--entries", "--entry-size", "--iterations",
-		"--cpus", "--sync", "--percentiles",
+		"--cpus", "--sync", "--percentiles", "--buffers", "--depth",
 	};
 	static const char *const bits[] = {
 		"[1..1024; default 1]", "[1..300; default 20]",
 		"[-1..1023;", "default 32]", "default 512]", "default 512M]",
-		"[0..18; default 0]", "default both]", "[0..100; default 1]",
+		"[0..18; default 0]", "[0..100; default 1]",
+		"default the modes this kernel and channel have, of all]",
+		"[distinct or reuse; default distinct]", "[1..64; default 1]",
+		"the thread of channel i (dmaengine)",
 		"default single]", "EXAMPLES", "EXIT STATUS", "SYNOPSIS",
 		"-m dmaengine", "4KB..1GB",
 		"beyond upstream's 1024 [1..65536; default 1]",
@@ -749,24 +795,35 @@ static void test_requests(void)
 	parse(&o, "-m", "dmaengine", "-c", "4", "-C", "dma0chan1", "-D",
 	      "soft_dma.0", "-f", "64K", "--sge", "128", "--bytes", "1G", "-r",
 	      "5", "-w", "2", "--src-node", "0", "--dst-node", "1", "-p",
-	      "memcpy_sg", "--verify", "--poll", "--timeout-ms", "500", NULL);
+	      "memcpy_sg", "--verify", "--poll", "--timeout-ms", "500",
+	      "--depth", "4", "--cpus", "2,3", NULL);
 	memset(&b, 0xaa, sizeof(b));
 	dmaengine_fill_request(&o, &b, channels, samples, 8);
-	ok(b.size == sizeof(b) && b.size == DMAENGINE_BENCH_SIZE_VER1,
-	   "dmaengine request: size is sizeof, 608");
+	ok(b.size == sizeof(b) && b.size == DMAENGINE_BENCH_SIZE_VER2,
+	   "dmaengine request: size is sizeof, version 2 (2624)");
+	ok(b.sample_size == sizeof(samples[0]) &&
+	   b.sample_size > DMAENGINE_BENCH_SAMPLE_SIZE_VER1,
+	   "dmaengine request: sample_size is sizeof(struct dmaengine_bench_sample)");
 	ok(b.channels == 4 && !strcmp(b.channel, "dma0chan1") &&
 	   !strcmp(b.device, "soft_dma.0") && b.folio_order == 4 &&
 	   b.sge == 128 && b.bytes_per_channel == 1ULL << 30 && b.runs == 5 &&
 	   b.warmup_runs == 2 && b.src_node == 0 && b.dst_node == 1 &&
 	   b.prep_modes == DMAENGINE_BENCH_PREP_MEMCPY_SG &&
-	   b.flags == (DMAENGINE_BENCH_F_VERIFY | DMAENGINE_BENCH_F_POLL) &&
-	   b.timeout_ms == 500, "dmaengine request: every input field");
+	   b.flags == (DMAENGINE_BENCH_F_VERIFY | DMAENGINE_BENCH_F_POLL |
+		       DMAENGINE_BENCH_F_DISTINCT) &&
+	   b.timeout_ms == 500 && b.depth == 4,
+	   "dmaengine request: every input field; --prep given: no SKIP_MISSING");
+	ok(b.nr_cpus == 2 && b.cpus_ptr == (uintptr_t)o.cpus &&
+	   o.cpus[0] == 2 && o.cpus[1] == 3, "dmaengine request: the CPU list");
 	ok(b.channels_ptr == (uintptr_t)channels &&
 	   b.samples_ptr == (uintptr_t)samples && b.samples_len == 8,
 	   "dmaengine request: array pointers and samples_len");
 	ok(!b.reserved0 && !b.reserved1 && !b.reserved_in[0] &&
 	   !b.reserved_in[3] && !b.error && !b.channels_used &&
-	   !b.samples_written && !b.result[1].runs && !b.reserved_out[5],
+	   !b.samples_written && !b.result[1].runs && !b.reserved_out[5] &&
+	   !b.reserved2 && !b.reserved_in2[0] && !b.reserved_in2[3] &&
+	   !b.prep_modes_run && !b.reserved_out1 && !b.results[7].r.runs &&
+	   !b.results[2].missing && !b.reserved_out2[3],
 	   "dmaengine request: reserved and output fields zero");
 	dmaengine_fill_request(&o, &b, channels, NULL, 0);
 	ok(!b.samples_ptr && !b.samples_len && b.channels_ptr,
@@ -774,12 +831,163 @@ static void test_requests(void)
 
 	ok(dmaengine_samples_len(&o) == 5 * 1 * 4,
 	   "samples_len: runs x 1 mode x channels");
-	parse(&o, "-m", "dmaengine", "-c", "3", "-r", "7", NULL);
+	parse(&o, "-m", "dmaengine", "-c", "3", "-r", "7", "-p", "both", NULL);
 	ok(dmaengine_samples_len(&o) == 7 * 2 * 3,
 	   "samples_len: runs x 2 modes x channels");
+	parse(&o, "-m", "dmaengine", "-c", "3", "-r", "7", NULL);
+	ok(dmaengine_samples_len(&o) == 7 * 3 * 3,
+	   "samples_len without --prep: runs x 3 modes x channels");
 	parse(&o, "-m", "dmaengine", "-c", "256", "-r", "10000", NULL);
-	ok(dmaengine_samples_len(&o) == 10000U * 2 * 256,
+	ok(dmaengine_samples_len(&o) == 10000U * 3 * 256,
 	   "samples_len at the maxima does not overflow");
+
+	parse(&o, "-m", "dmaengine", NULL);
+	dmaengine_fill_request(&o, &b, channels, NULL, 0);
+	ok(b.prep_modes == DMAENGINE_BENCH_PREP_ALL &&
+	   b.flags == (DMAENGINE_BENCH_F_DISTINCT |
+		       DMAENGINE_BENCH_F_SKIP_MISSING) &&
+	   b.depth == 1 && !b.cpus_ptr && !b.nr_cpus,
+	   "dmaengine request from the defaults: all modes, SKIP_MISSING, distinct, depth 1, no CPUs");
+	for (i = 0; i < sizeof(channels) / sizeof(channels[0]); i++)
+		channels[i].name[0] = 0;
+}
+
+/* --prep: which modes, and whether the missing ones may be left out */
+static void test_prep(void)
+{
+	static const char *const explicit[] = {
+		"all", "both", "memcpy", "memcpy_sg", "cpu", "memcpy,cpu",
+	};
+	struct bench_opts o;
+	size_t i;
+
+	ok(parse(&o, "-m", "dmaengine", NULL) == PARSE_RUN &&
+	   o.prep_modes == DMAENGINE_BENCH_PREP_ALL &&
+	   (o.flags & DMAENGINE_BENCH_F_SKIP_MISSING),
+	   "no --prep: all three modes, the missing ones left out");
+	for (i = 0; i < sizeof(explicit) / sizeof(explicit[0]); i++)
+		ok(parse(&o, "-m", "dmaengine", "--prep", explicit[i], NULL) ==
+		   PARSE_RUN && !(o.flags & DMAENGINE_BENCH_F_SKIP_MISSING),
+		   "--prep %s: the modes named must run (no SKIP_MISSING)",
+		   explicit[i]);
+	ok(parse(&o, "-m", "dmaengine", "-p", "x", NULL) == PARSE_USAGE,
+	   "an invalid --prep is an error, not a default");
+	ok(!strcmp(prep_modes_name(DMAENGINE_BENCH_PREP_ALL), "all") &&
+	   !strcmp(prep_modes_name(DMAENGINE_BENCH_PREP_MEMCPY |
+				   DMAENGINE_BENCH_PREP_MEMCPY_SG), "both") &&
+	   !strcmp(prep_modes_name(DMAENGINE_BENCH_PREP_CPU), "cpu") &&
+	   !strcmp(prep_modes_name(DMAENGINE_BENCH_PREP_MEMCPY |
+				   DMAENGINE_BENCH_PREP_CPU), "memcpy,cpu") &&
+	   !strcmp(prep_modes_name(DMAENGINE_BENCH_PREP_MEMCPY_SG |
+				   DMAENGINE_BENCH_PREP_CPU), "memcpy_sg,cpu") &&
+	   !strcmp(prep_modes_name(0), "?") && !strcmp(prep_modes_name(8), "?"),
+	   "prep_modes_name(): each set of modes by --prep's words");
+	ok(!strcmp(prep_mode_name(DMAENGINE_BENCH_MODE_MEMCPY), "prep_memcpy") &&
+	   !strcmp(prep_mode_name(DMAENGINE_BENCH_MODE_MEMCPY_SG),
+		   "prep_memcpy_sg") &&
+	   !strcmp(prep_mode_name(DMAENGINE_BENCH_MODE_CPU), "cpu") &&
+	   !prep_mode_name(DMAENGINE_BENCH_NR_MODES),
+	   "prep_mode_name(): the row names");
+	ok(!strcmp(buffers_name(DMAENGINE_BENCH_F_DISTINCT), "distinct") &&
+	   !strcmp(buffers_name(0), "reuse"), "buffers_name()");
+	ok(parse(&o, "-m", "dmaengine", "--cpus", "0-3", NULL) == PARSE_RUN &&
+	   o.nr_cpus == 4 && o.cpus[3] == 3,
+	   "--cpus with -m dmaengine: the map modes' parser");
+	ok(parse(&o, "-m", "dmaengine", "--cpus", "1024", NULL) == PARSE_USAGE &&
+	   strstr(err_text, "invalid --cpus '1024'"),
+	   "--cpus with -m dmaengine: the same refusal");
+}
+
+/* The fallback to version 1 for a module older than the tool. */
+static void test_v1_fallback(void)
+{
+	static const struct {
+		const char *args[6];
+		unsigned int want;
+	} cases[] = {
+		{ { "--buffers", "reuse", "--prep", "both" }, 0 },
+		{ { "--buffers", "reuse", "--prep", "memcpy" }, 0 },
+		{ { "--buffers", "reuse", "--prep", "memcpy_sg", "--depth", "1" }, 0 },
+		{ { NULL }, V1_NEEDS_CPU | V1_NEEDS_DISTINCT },
+		{ { "--prep", "both" }, V1_NEEDS_DISTINCT },
+		{ { "--buffers", "reuse" }, V1_NEEDS_CPU },
+		{ { "--buffers", "reuse", "--prep", "all" }, V1_NEEDS_CPU },
+		{ { "--buffers", "reuse", "--prep", "memcpy,cpu" }, V1_NEEDS_CPU },
+		{ { "--buffers", "reuse", "--prep", "both", "--depth", "2" },
+		  V1_NEEDS_DEPTH },
+		{ { "--buffers", "reuse", "--prep", "both", "--cpus", "0" },
+		  V1_NEEDS_CPUS },
+	};
+	struct dmaengine_bench_sample samples[3], want;
+	struct dmaengine_bench_channel channels[1];
+	struct dmaengine_benchmark b;
+	struct bench_opts o;
+	size_t i;
+	bool zero;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *const *a = cases[i].args;
+
+		parse(&o, "-m", "dmaengine", a[0], a[1], a[2], a[3], a[4], a[5],
+		      NULL);
+		ok(dmaengine_v1_blockers(&o) == cases[i].want,
+		   "version 1 blockers of -m dmaengine %s %s %s %s %s %s: %#x",
+		   a[0] ? a[0] : "", a[1] ? a[1] : "", a[2] ? a[2] : "",
+		   a[3] ? a[3] : "", a[4] ? a[4] : "", a[5] ? a[5] : "",
+		   cases[i].want);
+	}
+
+	parse(&o, "-m", "dmaengine", "--buffers", "reuse", "--prep", "both",
+	      "--verify", "-r", "1", NULL);
+	dmaengine_fill_request(&o, &b, channels, samples, 3);
+	dmaengine_v1_request(&b);
+	for (i = DMAENGINE_BENCH_SIZE_VER1, zero = true; i < sizeof(b); i++)
+		zero &= !((const unsigned char *)&b)[i];
+	ok(b.size == DMAENGINE_BENCH_SIZE_VER1 && zero,
+	   "version 1 request: size 608, the version 2 tail zero (an old module accepts it)");
+	ok(b.flags == DMAENGINE_BENCH_F_VERIFY &&
+	   b.prep_modes == (DMAENGINE_BENCH_PREP_MEMCPY |
+			    DMAENGINE_BENCH_PREP_MEMCPY_SG) &&
+	   b.runs == 1 && b.samples_ptr == (uintptr_t)samples &&
+	   b.samples_len == 3 && b.channels_ptr == (uintptr_t)channels,
+	   "version 1 request: the version 1 fields as before");
+
+	/* the module's answer: ->result[], samples of 104 bytes */
+	b.channels_used = 1;
+	b.result[0].runs = 1;
+	b.result[0].prep_calls = 512;
+	b.result[1].runs = 1;
+	b.result[1].prep_calls = 1;
+	b.result[1].run_ns.mean = 777;
+	b.samples_written = 2;
+	memset(samples, 0x5a, sizeof(samples));
+	for (i = 0; i < 2; i++) {
+		memset(&want, 0, sizeof(want));
+		want.prep_mode = i;
+		want.run = 0;
+		want.channel = 0;
+		want.end_ns = 1000 + i;
+		want.bytes = 4096;
+		want.submits = 512 - 511 * i;
+		memcpy((char *)samples + i * DMAENGINE_BENCH_SAMPLE_SIZE_VER1,
+		       &want, DMAENGINE_BENCH_SAMPLE_SIZE_VER1);
+	}
+	dmaengine_from_v1(&b, samples);
+	ok(b.prep_modes_run == b.prep_modes && b.depth == 1 &&
+	   b.results[0].r.prep_calls == 512 && b.results[1].r.prep_calls == 1 &&
+	   b.results[1].r.run_ns.mean == 777 && !b.results[2].r.runs &&
+	   !b.results[0].prep_stalls.mean && !b.results[1].missing &&
+	   b.size == DMAENGINE_BENCH_SIZE_VER1,
+	   "version 1 answer: results[] from result[], prep_modes_run, size kept");
+	ok(samples[0].prep_mode == 0 && samples[0].end_ns == 1000 &&
+	   samples[0].submits == 512 && !samples[0].copy_ns &&
+	   !samples[0].prep_stalls && samples[1].prep_mode == 1 &&
+	   samples[1].end_ns == 1001 && samples[1].bytes == 4096 &&
+	   samples[1].submits == 1 && !samples[1].copy_ns &&
+	   !samples[1].prep_stalls && !samples[1].reserved2[3],
+	   "version 1 samples (104 bytes each) spread to the version 2 layout, new fields zero");
+	dmaengine_from_v1(&b, NULL);
+	ok(b.results[0].r.prep_calls == 512, "no sample array: nothing to spread");
 }
 
 int main(int argc, char **argv)
@@ -799,6 +1007,8 @@ int main(int argc, char **argv)
 	test_upstream_command_lines();
 	test_help_version();
 	test_requests();
+	test_prep();
+	test_v1_fallback();
 	test_cpus();
 	test_ext_options();
 	test_use_ext();

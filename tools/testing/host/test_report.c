@@ -313,7 +313,20 @@ static void stat_ms(struct dmaengine_bench_stat *s, double mean, double sd)
 	s->stddev = MS(sd);
 }
 
-/* The reference table's two rows, one channel, defaults otherwise. */
+/* a machine with cpufreq: two CPUs at different speeds, boost on */
+static const struct cpufreq_info freq = {
+	.cpus = 2, .driver = "intel_pstate", .governor = "performance",
+	.cur_khz_min = 2100000, .cur_khz_max = 3200000, .max_khz = 3900000,
+	.boost = 1, .boost_source = "intel_pstate/no_turbo",
+};
+static const struct report_ctx fctx = {
+	.version = "test-version", .kernel = "6.12.0-test", .cpufreq = &freq,
+};
+
+/*
+ * The reference table's two rows, one channel, version 2, distinct
+ * buffers, depth 1, --prep both.
+ */
 static void fill_reference(struct dmaengine_benchmark *b,
 			   struct dmaengine_bench_channel *ch)
 {
@@ -321,7 +334,11 @@ static void fill_reference(struct dmaengine_benchmark *b,
 
 	memset(b, 0, sizeof(*b));
 	b->size = sizeof(*b);
-	b->prep_modes = DMAENGINE_BENCH_PREP_ALL;
+	b->prep_modes = DMAENGINE_BENCH_PREP_MEMCPY |
+			DMAENGINE_BENCH_PREP_MEMCPY_SG;
+	b->prep_modes_run = b->prep_modes;
+	b->flags = DMAENGINE_BENCH_F_DISTINCT;
+	b->depth = 1;
 	b->channels = 1;
 	b->folio_order = 0;
 	b->sge = 512;
@@ -333,7 +350,7 @@ static void fill_reference(struct dmaengine_benchmark *b,
 	b->channels_used = 1;
 	b->acquire_ns = 120000;
 
-	r = &b->result[0];
+	r = &b->results[0].r;
 	r->runs = 20;
 	stat_ms(&r->run_ns, 632.86, 8.18);
 	stat_ms(&r->prep_ns, 18.00, 6.38);
@@ -349,8 +366,10 @@ static void fill_reference(struct dmaengine_benchmark *b,
 	r->submits = 131072;
 	r->batches = 256;
 	r->segments = 131072;
+	b->results[0].prep_stalls.mean = 12;
+	b->results[0].prep_stalls.stddev = 3;
 
-	r = &b->result[1];
+	r = &b->results[1].r;
 	r->runs = 20;
 	stat_ms(&r->run_ns, 611.34, 13.52);
 	stat_ms(&r->prep_ns, 0.74, 0.33);
@@ -379,71 +398,31 @@ static void fill_reference(struct dmaengine_benchmark *b,
 	ch->has_memcpy_sg = 1;
 }
 
+/* the CPU copy as a third row */
+static void add_cpu(struct dmaengine_benchmark *b)
+{
+	struct dmaengine_bench_result *r = &b->results[DMAENGINE_BENCH_MODE_CPU].r;
+
+	b->prep_modes |= DMAENGINE_BENCH_PREP_CPU;
+	b->prep_modes_run |= DMAENGINE_BENCH_PREP_CPU;
+	r->runs = 20;
+	stat_ms(&r->run_ns, 250.5, 2.25);
+	stat_ms(&b->results[DMAENGINE_BENCH_MODE_CPU].copy_ns, 248.75, 2.5);
+	r->bytes_per_sec.mean = 2140000000;
+	r->bytes_per_sec.stddev = 30000000;
+	r->bytes = 512ULL << 20;
+	r->batches = 256;
+	r->segments = 131072;
+}
+
 static const char ref_header[] =
-	"mode           chan folio sge run_ms          prep_ms        submit_ms     issue_ms    wait_ms           prep_calls GB/s\n";
+	"mode           chan folio sge run_ms          prep_ms        submit_ms     issue_ms    wait_ms           map_ms        unmap_ms      prep_calls GB/s\n";
 static const char ref_row0[] =
-	"prep_memcpy    1    4KB   512 632.86 \u00b1 8.18   18.00 \u00b1 6.38   4.44 \u00b1 0.09   0.09 \u00b1 0.04 603.54 \u00b1 5.03     131072     0.85 \u00b1 0.01\n";
+	"prep_memcpy    1    4KB   512 632.86 \u00b1 8.18   18.00 \u00b1 6.38   4.44 \u00b1 0.09   0.09 \u00b1 0.04 603.54 \u00b1 5.03     1.20 \u00b1 0.03   0.80 \u00b1 0.01   131072     0.85 \u00b1 0.01\n";
 static const char ref_row1[] =
-	"prep_memcpy_sg 1    4KB   512 611.34 \u00b1 13.52  0.74 \u00b1 0.33    0.01 \u00b1 0.00   0.08 \u00b1 0.00 610.48 \u00b1 13.68    256        0.88 \u00b1 0.02\n";
-
-static void test_table(void)
-{
-	struct dmaengine_bench_channel ch;
-	struct dmaengine_benchmark b;
-	struct bench_opts o;
-	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = &ch };
-	char want[4096];
-
-	opts_init(&o, 4096);
-	fill_reference(&b, &ch);
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	snprintf(want, sizeof(want), "%s%s%s%s%s%s%s",
-		 "# dma_map_benchmark test-version, kernel 6.12.0-test\n",
-		 "# channels: dma0chan0 (soft_dma.0, soft_dma)\n",
-		 "# 512MB per channel in batches of 512 x 4KB; 20 runs after 1 warm-up; src node -1, dst node -1; prep both\n",
-		 "# acquire_ms 0.12; prep_memcpy: map_ms 1.20 \u00b1 0.03, unmap_ms 0.80 \u00b1 0.01; prep_memcpy_sg: map_ms 1.19 \u00b1 0.02, unmap_ms 0.79 \u00b1 0.01\n",
-		 ref_header, ref_row0, ref_row1);
-	is_str(capture_end(&cap), want,
-	       "text: '#' lines, then the reference header and rows exactly");
-
-	b.prep_modes = DMAENGINE_BENCH_PREP_MEMCPY_SG;
-	b.flags = DMAENGINE_BENCH_F_VERIFY | DMAENGINE_BENCH_F_POLL;
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	snprintf(want, sizeof(want), "%s%s", ref_header, ref_row1);
-	ok(strstr(capture_end(&cap), want) && !strstr(cap.buf, "prep_memcpy "),
-	   "--prep memcpy_sg: the memcpy_sg row only");
-	has_str(cap.buf, "; prep memcpy_sg, verify, poll\n",
-		"the parameter line names the prep mode and flags");
-
-	b.prep_modes = DMAENGINE_BENCH_PREP_ALL;
-	b.flags = 0;
-	o.format = OUT_TEXT;
-	report_dmaengine(capture_begin(&cap), &ctx, &r);
-	has_str(capture_end(&cap), ref_row0, "report_dmaengine() text");
-}
-
-static void test_verbose(void)
-{
-	struct dmaengine_bench_channel ch;
-	struct dmaengine_benchmark b;
-	struct bench_opts o;
-	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = &ch };
-
-	opts_init(&o, 4096);
-	o.verbose = true;
-	fill_reference(&b, &ch);
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	capture_end(&cap);
-	has_str(cap.buf,
-		"mode           chan folio sge run_ms          prep_ms        submit_ms     issue_ms    wait_ms           prep_calls GB/s        map_ms        unmap_ms      submits batches segments bytes\n",
-		"--verbose header: the reference columns, then map_ms .. bytes");
-	has_str(cap.buf,
-		"131072     0.85 \u00b1 0.01 1.20 \u00b1 0.03   0.80 \u00b1 0.01   131072  256     131072   536870912\n",
-		"--verbose prep_memcpy row ends with map, unmap, submits, batches, segments, bytes");
-	has_str(cap.buf,
-		"256        0.88 \u00b1 0.02 1.19 \u00b1 0.02   0.79 \u00b1 0.01   256     256     131072   536870912\n",
-		"--verbose prep_memcpy_sg row");
-}
+	"prep_memcpy_sg 1    4KB   512 611.34 \u00b1 13.52  0.74 \u00b1 0.33    0.01 \u00b1 0.00   0.08 \u00b1 0.00 610.48 \u00b1 13.68    1.19 \u00b1 0.02   0.79 \u00b1 0.01   256        0.88 \u00b1 0.02\n";
+static const char ref_params[] =
+	"# 512MB per channel in batches of 512 x 4KB; 20 runs after 1 warm-up; src node -1, dst node -1; prep both; buffers distinct, depth 1, cpus not pinned\n";
 
 /* display column of byte @p in @line */
 static int display_col(const char *line, const char *p)
@@ -496,6 +475,238 @@ static bool aligned(const char *table, int nlines)
 	return n > 10;
 }
 
+static void test_table(void)
+{
+	struct dmaengine_bench_channel ch;
+	struct dmaengine_benchmark b;
+	struct bench_opts o;
+	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = &ch };
+	char want[4096];
+
+	opts_init(&o, 4096);
+	fill_reference(&b, &ch);
+	report_dmaengine_text(capture_begin(&cap), &fctx, &r);
+	snprintf(want, sizeof(want), "%s%s%s%s%s%s%s%s",
+		 "# dma_map_benchmark test-version, kernel 6.12.0-test\n",
+		 "# channels: dma0chan0 (soft_dma.0, soft_dma)\n",
+		 ref_params,
+		 "# cpufreq: governor performance (intel_pstate) on 2 CPUs, now 2100 MHz to 3200 MHz, max 3900 MHz; boost on (intel_pstate/no_turbo)\n",
+		 "# acquire_ms 0.12\n",
+		 ref_header, ref_row0, ref_row1);
+	is_str(capture_end(&cap), want,
+	       "text: '#' lines (params with buffers, depth, cpus; cpufreq), then the header with map_ms and unmap_ms beside the phases, and the rows");
+
+	b.prep_modes = b.prep_modes_run = DMAENGINE_BENCH_PREP_MEMCPY_SG;
+	b.flags = DMAENGINE_BENCH_F_VERIFY | DMAENGINE_BENCH_F_POLL;
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	snprintf(want, sizeof(want), "%s%s", ref_header, ref_row1);
+	ok(strstr(capture_end(&cap), want) && !strstr(cap.buf, "prep_memcpy "),
+	   "--prep memcpy_sg: the memcpy_sg row only");
+	has_str(cap.buf, "; prep memcpy_sg; buffers reuse, depth 1, cpus not pinned, verify, poll\n",
+		"the parameter line names the prep mode, buffers and flags");
+	ok(!strstr(cap.buf, "# cpufreq"), "no cpufreq line when it was not read");
+
+	/* prep_modes_run 0 (a kernel that does not set it): prep_modes */
+	b.prep_modes_run = 0;
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	has_str(capture_end(&cap), ref_row1,
+		"prep_modes_run 0: the rows of prep_modes");
+
+	b.prep_modes = b.prep_modes_run = DMAENGINE_BENCH_PREP_MEMCPY |
+					  DMAENGINE_BENCH_PREP_MEMCPY_SG;
+	b.flags = DMAENGINE_BENCH_F_DISTINCT;
+	b.depth = 4;
+	b.cpus_ptr = (uintptr_t)(const uint32_t[]){ 0, 1, 2, 3, 8 };
+	b.nr_cpus = 5;
+	o.format = OUT_TEXT;
+	report_dmaengine(capture_begin(&cap), &ctx, &r);
+	capture_end(&cap);
+	has_str(cap.buf, ref_row0, "report_dmaengine() text");
+	has_str(cap.buf, "; prep both; buffers distinct, depth 4, cpus 0-3,8\n",
+		"the parameter line says the depth and the CPUs, as ranges");
+}
+
+static void test_cpu_row(void)
+{
+	struct dmaengine_bench_channel ch;
+	struct dmaengine_benchmark b;
+	struct bench_opts o;
+	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = &ch };
+	const char *table;
+
+	opts_init(&o, 4096);
+	fill_reference(&b, &ch);
+	add_cpu(&b);
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	capture_end(&cap);
+	has_str(cap.buf, "; prep all; buffers distinct",
+		"--prep all in the parameter line");
+	has_str(cap.buf,
+		"\nmode           chan folio sge run_ms          prep_ms        submit_ms     issue_ms    wait_ms           map_ms        unmap_ms      copy_ms         prep_calls GB/s\n",
+		"with the cpu row: a copy_ms column after unmap_ms");
+	has_str(cap.buf,
+		"\nprep_memcpy_sg 1    4KB   512 611.34 \u00b1 13.52  0.74 \u00b1 0.33    0.01 \u00b1 0.00   0.08 \u00b1 0.00 610.48 \u00b1 13.68    1.19 \u00b1 0.02   0.79 \u00b1 0.01   -               256        0.88 \u00b1 0.02\n",
+		"a DMA row has '-' for copy_ms");
+	has_str(cap.buf,
+		"\ncpu            1    4KB   512 250.50 \u00b1 2.25   -              -             -           -                 -             -             248.75 \u00b1 2.50   -          2.14 \u00b1 0.03\n",
+		"the cpu row, last: run_ms, copy_ms and GB/s; '-' for the DMA phases and prep_calls");
+	table = strstr(cap.buf, "\nmode ");
+	ok(table && aligned(table + 1, 4), "the table with the cpu row is aligned");
+
+	o.verbose = true;
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	capture_end(&cap);
+	table = strstr(cap.buf, "\nmode ");
+	ok(table && aligned(table + 1, 4), "--verbose with the cpu row is aligned");
+	has_str(cap.buf,
+		"-          2.14 \u00b1 0.03 -            -       256     131072   536870912\n",
+		"--verbose cpu row: '-' for prep_stalls and submits, the kernel's batches, segments, bytes");
+
+	/* cpu alone */
+	b.prep_modes = b.prep_modes_run = DMAENGINE_BENCH_PREP_CPU;
+	o.verbose = false;
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	capture_end(&cap);
+	ok(strstr(cap.buf, "; prep cpu;") && strstr(cap.buf, "\ncpu ") &&
+	   !strstr(cap.buf, "\nprep_memcpy"), "--prep cpu: the cpu row only");
+}
+
+static void test_missing(void)
+{
+	struct dmaengine_bench_channel ch[2];
+	struct dmaengine_benchmark b;
+	struct bench_opts o;
+	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = ch };
+	const char *text;
+
+	opts_init(&o, 4096);
+	fill_reference(&b, &ch[0]);
+	add_cpu(&b);
+	b.flags |= DMAENGINE_BENCH_F_SKIP_MISSING;
+	b.prep_modes_run = DMAENGINE_BENCH_PREP_MEMCPY | DMAENGINE_BENCH_PREP_CPU;
+	memset(&b.results[1], 0, sizeof(b.results[1]));
+	b.results[1].missing = DMAENGINE_BENCH_ERR_NO_API;
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	capture_end(&cap);
+	has_str(cap.buf, "; prep all; buffers distinct, depth 1, cpus not pinned\n"
+		"# not run: prep_memcpy_sg: this kernel has no dmaengine_prep_dma_memcpy_sg(): see kernel/patches/ in the project\n",
+		"no memcpy_sg in the kernel: a '#' line says so, with the pointer to kernel/patches/");
+	ok(strstr(cap.buf, "\nprep_memcpy ") && strstr(cap.buf, "\ncpu ") &&
+	   !strstr(cap.buf, "\nprep_memcpy_sg "),
+	   "rows for the modes that ran only");
+
+	/* the second channel lacks the capability */
+	ch[1] = ch[0];
+	strcpy(ch[1].name, "dma1chan0");
+	strcpy(ch[1].driver, "ioatdma");
+	ch[1].has_memcpy_sg = 0;
+	b.channels = b.channels_used = 2;
+	b.results[1].missing = DMAENGINE_BENCH_ERR_NO_CAP;
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	has_str(capture_end(&cap),
+		"# not run: prep_memcpy_sg: channel dma1chan0 (driver ioatdma) lacks DMA_MEMCPY_SG\n",
+		"a channel without DMA_MEMCPY_SG: named");
+
+	report_dmaengine_json(capture_begin(&cap), &ctx, &r);
+	text = capture_end(&cap);
+	write_file("dmaengine_missing.json", text);
+	has_str(text, "\"prep_modes_run\":[\"prep_memcpy\",\"cpu\"],\"missing\":[{\"prep_mode\":\"prep_memcpy_sg\",\"error\":\"no_cap\",\"reason\":\"channel dma1chan0 (driver ioatdma) lacks DMA_MEMCPY_SG\"}]",
+		"JSON: prep_modes_run and missing with the reason");
+	has_str(text, "\"prep\":\"all\",\"skip_missing\":true,",
+		"JSON params: prep all, skip_missing");
+}
+
+static void test_verbose(void)
+{
+	struct dmaengine_bench_channel ch;
+	struct dmaengine_benchmark b;
+	struct bench_opts o;
+	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = &ch };
+
+	opts_init(&o, 4096);
+	o.verbose = true;
+	fill_reference(&b, &ch);
+	ch.no_order = 1;
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	capture_end(&cap);
+	has_str(cap.buf,
+		"# channels: dma0chan0 (soft_dma.0, soft_dma; node -1, src node 0, dst node 0, max_seg_size 65536, copy_align 0, memcpy_sg yes, no_order yes)\n",
+		"--verbose channel list: nodes, limits, memcpy_sg and no_order");
+	has_str(cap.buf,
+		"map_ms        unmap_ms      prep_calls GB/s        prep_stalls  submits batches segments bytes\n",
+		"--verbose header: the reference columns, then prep_stalls .. bytes");
+	has_str(cap.buf,
+		"131072     0.85 \u00b1 0.01 12.00 \u00b1 3.00 131072  256     131072   536870912\n",
+		"--verbose prep_memcpy row: prep_stalls mean \u00b1 SD, submits, batches, segments, bytes");
+	has_str(cap.buf,
+		"256        0.88 \u00b1 0.02 0.00 \u00b1 0.00  256     256     131072   536870912\n",
+		"--verbose prep_memcpy_sg row");
+
+	o.verbose = false;
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	capture_end(&cap);
+	ok(!strstr(cap.buf, "prep_stalls") && !strstr(cap.buf, "no_order"),
+	   "without --verbose: no prep_stalls column, no channel details");
+}
+
+static void test_cpufreq_line(void)
+{
+	struct cpufreq_info fi = { .boost = -1 };
+	struct report_ctx c = ctx;
+	struct dmaengine_bench_channel ch;
+	struct dmaengine_benchmark b;
+	struct bench_opts o;
+	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = &ch };
+
+	opts_init(&o, 4096);
+	fill_reference(&b, &ch);
+	c.cpufreq = &fi;
+	report_dmaengine_text(capture_begin(&cap), &c, &r);
+	has_str(capture_end(&cap),
+		"# cpufreq: not exposed here (no /sys/devices/system/cpu/cpu*/cpufreq)\n",
+		"no cpufreq (a VM): said so");
+
+	fi.boost = 0;
+	fi.boost_source = "cpufreq/boost";
+	report_dmaengine_text(capture_begin(&cap), &c, &r);
+	has_str(capture_end(&cap),
+		"# cpufreq: not exposed here (no /sys/devices/system/cpu/cpu*/cpufreq); boost off (cpufreq/boost)\n",
+		"boost known without per-CPU cpufreq");
+
+	fi = (struct cpufreq_info){
+		.cpus = 1, .governor = "schedutil", .cur_khz_min = 1800000,
+		.cur_khz_max = 1800000, .boost = -1,
+	};
+	report_dmaengine_text(capture_begin(&cap), &c, &r);
+	has_str(capture_end(&cap),
+		"# cpufreq: governor schedutil on 1 CPU, now 1800 MHz\n",
+		"one CPU, no driver, max or boost: what is known");
+}
+
+static void test_v1(void)
+{
+	struct dmaengine_bench_channel ch;
+	struct dmaengine_benchmark b;
+	struct bench_opts o;
+	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = &ch };
+	const char *text;
+
+	opts_init(&o, 4096);
+	fill_reference(&b, &ch);
+	b.size = DMAENGINE_BENCH_SIZE_VER1;
+	b.flags = 0;
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	capture_end(&cap);
+	has_str(cap.buf,
+		"# dma_map_benchmark test-version, kernel 6.12.0-test\n"
+		"# the module is older than the tool: version 1 of DMAENGINE_BENCHMARK (no prep_stalls, no cpu mode)\n",
+		"after a version 1 call: the header says so");
+	has_str(cap.buf, ref_row0, "version 1: the same rows");
+	report_dmaengine_json(capture_begin(&cap), &ctx, &r);
+	text = capture_end(&cap);
+	has_str(text, "\"interface_version\":1,", "JSON: interface_version 1");
+}
+
 static void test_wide_values(void)
 {
 	struct dmaengine_bench_channel ch[256];
@@ -513,13 +724,16 @@ static void test_wide_values(void)
 	b.channels_used = 256;
 	b.sge = 65536;
 	b.folio_order = 18;
-	b.result[0].prep_calls = 123456789012ULL;
-	stat_ms(&b.result[0].run_ns, 123456.78, 1234.5);
-	stat_ms(&b.result[1].wait_ns, 98765432.1, 0.5);
+	add_cpu(&b);
+	b.results[0].r.prep_calls = 123456789012ULL;
+	stat_ms(&b.results[0].r.run_ns, 123456.78, 1234.5);
+	stat_ms(&b.results[1].r.wait_ns, 98765432.1, 0.5);
+	stat_ms(&b.results[2].copy_ns, 7654321.25, 0.5);
+	b.results[0].prep_stalls.mean = 12345678901ULL;
 	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
 	capture_end(&cap);
 	table = strstr(cap.buf, "\nmode ");
-	ok(table && aligned(table + 1, 3),
+	ok(table && aligned(table + 1, 4),
 	   "wide values (256 channels, sge 65536, 1GB folios, long numbers) widen their columns; all stay aligned");
 	has_str(cap.buf, "prep_memcpy    256  1GB   65536 123456.78 \u00b1 1234.50 ",
 		"wide row: chan 256, folio 1GB, sge 65536");
@@ -528,7 +742,7 @@ static void test_wide_values(void)
 	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
 	capture_end(&cap);
 	table = strstr(cap.buf, "\nmode ");
-	ok(table && aligned(table + 1, 3), "wide values with --verbose stay aligned");
+	ok(table && aligned(table + 1, 4), "wide values with --verbose stay aligned");
 }
 
 static void test_folio_labels(void)
@@ -610,7 +824,7 @@ static void test_channels_line(void)
 }
 
 static const char csv_header[] =
-	"mode,chan,folio_order,folio_bytes,sge,runs,bytes,prep_calls,submits,batches,segments,run_ms_mean,run_ms_sd,prep_ms_mean,prep_ms_sd,submit_ms_mean,submit_ms_sd,issue_ms_mean,issue_ms_sd,wait_ms_mean,wait_ms_sd,map_ms_mean,map_ms_sd,unmap_ms_mean,unmap_ms_sd,gbps_mean,gbps_sd\n";
+	"mode,chan,folio_order,folio_bytes,sge,depth,buffers,cpus,runs,bytes,prep_calls,submits,batches,segments,run_ms_mean,run_ms_sd,prep_ms_mean,prep_ms_sd,submit_ms_mean,submit_ms_sd,issue_ms_mean,issue_ms_sd,wait_ms_mean,wait_ms_sd,map_ms_mean,map_ms_sd,unmap_ms_mean,unmap_ms_sd,copy_ms_mean,copy_ms_sd,prep_stalls_mean,prep_stalls_sd,gbps_mean,gbps_sd,cpufreq_governor,cpu_cur_khz_min,cpu_cur_khz_max,cpu_max_khz,boost\n";
 
 static void test_csv(void)
 {
@@ -618,27 +832,42 @@ static void test_csv(void)
 	struct dmaengine_benchmark b;
 	struct bench_opts o;
 	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = &ch };
-	char want[2048];
+	char want[4096];
 
 	opts_init(&o, 4096);
 	fill_reference(&b, &ch);
+	add_cpu(&b);
 	snprintf(want, sizeof(want), "%s\n", dmaengine_csv_header);
 	is_str(want, csv_header, "CSV header as specified");
-	report_dmaengine_csv(capture_begin(&cap), &r);
-	snprintf(want, sizeof(want), "%s%s%s", csv_header,
-		 "prep_memcpy,1,0,4096,512,20,536870912,131072,131072,256,131072,632.860000,8.180000,18.000000,6.380000,4.440000,0.090000,0.090000,0.040000,603.540000,5.030000,1.200000,0.030000,0.800000,0.010000,0.850000,0.010000\n",
-		 "prep_memcpy_sg,1,0,4096,512,20,536870912,256,256,256,131072,611.340000,13.520000,0.740000,0.330000,0.010000,0.000000,0.080000,0.000000,610.480000,13.680000,1.190000,0.020000,0.790000,0.010000,0.880000,0.020000\n");
-	is_str(capture_end(&cap), want, "CSV: header and one row per prep mode");
+	report_dmaengine_csv(capture_begin(&cap), &fctx, &r);
+	snprintf(want, sizeof(want), "%s%s%s%s", csv_header,
+		 "prep_memcpy,1,0,4096,512,1,distinct,,20,536870912,131072,131072,256,131072,632.860000,8.180000,18.000000,6.380000,4.440000,0.090000,0.090000,0.040000,603.540000,5.030000,1.200000,0.030000,0.800000,0.010000,0.000000,0.000000,12.000000,3.000000,0.850000,0.010000,performance,2100000,3200000,3900000,1\n",
+		 "prep_memcpy_sg,1,0,4096,512,1,distinct,,20,536870912,256,256,256,131072,611.340000,13.520000,0.740000,0.330000,0.010000,0.000000,0.080000,0.000000,610.480000,13.680000,1.190000,0.020000,0.790000,0.010000,0.000000,0.000000,0.000000,0.000000,0.880000,0.020000,performance,2100000,3200000,3900000,1\n",
+		 "cpu,1,0,4096,512,1,distinct,,20,536870912,0,0,256,131072,250.500000,2.250000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,248.750000,2.500000,0.000000,0.000000,2.140000,0.030000,performance,2100000,3200000,3900000,1\n");
+	is_str(capture_end(&cap), want,
+	       "CSV: header and one row per prep mode, cpu last with 0 for the DMA phases; depth, buffers, cpus and the cpufreq columns");
 
-	b.prep_modes = DMAENGINE_BENCH_PREP_MEMCPY;
+	b.prep_modes = b.prep_modes_run = DMAENGINE_BENCH_PREP_MEMCPY;
 	b.folio_order = 4;
 	b.channels = b.channels_used = 2;
-	report_dmaengine_csv(capture_begin(&cap), &r);
+	b.flags = 0;
+	b.depth = 8;
+	b.cpus_ptr = (uintptr_t)(const uint32_t[]){ 0, 2 };
+	b.nr_cpus = 2;
+	report_dmaengine_csv(capture_begin(&cap), &ctx, &r);
 	capture_end(&cap);
 	ok(!strncmp(cap.buf, csv_header, strlen(csv_header)) &&
-	   !strncmp(cap.buf + strlen(csv_header), "prep_memcpy,2,4,65536,512,", 26) &&
-	   !strstr(cap.buf, "prep_memcpy_sg"),
-	   "CSV with --prep memcpy, order 4, 2 channels: one row");
+	   !strncmp(cap.buf + strlen(csv_header),
+		    "prep_memcpy,2,4,65536,512,8,reuse,\"0,2\",20,", 43) &&
+	   !strstr(cap.buf, "prep_memcpy_sg") && !strstr(cap.buf, "\ncpu,"),
+	   "CSV with --prep memcpy, order 4, 2 channels, depth 8, reuse, cpus 0,2 (quoted): one row");
+	ok(strstr(cap.buf, "0.850000,0.010000,,,,,\n") != NULL,
+	   "CSV without cpufreq: the cpufreq columns empty");
+	b.cpus_ptr = (uintptr_t)(const uint32_t[]){ 0, 1, 2, 3 };
+	b.nr_cpus = 4;
+	report_dmaengine_csv(capture_begin(&cap), &ctx, &r);
+	has_str(capture_end(&cap), ",8,reuse,0-3,20,",
+		"CSV: a range of CPUs needs no quotes");
 
 	o.format = OUT_CSV;
 	report_dmaengine(capture_begin(&cap), &ctx, &r);
@@ -674,6 +903,7 @@ static void fill_samples(struct dmaengine_bench_sample *s, unsigned int *n)
 				s[*n].bytes = 100000000;
 				s[*n].prep_calls = mode ? 256 : 131072;
 				s[*n].submits = mode ? 256 : 131072;
+				s[*n].prep_stalls = mode ? 0 : run * 2;
 			}
 }
 
@@ -721,19 +951,28 @@ static void test_per_channel(void)
 	has_str(pc, "\nmode           channel   folio sge run_ms",
 		"per-channel header names the channel column");
 	/* channel 1, memcpy: run = 100/110/120 ms + 1, prep 10/12/14 */
-	has_str(pc, "\nprep_memcpy    dma0chan1 4KB   512 111.00 \u00b1 10.00  12.00 \u00b1 2.00   1.00 \u00b1 0.00   0.50 \u00b1 0.00 80.00 \u00b1 0.00      131072     ",
+	has_str(pc, "\nprep_memcpy    dma0chan1 4KB   512 111.00 \u00b1 10.00  12.00 \u00b1 2.00   1.00 \u00b1 0.00   0.50 \u00b1 0.00 80.00 \u00b1 0.00      2.00 \u00b1 0.00   1.00 \u00b1 0.00   131072     ",
 		"per-channel row: mean and sd over the channel's runs");
 	for (i = 0; i < RUNS; i++)
 		gbps[i] = 100000000 / ((100 + 10 * i) * 2 * 1e6);
 	mean_sd(gbps, RUNS, &mean, &sd);
 	snprintf(want, sizeof(want),
-		 "\nprep_memcpy_sg dma0chan0 4KB   512 220.00 \u00b1 20.00  6.00 \u00b1 1.00    1.00 \u00b1 0.00   0.50 \u00b1 0.00 80.00 \u00b1 0.00      256        %.2f \u00b1 %.2f\n",
+		 "\nprep_memcpy_sg dma0chan0 4KB   512 220.00 \u00b1 20.00  6.00 \u00b1 1.00    1.00 \u00b1 0.00   0.50 \u00b1 0.00 80.00 \u00b1 0.00      2.00 \u00b1 0.00   1.00 \u00b1 0.00   256        %.2f \u00b1 %.2f\n",
 		 mean, sd);
 	has_str(pc, want, "per-channel memcpy_sg row, GB/s = bytes / (end - start)");
 	ok(pc && aligned(strchr(pc, '\n') + 1, 5), "per-channel table aligned");
 
+	o.verbose = true;
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	capture_end(&cap);
+	pc = strstr(cap.buf, "# per channel");
+	/* channel 0, memcpy: prep_stalls 0, 2, 4 over the runs */
+	has_str(pc, "131072     0.91 \u00b1 0.08 2.00 \u00b1 2.00 131072  -       -        100000000\n",
+		"--verbose per-channel row: prep_stalls from the samples");
+
 	/* samples of one prep mode only */
-	b.prep_modes = DMAENGINE_BENCH_PREP_MEMCPY;
+	o.verbose = false;
+	b.prep_modes = b.prep_modes_run = DMAENGINE_BENCH_PREP_MEMCPY;
 	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
 	capture_end(&cap);
 	pc = strstr(cap.buf, "# per channel");
@@ -767,12 +1006,32 @@ static void test_json(void)
 	write_file("dmaengine.json", text);
 	ok(!strncmp(text, json_start, strlen(json_start)),
 	   "JSON starts with tool, version, kernel, mode, params");
-	has_str(text, "\"params\":{\"channels\":1,\"channel\":\"\",\"device\":\"\",\"folio_order\":0,\"folio_bytes\":4096,\"page_size\":4096,\"sge\":512,\"bytes_per_channel\":536870912,\"runs\":20,\"warmup\":1,\"src_node\":-1,\"dst_node\":-1,\"prep\":\"both\",\"verify\":false,\"poll\":false,\"allow_fewer\":false,\"timeout_ms\":0}",
-		"JSON params: every parameter");
-	has_str(text, "\"channels\":[{\"name\":\"dma0chan0\",\"device\":\"soft_dma.0\",\"driver\":\"soft_dma\",\"node\":-1,\"src_node\":0,\"dst_node\":0,\"max_seg_size\":65536,\"copy_align\":0,\"has_memcpy_sg\":true}]",
-		"JSON channels");
-	has_str(text, "{\"prep_mode\":\"prep_memcpy\",\"chan\":1,\"folio_order\":0,\"folio_bytes\":4096,\"sge\":512,\"runs\":20,\"bytes\":536870912,\"prep_calls\":131072,\"submits\":131072,\"batches\":256,\"segments\":131072,\"run_ms\":{\"mean\":632.860000,\"sd\":8.180000},\"prep_ms\":{\"mean\":18.000000,\"sd\":6.380000},\"submit_ms\":{\"mean\":4.440000,\"sd\":0.090000},\"issue_ms\":{\"mean\":0.090000,\"sd\":0.040000},\"wait_ms\":{\"mean\":603.540000,\"sd\":5.030000},\"map_ms\":{\"mean\":1.200000,\"sd\":0.030000},\"unmap_ms\":{\"mean\":0.800000,\"sd\":0.010000},\"gbps\":{\"mean\":0.850000,\"sd\":0.010000},\"acquire_ms\":0.120000}",
+	has_str(text, "\"params\":{\"channels\":1,\"channel\":\"\",\"device\":\"\",\"folio_order\":0,\"folio_bytes\":4096,\"page_size\":4096,\"sge\":512,\"bytes_per_channel\":536870912,\"runs\":20,\"warmup\":1,\"src_node\":-1,\"dst_node\":-1,\"prep\":\"both\",\"skip_missing\":false,\"buffers\":\"distinct\",\"depth\":1,\"cpus\":[],\"verify\":false,\"poll\":false,\"allow_fewer\":false,\"timeout_ms\":0},\"interface_version\":2,\"prep_modes_run\":[\"prep_memcpy\",\"prep_memcpy_sg\"],\"missing\":[],\"system\":{\"cpufreq\":null},",
+		"JSON params: every parameter; interface_version, prep_modes_run, missing, system");
+	has_str(text, "\"channels\":[{\"name\":\"dma0chan0\",\"device\":\"soft_dma.0\",\"driver\":\"soft_dma\",\"node\":-1,\"src_node\":0,\"dst_node\":0,\"max_seg_size\":65536,\"copy_align\":0,\"has_memcpy_sg\":true,\"no_order\":false}]",
+		"JSON channels, with no_order");
+	has_str(text, "{\"prep_mode\":\"prep_memcpy\",\"chan\":1,\"folio_order\":0,\"folio_bytes\":4096,\"sge\":512,\"depth\":1,\"buffers\":\"distinct\",\"runs\":20,\"bytes\":536870912,\"prep_calls\":131072,\"submits\":131072,\"batches\":256,\"segments\":131072,\"run_ms\":{\"mean\":632.860000,\"sd\":8.180000},\"prep_ms\":{\"mean\":18.000000,\"sd\":6.380000},\"submit_ms\":{\"mean\":4.440000,\"sd\":0.090000},\"issue_ms\":{\"mean\":0.090000,\"sd\":0.040000},\"wait_ms\":{\"mean\":603.540000,\"sd\":5.030000},\"map_ms\":{\"mean\":1.200000,\"sd\":0.030000},\"unmap_ms\":{\"mean\":0.800000,\"sd\":0.010000},\"copy_ms\":{\"mean\":0.000000,\"sd\":0.000000},\"prep_stalls\":{\"mean\":12.000000,\"sd\":3.000000},\"gbps\":{\"mean\":0.850000,\"sd\":0.010000},\"acquire_ms\":0.120000}",
 		"JSON result of prep_memcpy, every field");
+
+	add_cpu(&b);
+	b.depth = 4;
+	b.cpus_ptr = (uintptr_t)(const uint32_t[]){ 3, 1 };
+	b.nr_cpus = 2;
+	report_dmaengine_json(capture_begin(&cap), &fctx, &r);
+	text = capture_end(&cap);
+	write_file("dmaengine_cpu.json", text);
+	has_str(text, "\"depth\":4,\"cpus\":[3,1],", "JSON params: depth and cpus");
+	has_str(text, "\"system\":{\"cpufreq\":{\"cpus\":2,\"driver\":\"intel_pstate\",\"governor\":\"performance\",\"cur_khz_min\":2100000,\"cur_khz_max\":3200000,\"max_khz\":3900000,\"boost\":true,\"boost_source\":\"intel_pstate/no_turbo\"}}",
+		"JSON system.cpufreq");
+	has_str(text, "{\"prep_mode\":\"cpu\",\"chan\":1,",
+		"JSON: the cpu result");
+	has_str(text, "\"copy_ms\":{\"mean\":248.750000,\"sd\":2.500000}",
+		"JSON: copy_ms of the cpu result");
+	b.prep_modes = b.prep_modes_run = DMAENGINE_BENCH_PREP_MEMCPY |
+					  DMAENGINE_BENCH_PREP_MEMCPY_SG;
+	b.depth = 1;
+	b.cpus_ptr = 0;
+	b.nr_cpus = 0;
 	ok(!strstr(text, "\"samples\"") && !strstr(text, "\"per_channel\""),
 	   "no samples or per_channel unless asked");
 	ok(text[strlen(text) - 1] == '\n' && !strchr(text, '\n')[1],
@@ -802,13 +1061,13 @@ static void test_json(void)
 		"valid UTF-8 kept, invalid byte replaced");
 	has_str(text, "\"per_channel\":[{\"prep_mode\":\"prep_memcpy\",\"channel\":\"dma0chan0\",\"index\":0,\"runs\":3,",
 		"per_channel entries");
-	has_str(text, "\"samples\":[{\"prep_mode\":\"prep_memcpy\",\"run\":0,\"channel\":0,\"start_ns\":0,\"end_ns\":100000000,\"prep_ns\":10000000,\"submit_ns\":1000000,\"issue_ns\":500000,\"wait_ns\":80000000,\"map_ns\":2000000,\"unmap_ns\":1000000,\"bytes\":100000000,\"prep_calls\":131072,\"submits\":131072}",
+	has_str(text, "\"samples\":[{\"prep_mode\":\"prep_memcpy\",\"run\":0,\"channel\":0,\"start_ns\":0,\"end_ns\":100000000,\"prep_ns\":10000000,\"submit_ns\":1000000,\"issue_ns\":500000,\"wait_ns\":80000000,\"map_ns\":2000000,\"unmap_ns\":1000000,\"copy_ns\":0,\"bytes\":100000000,\"prep_calls\":131072,\"submits\":131072,\"prep_stalls\":0}",
 		"raw samples, every field");
 	has_str(text, "\"verify\":true,\"poll\":true,\"allow_fewer\":true",
 		"flags in params");
 
 	o.format = OUT_JSON;
-	b.prep_modes = DMAENGINE_BENCH_PREP_MEMCPY_SG;
+	b.prep_modes = b.prep_modes_run = DMAENGINE_BENCH_PREP_MEMCPY_SG;
 	o.per_channel = o.samples = false;
 	report_dmaengine(capture_begin(&cap), &ctx, &r);
 	text = capture_end(&cap);
@@ -826,7 +1085,11 @@ int main(int argc, char **argv)
 	test_map_ext_text();
 	test_map_ext_json();
 	test_table();
+	test_cpu_row();
+	test_missing();
 	test_verbose();
+	test_cpufreq_line();
+	test_v1();
 	test_wide_values();
 	test_folio_labels();
 	test_channels_line();

@@ -191,6 +191,39 @@ static void test_cpu_list_has(void)
 	   "malformed lists: -1 (unknown)");
 }
 
+static void test_format_cpu_list(void)
+{
+	static const struct {
+		uint32_t cpus[8];
+		size_t n;
+		const char *want;
+	} cases[] = {
+		{ { 0 }, 0, "" }, { { 0 }, 1, "0" }, { { 0, 1, 2, 3 }, 4, "0-3" },
+		{ { 0, 1, 2, 3, 8 }, 5, "0-3,8" }, { { 0, 2, 4 }, 3, "0,2,4" },
+		{ { 3, 1 }, 2, "3,1" }, { { 0, 0 }, 2, "0,0" },
+		{ { 6, 1, 2 }, 3, "6,1-2" }, { { 1022, 1023 }, 2, "1022-1023" },
+	};
+	uint32_t many[512], back[512];
+	char buf[4096], small[8];
+	size_t i;
+	long n;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		format_cpu_list(cases[i].cpus, cases[i].n, buf, sizeof(buf));
+		is_str(buf, cases[i].want, "format_cpu_list() of %zu CPUs: '%s'",
+		       cases[i].n, cases[i].want);
+	}
+	for (i = 0; i < 512; i++)
+		many[i] = 2 * i;
+	format_cpu_list(many, 512, buf, sizeof(buf));
+	n = parse_cpu_list(buf, 1023, back, 512);
+	ok(n == 512 && !memcmp(back, many, sizeof(many)),
+	   "512 even CPUs: parse_cpu_list() reads back what format_cpu_list() wrote");
+	format_cpu_list(many, 512, small, sizeof(small));
+	ok(!strcmp(small, "0,2,..."), "a list longer than the buffer ends in '...' (%s)",
+	   small);
+}
+
 static void test_stats(void)
 {
 	static const double data[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
@@ -218,6 +251,7 @@ int main(int argc, char **argv)
 	test_pow2();
 	test_parse_cpu_list();
 	test_cpu_list_has();
+	test_format_cpu_list();
 	test_stats();
 	return tap_done();
 }

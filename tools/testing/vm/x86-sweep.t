@@ -32,7 +32,7 @@ def read(name):
 
 # the reference heading; a wider value (TCG is noisy) widens its column
 REF_HEAD = re.compile(r"mode +chan +folio +sge +run_ms +prep_ms +submit_ms +issue_ms +"
-                      r"wait_ms +prep_calls +GB/s$")
+                      r"wait_ms +map_ms +unmap_ms +prep_calls +GB/s$")
 res = {}
 
 def ran():
@@ -85,7 +85,7 @@ def table():
     assert len(ok) == 4, rows
     for l, (ch, folio, calls) in zip(ok, [(1, "4KB", 256), (1, "64KB", 16),
                                           (2, "4KB", 512), (2, "64KB", 32)]):
-        assert re.match(r"prep_memcpy +%d +%s +16 +(\d+\.\d\d \u00b1 \d+\.\d\d +){5}%d +\d+\.\d\d \u00b1 \d+\.\d\d$"
+        assert re.match(r"prep_memcpy +%d +%s +16 +(\d+\.\d\d \u00b1 \d+\.\d\d +){7}%d +\d+\.\d\d \u00b1 \d+\.\d\d$"
                         % (ch, folio, calls), l), l
     assert sum("prep_memcpy_sg 1    4KB   16  FAILED: this kernel has no" in l for l in rows) == 1
     assert lines[1].startswith("# cpu: ") and "soft_dma soft_dma.0 (2 channels" in lines[2]
@@ -123,7 +123,7 @@ def compare():
                        capture_output=True, text=True)
     d = json.loads(p.stdout)
     ok = [c for c in d["comparisons"] if c["status"] == "ok"]
-    assert p.returncode == 0 and len(ok) == 4 * 6
+    assert p.returncode == 0 and len(ok) == 4 * 8   # run, 6 phases, gbps
     assert all(c["delta_pct"] == 0 and c["significant"] is False for c in ok)
     p = subprocess.run([sys.executable, os.path.join(top, "scripts/compare.py"), "--prep", f],
                        capture_output=True, text=True)

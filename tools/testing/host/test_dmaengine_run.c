@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dmaengine_run() end to end against a made-up kernel: this program
+ * defines open() and ioctl(), which take the place of the C library's for
+ * the tool's objects linked into it, and answers DMAENGINE_BENCHMARK as a
+ * module of version 2 would, or as one older than the tool (version 1:
+ * E2BIG for the larger structure, then the version 1 answer with samples
+ * of DMAENGINE_BENCH_SAMPLE_SIZE_VER1 bytes). Checked: the requests the
+ * tool sends (size, sample_size, flags), the fallback to version 1 when
+ * the options allow it and the refusal naming the options when they do
+ * not, the exit status, and what reaches stdout and stderr.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "dmaengine.h"
+#include "options.h"
+#include "tap.h"
+
+enum fake_kind { FAKE_V2, FAKE_V1, FAKE_ENOTTY };
+
+static struct {
+	enum fake_kind kind;
+	unsigned int calls;
+	uint32_t sizes[4];		/* ->size of each call */
+	uint32_t sample_size[4];
+	uint32_t flags[4];
+	uint32_t run;			/* FAKE_V2: ->prep_modes_run */
+} fake;
+
+int open(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+	va_list ap;
+
+	if (!strcmp(path, DMAENGINE_BENCH_PATH))
+		return openat(AT_FDCWD, "/dev/null", O_RDWR);
+	va_start(ap, flags);
+	if (flags & O_CREAT)
+		mode = va_arg(ap, mode_t);
+	va_end(ap);
+	return openat(AT_FDCWD, path, flags, mode);
+}
+
+static void fill_result(struct dmaengine_bench_result *r, unsigned int mode)
+{
+	r->runs = 2;
+	r->run_ns.mean = 10000000 * (mode + 1);
+	r->bytes_per_sec.mean = 1000000000;
+	r->bytes = 1 << 20;
+	r->prep_calls = mode ? 16 : 256;
+	r->submits = r->prep_calls;
+	r->batches = 16;
+	r->segments = 256;
+}
+
+/* what a module of version 1 writes into a sample array */
+static void v1_samples(struct dmaengine_benchmark *b)
+{
+	char *s = (char *)(uintptr_t)b->samples_ptr;
+	struct dmaengine_bench_sample one;
+	unsigned int i;
+
+	for (i = 0; s && i < b->samples_len; i++) {
+		memset(&one, 0, sizeof(one));
+		one.prep_mode = i % 2;
+		one.run = i / 2;
+		one.end_ns = 5000000;
+		one.bytes = 1 << 20;
+		one.prep_calls = one.submits = 7;
+		memcpy(s + i * DMAENGINE_BENCH_SAMPLE_SIZE_VER1, &one,
+		       DMAENGINE_BENCH_SAMPLE_SIZE_VER1);
+	}
+	b->samples_written = b->samples_len;
+}
+
+int ioctl(int fd, unsigned long req, ...)
+{
+	struct dmaengine_benchmark *b;
+	unsigned int m, i;
+	va_list ap;
+
+	(void)fd;
+	va_start(ap, req);
+	b = va_arg(ap, struct dmaengine_benchmark *);
+	va_end(ap);
+	if (_IOC_TYPE(req) != 'd' || _IOC_NR(req) != 3) {
+		errno = ENOTTY;
+		return -1;
+	}
+	if (fake.calls < 4) {
+		fake.sizes[fake.calls] = b->size;
+		fake.sample_size[fake.calls] = b->sample_size;
+		fake.flags[fake.calls] = b->flags;
+	}
+	fake.calls++;
+	switch (fake.kind) {
+	case FAKE_ENOTTY:
+		errno = ENOTTY;
+		return -1;
+	case FAKE_V1:
+		/* copy_struct_from_user(): a tail it does not know must be 0 */
+		for (i = DMAENGINE_BENCH_SIZE_VER1; i < b->size; i++)
+			if (((unsigned char *)b)[i]) {
+				errno = E2BIG;
+				return -1;
+			}
+		b->channels_used = b->channels;
+		for (m = 0; m < DMAENGINE_BENCH_NR_PREP_MODES; m++)
+			if (b->prep_modes & (1U << m))
+				fill_result(&b->result[m], m);
+		v1_samples(b);
+		return 0;
+	case FAKE_V2:
+		b->channels_used = b->channels;
+		b->prep_modes_run = fake.run;
+		for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++) {
+			if (fake.run & (1U << m))
+				fill_result(&b->results[m].r, m);
+			else if (b->prep_modes & (1U << m))
+				b->results[m].missing = DMAENGINE_BENCH_ERR_NO_API;
+		}
+		b->results[0].prep_stalls.mean = 3;
+		return 0;
+	}
+	return -1;
+}
+
+static char out_text[65536], err_text[8192];
+
+/* run() - dmaengine_run() of the arguments; stdout and stderr captured */
+static int run(enum fake_kind kind, const char *first, ...)
+{
+	char *argv[32] = { "dma_map_benchmark", "-m", "dmaengine" };
+	FILE *out = tmpfile(), *err = tmpfile();
+	int argc = 3, save_out, save_err, ret;
+	struct report_ctx ctx = { .version = "v", .kernel = "k" };
+	struct bench_opts o;
+	const char *a;
+	va_list ap;
+	size_t n;
+
+	va_start(ap, first);
+	for (a = first; a && argc < 31; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	argv[argc] = NULL;
+	memset(&fake, 0, sizeof(fake));
+	fake.kind = kind;
+	fake.run = DMAENGINE_BENCH_PREP_MEMCPY | DMAENGINE_BENCH_PREP_CPU;
+	opts_init(&o, 4096);
+	if (opts_parse(&o, argc, argv, stdout, stderr) != PARSE_RUN) {
+		printf("Bail out! the options do not parse\n");
+		exit(1);
+	}
+	fflush(stdout);
+	fflush(stderr);
+	save_out = dup(STDOUT_FILENO);
+	save_err = dup(STDERR_FILENO);
+	dup2(fileno(out), STDOUT_FILENO);
+	dup2(fileno(err), STDERR_FILENO);
+	ret = dmaengine_run(&o, &ctx);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(save_out, STDOUT_FILENO);
+	dup2(save_err, STDERR_FILENO);
+	close(save_out);
+	close(save_err);
+	rewind(out);
+	n = fread(out_text, 1, sizeof(out_text) - 1, out);
+	out_text[n] = '\0';
+	rewind(err);
+	n = fread(err_text, 1, sizeof(err_text) - 1, err);
+	err_text[n] = '\0';
+	fclose(out);
+	fclose(err);
+	return ret;
+}
+
+static void test_v2(void)
+{
+	ok(run(FAKE_V2, "--sge", "16", "--bytes", "1M", NULL) == 0 &&
+	   fake.calls == 1, "a module of version 2: one call, exit status 0");
+	ok(fake.sizes[0] == DMAENGINE_BENCH_SIZE_VER2 &&
+	   fake.sample_size[0] == sizeof(struct dmaengine_bench_sample) &&
+	   fake.flags[0] == (DMAENGINE_BENCH_F_DISTINCT |
+			     DMAENGINE_BENCH_F_SKIP_MISSING),
+	   "the request: version 2, sample_size, distinct buffers, skip missing modes");
+	has_str(out_text, "# not run: prep_memcpy_sg: this kernel has no dmaengine_prep_dma_memcpy_sg(): see kernel/patches/ in the project\n",
+		"the missing mode and why, in the '#' lines");
+	ok(strstr(out_text, "\nprep_memcpy ") && strstr(out_text, "\ncpu ") &&
+	   !strstr(out_text, "\nprep_memcpy_sg "), "the rows of the modes that ran");
+	has_str(out_text, "# cpufreq:", "the cpufreq line (read from this host)");
+	ok(!err_text[0], "nothing on stderr");
+
+	ok(run(FAKE_V2, "--json", "--samples", "-p", "memcpy,cpu", NULL) == 0 &&
+	   fake.flags[0] == DMAENGINE_BENCH_F_DISTINCT,
+	   "--prep memcpy,cpu: no SKIP_MISSING");
+	has_str(out_text, "\"interface_version\":2,", "JSON: interface_version 2");
+	has_str(out_text, "\"prep_stalls\":{\"mean\":3.000000,",
+		"JSON: prep_stalls from ->results[]");
+}
+
+static void test_v1(void)
+{
+	ok(run(FAKE_V1, "--buffers", "reuse", "--prep", "both", "-r", "2",
+	       "--json", "--samples", NULL) == 0 && fake.calls == 2,
+	   "an older module, options version 1 can say: two calls, exit status 0");
+	ok(fake.sizes[0] == DMAENGINE_BENCH_SIZE_VER2 &&
+	   fake.sizes[1] == DMAENGINE_BENCH_SIZE_VER1 && fake.flags[1] == 0,
+	   "the second call is version 1 (608 bytes, no new flags)");
+	has_str(err_text, "note: the module is older than the tool; using version 1 of DMAENGINE_BENCHMARK",
+		"stderr says so");
+	has_str(out_text, "\"interface_version\":1,", "JSON: interface_version 1");
+	has_str(out_text, "\"prep_modes_run\":[\"prep_memcpy\",\"prep_memcpy_sg\"]",
+		"JSON: the two modes, from ->result[]");
+	has_str(out_text, "\"prep_calls\":256,", "JSON: memcpy's figures");
+	has_str(out_text, "\"samples\":[{\"prep_mode\":\"prep_memcpy\",\"run\":0,\"channel\":0,\"start_ns\":0,\"end_ns\":5000000,",
+		"JSON: samples of 104 bytes read in the version 2 layout");
+	has_str(out_text, "{\"prep_mode\":\"prep_memcpy_sg\",\"run\":1,\"channel\":0,\"start_ns\":0,\"end_ns\":5000000,\"prep_ns\":0,\"submit_ns\":0,\"issue_ns\":0,\"wait_ns\":0,\"map_ns\":0,\"unmap_ns\":0,\"copy_ns\":0,\"bytes\":1048576,\"prep_calls\":7,\"submits\":7,\"prep_stalls\":0}",
+		"JSON: the last of the four samples, new fields 0");
+
+	ok(run(FAKE_V1, NULL) == 1 && fake.calls == 1,
+	   "an older module, the defaults: one call, exit status 1");
+	has_str(err_text, "is older than this tool", "stderr: the module is older");
+	has_str(err_text, "which needs --buffers reuse (distinct buffers are the default), --prep memcpy, memcpy_sg or both",
+		"stderr: the options a version 1 request needs");
+	ok(!out_text[0], "nothing on stdout");
+
+	ok(run(FAKE_V1, "--buffers", "reuse", "-p", "both", "--depth", "2",
+	       NULL) == 1 && fake.calls == 1 &&
+	   strstr(err_text, "which needs --depth 1\n"),
+	   "an older module with --depth 2: refused, --depth named");
+}
+
+static void test_other(void)
+{
+	ok(run(FAKE_ENOTTY, NULL) == 1 &&
+	   strstr(err_text, "does not know DMAENGINE_BENCHMARK"),
+	   "a module without the dmaengine mode: ENOTTY, said so");
+}
+
+int main(int argc, char **argv)
+{
+	tap_init(argc, argv);
+	test_v2();
+	test_v1();
+	test_other();
+	return tap_done();
+}
