@@ -162,10 +162,11 @@ static int deb_check_memory(const struct dmaengine_benchmark *p, u64 batches)
 
 	if (need <= avail / 4 * 3)
 		return 0;
-	pr_err("buffers of %llu MiB (%s, %u channels): more than 3/4 of the %llu MiB available%s\n",
-	       need >> 20, p->flags & DMAENGINE_BENCH_F_DISTINCT ?
+	pr_err("buffers of %llu MiB for %u channel(s), %s: more than 3/4 of the %llu MiB available%s\n",
+	       need >> 20, p->channels,
+	       p->flags & DMAENGINE_BENCH_F_DISTINCT ?
 	       "distinct folios for every batch" : "one batch reused",
-	       p->channels, avail >> 20,
+	       avail >> 20,
 	       p->flags & DMAENGINE_BENCH_F_DISTINCT ?
 	       "; reuse one batch's buffers or copy fewer bytes_per_channel" :
 	       "");

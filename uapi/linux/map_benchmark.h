@@ -170,8 +170,9 @@ struct map_benchmark_ext {
 /* ------------------------------------------------------------------ */
 
 /*
- * The ioctl number carries the size of the first version of the structure;
- * the kernel matches only type and number, and reads ->size for the rest.
+ * The ioctl number's size bits are those of the structure the caller was
+ * built with (608 for version 1 callers); the kernel matches only type and
+ * number, and reads ->size for the rest.
  */
 #define DMAENGINE_BENCHMARK	_IOWR('d', 3, struct dmaengine_benchmark)
 
