@@ -3,30 +3,35 @@
 #
 # The main job: set up, build everything, boot a throwaway VM running the
 # kernel with DMA_MEMCPY_SG restored, load soft_dma, and print the
-# per-segment memcpy vs memcpy_sg table for 1 and 4 channels. The tables
+# per-segment memcpy, memcpy_sg and CPU-copy table for 1 and 4 channels,
+# one batch in flight and four, distinct folios every batch. The tables
 # are also kept in build/results/ (scripts/sweep.py gives CSV and JSON).
 #
-# usage: scripts/bench.sh [-m MACHINE] [-c CHANNELS...] [-- TOOL_OPTIONS...]
+# usage: scripts/bench.sh [-m MACHINE] [-c CHANNELS...] [-d DEPTHS...]
+#                         [-- TOOL_OPTIONS...]
 #   -m MACHINE   a file of scripts/vm/machines (default: x86-bench, the
 #                patched kernel without debug options)
-#   -c "1 4"     channel counts, one table row pair each (default: 1 4)
-#   TOOL_OPTIONS replace the defaults: --sge 512 --bytes 64M --runs 10
+#   -c "1 4"     channel counts, one table each (default: 1 4)
+#   -d "1 4"     batches in flight, one table each (default: 1 4)
+#   TOOL_OPTIONS replace the defaults: --sge 512 --bytes 32M --runs 10
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 machine=${DMA_BENCH_MACHINE:-x86-bench}
 chans="1 4"
+depths="1 4"
 while [ $# -gt 0 ]; do
 	case $1 in
 	-m) machine=$2; shift 2 ;;
 	-c) chans=$2; shift 2 ;;
+	-d) depths=$2; shift 2 ;;
 	--) shift; break ;;
-	-h|--help) sed -n '4,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
 done
 opts=("$@")
-[ ${#opts[@]} -gt 0 ] || opts=(--sge 512 --bytes 64M --runs 10 --warmup 1)
+[ ${#opts[@]} -gt 0 ] || opts=(--sge 512 --bytes 32M --runs 10 --warmup 1)
 
 "$DMA_BENCH_TOP/scripts/setup.sh" bench
 say "building the modules and the tool"
@@ -41,16 +46,14 @@ results=$DMA_BENCH_BUILD/results
 mkdir -p "$results"
 stamp=$(date +%Y%m%d-%H%M%S)
 
-# One boot: the guest prints a table per channel count.
+# One boot: the guest prints a table per depth and channel count. Without
+# --prep the tool runs every mode the kernel has and names those it lacks.
 guest="insmod modules/dma_map_benchmark.ko && insmod modules/soft_dma.ko channels=$max || exit 1
-prep=both
-grep -q 'HAVE_DMA_MEMCPY_SG 1' modules/probes.h || {
-	echo '# this kernel lacks dmaengine_prep_dma_memcpy_sg(): per-segment memcpy only'
-	prep=memcpy
-}
-for c in $chans; do
-	bin/dma_map_benchmark -m dmaengine --channels \$c --prep \$prep ${opts[*]} || exit 1
-	echo
+for d in $depths; do
+	for c in $chans; do
+		bin/dma_map_benchmark -m dmaengine --channels \$c --depth \$d ${opts[*]} || exit 1
+		echo
+	done
 done
 "
 
