@@ -76,9 +76,9 @@ static void soft_dma_prep_lock_drop(struct soft_dma_chan *sc)
 /* Descriptors                                                         */
 /* ------------------------------------------------------------------ */
 
-void soft_dma_desc_free(struct soft_dma_desc *d)
+/* Free a descriptor that never took a slot of the pool. */
+static void soft_dma_desc_destroy(struct soft_dma_desc *d)
 {
-	struct soft_dma_chan *sc = to_soft_chan(d->txd.chan);
 	struct soft_dma_block *b, *next;
 
 	for (b = d->blocks; b; b = next) {
@@ -86,8 +86,13 @@ void soft_dma_desc_free(struct soft_dma_desc *d)
 		kfree(b);
 	}
 	kmem_cache_free(soft_dma_desc_cache, d);
-	atomic_dec(&sc->descs);
 	atomic_long_dec(&soft_dma_descs);
+}
+
+void soft_dma_desc_free(struct soft_dma_desc *d)
+{
+	atomic_dec(&to_soft_chan(d->txd.chan)->descs);
+	soft_dma_desc_destroy(d);
 }
 
 void soft_dma_free_list(struct list_head *head)
@@ -137,51 +142,20 @@ static dma_cookie_t soft_dma_tx_submit(struct dma_async_tx_descriptor *txd)
 }
 
 /*
- * Begin a prep call: the prep lock (prep_lock=1), the fail_prep_every knob,
- * a slot of the pool (pool_size), then the descriptor. NULL when refused,
- * with nothing held.
+ * Begin a prep call: take the prep lock (prep_lock=1), as ioat does
+ * first, and allocate the descriptor. NULL, with nothing held, on failure.
  */
 static struct soft_dma_desc *soft_dma_prep_begin(struct soft_dma_chan *sc,
 						 unsigned long flags)
 {
-	unsigned int every = READ_ONCE(soft_dma_knobs.fail_prep_every);
-	const char *why = NULL;
 	struct soft_dma_desc *d;
-	unsigned long iflags;
 
 	if (soft_dma_prep_lock && !soft_dma_prep_lock_take(sc))
 		return NULL;
-
-	spin_lock_irqsave(&sc->lock, iflags);
-	sc->prep_count++;
-	if (sc->dead) {
-		why = "the device is unbound";
-	} else if (every && !(sc->prep_count % every)) {
-		why = "failure injected";
-		sc->stats.prep_failed++;
-	} else if (soft_dma_pool_size &&
-		   !atomic_add_unless(&sc->descs, 1, soft_dma_pool_size)) {
-		why = "descriptor pool empty";
-		sc->stats.pool_empty++;
-	} else if (!soft_dma_pool_size) {
-		atomic_inc(&sc->descs);
-	}
-	spin_unlock_irqrestore(&sc->lock, iflags);
-
-	d = NULL;
-	if (!why) {
-		d = kmem_cache_zalloc(soft_dma_desc_cache,
-				      GFP_NOWAIT | __GFP_NOWARN);
-		if (!d) {
-			atomic_dec(&sc->descs);
-			why = "out of memory";
-		}
-	}
-	if (why) {
+	d = kmem_cache_zalloc(soft_dma_desc_cache, GFP_NOWAIT | __GFP_NOWARN);
+	if (!d) {
 		if (soft_dma_prep_lock)
 			soft_dma_prep_lock_drop(sc);
-		dev_dbg_ratelimited(soft_chan_dev(sc), "%s: prep refused: %s\n",
-				    sc->name, why);
 		return NULL;
 	}
 	atomic_long_inc(&soft_dma_descs);
@@ -195,17 +169,53 @@ static struct soft_dma_desc *soft_dma_prep_begin(struct soft_dma_chan *sc,
 	return d;
 }
 
-/* Hand a prepared descriptor to the client (with the prep lock held). */
+/* A prep call that failed after soft_dma_prep_begin(). */
+static struct dma_async_tx_descriptor *
+soft_dma_prep_abort(struct soft_dma_chan *sc, struct soft_dma_desc *d,
+		    const char *why)
+{
+	bool unlock = d->prep_locked;
+
+	soft_dma_desc_destroy(d);
+	if (unlock)
+		soft_dma_prep_lock_drop(sc);
+	dev_dbg_ratelimited(soft_chan_dev(sc), "%s: prep refused: %s\n",
+			    sc->name, why);
+	return NULL;
+}
+
+/*
+ * Hand a prepared descriptor to the client, with the prep lock held,
+ * unless the device is gone, a failure is injected (fail_prep_every) or
+ * the pool is empty (pool_size).
+ */
 static struct dma_async_tx_descriptor *
 soft_dma_prep_end(struct soft_dma_chan *sc, struct soft_dma_desc *d)
 {
+	unsigned int every = READ_ONCE(soft_dma_knobs.fail_prep_every);
+	const char *why = NULL;
 	unsigned long flags;
 
 	spin_lock_irqsave(&sc->lock, flags);
-	list_add_tail(&d->node, &sc->allocated);
-	sc->stats.prepared++;
+	sc->prep_count++;
+	if (sc->dead) {
+		why = "the device is unbound";
+	} else if (every && !(sc->prep_count % every)) {
+		why = "failure injected";
+		sc->stats.prep_failed++;
+	} else if (!soft_dma_pool_size) {
+		atomic_inc(&sc->descs);
+	} else if (!atomic_add_unless(&sc->descs, 1, soft_dma_pool_size)) {
+		why = "descriptor pool empty";
+		sc->stats.pool_empty++;
+	}
+	if (!why) {
+		list_add_tail(&d->node, &sc->allocated);
+		sc->stats.prepared++;
+	}
 	spin_unlock_irqrestore(&sc->lock, flags);
-	return &d->txd;
+
+	return why ? soft_dma_prep_abort(sc, d, why) : &d->txd;
 }
 
 /* ------------------------------------------------------------------ */
@@ -285,17 +295,6 @@ soft_dma_prep_memcpy(struct dma_chan *chan, dma_addr_t dst, dma_addr_t src,
 }
 
 #ifdef HAVE_DMA_MEMCPY_SG
-/* A prep call that failed after soft_dma_prep_begin(). */
-static void soft_dma_prep_abort(struct soft_dma_chan *sc,
-				struct soft_dma_desc *d)
-{
-	bool unlock = d->prep_locked;
-
-	soft_dma_desc_free(d);
-	if (unlock)
-		soft_dma_prep_lock_drop(sc);
-}
-
 /* Append a segment; the first one is inline in the descriptor. */
 static bool soft_dma_add_seg(struct soft_dma_desc *d,
 			     struct soft_dma_block **tail, unsigned int *nr,
@@ -421,8 +420,7 @@ soft_dma_prep_memcpy_sg(struct dma_chan *chan,
 	return soft_dma_prep_end(sc, d);
 
 refuse:
-	soft_dma_prep_abort(sc, d);
-	return NULL;
+	return soft_dma_prep_abort(sc, d, "scatterlist refused");
 }
 #endif /* HAVE_DMA_MEMCPY_SG */
 
