@@ -76,9 +76,10 @@ struct soft_dma_block {
 };
 
 /*
- * Where a descriptor is. ALLOCATED: prepared, on ->allocated; QUEUED: submitted or issued; ACTIVE: the engine copies it;
- * DONE: complete, not retired yet, on ->completed; UNACKED: retired, the
- * client has not acked it yet, on ->unacked.
+ * Where a descriptor is. ALLOCATED: prepared, on ->allocated; QUEUED:
+ * submitted or issued; ACTIVE: the engine copies it; DONE: complete, not
+ * retired yet, on ->completed; UNACKED: retired, the client has not acked
+ * it yet, on ->unacked.
  */
 enum soft_dma_desc_state {
 	SOFT_DMA_ALLOCATED,
