@@ -283,9 +283,9 @@ static bool soft_dma_has_callback(struct soft_dma_desc *d)
 
 /*
  * Retire completed descriptors in completion order: call the callbacks
- * they carry, free the acked ones. From the
- * tasklet (@irq) all of them; from tx_status() only those at the head
- * that carry no callback: callbacks run only after an interrupt.
+ * they carry, free the acked ones. From the tasklet (@irq) all of them;
+ * from tx_status() only those at the head that carry no callback:
+ * callbacks run only after an interrupt.
  */
 static void soft_dma_retire(struct soft_dma_chan *sc, bool irq)
 {
