@@ -281,11 +281,22 @@ static bool soft_dma_has_callback(struct soft_dma_desc *d)
 	return d->txd.callback || d->txd.callback_result;
 }
 
+static void soft_dma_free_retired(struct list_head *free)
+{
+	struct soft_dma_desc *d;
+
+	list_for_each_entry(d, free, node)
+		dma_run_dependencies(&d->txd);
+	soft_dma_free_list(free);
+}
+
 /*
  * Retire completed descriptors in completion order: call the callbacks
  * they carry, free the acked ones. From the tasklet (@irq) all of them;
  * from tx_status() only those at the head that carry no callback:
- * callbacks run only after an interrupt.
+ * callbacks run only after an interrupt. What retired before a callback is
+ * freed before it is called: the client the callback wakes does not pay
+ * for the cleanup of its last batch in its next one.
  */
 static void soft_dma_retire(struct soft_dma_chan *sc, bool irq)
 {
@@ -330,6 +341,7 @@ static void soft_dma_retire(struct soft_dma_chan *sc, bool irq)
 		cb_param = d->txd.callback_param;
 		spin_unlock_irqrestore(&sc->lock, flags);
 
+		soft_dma_free_retired(&free);
 		/* dmaengine_desc_callback_invoke() */
 		if (cb_result)
 			cb_result(cb_param, &res);
@@ -351,10 +363,7 @@ static void soft_dma_retire(struct soft_dma_chan *sc, bool irq)
 	spin_unlock_irqrestore(&sc->lock, flags);
 	if (irq)
 		wake_up_all(&sc->idle_wq);
-
-	list_for_each_entry(d, &free, node)
-		dma_run_dependencies(&d->txd);
-	soft_dma_free_list(&free);
+	soft_dma_free_retired(&free);
 }
 
 static void soft_dma_tasklet(struct tasklet_struct *t)
