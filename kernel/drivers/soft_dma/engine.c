@@ -432,26 +432,11 @@ static bool soft_dma_cookie_failed(struct soft_dma_chan *sc,
 	return false;
 }
 
-static size_t soft_dma_residue(struct soft_dma_chan *sc, dma_cookie_t cookie)
-{
-	struct soft_dma_desc *d;
-
-	if (sc->active && sc->active->txd.cookie == cookie)
-		return sc->active->len - READ_ONCE(sc->active->done);
-	list_for_each_entry(d, &sc->issued, node)
-		if (d->txd.cookie == cookie)
-			return d->len;
-	list_for_each_entry(d, &sc->submitted, node)
-		if (d->txd.cookie == cookie)
-			return d->len;
-	return 0;
-}
-
 static enum dma_status soft_dma_status(struct soft_dma_chan *sc,
 				       dma_cookie_t cookie,
 				       struct dma_tx_state *state)
 {
-	size_t residue = 0, in_flight = 0;
+	size_t residue = 0;
 	dma_cookie_t last, used;
 	enum dma_status status;
 	unsigned long flags;
@@ -466,24 +451,18 @@ static enum dma_status soft_dma_status(struct soft_dma_chan *sc,
 		if (sc->abort_valid &&
 		    soft_dma_cookie_in(cookie, sc->abort_first, sc->abort_last))
 			status = DMA_ERROR;
-	} else {
+	} else if (soft_dma_no_order) {
 		/* idxd: whatever is not known complete is out of order */
-		if (soft_dma_no_order)
-			status = DMA_OUT_OF_ORDER;
-		if (state) {
-			residue = soft_dma_residue(sc, cookie);
-			if (sc->active)
-				in_flight = sc->active->len -
-					    READ_ONCE(sc->active->done);
-		}
+		status = DMA_OUT_OF_ORDER;
 	}
 	spin_unlock_irqrestore(&sc->lock, flags);
 
+	/* DMA_RESIDUE_GRANULARITY_DESCRIPTOR: a failed one's only */
 	if (state) {
 		state->last = last;
 		state->used = used;
-		state->residue = min_t(size_t, residue, U32_MAX);
-		state->in_flight_bytes = min_t(size_t, in_flight, U32_MAX);
+		state->residue = residue;
+		state->in_flight_bytes = 0;
 	}
 	return status;
 }

@@ -141,7 +141,7 @@ static void soft_dma_set_ops(struct dma_device *dma)
 #endif
 	dma->copy_align = copy_align;
 	dma->directions = BIT(DMA_MEM_TO_MEM);
-	dma->residue_granularity = DMA_RESIDUE_GRANULARITY_SEGMENT;
+	dma->residue_granularity = DMA_RESIDUE_GRANULARITY_DESCRIPTOR;
 	dma->device_alloc_chan_resources = soft_dma_alloc_chan_resources;
 	dma->device_free_chan_resources = soft_dma_free_chan_resources;
 	dma->device_tx_status = soft_dma_tx_status;
