@@ -489,6 +489,24 @@ enum dma_status soft_dma_tx_status(struct dma_chan *chan, dma_cookie_t cookie,
 	return status;
 }
 
+/*
+ * Whatever was submitted and has not completed will not complete well:
+ * tx_status() reports DMA_ERROR for it once its cookie is complete.
+ */
+void soft_dma_abort_cookies(struct soft_dma_chan *sc)
+{
+	struct dma_chan *chan = &sc->chan;
+
+	lockdep_assert_held(&sc->lock);
+	if (chan->cookie == chan->completed_cookie)
+		return;
+	sc->abort_first = chan->completed_cookie + 1;
+	if (sc->abort_first < DMA_MIN_COOKIE)
+		sc->abort_first = DMA_MIN_COOKIE;
+	sc->abort_last = chan->cookie;
+	sc->abort_valid = true;
+}
+
 int soft_dma_terminate_all(struct dma_chan *chan)
 {
 	struct soft_dma_chan *sc = to_soft_chan(chan);
@@ -506,15 +524,8 @@ int soft_dma_terminate_all(struct dma_chan *chan)
 		sc->aborting = true;
 		sc->stats.aborted++;
 	}
-	/* whatever did not complete will not: report it as DMA_ERROR */
-	if (chan->cookie != chan->completed_cookie) {
-		sc->abort_first = chan->completed_cookie + 1;
-		if (sc->abort_first < DMA_MIN_COOKIE)
-			sc->abort_first = DMA_MIN_COOKIE;
-		sc->abort_last = chan->cookie;
-		sc->abort_valid = true;
-		chan->completed_cookie = chan->cookie;
-	}
+	soft_dma_abort_cookies(sc);
+	chan->completed_cookie = chan->cookie;
 	list_for_each_entry(d, &head, node)
 		if (d->state == SOFT_DMA_QUEUED)
 			sc->stats.aborted++;

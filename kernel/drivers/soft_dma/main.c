@@ -226,13 +226,15 @@ static void soft_dma_remove(struct platform_device *pdev)
 
 	/*
 	 * Clients may still hold channels: refuse new work and let the
-	 * engines abort what is queued (DMA_TRANS_ABORTED) in order.
+	 * engines abort what is queued (DMA_TRANS_ABORTED) in order, each
+	 * cookie then reported as DMA_ERROR.
 	 */
 	for (i = 0; i < sd->nr_chans; i++) {
 		struct soft_dma_chan *sc = &sd->chans[i];
 
 		spin_lock_irq(&sc->lock);
 		sc->dead = true;
+		soft_dma_abort_cookies(sc);
 		spin_unlock_irq(&sc->lock);
 		soft_dma_kick(sc);
 	}

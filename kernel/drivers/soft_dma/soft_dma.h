@@ -287,6 +287,7 @@ void soft_dma_chan_init(struct soft_dma_dev *sd, unsigned int index);
 void soft_dma_issue_pending(struct dma_chan *chan);
 enum dma_status soft_dma_tx_status(struct dma_chan *chan, dma_cookie_t cookie,
 				   struct dma_tx_state *state);
+void soft_dma_abort_cookies(struct soft_dma_chan *sc);
 int soft_dma_terminate_all(struct dma_chan *chan);
 void soft_dma_synchronize(struct dma_chan *chan);
 int soft_dma_alloc_chan_resources(struct dma_chan *chan);
