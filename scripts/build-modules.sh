@@ -31,5 +31,10 @@ make -s -C "$src" KDIR="$kdir" modules >"$out/build.log" 2>&1 ||
 	{ cat "$out/build.log" >&2; die "module build failed for $kdir"; }
 grep -E 'warning|error' "$out/build.log" >&2 || true
 
-find "$src/kernel" -name '*.ko' -exec cp {} "$out/" \;
+# the modules of this build (modules.order: .o from 6.3, .ko before), not
+# a stale one left by a module that moved
+sed 's/\.o$/.ko/' "$src/modules.order" | while read -r ko; do
+	case $ko in /*) ;; *) ko=$src/$ko ;; esac
+	cp "$ko" "$out/"
+done
 cp "$src/kernel/generated/probes.h" "$out/probes.h"

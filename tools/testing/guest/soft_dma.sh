@@ -178,17 +178,24 @@ sd_expect_workers() {
 	return 1
 }
 
-# sd_knobs_show DIR: the five knobs' values on one line
+# sd_knobs_show: the five run-time knobs' values on one line
 sd_knobs_show() {
-	(cd "$1" && cat nocopy delay_us fail_prep_every error_every stall_channel) |
+	(cd "$SD" && cat nocopy delay_us fail_prep_every error_every stall_channel) |
 		tr '\n' ' ' | sed 's/ $//'
 }
 
-sd_same_knob() {
-	echo 7 > /sys/module/soft_dma/parameters/error_every &&
-	[ "$(cat "$SD/error_every")" = 7 ] &&
-	echo 0 > "$SD/error_every" &&
-	[ "$(cat /sys/module/soft_dma/parameters/error_every)" = 0 ]
+# sd_params_show: the load-time parameters prep_lock no_order pool_size
+sd_params_show() {
+	(cd /sys/module/soft_dma/parameters && cat prep_lock no_order pool_size) |
+		tr '\n' ' ' | sed 's/ $//'
+}
+
+# the run-time knobs are debugfs files only, not module parameters
+sd_knobs_not_params() {
+	for _k in nocopy delay_us fail_prep_every error_every stall_channel; do
+		[ -e "/sys/module/soft_dma/parameters/$_k" ] && return 1
+	done
+	return 0
 }
 
 sd_driver_name() {
@@ -202,7 +209,8 @@ sd_all_done() {
 }
 
 sd_polled_done() {
-	sd_expect_stat all callbacks -eq 0 && sd_all_done "$1"
+	sd_expect_stat all callbacks -eq 0 && sd_expect_stat all interrupts -eq 0 &&
+	sd_all_done "$1"
 }
 
 # sd_stall_run C0 C1: C0 stalled, C1 not
@@ -291,8 +299,12 @@ sd_group_load() {
 	check_fails "soft_dma: channels=257 refused" insmod "$MODDIR/soft_dma.ko" channels=257
 	check_fails "soft_dma: max_seg_size below a page refused" \
 		insmod "$MODDIR/soft_dma.ko" max_seg_size=1000
-	check_fails "soft_dma: stall_channel=-2 refused" \
-		insmod "$MODDIR/soft_dma.ko" stall_channel=-2
+	check_fails "soft_dma: pool_size=65537 refused" \
+		insmod "$MODDIR/soft_dma.ko" pool_size=65537
+	check_fails "soft_dma: prep_lock=2 refused" \
+		insmod "$MODDIR/soft_dma.ko" prep_lock=2
+	check_fails "soft_dma: no_order=x refused" \
+		insmod "$MODDIR/soft_dma.ko" no_order=x
 	check "soft_dma: loads with channels=64" insmod "$MODDIR/soft_dma.ko" channels=64
 	check_output "soft_dma: 64 channels registered" '^64$' sd_nchannels
 	check "soft_dma: unloads" rmmod soft_dma
@@ -301,13 +313,16 @@ sd_group_load() {
 	check_output "soft_dma: $SD_CHANNELS channels registered" "^$SD_CHANNELS\$" sd_nchannels
 	check_output "soft_dma: device $SD_DEV bound to driver soft_dma" '^soft_dma$' sd_driver_name
 	check_output "soft_dma: channels are named dmaNchanM" '^dma[0-9]+chan0$' sd_chan 0
-	check_output "soft_dma: knobs in debugfs with their defaults" '^0 0 0 0 -1$' \
-		sd_knobs_show "$SD"
-	check_output "soft_dma: knobs as module parameters" '^0 0 0 0 -1$' \
-		sd_knobs_show /sys/module/soft_dma/parameters
+	check_output "soft_dma: knobs in debugfs with their defaults" '^N 0 0 0 -1$' \
+		sd_knobs_show
+	check "soft_dma: run-time knobs are not module parameters" sd_knobs_not_params
+	check_output "soft_dma: prep_lock, no_order, pool_size default to N N 0" '^N N 0$' \
+		sd_params_show
 	check_fails "soft_dma: knob out of range refused (stall_channel=256)" sd_knob stall_channel 256
-	check_fails "soft_dma: knob out of range refused (nocopy=2)" sd_knob nocopy 2
-	check "soft_dma: module parameter and debugfs are the same knob" sd_same_knob
+	check_fails "soft_dma: knob out of range refused (stall_channel=-2)" sd_knob stall_channel -2
+	check_output "soft_dma: nocopy=2 is not a boolean: nocopy stays N" '^N$' \
+		sh -c "echo 2 > $SD/nocopy; cat $SD/nocopy"
+	check_fails "soft_dma: knob out of range refused (delay_us=-1)" sd_knob delay_us -1
 	check_output "soft_dma: max_seg_size 4 MiB by default" '^4194304$' \
 		cat /sys/module/soft_dma/parameters/max_seg_size
 	check "soft_dma: no worker threads while no channel is held" sd_no_workers
@@ -322,6 +337,8 @@ sd_group_dmatest() {
 	check "dmatest: every soft_dma channel was tested" dt_every_channel
 	check "soft_dma: one callback per descriptor (DMA_PREP_INTERRUPT)" \
 		sd_expect_stat all callbacks -eq $((SD_N * 100))
+	check "soft_dma: one interrupt per DMA_PREP_INTERRUPT descriptor" \
+		sd_expect_stat all interrupts -eq $((SD_N * 100))
 	check "soft_dma: all completed without error, acked descriptors freed" \
 		sd_all_done $((SD_N * 100))
 	check "soft_dma: a worker thread per held channel" sd_expect_workers "$SD_N"
@@ -332,7 +349,7 @@ sd_group_dmatest() {
 	check "dmatest: polled completion (polled=1), $SD_N channels x 100 tests" \
 		dt_run_expect "$SD_N" 100 0 iterations=100 polled=1
 	check "dmatest: polled run covered every channel" dt_every_channel
-	check "soft_dma: polled: no callbacks without DMA_PREP_INTERRUPT, all freed" \
+	check "soft_dma: polled: no interrupt, no callback without DMA_PREP_INTERRUPT, all freed" \
 		sd_polled_done $((SD_N * 100))
 
 	if [ "$(dma_config)" = swiotlb ]; then
@@ -423,24 +440,9 @@ sd_group_faults() {
 		dt_run_expect "$SD_N" 20 0
 	check_klog_clean "soft_dma: stall_channel"
 
-	if [ -d "$SD/fail_prep" ]; then
-		for _f in fail_prep fail_transfer; do
-			echo 0 > "$SD/$_f/verbose"
-			echo 1 > "$SD/$_f/interval"
-			echo 3 > "$SD/$_f/times"
-			echo 100 > "$SD/$_f/probability"
-			check "fault-attr $_f (times=3): 3 of 10 tests fail" \
-				dt_run_expect 1 10 3 chan="$SD_C0" iterations=10
-			echo 0 > "$SD/$_f/probability"
-		done
-		check "after fault-attr: a clean run passes" \
-			dt_run_expect 1 10 0 chan="$SD_C0" iterations=10
-	else
-		tap_skip "fault-attr fail_prep/fail_transfer: no CONFIG_FAULT_INJECTION_DEBUG_FS"
-	fi
 	dt_release
 	check "faults: nothing left allocated" sd_no_descriptors
-	check_klog_clean "soft_dma: fault-attr"
+	check_klog_clean "soft_dma: faults"
 }
 
 # sd_tool ARGS...: the project's dmaengine mode on soft_dma
@@ -525,6 +527,138 @@ sd_group_limits() {
 	check_klog_clean "soft_dma: copy_align, max_seg_size"
 }
 
+# --- personalities: the load-time parameters ------------------------------
+
+# sd_reload PARAMS...: soft_dma again, 2 channels, with these parameters
+sd_reload() {
+	sd_unload && insmod "$MODDIR/soft_dma.ko" channels=2 "$@" && sd_knobs_reset
+}
+
+# sd_personality_done NAME: released, nothing allocated or leaked, the log
+# clean, and the module unloads
+sd_personality_done() {
+	dt_release
+	check "$1: nothing left allocated" sd_no_descriptors
+	if [ -w /sys/kernel/debug/kmemleak ]; then
+		check "$1: kmemleak: nothing leaked by soft_dma or dmatest" sd_kmemleak_clean
+	fi
+	check_klog_clean "soft_dma: $1"
+	check "$1: soft_dma unloads" sd_unload
+}
+
+# sd_tool_stats ARGS...: reset the counters, run the dmaengine mode in
+# nocopy mode on channel 0 (which dmatest must not hold)
+sd_tool_stats() {
+	dt_release
+	sd_stats_reset && sd_knob nocopy 1 &&
+	sd_tool -C "$(sd_chan 0)" "$@" > /tmp/sd_tool.out 2>&1
+	_sts_rc=$?
+	sd_knob nocopy 0
+	[ "$_sts_rc" = 0 ] || cat /tmp/sd_tool.out
+	return "$_sts_rc"
+}
+
+# sd_interrupts_per SGE: the batches of SGE descriptors, only the last
+# flagged DMA_PREP_INTERRUPT, raised one interrupt each
+sd_interrupts_per() {
+	_ip_c=$(sd_stat_sum completed)
+	_ip_i=$(sd_stat_sum interrupts)
+	[ "$_ip_c" -gt 0 ] && [ $((_ip_i * $1)) -eq "$_ip_c" ] && return 0
+	echo "completed $_ip_c, interrupts $_ip_i: expected one per $1"
+	cat "$SD/stats"
+	return 1
+}
+
+sd_group_interrupts() {
+	if ! sd_has_tool; then
+		tap_skip "interrupts per batch: no dma_map_benchmark module or tool"
+		return
+	fi
+	check "interrupts: per-segment batches of 16, one flagged, nocopy" \
+		sd_tool_stats -f 4K --sge 16 --bytes 1M -r 2 -p memcpy
+	check "interrupts: 15 unflagged + 1 flagged descriptors cost one interrupt" \
+		sd_interrupts_per 16
+	check "interrupts: the same batches polled" \
+		sd_tool_stats -f 4K --sge 16 --bytes 1M -r 2 -p memcpy --poll
+	check "interrupts: polled, no descriptor flagged: no interrupt" \
+		sd_expect_stat all interrupts -eq 0
+	check "interrupts: polled: tx_status retired them all" sd_no_descriptors
+	check_klog_clean "soft_dma: interrupts"
+}
+
+# sd_pool_stall_run C: 20 dmatest threads on stalled channel C, pool of 16;
+# the channel is released (terminated) before the stall is lifted: dmatest
+# has freed the buffers of the tests that timed out
+sd_pool_stall_run() {
+	sd_knob stall_channel 0 || return 1
+	dt_run chan="$1" threads_per_chan=20 iterations=1 timeout=2000
+	_psr=$?
+	dt_release
+	sd_knob stall_channel -1
+	[ "$_psr" = 0 ] && dt_expect 20 1 1
+}
+
+sd_group_pool() {
+	check "soft_dma: loads with pool_size=16" sd_reload pool_size=16
+	check_output "pool_size=16: the parameter reads back" '^N N 16$' sd_params_show
+	SD_C0=$(sd_chan 0)
+	sd_stats_reset
+	check "pool_size=16: 20 threads on a stalled channel: every test fails" \
+		sd_pool_stall_run "$SD_C0"
+	check "pool_size=16: 4 preps found the pool empty" \
+		sd_expect_stat "$SD_C0" pool_empty -eq 4
+	check "pool_size=16: ... 16 got a descriptor" \
+		sd_expect_stat "$SD_C0" prepared -eq 16
+	check "pool_size=16: dmatest saw prep errors" dt_expect_result 'prep error'
+	check "pool_size=16: released descriptors went back" sd_no_descriptors
+	sd_stats_reset
+	check "pool_size=16: the pool refills: 2 threads x 50 tests pass" \
+		dt_run_expect 2 50 0 chan="$SD_C0" threads_per_chan=2 iterations=50
+	check "pool_size=16: no empty pool then" sd_expect_stat all pool_empty -eq 0
+	sd_personality_done "pool_size=16"
+}
+
+sd_group_no_order() {
+	klog_mark
+	check "soft_dma: loads with no_order=1" sd_reload no_order=1
+	check_klog_has "no_order=1: the device has DMA_COMPLETION_NO_ORDER" \
+		'no_order \(DMA_COMPLETION_NO_ORDER\)'
+	klog_mark
+	check "no_order=1: dmatest 2 channels x 2 threads x 20, verified" \
+		dt_run_expect 4 20 0 threads_per_chan=2
+	check "no_order=1: dmatest polled=1 runs with interrupts instead" \
+		dt_run_expect 2 10 0 iterations=10 polled=1
+	check_klog_has "no_order=1: dmatest refused polling (DMA_COMPLETION_NO_ORDER)" \
+		'DMA_COMPLETION_NO_ORDER, polled disabled'
+	if sd_has_tool; then
+		check "no_order=1: per-segment batches of 16, nocopy" \
+			sd_tool_stats -f 4K --sge 16 --bytes 1M -r 2 -p memcpy
+		check "no_order=1: batches completed newest first (out_of_order)" \
+			sd_expect_stat all out_of_order -gt 0
+	else
+		tap_skip "no_order=1: completion order: no dma_map_benchmark module or tool"
+	fi
+	sd_personality_done "no_order=1"
+}
+
+sd_group_prep_lock() {
+	check "soft_dma: loads with prep_lock=1" sd_reload prep_lock=1
+	check_output "prep_lock=1: the parameter reads back" '^Y N 0$' sd_params_show
+	check "prep_lock=1: dmatest (prep, submit), 2 channels x 2 threads, verified" \
+		dt_run_expect 4 20 0 threads_per_chan=2
+	check "prep_lock=1: dmatest polled" dt_run_expect 2 20 0 polled=1
+	sd_personality_done "prep_lock=1"
+}
+
+sd_group_personalities() {
+	klog_mark
+	sd_group_interrupts
+	sd_group_pool
+	sd_group_no_order
+	sd_group_prep_lock
+	check "soft_dma: reloads with channels=$SD_CHANNELS" sd_load
+}
+
 sd_group_unload() {
 	SD_N=$(sd_nchannels)
 	check "dmatest holds every channel after a run" dt_run_expect "$SD_N" 5 0 iterations=5
@@ -570,6 +704,7 @@ suite_soft_dma() {
 	sd_group_faults
 	sd_group_tool
 	sd_group_limits
+	sd_group_personalities
 	sd_group_unload
 	dt_release
 	sd_unload

@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * soft_dma descriptors: prep, tx_submit and the descriptor pool.
+ *
+ * Addresses: the platform device has no IOMMU and no DMA range offsets (the
+ * probe refuses to bind otherwise), so the DMA address of a buffer mapped for
+ * it is the physical address, whether dma-direct mapped it in place or
+ * bounced it through swiotlb. Only addresses of valid RAM pfns are accepted.
+ */
+
+#include <linux/bug.h>
+#include <linux/dma-mapping.h>
+#include <linux/lockdep.h>
+#include <linux/mm.h>
+#include <linux/scatterlist.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+
+#include "../../compat.h"
+#include "soft_dma.h"
+
+#ifdef CONFIG_SPARSEMEM
+/* pfn_valid() is decided per subsection */
+#define SOFT_DMA_PFN_STEP	PAGES_PER_SUBSECTION
+#endif
+
+static struct kmem_cache *soft_dma_desc_cache;
+/* descriptors allocated and not yet freed, all devices: a leak check */
+static atomic_long_t soft_dma_descs = ATOMIC_LONG_INIT(0);
+
+long soft_dma_live_descs(void)
+{
+	return atomic_long_read(&soft_dma_descs);
+}
+
+/* ------------------------------------------------------------------ */
+/* prep_lock: ioat's prep-to-submit lock                               */
+/* ------------------------------------------------------------------ */
+
+/*
+ * With prep_lock=1 a prep call takes the channel's prep_lock with bottom
+ * halves off and returns with it held; tx_submit() of that descriptor
+ * releases it (ioat_check_space_lock() and ioat_tx_submit_unlock()). A
+ * client that preps again before submitting would spin on its own lock
+ * for ever: that is reported -- to lockdep as the recursive acquisition
+ * it is, and with a warning -- and the prep returns NULL instead.
+ *
+ * For sparse the lock is not held across the calls: it belongs to the
+ * descriptor, not to a function.
+ */
+static bool soft_dma_prep_lock_take(struct soft_dma_chan *sc)
+{
+	if (READ_ONCE(sc->prep_owner) == current) {
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+		spin_acquire(&sc->prep_lock.dep_map, 0, 0, _RET_IP_);
+		spin_release(&sc->prep_lock.dep_map, _RET_IP_);
+#endif
+		WARN_ONCE(1, "%s: prep called again before tx_submit() of the previous descriptor: with prep_lock (ioat's contract) this deadlocks; prep refused\n",
+			  sc->name);
+		return false;
+	}
+	spin_lock_bh(&sc->prep_lock);
+	__release(&sc->prep_lock);
+	WRITE_ONCE(sc->prep_owner, current);
+	return true;
+}
+
+static void soft_dma_prep_lock_drop(struct soft_dma_chan *sc)
+{
+	WRITE_ONCE(sc->prep_owner, NULL);
+	__acquire(&sc->prep_lock);
+	spin_unlock_bh(&sc->prep_lock);
+}
+
+/* ------------------------------------------------------------------ */
+/* Descriptors                                                         */
+/* ------------------------------------------------------------------ */
+
+/* Free a descriptor that never took a slot of the pool. */
+static void soft_dma_desc_destroy(struct soft_dma_desc *d)
+{
+	struct soft_dma_block *b, *next;
+
+	for (b = d->blocks; b; b = next) {
+		next = b->next;
+		kfree(b);
+	}
+	kmem_cache_free(soft_dma_desc_cache, d);
+	atomic_long_dec(&soft_dma_descs);
+}
+
+void soft_dma_desc_free(struct soft_dma_desc *d)
+{
+	atomic_dec(&to_soft_chan(d->txd.chan)->descs);
+	soft_dma_desc_destroy(d);
+}
+
+void soft_dma_free_list(struct list_head *head)
+{
+	struct soft_dma_desc *d, *n;
+
+	list_for_each_entry_safe(d, n, head, node) {
+		list_del(&d->node);
+		soft_dma_desc_free(d);
+	}
+}
+
+static dma_cookie_t soft_dma_tx_submit(struct dma_async_tx_descriptor *txd)
+{
+	struct soft_dma_chan *sc = to_soft_chan(txd->chan);
+	struct soft_dma_desc *d = to_soft_desc(txd);
+	dma_cookie_t cookie;
+	unsigned long flags;
+	bool unlock;
+
+	spin_lock_irqsave(&sc->lock, flags);
+	unlock = d->prep_locked;
+	d->prep_locked = false;
+	if (sc->dead) {
+		cookie = -ENODEV;
+	} else if (d->state != SOFT_DMA_ALLOCATED) {
+		cookie = -EBUSY;
+	} else {
+		/* dma_cookie_assign() */
+		cookie = sc->chan.cookie + 1;
+		if (cookie < DMA_MIN_COOKIE)
+			cookie = DMA_MIN_COOKIE;
+		txd->cookie = cookie;
+		sc->chan.cookie = cookie;
+		d->state = SOFT_DMA_QUEUED;
+		list_move_tail(&d->node, &sc->submitted);
+		sc->stats.submitted++;
+	}
+	spin_unlock_irqrestore(&sc->lock, flags);
+	if (unlock)
+		soft_dma_prep_lock_drop(sc);
+
+	if (cookie < 0)
+		dev_dbg_ratelimited(soft_chan_dev(sc), "%s: submit refused: %d\n",
+				    sc->name, cookie);
+	return cookie;
+}
+
+/*
+ * Begin a prep call: take the prep lock (prep_lock=1), as ioat does
+ * first, and allocate the descriptor. NULL, with nothing held, on failure.
+ */
+static struct soft_dma_desc *soft_dma_prep_begin(struct soft_dma_chan *sc,
+						 unsigned long flags)
+{
+	struct soft_dma_desc *d;
+
+	if (soft_dma_prep_lock && !soft_dma_prep_lock_take(sc))
+		return NULL;
+	d = kmem_cache_zalloc(soft_dma_desc_cache, GFP_NOWAIT | __GFP_NOWARN);
+	if (!d) {
+		if (soft_dma_prep_lock)
+			soft_dma_prep_lock_drop(sc);
+		return NULL;
+	}
+	atomic_long_inc(&soft_dma_descs);
+
+	dma_async_tx_descriptor_init(&d->txd, &sc->chan);
+	d->txd.flags = flags;
+	d->txd.tx_submit = soft_dma_tx_submit;
+	d->state = SOFT_DMA_ALLOCATED;
+	d->prep_locked = soft_dma_prep_lock;
+	INIT_LIST_HEAD(&d->node);
+	return d;
+}
+
+/* A prep call that failed after soft_dma_prep_begin(). */
+static struct dma_async_tx_descriptor *
+soft_dma_prep_abort(struct soft_dma_chan *sc, struct soft_dma_desc *d,
+		    const char *why)
+{
+	bool unlock = d->prep_locked;
+
+	soft_dma_desc_destroy(d);
+	if (unlock)
+		soft_dma_prep_lock_drop(sc);
+	dev_dbg_ratelimited(soft_chan_dev(sc), "%s: prep refused: %s\n",
+			    sc->name, why);
+	return NULL;
+}
+
+/*
+ * Hand a prepared descriptor to the client, with the prep lock held,
+ * unless the device is gone, a failure is injected (fail_prep_every) or
+ * the pool is empty (pool_size).
+ */
+static struct dma_async_tx_descriptor *
+soft_dma_prep_end(struct soft_dma_chan *sc, struct soft_dma_desc *d)
+{
+	unsigned int every = READ_ONCE(soft_dma_knobs.fail_prep_every);
+	const char *why = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sc->lock, flags);
+	sc->prep_count++;
+	if (sc->dead) {
+		why = "the device is unbound";
+	} else if (every && !(sc->prep_count % every)) {
+		why = "failure injected";
+		sc->stats.prep_failed++;
+	} else if (!soft_dma_pool_size) {
+		atomic_inc(&sc->descs);
+	} else if (!atomic_add_unless(&sc->descs, 1, soft_dma_pool_size)) {
+		why = "descriptor pool empty";
+		sc->stats.pool_empty++;
+	}
+	if (!why) {
+		list_add_tail(&d->node, &sc->allocated);
+		sc->stats.prepared++;
+	}
+	spin_unlock_irqrestore(&sc->lock, flags);
+
+	return why ? soft_dma_prep_abort(sc, d, why) : &d->txd;
+}
+
+/* ------------------------------------------------------------------ */
+/* Address checks                                                      */
+/* ------------------------------------------------------------------ */
+
+static bool soft_dma_pfns_valid(unsigned long pfn, unsigned long last)
+{
+	if (!pfn_valid(pfn) || !pfn_valid(last))
+		return false;
+#ifdef SOFT_DMA_PFN_STEP
+	for (pfn = ALIGN(pfn + 1, SOFT_DMA_PFN_STEP); pfn < last;
+	     pfn += SOFT_DMA_PFN_STEP)
+		if (!pfn_valid(pfn))
+			return false;
+#endif
+	return true;
+}
+
+/* The DMA address is a physical one: RAM with a struct page throughout. */
+static bool soft_dma_addr_ok(dma_addr_t addr, size_t len)
+{
+	phys_addr_t phys = (phys_addr_t)addr;
+
+	if ((dma_addr_t)phys != addr || phys + len - 1 < phys)
+		return false;
+	return soft_dma_pfns_valid(PHYS_PFN(phys), PHYS_PFN(phys + len - 1));
+}
+
+/* Check one segment against the channel's limits. */
+static bool soft_dma_seg_ok(struct soft_dma_chan *sc, dma_addr_t dst,
+			    dma_addr_t src, size_t len)
+{
+	struct device *dev = soft_chan_dev(sc);
+	const char *why;
+
+	if (!len)
+		why = "zero length";
+	else if (len > dma_get_max_seg_size(dev))
+		why = "longer than max_seg_size";
+	else if (!is_dma_copy_aligned(&sc->sd->dma, src, dst, len))
+		why = "misaligned for copy_align";
+	else if (!soft_dma_addr_ok(src, len))
+		why = "source is not RAM";
+	else if (!soft_dma_addr_ok(dst, len))
+		why = "destination is not RAM";
+	else
+		return true;
+
+	dev_dbg_ratelimited(dev, "%s: refused %pad -> %pad len %zu: %s\n",
+			    sc->name, &src, &dst, len, why);
+	return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* Prep                                                                */
+/* ------------------------------------------------------------------ */
+
+struct dma_async_tx_descriptor *
+soft_dma_prep_memcpy(struct dma_chan *chan, dma_addr_t dst, dma_addr_t src,
+		     size_t len, unsigned long flags)
+{
+	struct soft_dma_chan *sc = to_soft_chan(chan);
+	struct soft_dma_desc *d;
+
+	if (!soft_dma_seg_ok(sc, dst, src, len))
+		return NULL;
+	d = soft_dma_prep_begin(sc, flags);
+	if (!d)
+		return NULL;
+
+	d->seg.dst = dst;
+	d->seg.src = src;
+	d->seg.len = len;
+	d->len = len;
+	return soft_dma_prep_end(sc, d);
+}
+
+#ifdef HAVE_DMA_MEMCPY_SG
+/* Append a segment; the first one is inline in the descriptor. */
+static bool soft_dma_add_seg(struct soft_dma_desc *d,
+			     struct soft_dma_block **tail, unsigned int *nr,
+			     dma_addr_t dst, dma_addr_t src, size_t len)
+{
+	struct soft_dma_block *b = *tail;
+	struct soft_dma_seg *s;
+
+	if (!*nr) {
+		s = &d->seg;
+	} else {
+		if (!b || b->nr == SOFT_DMA_BLOCK_SEGS) {
+			struct soft_dma_block *nb;
+
+			nb = kmalloc(sizeof(*nb), GFP_NOWAIT | __GFP_NOWARN);
+			if (!nb)
+				return false;
+			nb->next = NULL;
+			nb->nr = 0;
+			if (b)
+				b->next = nb;
+			else
+				d->blocks = nb;
+			*tail = nb;
+			b = nb;
+		}
+		s = &b->seg[b->nr++];
+	}
+	s->dst = dst;
+	s->src = src;
+	s->len = len;
+	d->len += len;
+	(*nr)++;
+	return true;
+}
+
+/*
+ * Load the next non-empty entry of a mapped scatterlist: *sg is the next
+ * unread entry and *nents the mapped entries left. Returns 1 with *addr and
+ * *left set, 0 at the end of the list, -EINVAL for an entry the channel
+ * cannot copy.
+ */
+static int soft_dma_sg_load(struct soft_dma_chan *sc, struct scatterlist **sg,
+			    unsigned int *nents, dma_addr_t *addr, size_t *left)
+{
+	struct device *dev = soft_chan_dev(sc);
+
+	while (*sg && *nents) {
+		struct scatterlist *cur = *sg;
+
+		*sg = sg_next(cur);
+		(*nents)--;
+		*addr = sg_dma_address(cur);
+		*left = sg_dma_len(cur);
+		if (!*left)
+			continue;
+		if (*left > dma_get_max_seg_size(dev) ||
+		    !is_dma_copy_aligned(&sc->sd->dma, *addr, 0, *left) ||
+		    !soft_dma_addr_ok(*addr, *left)) {
+			dev_dbg_ratelimited(dev,
+					    "%s: refused sg entry %pad len %zu\n",
+					    sc->name, addr, *left);
+			return -EINVAL;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The lists need not have the same layout: the copy pairs them up piece by
+ * piece and stops when either is exhausted. One descriptor, one slot of the
+ * pool, whatever the number of segments.
+ */
+struct dma_async_tx_descriptor *
+soft_dma_prep_memcpy_sg(struct dma_chan *chan,
+			struct scatterlist *dst_sg, unsigned int dst_nents,
+			struct scatterlist *src_sg, unsigned int src_nents,
+			unsigned long flags)
+{
+	struct soft_dma_chan *sc = to_soft_chan(chan);
+	struct soft_dma_block *tail = NULL;
+	size_t dst_left, src_left;
+	struct soft_dma_desc *d;
+	dma_addr_t dst, src;
+	unsigned int nr = 0;
+	int ret;
+
+	d = soft_dma_prep_begin(sc, flags);
+	if (!d)
+		return NULL;
+
+	if (soft_dma_sg_load(sc, &dst_sg, &dst_nents, &dst, &dst_left) <= 0 ||
+	    soft_dma_sg_load(sc, &src_sg, &src_nents, &src, &src_left) <= 0)
+		goto refuse;
+
+	for (;;) {
+		size_t len = min(dst_left, src_left);
+
+		if (!soft_dma_add_seg(d, &tail, &nr, dst, src, len))
+			goto refuse;
+		dst += len;
+		src += len;
+		dst_left -= len;
+		src_left -= len;
+		if (!dst_left) {
+			ret = soft_dma_sg_load(sc, &dst_sg, &dst_nents, &dst,
+					       &dst_left);
+			if (ret < 0)
+				goto refuse;
+			if (!ret)
+				break;
+		}
+		if (!src_left) {
+			ret = soft_dma_sg_load(sc, &src_sg, &src_nents, &src,
+					       &src_left);
+			if (ret < 0)
+				goto refuse;
+			if (!ret)
+				break;
+		}
+	}
+	return soft_dma_prep_end(sc, d);
+
+refuse:
+	return soft_dma_prep_abort(sc, d, "scatterlist refused");
+}
+#endif /* HAVE_DMA_MEMCPY_SG */
+
+int soft_dma_prep_init(void)
+{
+	soft_dma_desc_cache = KMEM_CACHE(soft_dma_desc, 0);
+	return soft_dma_desc_cache ? 0 : -ENOMEM;
+}
+
+void soft_dma_prep_exit(void)
+{
+	kmem_cache_destroy(soft_dma_desc_cache);
+}

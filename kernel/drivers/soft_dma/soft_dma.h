@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * soft_dma: a dmaengine provider whose "hardware" is the CPU. The parts:
+ *   main.c     parameters, platform driver, probe/remove, device lifetime
+ *   prep.c     descriptors, prep and tx_submit, the descriptor pool
+ *   engine.c   issue, the channel's copy thread, completion, tx_status,
+ *              terminate
+ *   debugfs.c  run-time knobs and counters
+ *   bench.c    memcpy_bench (to be removed, see Documentation/soft_dma.rst)
+ */
+#ifndef _SOFT_DMA_H
+#define _SOFT_DMA_H
+
+#include <linux/dmaengine.h>
+#include <linux/interrupt.h>
+#include <linux/ktime.h>
+#include <linux/list.h>
+#include <linux/platform_device.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+
+#define SOFT_DMA_NAME		"soft_dma"
+#define SOFT_DMA_MAX_CHANNELS	256
+/* cookies of the last failed transfers tx_status() reports as DMA_ERROR */
+#define SOFT_DMA_ERR_RING	64
+
+/* Load-time parameters (main.c). */
+extern unsigned int soft_dma_channels;
+extern bool soft_dma_prep_lock;
+extern bool soft_dma_no_order;
+extern unsigned int soft_dma_pool_size;
+
+/**
+ * struct soft_dma_knobs - run-time knobs, debugfs files (debugfs.c)
+ * @nocopy: complete descriptors without copying
+ * @delay_us: time a descriptor waits at the head of its channel
+ * @fail_prep_every: every Nth prep call of a channel returns NULL
+ * @error_every: every Nth transfer of a channel fails
+ * @stall_channel: index of a channel that completes nothing, or -1
+ */
+struct soft_dma_knobs {
+	bool nocopy;
+	u32 delay_us;
+	u32 fail_prep_every;
+	u32 error_every;
+	int stall_channel;
+};
+
+extern struct soft_dma_knobs soft_dma_knobs;
+
+/**
+ * struct soft_dma_seg - one contiguous piece of a copy
+ * @dst: destination physical address
+ * @src: source physical address
+ * @len: bytes
+ */
+struct soft_dma_seg {
+	phys_addr_t dst;
+	phys_addr_t src;
+	size_t len;
+};
+
+#define SOFT_DMA_BLOCK_SEGS \
+	((PAGE_SIZE - 2 * sizeof(void *)) / sizeof(struct soft_dma_seg))
+
+/**
+ * struct soft_dma_block - further segments of a scatter-gather descriptor
+ * @next: next block, or NULL
+ * @nr: segments used in @seg
+ * @seg: the segments
+ */
+struct soft_dma_block {
+	struct soft_dma_block *next;
+	unsigned int nr;
+	struct soft_dma_seg seg[SOFT_DMA_BLOCK_SEGS];
+};
+
+/*
+ * Where a descriptor is. ALLOCATED: prepared, on ->allocated; QUEUED:
+ * submitted or issued; ACTIVE: the engine copies it; DONE: complete, not
+ * retired yet, on ->completed; UNACKED: retired, the client has not acked
+ * it yet, on ->unacked.
+ */
+enum soft_dma_desc_state {
+	SOFT_DMA_ALLOCATED,
+	SOFT_DMA_QUEUED,
+	SOFT_DMA_ACTIVE,
+	SOFT_DMA_DONE,
+	SOFT_DMA_UNACKED,
+};
+
+/**
+ * struct soft_dma_desc - a descriptor
+ * @txd: the dmaengine descriptor
+ * @node: on one of the channel's lists
+ * @state: enum soft_dma_desc_state
+ * @started: the engine started the delay_us clock for it
+ * @aborted: terminated while the engine was copying it
+ * @prep_locked: prep returned with the channel's prep_lock held for it
+ * @result: how the transfer ended
+ * @group_last: no_order: on the oldest descriptor of an issued group, the
+ *	newest cookie of the group (all of it is complete when this one is)
+ * @due: when the engine may copy it (delay_us)
+ * @len: bytes to copy
+ * @done: bytes copied so far
+ * @blocks: segments after @seg (memcpy_sg), or NULL
+ * @seg: the first segment
+ */
+struct soft_dma_desc {
+	struct dma_async_tx_descriptor txd;
+	struct list_head node;
+	enum soft_dma_desc_state state;
+	bool started;
+	bool aborted;
+	bool prep_locked;
+	enum dmaengine_tx_result result;
+	dma_cookie_t group_last;
+	ktime_t due;
+	size_t len;
+	size_t done;
+	struct soft_dma_block *blocks;
+	struct soft_dma_seg seg;
+};
+
+/**
+ * struct soft_dma_stats - per-channel counters, under the channel lock
+ * @prepared: descriptors prepared
+ * @prep_failed: prep calls failed by fail_prep_every
+ * @pool_empty: prep calls refused because pool_size descriptors were out
+ * @submitted: descriptors submitted
+ * @completed: descriptors completed, with or without error
+ * @errors: descriptors completed with an error result
+ * @aborted: descriptors dropped by terminate_all
+ * @interrupts: interrupts raised: completions of DMA_PREP_INTERRUPT ones
+ * @callbacks: completion callbacks invoked
+ * @out_of_order: completions before an older descriptor of the channel
+ * @bytes: bytes copied
+ * @busy_ns: time the engine spent on descriptors (copying or not)
+ */
+struct soft_dma_stats {
+	u64 prepared;
+	u64 prep_failed;
+	u64 pool_empty;
+	u64 submitted;
+	u64 completed;
+	u64 errors;
+	u64 aborted;
+	u64 interrupts;
+	u64 callbacks;
+	u64 out_of_order;
+	u64 bytes;
+	u64 busy_ns;
+};
+
+struct soft_dma_dev;
+
+/**
+ * struct soft_dma_chan - a channel and its engine
+ * @chan: the dmaengine channel
+ * @sd: the device
+ * @index: channel index in the device
+ * @name: dma_chan_name() at registration, valid after unregistration
+ * @prep_lock: prep_lock=1: held from prep to that descriptor's tx_submit
+ * @prep_owner: the task holding @prep_lock
+ * @descs: descriptors allocated on the channel (pool_size)
+ * @lock: protects everything below except @worker and @tasklet
+ * @allocated: prepared descriptors
+ * @submitted: submitted, not issued
+ * @issued: issued, waiting for the engine
+ * @completed: complete, waiting to be retired
+ * @unacked: retired, waiting for the client's ack
+ * @active: the descriptor the engine copies, or NULL
+ * @aborting: @active was terminated and the engine still holds it
+ * @cb_running: the tasklet is retiring descriptors
+ * @dead: the device was unbound; no new work, queued work is aborted
+ * @prep_count: prep calls, for fail_prep_every
+ * @xfer_count: transfers, for error_every
+ * @err_count: injected errors
+ * @err_ring: the last failed cookies and their residue
+ * @err_head: next slot of @err_ring
+ * @err_nr: used slots of @err_ring
+ * @abort_first: first cookie of the last terminated range
+ * @abort_last: last cookie of the last terminated range
+ * @abort_valid: @abort_first and @abort_last are set
+ * @stats: counters
+ * @work_wq: the worker waits here for issued work
+ * @idle_wq: synchronize waits here for @aborting and @cb_running to clear
+ * @worker: the channel's thread, while a client holds the channel
+ * @tasklet: the interrupt's bottom half: retires completed descriptors
+ */
+struct soft_dma_chan {
+	struct dma_chan chan;
+	struct soft_dma_dev *sd;
+	unsigned int index;
+	char name[32];
+
+	spinlock_t prep_lock;		/* see @prep_lock above */
+	struct task_struct *prep_owner;
+	atomic_t descs;
+
+	spinlock_t lock;		/* the engine's state, lists, counters */
+	struct list_head allocated;
+	struct list_head submitted;
+	struct list_head issued;
+	struct list_head completed;
+	struct list_head unacked;
+	struct soft_dma_desc *active;
+	bool aborting;
+	bool cb_running;
+	bool dead;
+	unsigned long prep_count;
+	unsigned long xfer_count;
+	unsigned long err_count;
+	struct {
+		dma_cookie_t cookie;
+		u32 residue;
+	} err_ring[SOFT_DMA_ERR_RING];
+	unsigned int err_head;
+	unsigned int err_nr;
+	dma_cookie_t abort_first;
+	dma_cookie_t abort_last;
+	bool abort_valid;
+	struct soft_dma_stats stats;
+
+	wait_queue_head_t work_wq;
+	wait_queue_head_t idle_wq;
+	struct task_struct *worker;
+	struct tasklet_struct tasklet;
+};
+
+/**
+ * struct soft_dma_dev - a soft_dma device
+ * @dma: the dmaengine device; freed by its device_release
+ * @pdev: the platform device (a reference is held until release)
+ * @node: on soft_dma_devs while bound
+ * @reap_node: on the reap list after release
+ * @stats: debugfs statistics file
+ * @nr_chans: entries in @chans
+ * @chans: the channels
+ */
+struct soft_dma_dev {
+	struct dma_device dma;
+	struct platform_device *pdev;
+	struct list_head node;
+	struct list_head reap_node;
+	struct dentry *stats;
+	unsigned int nr_chans;
+	struct soft_dma_chan chans[];
+};
+
+/* main.c: bound devices, under soft_dma_mutex */
+extern struct mutex soft_dma_mutex;
+extern struct list_head soft_dma_devs;
+
+static inline struct soft_dma_chan *to_soft_chan(struct dma_chan *chan)
+{
+	return container_of(chan, struct soft_dma_chan, chan);
+}
+
+static inline struct soft_dma_desc *to_soft_desc(struct dma_async_tx_descriptor *txd)
+{
+	return container_of(txd, struct soft_dma_desc, txd);
+}
+
+static inline struct device *soft_chan_dev(struct soft_dma_chan *sc)
+{
+	return sc->sd->dma.dev;
+}
+
+/* prep.c */
+int soft_dma_prep_init(void);
+void soft_dma_prep_exit(void);
+long soft_dma_live_descs(void);
+void soft_dma_desc_free(struct soft_dma_desc *d);
+void soft_dma_free_list(struct list_head *head);
+struct dma_async_tx_descriptor *
+soft_dma_prep_memcpy(struct dma_chan *chan, dma_addr_t dst, dma_addr_t src,
+		     size_t len, unsigned long flags);
+struct dma_async_tx_descriptor *
+soft_dma_prep_memcpy_sg(struct dma_chan *chan,
+			struct scatterlist *dst_sg, unsigned int dst_nents,
+			struct scatterlist *src_sg, unsigned int src_nents,
+			unsigned long flags);
+
+/* engine.c */
+void soft_dma_chan_init(struct soft_dma_dev *sd, unsigned int index);
+void soft_dma_issue_pending(struct dma_chan *chan);
+enum dma_status soft_dma_tx_status(struct dma_chan *chan, dma_cookie_t cookie,
+				   struct dma_tx_state *state);
+void soft_dma_abort_cookies(struct soft_dma_chan *sc);
+int soft_dma_terminate_all(struct dma_chan *chan);
+void soft_dma_synchronize(struct dma_chan *chan);
+int soft_dma_alloc_chan_resources(struct dma_chan *chan);
+void soft_dma_free_chan_resources(struct dma_chan *chan);
+void soft_dma_kick(struct soft_dma_chan *sc);
+
+/* debugfs.c */
+void soft_dma_debugfs_init(void);
+void soft_dma_debugfs_exit(void);
+struct dentry *soft_dma_debugfs_add_dev(struct soft_dma_dev *sd);
+
+/* bench.c: memcpy_bench, to be removed */
+void soft_dma_bench_init(struct dentry *dir);
+
+#endif /* _SOFT_DMA_H */
