@@ -18,12 +18,12 @@
 #
 # Every copy is 2 MiB between page-aligned buffers; throughputs are in
 # MB/s (10^6 bytes/s). Each round measures:
-#   ref1      memcpy() reference: soft_dma's debugfs memcpy_bench, one
-#             2 MiB source/destination pair copied back to back
+#   ref1      CPU-copy reference: the benchmark's cpu mode (folio_copy()),
+#             one 2 MiB source/destination pair copied back to back
 #   dmatest   the kernel's dmatest on one channel, one thread, no
 #             verification: one copy in flight, its buffer pair reused
 #             (dmatest's own KB/s, which leaves out its buffer filling)
-#   ref16     memcpy_bench cycling through 16 pairs: the working set of
+#   ref16     the cpu mode cycling through 16 pairs: the working set of
 #   tool      the project's dmaengine mode on one channel: batches of 16
 #             2 MiB folios, one dmaengine_prep_dma_memcpy() per folio, one
 #             issue_pending per batch (needs the dma_map_benchmark module)
@@ -70,10 +70,10 @@ read -r -d '' guest <<'GUEST' || true
 SIZE=2097152
 BUF=$((SIZE + 4096))
 
-# memcpy_bench ITERATIONS BUFFERS: KB/s
-memcpy_bench() {
-	echo "$SIZE $1 $2" > "$SD/memcpy_bench" &&
-		awk '{ print $NF }' "$SD/memcpy_bench"
+# cpu_kbps ITERATIONS BUFFERS: KB/s of the benchmark's CPU copy of
+# ITERATIONS 2 MiB folios, cycling through BUFFERS pairs
+cpu_kbps() {
+	tool_kbps cpu 1 "$2" $(($1 * SIZE))
 }
 
 # the dmatest threads' KB/s, summed
@@ -81,16 +81,18 @@ dt_kbps() {
 	grep -o '[0-9]* KB/s' "$DT_LOG" | awk '{ s += $1 } END { print s + 0 }'
 }
 
-# soft_dma's copy rate from its stats: KB/s
+# soft_dma's copy rate from its stats (columns found by name): KB/s
 engine_kbps() {
-	awk 'NR > 1 { b += $9; t += $10 }
+	awk 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ b += $c["bytes"]; t += $c["busy_ns"] }
 		END { printf "%d\n", t ? b / 1024 / (t / 1e9) : 0 }' "$SD/stats"
 }
 
-# tool_kbps CHANNELS: aggregate KB/s of the dmaengine mode, memcpy prep
+# tool_kbps PREP CHANNELS SGE BYTES: aggregate KB/s of the dmaengine mode,
+# one batch of SGE 2 MiB folios reused
 tool_kbps() {
-	"$TOOL" -m dmaengine -D soft_dma.0 -c "$1" -f 2M --sge 16 \
-		--bytes 128M -r 2 -w 1 -p memcpy --csv > /tmp/tool.csv || {
+	"$TOOL" -m dmaengine -D soft_dma.0 -p "$1" -c "$2" -f 2M --sge "$3" \
+		--bytes "$4" --buffers reuse -r 2 -w 1 --csv > /tmp/tool.csv || {
 		echo "tool failed" >&2
 		cat /tmp/tool.csv >&2
 		return 1
@@ -100,16 +102,12 @@ tool_kbps() {
 }
 
 sd_load || exit 1
-tool=
-if load_module dma_map_benchmark 2>/dev/null &&
-   [ -e /sys/kernel/debug/dmaengine_benchmark ]; then
-	tool=1
-fi
+load_module dma_map_benchmark || exit 1
 echo "RESULT 0 cpus $(nproc)"
 c0=$(sd_chan 0)
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
-	echo "RESULT $r ref1 $(memcpy_bench "$ITER" 1)"
+	echo "RESULT $r ref1 $(cpu_kbps "$ITER" 1)"
 	if ! dt_run chan="$c0" iterations="$ITER" noverify=1 norandom=1 \
 		test_buf_size="$BUF" transfer_size="$SIZE" >/dev/null ||
 	   ! dt_expect 1 "$ITER" 0 >/dev/null; then
@@ -119,17 +117,15 @@ while [ "$r" -le "$ROUNDS" ]; do
 	fi
 	echo "RESULT $r dmatest $(dt_kbps)"
 	dt_release
-	if [ -n "$tool" ]; then
-		echo "RESULT $r ref16 $(memcpy_bench 128 16)"
-		sd_stats_reset
-		kb=$(tool_kbps 1) || exit 1
-		echo "RESULT $r tool $kb"
-		echo "RESULT $r engine $(engine_kbps)"
-		for ch in 2 4; do
-			kb=$(tool_kbps "$ch") || exit 1
-			echo "RESULT $r tool$ch $kb"
-		done
-	fi
+	echo "RESULT $r ref16 $(cpu_kbps 128 16)"
+	sd_stats_reset
+	kb=$(tool_kbps memcpy 1 16 128M) || exit 1
+	echo "RESULT $r tool $kb"
+	echo "RESULT $r engine $(engine_kbps)"
+	for ch in 2 4; do
+		kb=$(tool_kbps memcpy "$ch" 16 128M) || exit 1
+		echo "RESULT $r tool$ch $kb"
+	done
 	r=$((r + 1))
 done
 sd_unload

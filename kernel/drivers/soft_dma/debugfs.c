@@ -162,7 +162,6 @@ void soft_dma_debugfs_init(void)
 	debugfs_create_file_unsafe("descriptors", 0444, dir, NULL,
 				   &soft_dma_descs_fops);
 	debugfs_create_bool("memcpy_sg", 0444, dir, &soft_dma_has_memcpy_sg);
-	soft_dma_bench_init(dir);
 }
 
 void soft_dma_debugfs_exit(void)

@@ -6,7 +6,6 @@
  *   engine.c   issue, the channel's copy thread, completion, tx_status,
  *              terminate
  *   debugfs.c  run-time knobs and counters
- *   bench.c    memcpy_bench (to be removed, see Documentation/soft_dma.rst)
  */
 #ifndef _SOFT_DMA_H
 #define _SOFT_DMA_H
@@ -298,8 +297,5 @@ void soft_dma_kick(struct soft_dma_chan *sc);
 void soft_dma_debugfs_init(void);
 void soft_dma_debugfs_exit(void);
 struct dentry *soft_dma_debugfs_add_dev(struct soft_dma_dev *sd);
-
-/* bench.c: memcpy_bench, to be removed */
-void soft_dma_bench_init(struct dentry *dir);
 
 #endif /* _SOFT_DMA_H */
