@@ -70,11 +70,14 @@ struct map_benchmark_thread {
 static void map_benchmark_sample(struct map_benchmark_thread *t,
 				 unsigned int op, ktime_t start)
 {
-	u64 ns = ktime_to_ns(ktime_sub(ktime_get(), start));
+	u64 v = ktime_to_ns(ktime_sub(ktime_get(), start));
 
-	mb_stat_add(&t->stat[op], ns);
+	/* upstream's interface: each sample truncated to units of 100 ns */
+	if (t->map->p.legacy)
+		v = div_u64(v, 100);
+	mb_stat_add(&t->stat[op], v);
 	if (t->hist)
-		mb_hist_add(&t->hist[op], ns);
+		mb_hist_add(&t->hist[op], v);
 }
 
 static int map_benchmark_thread_fn(void *data)
@@ -160,7 +163,7 @@ static void map_benchmark_bind(struct task_struct *task,
 static void map_benchmark_reduce(struct map_benchmark_op_stat *out,
 				 const struct map_benchmark_thread *threads,
 				 unsigned int nr, unsigned int op,
-				 struct mb_hist *hist)
+				 struct mb_hist *hist, bool legacy)
 {
 	struct mb_stat stat = {};
 	unsigned int i;
@@ -173,7 +176,8 @@ static void map_benchmark_reduce(struct map_benchmark_op_stat *out,
 
 	out->count = stat.n;
 	out->mean_ns = mb_stat_mean(&stat);
-	out->stddev_ns = mb_stat_stddev(&stat);
+	out->stddev_ns = legacy ? mb_stat_stddev_upstream(&stat) :
+				  mb_stat_stddev(&stat);
 	out->min_ns = stat.n ? stat.min : 0;
 	out->max_ns = stat.max;
 	if (hist) {
@@ -189,12 +193,12 @@ static void map_benchmark_reduce(struct map_benchmark_op_stat *out,
 
 static int map_benchmark_report(struct map_benchmark_op_stat *op,
 				const struct map_benchmark_thread *threads,
-				unsigned int nr, bool histogram)
+				const struct map_benchmark_params *p)
 {
 	struct mb_hist *hist = NULL;
 	unsigned int i;
 
-	if (histogram) {
+	if (p->histogram) {
 		hist = kvmalloc(sizeof(*hist), GFP_KERNEL);
 		if (!hist)
 			return -ENOMEM;
@@ -202,7 +206,8 @@ static int map_benchmark_report(struct map_benchmark_op_stat *op,
 	for (i = 0; i < DMA_MAP_BENCH_NR_OPS; i++) {
 		if (hist)
 			memset(hist, 0, sizeof(*hist));
-		map_benchmark_reduce(&op[i], threads, nr, i, hist);
+		map_benchmark_reduce(&op[i], threads, p->threads, i, hist,
+				     p->legacy);
 	}
 	kvfree(hist);
 	return 0;
@@ -286,8 +291,7 @@ static int map_benchmark_run(struct map_benchmark_data *map,
 	}
 
 	if (!ret)
-		ret = map_benchmark_report(op, threads, p->threads,
-					   p->histogram);
+		ret = map_benchmark_report(op, threads, p);
 
 	map_benchmark_free_threads(threads, p->threads);
 	return ret;
@@ -392,6 +396,7 @@ static int map_benchmark_validate(const struct map_benchmark *req,
 		.dma_trans_ns = req->dma_trans_ns,
 		.entries = req->granule,
 		.entry_size = PAGE_SIZE,
+		.legacy = true,
 	};
 	if (map_benchmark_range("granule", req->granule, 1,
 				DMA_MAP_MAX_GRANULE))
@@ -553,11 +558,11 @@ static long map_benchmark_ioctl_legacy(struct map_benchmark_data *map,
 	if (ret)
 		return ret;
 
-	/* upstream reports in units of 100 ns */
-	req.avg_map_100ns = div_u64(op[DMA_MAP_BENCH_OP_MAP].mean_ns, 100);
-	req.map_stddev = div_u64(op[DMA_MAP_BENCH_OP_MAP].stddev_ns, 100);
-	req.avg_unmap_100ns = div_u64(op[DMA_MAP_BENCH_OP_UNMAP].mean_ns, 100);
-	req.unmap_stddev = div_u64(op[DMA_MAP_BENCH_OP_UNMAP].stddev_ns, 100);
+	/* p.legacy: these are in units of 100 ns already */
+	req.avg_map_100ns = op[DMA_MAP_BENCH_OP_MAP].mean_ns;
+	req.map_stddev = op[DMA_MAP_BENCH_OP_MAP].stddev_ns;
+	req.avg_unmap_100ns = op[DMA_MAP_BENCH_OP_UNMAP].mean_ns;
+	req.unmap_stddev = op[DMA_MAP_BENCH_OP_UNMAP].stddev_ns;
 	if (copy_to_user(argp, &req, sizeof(req)))
 		return -EFAULT;
 	return 0;

@@ -34,6 +34,8 @@ struct device;
  * @entry_size: bytes an entry
  * @sync: also time dma_sync_*_for_cpu() and _for_device()
  * @histogram: keep latency histograms, for percentiles
+ * @legacy: upstream's figures: each sample truncated to units of 100 ns,
+ *	the standard deviation derived as upstream's module derives it
  * @cpus: CPUs to pin thread i to, cpus[i % nr_cpus], or NULL
  * @nr_cpus: entries in @cpus
  */
@@ -50,6 +52,7 @@ struct map_benchmark_params {
 	size_t entry_size;
 	bool sync;
 	bool histogram;
+	bool legacy;
 	u32 *cpus;
 	u32 nr_cpus;
 };
@@ -96,16 +99,20 @@ struct map_benchmark_ops {
 extern const struct map_benchmark_ops dma_single_map_benchmark_ops;
 extern const struct map_benchmark_ops dma_sg_map_benchmark_ops;
 
+/* An unsigned 128-bit integer, portable to 32-bit kernels. */
+struct mb_u128 {
+	u64 hi;
+	u64 lo;
+};
+
 /*
- * Streaming mean and variance of nanosecond samples. The sums are kept
- * relative to the first sample so that squares stay far from overflow
- * over millions of samples; threads keep their own and merge at the end.
+ * Mean and variance of nanosecond samples from exact sums, in any order:
+ * threads keep their own and merge (add) them at the end.
  */
 struct mb_stat {
 	u64 n;
-	u64 shift;
-	s64 sum;
-	u64 sum_sq;
+	u64 sum;
+	struct mb_u128 sum_sq;
 	u64 min;
 	u64 max;
 };
@@ -118,7 +125,7 @@ struct mb_stat {
 #define MB_HIST_BUCKETS		(61 << MB_HIST_SUB_BITS)
 
 struct mb_hist {
-	u32 count[MB_HIST_BUCKETS];
+	u64 count[MB_HIST_BUCKETS];
 };
 
 void mb_hist_add(struct mb_hist *h, u64 x);
@@ -129,6 +136,7 @@ void mb_stat_add(struct mb_stat *s, u64 x);
 void mb_stat_merge(struct mb_stat *dst, const struct mb_stat *src);
 u64 mb_stat_mean(const struct mb_stat *s);
 u64 mb_stat_stddev(const struct mb_stat *s);
+u64 mb_stat_stddev_upstream(const struct mb_stat *s);
 
 /* Mean and sample standard deviation of a few values (runs). */
 void mb_mean_stddev(const u64 *v, unsigned int n, u64 *mean, u64 *stddev);
