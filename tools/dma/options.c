@@ -445,6 +445,11 @@ static bool given(const struct bench_opts *o, enum opt_id id)
 	return o->given & (1ULL << id);
 }
 
+bool map_mode_given(const struct bench_opts *o)
+{
+	return given(o, O_MODE);
+}
+
 bool map_use_ext(const struct bench_opts *o)
 {
 	static const enum opt_id ext_only[] = {
@@ -506,6 +511,22 @@ static enum opt_id id_of_val(int val)
 		if (opt_table[id].short_opt == val)
 			return id;
 	return O_NR;
+}
+
+/*
+ * The options whose values upstream's tool checks itself (the sg series'
+ * -m included), or passes to the kernel to check (-n): it exits 1 when one
+ * is invalid, and so does this tool. Other command-line errors exit 2.
+ */
+static bool upstream_checks(enum opt_id id)
+{
+	switch (id) {
+	case O_MODE: case O_THREADS: case O_SECONDS: case O_NODE:
+	case O_BITS: case O_DIR: case O_XDELAY: case O_GRANULE:
+		return true;
+	default:
+		return false;
+	}
 }
 
 enum parse_status opts_parse(struct bench_opts *o, int argc, char **argv,
@@ -573,7 +594,7 @@ enum parse_status opts_parse(struct bench_opts *o, int argc, char **argv,
 		}
 		if (store(o, id, optarg, err)) {
 			usage_hint(err);
-			return PARSE_USAGE;
+			return upstream_checks(id) ? PARSE_INVALID : PARSE_USAGE;
 		}
 		o->given |= 1ULL << id;
 	}
@@ -709,9 +730,10 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "    size here is %ld bytes.\n"
 "\n"
 "OUTPUT\n"
-"    Map modes: the selftest's lines (mode, parameters, average map and\n"
-"    unmap latency in us with standard deviation; granule/sg_nents is the\n"
-"    entry count). With the extended interface a line per timed operation\n"
+"    Map modes: upstream's three lines (parameters, average map and unmap\n"
+"    latency in us with standard deviation): Linux 6.12's without -m, the\n"
+"    sg series' header naming the mode with -m; granule is the entry\n"
+"    count. With the extended interface a line per timed operation\n"
 "    follows: map, unmap, and with --sync sync_cpu and sync_device, as\n"
 "      OP count N mean US us sd US min US p50 US p90 US p99 US max US\n"
 "    in microseconds with 3 decimals, i.e. to the nanosecond; count is\n"

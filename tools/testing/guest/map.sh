@@ -59,6 +59,16 @@ trace_lacks() {
 	! grep -q " $1:" /tmp/trace.out
 }
 
+# same_lines_as_upstream ARGS...: both tools succeed and print the same
+# lines, latency figures aside (two runs never time the same)
+same_lines_as_upstream() {
+	"$UPSTREAM" "$@" > /tmp/up.out && "$TOOL" "$@" > /tmp/ours.out || return 1
+	sed 's/[0-9]*\.[0-9]/N/g' /tmp/up.out > /tmp/up.lines
+	sed 's/[0-9]*\.[0-9]/N/g' /tmp/ours.out > /tmp/ours.lines
+	cat /tmp/up.out /tmp/ours.out
+	[ "$(wc -l < /tmp/up.lines)" = 3 ] && cmp /tmp/up.lines /tmp/ours.lines
+}
+
 suite_map() {
 	klog_mark
 	check "map: module loads" load_module dma_map_benchmark
@@ -77,6 +87,8 @@ suite_map() {
 	check_output "map: upstream tool, TO_DEVICE, granule 64" \
 		'^average unmap latency\(us\):[0-9.]+ standard deviation:[0-9.]+$' \
 		"$UPSTREAM" -s 1 -d 1 -g 64
+	check "map: without -m, our tool's lines are upstream's tool's" \
+		same_lines_as_upstream -s 1 -t 2 -g 4 -d 2
 
 	# every field, one by one
 	check_refused map threads=0 'invalid threads 0: must be 1\.\.1024'

@@ -14,9 +14,24 @@ out_dir
 run_c_tests "$HOST_OUT/test_report"
 
 need python3
-run_py_tests "$TEST_OUT_DIR" "$TOP" <<'PY'
-import json, os, subprocess, sys
+. "$TOP/scripts/lib.sh"
+upstream_tool=$(linux_source_dir)/tools/testing/selftests/dma/dma_map_benchmark.c
+run_py_tests "$TEST_OUT_DIR" "$TOP" "$upstream_tool" <<'PY'
+import json, os, re, subprocess, sys
 from pytap import check, done
+
+def upstream_lines():
+    # Linux 6.12's tool's three printf() formats, applied to the values
+    # test_report.c gave report_map_text() without -m
+    src = open(sys.argv[3], encoding="utf-8").read()
+    fmts = re.findall(r'printf\("((?:[^"\\]|\\.)*)"', src)
+    fmts = [f.replace("\\n", "\n") for f in fmts]
+    assert len(fmts) == 3 and fmts[0].startswith("dma mapping benchmark: "), fmts
+    want = (fmts[0] % (1, 20, 0, "BIDIRECTIONAL", 1) + fmts[1] % (0.5, 0.1) +
+            fmts[2] % (12.3, 0.0))
+    got = open(os.path.join(sys.argv[1], "map_single.txt"), encoding="utf-8").read()
+    assert got == want, "ours:\n%s\nupstream's:\n%s" % (got, want)
+check("without -m, the lines are upstream 6.12's printf formats byte for byte", upstream_lines)
 
 
 docs = {}
