@@ -61,8 +61,8 @@ static bool deb_string_ok(const char *s, const char *field)
 {
 	if (strnlen(s, DMAENGINE_BENCH_NAME_LEN) < DMAENGINE_BENCH_NAME_LEN)
 		return true;
-	pr_err("invalid %s: not NUL-terminated within %d bytes\n", field,
-	       DMAENGINE_BENCH_NAME_LEN);
+	mb_refuse_err("invalid %s: not NUL-terminated within %d bytes\n", field,
+		      DMAENGINE_BENCH_NAME_LEN);
 	return false;
 }
 
@@ -71,8 +71,8 @@ static bool deb_node_ok(int node, const char *field)
 	if (node == NUMA_NO_NODE ||
 	    (node >= 0 && node < MAX_NUMNODES && node_state(node, N_MEMORY)))
 		return true;
-	pr_err("invalid %s %d: not a NUMA node with memory, or -1\n", field,
-	       node);
+	mb_refuse_err("invalid %s %d: not a NUMA node with memory, or -1\n", field,
+		      node);
 	return false;
 }
 
@@ -80,20 +80,20 @@ static bool deb_zero(const void *p, size_t len, const char *field)
 {
 	if (!memchr_inv(p, 0, len))
 		return true;
-	pr_err("invalid %s: reserved, must be zero\n", field);
+	mb_refuse_err("invalid %s: reserved, must be zero\n", field);
 	return false;
 }
 
 static int deb_validate(struct dmaengine_benchmark *p)
 {
 	if (p->flags & ~DMAENGINE_BENCH_F_ALL) {
-		pr_err("invalid flags 0x%x: unknown bits 0x%x\n", p->flags,
-		       p->flags & ~DMAENGINE_BENCH_F_ALL);
+		mb_refuse_err("invalid flags 0x%x: unknown bits 0x%x\n", p->flags,
+			      p->flags & ~DMAENGINE_BENCH_F_ALL);
 		return -EINVAL;
 	}
 	if (!p->prep_modes || p->prep_modes & ~DMAENGINE_BENCH_PREP_ALL) {
-		pr_err("invalid prep_modes 0x%x: must be a non-empty set of 0x%x\n",
-		       p->prep_modes, DMAENGINE_BENCH_PREP_ALL);
+		mb_refuse_err("invalid prep_modes 0x%x: must be a non-empty set of 0x%x\n",
+			      p->prep_modes, DMAENGINE_BENCH_PREP_ALL);
 		return -EINVAL;
 	}
 	if (map_benchmark_range("channels", p->channels, 1,
@@ -118,7 +118,7 @@ static int deb_validate(struct dmaengine_benchmark *p)
 	    !deb_zero(p->reserved_in, sizeof(p->reserved_in), "reserved_in"))
 		return -EINVAL;
 	if (!p->samples_ptr != !p->samples_len) {
-		pr_err("invalid samples_ptr/samples_len: give both or neither\n");
+		mb_refuse_err("invalid samples_ptr/samples_len: give both or neither\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -127,16 +127,12 @@ static int deb_validate(struct dmaengine_benchmark *p)
 /* Buffers are pinned for the whole call: refuse what memory cannot hold. */
 static int deb_check_memory(const struct dmaengine_benchmark *p)
 {
-	u64 need = (u64)p->sge * (PAGE_SIZE << p->folio_order) * 2 *
-		   p->channels;
-	u64 avail = (u64)si_mem_available() * PAGE_SIZE;
-
-	if (need <= avail / 4 * 3)
-		return 0;
-	pr_err("sge %u x folio %lu bytes x 2 x %u channels = %llu MiB: more than 3/4 of the %llu MiB available\n",
-	       p->sge, PAGE_SIZE << p->folio_order, p->channels, need >> 20,
-	       avail >> 20);
-	return -ENOMEM;
+	return map_benchmark_memory_bound((u64)p->sge *
+					  (PAGE_SIZE << p->folio_order) * 2 *
+					  p->channels,
+					  "sge %u x folio %lu bytes x 2 x %u channels",
+					  p->sge, PAGE_SIZE << p->folio_order,
+					  p->channels);
 }
 
 static bool deb_filter(struct dma_chan *chan, void *param)
@@ -594,6 +590,9 @@ static long deb_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	if (_IOC_TYPE(cmd) != _IOC_TYPE(DMAENGINE_BENCHMARK) ||
 	    _IOC_NR(cmd) != _IOC_NR(DMAENGINE_BENCHMARK))
 		return -ENOTTY;
+	ret = map_benchmark_capable();
+	if (ret)
+		return ret;
 
 	ret = map_benchmark_copy_in(&p, sizeof(p), uarg, &uarg->size,
 				    DMAENGINE_BENCH_SIZE_VER1, &usize);

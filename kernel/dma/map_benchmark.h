@@ -8,6 +8,8 @@
 
 #include <linux/dma-direction.h>
 #include <linux/mutex.h>
+#include <linux/ratelimit.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 
 /*
@@ -17,8 +19,10 @@
 #include "../../uapi/linux/map_benchmark.h"
 #include "../compat.h"
 
+struct completion;
 struct dentry;
 struct device;
+struct page;
 
 /**
  * struct map_benchmark_params - a validated request, from either ioctl
@@ -63,12 +67,18 @@ struct map_benchmark_params {
  * @debugfs: the dma_map_benchmark file
  * @lock: serializes runs: one ioctl at a time measures this device
  * @p: the request of the run in progress
+ * @cancel_lock: protects @ended and @gone
+ * @ended: the completion that ends the run in progress, or NULL
+ * @gone: the device is being unbound: end the run, refuse new ones
  */
 struct map_benchmark_data {
 	struct device *dev;
 	struct dentry *debugfs;
 	struct mutex lock;	/* one run at a time on this device */
 	struct map_benchmark_params p;
+	spinlock_t cancel_lock;	/* @ended and @gone */
+	struct completion *ended;
+	bool gone;
 };
 
 /**
@@ -141,9 +151,25 @@ u64 mb_stat_stddev_upstream(const struct mb_stat *s);
 /* Mean and sample standard deviation of a few values (runs). */
 void mb_mean_stddev(const u64 *v, unsigned int n, u64 *mean, u64 *stddev);
 
+/*
+ * Refusal messages, naming the field and why, share one rate limit: a
+ * caller looping on a bad request cannot flood the log.
+ */
+extern struct ratelimit_state map_benchmark_refusals;
+#define mb_refuse_err(fmt, ...)						\
+	do {								\
+		if (__ratelimit(&map_benchmark_refusals))		\
+			pr_err(fmt, ##__VA_ARGS__);			\
+	} while (0)
+
 int map_benchmark_range(const char *field, u64 val, u64 lo, u64 hi);
 int map_benchmark_copy_in(void *dst, size_t ksize, const void __user *uarg,
 			  const u32 __user *usizep, u32 min_size, u32 *usize);
+int map_benchmark_capable(void);
+__printf(2, 3)
+int map_benchmark_memory_bound(u64 bytes, const char *fmt, ...);
+struct page *map_benchmark_alloc_pages(const struct map_benchmark_params *p,
+				       unsigned int order);
 
 /* The dmaengine mode: its own debugfs file, independent of any binding. */
 int dmaengine_bench_init(void);

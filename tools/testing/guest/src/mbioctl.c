@@ -16,6 +16,10 @@
  * through /proc/thread-self/fail-nth (CONFIG_FAULT_INJECTION), and prints
  * "injected=1" when the fault was consumed, "injected=0" when the ioctl
  * made fewer than N fault-capable calls.
+ *
+ * uid=N opens the file as root, then becomes user N (no capability left)
+ * before the ioctl; repeat=N issues the ioctl N times (the last one's
+ * result is printed).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -103,6 +107,23 @@ static const struct field dmaengine_fields[] = {
 };
 
 static long fail_nth;
+static long as_uid = -1;
+static long repeat = 1;
+
+/* The ioctl, as user as_uid if given, repeat times. */
+static int bench_ioctl(int fd, unsigned long cmd, void *arg)
+{
+	int ret = 0;
+	long i;
+
+	if (as_uid >= 0 && (setgid(as_uid) || setuid(as_uid))) {
+		printf("setuid=%s\n", strerrorname_np(errno));
+		exit(1);
+	}
+	for (i = 0; i < repeat; i++)
+		ret = ioctl(fd, cmd, arg);
+	return ret;
+}
 
 /* Arm fail-nth for this thread just before the ioctl. */
 static int fail_nth_arm(void)
@@ -175,6 +196,14 @@ static int set_field(void *base, size_t base_size, const struct field *fields,
 	if (!strcmp(name, "fail_nth")) {
 		fail_nth = strtol(eq + 1, NULL, 0);
 		return 0;
+	}
+	if (!strcmp(name, "uid")) {
+		as_uid = strtol(eq + 1, NULL, 0);
+		return 0;
+	}
+	if (!strcmp(name, "repeat")) {
+		repeat = strtol(eq + 1, NULL, 0);
+		return repeat > 0 ? 0 : -1;
 	}
 	if (!strcmp(name, "tail")) {
 		*tail = strtoull(eq + 1, NULL, 0);
@@ -255,7 +284,7 @@ static int do_map(struct map_benchmark *m, int quiet)
 		return 1;
 	}
 	nth = fail_nth_arm();
-	ret = ioctl(fd, DMA_MAP_BENCHMARK, m);
+	ret = bench_ioctl(fd, DMA_MAP_BENCHMARK, m);
 	fail_nth_report(nth);
 	if (ret)
 		printf("errno=%s\n", strerrorname_np(errno));
@@ -294,7 +323,7 @@ static int do_mapext(void *buf)
 		return 1;
 	}
 	nth = fail_nth_arm();
-	ret = ioctl(fd, DMA_MAP_BENCHMARK_EXT, buf);
+	ret = bench_ioctl(fd, DMA_MAP_BENCHMARK_EXT, buf);
 	fail_nth_report(nth);
 	if (ret) {
 		printf("errno=%s\n", strerrorname_np(errno));
@@ -328,7 +357,7 @@ static int do_dmaengine(void *buf, int quiet)
 		return 1;
 	}
 	nth = fail_nth_arm();
-	ret = ioctl(fd, DMAENGINE_BENCHMARK, buf);
+	ret = bench_ioctl(fd, DMAENGINE_BENCHMARK, buf);
 	fail_nth_report(nth);
 	if (ret) {
 		printf("errno=%s error=%u channel=%u run=%u prep_mode=%u\n",
