@@ -6,7 +6,10 @@
  *   mbioctl map [field=value]...        DMA_MAP_BENCHMARK
  *   mbioctl mapext [field=value]...     DMA_MAP_BENCHMARK_EXT (cpus=0,1,...)
  *   mbioctl dmaengine [field=value]...  DMAENGINE_BENCHMARK
- *   mbioctl fuzz SECONDS SEED           random and boundary structures
+ *   mbioctl fuzz SECONDS SEED [contend] random and boundary structures;
+ *                                       contend: a SIGALRM every 1.5 s
+ *                                       interrupts calls, and dmaengine
+ *                                       timeouts are short enough to expire
  *
  * Prints "rc=0" and the result fields, or "errno=NAME" (and for the
  * dmaengine ioctl "error=N channel=N run=N"). Exit status 0 when the
@@ -28,8 +31,10 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -420,6 +425,8 @@ static uint64_t pick(uint64_t lo, uint64_t hi)
 }
 
 static char last_call[512];
+static int contend;
+static unsigned long interrupted;
 
 static void fuzz_map(int quiet)
 {
@@ -495,6 +502,9 @@ static void fuzz_dmaengine(int quiet)
 		d->warmup_runs = 1;
 	if (d->timeout_ms > 1000)
 		d->timeout_ms = 1000;
+	/* under contention, timeouts that expire on a slowed provider */
+	if (contend && random() % 2)
+		d->timeout_ms = pick(1, 20);
 	snprintf(last_call, sizeof(last_call),
 		 "dmaengine size=%u flags=%u prep_modes=%u channels=%u folio_order=%u sge=%u bytes_per_channel=%llu runs=%u warmup_runs=%u src_node=%d dst_node=%d timeout_ms=%u",
 		 d->size, d->flags, d->prep_modes, d->channels, d->folio_order,
@@ -517,6 +527,28 @@ static long dma_api_errors(void)
 	return n;
 }
 
+static void on_alarm(int sig)
+{
+	(void)sig;
+	interrupted++;
+}
+
+/* A SIGALRM every 1.5 s, without SA_RESTART: it interrupts the ioctls. */
+static void start_alarms(void)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct itimerval it = {
+		.it_interval = { .tv_sec = 1, .tv_usec = 500000 },
+		.it_value = { .tv_sec = 1, .tv_usec = 500000 },
+	};
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGALRM, &sa, NULL) || setitimer(ITIMER_REAL, &it, NULL)) {
+		perror("mbioctl: alarms");
+		exit(2);
+	}
+}
+
 static int fuzz(int seconds, unsigned int seed)
 {
 	time_t until = time(NULL) + seconds;
@@ -524,6 +556,8 @@ static int fuzz(int seconds, unsigned int seed)
 	unsigned long n = 0;
 
 	srandom(seed);
+	if (contend)
+		start_alarms();
 	while (time(NULL) < until) {
 		if (random() % 2)
 			fuzz_map(1);
@@ -537,7 +571,10 @@ static int fuzz(int seconds, unsigned int seed)
 			       n, now, last_call);
 		errors = now;
 	}
-	printf("fuzz: %lu calls in %d s, seed %u\n", n, seconds, seed);
+	printf("fuzz: %lu calls in %d s, seed %u%s\n", n, seconds, seed,
+	       contend ? ", contended" : "");
+	if (contend)
+		printf("fuzz: %lu signals\n", interrupted);
 	return 0;
 }
 
@@ -551,8 +588,10 @@ int main(int argc, char **argv)
 	size_t tail = 0;
 	int i;
 
-	if (argc >= 4 && !strcmp(argv[1], "fuzz"))
+	if (argc >= 4 && !strcmp(argv[1], "fuzz")) {
+		contend = argc >= 5 && !strcmp(argv[4], "contend");
 		return fuzz(atoi(argv[2]), strtoul(argv[3], NULL, 0));
+	}
 	if (argc < 2)
 		goto usage;
 
@@ -612,7 +651,7 @@ int main(int argc, char **argv)
 		return do_dmaengine(&u, 0);
 	}
 usage:
-	fprintf(stderr, "usage: mbioctl map|mapext|dmaengine [field=value]... | fuzz SECONDS SEED\n");
+	fprintf(stderr, "usage: mbioctl map|mapext|dmaengine [field=value]... | fuzz SECONDS SEED [contend]\n");
 	return 2;
 bad:
 	fprintf(stderr, "mbioctl: bad argument '%s'\n", argv[i]);
