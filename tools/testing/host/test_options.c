@@ -543,8 +543,8 @@ static void test_help_version(void)
 		"beyond upstream's 1024 [1..65536; default 1]",
 		"[0..100000000; default 0]", "default the page size]",
 		"(at most 1024); default not pinned]", "DMA_MAP_BENCHMARK_EXT",
-		"dma_map_benchmark -m sg --entries 2560 --entry-size 4K --iterations 200 \\ --cpus 0 --sync -d to_device",
-		"10 MiB in 4 KiB entries, 200 iterations on CPU 0",
+		"dma_map_benchmark -m sg --entries 2560 --entry-size 4K --iterations 200 \\ --cpus 0 -d to_device",
+		"of 2560 x 4 KiB entries, 200 iterations, one thread on CPU 0",
 		"results.ops.OP.{count,mean_ns,sd_ns,min_ns,p50_ns,p90_ns,p99_ns,max_ns}",
 		"OP count N mean US us sd US min US p50 US p90 US p99 US max US",
 	};
