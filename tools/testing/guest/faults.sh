@@ -114,6 +114,7 @@ suite_faults() {
 	_seed=$((_seed + 1))
 	check "faults: fuzzer under contention (busy vCPUs, slow soft_dma, signals, short timeouts), ${FUZZ_CONTENDED_SECONDS:-30} s, seed $_seed" \
 		fuzz_contended "${FUZZ_CONTENDED_SECONDS:-30}" "$_seed"
+	grep '^fuzz:' /tmp/fuzz.out | tap_diag
 	check_klog_clean "faults: contended fuzzer"
 	check "faults: the module is usable after fuzzing" \
 		"$MBIOCTL" dmaengine channels=2 flags=1

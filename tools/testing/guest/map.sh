@@ -171,6 +171,7 @@ suite_map() {
 	check "map: refusal messages are rate-limited" refusals_ratelimited
 	check "map: unbinding during a 60 s run ends it within a second" \
 		unbind_ends_run
+	grep '^the unbind' "$TAP_OUT" | tap_diag
 	check "map: bind again after the unbind" bind_benchmark
 
 	# plausible results in every mode and direction
