@@ -24,8 +24,8 @@ PROBES_ID := $(KDIR) $(ARCH) $(CROSS_COMPILE) \
 KBUILD_ARGS := -C $(KDIR) M=$(CURDIR) \
 	$(if $(ARCH),ARCH=$(ARCH)) $(if $(CROSS_COMPILE),CROSS_COMPILE=$(CROSS_COMPILE))
 
-.PHONY: all modules tool probes clean modules_install install check lint \
-	checkpatch kdir-check
+.PHONY: all modules tool probes clean modules_install install check \
+	check-host lint checkpatch kdir-check
 
 all: modules tool
 
@@ -64,10 +64,20 @@ clean:
 	$(MAKE) -C tools/dma clean
 	rm -rf kernel/generated
 
-# The project's checks: checkpatch --strict, sparse and W=1 on the modules.
-lint: probes
+# The project's static checks: checkpatch --strict, sparse and W=1 on the
+# modules (against the stock 6.12 headers, whatever KDIR is), -Wall -Wextra
+# on the userspace code.
+lint:
 	$(CURDIR)/scripts/lint.sh
 
-# The README's test command.
+# checkpatch --strict alone: no kernel tree needed.
+checkpatch:
+	$(CURDIR)/scripts/lint.sh checkpatch
+
+# The fast tier: host tests and static checks, no root, no VM.
+check-host:
+	prove --timer $(sort $(wildcard $(CURDIR)/tools/testing/host/*.t))
+
+# The README's test command: check-host first, then the VMs.
 check:
 	$(CURDIR)/scripts/check.sh

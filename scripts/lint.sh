@@ -2,14 +2,21 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The project's static checks, as TAP: checkpatch --strict on every kernel
-# source and the ABI header, sparse (C=1) and W=1 on the modules against
-# the stock 6.12 headers, -Wall -Wextra on the userspace code.
+# source and the ABI header, sparse (C=1) and W=1 on the modules (and on the
+# KUnit tests, which the stock kernel does not build) against the stock
+# 6.12 headers, -Wall -Wextra on the userspace code.
+#
+# usage: lint.sh [checkpatch] [kernel] [user]   (default: all three)
+#
+# A check fails when its tool is missing, when a build stops, or when the
+# tool exits non-zero, not only when its output shows a finding.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 n=0
 failed=0
-result() {	# result DESCRIPTION LOGFILE: ok when LOGFILE is empty
+# result DESCRIPTION LOGFILE: ok when LOGFILE is empty, else its lines
+result() {
 	n=$((n + 1))
 	if [ -s "$2" ]; then
 		failed=$((failed + 1))
@@ -22,41 +29,84 @@ result() {	# result DESCRIPTION LOGFILE: ok when LOGFILE is empty
 
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
-src=$(linux_source_dir)
-
 cd "$DMA_BENCH_TOP"
-files=$(git ls-files 'kernel/*.c' 'kernel/*.h' 'uapi/*.h' 2>/dev/null ||
-	find kernel uapi -name '*.[ch]' ! -path '*/generated/*')
-# shellcheck disable=SC2086
-perl "$src/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
-	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $files 2>&1 |
-	grep -E '^[^ ]+:[0-9]+: (ERROR|WARNING|CHECK)' > "$log/checkpatch"
-result "checkpatch --strict: kernel/ and uapi/ are clean" "$log/checkpatch"
 
-release=$(stock_kernel_release) || die "no 6.12 kernel: scripts/setup.sh"
-kdir=/lib/modules/$release/build
-out=$DMA_BENCH_BUILD/lint
-rm -rf "$out"
-if "$DMA_BENCH_TOP/scripts/build-modules.sh" "$kdir" "$out" >/dev/null 2>&1; then
-	make -C "$out/src" KDIR="$kdir" clean >/dev/null 2>&1
-	make -C "$out/src" KDIR="$kdir" W=1 C=1 modules 2>&1 |
-		grep -E 'warning|error|: note:' > "$log/w1"
-else
-	echo "the modules do not build against $kdir" > "$log/w1"
-fi
-result "W=1 and sparse (C=1) against $release: no warning" "$log/w1"
+lint_checkpatch() {
+	local src cp files rc
+	src=$(linux_source_dir)
+	cp=$src/scripts/checkpatch.pl
+	files=$(git ls-files 'kernel/*.c' 'kernel/*.h' 'uapi/*.h' 2>/dev/null ||
+		find kernel uapi -name '*.[ch]' ! -path '*/generated/*')
+	if [ ! -f "$cp" ]; then
+		echo "checkpatch.pl is missing: $cp" > "$log/checkpatch"
+	elif [ -z "$files" ]; then
+		echo "no kernel source found to check" > "$log/checkpatch"
+	else
+		# shellcheck disable=SC2086
+		perl "$cp" --strict --no-tree --terse --show-types \
+			--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $files \
+			> "$log/cp.out" 2>&1
+		rc=$?
+		# checkpatch exits 1 on any finding, and on its own errors
+		[ "$rc" = 0 ] ||
+			{ echo "checkpatch.pl exited $rc:"; cat "$log/cp.out"; } > "$log/checkpatch"
+	fi
+	result "checkpatch --strict: kernel/ and uapi/ are clean" "$log/checkpatch"
+}
 
-tmp=$log/tool
-mkdir -p "$tmp"
-{
-	make -s -B -C tools/dma CFLAGS="-O2 -g -Wall -Wextra" >/dev/null 2>"$tmp/w" ||
-		echo "tools/dma does not build"
-	cat "$tmp/w"
-	for f in tools/testing/guest/src/*.c; do
-		gcc -std=gnu11 -O2 -Wall -Wextra -Iuapi -c -o "$tmp/x.o" "$f" 2>&1
-	done
-} > "$log/user"
-result "userspace code is clean under -Wall -Wextra" "$log/user"
+lint_kernel() {
+	local release kdir out rc
+	: > "$log/w1"
+	release=$(stock_kernel_release) ||
+		echo "no 6.12 kernel: scripts/setup.sh" > "$log/w1"
+	kdir=/lib/modules/${release:-none}/build
+	out=$DMA_BENCH_BUILD/lint
+	if [ -s "$log/w1" ]; then
+		:
+	elif ! command -v sparse > /dev/null; then
+		echo "sparse is not installed (apt-get install sparse)" > "$log/w1"
+	elif ! { rm -rf "$out" &&
+		 "$DMA_BENCH_TOP/scripts/build-modules.sh" "$kdir" "$out"; } \
+		 > "$log/build.out" 2>&1; then
+		{ echo "the modules do not build against $kdir:"; cat "$log/build.out"; } > "$log/w1"
+	else
+		make -C "$out/src" KDIR="$kdir" clean > /dev/null 2>&1
+		# the modules, then the KUnit tests (no KUnit in the stock
+		# kernel: compiled and checked only, never linked)
+		make -C "$out/src" KDIR="$kdir" W=1 C=1 modules > "$log/make.out" 2>&1 &&
+		make -C "$kdir" M="$out/src" CONFIG_KUNIT=y W=1 C=1 \
+			kernel/dma/stat_kunit.o >> "$log/make.out" 2>&1
+		rc=$?
+		grep -E 'warning|error|: note:' "$log/make.out" > "$log/w1"
+		[ "$rc" = 0 ] ||
+			{ echo "make exited $rc:"; tail -20 "$log/make.out"; } >> "$log/w1"
+	fi
+	result "W=1 and sparse (C=1) against ${release:-no stock kernel}: no warning" "$log/w1"
+}
+
+lint_user() {
+	local tmp=$log/tool f
+	mkdir -p "$tmp"
+	{
+		make -s -B -C tools/dma CFLAGS="-O2 -g -Wall -Wextra" >/dev/null 2>"$tmp/w" ||
+			echo "tools/dma does not build"
+		cat "$tmp/w"
+		for f in tools/testing/guest/src/*.c; do
+			gcc -std=gnu11 -O2 -Wall -Wextra -Iuapi -c -o "$tmp/x.o" "$f" 2>&1 ||
+				echo "$f does not build"
+		done
+	} > "$log/user"
+	result "userspace code is clean under -Wall -Wextra" "$log/user"
+}
+
+checks=("$@")
+[ ${#checks[@]} -gt 0 ] || checks=(checkpatch kernel user)
+for c in "${checks[@]}"; do
+	case $c in
+	checkpatch | kernel | user) "lint_$c" ;;
+	*) die "unknown check '$c': checkpatch, kernel or user" ;;
+	esac
+done
 
 echo "1..$n"
 [ "$failed" = 0 ]

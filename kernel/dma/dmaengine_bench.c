@@ -75,8 +75,8 @@ static bool deb_string_ok(const char *s, const char *field)
 {
 	if (strnlen(s, DMAENGINE_BENCH_NAME_LEN) < DMAENGINE_BENCH_NAME_LEN)
 		return true;
-	pr_err("invalid %s: not NUL-terminated within %d bytes\n", field,
-	       DMAENGINE_BENCH_NAME_LEN);
+	mb_refuse_err("invalid %s: not NUL-terminated within %d bytes\n", field,
+		      DMAENGINE_BENCH_NAME_LEN);
 	return false;
 }
 
@@ -85,8 +85,8 @@ static bool deb_node_ok(int node, const char *field)
 	if (node == NUMA_NO_NODE ||
 	    (node >= 0 && node < MAX_NUMNODES && node_state(node, N_MEMORY)))
 		return true;
-	pr_err("invalid %s %d: not a NUMA node with memory, or -1\n", field,
-	       node);
+	mb_refuse_err("invalid %s %d: not a NUMA node with memory, or -1\n", field,
+		      node);
 	return false;
 }
 
@@ -94,7 +94,7 @@ static bool deb_zero(const void *p, size_t len, const char *field)
 {
 	if (!memchr_inv(p, 0, len))
 		return true;
-	pr_err("invalid %s: reserved, must be zero\n", field);
+	mb_refuse_err("invalid %s: reserved, must be zero\n", field);
 	return false;
 }
 
@@ -105,15 +105,15 @@ static int deb_validate(struct dmaengine_benchmark *p, u32 usize)
 		    DMAENGINE_BENCH_PREP_ALL;
 
 	if (p->flags & ~DMAENGINE_BENCH_F_ALL) {
-		pr_err("invalid flags 0x%x: unknown bits 0x%x\n", p->flags,
-		       p->flags & ~DMAENGINE_BENCH_F_ALL);
+		mb_refuse_err("invalid flags 0x%x: unknown bits 0x%x\n", p->flags,
+			      p->flags & ~DMAENGINE_BENCH_F_ALL);
 		return -EINVAL;
 	}
 	if (!p->prep_modes || p->prep_modes & ~modes) {
-		pr_err("invalid prep_modes 0x%x: must be a non-empty set of 0x%x%s\n",
-		       p->prep_modes, modes,
-		       modes == DMAENGINE_BENCH_PREP_ALL ? "" :
-		       " (the cpu mode needs the version 2 structure)");
+		mb_refuse_err("invalid prep_modes 0x%x: must be a non-empty set of 0x%x%s\n",
+			      p->prep_modes, modes,
+			      modes == DMAENGINE_BENCH_PREP_ALL ? "" :
+			      " (the cpu mode needs the version 2 structure)");
 		return -EINVAL;
 	}
 	if (map_benchmark_range("channels", p->channels, 1,
@@ -148,7 +148,7 @@ static int deb_validate(struct dmaengine_benchmark *p, u32 usize)
 		      "reserved_in2"))
 		return -EINVAL;
 	if (!p->samples_ptr != !p->samples_len) {
-		pr_err("invalid samples_ptr/samples_len: give both or neither\n");
+		mb_refuse_err("invalid samples_ptr/samples_len: give both or neither\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -158,19 +158,14 @@ static int deb_validate(struct dmaengine_benchmark *p, u32 usize)
 static int deb_check_memory(const struct dmaengine_benchmark *p, u64 batches)
 {
 	u64 need = deb_chan_buffer_bytes(p, batches) * p->channels;
-	u64 avail = (u64)si_mem_available() * PAGE_SIZE;
 
-	if (need <= avail / 4 * 3)
-		return 0;
-	pr_err("buffers of %llu MiB for %u channel(s), %s: more than 3/4 of the %llu MiB available%s\n",
-	       need >> 20, p->channels,
-	       p->flags & DMAENGINE_BENCH_F_DISTINCT ?
-	       "distinct folios for every batch" : "one batch reused",
-	       avail >> 20,
-	       p->flags & DMAENGINE_BENCH_F_DISTINCT ?
-	       "; reuse one batch's buffers or copy fewer bytes_per_channel" :
-	       "");
-	return -ENOMEM;
+	if (p->flags & DMAENGINE_BENCH_F_DISTINCT)
+		return map_benchmark_memory_bound(need,
+						  "buffers of %u channel(s) with distinct folios for every batch (reuse one batch's buffers, or copy fewer bytes_per_channel)",
+						  p->channels);
+	return map_benchmark_memory_bound(need,
+					  "buffers of %u channel(s) with one batch of folios reused",
+					  p->channels);
 }
 
 static bool deb_filter(struct dma_chan *chan, void *param)
@@ -234,11 +229,12 @@ static bool deb_enough_channels(const struct deb_run *run,
 
 static int deb_no_channels(struct deb_run *run, struct dmaengine_benchmark *p)
 {
-	pr_err("found %u DMA_MEMCPY%s channels%s%s%s%s, channels asks for %u\n",
-	       run->nr,
-	       run->modes & DMAENGINE_BENCH_PREP_MEMCPY_SG ? "_SG" : "",
-	       p->channel[0] ? " named " : "", p->channel,
-	       p->device[0] ? " on device " : "", p->device, p->channels);
+	mb_refuse_err("found %u DMA_MEMCPY%s channels%s%s%s%s, channels asks for %u\n",
+		      run->nr,
+		      run->modes & DMAENGINE_BENCH_PREP_MEMCPY_SG ? "_SG" : "",
+		      p->channel[0] ? " named " : "", p->channel,
+		      p->device[0] ? " on device " : "", p->device,
+		      p->channels);
 	p->error = DMAENGINE_BENCH_ERR_NO_CHANNEL;
 	deb_release_channels(run);
 	return -ENODEV;
@@ -293,7 +289,7 @@ static int deb_check_memcpy_sg_api(struct deb_run *run,
 	    dma_bench_have_memcpy_sg())
 		return 0;
 	if (!(p->flags & DMAENGINE_BENCH_F_SKIP_MISSING))
-		pr_err("prep_memcpy_sg: this kernel has no dmaengine_prep_dma_memcpy_sg() (removed from mainline in 6.0); see kernel/patches/\n");
+		mb_refuse_err("prep_memcpy_sg: this kernel has no dmaengine_prep_dma_memcpy_sg() (removed from mainline in 6.0); see kernel/patches/\n");
 	return deb_missing(run, p, DEB_PREP_MEMCPY_SG,
 			   DMAENGINE_BENCH_ERR_NO_API);
 }
@@ -323,8 +319,8 @@ static int deb_check_channels(struct deb_run *run,
 			continue;
 #endif
 		if (!(p->flags & DMAENGINE_BENCH_F_SKIP_MISSING))
-			pr_err("prep_memcpy_sg: %s (%s) has no DMA_MEMCPY_SG capability\n",
-			       c->name, c->dev_name);
+			mb_refuse_err("prep_memcpy_sg: %s (%s) has no DMA_MEMCPY_SG capability\n",
+				      c->name, c->dev_name);
 		p->error_channel = i;
 		ret = deb_missing(run, p, DEB_PREP_MEMCPY_SG,
 				  DMAENGINE_BENCH_ERR_NO_CAP);
@@ -337,8 +333,8 @@ static int deb_check_channels(struct deb_run *run,
 
 		if (!c->no_order || !(p->flags & DMAENGINE_BENCH_F_POLL))
 			continue;
-		pr_err("%s (%s) completes out of order (DMA_COMPLETION_NO_ORDER): its tx_status cannot say a batch is done; run without polling\n",
-		       c->name, c->dev_name);
+		mb_refuse_err("%s (%s) completes out of order (DMA_COMPLETION_NO_ORDER): its tx_status cannot say a batch is done; run without polling\n",
+			      c->name, c->dev_name);
 		p->error = DMAENGINE_BENCH_ERR_POLL;
 		p->error_channel = i;
 		return -EOPNOTSUPP;
@@ -861,6 +857,9 @@ static long deb_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	if (_IOC_TYPE(cmd) != _IOC_TYPE(DMAENGINE_BENCHMARK) ||
 	    _IOC_NR(cmd) != _IOC_NR(DMAENGINE_BENCHMARK))
 		return -ENOTTY;
+	ret = map_benchmark_capable();
+	if (ret)
+		return ret;
 
 	/* too large for the stack */
 	p = kzalloc(sizeof(*p), GFP_KERNEL);

@@ -36,6 +36,9 @@
 #define DRIVER_NAME	"dma_map_benchmark"
 
 static_assert(sizeof(struct map_benchmark) == 136);
+
+/* 100 refusal messages in 5 s, for both files: enough for a test suite */
+DEFINE_RATELIMIT_STATE(map_benchmark_refusals, 5 * HZ, 100);
 static_assert(sizeof(struct map_benchmark_ext) == DMA_MAP_BENCH_EXT_SIZE_VER1);
 
 static const struct map_benchmark_ops *const
@@ -70,11 +73,14 @@ struct map_benchmark_thread {
 static void map_benchmark_sample(struct map_benchmark_thread *t,
 				 unsigned int op, ktime_t start)
 {
-	u64 ns = ktime_to_ns(ktime_sub(ktime_get(), start));
+	u64 v = ktime_to_ns(ktime_sub(ktime_get(), start));
 
-	mb_stat_add(&t->stat[op], ns);
+	/* upstream's interface: each sample truncated to units of 100 ns */
+	if (t->map->p.legacy)
+		v = div_u64(v, 100);
+	mb_stat_add(&t->stat[op], v);
 	if (t->hist)
-		mb_hist_add(&t->hist[op], ns);
+		mb_hist_add(&t->hist[op], v);
 }
 
 static int map_benchmark_thread_fn(void *data)
@@ -160,7 +166,7 @@ static void map_benchmark_bind(struct task_struct *task,
 static void map_benchmark_reduce(struct map_benchmark_op_stat *out,
 				 const struct map_benchmark_thread *threads,
 				 unsigned int nr, unsigned int op,
-				 struct mb_hist *hist)
+				 struct mb_hist *hist, bool legacy)
 {
 	struct mb_stat stat = {};
 	unsigned int i;
@@ -173,7 +179,8 @@ static void map_benchmark_reduce(struct map_benchmark_op_stat *out,
 
 	out->count = stat.n;
 	out->mean_ns = mb_stat_mean(&stat);
-	out->stddev_ns = mb_stat_stddev(&stat);
+	out->stddev_ns = legacy ? mb_stat_stddev_upstream(&stat) :
+				  mb_stat_stddev(&stat);
 	out->min_ns = stat.n ? stat.min : 0;
 	out->max_ns = stat.max;
 	if (hist) {
@@ -189,12 +196,12 @@ static void map_benchmark_reduce(struct map_benchmark_op_stat *out,
 
 static int map_benchmark_report(struct map_benchmark_op_stat *op,
 				const struct map_benchmark_thread *threads,
-				unsigned int nr, bool histogram)
+				const struct map_benchmark_params *p)
 {
 	struct mb_hist *hist = NULL;
 	unsigned int i;
 
-	if (histogram) {
+	if (p->histogram) {
 		hist = kvmalloc(sizeof(*hist), GFP_KERNEL);
 		if (!hist)
 			return -ENOMEM;
@@ -202,7 +209,8 @@ static int map_benchmark_report(struct map_benchmark_op_stat *op,
 	for (i = 0; i < DMA_MAP_BENCH_NR_OPS; i++) {
 		if (hist)
 			memset(hist, 0, sizeof(*hist));
-		map_benchmark_reduce(&op[i], threads, nr, i, hist);
+		map_benchmark_reduce(&op[i], threads, p->threads, i, hist,
+				     p->legacy);
 	}
 	kvfree(hist);
 	return 0;
@@ -218,6 +226,53 @@ static void map_benchmark_free_threads(struct map_benchmark_thread *threads,
 	kvfree(threads);
 }
 
+/*
+ * Start the threads and wait for the end of the run: its time, its last
+ * thread, an error, a signal, or the device being unbound.
+ */
+static int map_benchmark_wait(struct map_benchmark_data *map,
+			      struct completion *ended,
+			      struct map_benchmark_thread *threads)
+{
+	const struct map_benchmark_params *p = &map->p;
+	unsigned int i;
+	bool gone;
+	long left;
+
+	/* from here on, unbinding the device ends the run */
+	spin_lock(&map->cancel_lock);
+	gone = map->gone;
+	if (!gone)
+		map->ended = ended;
+	spin_unlock(&map->cancel_lock);
+	if (gone)
+		return -ENODEV;
+
+	for (i = 0; i < p->threads; i++)
+		wake_up_process(threads[i].task);
+	left = wait_for_completion_interruptible_timeout(ended,
+							 p->seconds * HZ);
+
+	spin_lock(&map->cancel_lock);
+	map->ended = NULL;
+	gone = map->gone;
+	spin_unlock(&map->cancel_lock);
+	if (gone) {
+		pr_info("run ended: %s is being unbound\n", dev_name(map->dev));
+		return -ENODEV;
+	}
+	if (left == -ERESTARTSYS) {
+		pr_info("run interrupted by a signal\n");
+		return -EINTR;
+	}
+	if (!left && p->iterations) {
+		pr_err("%u iterations did not finish within %u seconds\n",
+		       p->iterations, p->seconds);
+		return -ETIMEDOUT;
+	}
+	return 0;
+}
+
 static int map_benchmark_run(struct map_benchmark_data *map,
 			     struct map_benchmark_op_stat *op)
 {
@@ -226,7 +281,6 @@ static int map_benchmark_run(struct map_benchmark_data *map,
 	struct map_benchmark_thread *threads;
 	unsigned int created, i;
 	atomic_t running;
-	long left;
 	int ret = 0;
 
 	threads = kvcalloc(p->threads, sizeof(*threads), GFP_KERNEL);
@@ -261,21 +315,8 @@ static int map_benchmark_run(struct map_benchmark_data *map,
 		map_benchmark_bind(t->task, p, created);
 	}
 
-	if (!ret) {
-		for (i = 0; i < p->threads; i++)
-			wake_up_process(threads[i].task);
-
-		left = wait_for_completion_interruptible_timeout(&ended,
-								 p->seconds * HZ);
-		if (left == -ERESTARTSYS) {
-			pr_info("run interrupted by a signal\n");
-			ret = -EINTR;
-		} else if (!left && p->iterations) {
-			pr_err("%u iterations did not finish within %u seconds\n",
-			       p->iterations, p->seconds);
-			ret = -ETIMEDOUT;
-		}
-	}
+	if (!ret)
+		ret = map_benchmark_wait(map, &ended, threads);
 
 	for (i = 0; i < created; i++) {
 		int thread_ret = kthread_stop(threads[i].task);
@@ -286,8 +327,7 @@ static int map_benchmark_run(struct map_benchmark_data *map,
 	}
 
 	if (!ret)
-		ret = map_benchmark_report(op, threads, p->threads,
-					   p->histogram);
+		ret = map_benchmark_report(op, threads, p);
 
 	map_benchmark_free_threads(threads, p->threads);
 	return ret;
@@ -298,8 +338,70 @@ int map_benchmark_range(const char *field, u64 val, u64 lo, u64 hi)
 {
 	if (val >= lo && val <= hi)
 		return 0;
-	pr_err("invalid %s %llu: must be %llu..%llu\n", field, val, lo, hi);
+	mb_refuse_err("invalid %s %llu: must be %llu..%llu\n", field, val, lo, hi);
 	return -EINVAL;
+}
+
+/*
+ * Both files' ioctls pin memory, drive DMA and (map modes) change a
+ * device's DMA mask: CAP_SYS_ADMIN only, whoever opened the file.
+ */
+int map_benchmark_capable(void)
+{
+	if (capable(CAP_SYS_ADMIN))
+		return 0;
+	mb_refuse_err("%s[%d] lacks CAP_SYS_ADMIN: the benchmark pins memory and drives DMA\n",
+		      current->comm, task_pid_nr(current));
+	return -EPERM;
+}
+
+/**
+ * map_benchmark_memory_bound() - refuse a run whose buffers memory cannot hold
+ * @bytes: what the run allocates
+ * @fmt: how the request makes @bytes, for the message
+ *
+ * The one memory policy of every mode: a run may allocate at most 3/4 of
+ * the memory available (si_mem_available()), so that it fails with ENOMEM
+ * up front instead of pushing the system into reclaim and OOM kills.
+ *
+ * Return: 0, or -ENOMEM with a message.
+ */
+int map_benchmark_memory_bound(u64 bytes, const char *fmt, ...)
+{
+	u64 avail = (u64)si_mem_available() * PAGE_SIZE;
+	struct va_format vaf;
+	va_list args;
+
+	if (bytes <= avail / 4 * 3)
+		return 0;
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	mb_refuse_err("%pV = %llu MiB: more than 3/4 of the %llu MiB available\n",
+		      &vaf, bytes >> 20, avail >> 20);
+	va_end(args);
+	return -ENOMEM;
+}
+
+/**
+ * map_benchmark_alloc_pages() - the map modes' buffer pages
+ * @p: the request: its node
+ * @order: the allocation's order
+ *
+ * On @p->node only when one is given, and failing rather than invoking the
+ * OOM killer: what map_benchmark_memory_bound() let through may still not
+ * be there by the time a thread allocates it.
+ *
+ * Return: the pages, or NULL.
+ */
+struct page *map_benchmark_alloc_pages(const struct map_benchmark_params *p,
+				       unsigned int order)
+{
+	gfp_t gfp = GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN;
+
+	if (p->node == NUMA_NO_NODE)
+		return alloc_pages(gfp, order);
+	return alloc_pages_node(p->node, gfp | __GFP_THISNODE, order);
 }
 
 /**
@@ -311,9 +413,9 @@ int map_benchmark_range(const char *field, u64 val, u64 lo, u64 hi)
  * @min_size: the size of the structure's first version
  * @usize: set to the caller's size
  *
- * A smaller structure than the first version is refused; a larger one is
- * accepted when the fields this module does not know are zero
- * (copy_struct_from_user()). Each refusal says why in the kernel log.
+ * A smaller structure than the first version is refused; a larger one, up
+ * to a page, is accepted when the fields this module does not know are
+ * zero (copy_struct_from_user()). Each refusal says why in the kernel log.
  *
  * Return: 0, -EFAULT, -EINVAL or -E2BIG.
  */
@@ -325,15 +427,47 @@ int map_benchmark_copy_in(void *dst, size_t ksize, const void __user *uarg,
 	if (get_user(*usize, usizep))
 		return -EFAULT;
 	if (*usize < min_size) {
-		pr_err("invalid size %u: must be at least %u\n", *usize,
-		       min_size);
+		mb_refuse_err("invalid size %u: must be at least %u\n", *usize,
+			      min_size);
 		return -EINVAL;
+	}
+	/* as openat2(): no scan of a tail larger than a page */
+	if (*usize > PAGE_SIZE) {
+		mb_refuse_err("invalid size %u: must be at most %lu (a page)\n",
+			      *usize, PAGE_SIZE);
+		return -E2BIG;
 	}
 	ret = copy_struct_from_user(dst, ksize, uarg, *usize);
 	if (ret == -E2BIG)
-		pr_err("invalid size %u: the fields past %zu are unknown to this module and not zero\n",
-		       *usize, ksize);
+		mb_refuse_err("invalid size %u: the fields past %zu are unknown to this module and not zero\n",
+			      *usize, ksize);
 	return ret;
+}
+
+/*
+ * Buffers are allocated per thread, histograms too: refuse what memory
+ * cannot hold, for either ioctl, by the one policy of every mode.
+ */
+static int map_benchmark_check_memory(const struct map_benchmark_params *p)
+{
+	bool single = p->ops == &dma_single_map_benchmark_ops;
+	u64 buffer = single ?
+		PAGE_SIZE << get_order((u64)p->entries * p->entry_size) :
+		(u64)p->entries * (PAGE_SIZE << get_order(p->entry_size));
+	u64 hist = p->histogram ?
+		DMA_MAP_BENCH_NR_OPS * sizeof(struct mb_hist) : 0;
+
+	if (single && (u64)p->entries * p->entry_size >
+		      (PAGE_SIZE << DMA_BENCH_MAX_PAGE_ORDER)) {
+		mb_refuse_err("invalid entries x entry_size %llu: single mode maps one contiguous buffer of at most %lu bytes\n",
+			      (u64)p->entries * p->entry_size,
+			      PAGE_SIZE << DMA_BENCH_MAX_PAGE_ORDER);
+		return -EINVAL;
+	}
+	return map_benchmark_memory_bound((buffer + hist) * p->threads,
+					  "entries %u x entry_size %zu x threads %u",
+					  p->entries, p->entry_size,
+					  p->threads);
 }
 
 /* What both ioctls share: fills @p from the request's common fields. */
@@ -341,8 +475,8 @@ static int map_benchmark_validate_common(struct map_benchmark_params *p,
 					 u32 map_mode, u32 dma_dir)
 {
 	if (map_mode >= DMA_MAP_BENCH_MODE_MAX) {
-		pr_err("invalid map_mode %u: must be 0 (single) or 1 (sg)\n",
-		       map_mode);
+		mb_refuse_err("invalid map_mode %u: must be 0 (single) or 1 (sg)\n",
+			      map_mode);
 		return -EINVAL;
 	}
 	p->ops = map_benchmark_modes[map_mode];
@@ -356,8 +490,8 @@ static int map_benchmark_validate_common(struct map_benchmark_params *p,
 	if (p->node != NUMA_NO_NODE &&
 	    (p->node < 0 || p->node >= MAX_NUMNODES ||
 	     !node_possible(p->node))) {
-		pr_err("invalid node %d: not a possible NUMA node, or -1\n",
-		       p->node);
+		mb_refuse_err("invalid node %d: not a possible NUMA node, or -1\n",
+			      p->node);
 		return -EINVAL;
 	}
 
@@ -372,11 +506,11 @@ static int map_benchmark_validate_common(struct map_benchmark_params *p,
 		p->dir = DMA_TO_DEVICE;
 		break;
 	default:
-		pr_err("invalid dma_dir %u: must be 0 (bidirectional), 1 (to device) or 2 (from device)\n",
-		       dma_dir);
+		mb_refuse_err("invalid dma_dir %u: must be 0 (bidirectional), 1 (to device) or 2 (from device)\n",
+			      dma_dir);
 		return -EINVAL;
 	}
-	return 0;
+	return map_benchmark_check_memory(p);
 }
 
 static int map_benchmark_validate(const struct map_benchmark *req,
@@ -392,14 +526,15 @@ static int map_benchmark_validate(const struct map_benchmark *req,
 		.dma_trans_ns = req->dma_trans_ns,
 		.entries = req->granule,
 		.entry_size = PAGE_SIZE,
+		.legacy = true,
 	};
 	if (map_benchmark_range("granule", req->granule, 1,
 				DMA_MAP_MAX_GRANULE))
 		return -EINVAL;
 	for (i = 0; i < sizeof(req->expansion); i++) {
 		if (req->expansion[i]) {
-			pr_err("invalid expansion[%u] 0x%02x: reserved, must be zero\n",
-			       i, req->expansion[i]);
+			mb_refuse_err("invalid expansion[%u] 0x%02x: reserved, must be zero\n",
+				      i, req->expansion[i]);
 			return -EINVAL;
 		}
 	}
@@ -422,7 +557,7 @@ int map_benchmark_cpus_from_user(u64 uptr, u32 nr, u32 max, u32 **cpus)
 
 	*cpus = NULL;
 	if (!uptr != !nr) {
-		pr_err("invalid cpus_ptr/nr_cpus: give both or neither\n");
+		mb_refuse_err("invalid cpus_ptr/nr_cpus: give both or neither\n");
 		return -EINVAL;
 	}
 	if (!nr)
@@ -435,8 +570,8 @@ int map_benchmark_cpus_from_user(u64 uptr, u32 nr, u32 max, u32 **cpus)
 		return PTR_ERR(list);
 	for (i = 0; i < nr; i++) {
 		if (list[i] >= nr_cpu_ids || !cpu_online(list[i])) {
-			pr_err("invalid cpus[%u] %u: not an online CPU\n", i,
-			       list[i]);
+			mb_refuse_err("invalid cpus[%u] %u: not an online CPU\n",
+				      i, list[i]);
 			kfree(list);
 			return -EINVAL;
 		}
@@ -457,28 +592,6 @@ static int map_benchmark_copy_cpus(struct map_benchmark_params *p,
 	return ret;
 }
 
-/* Buffers are allocated per thread: refuse what memory cannot hold. */
-static int map_benchmark_check_memory(const struct map_benchmark_params *p)
-{
-	u64 per_thread = (u64)p->entries *
-		(p->ops == &dma_sg_map_benchmark_ops ?
-		 PAGE_SIZE << get_order(p->entry_size) : p->entry_size);
-	u64 avail = (u64)si_mem_available() * PAGE_SIZE;
-
-	if (p->ops == &dma_single_map_benchmark_ops &&
-	    per_thread > (PAGE_SIZE << DMA_BENCH_MAX_PAGE_ORDER)) {
-		pr_err("invalid entries x entry_size %llu: single mode maps one contiguous buffer of at most %lu bytes\n",
-		       per_thread, PAGE_SIZE << DMA_BENCH_MAX_PAGE_ORDER);
-		return -EINVAL;
-	}
-	if (per_thread * p->threads > avail / 4 * 3) {
-		pr_err("entries x entry_size x threads = %llu MiB: more than 3/4 of the %llu MiB available\n",
-		       (per_thread * p->threads) >> 20, avail >> 20);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
 static int map_benchmark_validate_ext(const struct map_benchmark_ext *req,
 				      struct map_benchmark_params *p)
 {
@@ -497,13 +610,13 @@ static int map_benchmark_validate_ext(const struct map_benchmark_ext *req,
 		.histogram = true,
 	};
 	if (req->flags & ~DMA_MAP_BENCH_F_ALL) {
-		pr_err("invalid flags 0x%x: unknown bits 0x%x\n", req->flags,
-		       req->flags & ~DMA_MAP_BENCH_F_ALL);
+		mb_refuse_err("invalid flags 0x%x: unknown bits 0x%x\n", req->flags,
+			      req->flags & ~DMA_MAP_BENCH_F_ALL);
 		return -EINVAL;
 	}
 	if (req->reserved0 ||
 	    memchr_inv(req->reserved_in, 0, sizeof(req->reserved_in))) {
-		pr_err("invalid reserved0/reserved_in: reserved, must be zero\n");
+		mb_refuse_err("invalid reserved0/reserved_in: reserved, must be zero\n");
 		return -EINVAL;
 	}
 	if (map_benchmark_range("entries", req->entries, 1,
@@ -514,8 +627,6 @@ static int map_benchmark_validate_ext(const struct map_benchmark_ext *req,
 				DMA_MAP_MAX_ITERATIONS))
 		return -EINVAL;
 	ret = map_benchmark_validate_common(p, req->map_mode, req->dma_dir);
-	if (!ret)
-		ret = map_benchmark_check_memory(p);
 	if (!ret)
 		ret = map_benchmark_copy_cpus(p, req);
 	return ret;
@@ -537,8 +648,8 @@ static int map_benchmark_locked_run(struct map_benchmark_data *map,
 	old_dma_mask = dma_get_mask(map->dev);
 	ret = dma_set_mask(map->dev, DMA_BIT_MASK(p->dma_bits));
 	if (ret) {
-		pr_err("cannot set a %u-bit DMA mask on %s: %d\n", p->dma_bits,
-		       dev_name(map->dev), ret);
+		mb_refuse_err("cannot set a %u-bit DMA mask on %s: %d\n",
+			      p->dma_bits, dev_name(map->dev), ret);
 		ret = -EINVAL;
 		goto unlock;
 	}
@@ -571,11 +682,11 @@ static long map_benchmark_ioctl_legacy(struct map_benchmark_data *map,
 	if (ret)
 		return ret;
 
-	/* upstream reports in units of 100 ns */
-	req.avg_map_100ns = div_u64(op[DMA_MAP_BENCH_OP_MAP].mean_ns, 100);
-	req.map_stddev = div_u64(op[DMA_MAP_BENCH_OP_MAP].stddev_ns, 100);
-	req.avg_unmap_100ns = div_u64(op[DMA_MAP_BENCH_OP_UNMAP].mean_ns, 100);
-	req.unmap_stddev = div_u64(op[DMA_MAP_BENCH_OP_UNMAP].stddev_ns, 100);
+	/* p.legacy: these are in units of 100 ns already */
+	req.avg_map_100ns = op[DMA_MAP_BENCH_OP_MAP].mean_ns;
+	req.map_stddev = op[DMA_MAP_BENCH_OP_MAP].stddev_ns;
+	req.avg_unmap_100ns = op[DMA_MAP_BENCH_OP_UNMAP].mean_ns;
+	req.unmap_stddev = op[DMA_MAP_BENCH_OP_UNMAP].stddev_ns;
 	if (copy_to_user(argp, &req, sizeof(req)))
 		return -EFAULT;
 	return 0;
@@ -613,14 +724,19 @@ static long map_benchmark_ioctl(struct file *file, unsigned int cmd,
 {
 	struct map_benchmark_data *map = file->private_data;
 	void __user *argp = (void __user *)arg;
-
-	if (cmd == DMA_MAP_BENCHMARK)
-		return map_benchmark_ioctl_legacy(map, argp);
 	/* the number's size field is the first version's: match the rest */
-	if (_IOC_TYPE(cmd) == _IOC_TYPE(DMA_MAP_BENCHMARK_EXT) &&
-	    _IOC_NR(cmd) == _IOC_NR(DMA_MAP_BENCHMARK_EXT))
+	bool ext = _IOC_TYPE(cmd) == _IOC_TYPE(DMA_MAP_BENCHMARK_EXT) &&
+		   _IOC_NR(cmd) == _IOC_NR(DMA_MAP_BENCHMARK_EXT);
+	int ret;
+
+	if (cmd != DMA_MAP_BENCHMARK && !ext)
+		return -ENOTTY;
+	ret = map_benchmark_capable();
+	if (ret)
+		return ret;
+	if (ext)
 		return map_benchmark_ioctl_ext(map, argp);
-	return -ENOTTY;
+	return map_benchmark_ioctl_legacy(map, argp);
 }
 
 static const struct file_operations map_benchmark_fops = {
@@ -637,6 +753,22 @@ static void map_benchmark_remove_debugfs(void *data)
 	debugfs_remove(map->debugfs);
 }
 
+/*
+ * Unbinding: end the run in progress (its ioctl returns ENODEV once its
+ * threads have stopped) and refuse new ones, before debugfs_remove() waits
+ * for the ioctl to return.
+ */
+static void map_benchmark_cancel(void *data)
+{
+	struct map_benchmark_data *map = data;
+
+	spin_lock(&map->cancel_lock);
+	map->gone = true;
+	if (map->ended)
+		complete(map->ended);
+	spin_unlock(&map->cancel_lock);
+}
+
 static int map_benchmark_probe(struct device *dev)
 {
 	struct map_benchmark_data *map;
@@ -648,6 +780,7 @@ static int map_benchmark_probe(struct device *dev)
 		return -ENOMEM;
 	map->dev = dev;
 	mutex_init(&map->lock);
+	spin_lock_init(&map->cancel_lock);
 
 	/* one device at a time: a second probe finds the file present */
 	entry = debugfs_create_file("dma_map_benchmark", 0600, NULL, map,
@@ -660,6 +793,10 @@ static int map_benchmark_probe(struct device *dev)
 	map->debugfs = entry;
 
 	ret = devm_add_action_or_reset(dev, map_benchmark_remove_debugfs, map);
+	if (ret)
+		return ret;
+	/* devm actions run last first: this one before the removal above */
+	ret = devm_add_action(dev, map_benchmark_cancel, map);
 	if (ret)
 		return ret;
 

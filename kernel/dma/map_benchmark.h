@@ -8,6 +8,8 @@
 
 #include <linux/dma-direction.h>
 #include <linux/mutex.h>
+#include <linux/ratelimit.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 
 /*
@@ -17,8 +19,10 @@
 #include "../../uapi/linux/map_benchmark.h"
 #include "../compat.h"
 
+struct completion;
 struct dentry;
 struct device;
+struct page;
 
 /**
  * struct map_benchmark_params - a validated request, from either ioctl
@@ -34,6 +38,8 @@ struct device;
  * @entry_size: bytes an entry
  * @sync: also time dma_sync_*_for_cpu() and _for_device()
  * @histogram: keep latency histograms, for percentiles
+ * @legacy: upstream's figures: each sample truncated to units of 100 ns,
+ *	the standard deviation derived as upstream's module derives it
  * @cpus: CPUs to pin thread i to, cpus[i % nr_cpus], or NULL
  * @nr_cpus: entries in @cpus
  */
@@ -50,6 +56,7 @@ struct map_benchmark_params {
 	size_t entry_size;
 	bool sync;
 	bool histogram;
+	bool legacy;
 	u32 *cpus;
 	u32 nr_cpus;
 };
@@ -60,12 +67,18 @@ struct map_benchmark_params {
  * @debugfs: the dma_map_benchmark file
  * @lock: serializes runs: one ioctl at a time measures this device
  * @p: the request of the run in progress
+ * @cancel_lock: protects @ended and @gone
+ * @ended: the completion that ends the run in progress, or NULL
+ * @gone: the device is being unbound: end the run, refuse new ones
  */
 struct map_benchmark_data {
 	struct device *dev;
 	struct dentry *debugfs;
 	struct mutex lock;	/* one run at a time on this device */
 	struct map_benchmark_params p;
+	spinlock_t cancel_lock;	/* @ended and @gone */
+	struct completion *ended;
+	bool gone;
 };
 
 /**
@@ -96,16 +109,20 @@ struct map_benchmark_ops {
 extern const struct map_benchmark_ops dma_single_map_benchmark_ops;
 extern const struct map_benchmark_ops dma_sg_map_benchmark_ops;
 
+/* An unsigned 128-bit integer, portable to 32-bit kernels. */
+struct mb_u128 {
+	u64 hi;
+	u64 lo;
+};
+
 /*
- * Streaming mean and variance of nanosecond samples. The sums are kept
- * relative to the first sample so that squares stay far from overflow
- * over millions of samples; threads keep their own and merge at the end.
+ * Mean and variance of nanosecond samples from exact sums, in any order:
+ * threads keep their own and merge (add) them at the end.
  */
 struct mb_stat {
 	u64 n;
-	u64 shift;
-	s64 sum;
-	u64 sum_sq;
+	u64 sum;
+	struct mb_u128 sum_sq;
 	u64 min;
 	u64 max;
 };
@@ -118,7 +135,7 @@ struct mb_stat {
 #define MB_HIST_BUCKETS		(61 << MB_HIST_SUB_BITS)
 
 struct mb_hist {
-	u32 count[MB_HIST_BUCKETS];
+	u64 count[MB_HIST_BUCKETS];
 };
 
 void mb_hist_add(struct mb_hist *h, u64 x);
@@ -129,14 +146,31 @@ void mb_stat_add(struct mb_stat *s, u64 x);
 void mb_stat_merge(struct mb_stat *dst, const struct mb_stat *src);
 u64 mb_stat_mean(const struct mb_stat *s);
 u64 mb_stat_stddev(const struct mb_stat *s);
+u64 mb_stat_stddev_upstream(const struct mb_stat *s);
 
 /* Mean and sample standard deviation of a few values (runs). */
 void mb_mean_stddev(const u64 *v, unsigned int n, u64 *mean, u64 *stddev);
+
+/*
+ * Refusal messages, naming the field and why, share one rate limit: a
+ * caller looping on a bad request cannot flood the log.
+ */
+extern struct ratelimit_state map_benchmark_refusals;
+#define mb_refuse_err(fmt, ...)						\
+	do {								\
+		if (__ratelimit(&map_benchmark_refusals))		\
+			pr_err(fmt, ##__VA_ARGS__);			\
+	} while (0)
 
 int map_benchmark_range(const char *field, u64 val, u64 lo, u64 hi);
 int map_benchmark_cpus_from_user(u64 uptr, u32 nr, u32 max, u32 **cpus);
 int map_benchmark_copy_in(void *dst, size_t ksize, const void __user *uarg,
 			  const u32 __user *usizep, u32 min_size, u32 *usize);
+int map_benchmark_capable(void);
+__printf(2, 3)
+int map_benchmark_memory_bound(u64 bytes, const char *fmt, ...);
+struct page *map_benchmark_alloc_pages(const struct map_benchmark_params *p,
+				       unsigned int order);
 
 /* The dmaengine mode: its own debugfs file, independent of any binding. */
 int dmaengine_bench_init(void);

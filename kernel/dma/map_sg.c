@@ -52,11 +52,7 @@ static void *dma_sg_map_benchmark_prepare(struct map_benchmark_data *map)
 	for_each_sgtable_sg(&params->sgt, sg, i) {
 		struct page *page;
 
-		if (map->p.node == NUMA_NO_NODE)
-			page = alloc_pages(GFP_KERNEL, params->order);
-		else
-			page = alloc_pages_node(map->p.node, GFP_KERNEL,
-						params->order);
+		page = map_benchmark_alloc_pages(&map->p, params->order);
 		if (!page)
 			goto free_pages;
 		sg_set_page(sg, page, map->p.entry_size, 0);

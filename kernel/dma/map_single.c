@@ -18,13 +18,13 @@ struct dma_single_map_param {
 	dma_addr_t addr;
 	void *xbuf;
 	size_t size;
-	int node;
 	enum dma_data_direction dir;
 };
 
 static void *dma_single_map_benchmark_prepare(struct map_benchmark_data *map)
 {
 	struct dma_single_map_param *params;
+	struct page *page;
 
 	params = kzalloc(sizeof(*params), GFP_KERNEL);
 	if (!params)
@@ -33,16 +33,8 @@ static void *dma_single_map_benchmark_prepare(struct map_benchmark_data *map)
 	params->size = (size_t)map->p.entries * map->p.entry_size;
 	params->dir = map->p.dir;
 	params->dev = map->dev;
-	params->node = map->p.node;
-	if (map->p.node == NUMA_NO_NODE) {
-		params->xbuf = alloc_pages_exact(params->size, GFP_KERNEL);
-	} else {
-		/* alloc_pages_exact_nid() is not exported: whole orders */
-		struct page *page = alloc_pages_node(map->p.node, GFP_KERNEL,
-						     get_order(params->size));
-
-		params->xbuf = page ? page_address(page) : NULL;
-	}
+	page = map_benchmark_alloc_pages(&map->p, get_order(params->size));
+	params->xbuf = page ? page_address(page) : NULL;
 	if (!params->xbuf) {
 		kfree(params);
 		return NULL;
@@ -55,10 +47,7 @@ static void dma_single_map_benchmark_unprepare(void *mparam)
 {
 	struct dma_single_map_param *params = mparam;
 
-	if (params->node == NUMA_NO_NODE)
-		free_pages_exact(params->xbuf, params->size);
-	else
-		free_pages((unsigned long)params->xbuf, get_order(params->size));
+	free_pages((unsigned long)params->xbuf, get_order(params->size));
 	kfree(params);
 }
 

@@ -4,7 +4,9 @@
  * modes, as tools/testing/selftests/dma/dma_map_benchmark.c) plus the
  * dmaengine memcpy vs memcpy_sg mode.
  *
- * Exit status: 0 success, 1 runtime error, 2 invalid command line.
+ * Exit status: 0 success, 1 runtime error or an invalid value of an option
+ * upstream's tool has (as upstream's tool exits), 2 any other invalid
+ * command line.
  */
 #include <stdlib.h>
 #include <unistd.h>
@@ -27,6 +29,8 @@ int main(int argc, char **argv)
 		return fflush(stdout) ? 1 : 0;
 	case PARSE_USAGE:
 		return 2;
+	case PARSE_INVALID:
+		return 1;
 	case PARSE_RUN:
 		break;
 	}

@@ -513,6 +513,11 @@ static bool given(const struct bench_opts *o, enum opt_id id)
 	return o->given & (1ULL << id);
 }
 
+bool map_mode_given(const struct bench_opts *o)
+{
+	return given(o, O_MODE);
+}
+
 bool map_use_ext(const struct bench_opts *o)
 {
 	static const enum opt_id ext_only[] = {
@@ -574,6 +579,22 @@ static enum opt_id id_of_val(int val)
 		if (opt_table[id].short_opt == val)
 			return id;
 	return O_NR;
+}
+
+/*
+ * The options whose values upstream's tool checks itself (the sg series'
+ * -m included), or passes to the kernel to check (-n): it exits 1 when one
+ * is invalid, and so does this tool. Other command-line errors exit 2.
+ */
+static bool upstream_checks(enum opt_id id)
+{
+	switch (id) {
+	case O_MODE: case O_THREADS: case O_SECONDS: case O_NODE:
+	case O_BITS: case O_DIR: case O_XDELAY: case O_GRANULE:
+		return true;
+	default:
+		return false;
+	}
 }
 
 enum parse_status opts_parse(struct bench_opts *o, int argc, char **argv,
@@ -641,7 +662,7 @@ enum parse_status opts_parse(struct bench_opts *o, int argc, char **argv,
 		}
 		if (store(o, id, optarg, err)) {
 			usage_hint(err);
-			return PARSE_USAGE;
+			return upstream_checks(id) ? PARSE_INVALID : PARSE_USAGE;
 		}
 		o->given |= 1ULL << id;
 		if (id == O_PREP)	/* the modes named must all run */
@@ -782,9 +803,10 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "    size here is %ld bytes.\n"
 "\n"
 "OUTPUT\n"
-"    Map modes: the selftest's lines (mode, parameters, average map and\n"
-"    unmap latency in us with standard deviation; granule/sg_nents is the\n"
-"    entry count). With the extended interface a line per timed operation\n"
+"    Map modes: upstream's three lines (parameters, average map and unmap\n"
+"    latency in us with standard deviation): Linux 6.12's without -m, the\n"
+"    sg series' header naming the mode with -m; granule is the entry\n"
+"    count. With the extended interface a line per timed operation\n"
 "    follows: map, unmap, and with --sync sync_cpu and sync_device, as\n"
 "      OP count N mean US us sd US min US p50 US p90 US p99 US max US\n"
 "    in microseconds with 3 decimals, i.e. to the nanosecond; count is\n"
@@ -805,8 +827,10 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "    phase a row does not have).\n"
 "\n"
 "EXIT STATUS\n"
-"    0 success; 1 the benchmark could not run or failed (open, ioctl);\n"
-"    2 invalid command line, or a --cpus CPU that is not online.\n"
+"    0 success; 1 the benchmark could not run or failed (open, ioctl), or\n"
+"    an invalid value of an option upstream's tool has (-m -t -s -n -b -d\n"
+"    -x -g), as upstream's tool exits; 2 any other invalid command line,\n"
+"    or a --cpus CPU that is not online.\n"
 "\n"
 "FILES\n"
 "    /sys/kernel/debug/dma_map_benchmark    map modes (a device bound)\n"
@@ -814,9 +838,10 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "\n"
 "EXAMPLES\n"
 "    " PROG_NAME " -t 8 -s 30 -d from_device -g 8 -m sg\n"
-"    # dma_map_sg() of 10 MiB in 4 KiB entries, 200 iterations on CPU 0:\n"
+"    # the batched cache-sync series' workload (its 64.61%%): dma_map_sg()\n"
+"    # of 2560 x 4 KiB entries, 200 iterations, one thread on CPU 0:\n"
 "    " PROG_NAME " -m sg --entries 2560 --entry-size 4K --iterations 200 \\\n"
-"        --cpus 0 --sync -d to_device\n"
+"        --cpus 0 -d to_device\n"
 "    " PROG_NAME " -m dmaengine --channels 4 --folio 64K --sge 512 --bytes 1G\n"
 "    " PROG_NAME " -m dmaengine --prep all --depth 4 --cpus 0-3 -c 4 \\\n"
 "        --src-node 0 --dst-node 1\n"

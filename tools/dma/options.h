@@ -92,6 +92,9 @@ enum parse_status {
 	PARSE_RUN,	/* options are valid: run the benchmark */
 	PARSE_DONE,	/* --help or --version was printed: exit 0 */
 	PARSE_USAGE,	/* an error was printed: exit 2 */
+	PARSE_INVALID,	/* a value upstream's tool checks too is invalid
+			 * (-m -t -s -n -b -d -x -g): the error was printed;
+			 * exit 1, as upstream's tool does */
 };
 
 /* opts_init() - the defaults, for a system with @page_size byte pages */
@@ -113,6 +116,8 @@ void opts_usage(const struct bench_opts *o, FILE *f);
  * than DMA_MAP_MAX_GRANULE entries, or any option the upstream ioctl lacks
  */
 bool map_use_ext(const struct bench_opts *o);
+/* map_mode_given() - whether -m was given: the sg series' header line */
+bool map_mode_given(const struct bench_opts *o);
 
 /* folio_bytes() - bytes in one folio of @o->folio_order */
 uint64_t folio_bytes(const struct bench_opts *o);

@@ -22,8 +22,11 @@ struct report_ctx {
 	const struct cpufreq_info *cpufreq;
 };
 
-/* The selftest's four lines, byte for byte. */
-void report_map_text(FILE *f, const struct map_benchmark *m);
+/*
+ * Upstream's three lines, byte for byte: Linux 6.12's tool's, or with
+ * @with_mode (-m given) the sg series' header line naming the mode.
+ */
+void report_map_text(FILE *f, const struct map_benchmark *m, bool with_mode);
 void report_map_json(FILE *f, const struct report_ctx *ctx,
 		     const struct map_benchmark *m);
 /* report_map() - text or JSON, per @o->format */
@@ -33,20 +36,22 @@ void report_map(FILE *f, const struct report_ctx *ctx,
 /*
  * A finished DMA_MAP_BENCHMARK_EXT. map_ext_to_legacy() is what
  * DMA_MAP_BENCHMARK would have returned for the run: means and standard
- * deviations of map and unmap in 100 ns units (truncated, as the kernel
- * does), granule = entries.
+ * deviations of map and unmap in 100 ns units, granule = entries. (The
+ * ns figures truncated: DMA_MAP_BENCHMARK truncates each sample instead,
+ * as upstream's module does, so the two may differ by a unit.)
  */
 void map_ext_to_legacy(const struct map_benchmark_ext *e,
 		       struct map_benchmark *m);
 /* map_op_name() - "map", "unmap", "sync_cpu", "sync_device", or NULL */
 const char *map_op_name(unsigned int op);
 /*
- * report_map_ext_text() - the selftest's four lines, then a line per timed
+ * report_map_ext_text() - report_map_text()'s lines, then a line per timed
  * operation (sync_cpu and sync_device only with DMA_MAP_BENCH_F_SYNC):
  * "map         count 200 mean 123.456 us sd 5.600 min 110.200 p50 ..."
  * in us with 3 decimals, exact to the ns
  */
-void report_map_ext_text(FILE *f, const struct map_benchmark_ext *m);
+void report_map_ext_text(FILE *f, const struct map_benchmark_ext *m,
+			 bool with_mode);
 /*
  * report_map_ext_json() - report_map_json()'s object, params gaining
  * entries, entry_size, iterations, cpus (read at m->cpus_ptr) and sync,

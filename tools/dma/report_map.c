@@ -10,6 +10,7 @@
 #include "json.h"
 #include "report.h"
 
+/* The mode's name in the sg series' header line. */
 static const char *map_mode_enum_name(unsigned int mode)
 {
 	switch (mode) {
@@ -19,14 +20,24 @@ static const char *map_mode_enum_name(unsigned int mode)
 	}
 }
 
-void report_map_text(FILE *f, const struct map_benchmark *m)
+/*
+ * Upstream's lines, byte for byte: without -m those of Linux 6.12's tool
+ * (tools/testing/selftests/dma/dma_map_benchmark.c); with -m the sg
+ * series' header line, which names the mode, then the same two.
+ */
+void report_map_text(FILE *f, const struct map_benchmark *m, bool with_mode)
 {
 	const char *dir = dir_name(m->dma_dir);
 
-	fprintf(f, "dma mapping mode: %s\n", map_mode_enum_name(m->map_mode));
-	fprintf(f, "dma mapping benchmark: threads:%d seconds:%d node:%d dir:%s granule/sg_nents: %d\n",
-		(int)m->threads, (int)m->seconds, (int)m->node,
-		dir ? dir : "UNKNOWN", (int)m->granule);
+	if (with_mode)
+		fprintf(f, "dma mapping benchmark(%s): threads:%d seconds:%d node:%d dir:%s granule:%d\n",
+			map_mode_enum_name(m->map_mode), (int)m->threads,
+			(int)m->seconds, (int)m->node, dir ? dir : "UNKNOWN",
+			(int)m->granule);
+	else
+		fprintf(f, "dma mapping benchmark: threads:%d seconds:%d node:%d dir:%s granule: %d\n",
+			(int)m->threads, (int)m->seconds, (int)m->node,
+			dir ? dir : "UNKNOWN", (int)m->granule);
 	fprintf(f, "average map latency(us):%.1f standard deviation:%.1f\n",
 		m->avg_map_100ns / 10.0, m->map_stddev / 10.0);
 	fprintf(f, "average unmap latency(us):%.1f standard deviation:%.1f\n",
@@ -89,7 +100,7 @@ void report_map(FILE *f, const struct report_ctx *ctx,
 	if (o->format == OUT_JSON)
 		report_map_json(f, ctx, m);
 	else
-		report_map_text(f, m);
+		report_map_text(f, m, map_mode_given(o));
 }
 
 void map_ext_to_legacy(const struct map_benchmark_ext *e,
@@ -141,14 +152,15 @@ static const char *us3(char *buf, size_t len, uint64_t ns)
 	return buf;
 }
 
-void report_map_ext_text(FILE *f, const struct map_benchmark_ext *m)
+void report_map_ext_text(FILE *f, const struct map_benchmark_ext *m,
+			 bool with_mode)
 {
 	char mean[32], sd[32], min[32], p50[32], p90[32], p99[32], max[32];
 	struct map_benchmark legacy;
 	unsigned int op;
 
 	map_ext_to_legacy(m, &legacy);
-	report_map_text(f, &legacy);
+	report_map_text(f, &legacy, with_mode);
 	for (op = 0; op < map_ops_timed(m); op++) {
 		const struct map_benchmark_op_stat *s = &m->op[op];
 
@@ -218,5 +230,5 @@ void report_map_ext(FILE *f, const struct report_ctx *ctx,
 	if (o->format == OUT_JSON)
 		report_map_ext_json(f, ctx, m);
 	else
-		report_map_ext_text(f, m);
+		report_map_ext_text(f, m, map_mode_given(o));
 }

@@ -187,7 +187,7 @@ deb_workload() {
 	check "dmaengine: ... with ENOMEM and the memory error" \
 		deb_error_is ENOMEM $ERR_NOMEM
 	check_klog_has "dmaengine: ... the message gives the size and the way out" \
-		'buffers of 8192 MiB for 1 channel\(s\), distinct folios for every batch: .*reuse one batch'
+		'buffers of 1 channel\(s\) with distinct folios for every batch \(reuse one batch.* = 8192 MiB: more than 3/4'
 	# the same bytes through one reused batch (nocopy: TCG is slow)
 	soft_knob nocopy 1
 	check "dmaengine: ... the same bytes through one reused batch run" \

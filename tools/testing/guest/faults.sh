@@ -61,6 +61,28 @@ fuzz_clean() {
 		! grep -q 'raised the DMA-API error count' /tmp/fuzz.out
 }
 
+# The fuzzer under contention: both vCPUs kept busy by other processes,
+# soft_dma slowed down, a signal every 1.5 s interrupting calls, and
+# dmaengine timeouts short enough to expire: the paths where a slow
+# provider, an expiring timeout and a signal meet.
+fuzz_contended() {
+	_knob=/sys/module/soft_dma/parameters/delay_us
+	[ -w "$_knob" ] || { echo "no $_knob"; return 1; }
+	sh -c 'while :; do :; done' &
+	_h1=$!
+	sh -c 'while :; do :; done' &
+	_h2=$!
+	echo 200 > "$_knob"
+	"$MBIOCTL" fuzz "$1" "$2" contend > /tmp/fuzz.out 2>&1
+	_rc=$?
+	echo 0 > "$_knob"
+	kill $_h1 $_h2
+	wait $_h1 $_h2 2>/dev/null
+	grep '^fuzz:' /tmp/fuzz.out
+	[ "$_rc" = 0 ] && grep -q '^fuzz: [0-9]* calls.*contended' /tmp/fuzz.out &&
+		! grep -q 'raised the DMA-API error count' /tmp/fuzz.out
+}
+
 suite_faults() {
 	if ! faults_available; then
 		tap_skip "faults: this kernel has no fault injection (fail-nth)"
@@ -89,6 +111,11 @@ suite_faults() {
 	_seed=${FUZZ_SEED:-$(date +%s)}
 	check "faults: ioctl fuzzer, ${FUZZ_SECONDS:-60} s, seed $_seed, no DMA-API error" \
 		fuzz_clean "${FUZZ_SECONDS:-60}" "$_seed"
+	_seed=$((_seed + 1))
+	check "faults: fuzzer under contention (busy vCPUs, slow soft_dma, signals, short timeouts), ${FUZZ_CONTENDED_SECONDS:-30} s, seed $_seed" \
+		fuzz_contended "${FUZZ_CONTENDED_SECONDS:-30}" "$_seed"
+	grep '^fuzz:' /tmp/fuzz.out | tap_diag
+	check_klog_clean "faults: contended fuzzer"
 	check "faults: the module is usable after fuzzing" \
 		"$MBIOCTL" dmaengine channels=2 flags=1
 	check "faults: map mode usable after fuzzing" "$MBIOCTL" map

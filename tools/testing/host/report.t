@@ -9,8 +9,10 @@
 # interface), --verbose (prep_stalls, channel capabilities with no_order),
 # alignment, folio labels, per-channel rows from samples, CSV (depth,
 # buffers, cpus, copy_ms, prep_stalls, cpufreq columns), JSON (system,
-# prep_modes_run, missing). Then python3 parses every JSON file the test wrote and checks its
-# structure and values.
+# prep_modes_run, missing). Then python3 parses every JSON file the test
+# wrote and checks its structure and values, and that fixtures/fake_tool.py
+# and the tool documents in fixtures/*.json have the same shape as the real
+# tool's.
 . "$(dirname "$0")/lib.sh"
 build
 out_dir
@@ -18,9 +20,24 @@ out_dir
 run_c_tests "$HOST_OUT/test_report"
 
 need python3
-run_py_tests "$TEST_OUT_DIR" <<'PY'
-import json, sys
+. "$TOP/scripts/lib.sh"
+upstream_tool=$(linux_source_dir)/tools/testing/selftests/dma/dma_map_benchmark.c
+run_py_tests "$TEST_OUT_DIR" "$TOP" "$upstream_tool" <<'PY'
+import json, os, re, subprocess, sys
 from pytap import check, done
+
+def upstream_lines():
+    # Linux 6.12's tool's three printf() formats, applied to the values
+    # test_report.c gave report_map_text() without -m
+    src = open(sys.argv[3], encoding="utf-8").read()
+    fmts = re.findall(r'printf\("((?:[^"\\]|\\.)*)"', src)
+    fmts = [f.replace("\\n", "\n") for f in fmts]
+    assert len(fmts) == 3 and fmts[0].startswith("dma mapping benchmark: "), fmts
+    want = (fmts[0] % (1, 20, 0, "BIDIRECTIONAL", 1) + fmts[1] % (0.5, 0.1) +
+            fmts[2] % (12.3, 0.0))
+    got = open(os.path.join(sys.argv[1], "map_single.txt"), encoding="utf-8").read()
+    assert got == want, "ours:\n%s\nupstream's:\n%s" % (got, want)
+check("without -m, the lines are upstream 6.12's printf formats byte for byte", upstream_lines)
 
 
 docs = {}
@@ -155,6 +172,80 @@ check("dmaengine JSON with a mode missing: prep_modes_run, missing with the reas
 def sg_json():
     assert [x["prep_mode"] for x in docs["dmaengine_sg"]["results"]] == ["prep_memcpy_sg"]
 check("dmaengine JSON with --prep memcpy_sg: one result", sg_json)
+
+# The host tests of the scripts run on a fake tool and on results files
+# written by hand (fixtures/): both must keep the real tool's JSON shape,
+# which the documents above are, so they cannot drift from it.
+FIX = os.path.join(sys.argv[2], "tools/testing/host/fixtures")
+
+def shape(v):
+    """The JSON shape of v: its keys, kinds of values (int and float both
+    numbers), the shape of a list's first element."""
+    if isinstance(v, dict):
+        return {k: shape(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [shape(v[0])] if v else []
+    if isinstance(v, bool) or v is None or isinstance(v, str):
+        return type(v).__name__
+    return "number"
+
+def same_shape(got, want, where):
+    g, w = shape(got), shape(want)
+    def walk(g, w, path):
+        if isinstance(w, dict) and isinstance(g, dict):
+            assert set(g) == set(w), "%s%s: keys %s, the tool has %s" % (where, path, sorted(g), sorted(w))
+            for k in w:
+                walk(g[k], w[k], path + "." + k)
+        elif isinstance(w, list) and isinstance(g, list):
+            if g and w:
+                walk(g[0], w[0], path + "[0]")
+        else:
+            # a null stands for a value the tool omits or has not
+            assert g == w or "NoneType" in (g, w), "%s%s: %s, the tool has %s" % (where, path, g, w)
+    walk(g, w, "")
+
+def fake(*argv):
+    p = subprocess.run([sys.executable, os.path.join(FIX, "fake_tool.py")] + list(argv),
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+def fake_shapes():
+    same_shape(fake("-m", "sg", "-g", "8", "-t", "8", "-s", "30", "--json"),
+               docs["map_sg"], "fake_tool -m sg")
+    same_shape(fake("-m", "sg", "-g", "2560", "--sync", "--percentiles", "--json"),
+               docs["map_ext"], "fake_tool -m sg --sync")
+    same_shape(fake("-m", "dmaengine", "--prep", "both", "--json"), docs["dmaengine"],
+               "fake_tool -m dmaengine")
+check("fake_tool.py prints the real tool's JSON shape (map, extended map, dmaengine)", fake_shapes)
+
+def fixture_shapes():
+    same_shape(json.load(open(os.path.join(FIX, "tool-dmaengine.json"))), docs["dmaengine"],
+               "tool-dmaengine.json")
+    n = 0
+    for name in ("results-dmaengine.json", "results-map.json", "compare-a.json", "compare-b.json"):
+        r = json.load(open(os.path.join(FIX, name)))
+        for i, c in enumerate(r["cells"]):
+            if "tool" in c:
+                same_shape(c["tool"], docs["dmaengine"], "%s cells[%d].tool" % (name, i))
+                n += 1
+            for j, run in enumerate(c.get("runs") or []):
+                same_shape(run, docs["map_ext" if "ops" in run.get("results", {}) else "map_sg"],
+                           "%s cells[%d].runs[%d]" % (name, i, j))
+                n += 1
+        # a dmaengine row is a result of the tool's plus the sweep's keys;
+        # format 1 files (compare-a/b) stand for sweeps made before depth,
+        # buffers and the cpu mode, which compare.py still reads
+        want = set(docs["dmaengine"]["results"][0])
+        if r.get("format_version", 1) < 2:
+            continue
+        for i, row in enumerate(r["rows"]):
+            if row.get("status") == "ok" and "prep_mode" in row:
+                missing = want - set(row)
+                assert not missing, "%s rows[%d] lacks %s" % (name, i, sorted(missing))
+                n += 1
+    assert n > 0, "no tool document found in the fixtures"
+check("fixtures/*.json: the tool documents and rows in them have the real tool's shape", fixture_shapes)
 done()
 PY
 tap_end

@@ -2,7 +2,7 @@
 /*
  * Reports from filled-in ioctl structures: the map modes' selftest lines
  * byte for byte (single and sg) and their JSON; from a filled
- * struct map_benchmark_ext, the same four lines, a line per timed
+ * struct map_benchmark_ext, the same three lines, a line per timed
  * operation (ns resolution, sync lines only with F_SYNC) and the JSON's
  * params and results.ops; the dmaengine table (the
  * reference header and rows), --verbose columns, column alignment with wide
@@ -48,6 +48,7 @@ static void write_file(const char *name, const char *text)
 
 static void test_map_text(void)
 {
+	const char *text;
 	struct map_benchmark m = {
 		.avg_map_100ns = 14, .map_stddev = 3,
 		.avg_unmap_100ns = 13, .unmap_stddev = 3,
@@ -56,13 +57,14 @@ static void test_map_text(void)
 		.map_mode = DMA_MAP_BENCH_SG_MODE,
 	};
 
-	report_map_text(capture_begin(&cap), &m);
-	is_str(capture_end(&cap),
-	       "dma mapping mode: DMA_MAP_BENCH_SG_MODE\n"
-	       "dma mapping benchmark: threads:8 seconds:30 node:-1 dir:FROM_DEVICE granule/sg_nents: 8\n"
+	report_map_text(capture_begin(&cap), &m, true);
+	text = capture_end(&cap);
+	is_str(text,
+	       "dma mapping benchmark(DMA_MAP_BENCH_SG_MODE): threads:8 seconds:30 node:-1 dir:FROM_DEVICE granule:8\n"
 	       "average map latency(us):1.4 standard deviation:0.3\n"
 	       "average unmap latency(us):1.3 standard deviation:0.3\n",
-	       "sg mode: the sg series' four lines, byte for byte");
+	       "-m sg: the sg series' three lines, byte for byte");
+	write_file("map_sg_mode.txt", text);
 
 	m = (struct map_benchmark){
 		.avg_map_100ns = 5, .map_stddev = 1,
@@ -71,20 +73,25 @@ static void test_map_text(void)
 		.dma_dir = DMA_MAP_BIDIRECTIONAL, .granule = 1,
 		.map_mode = DMA_MAP_BENCH_SINGLE_MODE,
 	};
-	report_map_text(capture_begin(&cap), &m);
-	is_str(capture_end(&cap),
-	       "dma mapping mode: DMA_MAP_BENCH_SINGLE_MODE\n"
-	       "dma mapping benchmark: threads:1 seconds:20 node:0 dir:BIDIRECTIONAL granule/sg_nents: 1\n"
+	report_map_text(capture_begin(&cap), &m, false);
+	text = capture_end(&cap);
+	is_str(text,
+	       "dma mapping benchmark: threads:1 seconds:20 node:0 dir:BIDIRECTIONAL granule: 1\n"
 	       "average map latency(us):0.5 standard deviation:0.1\n"
 	       "average unmap latency(us):12.3 standard deviation:0.0\n",
-	       "single mode: the four lines, byte for byte");
+	       "without -m: Linux 6.12's three lines, byte for byte");
+	write_file("map_single.txt", text);
+	report_map_text(capture_begin(&cap), &m, true);
+	has_str(capture_end(&cap),
+		"dma mapping benchmark(DMA_MAP_BENCH_SINGLE_MODE): threads:1 seconds:20 node:0 dir:BIDIRECTIONAL granule:1\n",
+		"-m single: the sg series' header line names the mode");
 
 	m.dma_dir = DMA_MAP_TO_DEVICE;
 	m.threads = 1024;
 	m.node = 3;
-	report_map_text(capture_begin(&cap), &m);
+	report_map_text(capture_begin(&cap), &m, false);
 	has_str(capture_end(&cap),
-		"threads:1024 seconds:20 node:3 dir:TO_DEVICE granule/sg_nents: 1\n",
+		"threads:1024 seconds:20 node:3 dir:TO_DEVICE granule: 1\n",
 		"TO_DEVICE and other values in the parameter line");
 }
 
@@ -126,8 +133,12 @@ static void test_map_json(void)
 	ok(capture_end(&cap)[0] == '{', "report_map() with --json prints JSON");
 	o.format = OUT_TEXT;
 	report_map(capture_begin(&cap), &ctx, &o, &m);
-	ok(!strncmp(capture_end(&cap), "dma mapping mode: ", 18),
-	   "report_map() without --json prints the selftest lines");
+	ok(!strncmp(capture_end(&cap), "dma mapping benchmark: ", 23),
+	   "report_map() without --json or -m prints the selftest lines");
+	o.given |= 1ULL << O_MODE;
+	report_map(capture_begin(&cap), &ctx, &o, &m);
+	ok(!strncmp(capture_end(&cap), "dma mapping benchmark(", 22),
+	   "report_map() with -m prints the sg series' header");
 }
 
 /* ------------------------------------------------------------------ */
@@ -175,8 +186,7 @@ static void fill_ext(struct map_benchmark_ext *m)
 }
 
 static const char ext_head[] =
-	"dma mapping mode: DMA_MAP_BENCH_SG_MODE\n"
-	"dma mapping benchmark: threads:1 seconds:300 node:-1 dir:TO_DEVICE granule/sg_nents: 2560\n"
+	"dma mapping benchmark(DMA_MAP_BENCH_SG_MODE): threads:1 seconds:300 node:-1 dir:TO_DEVICE granule:2560\n"
 	"average map latency(us):123.4 standard deviation:5.6\n"
 	"average unmap latency(us):45.6 standard deviation:1.2\n";
 static const char ext_map[] =
@@ -195,18 +205,18 @@ static void test_map_ext_text(void)
 	char want[2048];
 
 	fill_ext(&m);
-	report_map_ext_text(capture_begin(&cap), &m);
+	report_map_ext_text(capture_begin(&cap), &m, true);
 	snprintf(want, sizeof(want), "%s%s%s%s", ext_head, ext_map, ext_unmap,
 		 ext_sync);
 	is_str(capture_end(&cap), want,
-	       "ext, --sync: upstream's four lines, then map, unmap, sync_cpu, sync_device at ns resolution");
+	       "ext, --sync: upstream's three lines, then map, unmap, sync_cpu, sync_device at ns resolution");
 
 	m.flags = 0;
-	report_map_ext_text(capture_begin(&cap), &m);
+	report_map_ext_text(capture_begin(&cap), &m, true);
 	snprintf(want, sizeof(want), "%s%s%s", ext_head, ext_map, ext_unmap);
 	is_str(capture_end(&cap), want, "ext without --sync: no sync lines");
 
-	/* the four lines are what DMA_MAP_BENCHMARK gives for the same run */
+	/* the three lines are what DMA_MAP_BENCHMARK gives for the same run */
 	map_ext_to_legacy(&m, &legacy);
 	ok(legacy.avg_map_100ns == 1234 && legacy.map_stddev == 56 &&
 	   legacy.avg_unmap_100ns == 456 && legacy.unmap_stddev == 12 &&
@@ -214,10 +224,10 @@ static void test_map_ext_text(void)
 	   legacy.seconds == 300 && legacy.node == -1 &&
 	   legacy.dma_dir == DMA_MAP_TO_DEVICE && legacy.dma_bits == 32 &&
 	   legacy.map_mode == DMA_MAP_BENCH_SG_MODE,
-	   "map_ext_to_legacy(): 100 ns units truncated, as the kernel does; granule = entries");
-	report_map_text(capture_begin(&cap), &legacy);
+	   "map_ext_to_legacy(): 100 ns units truncated; granule = entries");
+	report_map_text(capture_begin(&cap), &legacy, true);
 	is_str(capture_end(&cap), ext_head,
-	       "the four lines equal report_map_text() of the legacy result");
+	       "the three lines equal report_map_text() of the legacy result");
 
 	/* edges of the us formatting: exact, no float rounding */
 	memset(&m, 0, sizeof(m));
@@ -226,10 +236,9 @@ static void test_map_ext_text(void)
 	op_stat(&m.op[DMA_MAP_BENCH_OP_MAP], 0, 0, 0, 0, 0, 0, 0, 0);
 	op_stat(&m.op[DMA_MAP_BENCH_OP_UNMAP], 18446744073709551615ULL, 1, 999,
 		1000, 1001, 999999, 1000000, 18446744073709551615ULL);
-	report_map_ext_text(capture_begin(&cap), &m);
+	report_map_ext_text(capture_begin(&cap), &m, false);
 	is_str(capture_end(&cap),
-	       "dma mapping mode: DMA_MAP_BENCH_SINGLE_MODE\n"
-	       "dma mapping benchmark: threads:0 seconds:0 node:0 dir:BIDIRECTIONAL granule/sg_nents: 65536\n"
+	       "dma mapping benchmark: threads:0 seconds:0 node:0 dir:BIDIRECTIONAL granule: 65536\n"
 	       "average map latency(us):0.0 standard deviation:0.0\n"
 	       "average unmap latency(us):0.0 standard deviation:0.9\n"
 	       "map         count 0 mean 0.000 us sd 0.000 min 0.000 p50 0.000 p90 0.000 p99 0.000 max 0.000\n"
@@ -244,9 +253,10 @@ static void test_map_ext_text(void)
 
 	fill_ext(&m);
 	opts_init(&o, 4096);
+	o.given |= 1ULL << O_MODE;
 	report_map_ext(capture_begin(&cap), &ctx, &o, &m);
 	ok(!strncmp(capture_end(&cap), ext_head, strlen(ext_head)),
-	   "report_map_ext() without --json: text");
+	   "report_map_ext() without --json, with -m: text");
 }
 
 static void test_map_ext_json(void)

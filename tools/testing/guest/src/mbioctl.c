@@ -6,7 +6,10 @@
  *   mbioctl map [field=value]...        DMA_MAP_BENCHMARK
  *   mbioctl mapext [field=value]...     DMA_MAP_BENCHMARK_EXT (cpus=0,1,...)
  *   mbioctl dmaengine [field=value]...  DMAENGINE_BENCHMARK
- *   mbioctl fuzz SECONDS SEED           random and boundary structures
+ *   mbioctl fuzz SECONDS SEED [contend] random and boundary structures;
+ *                                       contend: a SIGALRM every 1.5 s
+ *                                       interrupts calls, and dmaengine
+ *                                       timeouts are short enough to expire
  *
  * Prints "rc=0" and the result fields, or "errno=NAME" (and for the
  * dmaengine ioctl "error=N channel=N run=N"). Exit status 0 when the
@@ -16,6 +19,10 @@
  * through /proc/thread-self/fail-nth (CONFIG_FAULT_INJECTION), and prints
  * "injected=1" when the fault was consumed, "injected=0" when the ioctl
  * made fewer than N fault-capable calls.
+ *
+ * uid=N opens the file as root, then becomes user N (no capability left)
+ * before the ioctl; repeat=N issues the ioctl N times (the last one's
+ * result is printed).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,8 +32,10 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -109,6 +118,23 @@ static const struct field dmaengine_fields[] = {
 };
 
 static long fail_nth;
+static long as_uid = -1;
+static long repeat = 1;
+
+/* The ioctl, as user as_uid if given, repeat times. */
+static int bench_ioctl(int fd, unsigned long cmd, void *arg)
+{
+	int ret = 0;
+	long i;
+
+	if (as_uid >= 0 && (setgid(as_uid) || setuid(as_uid))) {
+		printf("setuid=%s\n", strerrorname_np(errno));
+		exit(1);
+	}
+	for (i = 0; i < repeat; i++)
+		ret = ioctl(fd, cmd, arg);
+	return ret;
+}
 
 /* Arm fail-nth for this thread just before the ioctl. */
 static int fail_nth_arm(void)
@@ -181,6 +207,14 @@ static int set_field(void *base, size_t base_size, const struct field *fields,
 	if (!strcmp(name, "fail_nth")) {
 		fail_nth = strtol(eq + 1, NULL, 0);
 		return 0;
+	}
+	if (!strcmp(name, "uid")) {
+		as_uid = strtol(eq + 1, NULL, 0);
+		return 0;
+	}
+	if (!strcmp(name, "repeat")) {
+		repeat = strtol(eq + 1, NULL, 0);
+		return repeat > 0 ? 0 : -1;
 	}
 	if (!strcmp(name, "tail")) {
 		*tail = strtoull(eq + 1, NULL, 0);
@@ -279,7 +313,7 @@ static int do_map(struct map_benchmark *m, int quiet)
 		return 1;
 	}
 	nth = fail_nth_arm();
-	ret = ioctl(fd, DMA_MAP_BENCHMARK, m);
+	ret = bench_ioctl(fd, DMA_MAP_BENCHMARK, m);
 	fail_nth_report(nth);
 	if (ret)
 		printf("errno=%s\n", strerrorname_np(errno));
@@ -318,7 +352,7 @@ static int do_mapext(void *buf)
 		return 1;
 	}
 	nth = fail_nth_arm();
-	ret = ioctl(fd, DMA_MAP_BENCHMARK_EXT, buf);
+	ret = bench_ioctl(fd, DMA_MAP_BENCHMARK_EXT, buf);
 	fail_nth_report(nth);
 	if (ret) {
 		printf("errno=%s\n", strerrorname_np(errno));
@@ -352,7 +386,7 @@ static int do_dmaengine(void *buf, int quiet)
 		return 1;
 	}
 	nth = fail_nth_arm();
-	ret = ioctl(fd, DMAENGINE_BENCHMARK, buf);
+	ret = bench_ioctl(fd, DMAENGINE_BENCHMARK, buf);
 	fail_nth_report(nth);
 	if (ret) {
 		printf("errno=%s error=%u channel=%u run=%u prep_mode=%u\n",
@@ -428,6 +462,8 @@ static uint64_t pick(uint64_t lo, uint64_t hi)
 }
 
 static char last_call[512];
+static int contend;
+static unsigned long interrupted;
 
 static void fuzz_map(int quiet)
 {
@@ -503,6 +539,9 @@ static void fuzz_dmaengine(int quiet)
 		d->warmup_runs = 1;
 	if (d->timeout_ms > 1000)
 		d->timeout_ms = 1000;
+	/* under contention, timeouts that expire on a slowed provider */
+	if (contend && random() % 2)
+		d->timeout_ms = pick(1, 20);
 	snprintf(last_call, sizeof(last_call),
 		 "dmaengine size=%u flags=%u prep_modes=%u channels=%u folio_order=%u sge=%u bytes_per_channel=%llu runs=%u warmup_runs=%u src_node=%d dst_node=%d timeout_ms=%u",
 		 d->size, d->flags, d->prep_modes, d->channels, d->folio_order,
@@ -525,6 +564,28 @@ static long dma_api_errors(void)
 	return n;
 }
 
+static void on_alarm(int sig)
+{
+	(void)sig;
+	interrupted++;
+}
+
+/* A SIGALRM every 1.5 s, without SA_RESTART: it interrupts the ioctls. */
+static void start_alarms(void)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct itimerval it = {
+		.it_interval = { .tv_sec = 1, .tv_usec = 500000 },
+		.it_value = { .tv_sec = 1, .tv_usec = 500000 },
+	};
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGALRM, &sa, NULL) || setitimer(ITIMER_REAL, &it, NULL)) {
+		perror("mbioctl: alarms");
+		exit(2);
+	}
+}
+
 static int fuzz(int seconds, unsigned int seed)
 {
 	time_t until = time(NULL) + seconds;
@@ -532,6 +593,8 @@ static int fuzz(int seconds, unsigned int seed)
 	unsigned long n = 0;
 
 	srandom(seed);
+	if (contend)
+		start_alarms();
 	while (time(NULL) < until) {
 		if (random() % 2)
 			fuzz_map(1);
@@ -545,7 +608,10 @@ static int fuzz(int seconds, unsigned int seed)
 			       n, now, last_call);
 		errors = now;
 	}
-	printf("fuzz: %lu calls in %d s, seed %u\n", n, seconds, seed);
+	printf("fuzz: %lu calls in %d s, seed %u%s\n", n, seconds, seed,
+	       contend ? ", contended" : "");
+	if (contend)
+		printf("fuzz: %lu signals\n", interrupted);
 	return 0;
 }
 
@@ -559,8 +625,10 @@ int main(int argc, char **argv)
 	size_t tail = 0;
 	int i;
 
-	if (argc >= 4 && !strcmp(argv[1], "fuzz"))
+	if (argc >= 4 && !strcmp(argv[1], "fuzz")) {
+		contend = argc >= 5 && !strcmp(argv[4], "contend");
 		return fuzz(atoi(argv[2]), strtoul(argv[3], NULL, 0));
+	}
 	if (argc < 2)
 		goto usage;
 
@@ -618,7 +686,7 @@ int main(int argc, char **argv)
 		return do_dmaengine(&u, 0);
 	}
 usage:
-	fprintf(stderr, "usage: mbioctl map|mapext|dmaengine [field=value]... | fuzz SECONDS SEED\n");
+	fprintf(stderr, "usage: mbioctl map|mapext|dmaengine [field=value]... | fuzz SECONDS SEED [contend]\n");
 	return 2;
 bad:
 	fprintf(stderr, "mbioctl: bad argument '%s'\n", argv[i]);
