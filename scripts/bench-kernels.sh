@@ -10,9 +10,9 @@
 # stay within 0.8-1.25; a cell outside is flagged and the exit status is 3.
 #
 # usage: scripts/bench-kernels.sh [options]
-#   -r, --rounds N       boots of each kernel, alternating (default: 2)
+#   -r, --rounds N       boots of each kernel, alternating (default: 3)
 #   -f, --folios "LIST"  folio sizes, one cell each (default: "4K 64K 2M")
-#   -s, --sge N          folios in a batch (default: 64)
+#   -s, --sge N          folios in a batch (default: 63, see below)
 #   -b, --bytes SIZE     bytes a run copies (default: 64M; whole batches)
 #   -n, --runs N         timed runs of a cell in a boot (default: 10)
 #   -m, --bench MACHINE  the bench kernel's machine (default: x86-bench)
@@ -25,19 +25,27 @@
 # soft_dma channel: one dmaengine_prep_dma_memcpy() per folio. Each timed
 # run gives a GB/s (10^9 bytes/s: its bytes over its wall time); the table
 # shows, per kernel and cell, the median and the best of the runs of all
-# rounds, and both ratios. The check uses the ratio of the best runs: the
-# host's cores are shared, and the fastest run is the least disturbed one.
+# rounds, and both ratios. A cell fails the check when both ratios are
+# outside 0.8-1.25: under TCG on shared cores a cell's runs fall into a
+# fast and a slow mode at random (wakeups, QEMU's software TLB), which
+# moves the median or the best, rarely both; a kernel that is really
+# slower moves both.
+# The batch is 63 folios, not 64: the tool allocates the source folios,
+# then the destination ones, so with a power of two the source and the
+# destination of a copy lie a power of two apart and share a slot of QEMU's
+# direct-mapped software TLB unless it has grown past that distance, which
+# depends on the guest's TLB flushes so far (Documentation/reproducing.rst).
 # Numbers are CPU copies under QEMU TCG: they compare the two kernels on
 # this host and say nothing about DMA hardware.
-# Exit status: 0 every ratio within 0.8-1.25, 3 some are not, 1 an error.
+# Exit status: 0 every cell passes, 3 some do not (OUTSIDE), 1 an error.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 readonly RATIO_LO=0.8 RATIO_HI=1.25
 
-rounds=2
+rounds=3
 folios="4K 64K 2M"
-sge=64
+sge=63
 bytes=64M
 runs=10
 bench=x86-bench
@@ -56,7 +64,7 @@ while [ $# -gt 0 ]; do
 	-k|--stock) stock=$2; shift 2 ;;
 	-a|--append) append="$append $2"; shift 2 ;;
 	-o|--output) output=$2; shift 2 ;;
-	-h|--help) sed -n '4,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
 done
@@ -145,7 +153,8 @@ def table(out, lo, hi, load0, load1, ncpu, bench, stock, sge, nbytes, runs,
         c["ratio_median"] = (c["bench"]["median_gbps"] /
                              c["stock"]["median_gbps"])
         c["ratio_best"] = c["bench"]["best_gbps"] / c["stock"]["best_gbps"]
-        c["within"] = lo <= c["ratio_best"] <= hi
+        c["within"] = (lo <= c["ratio_median"] <= hi or
+                       lo <= c["ratio_best"] <= hi)
         bad += not c["within"]
         cells.append(c)
     doc = {
@@ -158,7 +167,7 @@ def table(out, lo, hi, load0, load1, ncpu, bench, stock, sge, nbytes, runs,
                     "stock": {"machine": stock,
                               "release": release.get("stock")}},
         "ratio_range": [lo, hi],
-        "ratio_checked": "ratio_best",
+        "ratio_checked": "ratio_median or ratio_best within ratio_range",
         "host": {"cpus": int(ncpu), "load_before": load0,
                  "load_after": load1},
         "cells": cells,
@@ -198,8 +207,8 @@ def table(out, lo, hi, load0, load1, ncpu, bench, stock, sge, nbytes, runs,
             c["ratio_median"], c["ratio_best"],
             "" if c["within"] else "  OUTSIDE %.2f-%.2f" % (lo, hi)))
     lines += ["",
-              "checked: the ratio of the best runs (the least disturbed by"
-              " the host), within %.2f-%.2f" % (lo, hi),
+              "checked: the ratio of the medians or that of the best runs"
+              " within %.2f-%.2f" % (lo, hi),
               "host load (1/5/15 min) before: %s, after: %s; %s CPU(s)" %
               (load0, load1, ncpu)]
     text = "\n".join(lines) + "\n"
