@@ -78,9 +78,11 @@ for f in $folios; do
 	esac
 done
 [ -n "$folios" ] || die "--folios is empty"
-case $sge$runs in
-*[!0-9]*) die "--sge and --runs take positive numbers, got '$sge' and '$runs'" ;;
-esac
+for n in "$sge" "$runs"; do
+	case $n in
+	''|0*|*[!0-9]*) die "--sge and --runs take positive numbers, got '$sge' and '$runs'" ;;
+	esac
+done
 case $bytes in
 [1-9]*|[1-9]*[KMG]) ;;
 *) die "--bytes takes a size such as 64M, got '$bytes'" ;;
