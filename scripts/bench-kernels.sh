@@ -25,11 +25,11 @@
 # soft_dma channel: one dmaengine_prep_dma_memcpy() per folio. Each timed
 # run gives a GB/s (10^9 bytes/s: its bytes over its wall time); the table
 # shows, per kernel and cell, the median and the best of the runs of all
-# rounds, and both ratios. A cell fails the check when both ratios are
-# outside 0.8-1.25: under TCG on shared cores a cell's runs fall into a
-# fast and a slow mode at random (wakeups, QEMU's software TLB), which
-# moves the median or the best, rarely both; a kernel that is really
-# slower moves both.
+# rounds, and both ratios; a ratio outside 0.8-1.25 is marked "*". A cell
+# fails the check (OUTSIDE) when both of its ratios are: under TCG on
+# shared cores a cell's runs fall into a fast and a slow mode at random
+# (wakeups, QEMU's software TLB), which moves the median or the best,
+# rarely both; a kernel that is really slower moves both.
 # The batch is 63 folios, not 64: the tool allocates the source folios,
 # then the destination ones, so with a power of two the source and the
 # destination of a copy lie a power of two apart and share a slot of QEMU's
@@ -202,18 +202,21 @@ def table(out, lo, hi, load0, load1, ncpu, bench, stock, sge, nbytes, runs,
         "%-6s %10s %10s %10s %10s %10s %10s" % (
             "folio", "bench", "stock", "bench", "stock", "median", "best"),
     ]
+    def ratio(x):
+        return "%9.2f%s" % (x, " " if lo <= x <= hi else "*")
+
     for c in cells:
-        lines.append("%-6s %10.3f %10.3f %10.3f %10.3f %10.2f %10.2f%s" % (
+        lines.append("%-6s %10.3f %10.3f %10.3f %10.3f %s %s%s" % (
             c["folio"], c["bench"]["median_gbps"], c["stock"]["median_gbps"],
             c["bench"]["best_gbps"], c["stock"]["best_gbps"],
-            c["ratio_median"], c["ratio_best"],
-            "" if c["within"] else "  OUTSIDE %.2f-%.2f" % (lo, hi)))
+            ratio(c["ratio_median"]), ratio(c["ratio_best"]),
+            "" if c["within"] else "  OUTSIDE"))
     lines += ["",
-              "checked: the ratio of the medians or that of the best runs"
-              " within %.2f-%.2f" % (lo, hi),
+              "*: outside %.2f-%.2f; a cell is OUTSIDE (exit status 3) when"
+              " both of its ratios are" % (lo, hi),
               "host load (1/5/15 min) before: %s, after: %s; %s CPU(s)" %
               (load0, load1, ncpu)]
-    text = "\n".join(lines) + "\n"
+    text = "\n".join(line.rstrip() for line in lines) + "\n"
     with open(os.path.join(out, "table.txt"), "w") as fh:
         fh.write(text)
     sys.stdout.write(text)
