@@ -1,0 +1,288 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Benchmark (not a test) of the kernel the main job measures on: the same
+# soft_dma cells on the bench kernel (the patched kernel of
+# scripts/kernel/build-debug-kernel.sh --flavor bench) and on Debian's
+# stock 6.12 kernel, booted alternately in one session, and the ratio
+# bench/stock of their throughputs. The bench kernel is built for speed
+# the way Debian's is (scripts/kernel/bench.config), so the ratios should
+# stay within 0.8-1.25; a cell outside is flagged and the exit status is 3.
+#
+# usage: scripts/bench-kernels.sh [options]
+#   -r, --rounds N       boots of each kernel, alternating (default: 3)
+#   -f, --folios "LIST"  folio sizes, one cell each (default: "4K 64K 2M")
+#   -s, --sge N          folios in a batch (default: 63, see below)
+#   -b, --bytes SIZE     bytes a run copies (default: 64M; whole batches)
+#   -n, --runs N         timed runs of a cell in a boot (default: 10)
+#   -m, --bench MACHINE  the bench kernel's machine (default: x86-bench)
+#   -k, --stock MACHINE  the stock kernel's machine (default: x86)
+#   -a, --append ARGS    extra kernel command line for both, e.g. maxcpus=1
+#   -o, --output DIR     where results.json, results.csv and table.txt go
+#                        (default: build/results/bench-kernels-DATE)
+#
+# Every cell is the project's dmaengine mode with --prep memcpy on one
+# soft_dma channel: one dmaengine_prep_dma_memcpy() per folio. Each timed
+# run gives a GB/s (10^9 bytes/s: its bytes over its wall time); the table
+# shows, per kernel and cell, the median and the best of the runs of all
+# rounds, and both ratios; a ratio outside 0.8-1.25 is marked "*". A cell
+# fails the check (OUTSIDE) when both of its ratios are: under TCG on
+# shared cores a cell's runs fall into a fast and a slow mode at random
+# (wakeups, QEMU's software TLB), which moves the median or the best,
+# rarely both; a kernel that is really slower moves both.
+# The batch is 63 folios, not 64: the tool allocates the source folios,
+# then the destination ones, so with a power of two the source and the
+# destination of a copy lie a power of two apart and share a slot of QEMU's
+# direct-mapped software TLB unless it has grown past that distance, which
+# depends on the guest's TLB flushes so far (Documentation/reproducing.rst).
+# Numbers are CPU copies under QEMU TCG: they compare the two kernels on
+# this host and say nothing about DMA hardware.
+# Exit status: 0 every cell passes, 3 some do not (OUTSIDE), 1 an error.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+readonly RATIO_LO=0.8 RATIO_HI=1.25
+
+rounds=3
+folios="4K 64K 2M"
+sge=63
+bytes=64M
+runs=10
+bench=x86-bench
+stock=x86
+append=
+output=
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	-r|--rounds) rounds=$2; shift 2 ;;
+	-f|--folios) folios=$2; shift 2 ;;
+	-s|--sge) sge=$2; shift 2 ;;
+	-b|--bytes) bytes=$2; shift 2 ;;
+	-n|--runs) runs=$2; shift 2 ;;
+	-m|--bench) bench=$2; shift 2 ;;
+	-k|--stock) stock=$2; shift 2 ;;
+	-a|--append) append="$append $2"; shift 2 ;;
+	-o|--output) output=$2; shift 2 ;;
+	-h|--help) sed -n '4,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) die "unknown option $1 (see --help)" ;;
+	esac
+done
+case $rounds in
+''|*[!0-9]*|0) die "--rounds takes a positive number, got '$rounds'" ;;
+esac
+for f in $folios; do
+	case $f in
+	[1-9]*[KMG]) ;;
+	*) die "--folios takes sizes such as 4K 64K 2M, got '$f'" ;;
+	esac
+done
+[ -n "$folios" ] || die "--folios is empty"
+for n in "$sge" "$runs"; do
+	case $n in
+	''|0*|*[!0-9]*) die "--sge and --runs take positive numbers, got '$sge' and '$runs'" ;;
+	esac
+done
+case $bytes in
+[1-9]*|[1-9]*[KMG]) ;;
+*) die "--bytes takes a size such as 64M, got '$bytes'" ;;
+esac
+# the tool checks the values themselves in the guest, naming the field
+
+"$DMA_BENCH_TOP/scripts/setup.sh" bench
+stamp=$(date +%Y%m%d-%H%M%S)
+output=${output:-$DMA_BENCH_BUILD/results/bench-kernels-$stamp}
+mkdir -p "$output"
+raw=$output/raw.txt
+: > "$raw"
+
+# The guest side: "KERNEL release", then "JSON folio {...}" per cell as
+# each cell ends: the tool's JSON with every run's sample, on one line.
+read -r -d '' guest <<'GUEST' || true
+insmod modules/dma_map_benchmark.ko && insmod modules/soft_dma.ko channels=1 ||
+	exit 1
+echo "KERNEL $(uname -r)"
+for f in $FOLIOS; do
+	if ! bin/dma_map_benchmark -m dmaengine -D soft_dma.0 -c 1 -p memcpy \
+		-f "$f" --sge "$SGE" --bytes "$BYTES" -r "$RUNS" -w 1 \
+		--json --samples > /tmp/cell.json 2>&1; then
+		echo "the $f cell failed:"
+		cat /tmp/cell.json
+		exit 1
+	fi
+	echo "JSON $f $(tr -d '\n' < /tmp/cell.json)"
+done
+GUEST
+
+# The report, in Python: "cell FILE" summarizes one cell's JSON for the
+# progress line; "table OUTDIR ..." reads raw.txt and writes the results.
+read -r -d '' report <<'PY' || true
+import json, os, statistics, sys
+
+
+def runs_gbps(path):
+    """GB/s of every timed run of a cell: bytes / wall time of the run."""
+    doc = json.load(open(path))
+    return [s["bytes"] / (s["end_ns"] - s["start_ns"])
+            for s in doc["samples"] if s["end_ns"] > s["start_ns"]]
+
+
+def cell(path):
+    v = runs_gbps(path)
+    print("median %.3f GB/s, best %.3f GB/s over %d runs" %
+          (statistics.median(v), max(v), len(v)))
+
+
+def table(out, lo, hi, load0, load1, ncpu, bench, stock, sge, nbytes, runs,
+          folios, append):
+    lo, hi = float(lo), float(hi)
+    kinds = ("bench", "stock")
+    release, gbps, boots = {}, {}, {}
+    for line in open(os.path.join(out, "raw.txt")):
+        rnd, kind, what, rest = line.split(None, 3)
+        if what == "kernel":
+            release[kind] = rest.strip()
+            continue
+        gbps.setdefault((kind, what), []).extend(runs_gbps(rest.strip()))
+        boots[(kind, what)] = boots.get((kind, what), 0) + 1
+    cells, bad = [], 0
+    for f in folios.split():
+        c = {"folio": f}
+        for k in kinds:
+            v = gbps[(k, f)]
+            c[k] = {"median_gbps": statistics.median(v), "best_gbps": max(v),
+                    "runs": len(v), "boots": boots[(k, f)], "gbps": v}
+        c["ratio_median"] = (c["bench"]["median_gbps"] /
+                             c["stock"]["median_gbps"])
+        c["ratio_best"] = c["bench"]["best_gbps"] / c["stock"]["best_gbps"]
+        c["within"] = (lo <= c["ratio_median"] <= hi or
+                       lo <= c["ratio_best"] <= hi)
+        bad += not c["within"]
+        cells.append(c)
+    doc = {
+        "benchmark": "bench-kernels",
+        "cell": {"mode": "dmaengine", "prep": "memcpy",
+                 "provider": "soft_dma", "channels": 1, "sge": int(sge),
+                 "bytes": nbytes, "runs": int(runs), "append": append},
+        "kernels": {"bench": {"machine": bench,
+                              "release": release.get("bench")},
+                    "stock": {"machine": stock,
+                              "release": release.get("stock")}},
+        "ratio_range": [lo, hi],
+        "ratio_checked": "ratio_median or ratio_best within ratio_range",
+        "host": {"cpus": int(ncpu), "load_before": load0,
+                 "load_after": load1},
+        "cells": cells,
+    }
+    with open(os.path.join(out, "results.json"), "w") as fh:
+        json.dump(doc, fh, indent=2)
+        fh.write("\n")
+    with open(os.path.join(out, "results.csv"), "w") as fh:
+        fh.write("folio,bench_median_gbps,stock_median_gbps,ratio_median,"
+                 "bench_best_gbps,stock_best_gbps,ratio_best,within\n")
+        for c in cells:
+            fh.write("%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d\n" % (
+                c["folio"], c["bench"]["median_gbps"],
+                c["stock"]["median_gbps"], c["ratio_median"],
+                c["bench"]["best_gbps"], c["stock"]["best_gbps"],
+                c["ratio_best"], c["within"]))
+    n = cells[0]["bench"]["boots"]
+    lines = [
+        "soft_dma, --prep memcpy, 1 channel, --sge %s, --bytes %s, %s runs"
+        " x %d boot(s) of each kernel, GB/s" % (sge, nbytes, runs, n),
+        "  bench: %s (%s)" % (release.get("bench"), bench),
+        "  stock: %s (%s)" % (release.get("stock"), stock),
+    ]
+    if append:
+        lines.append("  kernel command line of both: +%s" % append)
+    lines += [
+        "",
+        "%-6s %21s %21s %21s" % ("", "median of the runs", "best run",
+                                 "bench/stock"),
+        "%-6s %10s %10s %10s %10s %10s %10s" % (
+            "folio", "bench", "stock", "bench", "stock", "median", "best"),
+    ]
+    def ratio(x):
+        return "%9.2f%s" % (x, " " if lo <= x <= hi else "*")
+
+    for c in cells:
+        lines.append("%-6s %10.3f %10.3f %10.3f %10.3f %s %s%s" % (
+            c["folio"], c["bench"]["median_gbps"], c["stock"]["median_gbps"],
+            c["bench"]["best_gbps"], c["stock"]["best_gbps"],
+            ratio(c["ratio_median"]), ratio(c["ratio_best"]),
+            "" if c["within"] else "  OUTSIDE"))
+    lines += ["",
+              "*: outside %.2f-%.2f; a cell is OUTSIDE (exit status 3) when"
+              " both of its ratios are" % (lo, hi),
+              "host load (1/5/15 min) before: %s, after: %s; %s CPU(s)" %
+              (load0, load1, ncpu)]
+    text = "\n".join(line.rstrip() for line in lines) + "\n"
+    with open(os.path.join(out, "table.txt"), "w") as fh:
+        fh.write(text)
+    sys.stdout.write(text)
+    return 3 if bad else 0
+
+
+if sys.argv[1] == "cell":
+    cell(sys.argv[2])
+else:
+    sys.exit(table(*sys.argv[2:]))
+PY
+
+say "bench kernel ($bench) vs stock kernel ($stock): cells $folios," \
+	"--sge $sge --bytes $bytes, $runs runs, $rounds round(s)"
+[ -z "$append" ] || say "kernel command line of both: +$append"
+say "(the first boot of the bench kernel builds it if it is not cached: minutes)"
+say "host load (1/5/15 min): $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPU(s)"
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# boot KIND MACHINE ROUND: one boot, its lines appended to $raw
+boot() {
+	local kind=$1 m=$2 r=$3 line folio json rc
+	say "round $r/$rounds: $kind kernel ($m)"
+	: > "$output/$kind-$r.log"
+	set +e
+	"$DMA_BENCH_TOP/scripts/vm/run.sh" -m "$m" -t 3600 ${append:+-a "$append"} -- \
+		"FOLIOS='$folios' SGE=$sge BYTES=$bytes RUNS=$runs; $guest" |
+		while IFS= read -r line; do
+		echo "$line" >> "$output/$kind-$r.log"
+		case $line in
+		KERNEL\ *)
+			echo "$r $kind kernel ${line#KERNEL }" >> "$raw" ;;
+		JSON\ *)
+			line=${line#JSON }
+			folio=${line%% *}
+			json=$output/$kind-$r-$folio.json
+			echo "${line#* }" > "$json"
+			echo "$r $kind $folio $json" >> "$raw"
+			say "round $r/$rounds: $kind $folio: $(python3 -c "$report" cell "$json")" ;;
+		esac
+	done
+	rc=${PIPESTATUS[0]}
+	set -e
+	if [ "$rc" != 0 ]; then
+		tail -n 30 "$output/$kind-$r.log" >&2
+		die "the $kind boot of round $r failed (exit $rc; log: $output/$kind-$r.log)"
+	fi
+}
+
+r=1
+while [ "$r" -le "$rounds" ]; do
+	# alternate the order, so that a drift of the host load hits both
+	if [ $((r % 2)) = 1 ]; then
+		boot bench "$bench" "$r"
+		boot stock "$stock" "$r"
+	else
+		boot stock "$stock" "$r"
+		boot bench "$bench" "$r"
+	fi
+	r=$((r + 1))
+done
+
+rc=0
+python3 -c "$report" table "$output" "$RATIO_LO" "$RATIO_HI" "$load_before" \
+	"$(cut -d' ' -f1-3 /proc/loadavg)" "$(nproc)" "$bench" "$stock" \
+	"$sge" "$bytes" "$runs" "$folios" "${append# }" || rc=$?
+say "results in $output (results.json, results.csv, table.txt, raw.txt, logs)"
+[ "$rc" = 0 ] || say "some bench/stock ratios are outside $RATIO_LO-$RATIO_HI"
+exit "$rc"
