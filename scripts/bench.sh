@@ -5,10 +5,13 @@
 # kernel with DMA_MEMCPY_SG restored, load soft_dma, and print the
 # per-segment memcpy vs memcpy_sg table for 1 and 4 channels. The tables
 # are also kept in build/results/ (scripts/sweep.py gives CSV and JSON).
+# On a board (a machine whose VM_GUEST_ENV names HWDMA_DRIVER) the table
+# is the hardware driver's, on HWDMA_DEVICE's channels if it names one.
 #
 # usage: scripts/bench.sh [-m MACHINE] [-c CHANNELS...] [-- TOOL_OPTIONS...]
 #   -m MACHINE   a file of scripts/vm/machines (default: x86-bench, the
-#                patched kernel without debug options)
+#                patched kernel without debug options; arm64-zcu102-612:
+#                ZDMA, arm-exynos4210-612: PL330)
 #   -c "1 4"     channel counts, one table row pair each (default: 1 4)
 #   TOOL_OPTIONS replace the defaults: --sge 512 --bytes 64M --runs 10
 set -euo pipefail
@@ -42,14 +45,24 @@ mkdir -p "$results"
 stamp=$(date +%Y%m%d-%H%M%S)
 
 # One boot: the guest prints a table per channel count.
-guest="insmod modules/dma_map_benchmark.ko && insmod modules/soft_dma.ko channels=$max || exit 1
+guest="insmod modules/dma_map_benchmark.ko || exit 1
+dev=
+if [ -n \"\${HWDMA_DRIVER:-}\" ]; then
+	for m in \$(echo \"\$HWDMA_MODULES\" | tr , ' '); do
+		insmod modules/\$m.ko || exit 1
+	done
+	dev=\${HWDMA_DEVICE:+-D \$HWDMA_DEVICE}
+	echo \"# \$HWDMA_DRIVER\${HWDMA_DEVICE:+ on \$HWDMA_DEVICE}\"
+else
+	insmod modules/soft_dma.ko channels=$max || exit 1
+fi
 prep=both
 grep -q 'HAVE_DMA_MEMCPY_SG 1' modules/probes.h || {
 	echo '# this kernel lacks dmaengine_prep_dma_memcpy_sg(): per-segment memcpy only'
 	prep=memcpy
 }
 for c in $chans; do
-	bin/dma_map_benchmark -m dmaengine --channels \$c --prep \$prep ${opts[*]} || exit 1
+	bin/dma_map_benchmark -m dmaengine --channels \$c \$dev --prep \$prep ${opts[*]} || exit 1
 	echo
 done
 "

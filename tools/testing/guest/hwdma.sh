@@ -241,8 +241,9 @@ hw_tool_table_both() {
 
 # The driver's device_prep_dma_memcpy_sg: the channels advertise it, and
 # one descriptor per batch copies what one per segment does, verified, for
-# batches of 1 to 512 entries and entries larger than max_seg_size (the
-# driver takes each entry as one piece up to its 1 GiB transfer limit).
+# batches of 1 to 512 entries and entries larger than max_seg_size (ZDMA
+# takes each as one piece, up to its 1 GiB transfer limit; PL330 splits
+# them at max_seg_size, what a request's microcode holds).
 hw_memcpy_sg() {
 	check "hwdma: the tool reports DMA_MEMCPY_SG on all $HWDMA_CHANNELS channels" \
 		hw_tool_sg_cap
@@ -263,7 +264,7 @@ hw_memcpy_sg() {
 		runs=1 flags=1 prep_modes=3
 	check "hwdma: ... memcpy_sg: one per batch" \
 		hw_counts_exact 4 $((2 << 20)) 0 512 1
-	check "hwdma: memcpy_sg alone, polled, 2 ch, order 9 (entries 32 x max_seg_size), verified" \
+	check "hwdma: memcpy_sg alone, polled, 2 ch, order 9 (entries of $(hw_segs 9) x max_seg_size), verified" \
 		hw_run channels=2 folio_order=9 sge=4 bytes_per_channel=$((8 << 20)) \
 		runs=1 flags=3 prep_modes=2
 	check "hwdma: ... one per batch" hw_counts_exact 2 $((8 << 20)) 9 4 1
