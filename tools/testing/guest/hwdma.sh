@@ -124,11 +124,12 @@ hw_counts_exact() {
 	else
 		_want_calls=$(($1 * _batches * $4 * $(hw_segs "$3")))
 	fi
-	_bytes=$(hw_field "$_mode" bytes)
+	# (not _bytes: the callers' loops use it)
+	_got_bytes=$(hw_field "$_mode" bytes)
 	_calls=$(hw_field "$_mode" prep_calls)
 	_submits=$(hw_field "$_mode" submits)
-	echo "mode$_mode: bytes=$_bytes (want $_want_bytes) prep_calls=$_calls submits=$_submits (want $_want_calls)"
-	[ "$_bytes" = "$_want_bytes" ] && [ "$_calls" = "$_want_calls" ] &&
+	echo "mode$_mode: bytes=$_got_bytes (want $_want_bytes) prep_calls=$_calls submits=$_submits (want $_want_calls)"
+	[ "$_got_bytes" = "$_want_bytes" ] && [ "$_calls" = "$_want_calls" ] &&
 		[ "$_submits" = "$_want_calls" ]
 }
 
@@ -241,10 +242,13 @@ hw_tool_table_both() {
 
 # The driver's device_prep_dma_memcpy_sg: the channels advertise it, and
 # one descriptor per batch copies what one per segment does, verified, for
-# batches of 1 to 512 entries and entries larger than max_seg_size (ZDMA
-# takes each as one piece, up to its 1 GiB transfer limit; PL330 splits
-# them at max_seg_size, what a request's microcode holds).
+# batches of 1 to 512 entries, and alone, polled, with the largest folios.
+# (The benchmark maps each folio as one sg entry: a folio larger than
+# max_seg_size breaks the DMA API, and DMA-API debugging says so. So no
+# entry here is larger, and the drivers' splitting of longer pieces is
+# not exercised.)
 hw_memcpy_sg() {
+	_top=$(echo "$HWDMA_ORDERS" | tr , '\n' | sort -n | tail -n 1)
 	check "hwdma: the tool reports DMA_MEMCPY_SG on all $HWDMA_CHANNELS channels" \
 		hw_tool_sg_cap
 	check "hwdma: the tool's table, --prep both, 4 channels, verified" \
@@ -264,10 +268,11 @@ hw_memcpy_sg() {
 		runs=1 flags=1 prep_modes=3
 	check "hwdma: ... memcpy_sg: one per batch" \
 		hw_counts_exact 4 $((2 << 20)) 0 512 1
-	check "hwdma: memcpy_sg alone, polled, 2 ch, order 9 (entries of $(hw_segs 9) x max_seg_size), verified" \
-		hw_run channels=2 folio_order=9 sge=4 bytes_per_channel=$((8 << 20)) \
+	_bytes=$((2 * 4 * (4096 << _top)))
+	check "hwdma: memcpy_sg alone, polled, 2 ch, order $_top, sge 4, verified" \
+		hw_run channels=2 folio_order=$_top sge=4 bytes_per_channel=$_bytes \
 		runs=1 flags=3 prep_modes=2
-	check "hwdma: ... one per batch" hw_counts_exact 2 $((8 << 20)) 9 4 1
+	check "hwdma: ... one per batch" hw_counts_exact 2 $_bytes $_top 4 1
 	check "hwdma: channels released after the memcpy_sg runs" hw_channels_released
 }
 
