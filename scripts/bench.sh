@@ -48,9 +48,9 @@ stamp=$(date +%Y%m%d-%H%M%S)
 guest="insmod modules/dma_map_benchmark.ko || exit 1
 dev=
 if [ -n \"\${HWDMA_DRIVER:-}\" ]; then
-	for m in \$(echo \"\$HWDMA_MODULES\" | tr , ' '); do
-		insmod modules/\$m.ko || exit 1
-	done
+	# the hwdma suite's loader: the driver's modules, then its channels
+	# (a built-in driver may still be probing)
+	. tests/lib.sh && . tests/hwdma.sh && hw_load_modules || exit 1
 	dev=\${HWDMA_DEVICE:+-D \$HWDMA_DEVICE}
 	echo \"# \$HWDMA_DRIVER\${HWDMA_DEVICE:+ on \$HWDMA_DEVICE}\"
 else
