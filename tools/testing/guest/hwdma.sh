@@ -160,14 +160,19 @@ hw_tool_channels() {
 	[ "$_n" = "$HWDMA_CHANNELS" ] && [ "$_s" = "$HWDMA_CHANNELS" ]
 }
 
-hw_tool_table() {	# hw_tool_table CHANNELS ORDER SGE: the table, verified
+# hw_tool_table CHANNELS ORDER SGE [PREP]: the tool's table, verified, with
+# --prep PREP (default memcpy; both: the memcpy_sg row too)
+hw_tool_table() {
+	_prep=${4:-memcpy}
 	"$TOOL" -m dmaengine -c "$1" ${HWDMA_DEVICE:+-D "$HWDMA_DEVICE"} -o "$2" \
-		--sge "$3" --bytes 1M -r 2 -w 1 -p memcpy --verify > "$HW_OUT" 2>&1
+		--sge "$3" --bytes 1M -r 2 -w 1 -p "$_prep" --verify > "$HW_OUT" 2>&1
 	_rc=$?
 	cat "$HW_OUT"
 	[ $_rc = 0 ] &&
 		grep -Eq "^# channels: dma[0-9]+chan[0-9]+ \([^,]*, $HWDMA_DRIVER\)" "$HW_OUT" &&
-		grep -Eq "^prep_memcpy +$1 +[0-9]+[KM]B +$3 " "$HW_OUT"
+		grep -Eq "^prep_memcpy +$1 +[0-9]+[KM]B +$3 " "$HW_OUT" &&
+		{ [ "$_prep" != both ] ||
+		  grep -Eq "^prep_memcpy_sg +$1 +[0-9]+[KM]B +$3 " "$HW_OUT"; }
 }
 
 hw_dmaengine() {
@@ -229,17 +234,6 @@ hw_tool_sg_cap() {
 	[ "$_n" = "$HWDMA_CHANNELS" ]
 }
 
-# The tool's table with both prep modes, verified, on CHANNELS channels
-hw_tool_table_both() {
-	"$TOOL" -m dmaengine -c "$1" ${HWDMA_DEVICE:+-D "$HWDMA_DEVICE"} -o 0 \
-		--sge "$2" --bytes 1M -r 2 -w 1 -p both --verify > "$HW_OUT" 2>&1
-	_rc=$?
-	cat "$HW_OUT"
-	[ $_rc = 0 ] &&
-		grep -Eq "^prep_memcpy +$1 +[0-9]+[KM]B +$2 " "$HW_OUT" &&
-		grep -Eq "^prep_memcpy_sg +$1 +[0-9]+[KM]B +$2 " "$HW_OUT"
-}
-
 # The driver's device_prep_dma_memcpy_sg: the channels advertise it, and
 # one descriptor per batch copies what one per segment does, verified, for
 # batches of 1 to 512 entries, and alone, polled, with the largest folios.
@@ -252,7 +246,7 @@ hw_memcpy_sg() {
 	check "hwdma: the tool reports DMA_MEMCPY_SG on all $HWDMA_CHANNELS channels" \
 		hw_tool_sg_cap
 	check "hwdma: the tool's table, --prep both, 4 channels, verified" \
-		hw_tool_table_both 4 16
+		hw_tool_table 4 0 16 both
 	for _sge in 1 2 31 64 512; do
 		_bytes=$((2 * _sge * 4096))
 		check "hwdma: 1 ch, order 0, sge $_sge: memcpy and memcpy_sg verified" \
