@@ -6,11 +6,14 @@
 # per-segment memcpy, memcpy_sg and CPU-copy table for 1 and 4 channels,
 # one batch in flight and four, distinct folios every batch. The tables
 # are also kept in build/results/ (scripts/sweep.py gives CSV and JSON).
+# On a board (a machine whose VM_GUEST_ENV names HWDMA_DRIVER) the table
+# is the hardware driver's, on HWDMA_DEVICE's channels if it names one.
 #
 # usage: scripts/bench.sh [-m MACHINE] [-c CHANNELS...] [-d DEPTHS...]
 #                         [-- TOOL_OPTIONS...]
 #   -m MACHINE   a file of scripts/vm/machines (default: x86-bench, the
-#                patched kernel without debug options)
+#                patched kernel without debug options; arm64-zcu102-612:
+#                ZDMA, arm-exynos4210-612: PL330)
 #   -c "1 4"     channel counts, one table each (default: 1 4)
 #   -d "1 4"     batches in flight, one table each (default: 1 4)
 #   TOOL_OPTIONS replace the defaults: --sge 512 --bytes 32M --runs 10
@@ -48,10 +51,20 @@ stamp=$(date +%Y%m%d-%H%M%S)
 
 # One boot: the guest prints a table per depth and channel count. Without
 # --prep the tool runs every mode the kernel has and names those it lacks.
-guest="insmod modules/dma_map_benchmark.ko && insmod modules/soft_dma.ko channels=$max || exit 1
+guest="insmod modules/dma_map_benchmark.ko || exit 1
+dev=
+if [ -n \"\${HWDMA_DRIVER:-}\" ]; then
+	# the hwdma suite's loader: the driver's modules, then its channels
+	# (a built-in driver may still be probing)
+	. tests/lib.sh && . tests/hwdma.sh && hw_load_modules || exit 1
+	dev=\${HWDMA_DEVICE:+-D \$HWDMA_DEVICE}
+	echo \"# \$HWDMA_DRIVER\${HWDMA_DEVICE:+ on \$HWDMA_DEVICE}\"
+else
+	insmod modules/soft_dma.ko channels=$max || exit 1
+fi
 for d in $depths; do
 	for c in $chans; do
-		bin/dma_map_benchmark -m dmaengine --channels \$c --depth \$d ${opts[*]} || exit 1
+		bin/dma_map_benchmark -m dmaengine --channels \$c \$dev --depth \$d ${opts[*]} || exit 1
 		echo
 	done
 done

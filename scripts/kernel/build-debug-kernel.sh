@@ -2,16 +2,26 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Build the DMA benchmark's debug test kernel: Debian's linux-source-6.12
-# with kernel/patches/v6.12 applied (DMA_MEMCPY_SG restored), configured as
-# `make tinyconfig` + scripts/kernel/debug.config, for x86_64 QEMU guests.
-# The debug flavor also gets kernel/patches/v6.12-dma-debug (a dma-debug
-# fix its IOMMU tests need); the bench flavor does not.
+# with kernel/patches/v6.12 applied (DMA_MEMCPY_SG restored, and the DMA
+# drivers' memcpy_sg), configured as `make tinyconfig` + a config fragment
+# of scripts/kernel/, for QEMU guests:
+#   --arch x86_64  debug.config, a q35 PC. The debug flavor also gets
+#                  kernel/patches/v6.12-dma-debug (a dma-debug fix its
+#                  IOMMU tests need); the bench flavor does not.
+#   --arch arm64   arm64.config, cross-built: the ZynqMP ZCU102 board
+#                  (xlnx-zcu102) with its GDMA (ZDMA) driver built in
+#   --arch arm     arm.config, cross-built: the Exynos4210 SMDKC210 board
+#                  with its PL330 driver built in
 #
 # The result is cached under
 #   ${DMA_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dma-bench}/kernels/<key>/
-# where <key> hashes the source package version, debug.config, the patches
-# and this script. Layout of <key>/ (other scripts rely on it):
-#   bzImage    the kernel image
+# where <key> hashes the architecture, the source package version, the
+# config fragment, the patches and this script. Layout of <key>/ (other
+# scripts rely on it):
+#   bzImage    the kernel image (arm64: Image, arm: zImage)
+#   dtbs/      arm64 and arm: the board's device tree, at the path Debian's
+#              packages have it (xilinx/zynqmp-zcu102-rev1.0.dtb,
+#              exynos4210-smdkv310.dtb)
 #   build/     the O= build tree (.config, Module.symvers, generated
 #              headers): make -C <key>/build M=/dir modules
 #   src/       the patched source tree that build/ refers to (relatively)
@@ -27,7 +37,6 @@ set -euo pipefail
 
 readonly SRC_PKG=linux-source-6.12
 readonly SRC_TARBALL=/usr/src/linux-source-6.12.tar.xz
-readonly KARCH=x86_64
 readonly PROGRESS_INTERVAL=30
 
 SCRIPT=$(readlink -f "${BASH_SOURCE[0]}")
@@ -42,13 +51,16 @@ die() { log "error: $*"; exit 1; }
 
 usage() {
 	cat <<EOF
-Usage: ${0##*/} [--flavor debug|bench] [--jobs N] [--force] [--print-key]
+Usage: ${0##*/} [--arch A] [--flavor debug|bench] [--jobs N] [--force] [--print-key]
 
-Build (or find in the cache) the patched x86_64 debug kernel and print the
+Build (or find in the cache) the patched debug kernel and print the
 absolute path of its cache directory as the last line on stdout.
 
+  --arch A        x86_64 (default); arm64 (ZynqMP ZCU102, ZDMA built in)
+                  or arm (Exynos4210, PL330 built in), cross-built
   --flavor F      debug (default): KASAN, kmemleak, lockdep, DMA-API debug,
-                  fault injection; bench: the same kernel without them
+                  fault injection (arm: lockdep and DMA-API debug); bench
+                  (x86_64 only): the same kernel without them
                   (debug.config overlaid with bench.config)
   --jobs N, -j N  parallel make jobs (default: nproc = $(nproc))
   --force         rebuild even if a complete build is cached
@@ -61,6 +73,7 @@ EOF
 
 JOBS=$(nproc)
 FLAVOR=debug
+KARCH=x86_64
 FORCE=0
 PRINT_KEY=0
 while (($#)); do
@@ -77,6 +90,11 @@ while (($#)); do
 	--flavor)
 		(($# >= 2)) || die "$1 needs an argument"
 		FLAVOR=$2
+		shift 2
+		;;
+	--arch)
+		(($# >= 2)) || die "$1 needs an argument"
+		KARCH=$2
 		shift 2
 		;;
 	--force)
@@ -99,12 +117,42 @@ while (($#)); do
 done
 [[ $JOBS =~ ^[1-9][0-9]*$ ]] || die "--jobs wants a positive integer, got '$JOBS'"
 
+# What each architecture builds: the image, the cross compiler (with its
+# package) and the board's device trees (make target:path under dtbs/).
+CROSS=
+DTBS=()
+case $KARCH in
+x86_64)
+	IMAGE=bzImage
+	IMAGE_PATH=arch/x86/boot/bzImage
+	;;
+arm64)
+	IMAGE=Image
+	IMAGE_PATH=arch/arm64/boot/Image
+	CROSS=aarch64-linux-gnu-
+	CROSS_PKG=gcc-aarch64-linux-gnu
+	FRAGMENT=$SCRIPT_DIR/arm64.config
+	DTBS=(xilinx/zynqmp-zcu102-rev1.0.dtb:xilinx/zynqmp-zcu102-rev1.0.dtb)
+	;;
+arm)
+	IMAGE=zImage
+	IMAGE_PATH=arch/arm/boot/zImage
+	CROSS=arm-linux-gnueabihf-
+	CROSS_PKG=gcc-arm-linux-gnueabihf
+	FRAGMENT=$SCRIPT_DIR/arm.config
+	DTBS=(samsung/exynos4210-smdkv310.dtb:exynos4210-smdkv310.dtb)
+	;;
+*) die "--arch must be x86_64, arm64 or arm, got '$KARCH'" ;;
+esac
+readonly KARCH IMAGE IMAGE_PATH CROSS
+
 # The bench flavor: debug.config with bench.config's symbols replaced.
 case $FLAVOR in
 debug)
 	PATCH_DIRS=(v6.12 v6.12-dma-debug)
 	;;
 bench)
+	[[ $KARCH == x86_64 ]] || die "the bench flavor is x86_64 only"
 	PATCH_DIRS=(v6.12)
 	OVERLAY=$SCRIPT_DIR/bench.config
 	FRAGMENT=$(mktemp "${TMPDIR:-/tmp}/dma-bench-bench.XXXXXX.config")
@@ -162,7 +210,7 @@ compute_key() {
 	{
 		printf 'dma-bench %s kernel, arch %s\n' "$FLAVOR" "$KARCH"
 		printf 'package %s %s\n' "$SRC_PKG" "$version"
-		printf 'scripts/kernel/%s.config %s\n' "$FLAVOR" "$(sha256sum <"$FRAGMENT" | cut -d' ' -f1)"
+		printf 'fragment %s %s\n' "$FLAVOR" "$(sha256sum <"$FRAGMENT" | cut -d' ' -f1)"
 		for f in "${SERIES[@]}" "${PATCHES[@]}" "$SCRIPT"; do
 			printf '%s %s\n' "${f#"$REPO_DIR"/}" "$(sha256sum <"$f" | cut -d' ' -f1)"
 		done
@@ -171,14 +219,14 @@ compute_key() {
 
 is_complete() {
 	local d=$1
-	[[ -f $d/stamp && -f $d/bzImage && -s $d/release && -f $d/build/.config &&
+	[[ -f $d/stamp && -f $d/$IMAGE && -s $d/release && -f $d/build/.config &&
 		-f $d/build/Module.symvers && -f $d/src/Makefile && -d $d/modules/lib/modules ]]
 }
 
 # --- prerequisites -----------------------------------------------------------
 
 PREREQ_PKGS=(gcc libc6-dev make flex bison bc libelf-dev libssl-dev cpio xz-utils
-	kmod patch util-linux "$SRC_PKG")
+	kmod patch util-linux "$SRC_PKG" ${CROSS:+"$CROSS_PKG" device-tree-compiler})
 
 missing_packages() {
 	local p s
@@ -229,7 +277,7 @@ kmake() {
 	shift
 	printf '\n### make %s\n' "$*" >>"$LOG"
 	# A session of its own, so that cleanup can stop make and its compilers.
-	setsid make -C "$SRC" O="$BUILD" ARCH="$KARCH" "$@" >>"$LOG" 2>&1 &
+	setsid make -C "$SRC" O="$BUILD" ARCH="$KARCH" ${CROSS:+CROSS_COMPILE="$CROSS"} "$@" >>"$LOG" 2>&1 &
 	pid=$!
 	KMAKE_PID=$pid
 	while kill -0 "$pid" 2>/dev/null; do
@@ -270,9 +318,9 @@ verify_config() {
 		fi
 	done <"$fragment"
 	if ((${#bad[@]})); then
-		log "Kconfig did not keep these debug.config settings:"
+		log "Kconfig did not keep these ${FRAGMENT##*/} settings:"
 		printf '    %s\n' "${bad[@]}" >&2
-		die "fix scripts/kernel/debug.config (missing dependencies or selects)"
+		die "fix scripts/kernel/${FRAGMENT##*/} (missing dependencies or selects)"
 	fi
 }
 
@@ -280,12 +328,16 @@ verify_config() {
 # relative so that the tree still works after the rename into place.
 make_relocatable() {
 	local rel
-	cat >"$BUILD/Makefile" <<'EOF'
-# Generated by scripts/kernel/build-debug-kernel.sh: an x86_64 build tree
+	cat >"$BUILD/Makefile" <<EOF
+# Generated by scripts/kernel/build-debug-kernel.sh: an $KARCH build tree
 # whose source tree is ../src. Like Debian's header packages, default an
-# empty ARCH (e.g. a wrapper's "ARCH=$(ARCH)") to this tree's architecture.
-ifeq ($(ARCH),)
-override ARCH := x86_64
+# empty ARCH (e.g. a wrapper's "ARCH=\$(ARCH)") to this tree's architecture,
+# and an empty CROSS_COMPILE to the cross compiler it was built with.
+ifeq (\$(ARCH),)
+override ARCH := $KARCH
+endif
+ifeq (\$(CROSS_COMPILE),)
+override CROSS_COMPILE := $CROSS
 endif
 include ../src/Makefile
 EOF
@@ -324,7 +376,7 @@ MODULE_DESCRIPTION("build check for the DMA bench debug kernel");
 MODULE_LICENSE("GPL");
 EOF
 	echo 'obj-m += dmabench_selftest.o' >"$d/Kbuild"
-	if ! ARCH='' make -C "$BUILD" M="$d" modules >>"$LOG" 2>&1 ||
+	if ! ARCH='' CROSS_COMPILE='' make -C "$BUILD" M="$d" modules >>"$LOG" 2>&1 ||
 		[[ ! -f $d/dmabench_selftest.ko ]]; then
 		tail -n 25 "$LOG" | sed 's/^/    /' >&2
 		cp "$LOG" "$FAILED_LOG" 2>/dev/null || true
@@ -412,7 +464,7 @@ for p in "${PATCHES[@]}"; do
 		die "${p##*/} does not apply cleanly to $SRC_PKG $(source_version)"
 done
 
-stage "configuring: tinyconfig + debug.config, olddefconfig"
+stage "configuring: tinyconfig + ${FRAGMENT##*/}, olddefconfig"
 kmake config tinyconfig
 (cd "$SRC" && scripts/kconfig/merge_config.sh -m -O "$BUILD" "$BUILD/.config" "$FRAGMENT") >>"$LOG" 2>&1 ||
 	die "merge_config.sh failed (see $LOG)"
@@ -421,20 +473,24 @@ verify_config "$FRAGMENT" "$BUILD/.config"
 if grep -qx 'CONFIG_DEBUG_INFO_BTF=y' "$BUILD/.config"; then
 	ensure_packages dwarves
 fi
-log "    $(grep -cE '^CONFIG_[A-Za-z0-9_]+=[ym]$' "$BUILD/.config") options on, all of debug.config kept"
+log "    $(grep -cE '^CONFIG_[A-Za-z0-9_]+=[ym]$' "$BUILD/.config") options on, all of ${FRAGMENT##*/} kept"
 
-stage "building bzImage and modules"
-kmake build -j"$JOBS" bzImage modules
+stage "building $IMAGE, modules${DTBS[*]:+ and the device trees}"
+kmake build -j"$JOBS" "$IMAGE" modules "${DTBS[@]%%:*}"
 log "    $(grep -cE '^  (CC|AS|HOSTCC|LD|AR)( \[M\])? ' "$LOG") objects built," \
 	"$(grep -c 'warning:' "$LOG" || true) compiler warnings"
 
 stage "installing modules"
 kmake modules_install INSTALL_MOD_PATH="$OUT/modules" modules_install
-make -s -C "$SRC" O="$BUILD" ARCH="$KARCH" kernelrelease >"$OUT/release"
+make -s -C "$SRC" O="$BUILD" ARCH="$KARCH" ${CROSS:+CROSS_COMPILE="$CROSS"} kernelrelease >"$OUT/release"
 release=$(<"$OUT/release")
 [[ -f $OUT/modules/lib/modules/$release/kernel/drivers/dma/dmatest.ko ]] ||
 	die "dmatest.ko is not under modules/lib/modules/$release"
-cp "$BUILD/arch/x86/boot/bzImage" "$OUT/bzImage"
+cp "$BUILD/$IMAGE_PATH" "$OUT/$IMAGE"
+for dtb in "${DTBS[@]}"; do
+	mkdir -p "$(dirname "$OUT/dtbs/${dtb#*:}")"
+	cp "$BUILD/arch/$KARCH/boot/dts/${dtb%%:*}" "$OUT/dtbs/${dtb#*:}"
+done
 
 stage "checking an out-of-tree module build against the tree"
 make_relocatable

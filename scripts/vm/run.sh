@@ -72,11 +72,22 @@ stock)
 	;;
 debug|bench)
 	kdir_root=$("$DMA_BENCH_TOP/scripts/kernel/build-debug-kernel.sh" \
-		--flavor "$VM_KERNEL_KIND" | tail -n 1)
+		--arch "$VM_ARCH" --flavor "$VM_KERNEL_KIND" | tail -n 1)
 	release=$(cat "$kdir_root/release")
-	kernel=$kdir_root/bzImage
+	for kernel in "$kdir_root"/bzImage "$kdir_root"/Image "$kdir_root"/zImage; do
+		[ ! -f "$kernel" ] || break
+	done
 	kdir=$kdir_root/build
 	kmods=$kdir_root/modules/lib/modules/$release
+	dtbs=$kdir_root/dtbs
+	if [ -n "${VM_CROSS_COMPILE:-}" ]; then
+		# a board of another architecture: its static busybox is
+		# Debian's, fetched with its stock kernel
+		foreign=$("$DMA_BENCH_TOP/scripts/vm/foreign-kernel.sh" \
+			  "$VM_DEBIAN_ARCH" "$VM_DEBIAN_FLAVOUR" | tail -n 1)
+		guest_busybox=$foreign/busybox
+		export ARCH=$VM_KERNEL_ARCH CROSS_COMPILE=$VM_CROSS_COMPILE
+	fi
 	;;
 debian-foreign)
 	# Debian's kernel of another architecture, unpacked into the cache;
@@ -87,6 +98,7 @@ debian-foreign)
 	kernel=$foreign/vmlinuz
 	kdir=$(readlink -f "$foreign/kdir")
 	kmods=$foreign/modules
+	dtbs=$foreign/dtbs
 	srcdir=$foreign/src
 	guest_busybox=$foreign/busybox
 	export ARCH=$VM_KERNEL_ARCH CROSS_COMPILE=$VM_CROSS_COMPILE
@@ -209,10 +221,11 @@ chmod +x "$root/init"
 rm -rf "$root"
 
 # --- boot -----------------------------------------------------------------
-# a device tree from the kernel's package, derived by a script if need be
+# a device tree from the kernel's package or build, derived by a script if
+# need be
 dtb_args=()
 if [ -n "${VM_DTB:-}" ]; then
-	dtb=$foreign/dtbs/$VM_DTB
+	dtb=$dtbs/$VM_DTB
 	[ -f "$dtb" ] || die "machine $machine: no device tree $dtb"
 	if [ -n "${VM_DTB_FIXUP:-}" ]; then
 		"$DMA_BENCH_TOP/$VM_DTB_FIXUP" "$dtb" "$work/board.dtb"

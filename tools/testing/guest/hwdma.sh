@@ -16,6 +16,8 @@
 #   HWDMA_ORDERS      folio orders to copy, comma-separated
 #   HWDMA_DESC_POOL   descriptors a channel can have prepared and not yet
 #                     freed, or empty when the driver allocates more on need
+#   HWDMA_MEMCPY_SG   1 when the driver implements device_prep_dma_memcpy_sg
+#                     (the patched 6.12 kernels); empty: it is refused
 #   HWDMA_MAP_DEVICE  a platform device without a driver, for the map modes
 
 UPSTREAM=$PROJECT/bin/upstream_dma_map_benchmark
@@ -107,20 +109,34 @@ hw_sge() {
 	echo "$_s"
 }
 
-# hw_counts_exact CHANNELS BYTES ORDER SGE: bytes, prep calls and submits
-# are what the request implies, with folios split at the max segment size
+# hw_counts_exact CHANNELS BYTES ORDER SGE [MODE]: bytes, prep calls and
+# submits are what the request implies: for memcpy (mode 0, the default)
+# one a segment, folios split at the max segment size; for memcpy_sg
+# (mode 1) one a batch
 hw_counts_exact() {
+	_mode=${5:-0}
 	_f=$((4096 << $3))
 	_batch=$(($4 * _f))
 	_batches=$((($2 + _batch - 1) / _batch))
 	_want_bytes=$(($1 * _batches * _batch))
-	_want_calls=$(($1 * _batches * $4 * $(hw_segs "$3")))
-	_bytes=$(hw_field 0 bytes)
-	_calls=$(hw_field 0 prep_calls)
-	_submits=$(hw_field 0 submits)
-	echo "bytes=$_bytes (want $_want_bytes) prep_calls=$_calls submits=$_submits (want $_want_calls)"
-	[ "$_bytes" = "$_want_bytes" ] && [ "$_calls" = "$_want_calls" ] &&
+	if [ "$_mode" = 1 ]; then
+		_want_calls=$(($1 * _batches))
+	else
+		_want_calls=$(($1 * _batches * $4 * $(hw_segs "$3")))
+	fi
+	# (not _bytes: the callers' loops use it)
+	_got_bytes=$(hw_field "$_mode" bytes)
+	_calls=$(hw_field "$_mode" prep_calls)
+	_submits=$(hw_field "$_mode" submits)
+	echo "mode$_mode: bytes=$_got_bytes (want $_want_bytes) prep_calls=$_calls submits=$_submits (want $_want_calls)"
+	[ "$_got_bytes" = "$_want_bytes" ] && [ "$_calls" = "$_want_calls" ] &&
 		[ "$_submits" = "$_want_calls" ]
+}
+
+# the prep modes the dmaengine checks run: memcpy, and memcpy_sg on the
+# same buffers where the driver has it
+hw_prep_modes() {
+	if [ "${HWDMA_MEMCPY_SG:-}" = 1 ]; then echo 3; else echo 1; fi
 }
 
 hw_error_is() {	# hw_error_is ERRNO ERROR
@@ -144,14 +160,19 @@ hw_tool_channels() {
 	[ "$_n" = "$HWDMA_CHANNELS" ] && [ "$_s" = "$HWDMA_CHANNELS" ]
 }
 
-hw_tool_table() {	# hw_tool_table CHANNELS ORDER SGE: the table, verified
+# hw_tool_table CHANNELS ORDER SGE [PREP]: the tool's table, verified, with
+# --prep PREP (default memcpy; both: the memcpy_sg row too)
+hw_tool_table() {
+	_prep=${4:-memcpy}
 	"$TOOL" -m dmaengine -c "$1" ${HWDMA_DEVICE:+-D "$HWDMA_DEVICE"} -o "$2" \
-		--sge "$3" --bytes 1M -r 2 -w 1 -p memcpy --verify > "$HW_OUT" 2>&1
+		--sge "$3" --bytes 1M -r 2 -w 1 -p "$_prep" --verify > "$HW_OUT" 2>&1
 	_rc=$?
 	cat "$HW_OUT"
 	[ $_rc = 0 ] &&
 		grep -Eq "^# channels: dma[0-9]+chan[0-9]+ \([^,]*, $HWDMA_DRIVER\)" "$HW_OUT" &&
-		grep -Eq "^prep_memcpy +$1 +[0-9]+[KM]B +$3 " "$HW_OUT"
+		grep -Eq "^prep_memcpy +$1 +[0-9]+[KM]B +$3 " "$HW_OUT" &&
+		{ [ "$_prep" != both ] ||
+		  grep -Eq "^prep_memcpy_sg +$1 +[0-9]+[KM]B +$3 " "$HW_OUT"; }
 }
 
 hw_dmaengine() {
@@ -167,11 +188,15 @@ hw_dmaengine() {
 			_bytes=$((2 * _sge * (4096 << _order)))
 			[ $_bytes -gt $((2 << 20)) ] && _bytes=$((2 << 20))
 			[ $_ch = $_max ] && [ "$_order" != 0 ] && continue
-			check "hwdma: $_ch ch, order $_order, sge $_sge ($(hw_segs "$_order") segments a folio): memcpy verified" \
+			check "hwdma: $_ch ch, order $_order, sge $_sge ($(hw_segs "$_order") segments a folio): memcpy${HWDMA_MEMCPY_SG:+ and memcpy_sg} verified" \
 				hw_run channels=$_ch folio_order=$_order sge=$_sge \
-				bytes_per_channel=$_bytes runs=2 flags=1 prep_modes=1
+				bytes_per_channel=$_bytes runs=2 flags=1 \
+				prep_modes="$(hw_prep_modes)"
 			check "hwdma: ... prep calls and submits: one per segment" \
 				hw_counts_exact $_ch $_bytes $_order $_sge
+			[ "${HWDMA_MEMCPY_SG:-}" = 1 ] || continue
+			check "hwdma: ... memcpy_sg: one prep call and submit per batch" \
+				hw_counts_exact $_ch $_bytes $_order $_sge 1
 		done
 	done
 	check "hwdma: polled completion, 2 ch, verified" \
@@ -182,15 +207,67 @@ hw_dmaengine() {
 		runs=3 warmup_runs=2 flags=1 prep_modes=1
 	check "hwdma: channels released after the runs" hw_channels_released
 
-	# memcpy_sg: these drivers never had it; 6.1 lacks the API itself
-	if grep -q 'HAVE_DMA_MEMCPY_SG 1' "$MODDIR/probes.h"; then
-		_err=$ERR_NO_CAP
+	if [ "${HWDMA_MEMCPY_SG:-}" = 1 ]; then
+		hw_memcpy_sg
 	else
-		_err=$ERR_NO_API
+		# memcpy_sg: the stock drivers never had it; 6.1 lacks the
+		# API itself
+		if grep -q 'HAVE_DMA_MEMCPY_SG 1' "$MODDIR/probes.h"; then
+			_err=$ERR_NO_CAP
+		else
+			_err=$ERR_NO_API
+		fi
+		check_fails "hwdma: prep_memcpy_sg refused" hw_run prep_modes=2
+		check "hwdma: ... EOPNOTSUPP, error $_err" hw_error_is EOPNOTSUPP $_err
 	fi
-	check_fails "hwdma: prep_memcpy_sg refused" hw_run prep_modes=2
-	check "hwdma: ... EOPNOTSUPP, error $_err" hw_error_is EOPNOTSUPP $_err
 	check_klog_clean "hwdma: dmaengine mode"
+}
+
+hw_tool_sg_cap() {
+	"$TOOL" -m dmaengine -c "$HWDMA_CHANNELS" ${HWDMA_DEVICE:+-D "$HWDMA_DEVICE"} \
+		--sge 4 --bytes 64K -r 1 -w 0 -p memcpy_sg --verify --json > "$HW_OUT" || {
+		cat "$HW_OUT"
+		return 1
+	}
+	_n=$(grep -o '"has_memcpy_sg":true' "$HW_OUT" | wc -l)
+	echo "channels with DMA_MEMCPY_SG: $_n"
+	[ "$_n" = "$HWDMA_CHANNELS" ]
+}
+
+# The driver's device_prep_dma_memcpy_sg: the channels advertise it, and
+# one descriptor per batch copies what one per segment does, verified, for
+# batches of 1 to 512 entries, and alone, polled, with the largest folios.
+# (The benchmark maps each folio as one sg entry: a folio larger than
+# max_seg_size breaks the DMA API, and DMA-API debugging says so. So no
+# entry here is larger, and the drivers' splitting of longer pieces is
+# not exercised.)
+hw_memcpy_sg() {
+	_top=$(echo "$HWDMA_ORDERS" | tr , '\n' | sort -n | tail -n 1)
+	check "hwdma: the tool reports DMA_MEMCPY_SG on all $HWDMA_CHANNELS channels" \
+		hw_tool_sg_cap
+	check "hwdma: the tool's table, --prep both, 4 channels, verified" \
+		hw_tool_table 4 0 16 both
+	for _sge in 1 2 31 64 512; do
+		_bytes=$((2 * _sge * 4096))
+		check "hwdma: 1 ch, order 0, sge $_sge: memcpy and memcpy_sg verified" \
+			hw_run channels=1 folio_order=0 sge=$_sge \
+			bytes_per_channel=$_bytes runs=2 flags=1 prep_modes=3
+		check "hwdma: ... memcpy: one prep call per segment" \
+			hw_counts_exact 1 $_bytes 0 $_sge
+		check "hwdma: ... memcpy_sg: one per batch" \
+			hw_counts_exact 1 $_bytes 0 $_sge 1
+	done
+	check "hwdma: 4 ch at once, sge 512: memcpy and memcpy_sg verified" \
+		hw_run channels=4 folio_order=0 sge=512 bytes_per_channel=$((2 << 20)) \
+		runs=1 flags=1 prep_modes=3
+	check "hwdma: ... memcpy_sg: one per batch" \
+		hw_counts_exact 4 $((2 << 20)) 0 512 1
+	_bytes=$((2 * 4 * (4096 << _top)))
+	check "hwdma: memcpy_sg alone, polled, 2 ch, order $_top, sge 4, verified" \
+		hw_run channels=2 folio_order=$_top sge=4 bytes_per_channel=$_bytes \
+		runs=1 flags=3 prep_modes=2
+	check "hwdma: ... one per batch" hw_counts_exact 2 $_bytes $_top 4 1
+	check "hwdma: channels released after the memcpy_sg runs" hw_channels_released
 }
 
 # The driver's descriptor pool: a batch beyond it is refused by the driver
