@@ -14,7 +14,7 @@ endif
 
 PREFIX ?= /usr/local
 DESTDIR ?=
-PROBES := $(sort $(wildcard $(CURDIR)/kernel/probes/*.c))
+PROBES := $(sort $(wildcard $(CURDIR)/kernel/probes/*.c $(CURDIR)/kernel/probes/*.exports))
 PROBES_H := $(CURDIR)/kernel/generated/probes.h
 # Probes are redone whenever the tree, architecture or probe sources change.
 PROBES_ID := $(KDIR) $(ARCH) $(CROSS_COMPILE) \

@@ -2,11 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Compile each kernel/probes/<name>.c against a kernel tree and write a
-# header with HAVE_<NAME> for each probe that compiled. Kernel differences
-# are decided by what the tree offers, never by its version number.
+# header with HAVE_<NAME> for each probe that compiled, and with
+# HAVE_EXPORT_<SYMBOL> for each symbol of a <name>.exports file that the
+# tree's Module.symvers lists (a function can be declared, and compile,
+# without being exported to modules). Kernel differences are decided by
+# what the tree offers, never by its version number.
 #
-# usage: kbuild-probes.sh OUTPUT_HEADER PROBE.c... (KDIR, ARCH,
-#        CROSS_COMPILE and MAKE come from the environment)
+# usage: kbuild-probes.sh OUTPUT_HEADER PROBE.c|PROBE.exports... (KDIR,
+#        ARCH, CROSS_COMPILE and MAKE come from the environment)
 set -euo pipefail
 
 out=$1
@@ -18,11 +21,20 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/dma-bench-probes.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 objs=()
+exports=()
 for src in "$@"; do
+	case $src in
+	*.exports)
+		exports+=($(sed 's/#.*//' "$src"))
+		continue
+		;;
+	esac
 	name=$(basename "$src" .c)
 	cp "$src" "$tmp/$name.c"
 	objs+=("$name.o")
 done
+[ ${#exports[@]} -eq 0 ] || [ -f "$KDIR/Module.symvers" ] ||
+	{ echo "kbuild-probes: $KDIR has no Module.symvers" >&2; exit 1; }
 echo "obj-m := ${objs[*]}" > "$tmp/Kbuild"
 
 # -k: a probe that does not compile is an answer, not an error.
@@ -37,6 +49,15 @@ $make -C "$KDIR" M="$tmp" -k ${ARCH:+ARCH=$ARCH} \
 	for obj in "${objs[@]}"; do
 		macro=HAVE_$(basename "$obj" .o | tr '[:lower:]' '[:upper:]')
 		if [ -s "$tmp/$obj" ]; then
+			echo "#define $macro 1"
+		else
+			echo "/* $macro is not set */"
+		fi
+	done
+	for sym in "${exports[@]}"; do
+		macro=HAVE_EXPORT_$(echo "$sym" | tr '[:lower:]' '[:upper:]')
+		if awk -v s="$sym" '$2 == s { f = 1 } END { exit !f }' \
+			"$KDIR/Module.symvers"; then
 			echo "#define $macro 1"
 		else
 			echo "/* $macro is not set */"

@@ -814,6 +814,27 @@ static int deb_dma_batches(struct deb_chan *c)
 	return ret;
 }
 
+/*
+ * The CPU copy of a folio, as migration makes it when nothing offloads it:
+ * folio_copy(), or where the kernel does not export it (6.1), the same
+ * loop of copy_highpage() that it runs.
+ */
+static void deb_folio_copy(struct folio *dst, struct folio *src)
+{
+#ifdef HAVE_EXPORT_FOLIO_COPY
+	folio_copy(dst, src);
+#else
+	long i = 0, nr = folio_nr_pages(src);
+
+	for (;;) {
+		copy_highpage(folio_page(dst, i), folio_page(src, i));
+		if (++i == nr)
+			break;
+		cond_resched();
+	}
+#endif
+}
+
 /* The same batches copied by the CPU, the way migration copies a folio. */
 static int deb_cpu_batches(struct deb_chan *c)
 {
@@ -825,7 +846,7 @@ static int deb_cpu_batches(struct deb_chan *c)
 		ktime_t t0 = ktime_get();
 
 		for (i = 0; i < sge; i++)
-			folio_copy(set->dst[i], set->src[i]);
+			deb_folio_copy(set->dst[i], set->src[i]);
 		c->fig.copy_ns += deb_elapsed(t0);
 
 		c->fig.batches++;
