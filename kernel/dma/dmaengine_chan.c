@@ -40,6 +40,8 @@
 /* How long a stalled prep sleeps before it tries again, in us. */
 #define DEB_STALL_MIN_US	20
 #define DEB_STALL_MAX_US	100
+/* How long a channel with nothing in flight may keep refusing preps. */
+#define DEB_IDLE_GRACE		(HZ / 10)
 
 static void deb_set_error(struct deb_chan *c, u32 error, int err)
 {
@@ -424,25 +426,35 @@ static void deb_moderate_irqs(struct deb_chan *c)
 		c->irq_every = max(1U, c->since_stall / 2);
 }
 
+/**
+ * struct deb_stall - a prep that returned NULL, while it is retried
+ * @deadline: when the provider must have made room
+ * @idle_since: when the channel was first seen with nothing in flight
+ * @stalled: the first NULL was counted and the channel issued
+ * @idle: nothing has been in flight since @idle_since
+ */
+struct deb_stall {
+	unsigned long deadline;
+	unsigned long idle_since;
+	bool stalled;
+	bool idle;
+};
+
 /*
  * A prep returned NULL. With descriptors in flight the provider's pool is
  * full: issue what is submitted and wait, in short sleeps timed as waiting,
- * for room. A NULL that comes after the channel was seen idle is a failure,
- * not a full pool. Returns 0 when it is time to retry, or an error.
+ * for room. A completed descriptor may return to the pool a little after
+ * its cookie completes (zynqmp_dma frees it once its callback has run), so
+ * only a channel idle for DEB_IDLE_GRACE makes a NULL a failure rather
+ * than a full pool. Returns 0 when it is time to retry, or an error.
  */
 static int deb_stall(struct deb_chan *c, const char *call,
-		     unsigned long deadline, bool *stalled, bool *idle)
+		     struct deb_stall *st)
 {
 	ktime_t t0;
 
-	if (*idle) {
-		pr_err("%s: %s returned NULL with no descriptor in flight (call %llu of the run)\n",
-		       c->name, call, c->fig.prep_calls + 1);
-		deb_set_error(c, DMAENGINE_BENCH_ERR_PREP, -EIO);
-		return -EIO;
-	}
-	if (!*stalled) {
-		*stalled = true;
+	if (!st->stalled) {
+		st->stalled = true;
 		c->fig.prep_stalls++;
 		deb_moderate_irqs(c);
 		t0 = ktime_get();
@@ -453,15 +465,24 @@ static int deb_stall(struct deb_chan *c, const char *call,
 		deb_set_error(c, DMAENGINE_BENCH_ERR_INTR, -EINTR);
 		return -EINTR;
 	}
-	if (time_after(jiffies, deadline)) {
+	if (deb_in_flight(c)) {
+		st->idle = false;
+	} else if (!st->idle) {
+		st->idle = true;
+		st->idle_since = jiffies;
+	} else if (time_after(jiffies, st->idle_since + DEB_IDLE_GRACE)) {
+		pr_err("%s: %s returned NULL with no descriptor in flight for %u ms (call %llu of the run)\n",
+		       c->name, call, jiffies_to_msecs(DEB_IDLE_GRACE),
+		       c->fig.prep_calls + 1);
+		deb_set_error(c, DMAENGINE_BENCH_ERR_PREP, -EIO);
+		return -EIO;
+	}
+	if (time_after(jiffies, st->deadline)) {
 		pr_err("%s: %s returned NULL for %u ms while descriptors were in flight: the provider's descriptor pool made no room\n",
 		       c->name, call, jiffies_to_msecs(c->run->timeout));
 		deb_set_error(c, DMAENGINE_BENCH_ERR_STALL, -ENOSPC);
 		return -ENOSPC;
 	}
-	*idle = !deb_in_flight(c);
-	if (*idle)
-		return 0;
 	t0 = ktime_get();
 	usleep_range(DEB_STALL_MIN_US, DEB_STALL_MAX_US);
 	c->fig.wait_ns += deb_elapsed(t0);
@@ -559,21 +580,20 @@ static int deb_prep_submit(struct deb_chan *c, struct deb_slot *s,
 {
 	const char *call = len ? "prep_dma_memcpy" : "prep_dma_memcpy_sg";
 	unsigned long flags = deb_flags(c, last);
-	unsigned long deadline = jiffies + c->run->timeout;
+	struct deb_stall st = { .deadline = jiffies + c->run->timeout };
 	struct dma_async_tx_descriptor *tx;
-	bool stalled = false, idle = false;
 	int ret;
 
 	for (;;) {
 		tx = deb_prep_call(c, s, dst, src, len, flags);
 		if (tx)
 			break;
-		ret = deb_stall(c, call, deadline, &stalled, &idle);
+		ret = deb_stall(c, call, &st);
 		if (ret)
 			return ret;
 	}
 	c->fig.prep_calls++;
-	if (stalled)
+	if (st.stalled)
 		c->since_stall = 0;
 	c->since_stall++;
 	return deb_submit(c, s, tx, last);
