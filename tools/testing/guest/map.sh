@@ -83,10 +83,12 @@ refusals_ratelimited() {
 # A run in progress when its device is unbound ends with ENODEV at once,
 # not when its time is up (upstream: up to 300 s, hung-task warnings).
 # Timed with shell builtins only: with both vCPUs mapping, every fork is
-# slow under TCG.
+# slow under TCG. Under a second on a quiet host; the bound is
+# 10 s of a 120 s run, because under TCG on a loaded host the unbind path
+# before the driver's devres actions alone took 4.3 s.
 unbind_ends_run() {
 	_dev=$(edu_device) || return 1
-	"$MBIOCTL" map threads=2 seconds=60 > /tmp/unbind.out 2>&1 &
+	"$MBIOCTL" map threads=2 seconds=120 > /tmp/unbind.out 2>&1 &
 	_p=$!
 	# the run has started once its threads exist
 	_tries=0
@@ -105,7 +107,7 @@ unbind_ends_run() {
 	echo "the unbind, which ended the run, took $(awk "BEGIN { print $_t1 - $_t0 }") s"
 	[ "$_rc" = 0 ] && grep -q '^errno=ENODEV$' /tmp/unbind.out &&
 		[ ! -e /sys/kernel/debug/dma_map_benchmark ] &&
-		awk "BEGIN { exit !($_t1 - $_t0 < 1) }"
+		awk "BEGIN { exit !($_t1 - $_t0 < 10) }"
 }
 
 suite_map() {
@@ -169,7 +171,7 @@ suite_map() {
 	check_klog_has "map: ... by the 3/4 rule, with the numbers" \
 		'entries 1024 x entry_size 4096 x threads 1024 = [0-9]+ MiB: more than 3/4 of the [0-9]+ MiB available'
 	check "map: refusal messages are rate-limited" refusals_ratelimited
-	check "map: unbinding during a 60 s run ends it within a second" \
+	check "map: unbinding during a 120 s run ends it within 10 s" \
 		unbind_ends_run
 	grep '^the unbind' "$TAP_OUT" | tap_diag
 	check "map: bind again after the unbind" bind_benchmark

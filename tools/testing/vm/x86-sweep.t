@@ -95,9 +95,10 @@ def bounds():
     # each figure bounded by what it measures: 1 MiB a channel copied by
     # the CPU under TCG takes a few ms to a few s; a channel's phases are
     # parts of its run, and channels overlap: phases together are at most
-    # run_ms x channels; GB/s is bytes / run_ms (mean of ratios, so within
-    # a factor 2 of the ratio of means); a sample SD of n values >= 0 is at
-    # most mean x sqrt(n)
+    # run_ms x channels; GB/s is the mean of bytes / run_ms over the runs,
+    # which is at least bytes / mean run_ms (the harmonic mean is at most
+    # the arithmetic one); a sample SD of n values >= 0 is at most
+    # mean x sqrt(n)
     ok = [r for r in res["rows"] if r["status"] == "ok"]
     assert len(ok) == 4, res["rows"]
     for r in ok:
@@ -107,7 +108,7 @@ def bounds():
         phases = sum(r[k]["mean"] for k in ("prep_ms", "submit_ms", "issue_ms", "wait_ms"))
         assert 0 < phases <= run * r["chan"] * 1.05 + 0.01, (phases, r)
         ratio = r["gbps"]["mean"] * run * 1e6 / r["bytes"]
-        assert 0.5 <= ratio <= 2, (ratio, r)
+        assert ratio >= 0.999, (ratio, r)
         for k in ("run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms", "gbps"):
             assert r[k]["mean"] >= 0 and 0 <= r[k]["sd"] <= r[k]["mean"] * n ** 0.5 + 0.01, (k, r)
 check("dmaengine cells: run time, phases within it, GB/s = bytes / run time, SD within its bound", bounds)
@@ -132,10 +133,10 @@ def mapped():
         # takes 1 ms for 8 pages, and the mean of two runs is a multiple
         # of the 0.1 us the ABI counts in, over two
         for op in ("map_us", "unmap_us"):
-            m = r[op]["mean"]
-            assert m < 1000, (op, r)
-            assert abs(m * 20 - round(m * 20)) < 1e-6, (op, m)
-            assert 0 <= r[op]["sd"] <= m * 2 ** 0.5 + 1e-9, (op, r)
+            mean = r[op]["mean"]
+            assert mean < 1000, (op, r)
+            assert abs(mean * 20 - round(mean * 20)) < 1e-6, (op, mean)
+            assert 0 <= r[op]["sd"] <= mean * 2 ** 0.5 + 1e-9, (op, r)
     # 8 sg entries take longer than that (0.3-0.4 us here)
     sg8 = [r for r in m["rows"] if r["mode"] == "sg" and r["granule"] == 8]
     assert len(sg8) == 1 and sg8[0]["map_us"]["mean"] > 0 and sg8[0]["unmap_us"]["mean"] > 0, sg8
