@@ -584,8 +584,17 @@ run_cell() {
 """
 
 
+# soft_dma's run-time knobs are debugfs files, not module parameters
+SOFT_DMA_DEBUGFS = "/sys/kernel/debug/soft_dma"
+SOFT_DMA_KNOBS = ("nocopy", "delay_us", "fail_prep_every", "error_every",
+                  "stall_channel")
+
+
 def guest_script(kind, cells, soft_dma_params):
     """The command the VM runs: busybox sh, in /opt/dma-bench."""
+    words = soft_dma_params.split()
+    soft_dma_knobs = [w for w in words if w.partition("=")[0] in SOFT_DMA_KNOBS]
+    soft_dma_params = " ".join(w for w in words if w not in soft_dma_knobs)
     lines = ["set +e", sysinfo.GUEST_SH, GUEST_FUNCS, "sweep_sys",
              ". tests/lib.sh"]
     if kind == "map":
@@ -598,6 +607,10 @@ def guest_script(kind, cells, soft_dma_params):
                   "sweep_setup_failed insmod dma_map_benchmark.ko failed",
                   f"load_module soft_dma {soft_dma_params} 2>&1 || "
                   f"sweep_setup_failed insmod soft_dma.ko {soft_dma_params} failed"]
+        for knob in soft_dma_knobs:
+            name, _, value = knob.partition("=")
+            lines.append(f"echo {shlex.quote(value)} > {SOFT_DMA_DEBUGFS}/{name} || "
+                         f"sweep_setup_failed soft_dma knob {shlex.quote(knob)} refused")
     lines.append(f'echo "{MARK} READY"')
     for c in cells:
         lines.append(f"run_cell {c['index']} {c['invocations']} " +
@@ -758,8 +771,10 @@ def parse_args(argv):
     w.add_argument("--dma-config", default="direct", metavar="CONFIG",
                    help="VM DMA configuration: direct, swiotlb, iommu [direct]")
     w.add_argument("--soft-dma", metavar="PARAMS", default="",
-                   help="more soft_dma.ko parameters in the VM, e.g. nocopy=1 "
-                   "(channels= is the largest --channels)")
+                   help="soft_dma in the VM: load-time parameters (e.g. "
+                   "pool_size=32 prep_lock=1 no_order=1; channels= is the "
+                   "largest --channels) and run-time knobs (nocopy=1, "
+                   "delay_us=N, ...: written to its debugfs files)")
     w.add_argument("--vm-timeout", type=int, default=21600, metavar="SEC",
                    help="stop the VM after SEC seconds [21600]")
     w.add_argument("--cell-timeout", type=float, default=None, metavar="SEC",
