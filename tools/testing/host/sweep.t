@@ -330,8 +330,11 @@ def guest_script():
     a = sweep.parse_args(["--vm", "--prep", "memcpy", "--channels", "1,2", "--orders", "0",
                           "--sge", "16", "--bytes", "1M", "--runs", "3", "--tool-args=--poll"])
     cells = sweep.plan_dmaengine(a, 4096)
-    s = sweep.guest_script("dmaengine", cells, "channels=2 nocopy=1")
-    assert "load_module soft_dma channels=2 nocopy=1" in s
+    s = sweep.guest_script("dmaengine", cells, "channels=2 pool_size=32 nocopy=1")
+    # load-time parameters to insmod, run-time knobs to debugfs
+    assert "load_module soft_dma channels=2 pool_size=32 " in s, s
+    assert "echo 1 > /sys/kernel/debug/soft_dma/nocopy" in s, s
+    assert s.index("load_module soft_dma") < s.index("soft_dma/nocopy") < s.index("READY")
     assert ("run_cell 1 1 -m dmaengine --prep memcpy --channels 2 --order 0 --sge 16 --runs 3 "
             "--buffers distinct --depth 1 --bytes 1M --poll --json") in s, s
     assert s.index("READY") < s.index("run_cell 0 ") < s.index("DONE")
