@@ -66,7 +66,7 @@ fuzz_clean() {
 # dmaengine timeouts short enough to expire: the paths where a slow
 # provider, an expiring timeout and a signal meet.
 fuzz_contended() {
-	_knob=/sys/module/soft_dma/parameters/delay_us
+	_knob=/sys/kernel/debug/soft_dma/delay_us
 	[ -w "$_knob" ] || { echo "no $_knob"; return 1; }
 	sh -c 'while :; do :; done' &
 	_h1=$!
