@@ -69,7 +69,10 @@ checkpatch=$src/scripts/checkpatch.pl
 [ -f "$checkpatch" ]
 result $? "checkpatch.pl is there to check the series ($checkpatch)"
 for p in "${patches[@]}"; do
-	perl "$checkpatch" --strict --no-tree --terse "$root/$p" \
+	# from outside the checkout: checkpatch.pl checks a file that git
+	# tracks in the current directory's repository as source, not as a
+	# patch (git_is_single_file())
+	(cd "$tmp" && perl "$checkpatch" --strict --no-tree "$root/$p") \
 		> "$tmp/cp.out" 2>&1
 	cprc=$?
 	# it exits 1 on warnings too: pass on its summary, which it prints
