@@ -10,13 +10,16 @@
 #include "json.h"
 #include "report.h"
 
-/* The mode's name in the sg series' header line. */
+/*
+ * The mode's name in the sg series' header line: its tool's mode[] table
+ * (tools/dma/dma_map_benchmark.c), indexed by map_mode.
+ */
 static const char *map_mode_enum_name(unsigned int mode)
 {
 	switch (mode) {
-	case DMA_MAP_BENCH_SINGLE_MODE: return "DMA_MAP_BENCH_SINGLE_MODE";
-	case DMA_MAP_BENCH_SG_MODE: return "DMA_MAP_BENCH_SG_MODE";
-	default: return "DMA_MAP_BENCH_UNKNOWN_MODE";
+	case DMA_MAP_BENCH_SINGLE_MODE: return "SINGLE_MODE";
+	case DMA_MAP_BENCH_SG_MODE: return "SG_MODE";
+	default: return "UNKNOWN_MODE";
 	}
 }
 

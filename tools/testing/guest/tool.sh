@@ -21,7 +21,7 @@ tool_lines_match() {
 tool_map_sg() {
 	"$TOOL" -m sg -g 8 -t 2 -s 1 -d 2 > /tmp/tool.out &&
 	tool_lines_match /tmp/tool.out \
-		'^dma mapping benchmark\(DMA_MAP_BENCH_SG_MODE\): threads:2 seconds:1 node:-1 dir:FROM_DEVICE granule:8$' \
+		'^dma mapping benchmark\(SG_MODE\): threads:2 seconds:1 node:-1 dir:FROM_DEVICE granule:8$' \
 		'^average map latency\(us\):[0-9]+\.[0-9] standard deviation:[0-9]+\.[0-9]$' \
 		'^average unmap latency\(us\):[0-9]+\.[0-9] standard deviation:[0-9]+\.[0-9]$'
 }
@@ -53,7 +53,7 @@ tool_cache_sync() {
 		--sync -d to_device > /tmp/tool.out || { cat /tmp/tool.out; return 1; }
 	cat /tmp/tool.out
 	tool_lines_match /tmp/tool.out \
-		'^dma mapping benchmark\(DMA_MAP_BENCH_SG_MODE\): .* granule:2560$' \
+		'^dma mapping benchmark\(SG_MODE\): .* granule:2560$' \
 		'^average map latency' \
 		'^average unmap latency' \
 		'^map +count 200 mean [0-9.]+ us sd [0-9.]+ min [0-9.]+ p50 [0-9.]+ p90 [0-9.]+ p99 [0-9.]+ max [0-9.]+$' \

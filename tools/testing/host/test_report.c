@@ -60,7 +60,7 @@ static void test_map_text(void)
 	report_map_text(capture_begin(&cap), &m, true);
 	text = capture_end(&cap);
 	is_str(text,
-	       "dma mapping benchmark(DMA_MAP_BENCH_SG_MODE): threads:8 seconds:30 node:-1 dir:FROM_DEVICE granule:8\n"
+	       "dma mapping benchmark(SG_MODE): threads:8 seconds:30 node:-1 dir:FROM_DEVICE granule:8\n"
 	       "average map latency(us):1.4 standard deviation:0.3\n"
 	       "average unmap latency(us):1.3 standard deviation:0.3\n",
 	       "-m sg: the sg series' three lines, byte for byte");
@@ -83,7 +83,7 @@ static void test_map_text(void)
 	write_file("map_single.txt", text);
 	report_map_text(capture_begin(&cap), &m, true);
 	has_str(capture_end(&cap),
-		"dma mapping benchmark(DMA_MAP_BENCH_SINGLE_MODE): threads:1 seconds:20 node:0 dir:BIDIRECTIONAL granule:1\n",
+		"dma mapping benchmark(SINGLE_MODE): threads:1 seconds:20 node:0 dir:BIDIRECTIONAL granule:1\n",
 		"-m single: the sg series' header line names the mode");
 
 	m.dma_dir = DMA_MAP_TO_DEVICE;
@@ -186,7 +186,7 @@ static void fill_ext(struct map_benchmark_ext *m)
 }
 
 static const char ext_head[] =
-	"dma mapping benchmark(DMA_MAP_BENCH_SG_MODE): threads:1 seconds:300 node:-1 dir:TO_DEVICE granule:2560\n"
+	"dma mapping benchmark(SG_MODE): threads:1 seconds:300 node:-1 dir:TO_DEVICE granule:2560\n"
 	"average map latency(us):123.4 standard deviation:5.6\n"
 	"average unmap latency(us):45.6 standard deviation:1.2\n";
 static const char ext_map[] =
