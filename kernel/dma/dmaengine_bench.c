@@ -621,9 +621,15 @@ static void deb_reduce(struct dmaengine_bench_result2 *res,
 static int deb_runs(struct deb_run *run, struct dmaengine_benchmark *p)
 {
 	u64 *vals[DEB_NR_PREP][DEB_NR_ALL_FIELDS];
-	u64 *store;
 	unsigned int total = p->warmup_runs + p->runs, r, k, m, f;
+	enum deb_prep order[DEB_NR_PREP];
+	unsigned int nmodes = 0;
+	u64 *store;
 	int ret = 0;
+
+	for (m = 0; m < DEB_NR_PREP; m++)
+		if (run->modes & BIT(m))
+			order[nmodes++] = m;
 
 	store = kvcalloc(array_size(DEB_NR_PREP * DEB_NR_ALL_FIELDS, p->runs),
 			 sizeof(*store), GFP_KERNEL);
@@ -635,12 +641,10 @@ static int deb_runs(struct deb_run *run, struct dmaengine_benchmark *p)
 				(m * DEB_NR_ALL_FIELDS + f) * (size_t)p->runs;
 
 	for (r = 0; r < total && !ret; r++) {
-		for (k = 0; k < DEB_NR_PREP && !ret; k++) {
+		for (k = 0; k < nmodes && !ret; k++) {
 			unsigned int timed = r - p->warmup_runs;
 
-			m = (r + k) % DEB_NR_PREP;
-			if (!(run->modes & BIT(m)))
-				continue;
+			m = order[(r + k) % nmodes];
 			ret = deb_run_once(run, p, m, r);
 			if (ret || r < p->warmup_runs)
 				continue;

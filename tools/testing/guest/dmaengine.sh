@@ -215,6 +215,11 @@ deb_workload() {
 			"^mode1 .* missing=$ERR_NO_API" cat /tmp/deb.out
 	fi
 
+	# the modes take turns going first: samples come in run order
+	check "dmaengine: each run starts with the next mode (memcpy_sg skipped where missing)" \
+		deb_rotation
+	check "dmaengine: ... with two modes too" deb_rotation memcpy,cpu
+
 	# threads pinned as asked
 	"$MBIOCTL" dmaengine channels=2 sge=4 runs=200 cpus=1 > /dev/null &
 	_p=$!
@@ -223,6 +228,25 @@ deb_workload() {
 		deb_threads_on 1
 	kill -TERM $_p
 	wait $_p
+}
+
+# deb_rotation [PREP]: over 4 runs on one channel, run r starts with mode
+# r modulo the modes that ran, in their order (memcpy, memcpy_sg, cpu)
+deb_rotation() {
+	"$TOOL" -m dmaengine -D soft_dma.0 -c 1 --sge 8 --bytes 64K -r 4 -w 0 \
+		${1:+-p "$1"} --samples --json > /tmp/rot.json || return 1
+	tr '{' '\n' < /tmp/rot.json |
+		sed -n 's/^"prep_mode":"\([a-z_]*\)","run":\([0-9]*\),.*/\2 \1/p' \
+		> /tmp/rot.seq
+	_modes=$(awk '!seen[$2]++ { print $2 }' /tmp/rot.seq)
+	_n=$(echo "$_modes" | wc -l)
+	_firsts=$(awk '!seen[$1]++ { print $2 }' /tmp/rot.seq | tr '\n' ' ')
+	_want=
+	for _r in 0 1 2 3; do
+		_want="$_want$(echo "$_modes" | sed -n "$((_r % _n + 1))p") "
+	done
+	echo "first mode of each run: $_firsts(want $_want)"
+	[ "$_n" -ge 2 ] && [ "$_firsts" = "$_want" ]
 }
 
 # deb_trace_maps N FIELD...: a run maps exactly N sg tables
