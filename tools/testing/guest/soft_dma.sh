@@ -478,8 +478,12 @@ sd_group_tool() {
 	else
 		tap_skip "dmaengine mode with memcpy_sg: the kernel has no DMA_MEMCPY_SG"
 	fi
+	# a NULL prep with descriptors in flight is retried; with none, fatal
 	sd_knob fail_prep_every 10
-	check_fails_with "dmaengine mode: fail_prep_every=10 makes a prep return NULL" \
+	check "dmaengine mode: fail_prep_every=10: the NULL preps are retried, verified" \
+		sd_tool -f 64K --sge 64 --bytes 4M -r 1 -p memcpy --verify
+	sd_knob fail_prep_every 1
+	check_fails_with "dmaengine mode: fail_prep_every=1 makes every prep return NULL" \
 		'prep call returned NULL' sd_tool -f 64K --sge 64 --bytes 4M -r 1 -p memcpy
 	sd_knob fail_prep_every 0
 	sd_knob error_every 1
