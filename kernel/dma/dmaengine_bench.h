@@ -124,7 +124,7 @@ struct deb_run;
  * @sets: the batches' buffers: one set per batch of a run with distinct
  *	buffers, one set copied again and again otherwise
  * @nsets: entries in @sets
- * @slots: batches in flight, DMAENGINE_BENCH depth of them
+ * @slots: the batches in flight: deb_run.depth of them, reused in turn
  * @max_txs: descriptors a batch can take at the most
  * @max_seg: largest segment one memcpy descriptor may carry
  * @irq_every: after a prep stalled, every @irq_every-th descriptor asks
