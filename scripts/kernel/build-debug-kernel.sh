@@ -16,8 +16,8 @@
 # The result is cached under
 #   ${DMA_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dma-bench}/kernels/<key>/
 # where <key> hashes the architecture, the source package version, the
-# config fragment, the patches and this script. Layout of <key>/ (other
-# scripts rely on it):
+# config fragment, the patches' diffs (not their messages) and this script.
+# Layout of <key>/ (other scripts rely on it):
 #   bzImage    the kernel image (arm64: Image, arm: zImage)
 #   dtbs/      arm64 and arm: the board's device tree, at the path Debian's
 #              packages have it (xilinx/zynqmp-zcu102-rev1.0.dtb,
@@ -211,8 +211,14 @@ compute_key() {
 		printf 'dma-bench %s kernel, arch %s\n' "$FLAVOR" "$KARCH"
 		printf 'package %s %s\n' "$SRC_PKG" "$version"
 		printf 'fragment %s %s\n' "$FLAVOR" "$(sha256sum <"$FRAGMENT" | cut -d' ' -f1)"
-		for f in "${SERIES[@]}" "${PATCHES[@]}" "$SCRIPT"; do
+		for f in "${SERIES[@]}" "$SCRIPT"; do
 			printf '%s %s\n' "${f#"$REPO_DIR"/}" "$(sha256sum <"$f" | cut -d' ' -f1)"
+		done
+		# A patch's code, not its commit message or diffstat: rewording a
+		# message is not a reason to rebuild the kernel.
+		for f in "${PATCHES[@]}"; do
+			printf '%s %s\n' "${f##*/}" \
+				"$(sed -n '/^diff --git /,$p' "$f" | sha256sum | cut -d' ' -f1)"
 		done
 	} | sha256sum | cut -c1-16
 }
