@@ -224,11 +224,10 @@ deb_workload() {
 	check "dmaengine: ... with two modes too" deb_rotation memcpy,cpu
 
 	# threads pinned as asked
-	"$MBIOCTL" dmaengine channels=2 sge=4 runs=200 cpus=1 > /dev/null &
+	"$MBIOCTL" dmaengine channels=2 sge=4 runs=2000 cpus=1 > /dev/null &
 	_p=$!
-	sleep 1
 	check "dmaengine: cpus=1 pins every channel thread to CPU 1" \
-		deb_threads_on 1
+		deb_threads_on 1 $_p
 	kill -TERM $_p
 	wait $_p
 }
@@ -269,8 +268,24 @@ deb_trace_maps() {
 	[ $_tm_rc = 0 ] && [ "$_tm_n" = "$_tm_want" ]
 }
 
-# deb_threads_on CPU: every dmaengine-bench thread may run only there
+# deb_threads_on CPU PID: while the run in the background (PID) lasts, its
+# dmaengine-bench threads appear, each allowed only on CPU; a loaded host
+# may take seconds to start them and pin them
 deb_threads_on() {
+	_t=0
+	: > /tmp/threads.out
+	while kill -0 "$2" 2>/dev/null && [ $_t -lt 30 ]; do
+		deb_threads_now_on "$1" > /tmp/threads.out && return 0
+		sleep 1
+		_t=$((_t + 1))
+	done
+	cat /tmp/threads.out
+	echo "no channel thread seen, or one not on CPU $1, in ${_t} s"
+	return 1
+}
+
+# deb_threads_now_on CPU: there are dmaengine-bench threads, each on CPU
+deb_threads_now_on() {
 	_n=0
 	for _s in /proc/[0-9]*/status; do
 		grep -q '^Name:.*dmaengine-bench' "$_s" 2>/dev/null || continue
