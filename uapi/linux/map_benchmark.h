@@ -187,6 +187,7 @@ enum {
 	DMAENGINE_BENCH_MODE_MEMCPY,	/* one prep per segment */
 	DMAENGINE_BENCH_MODE_MEMCPY_SG,	/* one prep per batch */
 	DMAENGINE_BENCH_MODE_CPU,	/* the channel's thread copies */
+	DMAENGINE_BENCH_MODE_MEMCPY_VEC, /* one prep per batch, dma_vec */
 	DMAENGINE_BENCH_NR_MODES
 };
 
@@ -194,9 +195,11 @@ enum {
 #define DMAENGINE_BENCH_PREP_MEMCPY	0x1U
 #define DMAENGINE_BENCH_PREP_MEMCPY_SG	0x2U
 #define DMAENGINE_BENCH_PREP_CPU	0x4U
+#define DMAENGINE_BENCH_PREP_MEMCPY_VEC	0x8U
 #define DMAENGINE_BENCH_PREP_ALL	(DMAENGINE_BENCH_PREP_MEMCPY | \
 					 DMAENGINE_BENCH_PREP_MEMCPY_SG | \
-					 DMAENGINE_BENCH_PREP_CPU)
+					 DMAENGINE_BENCH_PREP_CPU | \
+					 DMAENGINE_BENCH_PREP_MEMCPY_VEC)
 /* prep modes a version 1 structure can ask for and receive in ->result */
 #define DMAENGINE_BENCH_NR_PREP_MODES	2
 /* room in ->results (version 2) */
@@ -208,11 +211,13 @@ enum {
 #define DMAENGINE_BENCH_F_ALLOW_FEWER	0x4U /* run on the channels found */
 #define DMAENGINE_BENCH_F_DISTINCT	0x8U /* distinct folios per batch */
 #define DMAENGINE_BENCH_F_SKIP_MISSING	0x10U /* run the modes there are */
+#define DMAENGINE_BENCH_F_DST_ORDER	0x20U /* dst_folio_order applies */
 #define DMAENGINE_BENCH_F_ALL		(DMAENGINE_BENCH_F_VERIFY | \
 					 DMAENGINE_BENCH_F_POLL | \
 					 DMAENGINE_BENCH_F_ALLOW_FEWER | \
 					 DMAENGINE_BENCH_F_DISTINCT | \
-					 DMAENGINE_BENCH_F_SKIP_MISSING)
+					 DMAENGINE_BENCH_F_SKIP_MISSING | \
+					 DMAENGINE_BENCH_F_DST_ORDER)
 
 #define DMAENGINE_BENCH_MAX_CHANNELS	256
 #define DMAENGINE_BENCH_MAX_SGE		65536
@@ -228,8 +233,8 @@ enum dmaengine_bench_error {
 	DMAENGINE_BENCH_OK,
 	DMAENGINE_BENCH_ERR_INVAL,	/* a field is out of range: see dmesg */
 	DMAENGINE_BENCH_ERR_NO_CHANNEL,	/* fewer channels than asked */
-	DMAENGINE_BENCH_ERR_NO_API,	/* kernel lacks prep_dma_memcpy_sg */
-	DMAENGINE_BENCH_ERR_NO_CAP,	/* channel lacks DMA_MEMCPY_SG */
+	DMAENGINE_BENCH_ERR_NO_API,	/* kernel lacks the mode's prep API */
+	DMAENGINE_BENCH_ERR_NO_CAP,	/* channel lacks the mode's capability */
 	DMAENGINE_BENCH_ERR_NOMEM,	/* buffers larger than memory allows */
 	DMAENGINE_BENCH_ERR_MAP,	/* dma_map_sgtable() failed */
 	DMAENGINE_BENCH_ERR_PREP,	/* a prep call returned NULL */
@@ -294,7 +299,7 @@ struct dmaengine_bench_result {
 
 /**
  * struct dmaengine_bench_sample - one run of one prep mode on one channel
- * @prep_mode: index: 0 for per-segment memcpy, 1 for memcpy_sg
+ * @prep_mode: DMAENGINE_BENCH_MODE_*
  * @run: run number, from 0; warm-up runs are not reported
  * @channel: channel index, as in @channels_ptr
  * @reserved: zero
@@ -305,6 +310,8 @@ struct dmaengine_bench_result {
  * @bytes, @prep_calls, @submits: this channel's counts
  * @copy_ns: time in the CPU copy (prep mode cpu); since version 2
  * @prep_stalls: prep calls that returned NULL and were retried
+ * @convert_ns: time building the dma_vec arrays from the mapped tables
+ *	(prep mode memcpy_vec), a part of @prep_ns
  * @reserved2: zero
  *
  * A version 1 caller's array has entries of DMAENGINE_BENCH_SAMPLE_SIZE_VER1
@@ -329,7 +336,8 @@ struct dmaengine_bench_sample {
 	__u64 submits;
 	__u64 copy_ns;
 	__u64 prep_stalls;
-	__u64 reserved2[4];
+	__u64 convert_ns;
+	__u64 reserved2[3];
 };
 
 #define DMAENGINE_BENCH_SAMPLE_SIZE_VER1	104
@@ -344,13 +352,18 @@ struct dmaengine_bench_sample {
  *	DMAENGINE_BENCH_F_SKIP_MISSING): DMAENGINE_BENCH_ERR_NO_API or
  *	DMAENGINE_BENCH_ERR_NO_CAP; 0 when it ran or was not asked for
  * @reserved: zero
+ * @convert_ns: time building the dma_vec arrays from the mapped tables
+ *	(prep mode memcpy_vec), summed over channels; a part of prep_ns
+ * @reserved2: zero
  */
 struct dmaengine_bench_result2 {
 	struct dmaengine_bench_result r;
 	struct dmaengine_bench_stat copy_ns;
 	struct dmaengine_bench_stat prep_stalls;
 	__u32 missing;
-	__u32 reserved[7];
+	__u32 reserved;
+	struct dmaengine_bench_stat convert_ns;
+	__u32 reserved2[2];
 };
 
 /**
@@ -365,7 +378,7 @@ struct dmaengine_bench_result2 {
  * @copy_align: dma_device->copy_align (log2 bytes)
  * @has_memcpy_sg: the channel advertises DMA_MEMCPY_SG
  * @no_order: the channel completes out of order (DMA_COMPLETION_NO_ORDER)
- * @reserved: zero
+ * @has_memcpy_vec: the channel advertises DMA_MEMCPY_VEC
  */
 struct dmaengine_bench_channel {
 	char name[DMAENGINE_BENCH_NAME_LEN];
@@ -378,7 +391,7 @@ struct dmaengine_bench_channel {
 	__u32 copy_align;
 	__u32 has_memcpy_sg;
 	__u32 no_order;
-	__u32 reserved;
+	__u32 has_memcpy_vec;
 };
 
 /**
@@ -389,7 +402,8 @@ struct dmaengine_bench_channel {
  *	between the modes on the same buffers, in an order that rotates from
  *	run to run; DMAENGINE_BENCH_PREP_CPU needs a version 2 structure
  * @channels: channels to request, 1..DMAENGINE_BENCH_MAX_CHANNELS
- * @folio_order: order of each source and destination folio
+ * @folio_order: order of each source folio, and of each destination
+ *	folio unless DMAENGINE_BENCH_F_DST_ORDER is set
  * @sge: sg entries (folios) in a batch, 1..DMAENGINE_BENCH_MAX_SGE
  * @bytes_per_channel: bytes each channel copies in a run; rounded up to
  *	whole batches, at least one
@@ -426,7 +440,10 @@ struct dmaengine_bench_channel {
  * @cpus_ptr: user pointer to @nr_cpus __u32 CPU numbers: the thread of
  *	channel i runs on CPU cpus[i % nr_cpus]; 0 for no pinning
  * @nr_cpus: entries at @cpus_ptr, 0..DMAENGINE_BENCH_MAX_CPUS
- * @reserved2: zero
+ * @dst_folio_order: with DMAENGINE_BENCH_F_DST_ORDER, the order of each
+ *	destination folio: source and destination tables then have entries
+ *	of different sizes (a batch's bytes must fill whole destination
+ *	folios); zero otherwise
  * @reserved_in2: zero
  * @prep_modes_run: the prep modes that ran: @prep_modes, less those
  *	DMAENGINE_BENCH_F_SKIP_MISSING left out (their ->results[].missing
@@ -444,8 +461,12 @@ struct dmaengine_bench_channel {
  * per run.
  *
  * With DMAENGINE_BENCH_F_SKIP_MISSING, a prep mode the kernel or a channel
- * lacks (memcpy_sg on a kernel without DMA_MEMCPY_SG) is left out instead
- * of failing the call, as long as one mode remains.
+ * lacks (memcpy_sg on a kernel without DMA_MEMCPY_SG, memcpy_vec on one
+ * without DMA_MEMCPY_VEC) is left out instead of failing the call, as long
+ * as one mode remains.
+ *
+ * Source and destination tables are built with entries no longer than the
+ * DMA device's max_seg_size: a folio larger than that takes several.
  */
 struct dmaengine_benchmark {
 	__u32 size;
@@ -483,7 +504,7 @@ struct dmaengine_benchmark {
 	__u32 sample_size;
 	__u64 cpus_ptr;
 	__u32 nr_cpus;
-	__u32 reserved2;
+	__u32 dst_folio_order;
 	__u64 reserved_in2[4];
 	__u32 prep_modes_run;
 	__u32 reserved_out1;
