@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The dmaengine mode: per-segment dmaengine_prep_dma_memcpy() against one
- * dmaengine_prep_dma_memcpy_sg() per batch, timed by phase.
+ * dmaengine_prep_dma_memcpy_sg() or dmaengine_prep_dma_memcpy_vec() per
+ * batch, and the CPU's copy of the same folios, timed by phase.
  *
  * /sys/kernel/debug/dmaengine_benchmark takes DMAENGINE_BENCHMARK with a
  * struct dmaengine_benchmark. The ioctl validates the request, requests the
@@ -58,6 +59,7 @@ enum deb_field {
 	/* struct dmaengine_bench_result2 */
 	DEB_COPY_NS = DEB_NR_FIELDS,
 	DEB_PREP_STALLS,
+	DEB_CONVERT_NS,
 	DEB_NR_ALL_FIELDS,
 };
 
@@ -69,7 +71,49 @@ static const char *const deb_prep_names[DEB_NR_PREP] = {
 	[DEB_PREP_MEMCPY] = "prep_memcpy",
 	[DEB_PREP_MEMCPY_SG] = "prep_memcpy_sg",
 	[DEB_PREP_CPU] = "cpu",
+	[DEB_PREP_MEMCPY_VEC] = "prep_memcpy_vec",
 };
+
+/**
+ * struct deb_batch_api - a prep mode that needs an API stock kernels lack
+ * @mode: the prep mode
+ * @have_api: this kernel has the API (decided at build time)
+ * @cap: the capability a channel needs, when the kernel has the API
+ * @cap_name: its name
+ * @call: the call, as a message names it
+ */
+struct deb_batch_api {
+	enum deb_prep mode;
+	bool have_api;
+	enum dma_transaction_type cap;
+	const char *cap_name;
+	const char *call;
+};
+
+static const struct deb_batch_api deb_batch_apis[] = {
+	{
+		.mode = DEB_PREP_MEMCPY_SG,
+#ifdef HAVE_DMA_MEMCPY_SG
+		.have_api = true,
+		.cap = DMA_MEMCPY_SG,
+#endif
+		.cap_name = "DMA_MEMCPY_SG",
+		.call = "dmaengine_prep_dma_memcpy_sg() (removed from mainline in 6.0)",
+	},
+	{
+		.mode = DEB_PREP_MEMCPY_VEC,
+#ifdef HAVE_DMA_MEMCPY_VEC
+		.have_api = true,
+		.cap = DMA_MEMCPY_VEC,
+#endif
+		.cap_name = "DMA_MEMCPY_VEC",
+		.call = "dmaengine_prep_dma_memcpy_vec() (not in mainline)",
+	},
+};
+
+/* prep modes that need a capability beyond DMA_MEMCPY */
+#define DEB_BATCH_MODES	(DMAENGINE_BENCH_PREP_MEMCPY_SG | \
+			 DMAENGINE_BENCH_PREP_MEMCPY_VEC)
 
 static bool deb_string_ok(const char *s, const char *field)
 {
@@ -98,6 +142,40 @@ static bool deb_zero(const void *p, size_t len, const char *field)
 	return false;
 }
 
+/* Destination folios of another order: they must tile a batch exactly. */
+static int deb_validate_dst_order(const struct dmaengine_benchmark *p)
+{
+	u64 batch_bytes;
+
+	if (!(p->flags & DMAENGINE_BENCH_F_DST_ORDER)) {
+		if (p->dst_folio_order) {
+			mb_refuse_err("invalid dst_folio_order %u: set flag DST_ORDER (0x%x) to use it\n",
+				      p->dst_folio_order,
+				      DMAENGINE_BENCH_F_DST_ORDER);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (map_benchmark_range("dst_folio_order", p->dst_folio_order, 0,
+				DMA_BENCH_MAX_PAGE_ORDER))
+		return -EINVAL;
+	batch_bytes = (u64)p->sge * (PAGE_SIZE << p->folio_order);
+	if (!IS_ALIGNED(batch_bytes, PAGE_SIZE << p->dst_folio_order)) {
+		mb_refuse_err("invalid dst_folio_order %u: a batch of %u folios of order %u (%llu bytes) does not fill whole destination folios of %lu bytes\n",
+			      p->dst_folio_order, p->sge, p->folio_order,
+			      batch_bytes, PAGE_SIZE << p->dst_folio_order);
+		return -EINVAL;
+	}
+	if (batch_bytes >> (PAGE_SHIFT + p->dst_folio_order) >
+	    DMAENGINE_BENCH_MAX_SGE) {
+		mb_refuse_err("invalid dst_folio_order %u: a batch of %llu bytes would take more than %u destination folios\n",
+			      p->dst_folio_order, batch_bytes,
+			      DMAENGINE_BENCH_MAX_SGE);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int deb_validate(struct dmaengine_benchmark *p, u32 usize)
 {
 	u32 modes = usize < DMAENGINE_BENCH_SIZE_VER2 ?
@@ -113,7 +191,7 @@ static int deb_validate(struct dmaengine_benchmark *p, u32 usize)
 		mb_refuse_err("invalid prep_modes 0x%x: must be a non-empty set of 0x%x%s\n",
 			      p->prep_modes, modes,
 			      modes == DMAENGINE_BENCH_PREP_ALL ? "" :
-			      " (the cpu mode needs the version 2 structure)");
+			      " (cpu and memcpy_vec: each needs the version 2 structure)");
 		return -EINVAL;
 	}
 	if (map_benchmark_range("channels", p->channels, 1,
@@ -143,7 +221,6 @@ static int deb_validate(struct dmaengine_benchmark *p, u32 usize)
 	    !deb_zero(&p->reserved0, sizeof(p->reserved0), "reserved0") ||
 	    !deb_zero(&p->reserved1, sizeof(p->reserved1), "reserved1") ||
 	    !deb_zero(p->reserved_in, sizeof(p->reserved_in), "reserved_in") ||
-	    !deb_zero(&p->reserved2, sizeof(p->reserved2), "reserved2") ||
 	    !deb_zero(p->reserved_in2, sizeof(p->reserved_in2),
 		      "reserved_in2"))
 		return -EINVAL;
@@ -151,7 +228,7 @@ static int deb_validate(struct dmaengine_benchmark *p, u32 usize)
 		mb_refuse_err("invalid samples_ptr/samples_len: give both or neither\n");
 		return -EINVAL;
 	}
-	return 0;
+	return deb_validate_dst_order(p);
 }
 
 /* Buffers are pinned for the whole call: refuse what memory cannot hold. */
@@ -191,14 +268,18 @@ static void deb_release_channels(struct deb_run *run)
 /* The capabilities the prep modes of @modes need of a channel. */
 static void deb_caps(u32 modes, dma_cap_mask_t *mask)
 {
+	unsigned int i;
+
 	dma_cap_zero(*mask);
 	/* the cpu mode copies the folios of memcpy channels */
-	if (modes & ~DMAENGINE_BENCH_PREP_MEMCPY_SG)
+	if (modes & ~DEB_BATCH_MODES)
 		dma_cap_set(DMA_MEMCPY, *mask);
-#ifdef HAVE_DMA_MEMCPY_SG
-	if (modes & DMAENGINE_BENCH_PREP_MEMCPY_SG)
-		dma_cap_set(DMA_MEMCPY_SG, *mask);
-#endif
+	for (i = 0; i < ARRAY_SIZE(deb_batch_apis); i++) {
+		const struct deb_batch_api *api = &deb_batch_apis[i];
+
+		if (api->have_api && modes & BIT(api->mode))
+			dma_cap_set(api->cap, *mask);
+	}
 }
 
 /* Up to ->channels channels with the capabilities @modes need. */
@@ -229,9 +310,10 @@ static bool deb_enough_channels(const struct deb_run *run,
 
 static int deb_no_channels(struct deb_run *run, struct dmaengine_benchmark *p)
 {
-	mb_refuse_err("found %u DMA_MEMCPY%s channels%s%s%s%s, channels asks for %u\n",
+	mb_refuse_err("found %u DMA_MEMCPY%s%s channels%s%s%s%s, channels asks for %u\n",
 		      run->nr,
 		      run->modes & DMAENGINE_BENCH_PREP_MEMCPY_SG ? "_SG" : "",
+		      run->modes & DMAENGINE_BENCH_PREP_MEMCPY_VEC ? "_VEC" : "",
 		      p->channel[0] ? " named " : "", p->channel,
 		      p->device[0] ? " on device " : "", p->device,
 		      p->channels);
@@ -242,17 +324,17 @@ static int deb_no_channels(struct deb_run *run, struct dmaengine_benchmark *p)
 
 /*
  * Channels with what every asked mode needs. Channels that have DMA_MEMCPY
- * but not DMA_MEMCPY_SG are taken only to say which one lacks it, or, with
- * SKIP_MISSING, to run the other modes on them.
+ * but not DMA_MEMCPY_SG or DMA_MEMCPY_VEC are taken only to say which one
+ * lacks it, or, with SKIP_MISSING, to run the other modes on them.
  */
 static int deb_acquire(struct deb_run *run, struct dmaengine_benchmark *p)
 {
-	u32 others = run->modes & ~DMAENGINE_BENCH_PREP_MEMCPY_SG;
+	u32 others = run->modes & ~DEB_BATCH_MODES;
 
 	deb_request_channels(run, p, run->modes);
 	if (deb_enough_channels(run, p))
 		return 0;
-	if (!(run->modes & DMAENGINE_BENCH_PREP_MEMCPY_SG))
+	if (!(run->modes & DEB_BATCH_MODES))
 		return deb_no_channels(run, p);
 
 	deb_release_channels(run);
@@ -264,16 +346,18 @@ static int deb_acquire(struct deb_run *run, struct dmaengine_benchmark *p)
 
 /* A mode asked for but missing: left out with SKIP_MISSING, else fatal. */
 static int deb_missing(struct deb_run *run, struct dmaengine_benchmark *p,
-		       enum deb_prep mode, u32 error)
+		       const struct deb_batch_api *api, u32 error)
 {
+	enum deb_prep mode = api->mode;
+
 	if (p->flags & DMAENGINE_BENCH_F_SKIP_MISSING &&
 	    run->modes & ~BIT(mode)) {
 		run->modes &= ~BIT(mode);
 		p->results[mode].missing = error;
-		pr_info("%s left out: %s\n", deb_prep_names[mode],
+		pr_info("%s left out: %s %s\n", deb_prep_names[mode],
 			error == DMAENGINE_BENCH_ERR_NO_API ?
-			"this kernel has no DMA_MEMCPY_SG" :
-			"a channel lacks DMA_MEMCPY_SG");
+			"this kernel has no" : "a channel lacks",
+			api->cap_name);
 		return 0;
 	}
 	p->error = error;
@@ -281,17 +365,28 @@ static int deb_missing(struct deb_run *run, struct dmaengine_benchmark *p,
 	return -EOPNOTSUPP;
 }
 
-/* Before any channel is touched: does this kernel have the API at all? */
-static int deb_check_memcpy_sg_api(struct deb_run *run,
-				   struct dmaengine_benchmark *p)
+/*
+ * Before anything is allocated or any channel touched: does this kernel
+ * have the batch APIs asked for at all?
+ */
+static int deb_check_apis(struct deb_run *run, struct dmaengine_benchmark *p)
 {
-	if (!(run->modes & DMAENGINE_BENCH_PREP_MEMCPY_SG) ||
-	    dma_bench_have_memcpy_sg())
-		return 0;
-	if (!(p->flags & DMAENGINE_BENCH_F_SKIP_MISSING))
-		mb_refuse_err("prep_memcpy_sg: this kernel has no dmaengine_prep_dma_memcpy_sg() (removed from mainline in 6.0); see kernel/patches/\n");
-	return deb_missing(run, p, DEB_PREP_MEMCPY_SG,
-			   DMAENGINE_BENCH_ERR_NO_API);
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(deb_batch_apis); i++) {
+		const struct deb_batch_api *api = &deb_batch_apis[i];
+
+		if (!(run->modes & BIT(api->mode)) || api->have_api)
+			continue;
+		if (!(p->flags & DMAENGINE_BENCH_F_SKIP_MISSING))
+			mb_refuse_err("%s: this kernel has no %s; see kernel/patches/\n",
+				      deb_prep_names[api->mode], api->call);
+		ret = deb_missing(run, p, api, DMAENGINE_BENCH_ERR_NO_API);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 static bool deb_has_cap(const struct deb_chan *c, enum dma_transaction_type t)
@@ -299,9 +394,35 @@ static bool deb_has_cap(const struct deb_chan *c, enum dma_transaction_type t)
 	return dma_has_cap(t, c->chan->device->cap_mask);
 }
 
+/* Every channel has the capability of a batch mode that is to run. */
+static int deb_check_cap(struct deb_run *run, struct dmaengine_benchmark *p,
+			 const struct deb_batch_api *api)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < run->nr && run->modes & BIT(api->mode); i++) {
+		struct deb_chan *c = &run->chans[i];
+
+		if (api->have_api && deb_has_cap(c, api->cap))
+			continue;
+		if (!(p->flags & DMAENGINE_BENCH_F_SKIP_MISSING))
+			mb_refuse_err("%s: %s (%s) has no %s capability\n",
+				      deb_prep_names[api->mode], c->name,
+				      c->dev_name, api->cap_name);
+		p->error_channel = i;
+		ret = deb_missing(run, p, api, DMAENGINE_BENCH_ERR_NO_CAP);
+		if (ret)
+			return ret;
+		p->error_channel = 0;
+	}
+	return 0;
+}
+
 /*
  * What the channels can do against what was asked: DMA_MEMCPY_SG for
- * memcpy_sg; polling only where the last completion implies the others.
+ * memcpy_sg, DMA_MEMCPY_VEC for memcpy_vec; polling only where the last
+ * completion implies the others.
  */
 static int deb_check_channels(struct deb_run *run,
 			      struct dmaengine_benchmark *p)
@@ -309,24 +430,10 @@ static int deb_check_channels(struct deb_run *run,
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < run->nr; i++) {
-		struct deb_chan *c = &run->chans[i];
-
-		if (!(run->modes & DMAENGINE_BENCH_PREP_MEMCPY_SG))
-			break;
-#ifdef HAVE_DMA_MEMCPY_SG
-		if (deb_has_cap(c, DMA_MEMCPY_SG))
-			continue;
-#endif
-		if (!(p->flags & DMAENGINE_BENCH_F_SKIP_MISSING))
-			mb_refuse_err("prep_memcpy_sg: %s (%s) has no DMA_MEMCPY_SG capability\n",
-				      c->name, c->dev_name);
-		p->error_channel = i;
-		ret = deb_missing(run, p, DEB_PREP_MEMCPY_SG,
-				  DMAENGINE_BENCH_ERR_NO_CAP);
+	for (i = 0; i < ARRAY_SIZE(deb_batch_apis); i++) {
+		ret = deb_check_cap(run, p, &deb_batch_apis[i]);
 		if (ret)
 			return ret;
-		p->error_channel = 0;
 	}
 	for (i = 0; i < run->nr; i++) {
 		struct deb_chan *c = &run->chans[i];
@@ -364,6 +471,9 @@ static void deb_channel_info(const struct deb_chan *c,
 	info->copy_align = c->chan->device->copy_align;
 #ifdef HAVE_DMA_MEMCPY_SG
 	info->has_memcpy_sg = deb_has_cap(c, DMA_MEMCPY_SG);
+#endif
+#ifdef HAVE_DMA_MEMCPY_VEC
+	info->has_memcpy_vec = deb_has_cap(c, DMA_MEMCPY_VEC);
 #endif
 	info->no_order = c->no_order;
 }
@@ -542,6 +652,7 @@ static void deb_collect(const struct deb_run *run, u64 *v[DEB_NR_ALL_FIELDS],
 		v[DEB_UNMAP_NS][r] += f->unmap_ns;
 		v[DEB_COPY_NS][r] += f->copy_ns;
 		v[DEB_PREP_STALLS][r] += f->prep_stalls;
+		v[DEB_CONVERT_NS][r] += f->convert_ns;
 		res->bytes += f->bytes;
 		res->prep_calls += f->prep_calls;
 		res->submits += f->submits;
@@ -590,6 +701,7 @@ static int deb_copy_samples(const struct deb_run *run,
 		s.submits = f->submits;
 		s.copy_ns = f->copy_ns;
 		s.prep_stalls = f->prep_stalls;
+		s.convert_ns = f->convert_ns;
 		if (copy_to_user(usamples + p->samples_written * stride, &s,
 				 len))
 			return -EFAULT;
@@ -611,6 +723,8 @@ static void deb_reduce(struct dmaengine_bench_result2 *res,
 		       &res->copy_ns.stddev);
 	mb_mean_stddev(v[DEB_PREP_STALLS], runs, &res->prep_stalls.mean,
 		       &res->prep_stalls.stddev);
+	mb_mean_stddev(v[DEB_CONVERT_NS], runs, &res->convert_ns.mean,
+		       &res->convert_ns.stddev);
 	res->r.runs = runs;
 }
 
@@ -770,7 +884,11 @@ static struct deb_run *deb_run_alloc(struct dmaengine_benchmark *p)
 	run->depth = p->depth ?: 1;
 	run->distinct = p->flags & DMAENGINE_BENCH_F_DISTINCT;
 	run->folio_size = PAGE_SIZE << p->folio_order;
+	run->dst_folio_size = p->flags & DMAENGINE_BENCH_F_DST_ORDER ?
+			      PAGE_SIZE << p->dst_folio_order : run->folio_size;
 	batch_bytes = (u64)p->sge * run->folio_size;
+	/* validated: whole destination folios, at most MAX_SGE of them */
+	run->dst_sge = div64_u64(batch_bytes, run->dst_folio_size);
 	run->batches = max_t(u64, 1, div64_u64(p->bytes_per_channel +
 					       batch_bytes - 1, batch_bytes));
 	run->timeout = msecs_to_jiffies(p->timeout_ms ?: DEB_DEFAULT_TIMEOUT_MS);
@@ -788,7 +906,7 @@ static int deb_benchmark(struct dmaengine_benchmark *p)
 	if (!run)
 		return -ENOMEM;
 
-	ret = deb_check_memcpy_sg_api(run, p);
+	ret = deb_check_apis(run, p);
 	if (ret)
 		goto free;
 	ret = deb_check_memory(p, run->batches);

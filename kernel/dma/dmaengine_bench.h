@@ -20,6 +20,7 @@ enum deb_prep {
 	DEB_PREP_MEMCPY = DMAENGINE_BENCH_MODE_MEMCPY,
 	DEB_PREP_MEMCPY_SG = DMAENGINE_BENCH_MODE_MEMCPY_SG,
 	DEB_PREP_CPU = DMAENGINE_BENCH_MODE_CPU,
+	DEB_PREP_MEMCPY_VEC = DMAENGINE_BENCH_MODE_MEMCPY_VEC,
 	DEB_NR_PREP = DMAENGINE_BENCH_NR_MODES,
 };
 
@@ -27,7 +28,8 @@ enum deb_prep {
  * struct deb_figures - what one channel measured in one run
  * @start: ktime of the run's start on this channel
  * @end: ktime of the run's end on this channel
- * @prep_ns: time in prep calls, those that returned NULL included
+ * @prep_ns: time in prep calls, those that returned NULL included, and
+ *	building the dma_vec arrays they take (memcpy_vec)
  * @submit_ns: time in dmaengine_submit()
  * @issue_ns: time in dma_async_issue_pending()
  * @wait_ns: time blocked waiting for the provider: for a batch's
@@ -35,6 +37,7 @@ enum deb_prep {
  * @map_ns: time mapping source and destination
  * @unmap_ns: time unmapping them
  * @copy_ns: time in the CPU copy (prep mode cpu)
+ * @convert_ns: time building dma_vec arrays from the mapped tables
  * @bytes: bytes copied
  * @prep_calls: prep calls that returned a descriptor
  * @prep_stalls: prep calls that returned NULL and were retried
@@ -52,6 +55,7 @@ struct deb_figures {
 	u64 map_ns;
 	u64 unmap_ns;
 	u64 copy_ns;
+	u64 convert_ns;
 	u64 bytes;
 	u64 prep_calls;
 	u64 prep_stalls;
@@ -62,18 +66,16 @@ struct deb_figures {
 
 /**
  * struct deb_set - the buffers of one batch
- * @src: its source folios, one per sg entry
- * @dst: its destination folios
+ * @src: its source folios
+ * @dst: its destination folios (of another order with an odd layout)
  * @src_sgt: source table, mapped DMA_TO_DEVICE while in use
  * @dst_sgt: destination table, mapped DMA_FROM_DEVICE while in use
- * @first: index of its first folio in the channel's folio arrays
  */
 struct deb_set {
 	struct folio **src;
 	struct folio **dst;
 	struct sg_table src_sgt;
 	struct sg_table dst_sgt;
-	unsigned int first;
 };
 
 struct deb_chan;
@@ -89,6 +91,8 @@ struct deb_chan;
  * @done: completed when @pending drops to zero
  * @result: the first result other than DMA_TRANS_NOERROR a callback gave
  * @busy: submitted and not yet retired
+ * @src_vecs: the source table as a dma_vec array (memcpy_vec)
+ * @dst_vecs: the destination table likewise
  */
 struct deb_slot {
 	struct deb_chan *c;
@@ -100,6 +104,10 @@ struct deb_slot {
 	struct completion done;
 	int result;
 	bool busy;
+#ifdef HAVE_DMA_MEMCPY_VEC
+	struct dma_vec *src_vecs;
+	struct dma_vec *dst_vecs;
+#endif
 };
 
 struct deb_run;
@@ -120,13 +128,16 @@ struct deb_run;
  *	every descriptor raises a callback, and the batch is done when all did
  * @src: every source folio of the channel
  * @dst: every destination folio
- * @nfolios: folios in each of @src and @dst
+ * @nfolios: folios in @src
+ * @dst_nfolios: folios in @dst
  * @sets: the batches' buffers: one set per batch of a run with distinct
  *	buffers, one set copied again and again otherwise
  * @nsets: entries in @sets
  * @slots: the batches in flight: deb_run.depth of them, reused in turn
  * @max_txs: descriptors a batch can take at the most
- * @max_seg: largest segment one memcpy descriptor may carry
+ * @max_seg: largest segment one memcpy descriptor, or sg entry, may carry:
+ *	the device's max_seg_size and max mapping size, kept aligned
+ * @max_ents: entries a batch's source or destination table can have
  * @irq_every: after a prep stalled, every @irq_every-th descriptor asks
  *	for an interrupt, so that a provider that retires descriptors only
  *	then makes room; 0: only a batch's last one asks
@@ -153,11 +164,13 @@ struct deb_chan {
 	struct folio **src;
 	struct folio **dst;
 	unsigned long nfolios;
+	unsigned long dst_nfolios;
 	struct deb_set *sets;
 	unsigned int nsets;
 	struct deb_slot *slots;
 	unsigned int max_txs;
 	unsigned int max_seg;
+	unsigned int max_ents;
 	unsigned int irq_every;
 	unsigned int since_irq;
 	unsigned int since_stall;
@@ -190,7 +203,9 @@ struct deb_bus_watch {
  * @distinct: every batch of a run has its own buffers
  * @cpus: CPUs to pin the threads to, or NULL
  * @nr_cpus: entries in @cpus
- * @folio_size: bytes in one folio
+ * @folio_size: bytes in one source folio
+ * @dst_folio_size: bytes in one destination folio
+ * @dst_sge: destination folios in a batch
  * @batches: batches each channel runs per run
  * @timeout: jiffies one batch may take, and a stalled prep may wait
  * @watches: buses watched for the unbinding of a provider
@@ -214,6 +229,8 @@ struct deb_run {
 	u32 *cpus;
 	unsigned int nr_cpus;
 	size_t folio_size;
+	size_t dst_folio_size;
+	unsigned int dst_sge;
 	u64 batches;
 	unsigned long timeout;
 	struct deb_bus_watch *watches;

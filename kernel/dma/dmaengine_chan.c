@@ -90,22 +90,21 @@ static void deb_folios_free(struct folio **folios, unsigned long n)
 	kvfree(folios);
 }
 
-static struct folio **deb_folios_alloc(struct deb_chan *c, int node,
-				       bool exact)
+static struct folio **deb_folios_alloc(struct deb_chan *c, unsigned long n,
+				       unsigned int order, int node, bool exact)
 {
-	unsigned int order = c->run->p->folio_order;
 	struct folio **folios;
 	unsigned long i;
 
-	folios = kvcalloc(c->nfolios, sizeof(*folios), GFP_KERNEL);
+	folios = kvcalloc(n, sizeof(*folios), GFP_KERNEL);
 	if (!folios)
 		return NULL;
-	for (i = 0; i < c->nfolios; i++) {
+	for (i = 0; i < n; i++) {
 		folios[i] = deb_folio_alloc(node, exact, order);
 		if (!folios[i]) {
 			pr_err("%s: cannot allocate folio %lu of order %u on node %d\n",
 			       c->name, i, order, node);
-			deb_folios_free(folios, c->nfolios);
+			deb_folios_free(folios, n);
 			return NULL;
 		}
 		cond_resched();
@@ -113,17 +112,35 @@ static struct folio **deb_folios_alloc(struct deb_chan *c, int node,
 	return folios;
 }
 
-static int deb_table_fill(struct sg_table *sgt, struct folio **folios,
-			  unsigned int n)
+/* Entries of a table of @n folios of @size bytes: none over max_seg. */
+static unsigned long deb_table_ents(const struct deb_chan *c,
+				    unsigned long n, size_t size)
 {
+	return n * DIV_ROUND_UP(size, c->max_seg);
+}
+
+/*
+ * One entry per folio, or several where a folio is larger than what the
+ * device takes in one segment: the DMA API wants no longer entries.
+ */
+static int deb_table_fill(struct deb_chan *c, struct sg_table *sgt,
+			  struct folio **folios, unsigned int n)
+{
+	size_t size = folio_size(folios[0]), off, len;
 	struct scatterlist *sg;
 	unsigned int i;
 
-	if (sg_alloc_table(sgt, n, GFP_KERNEL))
+	if (sg_alloc_table(sgt, deb_table_ents(c, n, size), GFP_KERNEL))
 		return -ENOMEM;
-	for_each_sgtable_sg(sgt, sg, i)
-		sg_set_page(sg, folio_page(folios[i], 0), folio_size(folios[i]),
-			    0);
+	sg = sgt->sgl;
+	for (i = 0; i < n; i++) {
+		for (off = 0; off < size; off += len) {
+			len = min_t(size_t, size - off, c->max_seg);
+			sg_set_page(sg, folio_page(folios[i], off >> PAGE_SHIFT),
+				    len, offset_in_page(off));
+			sg = sg_next(sg);
+		}
+	}
 	return 0;
 }
 
@@ -143,7 +160,7 @@ static void deb_sets_free(struct deb_chan *c)
 
 static int deb_sets_alloc(struct deb_chan *c)
 {
-	unsigned int sge = c->run->p->sge, i;
+	unsigned int sge = c->run->p->sge, dst_sge = c->run->dst_sge, i;
 
 	c->sets = kvcalloc(c->nsets, sizeof(*c->sets), GFP_KERNEL);
 	if (!c->sets)
@@ -151,11 +168,10 @@ static int deb_sets_alloc(struct deb_chan *c)
 	for (i = 0; i < c->nsets; i++) {
 		struct deb_set *set = &c->sets[i];
 
-		set->first = i * sge;
-		set->src = &c->src[set->first];
-		set->dst = &c->dst[set->first];
-		if (deb_table_fill(&set->src_sgt, set->src, sge) ||
-		    deb_table_fill(&set->dst_sgt, set->dst, sge))
+		set->src = &c->src[(unsigned long)i * sge];
+		set->dst = &c->dst[(unsigned long)i * dst_sge];
+		if (deb_table_fill(c, &set->src_sgt, set->src, sge) ||
+		    deb_table_fill(c, &set->dst_sgt, set->dst, dst_sge))
 			return -ENOMEM;
 		cond_resched();
 	}
@@ -168,8 +184,13 @@ static void deb_slots_free(struct deb_chan *c)
 
 	if (!c->slots)
 		return;
-	for (i = 0; i < c->run->depth; i++)
+	for (i = 0; i < c->run->depth; i++) {
 		kvfree(c->slots[i].cookies);
+#ifdef HAVE_DMA_MEMCPY_VEC
+		kvfree(c->slots[i].src_vecs);
+		kvfree(c->slots[i].dst_vecs);
+#endif
+	}
 	kfree(c->slots);
 	c->slots = NULL;
 }
@@ -190,40 +211,51 @@ static int deb_slots_alloc(struct deb_chan *c)
 				      GFP_KERNEL);
 		if (!s->cookies)
 			return -ENOMEM;
+#ifdef HAVE_DMA_MEMCPY_VEC
+		if (!(c->run->modes & DMAENGINE_BENCH_PREP_MEMCPY_VEC))
+			continue;
+		s->src_vecs = kvcalloc(c->max_ents, sizeof(*s->src_vecs),
+				       GFP_KERNEL);
+		s->dst_vecs = kvcalloc(c->max_ents, sizeof(*s->dst_vecs),
+				       GFP_KERNEL);
+		if (!s->src_vecs || !s->dst_vecs)
+			return -ENOMEM;
+#endif
 	}
 	return 0;
 }
 
 /*
- * The pattern names the channel, folio and word, so a copy to the wrong
- * place is caught as surely as a copy that did not happen.
+ * The pattern names the channel, page and word, so a copy to the wrong
+ * place is caught as surely as a copy that did not happen. Pages count
+ * from the start of the channel's buffer, whatever its folios' order, so
+ * source and destination compare even when their layouts differ.
  */
-static u64 deb_pattern(unsigned int chan, unsigned long folio, size_t word)
+static u64 deb_pattern(unsigned int chan, unsigned long page, size_t word)
 {
-	return ((u64)chan << 56) ^ ((u64)folio << 32) ^ word ^
+	return ((u64)chan << 56) ^ ((u64)page << 16) ^ word ^
 	       0x5a5a5a5a00000000ULL;
 }
 
 /*
- * Fill (fill = true) or check each page of a buffer, mapping one page at a
- * time so that highmem works on 32-bit machines.
+ * Fill (fill = true) or check each page of a buffer of @n folios, mapping
+ * one page at a time so that highmem works on 32-bit machines.
  */
 static bool deb_pattern_walk(struct deb_chan *c, struct folio **folios,
-			     bool fill)
+			     unsigned long n, bool fill)
 {
 	const size_t words = PAGE_SIZE / sizeof(u64);
-	unsigned long i;
+	unsigned long i, page = 0;
 	unsigned int pg;
 	size_t w;
 
-	for (i = 0; i < c->nfolios; i++) {
-		for (pg = 0; pg < folio_nr_pages(folios[i]); pg++) {
+	for (i = 0; i < n; i++) {
+		for (pg = 0; pg < folio_nr_pages(folios[i]); pg++, page++) {
 			u64 *v = kmap_local_page(folio_page(folios[i], pg));
-			size_t base = (size_t)pg * words;
 			bool ok = true;
 
 			for (w = 0; w < words && ok; w++) {
-				u64 want = deb_pattern(c->index, i, base + w);
+				u64 want = deb_pattern(c->index, page, w);
 
 				if (fill)
 					v[w] = want;
@@ -232,8 +264,8 @@ static bool deb_pattern_walk(struct deb_chan *c, struct folio **folios,
 			}
 			kunmap_local(v);
 			if (!ok) {
-				pr_err("%s: verification failed: folio %lu page %u word %zu\n",
-				       c->name, i, pg, w - 1);
+				pr_err("%s: verification failed: page %lu (folio %lu page %u) word %zu\n",
+				       c->name, page, i, pg, w - 1);
 				return false;
 			}
 		}
@@ -242,46 +274,61 @@ static bool deb_pattern_walk(struct deb_chan *c, struct folio **folios,
 	return true;
 }
 
-static void deb_buffer_clear(struct deb_chan *c, struct folio **folios)
+static void deb_buffer_clear(struct folio **folios, unsigned long n)
 {
 	unsigned long i;
 	unsigned int pg;
 
-	for (i = 0; i < c->nfolios; i++) {
+	for (i = 0; i < n; i++) {
 		for (pg = 0; pg < folio_nr_pages(folios[i]); pg++)
 			clear_highpage(folio_page(folios[i], pg));
 		cond_resched();
 	}
 }
 
+/* Entries one table may have: a batch split finer is refused. */
+#define DEB_MAX_TABLE_ENTS	BIT(20)
+
 /* The channel's limits, checked before anything is allocated. */
 static int deb_chan_limits(struct deb_chan *c)
 {
+	const struct deb_run *run = c->run;
 	unsigned int max_seg = dma_get_max_seg_size(c->dma_dev);
 	unsigned int align = c->chan->device->copy_align;
-	size_t folio_size = c->run->folio_size;
+	size_t max_map = dma_max_mapping_size(c->dma_dev);
+	unsigned long ents;
 
-	/* a segment must fit a descriptor and keep the device's alignment */
+	/*
+	 * A segment must fit a descriptor, a mapping (swiotlb bounces at
+	 * most dma_max_mapping_size() in one piece) and keep the device's
+	 * alignment.
+	 */
 	c->max_seg = max_seg ? max_seg : UINT_MAX;
+	if (max_map < c->max_seg)
+		c->max_seg = max_map;
 	if (align)
 		c->max_seg = round_down(c->max_seg, 1U << align);
 	if (!c->max_seg) {
-		pr_err("%s: max segment size %u is below the copy alignment of %u bytes\n",
-		       c->name, max_seg, 1U << align);
+		pr_err("%s: max segment size %u (max mapping size %zu) is below the copy alignment of %u bytes\n",
+		       c->name, max_seg, max_map, 1U << align);
 		return -EINVAL;
 	}
-	/* swiotlb bounces at most dma_max_mapping_size() in one piece */
-	if (folio_size > dma_max_mapping_size(c->dma_dev)) {
-		pr_err("%s: folio size %zu exceeds the max mapping size %zu of %s\n",
-		       c->name, folio_size, dma_max_mapping_size(c->dma_dev),
-		       dev_name(c->dma_dev));
+	if (align && (!IS_ALIGNED(run->folio_size, 1U << align) ||
+		      !IS_ALIGNED(run->dst_folio_size, 1U << align))) {
+		pr_err("%s: folio size %zu/%zu (source/destination) breaks the copy alignment of %u bytes\n",
+		       c->name, run->folio_size, run->dst_folio_size,
+		       1U << align);
 		return -EINVAL;
 	}
-	if (align && !IS_ALIGNED(folio_size, 1U << align)) {
-		pr_err("%s: folio size %zu breaks the copy alignment of %u bytes\n",
-		       c->name, folio_size, 1U << align);
+	ents = max(deb_table_ents(c, run->p->sge, run->folio_size),
+		   deb_table_ents(c, run->dst_sge, run->dst_folio_size));
+	if (ents > DEB_MAX_TABLE_ENTS) {
+		pr_err("%s: a batch would take %lu sg entries of at most %u bytes (max_seg_size of %s): more than %lu\n",
+		       c->name, ents, c->max_seg, dev_name(c->dma_dev),
+		       DEB_MAX_TABLE_ENTS);
 		return -EINVAL;
 	}
+	c->max_ents = ents;
 	return 0;
 }
 
@@ -299,23 +346,27 @@ int deb_chan_setup(struct deb_chan *c)
 	 * Mapped segments can merge (IOMMU) but never exceed the batch; the
 	 * source and destination tables each end segments independently.
 	 */
-	c->max_txs = 2 * p->sge + div_u64(batch_bytes, c->max_seg) + 1;
+	c->max_txs = 2 * c->max_ents + div_u64(batch_bytes, c->max_seg) + 1;
 	c->nsets = c->run->distinct ? c->run->batches : 1;
 	c->nfolios = (unsigned long)c->nsets * p->sge;
+	c->dst_nfolios = (unsigned long)c->nsets * c->run->dst_sge;
 
 	if (deb_slots_alloc(c))
 		goto nomem;
-	c->src = deb_folios_alloc(c, c->src_node, p->src_node != NUMA_NO_NODE);
+	c->src = deb_folios_alloc(c, c->nfolios, p->folio_order, c->src_node,
+				  p->src_node != NUMA_NO_NODE);
 	if (!c->src)
 		goto nomem;
-	c->dst = deb_folios_alloc(c, c->dst_node, p->dst_node != NUMA_NO_NODE);
+	c->dst = deb_folios_alloc(c, c->dst_nfolios,
+				  ilog2(c->run->dst_folio_size >> PAGE_SHIFT),
+				  c->dst_node, p->dst_node != NUMA_NO_NODE);
 	if (!c->dst)
 		goto nomem;
 	if (deb_sets_alloc(c))
 		goto nomem;
 
 	if (p->flags & DMAENGINE_BENCH_F_VERIFY)
-		deb_pattern_walk(c, c->src, true);
+		deb_pattern_walk(c, c->src, c->nfolios, true);
 	return 0;
 
 nomem:
@@ -326,7 +377,7 @@ nomem:
 void deb_chan_teardown(struct deb_chan *c)
 {
 	deb_sets_free(c);
-	deb_folios_free(c->dst, c->nfolios);
+	deb_folios_free(c->dst, c->dst_nfolios);
 	c->dst = NULL;
 	deb_folios_free(c->src, c->nfolios);
 	c->src = NULL;
@@ -547,30 +598,83 @@ static int deb_submit(struct deb_chan *c, struct deb_slot *s,
 	return 0;
 }
 
-/* One prep call, timed, for a piece or (!len) for the whole batch. */
+/* The prep call of each DMA prep mode, as the kernel log names it. */
+static const char *const deb_calls[DEB_NR_PREP] = {
+	[DEB_PREP_MEMCPY] = "prep_dma_memcpy",
+	[DEB_PREP_MEMCPY_SG] = "prep_dma_memcpy_sg",
+	[DEB_PREP_MEMCPY_VEC] = "prep_dma_memcpy_vec",
+};
+
+/*
+ * One prep call, timed: for a piece (@len) in per-segment mode, for the
+ * whole batch in the others. A kernel without a mode's API never gets
+ * here: the ioctl refuses the mode before any channel is touched.
+ */
 static struct dma_async_tx_descriptor *
 deb_prep_call(struct deb_chan *c, struct deb_slot *s, dma_addr_t dst,
 	      dma_addr_t src, size_t len, unsigned long flags)
 {
-	struct dma_async_tx_descriptor *tx;
+	struct dma_async_tx_descriptor *tx = NULL;
 	ktime_t t0 = ktime_get();
 
-	if (len) {
+	switch (c->run->prep) {
+	case DEB_PREP_MEMCPY:
 		tx = dmaengine_prep_dma_memcpy(c->chan, dst, src, len, flags);
-	} else {
+		break;
 #ifdef HAVE_DMA_MEMCPY_SG
+	case DEB_PREP_MEMCPY_SG:
 		tx = dmaengine_prep_dma_memcpy_sg(c->chan,
 						  s->set->dst_sgt.sgl,
 						  s->set->dst_sgt.nents,
 						  s->set->src_sgt.sgl,
 						  s->set->src_sgt.nents, flags);
-#else
-		/* refused by the ioctl's checks before any channel is touched */
-		tx = NULL;
+		break;
 #endif
+#ifdef HAVE_DMA_MEMCPY_VEC
+	case DEB_PREP_MEMCPY_VEC:
+		tx = dmaengine_prep_dma_memcpy_vec(c->chan, s->dst_vecs,
+						   s->set->dst_sgt.nents,
+						   s->src_vecs,
+						   s->set->src_sgt.nents, flags);
+		break;
+#endif
+	default:
+		break;
 	}
 	c->fig.prep_ns += deb_elapsed(t0);
 	return tx;
+}
+
+#ifdef HAVE_DMA_MEMCPY_VEC
+static void deb_table_to_vecs(const struct sg_table *sgt, struct dma_vec *v)
+{
+	struct scatterlist *sg;
+	unsigned int i;
+
+	for_each_sgtable_dma_sg(sgt, sg, i) {
+		v[i].addr = sg_dma_address(sg);
+		v[i].len = sg_dma_len(sg);
+	}
+}
+#endif
+
+/*
+ * memcpy_vec takes arrays of mapped segments where memcpy_sg takes the
+ * tables: building them is work only this form asks of its caller, timed
+ * in the prep phase and on its own.
+ */
+static void deb_convert(struct deb_chan *c, struct deb_slot *s)
+{
+#ifdef HAVE_DMA_MEMCPY_VEC
+	ktime_t t0 = ktime_get();
+	u64 ns;
+
+	deb_table_to_vecs(&s->set->src_sgt, s->src_vecs);
+	deb_table_to_vecs(&s->set->dst_sgt, s->dst_vecs);
+	ns = deb_elapsed(t0);
+	c->fig.convert_ns += ns;
+	c->fig.prep_ns += ns;
+#endif
 }
 
 /* Prepare and submit one descriptor, waiting for room in a full pool. */
@@ -578,7 +682,7 @@ static int deb_prep_submit(struct deb_chan *c, struct deb_slot *s,
 			   dma_addr_t dst, dma_addr_t src, size_t len,
 			   bool last)
 {
-	const char *call = len ? "prep_dma_memcpy" : "prep_dma_memcpy_sg";
+	const char *call = deb_calls[c->run->prep];
 	unsigned long flags = deb_flags(c, last);
 	struct deb_stall st = { .deadline = jiffies + c->run->timeout };
 	struct dma_async_tx_descriptor *tx;
@@ -669,10 +773,17 @@ static int deb_slot_start(struct deb_chan *c, struct deb_slot *s,
 	}
 	s->busy = true;
 
-	if (c->run->prep == DEB_PREP_MEMCPY_SG)
+	switch (c->run->prep) {
+	case DEB_PREP_MEMCPY_VEC:
+		deb_convert(c, s);
+		fallthrough;
+	case DEB_PREP_MEMCPY_SG:
 		ret = deb_prep_submit(c, s, 0, 0, 0, true);
-	else
+		break;
+	default:
 		ret = deb_batch_memcpy(c, s);
+		break;
+	}
 	if (ret)
 		return ret;
 
@@ -855,18 +966,41 @@ static void deb_folio_copy(struct folio *dst, struct folio *src)
 #endif
 }
 
+/*
+ * A batch copied by the CPU: folio by folio, or where the destination's
+ * folios have another order, page by page as folio_copy() copies.
+ */
+static void deb_cpu_copy(struct deb_chan *c, struct deb_set *set)
+{
+	unsigned int sge = c->run->p->sge, i;
+	unsigned long spp, dpp, pg, npages;
+
+	if (c->run->dst_folio_size == c->run->folio_size) {
+		for (i = 0; i < sge; i++)
+			deb_folio_copy(set->dst[i], set->src[i]);
+		return;
+	}
+	spp = c->run->folio_size >> PAGE_SHIFT;
+	dpp = c->run->dst_folio_size >> PAGE_SHIFT;
+	npages = sge * spp;
+	for (pg = 0; pg < npages; pg++) {
+		copy_highpage(folio_page(set->dst[pg / dpp], pg % dpp),
+			      folio_page(set->src[pg / spp], pg % spp));
+		cond_resched();
+	}
+}
+
 /* The same batches copied by the CPU, the way migration copies a folio. */
 static int deb_cpu_batches(struct deb_chan *c)
 {
-	unsigned int sge = c->run->p->sge, i;
+	unsigned int sge = c->run->p->sge;
 	u64 b;
 
 	for (b = 0; b < c->run->batches; b++) {
 		struct deb_set *set = deb_batch_set(c, b);
 		ktime_t t0 = ktime_get();
 
-		for (i = 0; i < sge; i++)
-			deb_folio_copy(set->dst[i], set->src[i]);
+		deb_cpu_copy(c, set);
 		c->fig.copy_ns += deb_elapsed(t0);
 
 		c->fig.batches++;
@@ -896,7 +1030,7 @@ static void deb_chan_run(struct deb_chan *c)
 	atomic_set(&c->inflight, 0);
 
 	if (run->verify)
-		deb_buffer_clear(c, c->dst);
+		deb_buffer_clear(c->dst, c->dst_nfolios);
 
 	c->fig.start = ktime_get();
 	if (map_once && deb_map(c, &c->sets[0]))
@@ -912,7 +1046,8 @@ static void deb_chan_run(struct deb_chan *c)
 out:
 	c->fig.end = ktime_get();
 
-	if (!c->error && run->verify && !deb_pattern_walk(c, c->dst, false))
+	if (!c->error && run->verify &&
+	    !deb_pattern_walk(c, c->dst, c->dst_nfolios, false))
 		deb_set_error(c, DMAENGINE_BENCH_ERR_VERIFY, -EILSEQ);
 }
 
