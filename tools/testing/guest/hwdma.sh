@@ -17,7 +17,8 @@
 #   HWDMA_DESC_POOL   descriptors a channel can have prepared and not yet
 #                     freed, or empty when the driver allocates more on need
 #   HWDMA_MEMCPY_SG   1 when the driver implements device_prep_dma_memcpy_sg
-#                     (the patched 6.12 kernels); empty: it is refused
+#                     and device_prep_dma_memcpy_vec (the patched 6.12
+#                     kernels); empty: they are refused
 #   HWDMA_MAP_DEVICE  a platform device without a driver, for the map modes
 
 UPSTREAM=$PROJECT/bin/upstream_dma_map_benchmark
@@ -25,6 +26,7 @@ TRACING=/sys/kernel/tracing
 HW_OUT=/tmp/hw.out
 
 ERR_NO_API=3 ERR_NO_CAP=4 ERR_PREP=7
+F_VERIFY=1 F_DST_ORDER=32
 
 # hw_channels: the channels under test, one a line, in dmaengine's order
 hw_channels() {
@@ -112,14 +114,14 @@ hw_sge() {
 # hw_counts_exact CHANNELS BYTES ORDER SGE [MODE]: bytes, prep calls and
 # submits are what the request implies: for memcpy (mode 0, the default)
 # one a segment, folios split at the max segment size; for memcpy_sg
-# (mode 1) one a batch
+# (mode 1) and memcpy_vec (mode 3) one a batch
 hw_counts_exact() {
 	_mode=${5:-0}
 	_f=$((4096 << $3))
 	_batch=$(($4 * _f))
 	_batches=$((($2 + _batch - 1) / _batch))
 	_want_bytes=$(($1 * _batches * _batch))
-	if [ "$_mode" = 1 ]; then
+	if [ "$_mode" != 0 ]; then
 		_want_calls=$(($1 * _batches))
 	else
 		_want_calls=$(($1 * _batches * $4 * $(hw_segs "$3")))
@@ -219,32 +221,42 @@ hw_dmaengine() {
 		fi
 		check_fails "hwdma: prep_memcpy_sg refused" hw_run prep_modes=2
 		check "hwdma: ... EOPNOTSUPP, error $_err" hw_error_is EOPNOTSUPP $_err
+		# memcpy_vec likewise: 6.1 lacks struct dma_vec itself
+		if grep -q 'HAVE_DMA_MEMCPY_VEC 1' "$MODDIR/probes.h"; then
+			_err=$ERR_NO_CAP
+		else
+			_err=$ERR_NO_API
+		fi
+		check_fails "hwdma: prep_memcpy_vec refused" hw_run prep_modes=8
+		check "hwdma: ... EOPNOTSUPP, error $_err" hw_error_is EOPNOTSUPP $_err
 	fi
 	check_klog_clean "hwdma: dmaengine mode"
 }
 
-hw_tool_sg_cap() {
+# hw_tool_cap PREP: the tool runs --prep PREP on every channel, and says
+# each has the capability (has_PREP in its JSON)
+hw_tool_cap() {
 	"$TOOL" -m dmaengine -c "$HWDMA_CHANNELS" ${HWDMA_DEVICE:+-D "$HWDMA_DEVICE"} \
-		--sge 4 --bytes 64K -r 1 -w 0 -p memcpy_sg --verify --json > "$HW_OUT" || {
+		--sge 4 --bytes 64K -r 1 -w 0 -p "$1" --verify --json > "$HW_OUT" || {
 		cat "$HW_OUT"
 		return 1
 	}
-	_n=$(grep -o '"has_memcpy_sg":true' "$HW_OUT" | wc -l)
-	echo "channels with DMA_MEMCPY_SG: $_n"
+	_n=$(grep -o "\"has_$1\":true" "$HW_OUT" | wc -l)
+	echo "channels with $1: $_n"
 	[ "$_n" = "$HWDMA_CHANNELS" ]
 }
 
 # The driver's device_prep_dma_memcpy_sg: the channels advertise it, and
 # one descriptor per batch copies what one per segment does, verified, for
 # batches of 1 to 512 entries, and alone, polled, with the largest folios.
-# (The benchmark maps each folio as one sg entry: a folio larger than
-# max_seg_size breaks the DMA API, and DMA-API debugging says so. So no
-# entry here is larger, and the drivers' splitting of longer pieces is
-# not exercised.)
+# (The benchmark maps a folio larger than max_seg_size as several sg
+# entries, as the DMA API asks: no entry is longer, and the drivers'
+# splitting of longer pieces, at max_seg_size or the engine's limit, is
+# not exercised; hw_layouts gives them lists of different layouts.)
 hw_memcpy_sg() {
 	_top=$(echo "$HWDMA_ORDERS" | tr , '\n' | sort -n | tail -n 1)
 	check "hwdma: the tool reports DMA_MEMCPY_SG on all $HWDMA_CHANNELS channels" \
-		hw_tool_sg_cap
+		hw_tool_cap memcpy_sg
 	check "hwdma: the tool's table, --prep both, 4 channels, verified" \
 		hw_tool_table 4 0 16 both
 	for _sge in 1 2 31 64 512; do
@@ -268,6 +280,93 @@ hw_memcpy_sg() {
 		runs=1 flags=3 prep_modes=2
 	check "hwdma: ... one per batch" hw_counts_exact 2 $_bytes $_top 4 1
 	check "hwdma: channels released after the memcpy_sg runs" hw_channels_released
+	hw_memcpy_vec
+	hw_layouts
+}
+
+# The driver's device_prep_dma_memcpy_vec: the same copies from dma_vec
+# arrays, one descriptor per batch, verified beside memcpy_sg.
+hw_memcpy_vec() {
+	if ! grep -q 'HAVE_DMA_MEMCPY_VEC 1' "$MODDIR/probes.h"; then
+		check_fails "hwdma: prep_memcpy_vec refused without the API" \
+			hw_run prep_modes=8
+		check "hwdma: ... EOPNOTSUPP, error $ERR_NO_API" \
+			hw_error_is EOPNOTSUPP $ERR_NO_API
+		return
+	fi
+	check "hwdma: the tool reports DMA_MEMCPY_VEC on all $HWDMA_CHANNELS channels" \
+		hw_tool_cap memcpy_vec
+	for _sge in 1 31 512; do
+		_bytes=$((2 * _sge * 4096))
+		check "hwdma: 1 ch, order 0, sge $_sge: memcpy_sg and memcpy_vec verified" \
+			hw_run channels=1 folio_order=0 sge=$_sge \
+			bytes_per_channel=$_bytes runs=2 flags=1 prep_modes=10
+		check "hwdma: ... memcpy_vec: one per batch" \
+			hw_counts_exact 1 $_bytes 0 $_sge 3
+	done
+	check "hwdma: 4 ch at once, sge 512: memcpy, memcpy_sg and memcpy_vec verified" \
+		hw_run channels=4 folio_order=0 sge=512 bytes_per_channel=$((2 << 20)) \
+		runs=1 flags=1 prep_modes=11
+	check "hwdma: ... memcpy_vec: one per batch" \
+		hw_counts_exact 4 $((2 << 20)) 0 512 3
+	check "hwdma: channels released after the memcpy_vec runs" hw_channels_released
+}
+
+# hw_pieces BYTES SRC_FOLIO DST_FOLIO: the pieces per-segment memcpy cuts
+# a copy of BYTES into: a piece ends where an entry of either list ends,
+# folios being split into entries of at most HWDMA_MAX_SEG bytes
+hw_pieces() {
+	awk -v total="$1" -v sf="$2" -v df="$3" -v m="$HWDMA_MAX_SEG" '
+	function cuts(f,   pos, off, len) {
+		for (pos = 0; pos < total; ) {
+			for (off = 0; off < f; off += len) {
+				len = f - off < m ? f - off : m
+				cut[pos + off + len] = 1
+			}
+			pos += f
+		}
+	}
+	BEGIN { cuts(sf); cuts(df); for (c in cut) n++; print n }'
+}
+
+# hw_calls_are MODE WANT: prep calls and submits of the last run
+hw_calls_are() {
+	_calls=$(hw_field "$1" prep_calls)
+	_submits=$(hw_field "$1" submits)
+	echo "mode$1: prep_calls=$_calls submits=$_submits (want $2)"
+	[ "$_calls" = "$2" ] && [ "$_submits" = "$2" ]
+}
+
+# Lists of different layouts: destination folios of another order than
+# the source's, among them folios larger than max_seg_size (taken as
+# several entries). Every form verified; per-segment memcpy makes one
+# call per piece both lists agree on, the batch forms one per batch.
+hw_layouts() {
+	_big=0
+	while [ $((4096 << _big)) -le "$HWDMA_MAX_SEG" ]; do
+		_big=$((_big + 1))
+	done
+	_modes=3
+	grep -q 'HAVE_DMA_MEMCPY_VEC 1' "$MODDIR/probes.h" && _modes=11
+	# source order, sge, destination order
+	for _l in "0 64 4" "4 4 0" "$_big 1 0" "0 64 $_big" \
+		"$((_big - 1)) 4 $_big"; do
+		# shellcheck disable=SC2086
+		set -- $_l
+		_sf=$((4096 << $1)) _df=$((4096 << $3))
+		_batch=$(($2 * _sf))
+		[ $((_batch % _df)) = 0 ] || continue
+		check "hwdma: layouts: $2 x order $1 into order $3, 2 ch, verified" \
+			hw_run channels=2 folio_order=$1 sge=$2 \
+			flags=$((F_VERIFY | F_DST_ORDER)) dst_folio_order=$3 \
+			bytes_per_channel=$_batch runs=1 prep_modes=$_modes
+		check "hwdma: ... memcpy: one call per piece" \
+			hw_calls_are 0 $((2 * $(hw_pieces $_batch $_sf $_df)))
+		check "hwdma: ... memcpy_sg: one per batch" hw_calls_are 1 2
+		[ $_modes = 3 ] ||
+			check "hwdma: ... memcpy_vec: one per batch" hw_calls_are 3 2
+	done
+	check "hwdma: channels released after the layouts" hw_channels_released
 }
 
 # The driver's descriptor pool: a batch beyond it makes the driver's prep
