@@ -310,6 +310,19 @@ hw_memcpy_vec() {
 	check "hwdma: ... memcpy_vec: one per batch" \
 		hw_counts_exact 4 $((2 << 20)) 0 512 3
 	check "hwdma: channels released after the memcpy_vec runs" hw_channels_released
+	# the driver's contract, called directly: zero-length entries refused,
+	# layouts paired, a copy ending with the shorter array (the engines
+	# here have no copy_align: that case is skipped)
+	if [ -d /sys/kernel/debug/kunit ]; then
+		kunit_module dma_map_benchmark_prep_kunit dma_map_benchmark_prep 4 1
+		check_output "hwdma: ... the KUnit cases ran on $HWDMA_DRIVER" \
+			"# .*dma[0-9]+chan[0-9]+ of .*\\($HWDMA_DRIVER\\)" \
+			cat /tmp/kunit.out
+		check_output "hwdma: ... the layouts case ran, not skipped" \
+			'^[[:space:]]+ok [0-9]+ pk_vec_layouts$' cat /tmp/kunit.out
+	else
+		tap_not_ok "hwdma: the patched kernel has KUnit for the memcpy_vec contract tests"
+	fi
 }
 
 # hw_pieces BYTES SRC_FOLIO DST_FOLIO: the pieces per-segment memcpy cuts

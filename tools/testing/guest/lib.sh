@@ -287,3 +287,47 @@ unbind_benchmark() {
 dma_config() {
 	echo "${DMA_BENCH_CONFIG:-direct}"
 }
+
+# kunit_module MODULE SUITE CASES SKIPS_ALLOWED: load MODULE, check SUITE's
+# results: CASES cases, all ok, none skipped unless SKIPS_ALLOWED is 1
+kunit_module() {
+	_results=/sys/kernel/debug/kunit/$2/results
+	check "kunit: $1.ko was built for this kernel" test -f "$MODDIR/$1.ko"
+	unload_module "$1"
+	check "kunit: loading $1 runs its tests" insmod "$MODDIR/$1.ko"
+	if ! cat "$_results" > /tmp/kunit.out 2>&1; then
+		tap_not_ok "kunit: $_results exists"
+		return
+	fi
+	# the cases, indented one level under the suite's own result line
+	_pass=$(grep -cE '^[[:space:]]+ok [0-9]+ ' /tmp/kunit.out)
+	_fail=$(grep -cE '^[[:space:]]+not ok [0-9]+ ' /tmp/kunit.out)
+	_skip=$(grep -cE '^[[:space:]]+ok [0-9]+ .*# SKIP' /tmp/kunit.out)
+	grep -E '^[[:space:]]+(not )?ok [0-9]+ ' /tmp/kunit.out |
+	while read -r _l; do
+		case $_l in
+		ok*) echo "# kunit: $_l" ;;
+		*) echo "# kunit: FAILED: $_l" ;;
+		esac
+	done
+	# what the tests measured or saw (kunit_info), as TAP comments
+	grep -E '^[[:space:]]+# .*: ' /tmp/kunit.out | sed 's/^[[:space:]]*/# kunit: /'
+	check_output "kunit: $2 plans $3 test cases" \
+		"^[[:space:]]+1\\.\\.$3\$" cat /tmp/kunit.out
+	if [ "$_pass" = "$3" ] && [ "$_fail" = 0 ]; then
+		tap_ok "kunit: all $3 test cases of $2 passed"
+	else
+		tap_not_ok "kunit: all $3 test cases of $2 passed ($_pass passed, $_fail failed)"
+		tap_diag /tmp/kunit.out
+	fi
+	if [ "$4" = 1 ]; then
+		tap_ok "kunit: $2: $_skip skipped, as this kernel allows"
+	elif [ "$_skip" = 0 ]; then
+		tap_ok "kunit: $2: no test case skipped"
+	else
+		tap_not_ok "kunit: $2: $_skip test cases skipped"
+	fi
+	check_output "kunit: $2's own result is ok" \
+		"^ok [0-9]+ $2\$" cat /tmp/kunit.out
+	unload_module "$1"
+}
