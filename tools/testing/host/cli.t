@@ -44,7 +44,7 @@ for o in mode json csv verbose help version threads seconds node dma-bits dir \
 	 trans-delay-ns granule channels channel device order folio sge bytes \
 	 runs warmup src-node dst-node prep verify poll allow-fewer timeout-ms \
 	 per-channel samples entries entry-size iterations cpus sync percentiles \
-	 buffers depth; do
+	 buffers depth dst-order dst-folio; do
 	grep -q -- "--$o\b" <<<"$out" || missing="$missing --$o"
 done
 if [ -z "$missing" ]; then
@@ -117,10 +117,24 @@ expect 2 "invalid --warmup '101': must be 0\.\.100" "--warmup 101: exit 2" \
 	-m dmaengine --warmup 101
 expect 2 "invalid --timeout-ms '600001': must be 0\.\.600000" \
 	"--timeout-ms 600001: exit 2" -m dmaengine --timeout-ms 600001
-expect 2 "invalid --prep 'x': must be memcpy, memcpy_sg, cpu, both or all, or a comma-separated list of them" \
+expect 2 "invalid --prep 'x': must be memcpy, memcpy_sg, memcpy_vec, cpu, both or all, or a comma-separated list of them" \
 	"--prep x: exit 2" -m dmaengine --prep x
 expect 2 "invalid --prep 'memcpy,,cpu'" "--prep memcpy,,cpu: exit 2" \
 	-m dmaengine --prep memcpy,,cpu
+expect 2 "invalid --prep 'memcpy_vecs'" "--prep memcpy_vecs: exit 2" \
+	-m dmaengine --prep memcpy_vecs
+expect 2 "^dma_map_benchmark: invalid --dst-order '19': must be 0\.\.18$" \
+	"--dst-order 19: exit 2, the message names --dst-order and its range" \
+	-m dmaengine --dst-order 19
+expect 2 "invalid --dst-folio '3K': must be a power-of-two multiple of the page size" \
+	"--dst-folio 3K: exit 2" -m dmaengine --dst-folio 3K
+expect 2 "^dma_map_benchmark: --dst-order: a batch of --sge 16 x 4KB folios \(64KB\) is not a whole number of 2MB destination folios: give --sge a multiple of 512" \
+	"--dst-order 9 with --sge 16: exit 2, says which --sge fills them" \
+	-m dmaengine --sge 16 --dst-order 9
+expect 2 "--dst-order and --dst-folio set the same thing: give one" \
+	"--dst-order with --dst-folio: exit 2" -m dmaengine --dst-order 1 --dst-folio 8K
+expect 2 "--dst-folio applies to -m dmaengine only" "--dst-folio in a map mode: exit 2" \
+	-m sg --dst-folio 8K
 expect 2 "invalid --buffers 'both': must be distinct or reuse" \
 	"--buffers both: exit 2" -m dmaengine --buffers both
 expect 2 "invalid --depth '65': must be 1\.\.64" "--depth 65: exit 2" \
@@ -157,6 +171,7 @@ if [ -e /sys/kernel/debug/dma_map_benchmark ] ||
 	tap_skip "the module is loaded here: runtime errors not exercised"
 	tap_skip "the module is loaded here: runtime errors not exercised"
 	tap_skip "the module is loaded here: runtime errors not exercised"
+	tap_skip "the module is loaded here: runtime errors not exercised"
 else
 	diag='debugfs is not mounted: mount -t debugfs none|module is not loaded: insmod|no device is bound|debugfs is for root only'
 	expect 1 "^dma_map_benchmark: cannot open /sys/kernel/debug/dma_map_benchmark: .*" \
@@ -170,5 +185,7 @@ else
 		-m dmaengine -c 2 -f 64K --sge 16 --bytes 1M --json
 	expect 1 "$diag" "the new dmaengine options, no module: exit 1 with a diagnosis" \
 		-m dmaengine --prep memcpy,cpu --buffers reuse --depth 4 --cpus 0 --csv
+	expect 1 "$diag" "memcpy_vec with --dst-folio, no module: exit 1 with a diagnosis" \
+		-m dmaengine --prep memcpy_sg,memcpy_vec --sge 16 --dst-folio 64K -v
 fi
 tap_end
