@@ -164,6 +164,30 @@ else
 	tap_skip "no online CPU list, or CPU 1023 exists: offline --cpus not exercised"
 fi
 
+# The guest suites' raw ioctl client knows the ABI's field names: a known
+# field gets as far as opening debugfs, an unknown one is a usage error.
+mbioctl=$HOST_OUT/mbioctl
+if ! gcc -std=gnu11 -O2 -Wall -Wextra -I"$TOP/uapi" -o "$mbioctl" \
+	"$TOP/tools/testing/guest/src/mbioctl.c" 2>"$HOST_OUT/mbioctl.err"; then
+	tap_not_ok "mbioctl.c builds"
+	sed 's/^/#   /' "$HOST_OUT/mbioctl.err"
+elif [ -e /sys/kernel/debug/dmaengine_benchmark ]; then
+	tap_skip "the module is loaded here: mbioctl's fields not exercised"
+else
+	bad=
+	for f in dst_folio_order=1 list_channels=1 prep_modes=8 nr_cpus=0; do
+		"$mbioctl" dmaengine "$f" >/dev/null 2>&1
+		[ $? -eq 1 ] || bad="$bad $f"
+	done
+	"$mbioctl" dmaengine reserved2=1 >/dev/null 2>&1
+	[ $? -eq 2 ] || bad="$bad reserved2(accepted)"
+	if [ -z "$bad" ]; then
+		tap_ok "mbioctl knows dst_folio_order and list_channels, no longer reserved2"
+	else
+		tap_not_ok "mbioctl's dmaengine fields:$bad"
+	fi
+fi
+
 # Valid options: on a host without the module, opening debugfs fails.
 if [ -e /sys/kernel/debug/dma_map_benchmark ] ||
    [ -e /sys/kernel/debug/dmaengine_benchmark ]; then
