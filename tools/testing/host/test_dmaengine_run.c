@@ -125,15 +125,15 @@ int ioctl(int fd, unsigned long req, ...)
 		v1_samples(b);
 		return 0;
 	case FAKE_V2_OLD:
-		if (b->prep_modes & ~(DMAENGINE_BENCH_PREP_MEMCPY |
+	case FAKE_V2:
+		if (fake.kind == FAKE_V2_OLD &&
+		    b->prep_modes & ~(DMAENGINE_BENCH_PREP_MEMCPY |
 				      DMAENGINE_BENCH_PREP_MEMCPY_SG |
 				      DMAENGINE_BENCH_PREP_CPU)) {
 			b->error = DMAENGINE_BENCH_ERR_INVAL;
 			errno = EINVAL;
 			return -1;
 		}
-		/* fall through: the modes it knows run as in version 2 */
-	case FAKE_V2:
 		b->channels_used = b->channels;
 		b->prep_modes_run = fake.run & b->prep_modes;
 		for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++) {
