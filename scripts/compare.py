@@ -8,6 +8,10 @@
   compare.py --prep --modes cpu,prep_memcpy_sg A.json
                                 any two prep modes: the offload against
                                 the CPU copy
+  compare.py --prep --modes prep_memcpy_sg,prep_memcpy_vec A.json
+                                the two batch forms: a scatterlist against
+                                dma_vec arrays (convert_ms is memcpy_vec's
+                                alone, so it is not compared)
 
 For every cell and figure: A and B as mean +- SD, the change (B - A) / A
 in percent, and Welch's t-test (unequal variances, from mean, SD and the
@@ -32,6 +36,7 @@ from report import results, stats  # noqa: E402
 DMAENGINE_FIGURES = ("run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms",
                      "map_ms", "unmap_ms", "gbps")
 CPU_FIGURES = ("copy_ms",)	# with a cpu row
+VEC_FIGURES = ("convert_ms",)	# with a prep_memcpy_vec row
 MAP_FIGURES = ("map_us", "unmap_us")
 SYNC_FIGURES = ("sync_cpu_us", "sync_device_us")	# the tool's --sync
 HIGHER_IS_BETTER = {"gbps"}
@@ -283,7 +288,9 @@ def build(args):
                                       if any(r.get(f) for r in ra["rows"]))
     if not figures and kind == "dmaengine":
         figures = DMAENGINE_FIGURES + (CPU_FIGURES if any(
-            r.get("prep_mode") == "cpu" for r in ra["rows"]) else ())
+            r.get("prep_mode") == "cpu" for r in ra["rows"]) else ()) + \
+            (VEC_FIGURES if any(r.get("prep_mode") == "prep_memcpy_vec"
+                                for r in ra["rows"]) else ())
     if args.prep:
         if kind != "dmaengine":
             raise ValueError("--prep compares prep modes: a dmaengine sweep is needed")
@@ -342,6 +349,8 @@ def main(argv=None):
         epilog="examples:\n"
         "  scripts/compare.py before/results.json after/results.json\n"
         "  scripts/compare.py --prep sweep/results.json\n"
+        "  scripts/compare.py --prep --modes prep_memcpy_sg,prep_memcpy_vec "
+        "sweep/results.json\n"
         "  scripts/compare.py --figures wait_ms,gbps --alpha 0.01 A.json B.json\n"
         "  scripts/compare.py --json A.json B.json > delta.json\n")
     p.add_argument("files", nargs="+", metavar="RESULTS.json")
@@ -349,15 +358,18 @@ def main(argv=None):
                    help="compare two prep modes in one file (--modes)")
     p.add_argument("--modes", metavar="A,B", default="prep_memcpy,prep_memcpy_sg",
                    help="with --prep: B against A, of prep_memcpy, "
-                   "prep_memcpy_sg, cpu [prep_memcpy,prep_memcpy_sg]")
+                   "prep_memcpy_sg, prep_memcpy_vec, cpu; "
+                   "prep_memcpy_sg,prep_memcpy_vec compares the two batch "
+                   "forms [prep_memcpy,prep_memcpy_sg]")
     p.add_argument("--alpha", type=float, default=0.05,
                    help="significance level of the t-test [0.05]")
     p.add_argument("--figures", type=lambda s: [x for x in s.split(",") if x],
                    help="figures to compare: dmaengine run_ms, prep_ms, "
                    "submit_ms, issue_ms, wait_ms, map_ms, unmap_ms, copy_ms, "
-                   "prep_stalls, gbps, prep_calls, ... [run_ms,prep_ms,"
-                   "submit_ms,issue_ms,wait_ms,map_ms,unmap_ms,gbps, and "
-                   "copy_ms with a cpu row]; map: map_us, unmap_us, sync_cpu_us, "
+                   "convert_ms, prep_stalls, gbps, prep_calls, ... [run_ms,"
+                   "prep_ms,submit_ms,issue_ms,wait_ms,map_ms,unmap_ms,gbps, "
+                   "copy_ms with a cpu row, convert_ms with a "
+                   "prep_memcpy_vec row]; map: map_us, unmap_us, sync_cpu_us, "
                    "sync_device_us, map_p99_us, ... [map_us,unmap_us, and "
                    "the syncs when timed]")
     p.add_argument("--json", action="store_true", help="print JSON")

@@ -4,18 +4,22 @@
 
   plot.py RESULTS.json OUTDIR
 
-dmaengine sweeps, for each prep mode (prep_memcpy, prep_memcpy_sg, cpu)
+dmaengine sweeps, for each prep mode (prep_memcpy, prep_memcpy_sg,
+prep_memcpy_vec, cpu)
 and sg entry count (and depth and buffers, when the sweep varies them:
 -dN, -distinct, -reuse in the names):
   throughput-MODE[-sgeN]   GB/s against folio size, a line per channel
                            count, error bars: SD over the runs
   phases-MODE[-sgeN]       time in prep, submit, issue_pending, wait, map
-                           and unmap (the cpu mode: copy) stacked, per
+                           and unmap (the cpu mode: copy; memcpy_vec:
+                           convert, the dma_vec arrays' part of prep, and
+                           the rest of prep) stacked, per
                            channel (the table's sums over channels /
                            channels), a bar per cell, and the wall time of
                            a run (run_ms) as a dot
-  throughput-both[-sgeN]   prep_memcpy (solid) and prep_memcpy_sg (dashed)
-                           together, when the sweep has both
+  throughput-both[-sgeN]   the DMA forms together, when the sweep has two
+                           or three: prep_memcpy (solid), prep_memcpy_sg
+                           (dashed), prep_memcpy_vec (dotted)
   throughput-modes-chN[-sgeN]  GB/s against folio size at N channels, a
                            line per prep mode, the CPU copy included: where
                            the offload beats the CPU
@@ -44,9 +48,12 @@ WIDTH, HEIGHT = 1000, 620
 PHASE_NAMES = ("prep_ms", "submit_ms", "issue_ms", "wait_ms", "map_ms",
                "unmap_ms")
 CPU_PHASE_NAMES = ("copy_ms",)
+# memcpy_vec: its prep split in the conversion and the rest
+VEC_PHASE_NAMES = ("convert_ms", "prep_rest_ms") + PHASE_NAMES[1:]
 PHASE_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
                 "#8c564b")
 CPU_PHASE_COLORS = ("#7f7f7f",)
+VEC_PHASE_COLORS = ("#17becf",) + PHASE_COLORS
 
 
 def terminals(gnuplot, want="auto"):
@@ -78,6 +85,16 @@ def subtitle(res):
     where = f" (VM {vm['machine']}/{vm['dma_config']})" if vm else ""
     label = f"{res['label']}: " if res.get("label") else ""
     return f"{label}kernel {s.get('kernel') or '?'}{where}, {res.get('date', '')[:10]}"
+
+
+def phase_mean(row, name):
+    """A phase's mean; 0 for a figure the row lacks (a format 1 file, a
+    tool from before memcpy_vec). prep_rest_ms: prep_ms less convert_ms."""
+    def mean(fig):
+        return (row.get(fig) or {"mean": 0})["mean"]
+    if name == "prep_rest_ms":
+        return max(0.0, mean("prep_ms") - mean("convert_ms"))
+    return mean(name)
 
 
 class Plotter:
@@ -135,7 +152,7 @@ class Plotter:
                 if sel:
                     self.throughput(f"throughput-{mode}{suffix}", {mode: sel}, sge)
                     self.phases(f"phases-{mode}{suffix}", mode, sel, sge)
-            dma = [m for m in modes if m in results.PREP_MODES[:2]]
+            dma = [m for m in modes if m in results.DMA_MODES]
             if len(dma) > 1:
                 both = {m: [r for r in grp if r["prep_mode"] == m] for m in dma}
                 self.throughput(f"throughput-both{suffix}", both, sge)
@@ -188,15 +205,15 @@ class Plotter:
 
     def phases(self, stem, mode, sel, sge):
         names, colors = (CPU_PHASE_NAMES, CPU_PHASE_COLORS) if mode == "cpu" \
-            else (PHASE_NAMES, PHASE_COLORS)
+            else (VEC_PHASE_NAMES, VEC_PHASE_COLORS) \
+            if mode == "prep_memcpy_vec" else (PHASE_NAMES, PHASE_COLORS)
         sel = sorted(sel, key=lambda r: (r["channels"], r["folio_order"]))
         lines = ["# label " + " ".join(names) + " run_ms"]
         for r in sel:
             label = f"{r['channels']}ch {results.format_size(r['folio_bytes'])}"
             ch = r.get("chan") or r["channels"]
-            # 0 for a figure the row lacks (a format 1 file)
             lines.append(f"\"{label}\" " + " ".join(
-                f"{(r.get(p) or {'mean': 0})['mean'] / ch:.6f}" for p in names)
+                f"{phase_mean(r, p) / ch:.6f}" for p in names)
                 + f" {r['run_ms']['mean']:.6f}")
         dat = self.write(f"{stem}.dat", "\n".join(lines) + "\n")
         d = gp_quote(os.path.basename(dat))

@@ -4,9 +4,9 @@
 
 dmaengine mode (default): prep modes x channels x folio orders x sg
 entries x depths x buffers, one invocation of the tool a cell (--prep auto,
-the default, runs the modes this kernel has of memcpy, memcpy_sg and the
-CPU copy in one call, on the same buffers, alternating; the table says
-which it left out). --preset mail: the workload of the mail the project
+the default, runs the modes this kernel has of memcpy, memcpy_sg,
+memcpy_vec and the CPU copy in one call, on the same buffers, alternating;
+the table says which it left out). --preset mail: the workload of the mail the project
 reproduces. --map: map modes (single, sg) x granule/sg entries x threads,
 --runs invocations a cell.
 
@@ -789,8 +789,8 @@ def parse_args(argv):
                    default=DEFAULT_PREP, metavar="LIST",
                    help="auto (no --prep: every mode this kernel has, the CPU "
                    "copy included, one call a cell, the modes alternating), "
-                   "all, both, memcpy, memcpy_sg, cpu, or a list: a call each "
-                   "[auto]")
+                   "all, both, memcpy, memcpy_sg, memcpy_vec, cpu, or a "
+                   "list: a call each [auto]")
     d.add_argument("--channels", type=int_list, default=DEFAULT_CHANNELS,
                    metavar="LIST", help="channel counts [1,4,8,16]")
     d.add_argument("--orders", type=int_list, default=DEFAULT_ORDERS,
@@ -956,13 +956,14 @@ def main(argv=None):
         print(f"{len(cells) - failed} of {len(cells)} cells ok; results in "
               f"{a.output}/ (results.json, results.csv, table.txt)",
               file=sys.stderr)
-        if kind == "dmaengine" and any("memcpy_sg" in (c.get("error") or "")
-                                       and c.get("status") != "ok"
-                                       for c in cells):
-            print("sweep.py: memcpy_sg is missing on this kernel: sweep "
-                  "--prep auto (the default) or --prep memcpy,cpu, or use "
-                  "the patched kernel (--vm --kernel-machine x86-debug)",
-                  file=sys.stderr)
+        for mode in ("memcpy_sg", "memcpy_vec"):
+            if kind == "dmaengine" and any(
+                    mode in (c.get("error") or "") and
+                    c.get("status") != "ok" for c in cells):
+                print(f"sweep.py: {mode} is missing on this kernel: sweep "
+                      "--prep auto (the default) or --prep memcpy,cpu, or use "
+                      "the patched kernel (--vm --kernel-machine x86-debug)",
+                      file=sys.stderr)
         left_out = sorted({m.get("prep_mode") for c in cells
                            for m in (c.get("tool") or {}).get("missing") or []})
         if kind == "dmaengine" and left_out:

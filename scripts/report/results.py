@@ -23,8 +23,12 @@ A dmaengine row holds the tool's result object (prep_mode, chan,
 folio_order, folio_bytes, sge, depth, buffers, runs, bytes, prep_calls,
 submits, batches, segments, and {mean, sd} for each of PHASES) plus cell,
 status, error and channels (the count asked for; chan is the count used).
-prep_mode is prep_memcpy, prep_memcpy_sg or cpu (the CPU copy: copy_ms, and
-0 for the DMA phases). Format 1 files (before the cpu mode) lack depth,
+prep_mode is prep_memcpy, prep_memcpy_sg, prep_memcpy_vec (one
+dmaengine_prep_dma_memcpy_vec() a batch: convert_ms, the part of prep_ms
+building its dma_vec arrays, 0 in the other modes) or cpu (the CPU copy:
+copy_ms, and 0 for the DMA phases); rows of a tool with --dst-order also
+hold dst_folio_order and dst_folio_bytes. Rows of a tool from before
+memcpy_vec lack convert_ms (read as none). Format 1 files (before the cpu mode) lack depth,
 buffers, copy_ms and prep_stalls: their rows read as depth 1, buffers
 reuse, which is what that tool did. A map row holds
 mode, granule, threads, seconds, runs (invocations), and for each
@@ -41,22 +45,26 @@ import json
 FORMAT = "dma-bench-sweep"
 FORMAT_VERSION = 2
 
-PREP_MODES = ("prep_memcpy", "prep_memcpy_sg", "cpu")
+# in the tool's order: the DMA forms, then the CPU copy
+PREP_MODES = ("prep_memcpy", "prep_memcpy_sg", "prep_memcpy_vec", "cpu")
+DMA_MODES = PREP_MODES[:3]
 # the sweep's --prep words: the modes a call asks for; "auto" passes no
-# --prep, and the tool runs those of the three this kernel has
+# --prep, and the tool runs those of the four this kernel has
 PREP_OF_OPTION = {"memcpy": ("prep_memcpy",), "memcpy_sg": ("prep_memcpy_sg",),
-                  "cpu": ("cpu",), "both": PREP_MODES[:2], "all": PREP_MODES,
+                  "memcpy_vec": ("prep_memcpy_vec",), "cpu": ("cpu",),
+                  "both": PREP_MODES[:2], "all": PREP_MODES,
                   "auto": PREP_MODES}
 
 # dmaengine figures, in the tool's order; prep_stalls is a count, gbps
 # GB/s, the rest milliseconds
 PHASES = ("run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms", "map_ms",
-          "unmap_ms", "copy_ms", "prep_stalls", "gbps")
+          "unmap_ms", "copy_ms", "convert_ms", "prep_stalls", "gbps")
 COUNTS = ("bytes", "prep_calls", "submits", "batches", "segments")
 # what the cpu mode does not have, and what only it has
 DMA_ONLY = {"prep_ms", "submit_ms", "issue_ms", "wait_ms", "map_ms",
             "unmap_ms", "prep_stalls", "prep_calls", "submits"}
 CPU_ONLY = {"copy_ms"}
+VEC_ONLY = {"convert_ms"}	# memcpy_vec's alone
 DEFAULT_DEPTH = 1
 FORMAT1_BUFFERS = "reuse"	# the tool before --buffers
 # map operations: map and unmap always, the syncs with the tool's --sync
@@ -69,7 +77,8 @@ MAP_MODES = ("single", "sg")
 DMAENGINE_COLUMNS = (("mode", 14), ("chan", 4), ("folio", 5), ("sge", 3),
                      ("run_ms", 15), ("prep_ms", 14), ("submit_ms", 13),
                      ("issue_ms", 11), ("wait_ms", 17), ("map_ms", 13),
-                     ("unmap_ms", 13), ("copy_ms", 15), ("prep_calls", 10),
+                     ("unmap_ms", 13), ("copy_ms", 15), ("convert_ms", 13),
+                     ("prep_calls", 10),
                      ("GB/s", 11))
 # after sge, when a sweep varies them
 DMAENGINE_SETUP_COLUMNS = (("depth", 5), ("buffers", 8))
@@ -124,6 +133,8 @@ def prep_index(mode):
 
 def figure_applies(prep_mode, figure):
     """Whether a row of prep_mode has figure (else the tool prints '-')."""
+    if figure in VEC_ONLY:
+        return prep_mode == "prep_memcpy_vec"
     if prep_mode == "cpu":
         return figure not in DMA_ONLY
     return figure not in CPU_ONLY
@@ -210,6 +221,21 @@ def _layout(columns, rows):
     return "\n".join(out) + "\n"
 
 
+def folio_label(row):
+    """4KB, or 4KB/2MB when the destination folios differ (--dst-order)."""
+    dst = row.get("dst_folio_bytes")
+    label = format_size(row["folio_bytes"])
+    return f"{label}/{format_size(dst)}" if dst and dst != row["folio_bytes"] \
+        else label
+
+
+def has_vec_row(rows):
+    """A memcpy_vec row that ran: the table's convert_ms column (not for
+    the rows of a failed call, which name every mode it asked for)."""
+    return any(r["prep_mode"] == "prep_memcpy_vec" and r["status"] == "ok"
+               for r in rows)
+
+
 def dmaengine_varies(rows):
     """(depth varies, buffers vary) over the rows: columns for them."""
     return (len({depth_of(r) for r in rows}) > 1,
@@ -217,11 +243,14 @@ def dmaengine_varies(rows):
 
 
 def dmaengine_columns(rows):
-    """The table's columns: copy_ms only with a cpu row, as the tool."""
+    """The table's columns: copy_ms only with a cpu row, as the tool;
+    convert_ms only with a memcpy_vec row."""
     depth, bufs = dmaengine_varies(rows)
     setup = tuple(c for c, on in zip(DMAENGINE_SETUP_COLUMNS, (depth, bufs)) if on)
     cpu = any(r["prep_mode"] == "cpu" for r in rows)
-    main = tuple(c for c in DMAENGINE_COLUMNS[4:] if cpu or c[0] != "copy_ms")
+    vec = has_vec_row(rows)
+    main = tuple(c for c in DMAENGINE_COLUMNS[4:]
+                 if (cpu or c[0] != "copy_ms") and (vec or c[0] != "convert_ms"))
     return DMAENGINE_COLUMNS[:4] + setup + main
 
 
@@ -236,12 +265,14 @@ def _figure_cell(r, fig):
 def dmaengine_table_rows(rows):
     depth, bufs = dmaengine_varies(rows)
     cpu = any(r["prep_mode"] == "cpu" for r in rows)
+    vec = has_vec_row(rows)
     figs = ["run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms", "map_ms",
-            "unmap_ms"] + (["copy_ms"] if cpu else [])
+            "unmap_ms"] + (["copy_ms"] if cpu else []) + \
+        (["convert_ms"] if vec else [])
     out = []
     for r in rows:
         cells = [r["prep_mode"], str(r.get("chan") or r["channels"]),
-                 format_size(r["folio_bytes"]), str(r["sge"])]
+                 folio_label(r), str(r["sge"])]
         cells += [str(depth_of(r))] if depth else []
         cells += [buffers_of(r)] if bufs else []
         if r["status"] != "ok":

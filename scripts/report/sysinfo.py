@@ -135,12 +135,14 @@ def providers(tool_jsons):
             k = (ch.get("driver", "?"), ch.get("device", "?"))
             p = seen.setdefault(k, {"driver": k[0], "device": k[1],
                                     "channels": [], "has_memcpy_sg": None,
+                                    "has_memcpy_vec": None,
                                     "max_seg_size": ch.get("max_seg_size"),
                                     "node": ch.get("node")})
             if ch.get("name") and ch["name"] not in p["channels"]:
                 p["channels"].append(ch["name"])
-            if "has_memcpy_sg" in ch:
-                p["has_memcpy_sg"] = bool(p["has_memcpy_sg"]) or bool(ch["has_memcpy_sg"])
+            for cap in ("has_memcpy_sg", "has_memcpy_vec"):
+                if cap in ch:	# a tool from before memcpy_vec: None
+                    p[cap] = bool(p[cap]) or bool(ch[cap])
     out = list(seen.values())
     for p in out:
         p["channels"].sort(key=lambda n: [int(x) if x.isdigit() else x

@@ -269,21 +269,37 @@ static void print_filters(FILE *f, const struct dmaengine_benchmark *b)
 			b->device);
 }
 
-/* no_sg_channel() - the first channel without DMA_MEMCPY_SG, or NULL */
+/*
+ * no_cap_channel() - the first channel without the capability prep mode
+ * @mode needs (DMA_MEMCPY_SG, DMA_MEMCPY_VEC), or NULL
+ */
 static const struct dmaengine_bench_channel *
-no_sg_channel(const struct dmaengine_benchmark *b,
-	      const struct dmaengine_bench_channel *channels)
+no_cap_channel(const struct dmaengine_benchmark *b,
+	       const struct dmaengine_bench_channel *channels, unsigned int mode)
 {
 	unsigned int i, n = b->channels_used ? b->channels_used : b->channels;
 
-	for (i = 0; channels && i < n && i < b->channels; i++)
-		if (channels[i].name[0] && !channels[i].has_memcpy_sg)
-			return &channels[i];
+	for (i = 0; channels && i < n && i < b->channels; i++) {
+		const struct dmaengine_bench_channel *ch = &channels[i];
+
+		if (ch->name[0] && !(mode == DMAENGINE_BENCH_MODE_MEMCPY_VEC ?
+				     ch->has_memcpy_vec : ch->has_memcpy_sg))
+			return ch;
+	}
 	return NULL;
 }
 
 #define NO_API_MEMCPY_SG \
 	"this kernel has no dmaengine_prep_dma_memcpy_sg(): see kernel/patches/ in the project"
+#define NO_API_MEMCPY_VEC \
+	"this kernel has no dmaengine_prep_dma_memcpy_vec() (DMA_MEMCPY_VEC): the project's series in kernel/patches/v6.12/ adds it"
+
+/* the capability prep mode @mode needs: "DMA_MEMCPY_VEC" or "DMA_MEMCPY_SG" */
+static const char *mode_cap(unsigned int mode)
+{
+	return mode == DMAENGINE_BENCH_MODE_MEMCPY_VEC ? "DMA_MEMCPY_VEC" :
+							 "DMA_MEMCPY_SG";
+}
 
 void dmaengine_missing_reason(char *buf, size_t len,
 			      const struct dmaengine_benchmark *b,
@@ -298,18 +314,21 @@ void dmaengine_missing_reason(char *buf, size_t len,
 	case DMAENGINE_BENCH_ERR_NO_API:
 		if (mode == DMAENGINE_BENCH_MODE_MEMCPY_SG)
 			snprintf(buf, len, NO_API_MEMCPY_SG);
+		else if (mode == DMAENGINE_BENCH_MODE_MEMCPY_VEC)
+			snprintf(buf, len, NO_API_MEMCPY_VEC);
 		else
 			snprintf(buf, len, "this kernel lacks what prep mode %s needs",
 				 prep_mode_name(mode) ? prep_mode_name(mode) : "?");
 		break;
 	case DMAENGINE_BENCH_ERR_NO_CAP:
-		ch = no_sg_channel(b, channels);
+		ch = no_cap_channel(b, channels, mode);
 		if (ch)
-			snprintf(buf, len, "channel %.*s (driver %.*s) lacks DMA_MEMCPY_SG",
+			snprintf(buf, len, "channel %.*s (driver %.*s) lacks %s",
 				 DMAENGINE_BENCH_NAME_LEN, ch->name,
-				 DMAENGINE_BENCH_NAME_LEN, ch->driver);
+				 DMAENGINE_BENCH_NAME_LEN, ch->driver,
+				 mode_cap(mode));
 		else
-			snprintf(buf, len, "a channel lacks DMA_MEMCPY_SG");
+			snprintf(buf, len, "a channel lacks %s", mode_cap(mode));
 		break;
 	default:
 		snprintf(buf, len, "left out by the kernel (reason %u)", why);
@@ -324,9 +343,10 @@ void print_dmaengine_old_module(FILE *f, unsigned int blockers)
 		const char *opt;
 	} opts[] = {
 		{ V1_NEEDS_DISTINCT, "--buffers reuse (distinct buffers are the default)" },
-		{ V1_NEEDS_CPU, "--prep memcpy, memcpy_sg or both (the cpu mode, which runs without --prep, is new)" },
+		{ V1_NEEDS_CPU, "--prep memcpy, memcpy_sg or both (the cpu and memcpy_vec modes, which run without --prep, are new)" },
 		{ V1_NEEDS_DEPTH, "--depth 1" },
 		{ V1_NEEDS_CPUS, "no --cpus" },
+		{ V1_NEEDS_DST_ORDER, "no --dst-order or --dst-folio" },
 	};
 	const char *sep = "";
 	size_t i;
@@ -376,6 +396,15 @@ void print_dmaengine_error(FILE *f, int err,
 		break;
 	case DMAENGINE_BENCH_ERR_INVAL:
 		fprintf(f, "a field is out of range; see dmesg for the field the kernel refused");
+		/*
+		 * A module from before memcpy_vec refuses the default request
+		 * (every mode); the tool does not ask again without it.
+		 */
+		if (o->flags & DMAENGINE_BENCH_F_SKIP_MISSING &&
+		    b->prep_modes & DMAENGINE_BENCH_PREP_MEMCPY_VEC)
+			fprintf(f, ". If it says 'invalid prep_modes', the module is older than this tool and does not know prep mode memcpy_vec, which runs without --prep: load the module built from the tool's tree, or name the modes it has with --prep (e.g. memcpy,cpu)");
+		if (b->flags & DMAENGINE_BENCH_F_DST_ORDER)
+			fprintf(f, ". If it says 'invalid flags', the module is older than this tool and does not know --dst-order: load the module built from the tool's tree");
 		break;
 	case DMAENGINE_BENCH_ERR_NO_CHANNEL:
 		fprintf(f, "found fewer DMA_MEMCPY channels");
@@ -384,11 +413,16 @@ void print_dmaengine_error(FILE *f, int err,
 			b->channels);
 		break;
 	case DMAENGINE_BENCH_ERR_NO_API:
-		fprintf(f, NO_API_MEMCPY_SG " (DMA_MEMCPY_SG was removed from mainline in 6.0); run without --prep to leave out the modes this kernel lacks, or with --prep memcpy,cpu");
+		if (b->error_prep_mode == DMAENGINE_BENCH_MODE_MEMCPY_VEC)
+			fprintf(f, NO_API_MEMCPY_VEC);
+		else
+			fprintf(f, NO_API_MEMCPY_SG " (DMA_MEMCPY_SG was removed from mainline in 6.0)");
+		fprintf(f, "; run without --prep to leave out the modes this kernel lacks, or with --prep memcpy,cpu");
 		break;
 	case DMAENGINE_BENCH_ERR_NO_CAP:
 		print_channel_driver(f, ch, b->error_channel);
-		fprintf(f, " does not advertise DMA_MEMCPY_SG; run without --prep to leave out the modes it lacks, or with --prep memcpy,cpu");
+		fprintf(f, " does not advertise %s; run without --prep to leave out the modes it lacks, or with --prep memcpy,cpu",
+			mode_cap(b->error_prep_mode));
 		break;
 	case DMAENGINE_BENCH_ERR_NOMEM:
 		batch = mul_sat(b->sge, (uint64_t)o->page_size << b->folio_order);

@@ -5,6 +5,13 @@
  * The tool sends version 2 of struct dmaengine_benchmark. A module older
  * than the tool refuses it with E2BIG (its tail is not zero); when the
  * options need nothing of version 2, the tool asks again with version 1.
+ *
+ * A version 2 module from before prep mode memcpy_vec refuses the default
+ * request (every mode, DMAENGINE_BENCH_PREP_ALL with the memcpy_vec bit)
+ * with EINVAL and DMAENGINE_BENCH_ERR_INVAL ("invalid prep_modes" in the
+ * kernel log). The tool does not ask again without the bit: the module and
+ * the tool come from the same tree, and a silent retry would hide a stale
+ * module. print_dmaengine_error() says so, and how to run anyway.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -29,7 +36,7 @@ uint32_t dmaengine_samples_len(const struct bench_opts *o)
 {
 	unsigned int modes = __builtin_popcount(o->prep_modes);
 
-	/* at most 10000 x 3 x 256, far below 2^32 */
+	/* at most 10000 x 4 x 256, far below 2^32 */
 	return o->runs * modes * o->channels;
 }
 
@@ -45,6 +52,8 @@ void dmaengine_fill_request(const struct bench_opts *o,
 	b->prep_modes = o->prep_modes;
 	b->channels = o->channels;
 	b->folio_order = o->folio_order;
+	if (o->flags & DMAENGINE_BENCH_F_DST_ORDER)
+		b->dst_folio_order = o->dst_folio_order;
 	b->sge = o->sge;
 	b->bytes_per_channel = o->bytes;
 	b->runs = o->runs;
@@ -80,6 +89,8 @@ unsigned int dmaengine_v1_blockers(const struct bench_opts *o)
 		why |= V1_NEEDS_CPUS;
 	if (o->flags & DMAENGINE_BENCH_F_DISTINCT)
 		why |= V1_NEEDS_DISTINCT;
+	if (o->flags & DMAENGINE_BENCH_F_DST_ORDER)
+		why |= V1_NEEDS_DST_ORDER;
 	return why;
 }
 

@@ -73,6 +73,7 @@ static const struct choice prep_choices[] = {
 	{ "memcpy", DMAENGINE_BENCH_PREP_MEMCPY },
 	{ "memcpy_sg", DMAENGINE_BENCH_PREP_MEMCPY_SG },
 	{ "cpu", DMAENGINE_BENCH_PREP_CPU },
+	{ "memcpy_vec", DMAENGINE_BENCH_PREP_MEMCPY_VEC },
 	{ "both", DMAENGINE_BENCH_PREP_MEMCPY | DMAENGINE_BENCH_PREP_MEMCPY_SG },
 	{ "all", DMAENGINE_BENCH_PREP_ALL },
 	{ NULL, 0 }
@@ -91,14 +92,14 @@ static const struct opt_desc opt_table[O_NR] = {
 		.kind = K_CHOICE, .choices = mode_choices,
 		.accepts = "single, sg, dmaengine, 0 or 1", .scope = SC_ALL,
 		.def = "single",
-		.help = "single: dma_map_single() of --granule pages (--entries x --entry-size bytes); sg: dma_map_sg() of --granule one-page entries (--entries of --entry-size); dmaengine: dmaengine_prep_dma_memcpy() per segment vs dmaengine_prep_dma_memcpy_sg() per batch vs a CPU copy" },
+		.help = "single: dma_map_single() of --granule pages (--entries x --entry-size bytes); sg: dma_map_sg() of --granule one-page entries (--entries of --entry-size); dmaengine: dmaengine_prep_dma_memcpy() per segment vs dmaengine_prep_dma_memcpy_sg() or dmaengine_prep_dma_memcpy_vec() per batch vs a CPU copy" },
 	[O_JSON] = { .name = "json", .kind = K_FLAG, .scope = SC_ALL,
 		.help = "print one JSON object instead of text" },
 	[O_CSV] = { .name = "csv", .kind = K_FLAG, .scope = SC_DMAENGINE,
 		.help = "print CSV: a header row and one row per prep mode" },
 	[O_VERBOSE] = { .name = "verbose", .short_opt = 'v', .kind = K_FLAG,
 		.scope = SC_DMAENGINE,
-		.help = "add prep_stalls, submits, batches, segments and bytes columns to the table, and each channel's limits and capabilities to the '#' lines" },
+		.help = "add convert_ms (with a memcpy_vec row), prep_stalls, submits, batches, segments and bytes columns to the table, and each channel's limits and capabilities to the '#' lines" },
 	[O_HELP] = { .name = "help", .short_opt = 'h', .kind = K_ACTION,
 		.scope = SC_ALL, .help = "print this help and exit" },
 	[O_VERSION] = { .name = "version", .short_opt = 'V', .kind = K_ACTION,
@@ -163,6 +164,14 @@ static const struct opt_desc opt_table[O_NR] = {
 		.kind = K_FOLIO, .scope = SC_DMAENGINE,
 		.def_help = "the page size",
 		.help = "folio size, e.g. 4K, 64K, 2M; the same setting as --order" },
+	[O_DST_ORDER] = { .name = "dst-order", .metavar = "N",
+		.kind = K_ORDER, .scope = SC_DMAENGINE,
+		.def_help = "--order",
+		.help = "destination folio order, when it differs from the source's: the source and destination tables then have entries of different sizes; a batch (--sge x --folio) must fill whole destination folios" },
+	[O_DST_FOLIO] = { .name = "dst-folio", .metavar = "SIZE",
+		.kind = K_FOLIO, .scope = SC_DMAENGINE,
+		.def_help = "--folio",
+		.help = "destination folio size, e.g. 64K, 2M; the same setting as --dst-order" },
 	[O_SGE] = { .name = "sge", .metavar = "N",
 		INT_OPT(1, DMAENGINE_BENCH_MAX_SGE), .scope = SC_DMAENGINE,
 		.def = "512", .help = "folios (sg entries) in a batch" },
@@ -184,10 +193,10 @@ static const struct opt_desc opt_table[O_NR] = {
 		.help = "NUMA node of the destination folios; -1: the channel's node" },
 	[O_PREP] = { .name = "prep", .short_opt = 'p', .metavar = "PREP",
 		.kind = K_CHOICES, .choices = prep_choices,
-		.accepts = "memcpy, memcpy_sg, cpu, both or all, or a comma-separated list of them",
+		.accepts = "memcpy, memcpy_sg, memcpy_vec, cpu, both or all, or a comma-separated list of them",
 		.scope = SC_DMAENGINE,
 		.def_help = "the modes this kernel and channel have, of all",
-		.help = "memcpy: one dmaengine_prep_dma_memcpy() per segment; memcpy_sg: one dmaengine_prep_dma_memcpy_sg() per batch; cpu: the channel's thread copies the same batches with the CPU; both: memcpy and memcpy_sg; all: the three. With several, runs alternate between them in a rotating order. A mode named here that the kernel or a channel lacks is an error; without --prep the missing ones are left out and the '#' lines say why" },
+		.help = "memcpy: one dmaengine_prep_dma_memcpy() per segment; memcpy_sg: one dmaengine_prep_dma_memcpy_sg() per batch; memcpy_vec: one dmaengine_prep_dma_memcpy_vec() per batch, over dma_vec arrays built from the mapped tables (their building is part of prep, and -v shows it alone as convert_ms); cpu: the channel's thread copies the same batches with the CPU; both: memcpy and memcpy_sg; all: the four. With several, runs alternate between them in a rotating order. A mode named here that the kernel or a channel lacks is an error; without --prep the missing ones are left out and the '#' lines say why" },
 	[O_BUFFERS] = { .name = "buffers", .metavar = "KIND",
 		.kind = K_CHOICE, .choices = buffers_choices,
 		.accepts = "distinct or reuse", .scope = SC_DMAENGINE,
@@ -244,27 +253,45 @@ const char *prep_mode_name(unsigned int index)
 		[DMAENGINE_BENCH_MODE_MEMCPY] = "prep_memcpy",
 		[DMAENGINE_BENCH_MODE_MEMCPY_SG] = "prep_memcpy_sg",
 		[DMAENGINE_BENCH_MODE_CPU] = "cpu",
+		[DMAENGINE_BENCH_MODE_MEMCPY_VEC] = "prep_memcpy_vec",
 	};
 
 	return index < DMAENGINE_BENCH_NR_MODES ? names[index] : NULL;
 }
 
+const unsigned int prep_mode_order[DMAENGINE_BENCH_NR_MODES] = {
+	DMAENGINE_BENCH_MODE_MEMCPY, DMAENGINE_BENCH_MODE_MEMCPY_SG,
+	DMAENGINE_BENCH_MODE_MEMCPY_VEC, DMAENGINE_BENCH_MODE_CPU,
+};
+
 const char *prep_modes_name(unsigned int prep_modes)
 {
-	static const char *const lists[] = {
-		[DMAENGINE_BENCH_PREP_MEMCPY | DMAENGINE_BENCH_PREP_CPU] =
-			"memcpy,cpu",
-		[DMAENGINE_BENCH_PREP_MEMCPY_SG | DMAENGINE_BENCH_PREP_CPU] =
-			"memcpy_sg,cpu",
-	};
+	/* the lists, made once each: "memcpy,cpu", "memcpy_sg,memcpy_vec" */
+	static char lists[DMAENGINE_BENCH_PREP_ALL + 1][64];
 	const struct choice *c;
+	unsigned int i;
+	char *list;
 
 	for (c = prep_choices; c->name; c++)
 		if ((unsigned int)c->value == prep_modes)
 			return c->name;
-	if (prep_modes < sizeof(lists) / sizeof(lists[0]) && lists[prep_modes])
-		return lists[prep_modes];
-	return "?";
+	if (!prep_modes || prep_modes & ~DMAENGINE_BENCH_PREP_ALL)
+		return "?";
+	list = lists[prep_modes];
+	if (list[0])
+		return list;
+	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
+		unsigned int mode = prep_mode_order[i];
+
+		if (!(prep_modes & (1U << mode)))
+			continue;
+		for (c = prep_choices; c->name; c++)
+			if ((unsigned int)c->value == 1U << mode)
+				break;
+		snprintf(list + strlen(list), sizeof(lists[0]) - strlen(list),
+			 "%s%s", list[0] ? "," : "", c->name ? c->name : "?");
+	}
+	return list;
 }
 
 const char *buffers_name(unsigned int flags)
@@ -275,6 +302,22 @@ const char *buffers_name(unsigned int flags)
 uint64_t folio_bytes(const struct bench_opts *o)
 {
 	return (uint64_t)o->page_size << o->folio_order;
+}
+
+unsigned int dst_folio_order(const struct bench_opts *o)
+{
+	return o->flags & DMAENGINE_BENCH_F_DST_ORDER ? o->dst_folio_order :
+							  o->folio_order;
+}
+
+uint64_t dst_folio_bytes(const struct bench_opts *o)
+{
+	return (uint64_t)o->page_size << dst_folio_order(o);
+}
+
+bool whole_dst_folios(const struct bench_opts *o)
+{
+	return !((uint64_t)o->sge * folio_bytes(o) % dst_folio_bytes(o));
 }
 
 static unsigned int max_order(const struct bench_opts *o)
@@ -468,6 +511,11 @@ static int store(struct bench_opts *o, enum opt_id id, const char *arg,
 	case O_DEVICE: strcpy(o->device, arg); break;
 	case O_ORDER:
 	case O_FOLIO: o->folio_order = n; break;
+	case O_DST_ORDER:
+	case O_DST_FOLIO:
+		o->dst_folio_order = n;
+		o->flags |= DMAENGINE_BENCH_F_DST_ORDER;
+		break;
 	case O_SGE: o->sge = n; break;
 	case O_BYTES: o->bytes = size; break;
 	case O_RUNS: o->runs = n; break;
@@ -555,6 +603,8 @@ static enum parse_status validate(const struct bench_opts *o, FILE *err)
 		msg = "--json and --csv exclude each other";
 	else if (given(o, O_ORDER) && given(o, O_FOLIO))
 		msg = "--order and --folio set the same thing: give one";
+	else if (given(o, O_DST_ORDER) && given(o, O_DST_FOLIO))
+		msg = "--dst-order and --dst-folio set the same thing: give one";
 	else if (given(o, O_GRANULE) && given(o, O_ENTRIES))
 		msg = "--granule and --entries set the same thing: give one";
 	else if (o->samples && o->format != OUT_JSON)
@@ -563,6 +613,35 @@ static enum parse_status validate(const struct bench_opts *o, FILE *err)
 		msg = "--per-channel is not available with --csv: use --json";
 	if (msg) {
 		fprintf(err, PROG_NAME ": %s\n", msg);
+		usage_hint(err);
+		return PARSE_USAGE;
+	}
+	if (o->mode == MODE_DMAENGINE && !whole_dst_folios(o)) {
+		char batch[32], src[32], dst[32];
+		uint64_t bytes = (uint64_t)o->sge * folio_bytes(o);
+		const char *opt = given(o, O_DST_FOLIO) ? "dst-folio" :
+							    "dst-order";
+
+		format_size(bytes, batch, sizeof(batch));
+		format_size(folio_bytes(o), src, sizeof(src));
+		format_size(dst_folio_bytes(o), dst, sizeof(dst));
+		fprintf(err, PROG_NAME ": --%s: a batch of --sge %u x %s folios (%s) is not a whole number of %s destination folios: give --sge a multiple of %llu, a larger --folio or a smaller --%s\n",
+			opt, o->sge, src, batch, dst,
+			(unsigned long long)(dst_folio_bytes(o) / folio_bytes(o)),
+			opt);
+		usage_hint(err);
+		return PARSE_USAGE;
+	}
+	if (o->mode == MODE_DMAENGINE && (uint64_t)o->sge * folio_bytes(o) /
+	    dst_folio_bytes(o) > DMAENGINE_BENCH_MAX_SGE) {
+		char dst[32];
+
+		format_size(dst_folio_bytes(o), dst, sizeof(dst));
+		fprintf(err, PROG_NAME ": --%s: a batch of --sge %u folios would take %llu destination folios of %s, more than %u: lower --sge or give larger destination folios\n",
+			given(o, O_DST_FOLIO) ? "dst-folio" : "dst-order", o->sge,
+			(unsigned long long)((uint64_t)o->sge * folio_bytes(o) /
+					     dst_folio_bytes(o)),
+			dst, DMAENGINE_BENCH_MAX_SGE);
 		usage_hint(err);
 		return PARSE_USAGE;
 	}
@@ -763,7 +842,8 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "                      [--iterations N] [--cpus LIST] [--sync] [--percentiles]\n"
 "                      [--json]\n"
 "    " PROG_NAME " -m dmaengine [-c N] [-C NAME] [-D NAME] [-o N | -f SIZE]\n"
-"                      [--sge N] [--bytes SIZE] [-r N] [-w N] [--src-node N]\n"
+"                      [--dst-order N | --dst-folio SIZE] [--sge N]\n"
+"                      [--bytes SIZE] [-r N] [-w N] [--src-node N]\n"
 "                      [--dst-node N] [-p PREP] [--buffers distinct|reuse]\n"
 "                      [--depth N] [--cpus LIST] [--verify] [--poll]\n"
 "                      [--allow-fewer] [--timeout-ms MS] [--per-channel] [-v]\n"
@@ -776,10 +856,13 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "    are those of the kernel's selftest tool. The dmaengine mode copies\n"
 "    --bytes per channel in batches of --sge folios, once with a\n"
 "    dmaengine_prep_dma_memcpy() per segment, once with one\n"
-"    dmaengine_prep_dma_memcpy_sg() per batch and once with the CPU, and\n"
+"    dmaengine_prep_dma_memcpy_sg() per batch, once with one\n"
+"    dmaengine_prep_dma_memcpy_vec() per batch and once with the CPU, and\n"
 "    times each phase, through /sys/kernel/debug/dmaengine_benchmark (no\n"
 "    device binding needed). By default each batch copies distinct folios,\n"
-"    mapped for the batch, as page migration does (--buffers).\n"
+"    mapped for the batch, as page migration does (--buffers); the\n"
+"    destination folios may be of another size than the source's\n"
+"    (--dst-order), for tables of different layouts.\n"
 "    Every value is checked before the kernel is asked.\n"
 "\n"
 "    Beyond upstream, the map modes take up to 65536 entries (--entries, or\n"
@@ -823,8 +906,9 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "    dma_map_sgtable() and dma_unmap_sgtable() (summed over channels), of\n"
 "    the CPU copy (copy_ms, the cpu row; '-' where a row has no such\n"
 "    phase), the prep calls of a run and the throughput in GB/s (10^9\n"
-"    bytes/s). --csv and --json give the same numbers for scripts (0 for a\n"
-"    phase a row does not have).\n"
+"    bytes/s). -v adds convert_ms, the part of prep_ms the memcpy_vec row\n"
+"    spends building its dma_vec arrays. --csv and --json give the same\n"
+"    numbers for scripts (0 for a phase a row does not have).\n"
 "\n"
 "EXIT STATUS\n"
 "    0 success; 1 the benchmark could not run or failed (open, ioctl), or\n"
@@ -846,6 +930,8 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "    " PROG_NAME " -m dmaengine --prep all --depth 4 --cpus 0-3 -c 4 \\\n"
 "        --src-node 0 --dst-node 1\n"
 "    " PROG_NAME " -m dmaengine --prep memcpy --poll --verify\n"
+"    " PROG_NAME " -m dmaengine --prep memcpy_sg,memcpy_vec --folio 4K \\\n"
+"        --dst-folio 64K -v\n"
 "    " PROG_NAME " -m dmaengine --json --samples > run.json\n"
 "    " PROG_NAME " -m dmaengine --device soft_dma.0 --csv > run.csv\n",
 		o->page_size);

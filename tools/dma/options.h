@@ -31,7 +31,8 @@ enum opt_id {
 	O_MODE, O_JSON, O_CSV, O_VERBOSE, O_HELP, O_VERSION,
 	O_THREADS, O_SECONDS, O_NODE, O_BITS, O_DIR, O_XDELAY, O_GRANULE,
 	O_ENTRIES, O_ENTRY_SIZE, O_ITERATIONS, O_CPUS, O_DMA_SYNC, O_PERCENTILES,
-	O_CHANNELS, O_CHANNEL, O_DEVICE, O_ORDER, O_FOLIO, O_SGE, O_BYTES,
+	O_CHANNELS, O_CHANNEL, O_DEVICE, O_ORDER, O_FOLIO, O_DST_ORDER,
+	O_DST_FOLIO, O_SGE, O_BYTES,
 	O_RUNS, O_WARMUP, O_SRC_NODE, O_DST_NODE, O_PREP, O_BUFFERS, O_DEPTH,
 	O_VERIFY, O_POLL, O_ALLOW_FEWER, O_TIMEOUT, O_PER_CHANNEL, O_SAMPLES,
 	O_NR
@@ -72,6 +73,7 @@ struct bench_opts {
 	char channel[DMAENGINE_BENCH_NAME_LEN];
 	char device[DMAENGINE_BENCH_NAME_LEN];
 	unsigned int folio_order;
+	unsigned int dst_folio_order;	/* with DMAENGINE_BENCH_F_DST_ORDER */
 	unsigned int sge;
 	uint64_t bytes;
 	unsigned int runs;
@@ -121,16 +123,35 @@ bool map_mode_given(const struct bench_opts *o);
 
 /* folio_bytes() - bytes in one folio of @o->folio_order */
 uint64_t folio_bytes(const struct bench_opts *o);
+/*
+ * dst_folio_order(), dst_folio_bytes() - the destination folios: those of
+ * --dst-order (or --dst-folio), else the source's
+ */
+unsigned int dst_folio_order(const struct bench_opts *o);
+uint64_t dst_folio_bytes(const struct bench_opts *o);
+/*
+ * whole_dst_folios() - a batch (--sge source folios) is a whole number of
+ * destination folios, as the kernel requires
+ */
+bool whole_dst_folios(const struct bench_opts *o);
 
 /* Names of the enum values, for reports. */
 const char *mode_name(enum bench_mode mode);		/* "single", "sg", "dmaengine" */
 const char *dir_name(unsigned int dir);			/* "BIDIRECTIONAL", ... or NULL */
-/* "prep_memcpy", "prep_memcpy_sg", "cpu" (DMAENGINE_BENCH_MODE_*) or NULL */
+/*
+ * "prep_memcpy", "prep_memcpy_sg", "cpu", "prep_memcpy_vec"
+ * (DMAENGINE_BENCH_MODE_*) or NULL
+ */
 const char *prep_mode_name(unsigned int index);
 /*
+ * prep_mode_order - DMAENGINE_BENCH_MODE_* in the order reports list them:
+ * memcpy, memcpy_sg, memcpy_vec (the DMA forms), then cpu
+ */
+extern const unsigned int prep_mode_order[DMAENGINE_BENCH_NR_MODES];
+/*
  * prep_modes_name() - --prep's word for DMAENGINE_BENCH_PREP_* bits:
- * "memcpy", "memcpy_sg", "cpu", "both", "all", or a list as "memcpy,cpu";
- * "?" for none or unknown bits
+ * "memcpy", "memcpy_sg", "cpu", "memcpy_vec", "both", "all", or a list in
+ * prep_mode_order as "memcpy,cpu"; "?" for none or unknown bits
  */
 const char *prep_modes_name(unsigned int prep_modes);
 /* buffers_name() - "distinct" or "reuse", per DMAENGINE_BENCH_F_DISTINCT */

@@ -17,14 +17,14 @@
 
 enum phase {
 	PH_RUN, PH_PREP, PH_SUBMIT, PH_ISSUE, PH_WAIT, PH_MAP, PH_UNMAP,
-	PH_COPY, PH_STALLS, PH_GBPS,
+	PH_COPY, PH_CONVERT, PH_STALLS, PH_GBPS,
 	PH_NR
 };
 
 /* Names in CSV and JSON; prep_stalls is a count, gbps GB/s, the rest ms. */
 static const char *const phase_names[PH_NR] = {
 	"run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms", "map_ms",
-	"unmap_ms", "copy_ms", "prep_stalls", "gbps",
+	"unmap_ms", "copy_ms", "convert_ms", "prep_stalls", "gbps",
 };
 
 const char dmaengine_csv_header[] =
@@ -32,9 +32,10 @@ const char dmaengine_csv_header[] =
 	"prep_calls,submits,batches,segments,run_ms_mean,run_ms_sd,"
 	"prep_ms_mean,prep_ms_sd,submit_ms_mean,submit_ms_sd,issue_ms_mean,"
 	"issue_ms_sd,wait_ms_mean,wait_ms_sd,map_ms_mean,map_ms_sd,"
-	"unmap_ms_mean,unmap_ms_sd,copy_ms_mean,copy_ms_sd,prep_stalls_mean,"
-	"prep_stalls_sd,gbps_mean,gbps_sd,cpufreq_governor,cpu_cur_khz_min,"
-	"cpu_cur_khz_max,cpu_max_khz,boost";
+	"unmap_ms_mean,unmap_ms_sd,copy_ms_mean,copy_ms_sd,convert_ms_mean,"
+	"convert_ms_sd,prep_stalls_mean,prep_stalls_sd,gbps_mean,gbps_sd,"
+	"cpufreq_governor,cpu_cur_khz_min,cpu_cur_khz_max,cpu_max_khz,boost,"
+	"dst_folio_order,dst_folio_bytes";
 
 #define NS_PER_MS	1e6
 #define BYTES_PER_GB	1e9
@@ -95,6 +96,8 @@ static bool phase_applies(unsigned int mode, enum phase p)
 		return !cpu;
 	case PH_COPY:
 		return cpu;
+	case PH_CONVERT:
+		return mode == DMAENGINE_BENCH_MODE_MEMCPY_VEC;
 	default:
 		return true;
 	}
@@ -119,6 +122,24 @@ static uint64_t report_folio_bytes(const struct dmaengine_report *r)
 	return (uint64_t)r->opts->page_size << r->b->folio_order;
 }
 
+/* the destination folios: of ->dst_folio_order with F_DST_ORDER */
+static unsigned int report_dst_order(const struct dmaengine_report *r)
+{
+	return r->b->flags & DMAENGINE_BENCH_F_DST_ORDER ?
+	       r->b->dst_folio_order : r->b->folio_order;
+}
+
+static uint64_t report_dst_folio_bytes(const struct dmaengine_report *r)
+{
+	return (uint64_t)r->opts->page_size << report_dst_order(r);
+}
+
+/* whether the destination folios differ from the source's */
+static bool dst_differs(const struct dmaengine_report *r)
+{
+	return report_dst_order(r) != r->b->folio_order;
+}
+
 static void row_from_result(const struct dmaengine_report *r,
 			    unsigned int mode, struct row *row)
 {
@@ -129,6 +150,7 @@ static void row_from_result(const struct dmaengine_report *r,
 		[PH_SUBMIT] = &res->submit_ns, [PH_ISSUE] = &res->issue_ns,
 		[PH_WAIT] = &res->wait_ns, [PH_MAP] = &res->map_ns,
 		[PH_UNMAP] = &res->unmap_ns, [PH_COPY] = &res2->copy_ns,
+		[PH_CONVERT] = &res2->convert_ns,
 		[PH_STALLS] = &res2->prep_stalls, [PH_GBPS] = &res->bytes_per_sec,
 	};
 	int p;
@@ -180,6 +202,7 @@ static bool row_from_samples(const struct dmaengine_report *r,
 		stat_add(&acc[PH_MAP], s->map_ns / NS_PER_MS);
 		stat_add(&acc[PH_UNMAP], s->unmap_ns / NS_PER_MS);
 		stat_add(&acc[PH_COPY], s->copy_ns / NS_PER_MS);
+		stat_add(&acc[PH_CONVERT], s->convert_ns / NS_PER_MS);
 		stat_add(&acc[PH_STALLS], s->prep_stalls);
 		if (run_ns)	/* bytes per ns is GB/s */
 			stat_add(&acc[PH_GBPS], (double)s->bytes / run_ns);
@@ -199,13 +222,14 @@ static bool row_from_samples(const struct dmaengine_report *r,
 static unsigned int per_channel_rows(const struct dmaengine_report *r,
 				     struct row **rows)
 {
-	unsigned int nch = dmaengine_channels_used(r->b), mode, ch, n = 0;
+	unsigned int nch = dmaengine_channels_used(r->b), mode, ch, n = 0, i;
 
 	*rows = calloc((size_t)nch * DMAENGINE_BENCH_NR_MODES + 1,
 		       sizeof(**rows));
 	if (!*rows)
 		return 0;
-	for (mode = 0; mode < DMAENGINE_BENCH_NR_MODES; mode++) {
+	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
+		mode = prep_mode_order[i];
 		if (!prep_mode_ran(r, mode))
 			continue;
 		for (ch = 0; ch < nch; ch++)
@@ -223,7 +247,7 @@ enum column {
 	C_MODE, C_CHAN, C_FOLIO, C_SGE, C_RUN, C_PREP, C_SUBMIT, C_ISSUE,
 	C_WAIT, C_MAP, C_UNMAP, C_COPY, C_CALLS, C_GBPS,
 	/* --verbose */
-	C_STALLS, C_SUBMITS, C_BATCHES, C_SEGMENTS, C_BYTES,
+	C_CONVERT, C_STALLS, C_SUBMITS, C_BATCHES, C_SEGMENTS, C_BYTES,
 	C_NR
 };
 
@@ -243,6 +267,7 @@ static const struct {
 	[C_COPY] = { "copy_ms", 15, PH_COPY },
 	[C_CALLS] = { "prep_calls", 10, PH_NR },
 	[C_GBPS] = { "GB/s", 11, PH_GBPS },
+	[C_CONVERT] = { "convert_ms", 13, PH_CONVERT },
 	[C_STALLS] = { "prep_stalls", 11, PH_STALLS },
 	[C_SUBMITS] = { "submits", 7, PH_NR },
 	[C_BATCHES] = { "batches", 7, PH_NR },
@@ -276,6 +301,19 @@ static void count_cell(char *cell, uint64_t v, bool applies)
 		strcpy(cell, "-");
 }
 
+/* "4KB", or "4KB/64KB" when the destination folios differ */
+static void folio_cell(const struct dmaengine_report *r, char *cell)
+{
+	char src[32], dst[32];
+
+	format_size(report_folio_bytes(r), src, sizeof(src));
+	format_size(report_dst_folio_bytes(r), dst, sizeof(dst));
+	if (dst_differs(r))
+		snprintf(cell, CELL_LEN, "%s/%s", src, dst);
+	else
+		snprintf(cell, CELL_LEN, "%s", src);
+}
+
 static void row_cells(const struct dmaengine_report *r, const struct row *row,
 		      char (*cells)[CELL_LEN])
 {
@@ -285,7 +323,7 @@ static void row_cells(const struct dmaengine_report *r, const struct row *row,
 
 	snprintf(cells[C_MODE], CELL_LEN, "%s", mode ? mode : "?");
 	snprintf(cells[C_CHAN], CELL_LEN, "%s", row->chan);
-	format_size(report_folio_bytes(r), cells[C_FOLIO], CELL_LEN);
+	folio_cell(r, cells[C_FOLIO]);
 	snprintf(cells[C_SGE], CELL_LEN, "%u", r->b->sge);
 	for (c = 0; c < C_NR; c++) {
 		enum phase p = columns[c].phase;
@@ -306,7 +344,9 @@ static void row_cells(const struct dmaengine_report *r, const struct row *row,
 
 /*
  * print_table() - a heading and @n rows, columns left-aligned: copy_ms
- * only when a row is the cpu mode's, the last five only with --verbose
+ * only when a row is the cpu mode's, the last six only with --verbose
+ * (convert_ms only when a row is the memcpy_vec mode's); the folio column
+ * is "folio_src/dst" when the destination folios differ
  */
 static void print_table(FILE *f, const struct dmaengine_report *r,
 			const struct row *rows, unsigned int n,
@@ -314,20 +354,25 @@ static void print_table(FILE *f, const struct dmaengine_report *r,
 {
 	char (*cells)[C_NR][CELL_LEN];
 	int width[C_NR], shown[C_NR], ncols = 0, c, k;
-	bool cpu = false;
+	bool cpu = false, vec = false;
 	unsigned int i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		cpu |= rows[i].prep_mode == DMAENGINE_BENCH_MODE_CPU;
+		vec |= rows[i].prep_mode == DMAENGINE_BENCH_MODE_MEMCPY_VEC;
+	}
 	for (c = 0; c < C_NR; c++)
-		if ((c != C_COPY || cpu) && (c <= C_GBPS || r->opts->verbose))
+		if ((c != C_COPY || cpu) && (c != C_CONVERT || vec) &&
+		    (c <= C_GBPS || r->opts->verbose))
 			shown[ncols++] = c;
 	cells = calloc(n + 1, sizeof(*cells));
 	if (!cells)
 		return;
 	for (c = 0; c < C_NR; c++) {
 		snprintf(cells[0][c], CELL_LEN, "%s",
-			 c == C_CHAN ? chan_head : columns[c].head);
+			 c == C_CHAN ? chan_head :
+			 c == C_FOLIO && dst_differs(r) ? "folio_src/dst" :
+			 columns[c].head);
 		width[c] = columns[c].width;
 	}
 	for (i = 0; i < n; i++)
@@ -367,10 +412,11 @@ static void print_channels_line(FILE *f, const struct dmaengine_report *r)
 			NAME_MAX_LEN, ch->name, NAME_MAX_LEN, ch->device,
 			NAME_MAX_LEN, ch->driver);
 		if (r->opts->verbose)
-			fprintf(f, "; node %d, src node %d, dst node %d, max_seg_size %u, copy_align %u, memcpy_sg %s, no_order %s",
+			fprintf(f, "; node %d, src node %d, dst node %d, max_seg_size %u, copy_align %u, memcpy_sg %s, memcpy_vec %s, no_order %s",
 				ch->node, ch->src_node, ch->dst_node,
 				ch->max_seg_size, ch->copy_align,
 				ch->has_memcpy_sg ? "yes" : "no",
+				ch->has_memcpy_vec ? "yes" : "no",
 				ch->no_order ? "yes" : "no");
 		fputc(')', f);
 	}
@@ -380,13 +426,17 @@ static void print_channels_line(FILE *f, const struct dmaengine_report *r)
 static void print_params_line(FILE *f, const struct dmaengine_report *r)
 {
 	const struct dmaengine_benchmark *b = r->b;
-	char bytes[32], folio[32], cpus[256];
+	char bytes[32], folio[32], dst[32], dst_text[64] = "", cpus[256];
 
 	format_size(b->bytes_per_channel, bytes, sizeof(bytes));
 	format_size(report_folio_bytes(r), folio, sizeof(folio));
+	format_size(report_dst_folio_bytes(r), dst, sizeof(dst));
+	if (dst_differs(r))
+		snprintf(dst_text, sizeof(dst_text), " into %s destination folios",
+			 dst);
 	cpus_text(b, cpus, sizeof(cpus));
-	fprintf(f, "# %s per channel in batches of %u x %s; %u runs after %u warm-up; src node %d, dst node %d; prep %s; buffers %s, depth %u, cpus %s%s%s%s\n",
-		bytes, b->sge, folio, b->runs, b->warmup_runs, b->src_node,
+	fprintf(f, "# %s per channel in batches of %u x %s%s; %u runs after %u warm-up; src node %d, dst node %d; prep %s; buffers %s, depth %u, cpus %s%s%s%s\n",
+		bytes, b->sge, folio, dst_text, b->runs, b->warmup_runs, b->src_node,
 		b->dst_node, prep_modes_name(b->prep_modes),
 		buffers_name(b->flags), b->depth ? b->depth : 1,
 		cpus[0] ? cpus : "not pinned",
@@ -398,10 +448,12 @@ static void print_params_line(FILE *f, const struct dmaengine_report *r)
 /* the modes asked for that did not run, one '#' line each */
 static void print_missing_lines(FILE *f, const struct dmaengine_report *r)
 {
-	unsigned int mode, missing = r->b->prep_modes & ~dmaengine_modes_run(r->b);
+	unsigned int i, mode;
+	unsigned int missing = r->b->prep_modes & ~dmaengine_modes_run(r->b);
 	char why[256];
 
-	for (mode = 0; mode < DMAENGINE_BENCH_NR_MODES; mode++) {
+	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
+		mode = prep_mode_order[i];
 		if (!(missing & (1U << mode)))
 			continue;
 		dmaengine_missing_reason(why, sizeof(why), r->b, r->channels,
@@ -455,7 +507,7 @@ void report_dmaengine_text(FILE *f, const struct report_ctx *ctx,
 			   const struct dmaengine_report *r)
 {
 	struct row rows[DMAENGINE_BENCH_NR_MODES], *pc;
-	unsigned int mode, n = 0;
+	unsigned int i, n = 0;
 
 	fprintf(f, "# " PROG_NAME " %s, kernel %s\n", ctx->version,
 		ctx->kernel);
@@ -466,9 +518,9 @@ void report_dmaengine_text(FILE *f, const struct report_ctx *ctx,
 	print_missing_lines(f, r);
 	print_cpufreq_line(f, ctx->cpufreq);
 	fprintf(f, "# acquire_ms %.2f\n", r->b->acquire_ns / NS_PER_MS);
-	for (mode = 0; mode < DMAENGINE_BENCH_NR_MODES; mode++)
-		if (prep_mode_ran(r, mode))
-			row_from_result(r, mode, &rows[n++]);
+	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++)
+		if (prep_mode_ran(r, prep_mode_order[i]))
+			row_from_result(r, prep_mode_order[i], &rows[n++]);
 	print_table(f, r, rows, n, columns[C_CHAN].head);
 
 	if (!r->opts->per_channel)
@@ -526,14 +578,15 @@ static void csv_cpufreq(FILE *f, const struct cpufreq_info *fi)
 void report_dmaengine_csv(FILE *f, const struct report_ctx *ctx,
 			  const struct dmaengine_report *r)
 {
-	unsigned int mode;
+	unsigned int i, mode;
 	char cpus[4096];
 	struct row row;
 	int p;
 
 	cpus_text(r->b, cpus, sizeof(cpus));
 	fprintf(f, "%s\n", dmaengine_csv_header);
-	for (mode = 0; mode < DMAENGINE_BENCH_NR_MODES; mode++) {
+	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
+		mode = prep_mode_order[i];
 		if (!prep_mode_ran(r, mode))
 			continue;
 		row_from_result(r, mode, &row);
@@ -551,7 +604,8 @@ void report_dmaengine_csv(FILE *f, const struct report_ctx *ctx,
 		for (p = 0; p < PH_NR; p++)
 			fprintf(f, ",%.6f,%.6f", row.mean[p], row.sd[p]);
 		csv_cpufreq(f, ctx->cpufreq);
-		fputc('\n', f);
+		fprintf(f, ",%u,%llu\n", report_dst_order(r),
+			(unsigned long long)report_dst_folio_bytes(r));
 	}
 }
 
@@ -586,6 +640,8 @@ static void json_params(struct json *j, const struct dmaengine_report *r)
 	json_key_name(j, "device", b->device);
 	json_key_uint(j, "folio_order", b->folio_order);
 	json_key_uint(j, "folio_bytes", report_folio_bytes(r));
+	json_key_uint(j, "dst_folio_order", report_dst_order(r));
+	json_key_uint(j, "dst_folio_bytes", report_dst_folio_bytes(r));
 	json_key_uint(j, "page_size", r->opts->page_size);
 	json_key_uint(j, "sge", b->sge);
 	json_key_uint(j, "bytes_per_channel", b->bytes_per_channel);
@@ -615,20 +671,23 @@ static void json_params(struct json *j, const struct dmaengine_report *r)
 /* "prep_modes_run" and "missing": [{prep_mode, error, reason}] */
 static void json_modes_run(struct json *j, const struct dmaengine_report *r)
 {
-	unsigned int mode, run = dmaengine_modes_run(r->b);
+	unsigned int i, mode, run = dmaengine_modes_run(r->b);
 	unsigned int missing = r->b->prep_modes & ~run;
 	char why[256];
 
 	json_key(j, "prep_modes_run");
 	json_array_begin(j);
-	for (mode = 0; mode < DMAENGINE_BENCH_NR_MODES; mode++)
-		if (run & (1U << mode))
-			json_string(j, prep_mode_name(mode));
+	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++)
+		if (run & (1U << prep_mode_order[i]))
+			json_string(j, prep_mode_name(prep_mode_order[i]));
 	json_array_end(j);
 	json_key(j, "missing");
 	json_array_begin(j);
-	for (mode = 0; mode < DMAENGINE_BENCH_NR_MODES; mode++) {
-		unsigned int err = r->b->results[mode].missing;
+	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
+		unsigned int err;
+
+		mode = prep_mode_order[i];
+		err = r->b->results[mode].missing;
 
 		if (!(missing & (1U << mode)))
 			continue;
@@ -721,6 +780,7 @@ static void json_channels(struct json *j, const struct dmaengine_report *r)
 		json_key_uint(j, "max_seg_size", ch->max_seg_size);
 		json_key_uint(j, "copy_align", ch->copy_align);
 		json_key_bool(j, "has_memcpy_sg", ch->has_memcpy_sg);
+		json_key_bool(j, "has_memcpy_vec", ch->has_memcpy_vec);
 		json_key_bool(j, "no_order", ch->no_order);
 		json_object_end(j);
 	}
@@ -729,12 +789,13 @@ static void json_channels(struct json *j, const struct dmaengine_report *r)
 
 static void json_results(struct json *j, const struct dmaengine_report *r)
 {
-	unsigned int mode;
+	unsigned int i, mode;
 	struct row row;
 
 	json_key(j, "results");
 	json_array_begin(j);
-	for (mode = 0; mode < DMAENGINE_BENCH_NR_MODES; mode++) {
+	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
+		mode = prep_mode_order[i];
 		if (!prep_mode_ran(r, mode))
 			continue;
 		row_from_result(r, mode, &row);
@@ -744,6 +805,8 @@ static void json_results(struct json *j, const struct dmaengine_report *r)
 		json_key_uint(j, "chan", dmaengine_channels_used(r->b));
 		json_key_uint(j, "folio_order", r->b->folio_order);
 		json_key_uint(j, "folio_bytes", report_folio_bytes(r));
+		json_key_uint(j, "dst_folio_order", report_dst_order(r));
+		json_key_uint(j, "dst_folio_bytes", report_dst_folio_bytes(r));
 		json_key_uint(j, "sge", r->b->sge);
 		json_key_uint(j, "depth", r->b->depth ? r->b->depth : 1);
 		json_key(j, "buffers");
@@ -815,6 +878,7 @@ static void json_samples(struct json *j, const struct dmaengine_report *r)
 		json_key_uint(j, "map_ns", s->map_ns);
 		json_key_uint(j, "unmap_ns", s->unmap_ns);
 		json_key_uint(j, "copy_ns", s->copy_ns);
+		json_key_uint(j, "convert_ns", s->convert_ns);
 		json_key_uint(j, "bytes", s->bytes);
 		json_key_uint(j, "prep_calls", s->prep_calls);
 		json_key_uint(j, "submits", s->submits);

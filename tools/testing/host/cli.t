@@ -44,7 +44,7 @@ for o in mode json csv verbose help version threads seconds node dma-bits dir \
 	 trans-delay-ns granule channels channel device order folio sge bytes \
 	 runs warmup src-node dst-node prep verify poll allow-fewer timeout-ms \
 	 per-channel samples entries entry-size iterations cpus sync percentiles \
-	 buffers depth; do
+	 buffers depth dst-order dst-folio; do
 	grep -q -- "--$o\b" <<<"$out" || missing="$missing --$o"
 done
 if [ -z "$missing" ]; then
@@ -117,10 +117,24 @@ expect 2 "invalid --warmup '101': must be 0\.\.100" "--warmup 101: exit 2" \
 	-m dmaengine --warmup 101
 expect 2 "invalid --timeout-ms '600001': must be 0\.\.600000" \
 	"--timeout-ms 600001: exit 2" -m dmaengine --timeout-ms 600001
-expect 2 "invalid --prep 'x': must be memcpy, memcpy_sg, cpu, both or all, or a comma-separated list of them" \
+expect 2 "invalid --prep 'x': must be memcpy, memcpy_sg, memcpy_vec, cpu, both or all, or a comma-separated list of them" \
 	"--prep x: exit 2" -m dmaengine --prep x
 expect 2 "invalid --prep 'memcpy,,cpu'" "--prep memcpy,,cpu: exit 2" \
 	-m dmaengine --prep memcpy,,cpu
+expect 2 "invalid --prep 'memcpy_vecs'" "--prep memcpy_vecs: exit 2" \
+	-m dmaengine --prep memcpy_vecs
+expect 2 "^dma_map_benchmark: invalid --dst-order '19': must be 0\.\.18$" \
+	"--dst-order 19: exit 2, the message names --dst-order and its range" \
+	-m dmaengine --dst-order 19
+expect 2 "invalid --dst-folio '3K': must be a power-of-two multiple of the page size" \
+	"--dst-folio 3K: exit 2" -m dmaengine --dst-folio 3K
+expect 2 "^dma_map_benchmark: --dst-order: a batch of --sge 16 x 4KB folios \(64KB\) is not a whole number of 2MB destination folios: give --sge a multiple of 512" \
+	"--dst-order 9 with --sge 16: exit 2, says which --sge fills them" \
+	-m dmaengine --sge 16 --dst-order 9
+expect 2 "--dst-order and --dst-folio set the same thing: give one" \
+	"--dst-order with --dst-folio: exit 2" -m dmaengine --dst-order 1 --dst-folio 8K
+expect 2 "--dst-folio applies to -m dmaengine only" "--dst-folio in a map mode: exit 2" \
+	-m sg --dst-folio 8K
 expect 2 "invalid --buffers 'both': must be distinct or reuse" \
 	"--buffers both: exit 2" -m dmaengine --buffers both
 expect 2 "invalid --depth '65': must be 1\.\.64" "--depth 65: exit 2" \
@@ -150,9 +164,34 @@ else
 	tap_skip "no online CPU list, or CPU 1023 exists: offline --cpus not exercised"
 fi
 
+# The guest suites' raw ioctl client knows the ABI's field names: a known
+# field gets as far as opening debugfs, an unknown one is a usage error.
+mbioctl=$HOST_OUT/mbioctl
+if ! gcc -std=gnu11 -O2 -Wall -Wextra -I"$TOP/uapi" -o "$mbioctl" \
+	"$TOP/tools/testing/guest/src/mbioctl.c" 2>"$HOST_OUT/mbioctl.err"; then
+	tap_not_ok "mbioctl.c builds"
+	sed 's/^/#   /' "$HOST_OUT/mbioctl.err"
+elif [ -e /sys/kernel/debug/dmaengine_benchmark ]; then
+	tap_skip "the module is loaded here: mbioctl's fields not exercised"
+else
+	bad=
+	for f in dst_folio_order=1 list_channels=1 prep_modes=8 nr_cpus=0; do
+		"$mbioctl" dmaengine "$f" >/dev/null 2>&1
+		[ $? -eq 1 ] || bad="$bad $f"
+	done
+	"$mbioctl" dmaengine reserved2=1 >/dev/null 2>&1
+	[ $? -eq 2 ] || bad="$bad reserved2(accepted)"
+	if [ -z "$bad" ]; then
+		tap_ok "mbioctl knows dst_folio_order and list_channels, no longer reserved2"
+	else
+		tap_not_ok "mbioctl's dmaengine fields:$bad"
+	fi
+fi
+
 # Valid options: on a host without the module, opening debugfs fails.
 if [ -e /sys/kernel/debug/dma_map_benchmark ] ||
    [ -e /sys/kernel/debug/dmaengine_benchmark ]; then
+	tap_skip "the module is loaded here: runtime errors not exercised"
 	tap_skip "the module is loaded here: runtime errors not exercised"
 	tap_skip "the module is loaded here: runtime errors not exercised"
 	tap_skip "the module is loaded here: runtime errors not exercised"
@@ -170,5 +209,7 @@ else
 		-m dmaengine -c 2 -f 64K --sge 16 --bytes 1M --json
 	expect 1 "$diag" "the new dmaengine options, no module: exit 1 with a diagnosis" \
 		-m dmaengine --prep memcpy,cpu --buffers reuse --depth 4 --cpus 0 --csv
+	expect 1 "$diag" "memcpy_vec with --dst-folio, no module: exit 1 with a diagnosis" \
+		-m dmaengine --prep memcpy_sg,memcpy_vec --sge 16 --dst-folio 64K -v
 fi
 tap_end

@@ -9,7 +9,8 @@
 # cells, geometric means, --prep inside one file, --json, and errors; the
 # crafted files are format 1 (before the cpu mode, depth and buffers), read
 # as depth 1 with reused buffers; --prep --modes with the cpu mode on the
-# format 2 fixtures/results-dmaengine.json.
+# format 2 fixtures/results-dmaengine.json, and the two batch forms
+# (prep_memcpy_sg against prep_memcpy_vec, convert_ms memcpy_vec's alone).
 . "$(dirname "$0")/lib.sh"
 
 need python3
@@ -234,6 +235,56 @@ def cpu_modes():
     rc, out, err = run("--prep", "--modes", "cpu,gpu", r)
     assert rc == 2 and "--modes needs two different prep modes" in err
 check("--prep --modes cpu,prep_memcpy_sg: the offload against the CPU copy, only the figures both have", cpu_modes)
+
+def vec_file():
+    """results-dmaengine.json with a prep_memcpy_vec row beside each
+    prep_memcpy_sg row: 10% faster, and a conversion time."""
+    import tempfile
+    r = json.load(open(os.path.join(FIX, "results-dmaengine.json")))
+    vec = []
+    for x in r["rows"]:
+        if x["prep_mode"] == "prep_memcpy_sg":
+            v = dict(x, prep_mode="prep_memcpy_vec")
+            if x["status"] == "ok":
+                v["run_ms"] = {"mean": x["run_ms"]["mean"] * 0.9, "sd": x["run_ms"]["sd"]}
+                v["convert_ms"] = {"mean": 0.25, "sd": 0.01}
+            vec.append(v)
+    r["rows"] += vec
+    f = os.path.join(tempfile.mkdtemp(), "vec.json")
+    json.dump(r, open(f, "w"))
+    return f
+
+def vec_modes():
+    f = vec_file()
+    rc, out, err = run("--prep", "--modes", "prep_memcpy_sg,prep_memcpy_vec", "--json", f)
+    assert rc == 0, err
+    d = json.loads(out)
+    assert d["a"]["short"] == "prep_memcpy_sg" and d["b"]["short"] == "prep_memcpy_vec"
+    assert d["figures"][-2:] == ["copy_ms", "convert_ms"], d["figures"]
+    figs = {c["figure"] for c in d["comparisons"]}
+    # the DMA phases both have; convert_ms (memcpy_vec's) and copy_ms not
+    assert figs == {"run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms", "map_ms",
+                    "unmap_ms", "gbps"}, figs
+    c = [x for x in d["comparisons"] if x["figure"] == "run_ms" and x["status"] == "ok"][0]
+    close(c["delta_pct"], -10.0, 1e-9)
+    assert c["better"] is True
+    # the default stays memcpy against memcpy_sg
+    rc, out, err = run("--prep", "--json", f)
+    d = json.loads(out)
+    assert d["a"]["short"] == "prep_memcpy" and d["b"]["short"] == "prep_memcpy_sg"
+    # before/after files with memcpy_vec rows: convert_ms compared for them
+    rc, out, err = run("--json", f, f)
+    d = json.loads(out)
+    assert "convert_ms" in d["figures"]
+    conv = [c for c in d["comparisons"] if c["figure"] == "convert_ms"]
+    assert conv and all(c["key"]["prep_mode"] == "prep_memcpy_vec" for c in conv)
+    rc, out, err = run("--prep", "--modes", "prep_memcpy_sg,memcpy_vec", f)
+    assert rc == 2 and "--modes needs two different prep modes of prep_memcpy, " \
+        "prep_memcpy_sg, prep_memcpy_vec, cpu" in err, err
+    rc, out, err = run("--help")
+    assert rc == 0 and "--modes prep_memcpy_sg,prep_memcpy_vec" in out and \
+        "two batch" in out, out
+check("--prep --modes prep_memcpy_sg,prep_memcpy_vec: the two batch forms; convert_ms only between memcpy_vec rows; help says so", vec_modes)
 
 def cpufreq_warning():
     import tempfile

@@ -7,7 +7,9 @@
 # copy included: its phases are the copy) and sg entry count, GB/s against
 # folio size with a line per prep mode at each channel count, plots per
 # depth and buffers when a sweep varies them, a format 1 file (no cpu mode,
-# no copy_ms), with pngcairo and with libgd's png; and its errors.
+# no copy_ms), the memcpy_vec mode (its phases with the conversion apart,
+# the three DMA forms together), with pngcairo and with libgd's png; and its
+# errors.
 . "$(dirname "$0")/lib.sh"
 
 need python3 gnuplot
@@ -137,6 +139,48 @@ def format1():
                             "throughput-modes-ch4"]), names
 check("a format 1 file (before the cpu mode): the plots of its two modes", format1)
 
+
+def vec_plots():
+    r = json.load(open(os.path.join(FIX, "results-dmaengine.json")))
+    vec = []
+    for x in r["rows"]:
+        if x["prep_mode"] == "prep_memcpy_sg" and x["status"] == "ok":
+            v = dict(x, prep_mode="prep_memcpy_vec",
+                     gbps={"mean": x["gbps"]["mean"] + 0.5, "sd": 0.1},
+                     prep_ms={"mean": x["prep_ms"]["mean"] * 1.5, "sd": 0.5},
+                     convert_ms={"mean": x["channels"] / 4, "sd": 0.01})
+            vec.append(v)
+    r["rows"] += vec
+    f = os.path.join(work, "vec.json")
+    json.dump(r, open(f, "w"))
+    o = os.path.join(work, "vec")
+    q = run(f, o)
+    assert q.returncode == 0, q.stderr
+    names = {os.path.basename(x)[:-4] for x in q.stdout.split() if x.endswith(".svg")}
+    assert names == set(DE) | {"throughput-prep_memcpy_vec", "phases-prep_memcpy_vec"}, sorted(names)
+    png_ok(os.path.join(o, "phases-prep_memcpy_vec.png"))
+    svg_ok(os.path.join(o, "throughput-both.svg"),
+           "prep_memcpy vs prep_memcpy_sg vs prep_memcpy_vec: throughput",
+           "prep_memcpy_vec, 4 channels", "prep_memcpy_sg, 1 channel")
+    svg_ok(os.path.join(o, "phases-prep_memcpy_vec.svg"), "prep_memcpy_vec: time by phase",
+           "convert", "prep_rest", "submit", "wait")
+    svg_ok(os.path.join(o, "throughput-modes-ch4.svg"),
+           "prep_memcpy vs prep_memcpy_sg vs prep_memcpy_vec vs cpu, 4 channels")
+    d = os.path.join(o, "data")
+    lines = open(os.path.join(d, "phases-prep_memcpy_vec.dat")).read().splitlines()
+    assert lines[0] == "# label convert_ms prep_rest_ms submit_ms issue_ms wait_ms map_ms unmap_ms run_ms", lines[0]
+    # per channel, 4 channels: convert 1/4, prep 2 * 1.5 = 3 less it
+    assert lines[4].split()[:4] == ['"4ch', '4KB"', "0.250000", "2.750000"], lines[4]
+    assert os.path.exists(os.path.join(d, "throughput-both-prep_memcpy_vec-c4.dat"))
+    # the two batch forms alone: throughput-both of the two
+    r["rows"] = [x for x in r["rows"] if x["prep_mode"] in ("prep_memcpy_sg", "prep_memcpy_vec")]
+    json.dump(r, open(f, "w"))
+    q = run(f, os.path.join(work, "vec2"))
+    assert q.returncode == 0, q.stderr
+    svg_ok(os.path.join(work, "vec2", "throughput-both.svg"),
+           "prep_memcpy_sg vs prep_memcpy_vec: throughput")
+check("memcpy_vec: its throughput and phases (convert apart from the rest of prep); "
+      "throughput-both with the three DMA forms, or the two batch forms", vec_plots)
 
 def map_plots():
     o = os.path.join(work, "map")

@@ -9,7 +9,10 @@
 # interface), --verbose (prep_stalls, channel capabilities with no_order),
 # alignment, folio labels, per-channel rows from samples, CSV (depth,
 # buffers, cpus, copy_ms, prep_stalls, cpufreq columns), JSON (system,
-# prep_modes_run, missing). Then python3 parses every JSON file the test
+# prep_modes_run, missing), the memcpy_vec row (after memcpy_sg's,
+# convert_ms with --verbose, in CSV and JSON) and destination folios of
+# another size (--dst-order: '#' line, folio column, dst_folio_* in JSON
+# and CSV). Then python3 parses every JSON file the test
 # wrote and checks its structure and values, and that fixtures/fake_tool.py
 # and the tool documents in fixtures/*.json have the same shape as the real
 # tool's.
@@ -43,7 +46,7 @@ check("without -m, the lines are upstream 6.12's printf formats byte for byte", 
 docs = {}
 for name in ["map_single", "map_sg", "map_ext", "map_ext_nosync", "dmaengine",
              "dmaengine_full", "dmaengine_sg", "dmaengine_cpu",
-             "dmaengine_missing"]:
+             "dmaengine_missing", "dmaengine_vec"]:
     def parse(name=name):
         docs[name] = json.load(open("%s/%s.json" % (sys.argv[1], name)))
     check("%s.json is valid JSON (python3 json)" % name, parse)
@@ -95,28 +98,33 @@ def dmaengine_json():
     assert d["system"] == {"cpufreq": None}, d["system"]
     assert d["mode"] == "dmaengine" and d["kernel"] == "6.12.0-test"
     p = d["params"]
-    for k in ["channels", "channel", "device", "folio_order", "folio_bytes", "sge",
+    for k in ["channels", "channel", "device", "folio_order", "folio_bytes",
+              "dst_folio_order", "dst_folio_bytes", "sge",
               "bytes_per_channel", "runs", "warmup", "src_node", "dst_node", "prep",
               "skip_missing", "buffers", "depth", "cpus",
               "verify", "poll", "allow_fewer", "timeout_ms"]:
         assert k in p, k
     assert p["bytes_per_channel"] == 512 << 20 and p["prep"] == "both"
     assert p["buffers"] == "distinct" and p["depth"] == 1 and p["cpus"] == []
+    assert p["dst_folio_order"] == p["folio_order"] == 0 and p["dst_folio_bytes"] == 4096
     assert d["channels"] == [{"name": "dma0chan0", "device": "soft_dma.0",
         "driver": "soft_dma", "node": -1, "src_node": 0, "dst_node": 0,
         "max_seg_size": 65536, "copy_align": 0, "has_memcpy_sg": True,
-        "no_order": False}], d["channels"]
+        "has_memcpy_vec": False, "no_order": False}], d["channels"]
     r = d["results"]
     assert [x["prep_mode"] for x in r] == ["prep_memcpy", "prep_memcpy_sg"]
     for x in r:
-        for k in ["chan", "folio_order", "folio_bytes", "sge", "depth", "runs",
+        for k in ["chan", "folio_order", "folio_bytes", "dst_folio_order",
+                  "dst_folio_bytes", "sge", "depth", "runs",
                   "bytes", "prep_calls", "submits", "batches", "segments",
                   "acquire_ms"]:
             assert isinstance(x[k], (int, float)), k
         for k in ["run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms",
-                  "map_ms", "unmap_ms", "copy_ms", "prep_stalls", "gbps"]:
+                  "map_ms", "unmap_ms", "copy_ms", "convert_ms", "prep_stalls",
+                  "gbps"]:
             assert set(x[k]) == {"mean", "sd"}, k
         assert x["buffers"] == "distinct"
+        assert x["convert_ms"] == {"mean": 0, "sd": 0}, x["convert_ms"]
     assert r[0]["prep_stalls"] == {"mean": 12.0, "sd": 3.0}
     assert r[0]["run_ms"] == {"mean": 632.86, "sd": 8.18}
     assert r[0]["prep_calls"] == 131072 and r[1]["prep_calls"] == 256
@@ -165,9 +173,25 @@ def missing_json():
     assert d["params"]["prep"] == "all" and d["params"]["skip_missing"] is True
     assert d["prep_modes_run"] == ["prep_memcpy", "cpu"]
     assert d["missing"] == [{"prep_mode": "prep_memcpy_sg", "error": "no_cap",
-        "reason": "channel dma1chan0 (driver ioatdma) lacks DMA_MEMCPY_SG"}], d["missing"]
+        "reason": "channel dma1chan0 (driver ioatdma) lacks DMA_MEMCPY_SG"},
+        {"prep_mode": "prep_memcpy_vec", "error": "no_cap",
+         "reason": "channel dma1chan0 (driver ioatdma) lacks DMA_MEMCPY_VEC"}], d["missing"]
     assert [x["prep_mode"] for x in d["results"]] == ["prep_memcpy", "cpu"]
 check("dmaengine JSON with a mode missing: prep_modes_run, missing with the reason", missing_json)
+
+def vec_json():
+    d = docs["dmaengine_vec"]
+    assert d["params"]["prep"] == "all"
+    assert d["prep_modes_run"] == ["prep_memcpy", "prep_memcpy_sg",
+                                   "prep_memcpy_vec", "cpu"], d["prep_modes_run"]
+    r = d["results"]
+    assert [x["prep_mode"] for x in r] == d["prep_modes_run"]
+    assert r[2]["convert_ms"] == {"mean": 0.25, "sd": 0.05}, r[2]["convert_ms"]
+    assert r[2]["prep_ms"]["mean"] >= r[2]["convert_ms"]["mean"]
+    for x in (r[0], r[1], r[3]):
+        assert x["convert_ms"] == {"mean": 0, "sd": 0}, x["prep_mode"]
+    assert d["channels"][0]["has_memcpy_vec"] is True
+check("dmaengine JSON with memcpy_vec: its result after memcpy_sg's, convert_ms, 0 in the others", vec_json)
 
 def sg_json():
     assert [x["prep_mode"] for x in docs["dmaengine_sg"]["results"]] == ["prep_memcpy_sg"]

@@ -74,7 +74,15 @@ def real_json():
     assert line == want, "\n" + line + "\n" + want
     p = sysinfo.providers([c["tool"]])
     assert p == [{"driver": "soft_dma", "device": "soft_dma.0", "channels": ["dma0chan0", "dma0chan1"],
-                  "has_memcpy_sg": False, "max_seg_size": 4194304, "node": -1}], p
+                  "has_memcpy_sg": False, "has_memcpy_vec": False, "max_seg_size": 4194304,
+                  "node": -1}], p
+    old = json.loads(real)	# a tool from before memcpy_vec
+    for ch in old["channels"]:
+        del ch["has_memcpy_vec"]
+    assert sysinfo.providers([old])[0]["has_memcpy_vec"] is None
+    new = json.loads(real)
+    new["channels"][1]["has_memcpy_vec"] = True
+    assert sysinfo.providers([new])[0]["has_memcpy_vec"] is True
 check("the tool's JSON captured in the VM: row, table line, providers", real_json)
 
 def failed_rows():
@@ -131,9 +139,9 @@ def weights():
     # weight: prep modes x (runs + warm-up) x channels x bytes a channel
     # copies; order 9 x 512 is a 1G batch: 1M is rounded up to it
     # 1M rounds up to one batch of 512 x 4K
-    # --prep auto: three modes
-    assert cells[0]["weight"] == 3 * 4 * 1 * (2 << 20)
-    assert cells[1]["weight"] == 3 * 4 * 1 * (1 << 30)
+    # --prep auto: four modes
+    assert cells[0]["weight"] == 4 * 4 * 1 * (2 << 20)
+    assert cells[1]["weight"] == 4 * 4 * 1 * (1 << 30)
     assert cells[0]["argv"] == ["-m", "dmaengine", "--channels", "1",
                                 "--order", "0", "--sge", "512", "--runs", "3",
                                 "--buffers", "distinct", "--depth", "1",
@@ -154,6 +162,17 @@ def weights():
     assert sweep.describe("dmaengine", cells[2]) == "both chan 1 folio 4KB sge 512 depth 4 reuse buffers"
     a = sweep.parse_args(["--prep", "memcpy,memcpy_sg", "--channels", "2", "--orders", "0"])
     assert [c["prep"] for c in sweep.plan_dmaengine(a, 4096)] == ["memcpy", "memcpy_sg"]
+    a = sweep.parse_args(["--prep", "memcpy_sg,memcpy_vec", "--channels", "2", "--orders", "0"])
+    cells = sweep.plan_dmaengine(a, 4096)
+    assert [c["prep"] for c in cells] == ["memcpy_sg", "memcpy_vec"]
+    assert cells[1]["argv"][:4] == ["-m", "dmaengine", "--prep", "memcpy_vec"], cells[1]["argv"]
+    assert cells[1]["weight"] == 21 * 2 * (512 << 20)
+    assert sweep.describe("dmaengine", cells[1]) == "memcpy_vec chan 2 folio 4KB sge 512"
+    a = sweep.parse_args(["--prep", "all", "--channels", "1", "--orders", "0"])
+    assert sweep.plan_dmaengine(a, 4096)[0]["weight"] == 4 * 21 * (512 << 20)
+    assert results.PREP_OF_OPTION["all"] == ("prep_memcpy", "prep_memcpy_sg",
+                                             "prep_memcpy_vec", "cpu")
+    assert results.PREP_OF_OPTION["both"] == ("prep_memcpy", "prep_memcpy_sg")
     a = sweep.parse_args(["--map"])
     cells = sweep.plan_map(a)
     assert len(cells) == 2 * 3 * 5 and a.runs == 5 and cells[0]["invocations"] == 5
@@ -180,10 +199,12 @@ def whole_sweep():
     res.update(json.load(open(os.path.join(out1, "results.json"))))
     assert res["format"] == "dma-bench-sweep" and res["kind"] == "dmaengine" and res["label"] == "fake"
     assert res["format_version"] == 2
-    assert len(res["cells"]) == 4 and len(res["rows"]) == 12
+    # ok cells: the three modes the stand-in kernel has; failed cells: a
+    # row for each of the four a call without --prep asks for
+    assert len(res["cells"]) == 4 and len(res["rows"]) == 2 * 3 + 2 * 4
     assert [c["status"] for c in res["cells"]] == ["ok", "ok", "failed", "failed"]
     assert "found fewer DMA_MEMCPY channels than --channels 8" in res["cells"][2]["error"]
-check("sweep here (stand-in tool): 4 calls, 4 cells, 12 rows (3 modes), channel-8 cells failed, exit 0", whole_sweep)
+check("sweep here (stand-in tool): 4 calls, 4 cells, 14 rows (3 modes ran, 4 failed), channel-8 cells failed, exit 0", whole_sweep)
 
 def recorded():
     s, prm = res["system"], res["params"]
@@ -205,26 +226,33 @@ def outputs():
     lines = table.splitlines()
     head = [i for i, l in enumerate(lines) if l.startswith("mode ")]
     assert len(head) == 1
+    # the failed cells' prep_memcpy_vec rows widen the mode column; no
+    # memcpy_vec row ran: no convert_ms column
     assert lines[head[0]] == REF.splitlines()[0].replace(
-        "unmap_ms      ", "unmap_ms      copy_ms         "), lines[head[0]]
+        "unmap_ms      ", "unmap_ms      copy_ms         ").replace(
+        "mode ", "mode  "), lines[head[0]]
     assert lines[0].startswith("# sweep fake ") and "dma_map_benchmark fake-1.0" in lines[0]
     assert "# buffers distinct, depth 1, src node -1, dst node -1, cpus not pinned" in lines
     assert "# cpufreq: governor performance, now 2000 MHz, max 3000 MHz; boost off" in lines
+    assert "# not run: prep_memcpy_vec: this kernel has no dmaengine_prep_dma_memcpy_vec() (DMA_MEMCPY_VEC): the project's series in kernel/patches/v6.12/ adds it" in lines
     body = lines[head[0] + 1:]
-    assert body[0].startswith("prep_memcpy    1    4KB   16  10.00 \u00b1 1.00  "), body[0]
+    assert body[0].startswith("prep_memcpy     1    4KB   16  10.00 \u00b1 1.00  "), body[0]
     assert "0.10 \u00b1 0.01   0.10 \u00b1 0.01   -               131072" in body[0], body[0]
-    assert body[2].startswith("prep_memcpy    8    4KB   16  FAILED: found fewer"), body[2]
-    assert body[4].startswith("prep_memcpy_sg 1    4KB   16  15.00 \u00b1 1.00  "), body[4]
-    assert body[8] == ("cpu            1    4KB   16  5.00 \u00b1 1.00     -              -     "
-                       "        -           -                 -             -             "
-                       "5.00 \u00b1 1.00     -          2.00 \u00b1 0.10"), body[8]
+    assert body[2].startswith("prep_memcpy     8    4KB   16  FAILED: found fewer"), body[2]
+    assert body[4].startswith("prep_memcpy_sg  1    4KB   16  15.00 \u00b1 1.00  "), body[4]
+    assert body[8].startswith("prep_memcpy_vec 8    4KB   16  FAILED: found fewer"), body[8]
+    assert body[10] == ("cpu             1    4KB   16  5.00 \u00b1 1.00     -              -     "
+                        "        -           -                 -             -             "
+                        "5.00 \u00b1 1.00     -          2.00 \u00b1 0.10"), body[10]
     assert lines[-1] == "# 2 of 4 cells failed (messages in the JSON and the CSV)"
     rows = list(csv.DictReader(open(os.path.join(out1, "results.csv"))))
-    assert len(rows) == 12 and [r["status"] for r in rows].count("failed") == 6
+    assert len(rows) == 14 and [r["status"] for r in rows].count("failed") == 8
     assert rows[1]["folio_bytes"] == "65536" and rows[1]["run_ms_mean"] == "14.000000"
     assert rows[1]["depth"] == "1" and rows[1]["buffers"] == "distinct"
-    assert rows[8]["mode"] == "cpu" and rows[8]["copy_ms_mean"] == "5.000000"
-    assert rows[8]["prep_ms_mean"] == "0.000000" and rows[0]["prep_stalls_mean"] == "1.000000"
+    assert rows[10]["mode"] == "cpu" and rows[10]["copy_ms_mean"] == "5.000000"
+    assert rows[10]["prep_ms_mean"] == "0.000000" and rows[0]["prep_stalls_mean"] == "1.000000"
+    assert rows[0]["convert_ms_mean"] == "0.000000" and rows[10]["convert_ms_sd"] == "0.000000"
+    assert rows[8]["mode"] == "prep_memcpy_vec" and rows[8]["status"] == "failed"
 check("table.txt (= stdout) and results.csv of that sweep: '#' lines, cpu row, new columns", outputs)
 
 def progress_lines():
@@ -486,6 +514,73 @@ def varied_table():
     assert rd[0]["depth"] == "1" and rd[0]["buffers"] == "reuse" and rd[0]["copy_ms_mean"] == ""
     assert results.row_key("dmaengine", old[0]) == ("prep_memcpy", 1, 0, 16, 1, "reuse")
 check("depth and buffers varied: their columns; format 1 rows read as depth 1, reuse", varied_table)
+
+def vec_sweep():
+    o = os.path.join(work, "vec")
+    q = run(["--tool", FAKE, "--channels", "2", "--orders", "0", "--sge", "16", "--runs", "2",
+             "-o", o], {"FAKE_TOOL_VEC": "1"})
+    assert q.returncode == 0, q.stderr
+    r = json.load(open(os.path.join(o, "results.json")))
+    assert [x["prep_mode"] for x in r["rows"]] == ["prep_memcpy", "prep_memcpy_sg",
+                                                   "prep_memcpy_vec", "cpu"]
+    assert r["system"]["providers"][0]["has_memcpy_vec"] is True
+    lines = q.stdout.splitlines()
+    head = [l for l in lines if l.startswith("mode ")][0]
+    assert head.split()[-4:] == ["copy_ms", "convert_ms", "prep_calls", "GB/s"], head
+    vec = [l for l in lines if l.startswith("prep_memcpy_vec ")][0]
+    # fake_tool: convert_ms = channels / 4, prep_calls a batch each
+    assert " 0.50 \u00b1 0.01 " in vec and vec.split()[-4] == "16384", vec
+    sg = [l for l in lines if l.startswith("prep_memcpy_sg ")][0]
+    assert sg.split()[-6] == "-" and sg.split()[-5] == "-", sg	# copy_ms, convert_ms
+    assert not any(l.startswith("# not run") for l in lines), lines
+    rd = list(csv.DictReader(open(os.path.join(o, "results.csv"))))
+    assert [x["mode"] for x in rd] == ["prep_memcpy", "prep_memcpy_sg", "prep_memcpy_vec", "cpu"]
+    assert rd[2]["convert_ms_mean"] == "0.500000" and rd[1]["convert_ms_mean"] == "0.000000"
+    # --prep memcpy_vec on a kernel without it: the cell fails, a hint
+    o = os.path.join(work, "novec")
+    q = run(["--tool", FAKE, "--channels", "1", "--orders", "0", "--runs", "2",
+             "--prep", "memcpy_vec,memcpy_sg", "-o", o])
+    assert q.returncode == 0, q.stderr
+    r = json.load(open(os.path.join(o, "results.json")))
+    assert [c["status"] for c in r["cells"]] == ["failed", "ok"]
+    assert "no dmaengine_prep_dma_memcpy_vec" in r["cells"][0]["error"]
+    assert "sweep.py: memcpy_vec is missing on this kernel: sweep --prep auto" in q.stderr, q.stderr
+    assert "memcpy_sg is missing" not in q.stderr
+    t = [l for l in q.stdout.splitlines() if l.startswith("prep_memcpy_vec ")]
+    assert len(t) == 1 and "FAILED: this kernel has no dmaengine_prep_dma_memcpy_vec()" in t[0], t
+    assert "convert_ms" not in q.stdout	# no memcpy_vec row ran
+    # auto on that kernel: left out, said in the table and on stderr
+    o = os.path.join(work, "novec-auto")
+    q = run(["--tool", FAKE, "--channels", "1", "--orders", "0", "--runs", "2", "-o", o])
+    assert q.returncode == 0, q.stderr
+    assert "not run on this kernel: prep_memcpy_vec" in q.stderr, q.stderr
+    assert "# not run: prep_memcpy_vec: this kernel has no dmaengine_prep_dma_memcpy_vec()" in q.stdout
+check("memcpy_vec: auto runs it where the kernel has it (its row, convert_ms column and CSV); "
+      "named where it lacks: the cell fails with a hint; auto: left out, said", vec_sweep)
+
+def vec_rows():
+    assert results.figure_applies("prep_memcpy_vec", "convert_ms")
+    assert results.figure_applies("prep_memcpy_vec", "prep_ms")
+    assert not results.figure_applies("prep_memcpy_vec", "copy_ms")
+    assert not results.figure_applies("prep_memcpy_sg", "convert_ms")
+    assert not results.figure_applies("cpu", "convert_ms")
+    assert results.prep_index("prep_memcpy_sg") < results.prep_index("prep_memcpy_vec") \
+        < results.prep_index("cpu")
+    assert "convert_ms_mean" in results.DMAENGINE_CSV and \
+        results.DMAENGINE_CSV.index("convert_ms_mean") == results.DMAENGINE_CSV.index("copy_ms_sd") + 1
+    # a tool from before memcpy_vec: no convert_ms in its rows
+    rows = sweep.dmaengine_rows(cell(), [(0, real, "", 1.0)])
+    del rows[0]["convert_ms"]
+    rd = list(csv.DictReader(io.StringIO(results.format_csv(doc(rows)))))
+    assert rd[0]["convert_ms_mean"] == ""
+    # --dst-order: the folio cell names both sizes
+    t = json.loads(real)
+    t["results"][0].update(dst_folio_order=4, dst_folio_bytes=65536)
+    rows = sweep.dmaengine_rows(cell(), [(0, json.dumps(t), "", 1.0)])
+    assert results.folio_label(rows[0]) == "4KB/64KB"
+    line = results.format_table(doc(rows), with_header=False).splitlines()[1]
+    assert line.startswith("prep_memcpy    2    4KB/64KB 16  23.16"), line
+check("results.py: convert_ms is memcpy_vec's alone, rows in the tool's order, CSV column; src/dst folio label", vec_rows)
 done()
 PY
 tap_end

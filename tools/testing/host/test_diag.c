@@ -67,8 +67,9 @@ static const struct {
 	int err;
 	const char *want;	/* the second line */
 } errors[] = {
+	/* the defaults: every mode, memcpy_vec included, SKIP_MISSING */
 	{ DMAENGINE_BENCH_ERR_INVAL, EINVAL,
-	  "a field is out of range; see dmesg for the field the kernel refused" },
+	  "a field is out of range; see dmesg for the field the kernel refused. If it says 'invalid prep_modes', the module is older than this tool and does not know prep mode memcpy_vec, which runs without --prep: load the module built from the tool's tree, or name the modes it has with --prep (e.g. memcpy,cpu)" },
 	{ DMAENGINE_BENCH_ERR_NO_CHANNEL, ENODEV,
 	  "found fewer DMA_MEMCPY channels than --channels 4; --allow-fewer runs on those found; list them with ls /sys/class/dma" },
 	{ DMAENGINE_BENCH_ERR_NO_API, EOPNOTSUPP,
@@ -166,6 +167,36 @@ static void test_dmaengine_details(void)
 	has_str(dmaengine_message(&b, EOPNOTSUPP, true), "channel #1 does not",
 		"NO_CAP with an unfilled channel array: the index");
 
+	fill(&b, DMAENGINE_BENCH_ERR_NO_API);
+	b.error_prep_mode = DMAENGINE_BENCH_MODE_MEMCPY_VEC;
+	has_str(dmaengine_message(&b, EOPNOTSUPP, true),
+		"dma_map_benchmark: this kernel has no dmaengine_prep_dma_memcpy_vec() (DMA_MEMCPY_VEC): the project's series in kernel/patches/v6.12/ adds it; run without --prep to leave out the modes this kernel lacks, or with --prep memcpy,cpu\n",
+		"NO_API refusing memcpy_vec: names memcpy_vec's API and the series");
+	ok(!strstr(cap.buf, "memcpy_sg"), "NO_API refusing memcpy_vec: memcpy_sg not named");
+	fill(&b, DMAENGINE_BENCH_ERR_NO_CAP);
+	b.error_prep_mode = DMAENGINE_BENCH_MODE_MEMCPY_VEC;
+	has_str(dmaengine_message(&b, EOPNOTSUPP, true),
+		"channel dma0chan1 (driver soft_dma) does not advertise DMA_MEMCPY_VEC; run without --prep",
+		"NO_CAP refusing memcpy_vec: the channel and DMA_MEMCPY_VEC");
+
+	/* EINVAL: the hint about a module from before memcpy_vec */
+	fill(&b, DMAENGINE_BENCH_ERR_INVAL);
+	b.prep_modes = DMAENGINE_BENCH_PREP_MEMCPY | DMAENGINE_BENCH_PREP_CPU;
+	is_str(strchr(dmaengine_message(&b, EINVAL, true), '\n') + 1,
+	       "dma_map_benchmark: a field is out of range; see dmesg for the field the kernel refused\n",
+	       "INVAL without memcpy_vec asked for: no hint about it");
+	fill(&b, DMAENGINE_BENCH_ERR_INVAL);
+	opts.flags &= ~DMAENGINE_BENCH_F_SKIP_MISSING;	/* --prep all */
+	ok(!strstr(dmaengine_message(&b, EINVAL, true), "invalid prep_modes"),
+	   "INVAL with memcpy_vec named by --prep: no hint about the default");
+	opts.flags |= DMAENGINE_BENCH_F_SKIP_MISSING;
+	fill(&b, DMAENGINE_BENCH_ERR_INVAL);
+	b.prep_modes = DMAENGINE_BENCH_PREP_MEMCPY;
+	b.flags = DMAENGINE_BENCH_F_DST_ORDER;
+	has_str(dmaengine_message(&b, EINVAL, true),
+		"refused. If it says 'invalid flags', the module is older than this tool and does not know --dst-order: load the module built from the tool's tree\n",
+		"INVAL with --dst-order: the hint about an older module");
+
 	fill(&b, DMAENGINE_BENCH_ERR_PREP);
 	b.error_run = 1;
 	has_str(dmaengine_message(&b, EIO, true),
@@ -251,12 +282,15 @@ static void test_old_module(void)
 				   V1_NEEDS_CPU | V1_NEEDS_DISTINCT);
 	is_str(capture_end(&cap),
 	       "dma_map_benchmark: DMAENGINE_BENCHMARK failed: Argument list too long\n"
-	       "dma_map_benchmark: the loaded dma_map_benchmark module is older than this tool: it does not know version 2 of struct dmaengine_benchmark. Load the module built from this tree; with this module, only a version 1 request runs, which needs --buffers reuse (distinct buffers are the default), --prep memcpy, memcpy_sg or both (the cpu mode, which runs without --prep, is new)\n",
+	       "dma_map_benchmark: the loaded dma_map_benchmark module is older than this tool: it does not know version 2 of struct dmaengine_benchmark. Load the module built from this tree; with this module, only a version 1 request runs, which needs --buffers reuse (distinct buffers are the default), --prep memcpy, memcpy_sg or both (the cpu and memcpy_vec modes, which run without --prep, are new)\n",
 	       "older module, default options: what to load, or the options a version 1 request needs");
 	print_dmaengine_old_module(capture_begin(&cap),
 				   V1_NEEDS_DEPTH | V1_NEEDS_CPUS);
 	has_str(capture_end(&cap), "which needs --depth 1, no --cpus\n",
 		"older module with --depth and --cpus: names those two only");
+	print_dmaengine_old_module(capture_begin(&cap), V1_NEEDS_DST_ORDER);
+	has_str(capture_end(&cap), "which needs no --dst-order or --dst-folio\n",
+		"older module with --dst-order: names it");
 }
 
 static void test_missing_reason(void)
@@ -288,6 +322,28 @@ static void test_missing_reason(void)
 				 DMAENGINE_BENCH_MODE_MEMCPY_SG);
 	is_str(why, "a channel lacks DMA_MEMCPY_SG",
 	       "missing NO_CAP: only the channels used are looked at");
+
+	fill(&b, 0);
+	b.results[DMAENGINE_BENCH_MODE_MEMCPY_VEC].missing = DMAENGINE_BENCH_ERR_NO_API;
+	dmaengine_missing_reason(why, sizeof(why), &b, channels,
+				 DMAENGINE_BENCH_MODE_MEMCPY_VEC);
+	is_str(why, "this kernel has no dmaengine_prep_dma_memcpy_vec() (DMA_MEMCPY_VEC): the project's series in kernel/patches/v6.12/ adds it",
+	       "missing memcpy_vec, NO_API: the kernel lacks the API, the series adds it");
+	b.results[DMAENGINE_BENCH_MODE_MEMCPY_VEC].missing = DMAENGINE_BENCH_ERR_NO_CAP;
+	channels[0].has_memcpy_sg = 1;	/* has memcpy_sg, not memcpy_vec */
+	channels[0].has_memcpy_vec = 0;
+	channels[1].has_memcpy_vec = 1;
+	dmaengine_missing_reason(why, sizeof(why), &b, channels,
+				 DMAENGINE_BENCH_MODE_MEMCPY_VEC);
+	is_str(why, "channel dma0chan0 (driver soft_dma) lacks DMA_MEMCPY_VEC",
+	       "missing memcpy_vec, NO_CAP: the first channel without DMA_MEMCPY_VEC, not DMA_MEMCPY_SG");
+	channels[0].has_memcpy_vec = 1;
+	channels[2].has_memcpy_vec = 1;
+	channels[3].has_memcpy_vec = 1;
+	dmaengine_missing_reason(why, sizeof(why), &b, channels,
+				 DMAENGINE_BENCH_MODE_MEMCPY_VEC);
+	is_str(why, "a channel lacks DMA_MEMCPY_VEC",
+	       "missing memcpy_vec, NO_CAP, every channel has it: no channel named");
 	b.results[DMAENGINE_BENCH_MODE_CPU].missing = 99;
 	dmaengine_missing_reason(why, sizeof(why), &b, channels,
 				 DMAENGINE_BENCH_MODE_CPU);

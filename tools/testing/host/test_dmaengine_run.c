@@ -22,7 +22,11 @@
 #include "options.h"
 #include "tap.h"
 
-enum fake_kind { FAKE_V2, FAKE_V1, FAKE_ENOTTY };
+/*
+ * FAKE_V2_OLD: a module of version 2 from before prep mode memcpy_vec; it
+ * refuses prep_modes bits it does not know with EINVAL, ERR_INVAL
+ */
+enum fake_kind { FAKE_V2, FAKE_V1, FAKE_ENOTTY, FAKE_V2_OLD };
 
 static struct {
 	enum fake_kind kind;
@@ -30,6 +34,8 @@ static struct {
 	uint32_t sizes[4];		/* ->size of each call */
 	uint32_t sample_size[4];
 	uint32_t flags[4];
+	uint32_t prep_modes[4];
+	uint32_t dst_folio_order[4];
 	uint32_t run;			/* FAKE_V2: ->prep_modes_run */
 } fake;
 
@@ -97,6 +103,8 @@ int ioctl(int fd, unsigned long req, ...)
 		fake.sizes[fake.calls] = b->size;
 		fake.sample_size[fake.calls] = b->sample_size;
 		fake.flags[fake.calls] = b->flags;
+		fake.prep_modes[fake.calls] = b->prep_modes;
+		fake.dst_folio_order[fake.calls] = b->dst_folio_order;
 	}
 	fake.calls++;
 	switch (fake.kind) {
@@ -116,22 +124,36 @@ int ioctl(int fd, unsigned long req, ...)
 				fill_result(&b->result[m], m);
 		v1_samples(b);
 		return 0;
+	case FAKE_V2_OLD:
 	case FAKE_V2:
+		if (fake.kind == FAKE_V2_OLD &&
+		    b->prep_modes & ~(DMAENGINE_BENCH_PREP_MEMCPY |
+				      DMAENGINE_BENCH_PREP_MEMCPY_SG |
+				      DMAENGINE_BENCH_PREP_CPU)) {
+			b->error = DMAENGINE_BENCH_ERR_INVAL;
+			errno = EINVAL;
+			return -1;
+		}
 		b->channels_used = b->channels;
-		b->prep_modes_run = fake.run;
+		b->prep_modes_run = fake.run & b->prep_modes;
 		for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++) {
-			if (fake.run & (1U << m))
+			if (b->prep_modes_run & (1U << m))
 				fill_result(&b->results[m].r, m);
 			else if (b->prep_modes & (1U << m))
 				b->results[m].missing = DMAENGINE_BENCH_ERR_NO_API;
 		}
 		b->results[0].prep_stalls.mean = 3;
+		if (b->prep_modes_run & DMAENGINE_BENCH_PREP_MEMCPY_VEC)
+			b->results[DMAENGINE_BENCH_MODE_MEMCPY_VEC].convert_ns.mean =
+				2500000;
 		return 0;
 	}
 	return -1;
 }
 
 static char out_text[65536], err_text[8192];
+/* the modes the next run()'s FAKE_V2 has; 0: memcpy and cpu */
+static uint32_t run_next;
 
 /* run() - dmaengine_run() of the arguments; stdout and stderr captured */
 static int run(enum fake_kind kind, const char *first, ...)
@@ -152,7 +174,9 @@ static int run(enum fake_kind kind, const char *first, ...)
 	argv[argc] = NULL;
 	memset(&fake, 0, sizeof(fake));
 	fake.kind = kind;
-	fake.run = DMAENGINE_BENCH_PREP_MEMCPY | DMAENGINE_BENCH_PREP_CPU;
+	fake.run = run_next ? run_next :
+		   DMAENGINE_BENCH_PREP_MEMCPY | DMAENGINE_BENCH_PREP_CPU;
+	run_next = 0;
 	opts_init(&o, 4096);
 	if (opts_parse(&o, argc, argv, stdout, stderr) != PARSE_RUN) {
 		printf("Bail out! the options do not parse\n");
@@ -204,6 +228,68 @@ static void test_v2(void)
 	has_str(out_text, "\"interface_version\":2,", "JSON: interface_version 2");
 	has_str(out_text, "\"prep_stalls\":{\"mean\":3.000000,",
 		"JSON: prep_stalls from ->results[]");
+
+	ok(run(FAKE_V2, "--sge", "16", "--bytes", "1M", NULL) == 0 &&
+	   fake.prep_modes[0] == DMAENGINE_BENCH_PREP_ALL &&
+	   (fake.prep_modes[0] & DMAENGINE_BENCH_PREP_MEMCPY_VEC),
+	   "no --prep: the request asks for memcpy_vec too");
+	has_str(out_text, "# not run: prep_memcpy_vec: this kernel has no dmaengine_prep_dma_memcpy_vec() (DMA_MEMCPY_VEC): the project's series in kernel/patches/v6.12/ adds it\n",
+		"a kernel without memcpy_vec: a '#' line says so and where the series is");
+
+	ok(run(FAKE_V2, "-v", "--sge", "16", "--bytes", "1M", "--dst-folio",
+	       "64K", NULL) == 0 && fake.dst_folio_order[0] == 4 &&
+	   (fake.flags[0] & DMAENGINE_BENCH_F_DST_ORDER),
+	   "--dst-folio 64K: dst_folio_order 4 and F_DST_ORDER in the request");
+	has_str(out_text, "in batches of 16 x 4KB into 64KB destination folios;",
+		"--dst-folio: the '#' line names both folio sizes");
+
+	has_str(out_text, "\nmode           chan folio_src/dst sge ",
+		"--dst-folio: the table's folio column says src/dst");
+	has_str(out_text, "\nprep_memcpy    1    4KB/64KB      16  ",
+		"--dst-folio: a row's folio cell names both sizes");
+	ok(!strstr(out_text, "convert_ms"),
+	   "-v without a memcpy_vec row: no convert_ms column");
+
+	run_next = DMAENGINE_BENCH_PREP_ALL;
+	ok(run(FAKE_V2, "-v", "--sge", "16", "--bytes", "1M", NULL) == 0 &&
+	   strstr(out_text, "\nprep_memcpy_vec "),
+	   "a kernel with memcpy_vec: its row");
+	has_str(out_text, " GB/s        convert_ms    prep_stalls ",
+		"-v with a memcpy_vec row: convert_ms, first of the verbose columns");
+	has_str(out_text, "\nprep_memcpy_sg  1    4KB   16  ",
+		"the mode column widens to prep_memcpy_vec");
+	has_str(out_text, " 1.00 \u00b1 0.00 -             3.00 \u00b1 0.00 256 ",
+		"-v: convert_ms '-' in a row of another mode");
+	ok(strstr(out_text, "\nprep_memcpy_sg ") < strstr(out_text, "\nprep_memcpy_vec ") &&
+	   strstr(out_text, "\nprep_memcpy_vec ") < strstr(out_text, "\ncpu "),
+	   "row order: memcpy, memcpy_sg, memcpy_vec, cpu");
+	has_str(strstr(out_text, "\nprep_memcpy_vec "), "2.50 \u00b1 0.00 ",
+		"the memcpy_vec row's convert_ms: 2.5 ms from ->results[3].convert_ns");
+
+	memset(&fake, 0, sizeof(fake));
+	ok(run(FAKE_V2, "-p", "memcpy_sg,memcpy_vec", "--json", NULL) == 0 &&
+	   fake.prep_modes[0] == (DMAENGINE_BENCH_PREP_MEMCPY_SG |
+				  DMAENGINE_BENCH_PREP_MEMCPY_VEC) &&
+	   !(fake.flags[0] & DMAENGINE_BENCH_F_SKIP_MISSING),
+	   "--prep memcpy_sg,memcpy_vec: the two batch forms, no SKIP_MISSING");
+	ok(run(FAKE_V2_OLD, "-p", "memcpy,cpu", NULL) == 0 && fake.calls == 1,
+	   "a module from before memcpy_vec runs --prep memcpy,cpu");
+}
+
+/* A module of version 2 from before memcpy_vec, asked for every mode. */
+static void test_old_v2(void)
+{
+	ok(run(FAKE_V2_OLD, NULL) == 1 && fake.calls == 1,
+	   "a module from before memcpy_vec, the defaults: EINVAL, no second call");
+	ok(fake.prep_modes[0] == DMAENGINE_BENCH_PREP_ALL,
+	   "the one call asked for every mode, memcpy_vec included");
+	has_str(err_text, "a field is out of range; see dmesg for the field the kernel refused. If it says 'invalid prep_modes', the module is older than this tool and does not know prep mode memcpy_vec, which runs without --prep: load the module built from the tool's tree, or name the modes it has with --prep (e.g. memcpy,cpu)\n",
+		"stderr: why, and what to do (no silent retry)");
+	ok(!out_text[0], "nothing on stdout");
+	ok(run(FAKE_V2_OLD, "-p", "all", NULL) == 1 && fake.calls == 1 &&
+	   strstr(err_text, "see dmesg for the field the kernel refused\n") &&
+	   !strstr(err_text, "invalid prep_modes"),
+	   "--prep all (asked for): refused, no hint about the default");
 }
 
 static void test_v1(void)
@@ -222,7 +308,7 @@ static void test_v1(void)
 	has_str(out_text, "\"prep_calls\":256,", "JSON: memcpy's figures");
 	has_str(out_text, "\"samples\":[{\"prep_mode\":\"prep_memcpy\",\"run\":0,\"channel\":0,\"start_ns\":0,\"end_ns\":5000000,",
 		"JSON: samples of 104 bytes read in the version 2 layout");
-	has_str(out_text, "{\"prep_mode\":\"prep_memcpy_sg\",\"run\":1,\"channel\":0,\"start_ns\":0,\"end_ns\":5000000,\"prep_ns\":0,\"submit_ns\":0,\"issue_ns\":0,\"wait_ns\":0,\"map_ns\":0,\"unmap_ns\":0,\"copy_ns\":0,\"bytes\":1048576,\"prep_calls\":7,\"submits\":7,\"prep_stalls\":0}",
+	has_str(out_text, "{\"prep_mode\":\"prep_memcpy_sg\",\"run\":1,\"channel\":0,\"start_ns\":0,\"end_ns\":5000000,\"prep_ns\":0,\"submit_ns\":0,\"issue_ns\":0,\"wait_ns\":0,\"map_ns\":0,\"unmap_ns\":0,\"copy_ns\":0,\"convert_ns\":0,\"bytes\":1048576,\"prep_calls\":7,\"submits\":7,\"prep_stalls\":0}",
 		"JSON: the last of the four samples, new fields 0");
 
 	ok(run(FAKE_V1, NULL) == 1 && fake.calls == 1,
@@ -236,6 +322,14 @@ static void test_v1(void)
 	       NULL) == 1 && fake.calls == 1 &&
 	   strstr(err_text, "which needs --depth 1\n"),
 	   "an older module with --depth 2: refused, --depth named");
+	ok(run(FAKE_V1, "--buffers", "reuse", "-p", "both", "--dst-order", "1",
+	       NULL) == 1 && fake.calls == 1 &&
+	   strstr(err_text, "which needs no --dst-order or --dst-folio\n"),
+	   "an older module with --dst-order: refused, --dst-order named");
+	ok(run(FAKE_V1, "--buffers", "reuse", "-p", "memcpy_vec", NULL) == 1 &&
+	   fake.calls == 1 &&
+	   strstr(err_text, "(the cpu and memcpy_vec modes, which run without --prep, are new)"),
+	   "an older module with --prep memcpy_vec: refused, the new modes named");
 }
 
 static void test_other(void)
@@ -250,6 +344,7 @@ int main(int argc, char **argv)
 	tap_init(argc, argv);
 	test_v2();
 	test_v1();
+	test_old_v2();
 	test_other();
 	return tap_done();
 }

@@ -13,7 +13,9 @@
  * --prep lists (cpu, all; SKIP_MISSING only without --prep), --buffers,
  * --depth and --cpus; version 2 of struct dmaengine_benchmark filled from
  * them, and the version 1 fallback: which options forbid it, the request
- * and the answer turned back into version 2.
+ * and the answer turned back into version 2. Prep mode memcpy_vec (in
+ * --prep lists, all and the default) and --dst-order/--dst-folio (F_DST_ORDER,
+ * batches of whole destination folios, at most 65536 of them).
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -123,7 +125,7 @@ GETTER(threads) GETTER(seconds) GETTER(node) GETTER(dma_bits) GETTER(dir)
 GETTER(xdelay) GETTER(granule) GETTER(channels) GETTER(sge) GETTER(runs)
 GETTER(warmup) GETTER(src_node) GETTER(dst_node) GETTER(timeout_ms)
 GETTER(folio_order) GETTER(bytes) GETTER(mode) GETTER(prep_modes)
-GETTER(entry_size) GETTER(iterations) GETTER(depth)
+GETTER(entry_size) GETTER(iterations) GETTER(depth) GETTER(dst_folio_order)
 
 static long long get_distinct(const struct bench_opts *o)
 {
@@ -141,7 +143,7 @@ struct opt_case {
 	const char *name;
 	const char *accepts;	/* as the error message says it */
 	long long (*get)(const struct bench_opts *o);
-	struct value good[12];
+	struct value good[16];
 	const char *bad[16];
 };
 
@@ -206,6 +208,16 @@ static const struct opt_case cases[] = {
 	       { "64kb", 4 }, { "2M", 9 }, { "2MiB", 9 }, { "1G", 18 }),
 	  BAD("3K", "12K", "96K", "2K", "0", "2G", "4X", "", "-4K", "1.5M",
 	      "99999999999999999999T") },
+	/* the default batch, 512 x 4KB, fills whole folios up to 2MB */
+	{ "dmaengine", 0, "dst-order", "0..18", get_dst_folio_order,
+	  GOOD({ "0", 0 }, { "4", 4 }, { "9", 9 }),
+	  BAD("-1", "19", NOTNUM) },
+	{ "dmaengine", 0, "dst-folio",
+	  "a power-of-two multiple of the page size, 4KB..1GB",
+	  get_dst_folio_order,
+	  GOOD({ "4K", 0 }, { "8K", 1 }, { "64K", 4 }, { "2M", 9 },
+	       { "2MiB", 9 }),
+	  BAD("3K", "12K", "2K", "0", "2G", "4X", "", "-4K", "1.5M") },
 	{ "dmaengine", 0, "sge", "1..65536", get_sge,
 	  GOOD({ "1", 1 }, { "512", 512 }, { "65536", 65536 }),
 	  BAD("0", "65537", NOTNUM) },
@@ -227,11 +239,14 @@ static const struct opt_case cases[] = {
 	  GOOD({ "-1", -1 }, { "1", 1 }, { "1023", 1023 }),
 	  BAD("-2", "1024", NOTNUM) },
 	{ "dmaengine", 'p', "prep",
-	  "memcpy, memcpy_sg, cpu, both or all, or a comma-separated list of them",
+	  "memcpy, memcpy_sg, memcpy_vec, cpu, both or all, or a comma-separated list of them",
 	  get_prep_modes,
 	  GOOD({ "memcpy", DMAENGINE_BENCH_PREP_MEMCPY },
 	       { "memcpy_sg", DMAENGINE_BENCH_PREP_MEMCPY_SG },
 	       { "MEMCPY-SG", DMAENGINE_BENCH_PREP_MEMCPY_SG },
+	       { "memcpy_vec", DMAENGINE_BENCH_PREP_MEMCPY_VEC },
+	       { "memcpy_sg,memcpy_vec", DMAENGINE_BENCH_PREP_MEMCPY_SG |
+					 DMAENGINE_BENCH_PREP_MEMCPY_VEC },
 	       { "cpu", DMAENGINE_BENCH_PREP_CPU },
 	       { "both", DMAENGINE_BENCH_PREP_MEMCPY |
 			 DMAENGINE_BENCH_PREP_MEMCPY_SG },
@@ -242,10 +257,13 @@ static const struct opt_case cases[] = {
 			       DMAENGINE_BENCH_PREP_CPU },
 	       { "cpu,memcpy_sg", DMAENGINE_BENCH_PREP_MEMCPY_SG |
 				  DMAENGINE_BENCH_PREP_CPU },
-	       { "both,cpu", DMAENGINE_BENCH_PREP_ALL },
+	       { "both,cpu", DMAENGINE_BENCH_PREP_MEMCPY |
+			     DMAENGINE_BENCH_PREP_MEMCPY_SG |
+			     DMAENGINE_BENCH_PREP_CPU },
+	       { "both,cpu,memcpy_vec", DMAENGINE_BENCH_PREP_ALL },
 	       { "cpu,cpu", DMAENGINE_BENCH_PREP_CPU }),
 	  BAD("sg", "", "3", "gpu", "memcpy,", ",cpu", "memcpy,,cpu",
-	      "memcpy;cpu", "memcpy cpu", "all,x") },
+	      "memcpy;cpu", "memcpy cpu", "all,x", "vec", "memcpy_vector") },
 	{ "dmaengine", 0, "buffers", "distinct or reuse", get_distinct,
 	  GOOD({ "distinct", 1 }, { "reuse", 0 }, { "REUSE", 0 }),
 	  BAD("", "x", "distinct,reuse", "0", "reused") },
@@ -350,8 +368,15 @@ static void test_flags(void)
 	   o.flags == (def | DMAENGINE_BENCH_F_ALLOW_FEWER),
 	   "--allow-fewer adds F_ALLOW_FEWER only");
 	ok(parse(&o, "-m", "dmaengine", "--verify", "--poll", "--allow-fewer",
-		 NULL) == PARSE_RUN && o.flags == DMAENGINE_BENCH_F_ALL,
-	   "all flags: the three, distinct buffers, skip missing");
+		 "--dst-order", "0", NULL) == PARSE_RUN &&
+	   o.flags == DMAENGINE_BENCH_F_ALL,
+	   "all flags: the three, --dst-order's, distinct buffers, skip missing");
+	ok(parse(&o, "-m", "dmaengine", "--dst-order", "2", NULL) == PARSE_RUN &&
+	   o.flags == (def | DMAENGINE_BENCH_F_DST_ORDER) &&
+	   o.dst_folio_order == 2, "--dst-order adds F_DST_ORDER only");
+	ok(parse(&o, "-m", "dmaengine", "--order", "3", NULL) == PARSE_RUN &&
+	   !(o.flags & DMAENGINE_BENCH_F_DST_ORDER) && !o.dst_folio_order,
+	   "without --dst-order: no F_DST_ORDER, dst_folio_order 0");
 	ok(parse(&o, "-m", "dmaengine", "--buffers", "reuse", "--prep", "both",
 		 "--verify", NULL) == PARSE_RUN &&
 	   o.flags == DMAENGINE_BENCH_F_VERIFY,
@@ -421,6 +446,69 @@ static void test_folio(void)
 	       "--order with --folio: message");
 }
 
+/* --dst-order, --dst-folio: destination folios of another size */
+static void test_dst(void)
+{
+	struct dmaengine_benchmark b;
+	struct bench_opts a, o;
+
+	ok(parse(&o, "-m", "dmaengine", "--order", "3", NULL) == PARSE_RUN &&
+	   dst_folio_order(&o) == 3 && dst_folio_bytes(&o) == 32768,
+	   "no --dst-order: the destination folios are the source's");
+	dmaengine_fill_request(&o, &b, NULL, NULL, 0);
+	ok(!b.dst_folio_order && !(b.flags & DMAENGINE_BENCH_F_DST_ORDER),
+	   "no --dst-order: request dst_folio_order 0, no F_DST_ORDER");
+	ok(parse(&o, "-m", "dmaengine", "--folio", "4K", "--sge", "16",
+		 "--dst-order", "4", NULL) == PARSE_RUN &&
+	   dst_folio_order(&o) == 4 && dst_folio_bytes(&o) == 65536 &&
+	   o.folio_order == 0, "--dst-order 4 with 4K folios: 64K destination folios");
+	dmaengine_fill_request(&o, &b, NULL, NULL, 0);
+	ok(b.dst_folio_order == 4 && b.folio_order == 0 &&
+	   (b.flags & DMAENGINE_BENCH_F_DST_ORDER),
+	   "--dst-order 4: request dst_folio_order 4 with F_DST_ORDER");
+	ok(parse(&a, "-m", "dmaengine", "--sge", "16", "--dst-folio", "64K",
+		 NULL) == PARSE_RUN && a.dst_folio_order == o.dst_folio_order &&
+	   a.flags == o.flags, "--dst-folio 64K is --dst-order 4");
+	ok(parse(&o, "-m", "dmaengine", "--order", "9", "--sge", "16",
+		 "--dst-order", "0", NULL) == PARSE_RUN &&
+	   dst_folio_order(&o) == 0 && o.folio_order == 9,
+	   "smaller destination folios: 16 x 2M into 4K");
+	ok(parse(&o, "-m", "dmaengine", "--order", "2", "--dst-order", "2",
+		 NULL) == PARSE_RUN && (o.flags & DMAENGINE_BENCH_F_DST_ORDER),
+	   "--dst-order equal to --order is accepted");
+	ok(parse64k(&o, "-m", "dmaengine", "--dst-folio", "2M", NULL) ==
+	   PARSE_RUN && o.dst_folio_order == 5,
+	   "64K pages: --dst-folio 2M is order 5");
+	ok(parse64k(&o, "-m", "dmaengine", "--dst-order", "15", NULL) ==
+	   PARSE_USAGE && strstr(err_text, "invalid --dst-order '15': must be 0..14\n"),
+	   "64K pages: --dst-order 15 refused, range 0..14");
+
+	ok(parse(&o, "-m", "dmaengine", "--dst-order", "4", "--dst-folio",
+		 "64K", NULL) == PARSE_USAGE, "--dst-order with --dst-folio refused");
+	is_str(err_text,
+	       "dma_map_benchmark: --dst-order and --dst-folio set the same thing: give one\n" HINT,
+	       "--dst-order with --dst-folio: message");
+	ok(parse(&o, "-m", "dmaengine", "--sge", "16", "--dst-order", "9",
+		 NULL) == PARSE_USAGE, "a batch of 64K into 2M folios refused");
+	is_str(err_text,
+	       "dma_map_benchmark: --dst-order: a batch of --sge 16 x 4KB folios (64KB) is not a whole number of 2MB destination folios: give --sge a multiple of 512, a larger --folio or a smaller --dst-order\n" HINT,
+	       "a batch of part of a destination folio: message with the --sge to give");
+	ok(parse(&o, "-m", "dmaengine", "--dst-folio", "4M", NULL) ==
+	   PARSE_USAGE && strstr(err_text, "--dst-folio: a batch of --sge 512 x 4KB folios (2MB) is not a whole number of 4MB destination folios: give --sge a multiple of 1024, a larger --folio or a smaller --dst-folio\n"),
+	   "--dst-folio 4M with the default batch: refused naming --dst-folio");
+	ok(parse(&o, "-m", "dmaengine", "--sge", "1024", "--dst-folio", "4M",
+		 NULL) == PARSE_RUN, "--sge 1024 fills 4M destination folios");
+	ok(parse(&o, "-m", "dmaengine", "--order", "4", "--sge", "65536",
+		 "--dst-order", "0", NULL) == PARSE_USAGE,
+	   "65536 x 64K into 4K folios: too many destination folios, refused");
+	is_str(err_text,
+	       "dma_map_benchmark: --dst-order: a batch of --sge 65536 folios would take 1048576 destination folios of 4KB, more than 65536: lower --sge or give larger destination folios\n" HINT,
+	       "too many destination folios: message");
+	ok(parse(&o, "-m", "dmaengine", "--order", "4", "--sge", "4096",
+		 "--dst-order", "0", NULL) == PARSE_RUN,
+	   "4096 x 64K into 65536 4K folios: accepted, the kernel's limit");
+}
+
 /* Options given to the mode they do not apply to. */
 static void test_scope(void)
 {
@@ -441,6 +529,7 @@ static void test_scope(void)
 		{ "--allow-fewer", NULL }, { "--timeout-ms", "5" },
 		{ "--per-channel", NULL }, { "--csv", NULL }, { "--verbose", NULL },
 		{ "--buffers", "reuse" }, { "--depth", "2" },
+		{ "--dst-order", "1" }, { "--dst-folio", "8K" },
 	};
 	struct bench_opts o;
 	char want[256];
@@ -576,11 +665,17 @@ static void test_help_version(void)
 		"--poll", "--allow-fewer", "--timeout-ms", "--per-channel",
 		"--samples", "--entries", "--entry-size", "--iterations",
 		"--cpus", "--sync", "--percentiles", "--buffers", "--depth",
+		"--dst-order", "--dst-folio",
 	};
 	static const char *const bits[] = {
 		"[1..1024; default 1]", "[1..300; default 20]",
 		"[-1..1023;", "default 32]", "default 512]", "default 512M]",
 		"[0..18; default 0]", "[0..100; default 1]",
+		"[0..18; default --order]", "4KB..1GB; default --folio]",
+		"[--dst-order N | --dst-folio SIZE]",
+		"memcpy_vec: one dmaengine_prep_dma_memcpy_vec() per batch",
+		"all: the four", "-v shows it alone as convert_ms",
+		"--prep memcpy_sg,memcpy_vec --folio 4K \\ --dst-folio 64K -v",
 		"default the modes this kernel and channel have, of all]",
 		"[distinct or reuse; default distinct]", "[1..64; default 1]",
 		"the thread of channel i (dmaengine)",
@@ -842,7 +937,7 @@ static void test_requests(void)
 	ok(!b.reserved0 && !b.reserved1 && !b.reserved_in[0] &&
 	   !b.reserved_in[3] && !b.error && !b.channels_used &&
 	   !b.samples_written && !b.result[1].runs && !b.reserved_out[5] &&
-	   !b.reserved2 && !b.reserved_in2[0] && !b.reserved_in2[3] &&
+	   !b.dst_folio_order && !b.reserved_in2[0] && !b.reserved_in2[3] &&
 	   !b.prep_modes_run && !b.reserved_out1 && !b.results[7].r.runs &&
 	   !b.results[2].missing && !b.reserved_out2[3],
 	   "dmaengine request: reserved and output fields zero");
@@ -856,19 +951,24 @@ static void test_requests(void)
 	ok(dmaengine_samples_len(&o) == 7 * 2 * 3,
 	   "samples_len: runs x 2 modes x channels");
 	parse(&o, "-m", "dmaengine", "-c", "3", "-r", "7", NULL);
-	ok(dmaengine_samples_len(&o) == 7 * 3 * 3,
-	   "samples_len without --prep: runs x 3 modes x channels");
+	ok(dmaengine_samples_len(&o) == 7 * 4 * 3,
+	   "samples_len without --prep: runs x 4 modes x channels");
+	parse(&o, "-m", "dmaengine", "-c", "3", "-r", "7", "-p",
+	      "memcpy_sg,memcpy_vec", NULL);
+	ok(dmaengine_samples_len(&o) == 7 * 2 * 3,
+	   "samples_len of --prep memcpy_sg,memcpy_vec: runs x 2 modes x channels");
 	parse(&o, "-m", "dmaengine", "-c", "256", "-r", "10000", NULL);
-	ok(dmaengine_samples_len(&o) == 10000U * 3 * 256,
+	ok(dmaengine_samples_len(&o) == 10000U * 4 * 256,
 	   "samples_len at the maxima does not overflow");
 
 	parse(&o, "-m", "dmaengine", NULL);
 	dmaengine_fill_request(&o, &b, channels, NULL, 0);
 	ok(b.prep_modes == DMAENGINE_BENCH_PREP_ALL &&
+	   (b.prep_modes & DMAENGINE_BENCH_PREP_MEMCPY_VEC) &&
 	   b.flags == (DMAENGINE_BENCH_F_DISTINCT |
 		       DMAENGINE_BENCH_F_SKIP_MISSING) &&
-	   b.depth == 1 && !b.cpus_ptr && !b.nr_cpus,
-	   "dmaengine request from the defaults: all modes, SKIP_MISSING, distinct, depth 1, no CPUs");
+	   b.depth == 1 && !b.cpus_ptr && !b.nr_cpus && !b.dst_folio_order,
+	   "dmaengine request from the defaults: all modes (memcpy_vec too), SKIP_MISSING, distinct, depth 1, no CPUs, no dst order");
 	for (i = 0; i < sizeof(channels) / sizeof(channels[0]); i++)
 		channels[i].name[0] = 0;
 }
@@ -878,6 +978,7 @@ static void test_prep(void)
 {
 	static const char *const explicit[] = {
 		"all", "both", "memcpy", "memcpy_sg", "cpu", "memcpy,cpu",
+		"memcpy_vec", "memcpy_sg,memcpy_vec",
 	};
 	struct bench_opts o;
 	size_t i;
@@ -885,7 +986,7 @@ static void test_prep(void)
 	ok(parse(&o, "-m", "dmaengine", NULL) == PARSE_RUN &&
 	   o.prep_modes == DMAENGINE_BENCH_PREP_ALL &&
 	   (o.flags & DMAENGINE_BENCH_F_SKIP_MISSING),
-	   "no --prep: all three modes, the missing ones left out");
+	   "no --prep: all four modes, the missing ones left out");
 	for (i = 0; i < sizeof(explicit) / sizeof(explicit[0]); i++)
 		ok(parse(&o, "-m", "dmaengine", "--prep", explicit[i], NULL) ==
 		   PARSE_RUN && !(o.flags & DMAENGINE_BENCH_F_SKIP_MISSING),
@@ -901,14 +1002,42 @@ static void test_prep(void)
 				   DMAENGINE_BENCH_PREP_CPU), "memcpy,cpu") &&
 	   !strcmp(prep_modes_name(DMAENGINE_BENCH_PREP_MEMCPY_SG |
 				   DMAENGINE_BENCH_PREP_CPU), "memcpy_sg,cpu") &&
-	   !strcmp(prep_modes_name(0), "?") && !strcmp(prep_modes_name(8), "?"),
+	   !strcmp(prep_modes_name(DMAENGINE_BENCH_PREP_MEMCPY_VEC),
+		   "memcpy_vec") &&
+	   !strcmp(prep_modes_name(0), "?") && !strcmp(prep_modes_name(16), "?") &&
+	   !strcmp(prep_modes_name(DMAENGINE_BENCH_PREP_ALL | 16), "?"),
 	   "prep_modes_name(): each set of modes by --prep's words");
+	ok(!strcmp(prep_modes_name(DMAENGINE_BENCH_PREP_MEMCPY_SG |
+				   DMAENGINE_BENCH_PREP_MEMCPY_VEC),
+		   "memcpy_sg,memcpy_vec") &&
+	   !strcmp(prep_modes_name(DMAENGINE_BENCH_PREP_MEMCPY |
+				   DMAENGINE_BENCH_PREP_MEMCPY_SG |
+				   DMAENGINE_BENCH_PREP_CPU),
+		   "memcpy,memcpy_sg,cpu") &&
+	   !strcmp(prep_modes_name(DMAENGINE_BENCH_PREP_CPU |
+				   DMAENGINE_BENCH_PREP_MEMCPY_VEC),
+		   "memcpy_vec,cpu") &&
+	   !strcmp(prep_modes_name(DMAENGINE_BENCH_PREP_MEMCPY |
+				   DMAENGINE_BENCH_PREP_MEMCPY_VEC),
+		   "memcpy,memcpy_vec") &&
+	   !strcmp(prep_modes_name(DMAENGINE_BENCH_PREP_MEMCPY_SG |
+				   DMAENGINE_BENCH_PREP_MEMCPY_VEC),
+		   "memcpy_sg,memcpy_vec"),
+	   "prep_modes_name(): other lists in report order (DMA forms, then cpu), the same twice");
 	ok(!strcmp(prep_mode_name(DMAENGINE_BENCH_MODE_MEMCPY), "prep_memcpy") &&
 	   !strcmp(prep_mode_name(DMAENGINE_BENCH_MODE_MEMCPY_SG),
 		   "prep_memcpy_sg") &&
 	   !strcmp(prep_mode_name(DMAENGINE_BENCH_MODE_CPU), "cpu") &&
+	   !strcmp(prep_mode_name(DMAENGINE_BENCH_MODE_MEMCPY_VEC),
+		   "prep_memcpy_vec") &&
+	   DMAENGINE_BENCH_NR_MODES == 4 &&
 	   !prep_mode_name(DMAENGINE_BENCH_NR_MODES),
 	   "prep_mode_name(): the row names");
+	ok(prep_mode_order[0] == DMAENGINE_BENCH_MODE_MEMCPY &&
+	   prep_mode_order[1] == DMAENGINE_BENCH_MODE_MEMCPY_SG &&
+	   prep_mode_order[2] == DMAENGINE_BENCH_MODE_MEMCPY_VEC &&
+	   prep_mode_order[3] == DMAENGINE_BENCH_MODE_CPU,
+	   "prep_mode_order: memcpy, memcpy_sg, memcpy_vec, then cpu");
 	ok(!strcmp(buffers_name(DMAENGINE_BENCH_F_DISTINCT), "distinct") &&
 	   !strcmp(buffers_name(0), "reuse"), "buffers_name()");
 	ok(parse(&o, "-m", "dmaengine", "--cpus", "0-3", NULL) == PARSE_RUN &&
@@ -938,6 +1067,11 @@ static void test_v1_fallback(void)
 		  V1_NEEDS_DEPTH },
 		{ { "--buffers", "reuse", "--prep", "both", "--cpus", "0" },
 		  V1_NEEDS_CPUS },
+		{ { "--buffers", "reuse", "--prep", "memcpy_vec" }, V1_NEEDS_CPU },
+		{ { "--buffers", "reuse", "--prep", "both", "--dst-order", "0" },
+		  V1_NEEDS_DST_ORDER },
+		{ { "--prep", "both", "--dst-folio", "8K" },
+		  V1_NEEDS_DST_ORDER | V1_NEEDS_DISTINCT },
 	};
 	struct dmaengine_bench_sample samples[3], want;
 	struct dmaengine_bench_channel channels[1];
@@ -1005,7 +1139,7 @@ static void test_v1_fallback(void)
 	   !samples[0].prep_stalls && samples[1].prep_mode == 1 &&
 	   samples[1].end_ns == 1001 && samples[1].bytes == 4096 &&
 	   samples[1].submits == 1 && !samples[1].copy_ns &&
-	   !samples[1].prep_stalls && !samples[1].reserved2[3],
+	   !samples[1].prep_stalls && !samples[1].convert_ns && !samples[1].reserved2[2],
 	   "version 1 samples (104 bytes each) spread to the version 2 layout, new fields zero");
 	dmaengine_from_v1(&b, NULL);
 	ok(b.results[0].r.prep_calls == 512, "no sample array: nothing to spread");
@@ -1022,6 +1156,7 @@ int main(int argc, char **argv)
 	test_names();
 	test_flags();
 	test_folio();
+	test_dst();
 	test_scope();
 	test_conflicts();
 	test_syntax();

@@ -425,6 +425,22 @@ static void add_cpu(struct dmaengine_benchmark *b)
 	r->segments = 131072;
 }
 
+/* dma_vec batches as a fourth row: memcpy_sg's figures, with a conversion */
+static void add_vec(struct dmaengine_benchmark *b,
+		    struct dmaengine_bench_channel *ch)
+{
+	struct dmaengine_bench_result2 *v =
+		&b->results[DMAENGINE_BENCH_MODE_MEMCPY_VEC];
+
+	b->prep_modes |= DMAENGINE_BENCH_PREP_MEMCPY_VEC;
+	b->prep_modes_run |= DMAENGINE_BENCH_PREP_MEMCPY_VEC;
+	v->r = b->results[DMAENGINE_BENCH_MODE_MEMCPY_SG].r;
+	stat_ms(&v->r.run_ns, 600.5, 10.25);
+	stat_ms(&v->r.prep_ns, 0.9, 0.3);
+	stat_ms(&v->convert_ns, 0.25, 0.05);
+	ch->has_memcpy_vec = 1;
+}
+
 static const char ref_header[] =
 	"mode           chan folio sge run_ms          prep_ms        submit_ms     issue_ms    wait_ms           map_ms        unmap_ms      prep_calls GB/s\n";
 static const char ref_row0[] =
@@ -549,8 +565,8 @@ static void test_cpu_row(void)
 	add_cpu(&b);
 	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
 	capture_end(&cap);
-	has_str(cap.buf, "; prep all; buffers distinct",
-		"--prep all in the parameter line");
+	has_str(cap.buf, "; prep memcpy,memcpy_sg,cpu; buffers distinct",
+		"memcpy, memcpy_sg and cpu in the parameter line: the list, no longer all");
 	has_str(cap.buf,
 		"\nmode           chan folio sge run_ms          prep_ms        submit_ms     issue_ms    wait_ms           map_ms        unmap_ms      copy_ms         prep_calls GB/s\n",
 		"with the cpu row: a copy_ms column after unmap_ms");
@@ -592,17 +608,23 @@ static void test_missing(void)
 	opts_init(&o, 4096);
 	fill_reference(&b, &ch[0]);
 	add_cpu(&b);
+	add_vec(&b, &ch[0]);
+	ch[0].has_memcpy_vec = 0;
 	b.flags |= DMAENGINE_BENCH_F_SKIP_MISSING;
 	b.prep_modes_run = DMAENGINE_BENCH_PREP_MEMCPY | DMAENGINE_BENCH_PREP_CPU;
 	memset(&b.results[1], 0, sizeof(b.results[1]));
+	memset(&b.results[3], 0, sizeof(b.results[3]));
 	b.results[1].missing = DMAENGINE_BENCH_ERR_NO_API;
+	b.results[3].missing = DMAENGINE_BENCH_ERR_NO_API;
 	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
 	capture_end(&cap);
 	has_str(cap.buf, "; prep all; buffers distinct, depth 1, cpus not pinned\n"
-		"# not run: prep_memcpy_sg: this kernel has no dmaengine_prep_dma_memcpy_sg(): see kernel/patches/ in the project\n",
-		"no memcpy_sg in the kernel: a '#' line says so, with the pointer to kernel/patches/");
+		"# not run: prep_memcpy_sg: this kernel has no dmaengine_prep_dma_memcpy_sg(): see kernel/patches/ in the project\n"
+		"# not run: prep_memcpy_vec: this kernel has no dmaengine_prep_dma_memcpy_vec() (DMA_MEMCPY_VEC): the project's series in kernel/patches/v6.12/ adds it\n",
+		"a stock kernel, every mode asked for: '#' lines for memcpy_sg and memcpy_vec, with where the patches are");
 	ok(strstr(cap.buf, "\nprep_memcpy ") && strstr(cap.buf, "\ncpu ") &&
-	   !strstr(cap.buf, "\nprep_memcpy_sg "),
+	   !strstr(cap.buf, "\nprep_memcpy_sg ") &&
+	   !strstr(cap.buf, "\nprep_memcpy_vec "),
 	   "rows for the modes that ran only");
 
 	/* the second channel lacks the capability */
@@ -610,17 +632,23 @@ static void test_missing(void)
 	strcpy(ch[1].name, "dma1chan0");
 	strcpy(ch[1].driver, "ioatdma");
 	ch[1].has_memcpy_sg = 0;
+	ch[0].has_memcpy_vec = 1;
+	ch[1].has_memcpy_vec = 0;
 	b.channels = b.channels_used = 2;
 	b.results[1].missing = DMAENGINE_BENCH_ERR_NO_CAP;
+	b.results[3].missing = DMAENGINE_BENCH_ERR_NO_CAP;
 	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
 	has_str(capture_end(&cap),
 		"# not run: prep_memcpy_sg: channel dma1chan0 (driver ioatdma) lacks DMA_MEMCPY_SG\n",
 		"a channel without DMA_MEMCPY_SG: named");
+	has_str(cap.buf,
+		"# not run: prep_memcpy_vec: channel dma1chan0 (driver ioatdma) lacks DMA_MEMCPY_VEC\n",
+		"a channel without DMA_MEMCPY_VEC: named");
 
 	report_dmaengine_json(capture_begin(&cap), &ctx, &r);
 	text = capture_end(&cap);
 	write_file("dmaengine_missing.json", text);
-	has_str(text, "\"prep_modes_run\":[\"prep_memcpy\",\"cpu\"],\"missing\":[{\"prep_mode\":\"prep_memcpy_sg\",\"error\":\"no_cap\",\"reason\":\"channel dma1chan0 (driver ioatdma) lacks DMA_MEMCPY_SG\"}]",
+	has_str(text, "\"prep_modes_run\":[\"prep_memcpy\",\"cpu\"],\"missing\":[{\"prep_mode\":\"prep_memcpy_sg\",\"error\":\"no_cap\",\"reason\":\"channel dma1chan0 (driver ioatdma) lacks DMA_MEMCPY_SG\"},{\"prep_mode\":\"prep_memcpy_vec\",\"error\":\"no_cap\",\"reason\":\"channel dma1chan0 (driver ioatdma) lacks DMA_MEMCPY_VEC\"}]",
 		"JSON: prep_modes_run and missing with the reason");
 	has_str(text, "\"prep\":\"all\",\"skip_missing\":true,",
 		"JSON params: prep all, skip_missing");
@@ -640,8 +668,10 @@ static void test_verbose(void)
 	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
 	capture_end(&cap);
 	has_str(cap.buf,
-		"# channels: dma0chan0 (soft_dma.0, soft_dma; node -1, src node 0, dst node 0, max_seg_size 65536, copy_align 0, memcpy_sg yes, no_order yes)\n",
-		"--verbose channel list: nodes, limits, memcpy_sg and no_order");
+		"# channels: dma0chan0 (soft_dma.0, soft_dma; node -1, src node 0, dst node 0, max_seg_size 65536, copy_align 0, memcpy_sg yes, memcpy_vec no, no_order yes)\n",
+		"--verbose channel list: nodes, limits, memcpy_sg, memcpy_vec and no_order");
+	ok(!strstr(cap.buf, "convert_ms"),
+	   "--verbose without a memcpy_vec row: no convert_ms column");
 	has_str(cap.buf,
 		"map_ms        unmap_ms      prep_calls GB/s        prep_stalls  submits batches segments bytes\n",
 		"--verbose header: the reference columns, then prep_stalls .. bytes");
@@ -657,6 +687,123 @@ static void test_verbose(void)
 	capture_end(&cap);
 	ok(!strstr(cap.buf, "prep_stalls") && !strstr(cap.buf, "no_order"),
 	   "without --verbose: no prep_stalls column, no channel details");
+}
+
+/* the memcpy_vec row: after memcpy_sg, before cpu; convert_ms with -v */
+static void test_vec_row(void)
+{
+	struct dmaengine_bench_channel ch;
+	struct dmaengine_benchmark b;
+	struct bench_opts o;
+	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = &ch };
+	const char *table, *sg, *vec, *cpu;
+
+	opts_init(&o, 4096);
+	fill_reference(&b, &ch);
+	add_cpu(&b);
+	add_vec(&b, &ch);
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	capture_end(&cap);
+	has_str(cap.buf, "; prep all; buffers distinct",
+		"the four modes: --prep all in the parameter line");
+	sg = strstr(cap.buf, "\nprep_memcpy_sg ");
+	vec = strstr(cap.buf, "\nprep_memcpy_vec ");
+	cpu = strstr(cap.buf, "\ncpu ");
+	ok(sg && vec && cpu && sg < vec && vec < cpu,
+	   "rows: memcpy, memcpy_sg, memcpy_vec, then cpu");
+	has_str(cap.buf,
+		"\nprep_memcpy_vec 1    4KB   512 600.50 \u00b1 10.25  0.90 \u00b1 0.30    0.01 \u00b1 0.00   0.08 \u00b1 0.00 610.48 \u00b1 13.68    1.19 \u00b1 0.02   0.79 \u00b1 0.01   -               256        0.88 \u00b1 0.02\n",
+		"the memcpy_vec row: its phases, '-' for copy_ms, its prep calls");
+	ok(!strstr(cap.buf, "convert_ms"), "without --verbose: no convert_ms column");
+	table = strstr(cap.buf, "\nmode ");
+	ok(table && aligned(table + 1, 5), "the table of four rows is aligned");
+
+	o.verbose = true;
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	capture_end(&cap);
+	has_str(cap.buf, " GB/s        convert_ms    prep_stalls  submits batches segments bytes\n",
+		"--verbose with a memcpy_vec row: convert_ms first of the verbose columns");
+	has_str(cap.buf, "0.88 \u00b1 0.02 0.25 \u00b1 0.05   0.00 \u00b1 0.00  256 ",
+		"--verbose memcpy_vec row: convert_ms mean \u00b1 SD");
+	has_str(cap.buf, "0.85 \u00b1 0.01 -             12.00 \u00b1 3.00 131072 ",
+		"--verbose memcpy row: '-' for convert_ms");
+	has_str(cap.buf, "memcpy_sg yes, memcpy_vec yes, no_order no)",
+		"--verbose channel list: memcpy_vec yes");
+	table = strstr(cap.buf, "\nmode ");
+	ok(table && aligned(table + 1, 5), "--verbose with four rows is aligned");
+	o.verbose = false;
+
+	report_dmaengine_csv(capture_begin(&cap), &ctx, &r);
+	capture_end(&cap);
+	has_str(cap.buf, "\nprep_memcpy_vec,1,0,4096,512,1,distinct,,20,536870912,256,256,256,131072,600.500000,10.250000,0.900000,0.300000,",
+		"CSV: the memcpy_vec row after memcpy_sg's");
+	has_str(cap.buf, ",0.790000,0.010000,0.000000,0.000000,0.250000,0.050000,0.000000,0.000000,0.880000,",
+		"CSV: memcpy_vec's convert_ms after copy_ms (0)");
+	has_str(cap.buf, "\ncpu,1,0,4096,512,1,distinct,,20,536870912,0,0,256,131072,",
+		"CSV: cpu still last");
+
+	report_dmaengine_json(capture_begin(&cap), &fctx, &r);
+	write_file("dmaengine_vec.json", capture_end(&cap));
+	has_str(cap.buf, "\"prep_modes_run\":[\"prep_memcpy\",\"prep_memcpy_sg\",\"prep_memcpy_vec\",\"cpu\"]",
+		"JSON: prep_modes_run in report order");
+	has_str(cap.buf, "\"copy_ms\":{\"mean\":0.000000,\"sd\":0.000000},\"convert_ms\":{\"mean\":0.250000,\"sd\":0.050000},",
+		"JSON: convert_ms of the memcpy_vec result");
+	has_str(cap.buf, "\"has_memcpy_sg\":true,\"has_memcpy_vec\":true,",
+		"JSON channels: has_memcpy_vec");
+}
+
+/* destination folios of another order (F_DST_ORDER) */
+static void test_dst_order(void)
+{
+	struct dmaengine_bench_channel ch;
+	struct dmaengine_benchmark b;
+	struct bench_opts o;
+	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = &ch };
+	const char *table;
+
+	opts_init(&o, 4096);
+	fill_reference(&b, &ch);
+	b.flags |= DMAENGINE_BENCH_F_DST_ORDER;
+	b.dst_folio_order = 9;
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	capture_end(&cap);
+	has_str(cap.buf, "# 512MB per channel in batches of 512 x 4KB into 2MB destination folios; 20 runs",
+		"'#' line: both folio sizes");
+	has_str(cap.buf, "\nmode           chan folio_src/dst sge run_ms ",
+		"the folio column says src/dst");
+	has_str(cap.buf, "\nprep_memcpy    1    4KB/2MB       512 632.86 ",
+		"the rows: source/destination folio sizes");
+	table = strstr(cap.buf, "\nmode ");
+	ok(table && aligned(table + 1, 3), "the table with src/dst folios is aligned");
+
+	report_dmaengine_json(capture_begin(&cap), &ctx, &r);
+	capture_end(&cap);
+	has_str(cap.buf, "\"folio_order\":0,\"folio_bytes\":4096,\"dst_folio_order\":9,\"dst_folio_bytes\":2097152,\"page_size\":4096,",
+		"JSON params: dst_folio_order and dst_folio_bytes");
+	has_str(cap.buf, "{\"prep_mode\":\"prep_memcpy\",\"chan\":1,\"folio_order\":0,\"folio_bytes\":4096,\"dst_folio_order\":9,\"dst_folio_bytes\":2097152,\"sge\":512,",
+		"JSON results: dst_folio_order and dst_folio_bytes");
+	report_dmaengine_csv(capture_begin(&cap), &ctx, &r);
+	capture_end(&cap);
+	has_str(cap.buf, "0.850000,0.010000,,,,,,9,2097152\n",
+		"CSV: dst_folio_order and dst_folio_bytes, last");
+
+	/* the same order as the source's: one size, as without the flag */
+	b.dst_folio_order = 0;
+	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
+	capture_end(&cap);
+	ok(!strstr(cap.buf, "destination") && !strstr(cap.buf, "src/dst") &&
+	   strstr(cap.buf, ref_header), "dst order equal to the source's: one folio size");
+	/* without the flag, a stray dst_folio_order is not reported */
+	b.flags &= ~DMAENGINE_BENCH_F_DST_ORDER;
+	b.dst_folio_order = 5;
+	report_dmaengine_json(capture_begin(&cap), &ctx, &r);
+	has_str(capture_end(&cap), "\"dst_folio_order\":0,\"dst_folio_bytes\":4096,",
+		"JSON without F_DST_ORDER: the source's order");
+	b.dst_folio_order = 0;
+	b.folio_order = 4;
+	report_dmaengine_csv(capture_begin(&cap), &ctx, &r);
+	has_str(capture_end(&cap), ",4,65536\n",
+		"CSV without F_DST_ORDER: the source's order and size");
 }
 
 static void test_cpufreq_line(void)
@@ -834,7 +981,7 @@ static void test_channels_line(void)
 }
 
 static const char csv_header[] =
-	"mode,chan,folio_order,folio_bytes,sge,depth,buffers,cpus,runs,bytes,prep_calls,submits,batches,segments,run_ms_mean,run_ms_sd,prep_ms_mean,prep_ms_sd,submit_ms_mean,submit_ms_sd,issue_ms_mean,issue_ms_sd,wait_ms_mean,wait_ms_sd,map_ms_mean,map_ms_sd,unmap_ms_mean,unmap_ms_sd,copy_ms_mean,copy_ms_sd,prep_stalls_mean,prep_stalls_sd,gbps_mean,gbps_sd,cpufreq_governor,cpu_cur_khz_min,cpu_cur_khz_max,cpu_max_khz,boost\n";
+	"mode,chan,folio_order,folio_bytes,sge,depth,buffers,cpus,runs,bytes,prep_calls,submits,batches,segments,run_ms_mean,run_ms_sd,prep_ms_mean,prep_ms_sd,submit_ms_mean,submit_ms_sd,issue_ms_mean,issue_ms_sd,wait_ms_mean,wait_ms_sd,map_ms_mean,map_ms_sd,unmap_ms_mean,unmap_ms_sd,copy_ms_mean,copy_ms_sd,convert_ms_mean,convert_ms_sd,prep_stalls_mean,prep_stalls_sd,gbps_mean,gbps_sd,cpufreq_governor,cpu_cur_khz_min,cpu_cur_khz_max,cpu_max_khz,boost,dst_folio_order,dst_folio_bytes\n";
 
 static void test_csv(void)
 {
@@ -851,9 +998,9 @@ static void test_csv(void)
 	is_str(want, csv_header, "CSV header as specified");
 	report_dmaengine_csv(capture_begin(&cap), &fctx, &r);
 	snprintf(want, sizeof(want), "%s%s%s%s", csv_header,
-		 "prep_memcpy,1,0,4096,512,1,distinct,,20,536870912,131072,131072,256,131072,632.860000,8.180000,18.000000,6.380000,4.440000,0.090000,0.090000,0.040000,603.540000,5.030000,1.200000,0.030000,0.800000,0.010000,0.000000,0.000000,12.000000,3.000000,0.850000,0.010000,performance,2100000,3200000,3900000,1\n",
-		 "prep_memcpy_sg,1,0,4096,512,1,distinct,,20,536870912,256,256,256,131072,611.340000,13.520000,0.740000,0.330000,0.010000,0.000000,0.080000,0.000000,610.480000,13.680000,1.190000,0.020000,0.790000,0.010000,0.000000,0.000000,0.000000,0.000000,0.880000,0.020000,performance,2100000,3200000,3900000,1\n",
-		 "cpu,1,0,4096,512,1,distinct,,20,536870912,0,0,256,131072,250.500000,2.250000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,248.750000,2.500000,0.000000,0.000000,2.140000,0.030000,performance,2100000,3200000,3900000,1\n");
+		 "prep_memcpy,1,0,4096,512,1,distinct,,20,536870912,131072,131072,256,131072,632.860000,8.180000,18.000000,6.380000,4.440000,0.090000,0.090000,0.040000,603.540000,5.030000,1.200000,0.030000,0.800000,0.010000,0.000000,0.000000,0.000000,0.000000,12.000000,3.000000,0.850000,0.010000,performance,2100000,3200000,3900000,1,0,4096\n",
+		 "prep_memcpy_sg,1,0,4096,512,1,distinct,,20,536870912,256,256,256,131072,611.340000,13.520000,0.740000,0.330000,0.010000,0.000000,0.080000,0.000000,610.480000,13.680000,1.190000,0.020000,0.790000,0.010000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.880000,0.020000,performance,2100000,3200000,3900000,1,0,4096\n",
+		 "cpu,1,0,4096,512,1,distinct,,20,536870912,0,0,256,131072,250.500000,2.250000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,248.750000,2.500000,0.000000,0.000000,0.000000,0.000000,2.140000,0.030000,performance,2100000,3200000,3900000,1,0,4096\n");
 	is_str(capture_end(&cap), want,
 	       "CSV: header and one row per prep mode, cpu last with 0 for the DMA phases; depth, buffers, cpus and the cpufreq columns");
 
@@ -871,7 +1018,7 @@ static void test_csv(void)
 		    "prep_memcpy,2,4,65536,512,8,reuse,\"0,2\",20,", 43) &&
 	   !strstr(cap.buf, "prep_memcpy_sg") && !strstr(cap.buf, "\ncpu,"),
 	   "CSV with --prep memcpy, order 4, 2 channels, depth 8, reuse, cpus 0,2 (quoted): one row");
-	ok(strstr(cap.buf, "0.850000,0.010000,,,,,\n") != NULL,
+	ok(strstr(cap.buf, "0.850000,0.010000,,,,,,4,65536\n") != NULL,
 	   "CSV without cpufreq: the cpufreq columns empty");
 	b.cpus_ptr = (uintptr_t)(const uint32_t[]){ 0, 1, 2, 3 };
 	b.nr_cpus = 4;
@@ -1016,11 +1163,11 @@ static void test_json(void)
 	write_file("dmaengine.json", text);
 	ok(!strncmp(text, json_start, strlen(json_start)),
 	   "JSON starts with tool, version, kernel, mode, params");
-	has_str(text, "\"params\":{\"channels\":1,\"channel\":\"\",\"device\":\"\",\"folio_order\":0,\"folio_bytes\":4096,\"page_size\":4096,\"sge\":512,\"bytes_per_channel\":536870912,\"runs\":20,\"warmup\":1,\"src_node\":-1,\"dst_node\":-1,\"prep\":\"both\",\"skip_missing\":false,\"buffers\":\"distinct\",\"depth\":1,\"cpus\":[],\"verify\":false,\"poll\":false,\"allow_fewer\":false,\"timeout_ms\":0},\"interface_version\":2,\"prep_modes_run\":[\"prep_memcpy\",\"prep_memcpy_sg\"],\"missing\":[],\"system\":{\"cpufreq\":null},",
+	has_str(text, "\"params\":{\"channels\":1,\"channel\":\"\",\"device\":\"\",\"folio_order\":0,\"folio_bytes\":4096,\"dst_folio_order\":0,\"dst_folio_bytes\":4096,\"page_size\":4096,\"sge\":512,\"bytes_per_channel\":536870912,\"runs\":20,\"warmup\":1,\"src_node\":-1,\"dst_node\":-1,\"prep\":\"both\",\"skip_missing\":false,\"buffers\":\"distinct\",\"depth\":1,\"cpus\":[],\"verify\":false,\"poll\":false,\"allow_fewer\":false,\"timeout_ms\":0},\"interface_version\":2,\"prep_modes_run\":[\"prep_memcpy\",\"prep_memcpy_sg\"],\"missing\":[],\"system\":{\"cpufreq\":null},",
 		"JSON params: every parameter; interface_version, prep_modes_run, missing, system");
-	has_str(text, "\"channels\":[{\"name\":\"dma0chan0\",\"device\":\"soft_dma.0\",\"driver\":\"soft_dma\",\"node\":-1,\"src_node\":0,\"dst_node\":0,\"max_seg_size\":65536,\"copy_align\":0,\"has_memcpy_sg\":true,\"no_order\":false}]",
+	has_str(text, "\"channels\":[{\"name\":\"dma0chan0\",\"device\":\"soft_dma.0\",\"driver\":\"soft_dma\",\"node\":-1,\"src_node\":0,\"dst_node\":0,\"max_seg_size\":65536,\"copy_align\":0,\"has_memcpy_sg\":true,\"has_memcpy_vec\":false,\"no_order\":false}]",
 		"JSON channels, with no_order");
-	has_str(text, "{\"prep_mode\":\"prep_memcpy\",\"chan\":1,\"folio_order\":0,\"folio_bytes\":4096,\"sge\":512,\"depth\":1,\"buffers\":\"distinct\",\"runs\":20,\"bytes\":536870912,\"prep_calls\":131072,\"submits\":131072,\"batches\":256,\"segments\":131072,\"run_ms\":{\"mean\":632.860000,\"sd\":8.180000},\"prep_ms\":{\"mean\":18.000000,\"sd\":6.380000},\"submit_ms\":{\"mean\":4.440000,\"sd\":0.090000},\"issue_ms\":{\"mean\":0.090000,\"sd\":0.040000},\"wait_ms\":{\"mean\":603.540000,\"sd\":5.030000},\"map_ms\":{\"mean\":1.200000,\"sd\":0.030000},\"unmap_ms\":{\"mean\":0.800000,\"sd\":0.010000},\"copy_ms\":{\"mean\":0.000000,\"sd\":0.000000},\"prep_stalls\":{\"mean\":12.000000,\"sd\":3.000000},\"gbps\":{\"mean\":0.850000,\"sd\":0.010000},\"acquire_ms\":0.120000}",
+	has_str(text, "{\"prep_mode\":\"prep_memcpy\",\"chan\":1,\"folio_order\":0,\"folio_bytes\":4096,\"dst_folio_order\":0,\"dst_folio_bytes\":4096,\"sge\":512,\"depth\":1,\"buffers\":\"distinct\",\"runs\":20,\"bytes\":536870912,\"prep_calls\":131072,\"submits\":131072,\"batches\":256,\"segments\":131072,\"run_ms\":{\"mean\":632.860000,\"sd\":8.180000},\"prep_ms\":{\"mean\":18.000000,\"sd\":6.380000},\"submit_ms\":{\"mean\":4.440000,\"sd\":0.090000},\"issue_ms\":{\"mean\":0.090000,\"sd\":0.040000},\"wait_ms\":{\"mean\":603.540000,\"sd\":5.030000},\"map_ms\":{\"mean\":1.200000,\"sd\":0.030000},\"unmap_ms\":{\"mean\":0.800000,\"sd\":0.010000},\"copy_ms\":{\"mean\":0.000000,\"sd\":0.000000},\"convert_ms\":{\"mean\":0.000000,\"sd\":0.000000},\"prep_stalls\":{\"mean\":12.000000,\"sd\":3.000000},\"gbps\":{\"mean\":0.850000,\"sd\":0.010000},\"acquire_ms\":0.120000}",
 		"JSON result of prep_memcpy, every field");
 
 	add_cpu(&b);
@@ -1071,7 +1218,7 @@ static void test_json(void)
 		"valid UTF-8 kept, invalid byte replaced");
 	has_str(text, "\"per_channel\":[{\"prep_mode\":\"prep_memcpy\",\"channel\":\"dma0chan0\",\"index\":0,\"runs\":3,",
 		"per_channel entries");
-	has_str(text, "\"samples\":[{\"prep_mode\":\"prep_memcpy\",\"run\":0,\"channel\":0,\"start_ns\":0,\"end_ns\":100000000,\"prep_ns\":10000000,\"submit_ns\":1000000,\"issue_ns\":500000,\"wait_ns\":80000000,\"map_ns\":2000000,\"unmap_ns\":1000000,\"copy_ns\":0,\"bytes\":100000000,\"prep_calls\":131072,\"submits\":131072,\"prep_stalls\":0}",
+	has_str(text, "\"samples\":[{\"prep_mode\":\"prep_memcpy\",\"run\":0,\"channel\":0,\"start_ns\":0,\"end_ns\":100000000,\"prep_ns\":10000000,\"submit_ns\":1000000,\"issue_ns\":500000,\"wait_ns\":80000000,\"map_ns\":2000000,\"unmap_ns\":1000000,\"copy_ns\":0,\"convert_ns\":0,\"bytes\":100000000,\"prep_calls\":131072,\"submits\":131072,\"prep_stalls\":0}",
 		"raw samples, every field");
 	has_str(text, "\"verify\":true,\"poll\":true,\"allow_fewer\":true",
 		"flags in params");
@@ -1098,6 +1245,8 @@ int main(int argc, char **argv)
 	test_cpu_row();
 	test_missing();
 	test_verbose();
+	test_vec_row();
+	test_dst_order();
 	test_cpufreq_line();
 	test_v1();
 	test_wide_values();

@@ -23,6 +23,12 @@
  * uid=N opens the file as root, then becomes user N (no capability left)
  * before the ioctl; repeat=N issues the ioctl N times (the last one's
  * result is printed).
+ *
+ * dmaengine: a "modeN" line per prep mode (DMAENGINE_BENCH_NR_MODES of
+ * them with version 2, copy_ns and convert_ns among the figures);
+ * list_channels=1 passes a channel array (channels_ptr, ->channels
+ * entries) and prints a "chanN" line per channel the kernel filled, with
+ * has_memcpy_sg and has_memcpy_vec.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -113,11 +119,12 @@ static const struct field dmaengine_fields[] = {
 	F(struct dmaengine_benchmark, sample_size),
 	F(struct dmaengine_benchmark, cpus_ptr),
 	F(struct dmaengine_benchmark, nr_cpus),
-	F(struct dmaengine_benchmark, reserved2),
+	F(struct dmaengine_benchmark, dst_folio_order),
 	{ NULL, 0, 0, 0 }
 };
 
 static long fail_nth;
+static long list_channels;
 static long as_uid = -1;
 static long repeat = 1;
 
@@ -210,6 +217,10 @@ static int set_field(void *base, size_t base_size, const struct field *fields,
 	}
 	if (!strcmp(name, "uid")) {
 		as_uid = strtol(eq + 1, NULL, 0);
+		return 0;
+	}
+	if (!strcmp(name, "list_channels")) {
+		list_channels = strtol(eq + 1, NULL, 0);
 		return 0;
 	}
 	if (!strcmp(name, "repeat")) {
@@ -376,6 +387,25 @@ static int do_mapext(void *buf)
 	return ret ? 1 : 0;
 }
 
+/* list_channels=1: the channel array the kernel filled, a line each */
+static void print_channels(const struct dmaengine_benchmark *d)
+{
+	const struct dmaengine_bench_channel *ch =
+		(const void *)(uintptr_t)d->channels_ptr;
+	unsigned int i;
+
+	if (!list_channels || !ch)
+		return;
+	for (i = 0; i < d->channels && i < d->channels_used; i++)
+		printf("chan%u name=%.*s device=%.*s driver=%.*s max_seg_size=%u copy_align=%u has_memcpy_sg=%u has_memcpy_vec=%u no_order=%u\n",
+		       i, DMAENGINE_BENCH_NAME_LEN, ch[i].name,
+		       DMAENGINE_BENCH_NAME_LEN, ch[i].device,
+		       DMAENGINE_BENCH_NAME_LEN, ch[i].driver,
+		       ch[i].max_seg_size, ch[i].copy_align,
+		       ch[i].has_memcpy_sg, ch[i].has_memcpy_vec,
+		       ch[i].no_order);
+}
+
 static int do_dmaengine(void *buf, int quiet)
 {
 	struct dmaengine_benchmark *d = buf;
@@ -421,12 +451,14 @@ static int do_dmaengine(void *buf, int quiet)
 			       (unsigned long long)r->segments,
 			       (unsigned long long)r->bytes_per_sec.mean);
 			if (v2)
-				printf(" copy_ns=%llu prep_stalls=%llu missing=%u",
+				printf(" copy_ns=%llu prep_stalls=%llu missing=%u convert_ns=%llu",
 				       (unsigned long long)x->copy_ns.mean,
 				       (unsigned long long)x->prep_stalls.mean,
-				       x->missing);
+				       x->missing,
+				       (unsigned long long)x->convert_ns.mean);
 			printf("\n");
 		}
+		print_channels(d);
 	}
 	close(fd);
 	return ret ? 1 : 0;
@@ -516,6 +548,7 @@ static void fuzz_dmaengine(int quiet)
 	if (random() % 3 == 0) d->src_node = pick(0, 1);
 	if (random() % 3 == 0) d->dst_node = pick(0, 1);
 	if (random() % 3 == 0) d->timeout_ms = pick(0, 1000);
+	if (random() % 4 == 0) d->dst_folio_order = pick(0, 4);
 	if (random() % 8 == 0) d->reserved0 = rnd();
 	if (random() % 8 == 0) d->reserved_in[random() % 4] = rnd();
 	if (random() % 8 == 0) d->samples_len = pick(0, 16);
@@ -528,6 +561,8 @@ static void fuzz_dmaengine(int quiet)
 		d->channels = 4;
 	if (d->folio_order > 4 && d->folio_order < 64)
 		d->folio_order = 4;
+	if (d->dst_folio_order > 4 && d->dst_folio_order < 64)
+		d->dst_folio_order = 4;
 	if (d->sge > 64 && d->sge <= DMAENGINE_BENCH_MAX_SGE)
 		d->sge = 64;
 	if (d->bytes_per_channel > (1 << 20) &&
@@ -543,9 +578,9 @@ static void fuzz_dmaengine(int quiet)
 	if (contend && random() % 2)
 		d->timeout_ms = pick(1, 20);
 	snprintf(last_call, sizeof(last_call),
-		 "dmaengine size=%u flags=%u prep_modes=%u channels=%u folio_order=%u sge=%u bytes_per_channel=%llu runs=%u warmup_runs=%u src_node=%d dst_node=%d timeout_ms=%u",
+		 "dmaengine size=%u flags=%u prep_modes=%u channels=%u folio_order=%u dst_folio_order=%u sge=%u bytes_per_channel=%llu runs=%u warmup_runs=%u src_node=%d dst_node=%d timeout_ms=%u",
 		 d->size, d->flags, d->prep_modes, d->channels, d->folio_order,
-		 d->sge, (unsigned long long)d->bytes_per_channel, d->runs,
+		 d->dst_folio_order, d->sge, (unsigned long long)d->bytes_per_channel, d->runs,
 		 d->warmup_runs, d->src_node, d->dst_node, d->timeout_ms);
 	do_dmaengine(&u, quiet);
 }
@@ -667,6 +702,8 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "dmaengine")) {
 		memset(&u, 0, sizeof(u));
 		static uint32_t cpus[DMAENGINE_BENCH_MAX_CPUS];
+		static struct dmaengine_bench_channel
+			chans[DMAENGINE_BENCH_MAX_CHANNELS];
 
 		dmaengine_defaults(&u.d);
 		for (i = 2; i < argc; i++) {
@@ -683,6 +720,9 @@ int main(int argc, char **argv)
 			u.raw[sizeof(u.d) + tail - 1] = 1;
 			u.d.size = sizeof(u.d) + tail;
 		}
+		if (list_channels && !u.d.channels_ptr &&
+		    u.d.channels <= DMAENGINE_BENCH_MAX_CHANNELS)
+			u.d.channels_ptr = (uintptr_t)chans;
 		return do_dmaengine(&u, 0);
 	}
 usage:
