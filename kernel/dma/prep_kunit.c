@@ -140,9 +140,11 @@ static size_t pk_misalign(struct pk_ctx *x)
 
 #define PK_FLAGS	(DMA_PREP_INTERRUPT | DMA_CTRL_ACK)
 
-static struct dma_async_tx_descriptor *
-pk_vec(struct pk_ctx *x, const struct dma_vec *dst, size_t dst_n,
-       const struct dma_vec *src, size_t src_n)
+static struct dma_async_tx_descriptor *pk_vec(struct pk_ctx *x,
+					      const struct dma_vec *dst,
+					      size_t dst_n,
+					      const struct dma_vec *src,
+					      size_t src_n)
 {
 	return dmaengine_prep_dma_memcpy_vec(x->chan, dst, dst_n, src, src_n,
 					     PK_FLAGS);
@@ -254,6 +256,7 @@ static struct kunit_suite pk_suite = {
 	.exit = pk_exit,
 	.test_cases = pk_cases,
 };
+
 kunit_test_suite(pk_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the dmaengine batch forms' provider contract");
