@@ -30,6 +30,16 @@ static inline bool dma_bench_have_memcpy_sg(void)
 #endif
 }
 
+/* Whether this kernel has the DMA_MEMCPY_VEC API, for use in C code. */
+static inline bool dma_bench_have_memcpy_vec(void)
+{
+#ifdef HAVE_DMA_MEMCPY_VEC
+	return true;
+#else
+	return false;
+#endif
+}
+
 /* platform_driver::remove returns void from 6.11; 6.1 has remove_new. */
 #ifdef HAVE_PLATFORM_REMOVE_VOID
 #define DMA_BENCH_PLATFORM_REMOVE(fn)	.remove = (fn)

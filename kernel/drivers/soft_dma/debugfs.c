@@ -19,6 +19,8 @@ struct soft_dma_knobs soft_dma_knobs = {
 
 /* debugfs "memcpy_sg": whether the channels offer DMA_MEMCPY_SG */
 static bool soft_dma_has_memcpy_sg;
+/* debugfs "memcpy_vec": whether the channels offer DMA_MEMCPY_VEC */
+static bool soft_dma_has_memcpy_vec;
 
 static struct dentry *soft_dma_dir;
 
@@ -151,6 +153,7 @@ void soft_dma_debugfs_init(void)
 
 	soft_dma_dir = dir;
 	soft_dma_has_memcpy_sg = dma_bench_have_memcpy_sg();
+	soft_dma_has_memcpy_vec = dma_bench_have_memcpy_vec();
 	debugfs_create_bool("nocopy", 0644, dir, &soft_dma_knobs.nocopy);
 	debugfs_create_u32("delay_us", 0644, dir, &soft_dma_knobs.delay_us);
 	debugfs_create_u32("fail_prep_every", 0644, dir,
@@ -162,6 +165,7 @@ void soft_dma_debugfs_init(void)
 	debugfs_create_file_unsafe("descriptors", 0444, dir, NULL,
 				   &soft_dma_descs_fops);
 	debugfs_create_bool("memcpy_sg", 0444, dir, &soft_dma_has_memcpy_sg);
+	debugfs_create_bool("memcpy_vec", 0444, dir, &soft_dma_has_memcpy_vec);
 }
 
 void soft_dma_debugfs_exit(void)

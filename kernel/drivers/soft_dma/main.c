@@ -2,12 +2,12 @@
 /*
  * soft_dma: a dmaengine provider whose "hardware" is the CPU.
  *
- * It registers a memcpy DMA device (DMA_MEMCPY, and DMA_MEMCPY_SG where the
- * kernel has that API) with a number of channels on a platform device of its
- * own. Load-time parameters give it the behaviours of real engines (ioat's
- * prep lock, idxd's completions out of order, a bounded descriptor pool);
- * debugfs knobs inject the faults a real engine can have. See
- * Documentation/soft_dma.rst.
+ * It registers a memcpy DMA device (DMA_MEMCPY, and DMA_MEMCPY_SG and
+ * DMA_MEMCPY_VEC where the kernel has those APIs) with a number of channels
+ * on a platform device of its own. Load-time parameters give it the
+ * behaviours of real engines (ioat's prep lock, idxd's completions out of
+ * order, a bounded descriptor pool); debugfs knobs inject the faults a real
+ * engine can have. See Documentation/soft_dma.rst.
  *
  * This file: parameters, the platform driver, probe and remove, and the
  * device's lifetime after an unbind.
@@ -139,6 +139,10 @@ static void soft_dma_set_ops(struct dma_device *dma)
 	dma_cap_set(DMA_MEMCPY_SG, dma->cap_mask);
 	dma->device_prep_dma_memcpy_sg = soft_dma_prep_memcpy_sg;
 #endif
+#ifdef HAVE_DMA_MEMCPY_VEC
+	dma_cap_set(DMA_MEMCPY_VEC, dma->cap_mask);
+	dma->device_prep_dma_memcpy_vec = soft_dma_prep_memcpy_vec;
+#endif
 	dma->copy_align = copy_align;
 	dma->directions = BIT(DMA_MEM_TO_MEM);
 	dma->residue_granularity = DMA_RESIDUE_GRANULARITY_DESCRIPTOR;
@@ -204,10 +208,11 @@ static int soft_dma_probe(struct platform_device *pdev)
 	mutex_unlock(&soft_dma_mutex);
 	sd->stats = soft_dma_debugfs_add_dev(sd);
 
-	dev_info(dev, "%u channels %s..%s, max_seg_size %u, copy_align %u%s%s%s, pool_size %u\n",
+	dev_info(dev, "%u channels %s..%s, max_seg_size %u, copy_align %u%s%s%s%s, pool_size %u\n",
 		 n, sd->chans[0].name, sd->chans[n - 1].name,
 		 dma_get_max_seg_size(dev), copy_align,
 		 dma_bench_have_memcpy_sg() ? ", memcpy_sg" : "",
+		 dma_bench_have_memcpy_vec() ? ", memcpy_vec" : "",
 		 soft_dma_prep_lock ? ", prep_lock" : "",
 		 soft_dma_no_order ? ", no_order (DMA_COMPLETION_NO_ORDER)" : "",
 		 soft_dma_pool_size);

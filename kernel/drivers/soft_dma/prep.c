@@ -294,7 +294,7 @@ soft_dma_prep_memcpy(struct dma_chan *chan, dma_addr_t dst, dma_addr_t src,
 	return soft_dma_prep_end(sc, d);
 }
 
-#ifdef HAVE_DMA_MEMCPY_SG
+#if defined(HAVE_DMA_MEMCPY_SG) || defined(HAVE_DMA_MEMCPY_VEC)
 /* Append a segment; the first one is inline in the descriptor. */
 static bool soft_dma_add_seg(struct soft_dma_desc *d,
 			     struct soft_dma_block **tail, unsigned int *nr,
@@ -332,31 +332,70 @@ static bool soft_dma_add_seg(struct soft_dma_desc *d,
 }
 
 /*
- * Load the next non-empty entry of a mapped scatterlist: *sg is the next
- * unread entry and *nents the mapped entries left. Returns 1 with *addr and
- * *left set, 0 at the end of the list, -EINVAL for an entry the channel
- * cannot copy.
+ * A cursor over the entries of one side of a copy: a mapped scatterlist
+ * (memcpy_sg) or an array of dma_vec (memcpy_vec). Both forms go through
+ * the same loads, checks and pairing, so neither prep mode is cheaper per
+ * piece than the other for reasons a hardware engine would not share.
+ *
+ * @sg: the next unread scatterlist entry, or NULL (end of the list, or an
+ *	array cursor)
+ * @vec: the next unread dma_vec entry, or NULL (a scatterlist cursor)
+ * @nents: entries left to read
+ * @addr: the next byte of the current entry
+ * @left: bytes left in the current entry
  */
-static int soft_dma_sg_load(struct soft_dma_chan *sc, struct scatterlist **sg,
-			    unsigned int *nents, dma_addr_t *addr, size_t *left)
+struct soft_dma_cursor {
+	struct scatterlist *sg;
+#ifdef HAVE_DMA_MEMCPY_VEC
+	const struct dma_vec *vec;
+#endif
+	size_t nents;
+	dma_addr_t addr;
+	size_t left;
+};
+
+/* Read the next entry into @addr and @left; false at the end. */
+static bool soft_dma_cursor_read(struct soft_dma_cursor *cur)
+{
+	if (!cur->nents)
+		return false;
+	if (cur->sg) {
+		cur->addr = sg_dma_address(cur->sg);
+		cur->left = sg_dma_len(cur->sg);
+		cur->sg = sg_next(cur->sg);
+#ifdef HAVE_DMA_MEMCPY_VEC
+	} else if (cur->vec) {
+		cur->addr = cur->vec->addr;
+		cur->left = cur->vec->len;
+		cur->vec++;
+#endif
+	} else {
+		return false;
+	}
+	cur->nents--;
+	return true;
+}
+
+/*
+ * Load the next non-empty entry. Returns 1 with @addr and @left set, 0 at
+ * the end, -EINVAL for an entry the channel cannot copy: longer than
+ * max_seg_size, misaligned for copy_align, or not RAM. Empty entries are
+ * skipped here (a mapped scatterlist may have them); memcpy_vec refuses
+ * them before the first load.
+ */
+static int soft_dma_cursor_load(struct soft_dma_chan *sc,
+				struct soft_dma_cursor *cur)
 {
 	struct device *dev = soft_chan_dev(sc);
 
-	while (*sg && *nents) {
-		struct scatterlist *cur = *sg;
-
-		*sg = sg_next(cur);
-		(*nents)--;
-		*addr = sg_dma_address(cur);
-		*left = sg_dma_len(cur);
-		if (!*left)
+	while (soft_dma_cursor_read(cur)) {
+		if (!cur->left)
 			continue;
-		if (*left > dma_get_max_seg_size(dev) ||
-		    !is_dma_copy_aligned(&sc->sd->dma, *addr, 0, *left) ||
-		    !soft_dma_addr_ok(*addr, *left)) {
-			dev_dbg_ratelimited(dev,
-					    "%s: refused sg entry %pad len %zu\n",
-					    sc->name, addr, *left);
+		if (cur->left > dma_get_max_seg_size(dev) ||
+		    !is_dma_copy_aligned(&sc->sd->dma, cur->addr, 0, cur->left) ||
+		    !soft_dma_addr_ok(cur->addr, cur->left)) {
+			dev_dbg_ratelimited(dev, "%s: refused entry %pad len %zu\n",
+					    sc->name, &cur->addr, cur->left);
 			return -EINVAL;
 		}
 		return 1;
@@ -365,52 +404,42 @@ static int soft_dma_sg_load(struct soft_dma_chan *sc, struct scatterlist **sg,
 }
 
 /*
- * The lists need not have the same layout: the copy pairs them up piece by
- * piece and stops when either is exhausted. One descriptor, one slot of the
- * pool, whatever the number of segments.
+ * Fill @d with the pieces of a copy between two cursors, which need not
+ * have the same layout: a piece ends where the current entry of either side
+ * ends, and the copy stops when either side is exhausted. One descriptor,
+ * one slot of the pool, whatever the number of segments.
  */
-struct dma_async_tx_descriptor *
-soft_dma_prep_memcpy_sg(struct dma_chan *chan,
-			struct scatterlist *dst_sg, unsigned int dst_nents,
-			struct scatterlist *src_sg, unsigned int src_nents,
-			unsigned long flags)
+static struct dma_async_tx_descriptor *
+soft_dma_prep_pairs(struct soft_dma_chan *sc, struct soft_dma_desc *d,
+		    struct soft_dma_cursor *dst, struct soft_dma_cursor *src,
+		    const char *why)
 {
-	struct soft_dma_chan *sc = to_soft_chan(chan);
 	struct soft_dma_block *tail = NULL;
-	size_t dst_left, src_left;
-	struct soft_dma_desc *d;
-	dma_addr_t dst, src;
 	unsigned int nr = 0;
 	int ret;
 
-	d = soft_dma_prep_begin(sc, flags);
-	if (!d)
-		return NULL;
-
-	if (soft_dma_sg_load(sc, &dst_sg, &dst_nents, &dst, &dst_left) <= 0 ||
-	    soft_dma_sg_load(sc, &src_sg, &src_nents, &src, &src_left) <= 0)
+	if (soft_dma_cursor_load(sc, dst) <= 0 ||
+	    soft_dma_cursor_load(sc, src) <= 0)
 		goto refuse;
 
 	for (;;) {
-		size_t len = min(dst_left, src_left);
+		size_t len = min(dst->left, src->left);
 
-		if (!soft_dma_add_seg(d, &tail, &nr, dst, src, len))
+		if (!soft_dma_add_seg(d, &tail, &nr, dst->addr, src->addr, len))
 			goto refuse;
-		dst += len;
-		src += len;
-		dst_left -= len;
-		src_left -= len;
-		if (!dst_left) {
-			ret = soft_dma_sg_load(sc, &dst_sg, &dst_nents, &dst,
-					       &dst_left);
+		dst->addr += len;
+		src->addr += len;
+		dst->left -= len;
+		src->left -= len;
+		if (!dst->left) {
+			ret = soft_dma_cursor_load(sc, dst);
 			if (ret < 0)
 				goto refuse;
 			if (!ret)
 				break;
 		}
-		if (!src_left) {
-			ret = soft_dma_sg_load(sc, &src_sg, &src_nents, &src,
-					       &src_left);
+		if (!src->left) {
+			ret = soft_dma_cursor_load(sc, src);
 			if (ret < 0)
 				goto refuse;
 			if (!ret)
@@ -420,9 +449,73 @@ soft_dma_prep_memcpy_sg(struct dma_chan *chan,
 	return soft_dma_prep_end(sc, d);
 
 refuse:
-	return soft_dma_prep_abort(sc, d, "scatterlist refused");
+	return soft_dma_prep_abort(sc, d, why);
+}
+#endif /* HAVE_DMA_MEMCPY_SG || HAVE_DMA_MEMCPY_VEC */
+
+#ifdef HAVE_DMA_MEMCPY_SG
+/* Empty entries of the mapped lists are skipped. */
+struct dma_async_tx_descriptor *
+soft_dma_prep_memcpy_sg(struct dma_chan *chan,
+			struct scatterlist *dst_sg, unsigned int dst_nents,
+			struct scatterlist *src_sg, unsigned int src_nents,
+			unsigned long flags)
+{
+	struct soft_dma_chan *sc = to_soft_chan(chan);
+	struct soft_dma_cursor dst = { .sg = dst_sg, .nents = dst_nents };
+	struct soft_dma_cursor src = { .sg = src_sg, .nents = src_nents };
+	struct soft_dma_desc *d;
+
+	d = soft_dma_prep_begin(sc, flags);
+	if (!d)
+		return NULL;
+	return soft_dma_prep_pairs(sc, d, &dst, &src, "scatterlist refused");
 }
 #endif /* HAVE_DMA_MEMCPY_SG */
+
+#ifdef HAVE_DMA_MEMCPY_VEC
+/*
+ * Unlike a mapped scatterlist, a dma_vec array is the client's own: an
+ * empty entry is a client error, and refuses the copy wherever it is in
+ * either array, as zynqmp_dma and pl330 refuse it. The other checks are
+ * the scatterlist's, on the entries the copy reaches.
+ */
+static bool soft_dma_vecs_nonempty(struct soft_dma_chan *sc,
+				   const struct dma_vec *vecs, size_t nents)
+{
+	size_t i;
+
+	for (i = 0; i < nents; i++) {
+		if (!vecs[i].len) {
+			dev_dbg_ratelimited(soft_chan_dev(sc),
+					    "%s: dma_vec %zu is empty\n",
+					    sc->name, i);
+			return false;
+		}
+	}
+	return true;
+}
+
+struct dma_async_tx_descriptor *
+soft_dma_prep_memcpy_vec(struct dma_chan *chan,
+			 const struct dma_vec *dst_vecs, size_t dst_nents,
+			 const struct dma_vec *src_vecs, size_t src_nents,
+			 unsigned long flags)
+{
+	struct soft_dma_chan *sc = to_soft_chan(chan);
+	struct soft_dma_cursor dst = { .vec = dst_vecs, .nents = dst_nents };
+	struct soft_dma_cursor src = { .vec = src_vecs, .nents = src_nents };
+	struct soft_dma_desc *d;
+
+	d = soft_dma_prep_begin(sc, flags);
+	if (!d)
+		return NULL;
+	if ((dst_vecs && !soft_dma_vecs_nonempty(sc, dst_vecs, dst_nents)) ||
+	    (src_vecs && !soft_dma_vecs_nonempty(sc, src_vecs, src_nents)))
+		return soft_dma_prep_abort(sc, d, "empty dma_vec entry");
+	return soft_dma_prep_pairs(sc, d, &dst, &src, "dma_vec array refused");
+}
+#endif /* HAVE_DMA_MEMCPY_VEC */
 
 int soft_dma_prep_init(void)
 {

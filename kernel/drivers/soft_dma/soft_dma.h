@@ -18,6 +18,8 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 
+#include "../../compat.h"
+
 #define SOFT_DMA_NAME		"soft_dma"
 #define SOFT_DMA_MAX_CHANNELS	256
 /* cookies of the last failed transfers tx_status() reports as DMA_ERROR */
@@ -102,7 +104,7 @@ enum soft_dma_desc_state {
  * @due: when the engine may copy it (delay_us)
  * @len: bytes to copy
  * @done: bytes copied so far
- * @blocks: segments after @seg (memcpy_sg), or NULL
+ * @blocks: segments after @seg (memcpy_sg, memcpy_vec), or NULL
  * @seg: the first segment
  */
 struct soft_dma_desc {
@@ -280,6 +282,13 @@ soft_dma_prep_memcpy_sg(struct dma_chan *chan,
 			struct scatterlist *dst_sg, unsigned int dst_nents,
 			struct scatterlist *src_sg, unsigned int src_nents,
 			unsigned long flags);
+#ifdef HAVE_DMA_MEMCPY_VEC
+struct dma_async_tx_descriptor *
+soft_dma_prep_memcpy_vec(struct dma_chan *chan,
+			 const struct dma_vec *dst_vecs, size_t dst_nents,
+			 const struct dma_vec *src_vecs, size_t src_nents,
+			 unsigned long flags);
+#endif
 
 /* engine.c */
 void soft_dma_chan_init(struct soft_dma_dev *sd, unsigned int index);
