@@ -52,7 +52,8 @@ def figure_stat(row, fig):
     raise KeyError(fig)
 
 
-CELL_NAMES = ("channels", "folio_order", "sge", "depth", "buffers")
+CELL_NAMES = ("channels", "folio_order", "sge", "depth", "buffers",
+              "dst_folio_order")
 
 
 def key_dict(kind, key, prep_mode=True):
@@ -67,12 +68,14 @@ def label_of(kind, key, prep_mode=True, folio_bytes=None):
         mode, granule, threads = key
         return f"{mode} granule={granule} threads={threads}"
     if prep_mode:
-        mode, chan, order, sge, depth, buffers = key
+        mode, chan, order, sge, depth, buffers, dst = key
         head = f"{mode} "
     else:
-        chan, order, sge, depth, buffers = key
+        chan, order, sge, depth, buffers, dst = key
         head = ""
     folio = results.format_size(folio_bytes) if folio_bytes else f"order {order}"
+    if dst != order:
+        folio += f" dst_order={dst}"
     return f"{head}chan={chan} folio={folio} sge={sge} depth={depth} {buffers}"
 
 

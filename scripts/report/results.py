@@ -148,12 +148,17 @@ def buffers_of(row):
     return row.get("buffers", FORMAT1_BUFFERS)
 
 
+def dst_order_of(row):
+    """The destination folio order: the source's unless --dst-order."""
+    return row.get("dst_folio_order", row["folio_order"])
+
+
 def row_key(kind, row):
     """What identifies a row across results files (compare.py)."""
     if kind == "map":
         return (row["mode"], row["granule"], row["threads"])
     return (row["prep_mode"], row["channels"], row["folio_order"], row["sge"],
-            depth_of(row), buffers_of(row))
+            depth_of(row), buffers_of(row), dst_order_of(row))
 
 
 def cell_key(kind, row):
@@ -167,10 +172,12 @@ def key_label(kind, key, with_mode=True):
         s = f"granule {granule} threads {threads}"
         return f"{mode} {s}" if with_mode else s
     if with_mode:
-        mode, chan, order, sge, depth, buffers = key
+        mode, chan, order, sge, depth, buffers, dst = key
     else:
-        chan, order, sge, depth, buffers = key
+        chan, order, sge, depth, buffers, dst = key
     s = f"chan {chan} order {order} sge {sge} depth {depth} {buffers}"
+    if dst != order:
+        s += f" dst order {dst}"
     return f"{mode} {s}" if with_mode else s
 
 

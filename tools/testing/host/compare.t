@@ -228,7 +228,7 @@ def cpu_modes():
     c = [x for x in d["comparisons"] if x["figure"] == "gbps" and x["key"]["channels"] == 4
          and x["key"]["folio_order"] == 0][0]
     assert c["key"] == {"channels": 4, "folio_order": 0, "sge": 512, "depth": 1,
-                        "buffers": "distinct"}, c["key"]
+                        "buffers": "distinct", "dst_folio_order": 0}, c["key"]
     close(c["delta_pct"], -20.0, 1e-9)     # fake_tool: the CPU 1 GB/s faster
     rc, out, err = run(r, r)
     assert rc == 0 and "copy_ms" in out and "cpu chan=4 folio=4KB sge=512 depth=1 distinct" in out
@@ -285,6 +285,30 @@ def vec_modes():
     assert rc == 0 and "--modes prep_memcpy_sg,prep_memcpy_vec" in out and \
         "two batch" in out, out
 check("--prep --modes prep_memcpy_sg,prep_memcpy_vec: the two batch forms; convert_ms only between memcpy_vec rows; help says so", vec_modes)
+
+def dst_order_cells():
+    """A file whose rows differ from the other's only in the destination
+    folio order: no cell pairs up, and the labels say why."""
+    import tempfile
+    r = json.load(open(os.path.join(FIX, "results-dmaengine.json")))
+    for x in r["rows"]:
+        x["dst_folio_order"] = x["folio_order"] + 1
+    f = os.path.join(tempfile.mkdtemp(), "dst.json")
+    json.dump(r, open(f, "w"))
+    plain = os.path.join(FIX, "results-dmaengine.json")
+    rc, out, err = run("--json", plain, f)
+    assert rc == 0, err
+    d = json.loads(out)
+    both = [c for c in d["comparisons"] if c.get("status") == "ok"]
+    assert not both, both[:1]
+    rc, out, err = run(plain, f)
+    assert "dst_order=" in out, out
+    rc, out, err = run("--json", f, f)
+    d = json.loads(out)
+    ok = [c for c in d["comparisons"] if c.get("status") == "ok"]
+    assert ok and all(c["key"]["dst_folio_order"] == c["key"]["folio_order"] + 1
+                      for c in ok)
+check("rows of another destination folio order are other cells, labelled dst_order=", dst_order_cells)
 
 def cpufreq_warning():
     import tempfile
