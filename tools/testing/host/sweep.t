@@ -512,7 +512,7 @@ def varied_table():
     assert line.startswith("prep_memcpy    2    4KB   16  23.16"), line
     rd = list(csv.DictReader(io.StringIO(results.format_csv(doc(old)))))
     assert rd[0]["depth"] == "1" and rd[0]["buffers"] == "reuse" and rd[0]["copy_ms_mean"] == ""
-    assert results.row_key("dmaengine", old[0]) == ("prep_memcpy", 1, 0, 16, 1, "reuse")
+    assert results.row_key("dmaengine", old[0]) == ("prep_memcpy", 1, 0, 16, 1, "reuse", 0)
 check("depth and buffers varied: their columns; format 1 rows read as depth 1, reuse", varied_table)
 
 def vec_sweep():
