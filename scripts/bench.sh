@@ -10,12 +10,16 @@
 # is the hardware driver's, on HWDMA_DEVICE's channels if it names one.
 #
 # usage: scripts/bench.sh [-m MACHINE] [-c CHANNELS...] [-d DEPTHS...]
-#                         [-- TOOL_OPTIONS...]
+#                         [-n] [-M MEMORY] [-- TOOL_OPTIONS...]
 #   -m MACHINE   a file of scripts/vm/machines (default: x86-bench, the
 #                patched kernel without debug options; arm64-zcu102-612:
 #                ZDMA, arm-exynos4210-612: PL330)
 #   -c "1 4"     channel counts, one table each (default: 1 4)
 #   -d "1 4"     batches in flight, one table each (default: 1 4)
+#   -n           soft_dma completes without copying (its nocopy knob): the
+#                framework's and the driver's cost alone, for comparing the
+#                prep forms; the cpu row still copies
+#   -M 12G       guest RAM instead of the machine's (large folios x sge)
 #   TOOL_OPTIONS replace the defaults: --sge 512 --bytes 32M --runs 10
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -23,13 +27,17 @@ set -euo pipefail
 machine=${DMA_BENCH_MACHINE:-x86-bench}
 chans="1 4"
 depths="1 4"
+nocopy=0
+memory=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	-m) machine=$2; shift 2 ;;
 	-c) chans=$2; shift 2 ;;
 	-d) depths=$2; shift 2 ;;
+	-n) nocopy=1; shift ;;
+	-M) memory=(-M "$2"); shift 2 ;;
 	--) shift; break ;;
-	-h|--help) sed -n '4,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
 done
@@ -59,8 +67,10 @@ if [ -n \"\${HWDMA_DRIVER:-}\" ]; then
 	. tests/lib.sh && . tests/hwdma.sh && hw_load_modules || exit 1
 	dev=\${HWDMA_DEVICE:+-D \$HWDMA_DEVICE}
 	echo \"# \$HWDMA_DRIVER\${HWDMA_DEVICE:+ on \$HWDMA_DEVICE}\"
+	[ $nocopy = 0 ] || echo '# -n ignored: the engine of a board copies'
 else
 	insmod modules/soft_dma.ko channels=$max || exit 1
+	[ $nocopy = 0 ] || { echo 1 > /sys/kernel/debug/soft_dma/nocopy; echo '# soft_dma nocopy'; }
 fi
 for d in $depths; do
 	for c in $chans; do
@@ -73,7 +83,7 @@ done
 say "booting $machine: the first run builds its kernel (minutes), later runs reuse it"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-"$DMA_BENCH_TOP/scripts/vm/run.sh" -q -m "$machine" -t 3600 -- "$guest" | tee "$out"
+"$DMA_BENCH_TOP/scripts/vm/run.sh" -q -m "$machine" ${memory[@]+"${memory[@]}"} -t 3600 -- "$guest" | tee "$out"
 rc=${PIPESTATUS[0]}
 [ "$rc" = 0 ] || die "the benchmark failed in the VM (exit $rc)"
 cp "$out" "$results/bench-$stamp.txt"

@@ -10,6 +10,7 @@
 #                        iommu (default: direct)
 #   -t, --timeout SEC    kill the VM after SEC seconds (default: 600)
 #   -a, --append ARGS    extra kernel command line
+#   -M, --memory SIZE    guest RAM instead of the machine's (QEMU -m: 12G)
 #   -q, --quiet          no progress lines on stderr
 #
 # The guest command runs in /opt/dma-bench with PROJECT, TOOL, MODDIR and
@@ -25,6 +26,7 @@ dma=direct
 timeout=600
 extra_append=
 quiet=
+memory=
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -32,9 +34,10 @@ while [ $# -gt 0 ]; do
 	-c|--dma) dma=$2; shift 2 ;;
 	-t|--timeout) timeout=$2; shift 2 ;;
 	-a|--append) extra_append="$extra_append $2"; shift 2 ;;
+	-M|--memory) memory=$2; shift 2 ;;
 	-q|--quiet) quiet=1; shift ;;
 	--) shift; break ;;
-	-h|--help) sed -n '4,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1 (see --help)" ;;
 	*) break ;;
 	esac
@@ -45,6 +48,12 @@ conf=$DMA_BENCH_TOP/scripts/vm/machines/$machine.conf
 [ -f "$conf" ] || die "no machine '$machine': $(ls "$DMA_BENCH_TOP/scripts/vm/machines" | sed 's/\.conf//' | tr '\n' ' ')"
 # shellcheck source=/dev/null
 . "$conf"
+if [ -n "$memory" ]; then
+	[[ $memory =~ ^[0-9]+[MG]$ ]] || die "--memory $memory: give a size like 4096M or 12G"
+	[[ " $VM_QEMU_ARGS " == *" -m "* ]] ||
+		die "machine $machine sets no -m to replace with --memory"
+	VM_QEMU_ARGS=$(sed -E "s/(^| )-m [^ ]+/\1-m $memory/" <<<"$VM_QEMU_ARGS")
+fi
 case " $VM_DMA_CONFIGS " in
 *" $dma "*) ;;
 *) die "machine $machine has no DMA configuration '$dma' (has: $VM_DMA_CONFIGS)" ;;
