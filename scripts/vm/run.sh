@@ -37,7 +37,7 @@ while [ $# -gt 0 ]; do
 	-M|--memory) memory=$2; shift 2 ;;
 	-q|--quiet) quiet=1; shift ;;
 	--) shift; break ;;
-	-h|--help) sed -n '4,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1 (see --help)" ;;
 	*) break ;;
 	esac
