@@ -98,11 +98,17 @@ static void mb_stat_test_known(struct kunit *test)
 
 static void mb_stat_check_outlier(struct kunit *test, u64 first, u64 want_sd)
 {
-	u64 val[OUTLIER_SPREAD + 1], cnt[OUTLIER_SPREAD + 1];
+	/* off the stack: 32-bit arm warns at a frame of 1 KiB */
+	u64 *val = kunit_kcalloc(test, OUTLIER_SPREAD + 1, sizeof(*val),
+				 GFP_KERNEL);
+	u64 *cnt = kunit_kcalloc(test, OUTLIER_SPREAD + 1, sizeof(*cnt),
+				 GFP_KERNEL);
 	u64 n = OUTLIER_SAMPLES + 1ULL, sum = first;
 	struct mb_stat s = {};
 	unsigned int i;
 
+	KUNIT_ASSERT_NOT_NULL(test, val);
+	KUNIT_ASSERT_NOT_NULL(test, cnt);
 	mb_stat_add(&s, first);
 	for (i = 0; i < OUTLIER_SAMPLES; i++)
 		mb_stat_add(&s, 200 + i % OUTLIER_SPREAD);
