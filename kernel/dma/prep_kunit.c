@@ -9,7 +9,10 @@
  *   descriptor that copies something else;
  * - lists of different layouts are paired piece by piece: what comes out
  *   is what went in, byte for byte;
- * - a copy stops where the shorter list ends.
+ * - a copy stops where the shorter list ends;
+ * - an entry longer than the device's max_seg_size (which bounds sg entries,
+ *   not dma_vec ones) is split by the provider or refused, never copied
+ *   wrongly: on pl330 this is the driver's split at max_seg_size.
  *
  * Built as the module dma_map_benchmark_prep_kunit when the kernel has
  * KUnit; the tests run when it is loaded, on the first channel that has the
@@ -39,6 +42,10 @@
  * @dst: destination buffer, PK_BYTES
  * @src_dma: @src mapped to @dev
  * @dst_dma: @dst mapped to @dev
+ * @lsrc: a long source buffer (pk_vec_long), or NULL
+ * @ldst: a long destination buffer, or NULL
+ * @lsrc_dma: @lsrc mapped, or 0
+ * @ldst_dma: @ldst mapped, or 0
  */
 struct pk_ctx {
 	struct dma_chan *chan;
@@ -47,7 +54,22 @@ struct pk_ctx {
 	u8 *dst;
 	dma_addr_t src_dma;
 	dma_addr_t dst_dma;
+	u8 *lsrc;
+	u8 *ldst;
+	dma_addr_t lsrc_dma;
+	dma_addr_t ldst_dma;
 };
+
+/* Bytes of the long entry: more than PL330's max_seg_size of 1900800. */
+#define PK_LONG_ORDER	9
+#define PK_LONG_BYTES	(PAGE_SIZE << PK_LONG_ORDER)
+
+static void pk_unmap(struct pk_ctx *x, dma_addr_t addr, size_t len,
+		     enum dma_data_direction dir)
+{
+	if (addr && !dma_mapping_error(x->dev, addr))
+		dma_unmap_single(x->dev, addr, len, dir);
+}
 
 static void pk_exit(struct kunit *test)
 {
@@ -55,12 +77,16 @@ static void pk_exit(struct kunit *test)
 
 	if (!x || !x->chan)
 		return;
-	if (x->src_dma && !dma_mapping_error(x->dev, x->src_dma))
-		dma_unmap_single(x->dev, x->src_dma, PK_BYTES, DMA_TO_DEVICE);
-	if (x->dst_dma && !dma_mapping_error(x->dev, x->dst_dma))
-		dma_unmap_single(x->dev, x->dst_dma, PK_BYTES, DMA_FROM_DEVICE);
+	/* nothing may still be copying into what is freed */
+	dmaengine_terminate_sync(x->chan);
+	pk_unmap(x, x->src_dma, PK_BYTES, DMA_TO_DEVICE);
+	pk_unmap(x, x->dst_dma, PK_BYTES, DMA_FROM_DEVICE);
+	pk_unmap(x, x->lsrc_dma, PK_LONG_BYTES, DMA_TO_DEVICE);
+	pk_unmap(x, x->ldst_dma, PK_LONG_BYTES, DMA_FROM_DEVICE);
 	free_pages((unsigned long)x->src, get_order(PK_BYTES));
 	free_pages((unsigned long)x->dst, get_order(PK_BYTES));
+	free_pages((unsigned long)x->lsrc, PK_LONG_ORDER);
+	free_pages((unsigned long)x->ldst, PK_LONG_ORDER);
 	dma_release_channel(x->chan);
 }
 
@@ -232,6 +258,54 @@ static void pk_vec_shorter(struct kunit *test)
 	pk_expect_copied(test, x, 2 * PAGE_SIZE);
 }
 
+/*
+ * One entry of PK_LONG_BYTES on each side: longer than some devices'
+ * max_seg_size, which bounds sg entries but not dma_vec ones.
+ */
+static void pk_vec_long(struct kunit *test)
+{
+	struct pk_ctx *x = pk_setup(test, DMA_MEMCPY_VEC);
+	unsigned int max_seg = dma_get_max_seg_size(x->dev);
+	struct dma_async_tx_descriptor *tx;
+	struct dma_vec d, s;
+	size_t i;
+
+	x->lsrc = (u8 *)__get_free_pages(GFP_KERNEL, PK_LONG_ORDER);
+	x->ldst = (u8 *)__get_free_pages(GFP_KERNEL, PK_LONG_ORDER);
+	if (!x->lsrc || !x->ldst)
+		kunit_skip(test, "no %lu contiguous bytes", PK_LONG_BYTES);
+	for (i = 0; i < PK_LONG_BYTES; i++)
+		x->lsrc[i] = (u8)(i * 13 + i / PAGE_SIZE);
+	memset(x->ldst, 0, PK_LONG_BYTES);
+	x->lsrc_dma = dma_map_single(x->dev, x->lsrc, PK_LONG_BYTES,
+				     DMA_TO_DEVICE);
+	KUNIT_ASSERT_FALSE(test, dma_mapping_error(x->dev, x->lsrc_dma));
+	x->ldst_dma = dma_map_single(x->dev, x->ldst, PK_LONG_BYTES,
+				     DMA_FROM_DEVICE);
+	KUNIT_ASSERT_FALSE(test, dma_mapping_error(x->dev, x->ldst_dma));
+
+	s.addr = x->lsrc_dma;
+	s.len = PK_LONG_BYTES;
+	d.addr = x->ldst_dma;
+	d.len = PK_LONG_BYTES;
+	tx = pk_vec(x, &d, 1, &s, 1);
+	if (!tx) {
+		kunit_info(test, "an entry of %lu bytes (max_seg_size %u): refused\n",
+			   PK_LONG_BYTES, max_seg);
+		return;
+	}
+	pk_run(test, x, tx);
+	dma_sync_single_for_cpu(x->dev, x->ldst_dma, PK_LONG_BYTES,
+				DMA_FROM_DEVICE);
+	for (i = 0; i < PK_LONG_BYTES; i++)
+		if (x->ldst[i] != x->lsrc[i])
+			break;
+	KUNIT_EXPECT_EQ_MSG(test, i, (size_t)PK_LONG_BYTES,
+			    "byte %zu differs", i);
+	kunit_info(test, "an entry of %lu bytes (max_seg_size %u): copied\n",
+		   PK_LONG_BYTES, max_seg);
+}
+
 #else
 
 static void pk_no_api(struct kunit *test)
@@ -243,6 +317,7 @@ static void pk_no_api(struct kunit *test)
 #define pk_vec_misaligned	pk_no_api
 #define pk_vec_layouts		pk_no_api
 #define pk_vec_shorter		pk_no_api
+#define pk_vec_long		pk_no_api
 
 #endif /* HAVE_DMA_MEMCPY_VEC */
 
@@ -251,6 +326,7 @@ static struct kunit_case pk_cases[] = {
 	KUNIT_CASE(pk_vec_misaligned),
 	KUNIT_CASE(pk_vec_layouts),
 	KUNIT_CASE(pk_vec_shorter),
+	KUNIT_CASE(pk_vec_long),
 	{}
 };
 

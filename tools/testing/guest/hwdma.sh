@@ -314,12 +314,17 @@ hw_memcpy_vec() {
 	# layouts paired, a copy ending with the shorter array (the engines
 	# here have no copy_align: that case is skipped)
 	if [ -d /sys/kernel/debug/kunit ]; then
-		kunit_module dma_map_benchmark_prep_kunit dma_map_benchmark_prep 4 1
+		kunit_module dma_map_benchmark_prep_kunit dma_map_benchmark_prep 5 1
 		check_output "hwdma: ... the KUnit cases ran on $HWDMA_DRIVER" \
 			"# .*dma[0-9]+chan[0-9]+ of .*\\($HWDMA_DRIVER\\)" \
 			cat /tmp/kunit.out
 		check_output "hwdma: ... the layouts case ran, not skipped" \
 			'^[[:space:]]+ok [0-9]+ pk_vec_layouts$' cat /tmp/kunit.out
+		# max_seg_size bounds sg entries, not dma_vec ones: PL330
+		# splits a longer entry at it, ZDMA takes it whole
+		check_output "hwdma: ... a 2 MiB dma_vec entry, over max_seg_size $HWDMA_MAX_SEG, copied" \
+			"pk_vec_long: an entry of 2097152 bytes \\(max_seg_size $HWDMA_MAX_SEG\\): copied" \
+			cat /tmp/kunit.out
 	else
 		tap_not_ok "hwdma: the patched kernel has KUnit for the memcpy_vec contract tests"
 	fi

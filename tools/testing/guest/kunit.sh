@@ -25,7 +25,7 @@ suite_kunit() {
 	unload_module soft_dma
 	check "kunit: soft_dma loads with copy_align=3" \
 		load_module soft_dma channels=2 copy_align=3
-	kunit_module dma_map_benchmark_prep_kunit dma_map_benchmark_prep 4 $_allow
+	kunit_module dma_map_benchmark_prep_kunit dma_map_benchmark_prep 5 $_allow
 	check "kunit: soft_dma unloads" unload_module soft_dma
 	check_klog_clean "kunit"
 }
