@@ -505,6 +505,33 @@ deb_errors() {
 		deb_error_is EILSEQ $ERR_VERIFY
 	soft_knobs_reset
 
+	# memcpy_vec under the same faults: one descriptor a batch, so each
+	# fault is the whole batch's
+	if have_memcpy_vec; then
+		soft_knob error_every 1
+		check_fails "dmaengine: memcpy_vec: an error result fails the run" \
+			deb_run channels=1 sge=8 prep_modes=$PREP_MEMCPY_VEC
+		check "dmaengine: ... with EIO and the result error" \
+			deb_error_is EIO $ERR_RESULT
+		soft_knobs_reset
+		soft_knob nocopy 1
+		check_fails "dmaengine: memcpy_vec: verification catches missing data" \
+			deb_run flags=1 prep_modes=$PREP_MEMCPY_VEC
+		check "dmaengine: ... with EILSEQ and the verify error" \
+			deb_error_is EILSEQ $ERR_VERIFY
+		soft_knobs_reset
+		soft_knob stall_channel 0
+		check_fails "dmaengine: memcpy_vec: a stalled channel times out" \
+			deb_run channel="$(first_soft_chan)" timeout_ms=300 \
+			prep_modes=$PREP_MEMCPY_VEC
+		check "dmaengine: ... with ETIMEDOUT and the timeout error" \
+			deb_error_is ETIMEDOUT $ERR_TIMEOUT
+		soft_knobs_reset
+		check "dmaengine: ... channels released" channels_released
+		check "dmaengine: ... and the next memcpy_vec run works, verified" \
+			deb_run flags=1 prep_modes=$PREP_MEMCPY_VEC
+	fi
+
 	# a signal ends a long run cleanly
 	soft_knob delay_us 20000
 	klog_mark
