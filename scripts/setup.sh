@@ -17,8 +17,9 @@ pkgs=(make gcc libc6-dev linux-image-6.12-amd64 linux-headers-6.12-amd64
 # To build the patched debug kernel (memcpy_sg, KASAN, lockdep, ...).
 pkgs+=(bc flex bison libelf-dev libssl-dev dwarves)
 # For sweeps, reports and plots (scripts/sweep.py, compare.py, plot.py);
-# perf for sweep.py --perf on real hardware.
-pkgs+=(gnuplot-nox linux-perf)
+# perf for sweep.py --perf on real hardware; SciPy for compare.py's
+# Welch test (Debian's, for /usr/bin/python3, compare.py's python).
+pkgs+=(gnuplot-nox linux-perf python3-scipy)
 if [ "$what" = test ]; then
 	# prove, sparse for the lint test
 	pkgs+=(perl sparse)
