@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-only
 """Compare sweep results: before/after a patch, or memcpy vs memcpy_sg.
 
@@ -392,6 +392,9 @@ def main(argv=None):
     except (OSError, ValueError, KeyError) as e:
         print(f"compare.py: {e}", file=sys.stderr)
         return 1
+    except stats.NoScipy as e:
+        print(f"compare.py: {e}", file=sys.stderr)
+        return 2
     if a.json:
         json.dump(finite(doc), sys.stdout, indent=1)
         sys.stdout.write("\n")

@@ -1,22 +1,34 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# scripts/compare.py and its statistics (scripts/report/stats.py): the t
-# distribution against printed quantile tables, an independent numerical
-# integration and R's Welch test of the sleep data; then compare.py on two
-# crafted results files (fixtures/compare-a.json, compare-b.json) whose
-# t-test outcomes are known: the deltas, the significance flags ("~"
-# within noise), the alpha option, too few runs, failed and one-sided
-# cells, geometric means, --prep inside one file, --json, and errors; the
-# crafted files are format 1 (before the cpu mode, depth and buffers), read
-# as depth 1 with reused buffers; --prep --modes with the cpu mode on the
-# format 2 fixtures/results-dmaengine.json, and the two batch forms
-# (prep_memcpy_sg against prep_memcpy_vec, convert_ms memcpy_vec's alone).
+# scripts/compare.py and its statistics (scripts/report/stats.py): Welch's
+# test against SciPy's (scipy.stats.ttest_ind_from_stats, whose p-value
+# stats.py takes) and R's t.test of the sleep data, its own edge cases (too
+# few runs, zero variance, equal means), and without SciPy a one-line exit
+# that the scripts without a t-test (sweep.py, plot.py) do not share; then
+# compare.py on two crafted results files (fixtures/compare-a.json,
+# compare-b.json) whose t-test outcomes are known: the deltas, the
+# significance flags ("~" within noise), the alpha option, too few runs,
+# failed and one-sided cells, geometric means, --prep inside one file,
+# --json, and errors; the crafted files are format 1 (before the cpu mode,
+# depth and buffers), read as depth 1 with reused buffers; --prep --modes
+# with the cpu mode on the format 2 fixtures/results-dmaengine.json, and the
+# two batch forms (prep_memcpy_sg against prep_memcpy_vec, convert_ms
+# memcpy_vec's alone).
 . "$(dirname "$0")/lib.sh"
 
+# compare.py runs on Debian's python3 (its #!), the one python3-scipy
+# (scripts/setup.sh) is for; so do these checks, whatever python3 comes
+# first on PATH (a pyenv's, say)
+PATH=/usr/bin:$PATH
 need python3
+if ! python3 -c 'import scipy.stats' 2>/dev/null; then
+	tap_skip "not installed: python3-scipy (scripts/setup.sh installs it)"
+	tap_end
+fi
 run_py_tests "$TOP" <<'PY'
-import json, math, os, subprocess, sys
+import atexit, json, math, os, shutil, subprocess, sys, tempfile
 from pytap import check, close, done
+import scipy.stats
 top = sys.argv[1]
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(top, "scripts"))
@@ -27,44 +39,6 @@ A = os.path.join(FIX, "compare-a.json")
 B = os.path.join(FIX, "compare-b.json")
 COMPARE = os.path.join(top, "scripts/compare.py")
 
-
-# --- the t distribution ------------------------------------------------
-# two-sided p of printed quantiles t(1 - p/2, df)
-TABLE = [(12.7062, 1, 0.05), (4.3027, 2, 0.05), (2.5706, 5, 0.05),
-         (2.2281, 10, 0.05), (3.1693, 10, 0.01), (2.0244, 38, 0.05),
-         (2.8453, 20, 0.01), (2.0150, 5, 0.10), (63.657, 1, 0.01),
-         (1.9600, math.inf, 0.05), (3.2905, math.inf, 0.001)]
-def table():
-    for t, df, p in TABLE:
-        close(stats.t_sf_two_sided(t, df), p, p * 1e-3 + 2e-5)
-check("t distribution: two-sided p of 11 printed quantiles (df 1..inf)", table)
-
-def simpson_sf(t, df, n=2000):
-    # P(|T| >= t) = 1 - 2 * integral_0^t pdf, pdf of Student's t
-    c = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
-    f = lambda x: c * (1 + x * x / df) ** (-(df + 1) / 2)
-    h = t / n
-    s = f(0) + f(t) + sum((4 if i % 2 else 2) * f(i * h) for i in range(1, n))
-    return 1 - 2 * s * h / 3
-
-def integration():
-    for t, df in [(0.5, 3), (1.5, 2.5), (2.2, 7.3), (1.0, 17.776), (3.0, 40), (0.1, 1.2)]:
-        close(stats.t_sf_two_sided(t, df), simpson_sf(t, df), 1e-7)
-check("t distribution: agrees with numerical integration, non-integer df too", integration)
-
-def symmetry():
-    assert stats.t_sf_two_sided(0, 5) == 1.0
-    close(stats.t_cdf(1.3, 9) + stats.t_cdf(-1.3, 9), 1.0, 1e-12)
-    close(stats.t_cdf(2.2281, 10), 0.975, 2e-5)
-    assert stats.t_sf_two_sided(math.inf, 3) == 0.0
-check("t distribution: cdf symmetric, cdf(t 0.975 quantile) = 0.975, edges", symmetry)
-
-def betainc():
-    close(stats.betainc(2, 3, 0.4), 0.5248, 1e-12)   # 1 - sum binomial: exact 0.5248
-    close(stats.betainc(1, 1, 0.3), 0.3, 1e-12)
-    close(stats.betainc(0.5, 0.5, 0.5), 0.5, 1e-12)
-    assert stats.betainc(3, 2, 0) == 0 and stats.betainc(3, 2, 1) == 1
-check("incomplete beta: exact values I_0.4(2,3), I_x(1,1), I_0.5(.5,.5), ends", betainc)
 
 SLEEP1 = [0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0]
 SLEEP2 = [1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4]
@@ -90,10 +64,53 @@ def welch_cases():
     w = stats.welch(5, 2, 8, 7, 0.5, 30)
     va, vb = 4 / 8, 0.25 / 30
     close(w["df"], (va + vb) ** 2 / (va ** 2 / 7 + vb ** 2 / 29), 1e-9)
+    # t at SciPy's 0.975 quantile of t(38) (inverted to about 1e-10): p = 0.05
+    w = stats.welch(0, 1, 20, scipy.stats.t.ppf(0.975, 38) * math.sqrt(0.1), 1, 20)
+    close(w["p"], 0.05, 1e-9)
     assert stats.welch(1, 1, 1, 2, 1, 20) is None
-    assert stats.welch(5, 0, 20, 5, 0, 20)["p"] == 1.0
-    assert stats.welch(5, 0, 20, 6, 0, 20)["p"] == 0.0
-check("Welch: t, Welch-Satterthwaite df, n < 2 untestable, zero variance", welch_cases)
+    assert stats.welch(1, 1, 20, 2, 1, None) is None
+    w = stats.welch(5, 0, 20, 5, 0, 20)
+    assert w["p"] == 1.0 and w["t"] == 0.0 and w["df"] == 38
+    w = stats.welch(5, 0, 20, 6, 0, 20)
+    assert w["p"] == 0.0 and w["t"] == math.inf
+    assert stats.welch(6, 0, 20, 5, 0, 20)["t"] == -math.inf
+    # equal means, some variance: t 0, p 1
+    w = stats.welch(5, 1, 20, 5, 2, 9)
+    assert w["t"] == 0.0 and w["p"] == 1.0
+    # one side without variance: still a test
+    w = stats.welch(5, 0, 20, 6, 2, 9)
+    close(w["df"], 8, 1e-12); assert 0 < w["p"] < 1
+check("Welch: t, Welch-Satterthwaite df, n < 2 untestable, zero variance, equal means", welch_cases)
+
+def scipy_p(a, b):
+    """SciPy's t and p of B against A, each (mean, sd, n)."""
+    r = scipy.stats.ttest_ind_from_stats(b[0], b[1], b[2], a[0], a[1], a[2],
+                                         equal_var=False)
+    return float(r.statistic), float(r.pvalue)
+
+CASES = [((10, 1, 20), (12, 1, 20)), ((5, 2, 8), (7, 0.5, 30)),
+         ((7, 0.5, 30), (5, 2, 8)), ((0.1, 0.01, 3), (0, 3, 5)),
+         ((1e3, 40, 2), (1.2e3, 1, 200)), ((5, 0, 20), (6, 2, 9))]
+def against_scipy():
+    for a, b in CASES:
+        w = stats.welch(*a, *b)
+        t, p = scipy_p(a, b)
+        close(w["t"], t, 1e-12 * max(1, abs(t)))
+        close(w["p"], p, 1e-12)
+check("Welch: t and p equal scipy.stats.ttest_ind_from_stats (1e-12), 6 cases", against_scipy)
+
+def hide_scipy():
+    """An environment whose python3 cannot import scipy."""
+    d = tempfile.mkdtemp()
+    atexit.register(shutil.rmtree, d)
+    os.mkdir(os.path.join(d, "scipy"))
+    with open(os.path.join(d, "scipy", "__init__.py"), "w") as f:
+        f.write("raise ImportError('No module named scipy (hidden)')\n")
+    env = dict(os.environ, PYTHONPATH=d)
+    p = subprocess.run(["python3", "-c", "import scipy"], env=env,
+                       capture_output=True, text=True)
+    assert p.returncode != 0, "scipy not hidden"
+    return env
 
 def helpers():
     assert stats.pct_change(10, 12) == 20.0 and stats.pct_change(0, 0) == 0.0
@@ -104,8 +121,9 @@ def helpers():
 check("percent change, geometric mean, sample SD", helpers)
 
 # --- compare.py on the fixtures ------------------------------------------
-def run(*args):
-    p = subprocess.run([sys.executable, COMPARE] + list(args), capture_output=True, text=True)
+def run(*args, env=None):
+    # by its #!, as the documentation runs it
+    p = subprocess.run([COMPARE] + list(args), capture_output=True, text=True, env=env)
     return p.returncode, p.stdout, p.stderr
 
 rc, out, err = run("--json", A, B)
@@ -143,7 +161,7 @@ def boundary():
     c4 = find("run_ms", "prep_memcpy", 4); c8 = find("run_ms", "prep_memcpy", 8)
     assert c4["significant"] is False and 0.05 < c4["p"] < 0.07, c4["p"]
     assert c8["significant"] is True and 0.03 < c8["p"] < 0.05, c8["p"]
-    close(c4["p"], stats.t_sf_two_sided(0.6 / math.sqrt(0.1), 38), 1e-12)
+    close(c4["p"], 2 * scipy.stats.t.sf(0.6 / math.sqrt(0.1), 38), 1e-12)
     close(c8["delta_pct"], 7.0, 1e-9)
 check("either side of alpha: +6% p 0.065 '~', +7% p 0.033 significant", boundary)
 
@@ -176,6 +194,28 @@ def geo():
     close(g["delta_pct"], (g["b"] / g["a"] - 1) * 100, 1e-9)
 check("geomean over the 7 cells both sides have", geo)
 
+def all_against_scipy():
+    """Every comparison of A B and of --prep A: SciPy's p; both SDs 0,
+    the documented 1 (equal means) or 0."""
+    rc, out, err = run("--prep", "--json", A)
+    assert rc == 0, err
+    n = 0
+    for c in doc["comparisons"] + json.loads(out)["comparisons"]:
+        if c["status"] != "ok" or c["p"] is None:
+            continue
+        a = (c["a"]["mean"], c["a"]["sd"], c["a"]["n"])
+        b = (c["b"]["mean"], c["b"]["sd"], c["b"]["n"])
+        if a[1] == b[1] == 0:
+            assert c["p"] == (1.0 if a[0] == b[0] else 0.0), c
+            continue
+        t, p = scipy_p(a, b)
+        close(c["p"], p, 1e-12)
+        close(c["t"], t, 1e-12 * max(1, abs(t)))
+        n += 1
+    assert n >= 20, n
+check("every tested comparison of A B and --prep A: p and t of scipy.stats.ttest_ind_from_stats (1e-12)",
+      all_against_scipy)
+
 rc, text, err = run(A, B)
 def text_table():
     assert rc == 0, err
@@ -207,7 +247,7 @@ def prep():
     c = [x for x in d["comparisons"] if x["figure"] == "run_ms" and x["key"]["channels"] == 8][0]
     close(c["delta_pct"], -50.0, 1e-9); assert c["significant"] is True and c["better"] is True
     c = [x for x in d["comparisons"] if x["figure"] == "run_ms" and x["key"]["channels"] == 2][0]
-    close(c["delta_pct"], -10.0, 1e-9); close(c["p"], stats.t_sf_two_sided(1 / math.sqrt(0.1), 38), 1e-12)
+    close(c["delta_pct"], -10.0, 1e-9); close(c["p"], 2 * scipy.stats.t.sf(1 / math.sqrt(0.1), 38), 1e-12)
     assert [x["status"] for x in d["comparisons"]
             if x["figure"] == "run_ms" and x["key"]["channels"] == 16] == ["only_a"]
     rc, out, err = run("--prep", A)
@@ -346,6 +386,29 @@ def errors():
     rc, out, err = run("--alpha", "2", A, B)
     assert rc == 2
 check("errors: one file without --prep, not a results file, map vs dmaengine, bad alpha", errors)
+
+def no_scipy():
+    env = hide_scipy()
+    rc, out, err = run(A, B, env=env)
+    assert rc == 2 and out == "", (rc, out)
+    assert len(err.splitlines()) == 1 and err.startswith("compare.py: ") and \
+        "apt-get install python3-scipy" in err, err
+    # no t-test to make: no SciPy needed
+    rc, out, err = run("--help", env=env)
+    assert rc == 0, err
+    rc, out, err = run("--json", "--figures", "prep_calls", A, B, env=env)
+    assert rc == 0 and json.loads(out)["comparisons"], err
+    # the other scripts, and scripts/report, do without
+    for script in ("sweep.py", "plot.py"):
+        p = subprocess.run([os.path.join(top, "scripts", script), "--help"], env=env,
+                           capture_output=True, text=True)
+        assert p.returncode == 0 and p.stdout.startswith("usage:"), (script, p.stderr)
+    p = subprocess.run(["python3", "-c", "import report.results, report.stats, "
+                        "report.sysinfo"], cwd=os.path.join(top, "scripts"), env=env,
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+check("without SciPy: compare.py says to apt-get install python3-scipy, exit 2, only "
+      "when a t-test is due; sweep.py, plot.py and scripts/report work", no_scipy)
 
 def map_compare():
     m = os.path.join(FIX, "results-map.json")
