@@ -28,9 +28,10 @@ json=$(mktemp)
 trap 'rm -f "$json"' EXIT
 guest="insmod modules/dma_map_benchmark.ko && insmod modules/soft_dma.ko channels=4 || exit 1
 echo 1 > /sys/kernel/debug/soft_dma/nocopy
+. tests/lib.sh
 prep=memcpy
-grep -q 'HAVE_DMA_MEMCPY_SG 1' modules/probes.h && prep=\$prep,memcpy_sg
-grep -q 'HAVE_DMA_MEMCPY_VEC 1' modules/probes.h && prep=\$prep,memcpy_vec
+have_memcpy_sg && prep=\$prep,memcpy_sg
+have_memcpy_vec && prep=\$prep,memcpy_vec
 bin/dma_map_benchmark -m dmaengine --prep \$prep ${opts[*]} --json"
 say "running the cell in nocopy mode on $machine"
 "$DMA_BENCH_TOP/scripts/vm/run.sh" -q -m "$machine" -t 3600 -- "$guest" > "$json"

@@ -9,15 +9,6 @@
 
 SOFT=/sys/kernel/debug/soft_dma
 
-# What the kernel the VM runs can do: memcpy_sg and memcpy_vec need the
-# project's patch series.
-have_memcpy_sg() {
-	grep -q 'HAVE_DMA_MEMCPY_SG 1' "$MODDIR/probes.h" 2>/dev/null
-}
-have_memcpy_vec() {
-	grep -q 'HAVE_DMA_MEMCPY_VEC 1' "$MODDIR/probes.h" 2>/dev/null
-}
-
 soft_knob() {	# soft_knob NAME VALUE
 	echo "$2" > "$SOFT/$1"
 }

@@ -100,7 +100,7 @@ suite_faults() {
 		fault_walk map-single map granule=4 seconds=1
 	check "faults: dmaengine memcpy survives each allocation failing" \
 		fault_walk dmaengine dmaengine channels=2 sge=4 runs=1 flags=1
-	if grep -q 'HAVE_DMA_MEMCPY_SG 1' "$MODDIR/probes.h"; then
+	if have_memcpy_sg; then
 		check "faults: dmaengine memcpy_sg survives each allocation failing" \
 			fault_walk dmaengine-sg dmaengine channels=2 sge=4 runs=1 \
 			prep_modes=3 flags=1 src_node=0 dst_node=1

@@ -214,7 +214,7 @@ hw_dmaengine() {
 	else
 		# memcpy_sg: the stock drivers never had it; 6.1 lacks the
 		# API itself
-		if grep -q 'HAVE_DMA_MEMCPY_SG 1' "$MODDIR/probes.h"; then
+		if have_memcpy_sg; then
 			_err=$ERR_NO_CAP
 		else
 			_err=$ERR_NO_API
@@ -222,7 +222,7 @@ hw_dmaengine() {
 		check_fails "hwdma: prep_memcpy_sg refused" hw_run prep_modes=2
 		check "hwdma: ... EOPNOTSUPP, error $_err" hw_error_is EOPNOTSUPP $_err
 		# memcpy_vec likewise: 6.1 lacks struct dma_vec itself
-		if grep -q 'HAVE_DMA_MEMCPY_VEC 1' "$MODDIR/probes.h"; then
+		if have_memcpy_vec; then
 			_err=$ERR_NO_CAP
 		else
 			_err=$ERR_NO_API
@@ -287,7 +287,7 @@ hw_memcpy_sg() {
 # The driver's device_prep_dma_memcpy_vec: the same copies from dma_vec
 # arrays, one descriptor per batch, verified beside memcpy_sg.
 hw_memcpy_vec() {
-	if ! grep -q 'HAVE_DMA_MEMCPY_VEC 1' "$MODDIR/probes.h"; then
+	if ! have_memcpy_vec; then
 		check_fails "hwdma: prep_memcpy_vec refused without the API" \
 			hw_run prep_modes=8
 		check "hwdma: ... EOPNOTSUPP, error $ERR_NO_API" \
@@ -365,7 +365,7 @@ hw_layouts() {
 		_big=$((_big + 1))
 	done
 	_modes=3
-	grep -q 'HAVE_DMA_MEMCPY_VEC 1' "$MODDIR/probes.h" && _modes=11
+	have_memcpy_vec && _modes=11
 	# source order, sge, destination order
 	for _l in "0 64 4" "4 4 0" "$_big 1 0" "0 64 $_big" \
 		"$((_big - 1)) 4 $_big"; do

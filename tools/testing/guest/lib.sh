@@ -17,6 +17,15 @@ MBIOCTL=$PROJECT/bin/mbioctl
 # DMA-API debugging (CONFIG_DMA_API_DEBUG), on the debug kernel only
 DMA_API=/sys/kernel/debug/dma-api
 
+# What the kernel the VM runs offers, as the module build's probes found it
+# (kernel/probes/): memcpy_sg and memcpy_vec need the project's patches.
+have_memcpy_sg() {
+	grep -q 'HAVE_DMA_MEMCPY_SG 1' "$MODDIR/probes.h" 2>/dev/null
+}
+have_memcpy_vec() {
+	grep -q 'HAVE_DMA_MEMCPY_VEC 1' "$MODDIR/probes.h" 2>/dev/null
+}
+
 tap_ok() {
 	TAP_N=$((TAP_N + 1))
 	echo "ok $TAP_N - $*"

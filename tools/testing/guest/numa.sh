@@ -10,7 +10,7 @@ suite_numa() {
 	fi
 	klog_mark
 	_modes=1
-	grep -q 'HAVE_DMA_MEMCPY_SG 1' "$MODDIR/probes.h" && _modes=3
+	have_memcpy_sg && _modes=3
 	check "numa: benchmark loads" load_module dma_map_benchmark
 	check "numa: soft_dma loads" load_module soft_dma channels=4
 	for _order in 0 4 9; do

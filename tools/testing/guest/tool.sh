@@ -135,7 +135,7 @@ suite_tool() {
 		'"prep_mode": *"prep_memcpy"' "$TOOL" $TOOL_DE --prep memcpy --json
 	check_output "tool: --per-channel rows" 'dma[0-9]+chan[0-9]+' \
 		"$TOOL" $TOOL_DE --prep memcpy --channels 2 --per-channel
-	if grep -q 'HAVE_DMA_MEMCPY_SG 1' "$MODDIR/probes.h"; then
+	if have_memcpy_sg; then
 		check "tool: both prep modes in one table" \
 			tool_dmaengine_table both 2 --channels 2 --verify
 		check_output "tool: memcpy_sg makes sge times fewer prep calls" \
