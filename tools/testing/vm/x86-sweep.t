@@ -146,13 +146,13 @@ check("map sweep in the VM (edu bound): 4 cells x 2 runs, plausible latencies", 
 
 def compare():
     f = os.path.join(work, "de/results.json")
-    p = subprocess.run([sys.executable, os.path.join(top, "scripts/compare.py"), "--json", f, f],
+    p = subprocess.run([os.path.join(top, "scripts/compare.py"), "--json", f, f],
                        capture_output=True, text=True)
     d = json.loads(p.stdout)
     ok = [c for c in d["comparisons"] if c["status"] == "ok"]
     assert p.returncode == 0 and len(ok) == 4 * 8   # run, 6 phases, gbps
     assert all(c["delta_pct"] == 0 and c["significant"] is False for c in ok)
-    p = subprocess.run([sys.executable, os.path.join(top, "scripts/compare.py"), "--prep", f],
+    p = subprocess.run([os.path.join(top, "scripts/compare.py"), "--prep", f],
                        capture_output=True, text=True)
     assert p.returncode == 0 and "failed in B" in p.stdout, p.stdout
 check("compare.py: the sweep against itself is all '~'; --prep lists memcpy_sg as failed", compare)
