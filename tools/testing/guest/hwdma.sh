@@ -111,6 +111,14 @@ hw_sge() {
 	echo "$_s"
 }
 
+# hw_calls_are MODE WANT: prep calls and submits of the last run
+hw_calls_are() {
+	_calls=$(hw_field "$1" prep_calls)
+	_submits=$(hw_field "$1" submits)
+	echo "mode$1: prep_calls=$_calls submits=$_submits (want $2)"
+	[ "$_calls" = "$2" ] && [ "$_submits" = "$2" ]
+}
+
 # hw_counts_exact CHANNELS BYTES ORDER SGE [MODE]: bytes, prep calls and
 # submits are what the request implies: for memcpy (mode 0, the default)
 # one a segment, folios split at the max segment size; for memcpy_sg
@@ -128,11 +136,8 @@ hw_counts_exact() {
 	fi
 	# (not _bytes: the callers' loops use it)
 	_got_bytes=$(hw_field "$_mode" bytes)
-	_calls=$(hw_field "$_mode" prep_calls)
-	_submits=$(hw_field "$_mode" submits)
-	echo "mode$_mode: bytes=$_got_bytes (want $_want_bytes) prep_calls=$_calls submits=$_submits (want $_want_calls)"
-	[ "$_got_bytes" = "$_want_bytes" ] && [ "$_calls" = "$_want_calls" ] &&
-		[ "$_submits" = "$_want_calls" ]
+	echo "mode$_mode: bytes=$_got_bytes (want $_want_bytes)"
+	[ "$_got_bytes" = "$_want_bytes" ] && hw_calls_are "$_mode" "$_want_calls"
 }
 
 # the prep modes the dmaengine checks run: memcpy, and memcpy_sg on the
@@ -259,21 +264,33 @@ hw_memcpy_sg() {
 		hw_tool_cap memcpy_sg
 	check "hwdma: the tool's table, --prep both, 4 channels, verified" \
 		hw_tool_table 4 0 16 both
+	# memcpy_vec, where the kernel has it, on the same runs: one
+	# descriptor per batch from dma_vec arrays, verified beside memcpy_sg
+	_modes=3 _names="memcpy and memcpy_sg"
+	if have_memcpy_vec; then
+		_modes=11 _names="memcpy, memcpy_sg and memcpy_vec"
+	fi
 	for _sge in 1 2 31 64 512; do
 		_bytes=$((2 * _sge * 4096))
-		check "hwdma: 1 ch, order 0, sge $_sge: memcpy and memcpy_sg verified" \
+		check "hwdma: 1 ch, order 0, sge $_sge: $_names verified" \
 			hw_run channels=1 folio_order=0 sge=$_sge \
-			bytes_per_channel=$_bytes runs=2 flags=1 prep_modes=3
+			bytes_per_channel=$_bytes runs=2 flags=1 prep_modes=$_modes
 		check "hwdma: ... memcpy: one prep call per segment" \
 			hw_counts_exact 1 $_bytes 0 $_sge
 		check "hwdma: ... memcpy_sg: one per batch" \
 			hw_counts_exact 1 $_bytes 0 $_sge 1
+		[ $_modes = 3 ] ||
+			check "hwdma: ... memcpy_vec: one per batch" \
+				hw_counts_exact 1 $_bytes 0 $_sge 3
 	done
-	check "hwdma: 4 ch at once, sge 512: memcpy and memcpy_sg verified" \
+	check "hwdma: 4 ch at once, sge 512: $_names verified" \
 		hw_run channels=4 folio_order=0 sge=512 bytes_per_channel=$((2 << 20)) \
-		runs=1 flags=1 prep_modes=3
+		runs=1 flags=1 prep_modes=$_modes
 	check "hwdma: ... memcpy_sg: one per batch" \
 		hw_counts_exact 4 $((2 << 20)) 0 512 1
+	[ $_modes = 3 ] ||
+		check "hwdma: ... memcpy_vec: one per batch" \
+			hw_counts_exact 4 $((2 << 20)) 0 512 3
 	_bytes=$((2 * 4 * (4096 << _top)))
 	check "hwdma: memcpy_sg alone, polled, 2 ch, order $_top, sge 4, verified" \
 		hw_run channels=2 folio_order=$_top sge=4 bytes_per_channel=$_bytes \
@@ -284,8 +301,9 @@ hw_memcpy_sg() {
 	hw_layouts
 }
 
-# The driver's device_prep_dma_memcpy_vec: the same copies from dma_vec
-# arrays, one descriptor per batch, verified beside memcpy_sg.
+# The driver's device_prep_dma_memcpy_vec (its copies run with memcpy_sg's
+# in hw_memcpy_sg): the channels advertise it, and its provider contract,
+# called directly.
 hw_memcpy_vec() {
 	if ! have_memcpy_vec; then
 		check_fails "hwdma: prep_memcpy_vec refused without the API" \
@@ -296,20 +314,6 @@ hw_memcpy_vec() {
 	fi
 	check "hwdma: the tool reports DMA_MEMCPY_VEC on all $HWDMA_CHANNELS channels" \
 		hw_tool_cap memcpy_vec
-	for _sge in 1 31 512; do
-		_bytes=$((2 * _sge * 4096))
-		check "hwdma: 1 ch, order 0, sge $_sge: memcpy_sg and memcpy_vec verified" \
-			hw_run channels=1 folio_order=0 sge=$_sge \
-			bytes_per_channel=$_bytes runs=2 flags=1 prep_modes=10
-		check "hwdma: ... memcpy_vec: one per batch" \
-			hw_counts_exact 1 $_bytes 0 $_sge 3
-	done
-	check "hwdma: 4 ch at once, sge 512: memcpy, memcpy_sg and memcpy_vec verified" \
-		hw_run channels=4 folio_order=0 sge=512 bytes_per_channel=$((2 << 20)) \
-		runs=1 flags=1 prep_modes=11
-	check "hwdma: ... memcpy_vec: one per batch" \
-		hw_counts_exact 4 $((2 << 20)) 0 512 3
-	check "hwdma: channels released after the memcpy_vec runs" hw_channels_released
 	# the driver's contract, called directly: zero-length entries refused,
 	# layouts paired, a copy ending with the shorter array (the engines
 	# here have no copy_align: that case is skipped)
@@ -345,14 +349,6 @@ hw_pieces() {
 		}
 	}
 	BEGIN { cuts(sf); cuts(df); for (c in cut) n++; print n }'
-}
-
-# hw_calls_are MODE WANT: prep calls and submits of the last run
-hw_calls_are() {
-	_calls=$(hw_field "$1" prep_calls)
-	_submits=$(hw_field "$1" submits)
-	echo "mode$1: prep_calls=$_calls submits=$_submits (want $2)"
-	[ "$_calls" = "$2" ] && [ "$_submits" = "$2" ]
 }
 
 # Lists of different layouts: destination folios of another order than
