@@ -35,6 +35,8 @@
 #include "dmaengine_bench.h"
 
 #define DEB_DEFAULT_TIMEOUT_MS	10000
+/* beyond a batch's timeout, what an unbind waits for the run to end */
+#define DEB_QUIESCE_SLACK	(5 * HZ)
 #define DEB_MAX_BYTES		BIT_ULL(40)
 
 #define DEB_MAX_SAMPLE_SIZE	4096
@@ -310,10 +312,12 @@ static bool deb_enough_channels(const struct deb_run *run,
 
 static int deb_no_channels(struct deb_run *run, struct dmaengine_benchmark *p)
 {
-	mb_refuse_err("found %u DMA_MEMCPY%s%s channels%s%s%s%s, channels asks for %u\n",
-		      run->nr,
-		      run->modes & DMAENGINE_BENCH_PREP_MEMCPY_SG ? "_SG" : "",
-		      run->modes & DMAENGINE_BENCH_PREP_MEMCPY_VEC ? "_VEC" : "",
+	bool sg = run->modes & DMAENGINE_BENCH_PREP_MEMCPY_SG;
+	bool vec = run->modes & DMAENGINE_BENCH_PREP_MEMCPY_VEC;
+
+	mb_refuse_err("found %u %s%s%s channels%s%s%s%s, channels asks for %u\n",
+		      run->nr, sg || !vec ? (sg ? "DMA_MEMCPY_SG" : "DMA_MEMCPY") : "",
+		      sg && vec ? " and " : "", vec ? "DMA_MEMCPY_VEC" : "",
 		      p->channel[0] ? " named " : "", p->channel,
 		      p->device[0] ? " on device " : "", p->device,
 		      p->channels);
@@ -605,6 +609,7 @@ static int deb_run_once(struct deb_run *run, struct dmaengine_benchmark *p,
 
 	if (READ_ONCE(run->unbound)) {
 		p->error = DMAENGINE_BENCH_ERR_UNBOUND;
+		p->error_channel = READ_ONCE(run->unbound_channel);
 		p->error_run = run_nr;
 		p->error_prep_mode = prep;
 		return -ENODEV;
@@ -803,8 +808,20 @@ static int deb_bus_event(struct notifier_block *nb, unsigned long action,
 			continue;
 		pr_err("%s: its provider %s is being unbound: ending the run\n",
 		       run->chans[i].name, run->chans[i].dev_name);
+		if (!READ_ONCE(run->unbound))
+			WRITE_ONCE(run->unbound_channel, i);
 		WRITE_ONCE(run->unbound, true);
 		WRITE_ONCE(run->abort, true);
+		/*
+		 * The provider's remove() runs when this returns: let the
+		 * threads leave its callbacks, and the run terminate, unmap
+		 * and free what it queued on the device first.
+		 */
+		if (!wait_for_completion_timeout(&run->quiesced,
+						 run->timeout + DEB_QUIESCE_SLACK))
+			pr_warn("%s: the run did not end within %u ms of the unbind\n",
+				run->chans[i].name,
+				jiffies_to_msecs(run->timeout + DEB_QUIESCE_SLACK));
 		break;
 	}
 	return NOTIFY_DONE;
@@ -849,6 +866,8 @@ static int deb_watch(struct deb_run *run)
 		ret = bus_register_notifier(dev->bus, &w->nb);
 		if (ret) {
 			put_device(dev);
+			/* a notifier waiting on the run would block deb_unwatch() */
+			complete_all(&run->quiesced);
 			deb_unwatch(run);
 			return ret;
 		}
@@ -894,6 +913,7 @@ static struct deb_run *deb_run_alloc(struct dmaengine_benchmark *p)
 	run->timeout = msecs_to_jiffies(p->timeout_ms ?: DEB_DEFAULT_TIMEOUT_MS);
 	init_waitqueue_head(&run->wq);
 	init_completion(&run->run_done);
+	init_completion(&run->quiesced);
 	return run;
 }
 
@@ -927,21 +947,31 @@ static int deb_benchmark(struct dmaengine_benchmark *p)
 		goto free;
 	p->channels_used = run->nr;
 	deb_init_channels(run, p);
+	/* from here on an unbind ends the run as such, whatever it meets */
+	ret = deb_watch(run);
+	if (ret)
+		goto release;
 
 	/* name the channels first: errors from here on can refer to them */
 	ret = deb_copy_channels(run, p);
 	if (!ret)
 		ret = deb_check_channels(run, p);
-	if (!ret)
-		ret = deb_watch(run);
 	if (ret)
-		goto release;
+		goto unwatch;
 
 	ret = deb_start_channels(run, p);
 	if (!ret)
 		ret = deb_runs(run, p);
-
 	deb_stop_channels(run);
+unwatch:
+	if (ret && READ_ONCE(run->unbound) &&
+	    p->error != DMAENGINE_BENCH_ERR_UNBOUND) {
+		p->error = DMAENGINE_BENCH_ERR_UNBOUND;
+		p->error_channel = READ_ONCE(run->unbound_channel);
+		ret = -ENODEV;
+	}
+	/* nothing of the run is left on the devices: an unbind may go on */
+	complete_all(&run->quiesced);
 	deb_unwatch(run);
 release:
 	deb_release_channels(run);

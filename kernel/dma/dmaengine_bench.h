@@ -211,6 +211,9 @@ struct deb_bus_watch {
  * @watches: buses watched for the unbinding of a provider
  * @nr_watches: entries in @watches
  * @unbound: set when a provider of the run's channels is unbound
+ * @unbound_channel: the first channel whose provider was unbound
+ * @quiesced: completed when the run has let go of every device; an unbind
+ *	waits for it before the provider's remove() runs
  * @wq: where the threads wait for the next run
  * @gen: run generation; a thread runs once each time it advances
  * @prep: prep mode of the current generation
@@ -236,6 +239,8 @@ struct deb_run {
 	struct deb_bus_watch *watches;
 	unsigned int nr_watches;
 	bool unbound;
+	unsigned int unbound_channel;
+	struct completion quiesced;
 	wait_queue_head_t wq;
 	unsigned int gen;
 	enum deb_prep prep;
