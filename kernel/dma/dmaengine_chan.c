@@ -309,23 +309,23 @@ static int deb_chan_limits(struct deb_chan *c)
 	if (align)
 		c->max_seg = round_down(c->max_seg, 1U << align);
 	if (!c->max_seg) {
-		pr_err("%s: max segment size %u (max mapping size %zu) is below the copy alignment of %u bytes\n",
-		       c->name, max_seg, max_map, 1U << align);
+		mb_refuse_err("%s: max segment size %u (max mapping size %zu) is below the copy alignment of %u bytes\n",
+			      c->name, max_seg, max_map, 1U << align);
 		return -EINVAL;
 	}
 	if (align && (!IS_ALIGNED(run->folio_size, 1U << align) ||
 		      !IS_ALIGNED(run->dst_folio_size, 1U << align))) {
-		pr_err("%s: folio size %zu/%zu (source/destination) breaks the copy alignment of %u bytes\n",
-		       c->name, run->folio_size, run->dst_folio_size,
-		       1U << align);
+		mb_refuse_err("%s: folio size %zu/%zu (source/destination) breaks the copy alignment of %u bytes\n",
+			      c->name, run->folio_size, run->dst_folio_size,
+			      1U << align);
 		return -EINVAL;
 	}
 	ents = max(deb_table_ents(c, run->p->sge, run->folio_size),
 		   deb_table_ents(c, run->dst_sge, run->dst_folio_size));
 	if (ents > DEB_MAX_TABLE_ENTS) {
-		pr_err("%s: a batch would take %lu sg entries of at most %u bytes (max_seg_size of %s): more than %lu\n",
-		       c->name, ents, c->max_seg, dev_name(c->dma_dev),
-		       DEB_MAX_TABLE_ENTS);
+		mb_refuse_err("%s: a batch would take %lu sg entries of at most %u bytes (max_seg_size of %s): more than %lu\n",
+			      c->name, ents, c->max_seg, dev_name(c->dma_dev),
+			      DEB_MAX_TABLE_ENTS);
 		return -EINVAL;
 	}
 	c->max_ents = ents;
