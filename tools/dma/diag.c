@@ -125,6 +125,8 @@ void print_map_ioctl_error(FILE *f, int err)
 		fprintf(f, "; see dmesg for the field the kernel refused");
 	else if (err == EINTR)
 		fprintf(f, "; interrupted");
+	else if (err == ENOMEM)
+		fprintf(f, "; the buffers (threads x granule pages) need more memory than a run may take: lower --threads or --granule (dmesg gives the sizes)");
 	fputc('\n', f);
 }
 

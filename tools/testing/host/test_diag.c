@@ -366,9 +366,14 @@ static void test_map_ioctl_errors(void)
 	is_str(capture_end(&cap), want, "map ioctl EINTR: interrupted");
 	print_map_ioctl_error(capture_begin(&cap), ENOMEM);
 	snprintf(want, sizeof(want),
-		 "dma_map_benchmark: DMA_MAP_BENCHMARK failed: %s\n",
+		 "dma_map_benchmark: DMA_MAP_BENCHMARK failed: %s; the buffers (threads x granule pages) need more memory than a run may take: lower --threads or --granule (dmesg gives the sizes)\n",
 		 strerror(ENOMEM));
-	is_str(capture_end(&cap), want, "map ioctl ENOMEM: strerror only");
+	is_str(capture_end(&cap), want, "map ioctl ENOMEM: what to lower");
+	print_map_ioctl_error(capture_begin(&cap), EIO);
+	snprintf(want, sizeof(want),
+		 "dma_map_benchmark: DMA_MAP_BENCHMARK failed: %s\n",
+		 strerror(EIO));
+	is_str(capture_end(&cap), want, "map ioctl EIO: strerror only");
 }
 
 static void test_map_ext_ioctl_errors(void)
