@@ -277,7 +277,8 @@ deb_trace_maps() {
 	_tm_rc=$?
 	echo 0 > /sys/kernel/tracing/tracing_on
 	echo 0 > /sys/kernel/tracing/events/dma/dma_map_sg/enable
-	_tm_n=$(grep -c ' dma_map_sg:' /sys/kernel/tracing/trace)
+	# soft_dma's alone: another driver's mappings are not the run's
+	_tm_n=$(grep -c ' dma_map_sg: soft_dma\.[0-9]* ' /sys/kernel/tracing/trace)
 	echo "dma_map_sg events: $_tm_n (want $_tm_want)"
 	[ $_tm_rc = 0 ] && [ "$_tm_n" = "$_tm_want" ]
 }
