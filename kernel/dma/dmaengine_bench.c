@@ -1055,10 +1055,10 @@ static const struct file_operations deb_fops = {
 	.compat_ioctl	= compat_ptr_ioctl,
 };
 
-int dmaengine_bench_init(void)
+int __init dmaengine_bench_init(void)
 {
-	deb_debugfs = debugfs_create_file("dmaengine_benchmark", 0600, NULL,
-					  NULL, &deb_fops);
+	deb_debugfs = map_benchmark_debugfs_create("dmaengine_benchmark", NULL,
+						   &deb_fops);
 	if (IS_ERR(deb_debugfs)) {
 		pr_err("cannot create debugfs file dmaengine_benchmark: %ld\n",
 		       PTR_ERR(deb_debugfs));

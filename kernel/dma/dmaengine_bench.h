@@ -13,7 +13,7 @@
 #include <linux/types.h>
 #include <linux/wait.h>
 
-#include "map_benchmark.h"
+#include "core.h"
 
 /* Index of a prep mode in results and samples: the ABI's mode numbers. */
 enum deb_prep {

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * DMA map benchmark: binding, debugfs, ioctl, thread pool and statistics.
+ * DMA map benchmark, map modes: binding, the per-device debugfs file,
+ * validation, the ioctls and the thread pool.
  *
  * Based on the kernel's DMA map benchmark, Copyright (C) 2020 HiSilicon
  * Limited.
  * The map modes live in map_*.c as ops tables; this file knows none of them
- * beyond the table below. The dmaengine mode lives in dmaengine_bench.c.
+ * beyond the table below. What the dmaengine mode shares is in core.c.
  */
 
 #define pr_fmt(fmt)	KBUILD_MODNAME ": " fmt
@@ -36,9 +37,6 @@
 #define DRIVER_NAME	"dma_map_benchmark"
 
 static_assert(sizeof(struct map_benchmark) == 136);
-
-/* 100 refusal messages in 5 s, for both files: enough for a test suite */
-DEFINE_RATELIMIT_STATE(map_benchmark_refusals, 5 * HZ, 100);
 static_assert(sizeof(struct map_benchmark_ext) == DMA_MAP_BENCH_EXT_SIZE_VER1);
 
 static const struct map_benchmark_ops *const
@@ -333,56 +331,6 @@ static int map_benchmark_run(struct map_benchmark_data *map,
 	return ret;
 }
 
-/* 0, or -EINVAL with a message naming the field, as every check reports. */
-int map_benchmark_range(const char *field, u64 val, u64 lo, u64 hi)
-{
-	if (val >= lo && val <= hi)
-		return 0;
-	mb_refuse_err("invalid %s %llu: must be %llu..%llu\n", field, val, lo, hi);
-	return -EINVAL;
-}
-
-/*
- * Both files' ioctls pin memory, drive DMA and (map modes) change a
- * device's DMA mask: CAP_SYS_ADMIN only, whoever opened the file.
- */
-int map_benchmark_capable(void)
-{
-	if (capable(CAP_SYS_ADMIN))
-		return 0;
-	mb_refuse_err("%s[%d] lacks CAP_SYS_ADMIN: the benchmark pins memory and drives DMA\n",
-		      current->comm, task_pid_nr(current));
-	return -EPERM;
-}
-
-/**
- * map_benchmark_memory_bound() - refuse a run whose buffers memory cannot hold
- * @bytes: what the run allocates
- * @fmt: how the request makes @bytes, for the message
- *
- * The one memory policy of every mode: a run may allocate at most 3/4 of
- * the memory available (si_mem_available()), so that it fails with ENOMEM
- * up front instead of pushing the system into reclaim and OOM kills.
- *
- * Return: 0, or -ENOMEM with a message.
- */
-int map_benchmark_memory_bound(u64 bytes, const char *fmt, ...)
-{
-	u64 avail = (u64)si_mem_available() * PAGE_SIZE;
-	struct va_format vaf;
-	va_list args;
-
-	if (bytes <= avail / 4 * 3)
-		return 0;
-	va_start(args, fmt);
-	vaf.fmt = fmt;
-	vaf.va = &args;
-	mb_refuse_err("%pV = %llu MiB: more than 3/4 of the %llu MiB available\n",
-		      &vaf, bytes >> 20, avail >> 20);
-	va_end(args);
-	return -ENOMEM;
-}
-
 /**
  * map_benchmark_alloc_pages() - the map modes' buffer pages
  * @p: the request: its node
@@ -402,46 +350,6 @@ struct page *map_benchmark_alloc_pages(const struct map_benchmark_params *p,
 	if (p->node == NUMA_NO_NODE)
 		return alloc_pages(gfp, order);
 	return alloc_pages_node(p->node, gfp | __GFP_THISNODE, order);
-}
-
-/**
- * map_benchmark_copy_in() - copy in a request of a size-versioned structure
- * @dst: the module's structure
- * @ksize: its size
- * @uarg: the caller's structure
- * @usizep: the caller's size field in it
- * @min_size: the size of the structure's first version
- * @usize: set to the caller's size
- *
- * A smaller structure than the first version is refused; a larger one, up
- * to a page, is accepted when the fields this module does not know are
- * zero (copy_struct_from_user()). Each refusal says why in the kernel log.
- *
- * Return: 0, -EFAULT, -EINVAL or -E2BIG.
- */
-int map_benchmark_copy_in(void *dst, size_t ksize, const void __user *uarg,
-			  const u32 __user *usizep, u32 min_size, u32 *usize)
-{
-	int ret;
-
-	if (get_user(*usize, usizep))
-		return -EFAULT;
-	if (*usize < min_size) {
-		mb_refuse_err("invalid size %u: must be at least %u\n", *usize,
-			      min_size);
-		return -EINVAL;
-	}
-	/* as openat2(): no scan of a tail larger than a page */
-	if (*usize > PAGE_SIZE) {
-		mb_refuse_err("invalid size %u: must be at most %lu (a page)\n",
-			      *usize, PAGE_SIZE);
-		return -E2BIG;
-	}
-	ret = copy_struct_from_user(dst, ksize, uarg, *usize);
-	if (ret == -E2BIG)
-		mb_refuse_err("invalid size %u: the fields past %zu are unknown to this module and not zero\n",
-			      *usize, ksize);
-	return ret;
 }
 
 /*
@@ -539,45 +447,6 @@ static int map_benchmark_validate(const struct map_benchmark *req,
 		}
 	}
 	return map_benchmark_validate_common(p, req->map_mode, req->dma_dir);
-}
-
-/**
- * map_benchmark_cpus_from_user() - copy in and check a list of CPUs
- * @uptr: user pointer to @nr __u32 CPU numbers, or 0
- * @nr: entries at @uptr, 0 for none
- * @max: most entries accepted
- * @cpus: set to the kmalloc'ed list (kfree() it), or NULL for none
- *
- * Return: 0, -EINVAL (with a message naming the field), -ENOMEM or -EFAULT.
- */
-int map_benchmark_cpus_from_user(u64 uptr, u32 nr, u32 max, u32 **cpus)
-{
-	unsigned int i;
-	u32 *list;
-
-	*cpus = NULL;
-	if (!uptr != !nr) {
-		mb_refuse_err("invalid cpus_ptr/nr_cpus: give both or neither\n");
-		return -EINVAL;
-	}
-	if (!nr)
-		return 0;
-	if (map_benchmark_range("nr_cpus", nr, 1, max))
-		return -EINVAL;
-
-	list = memdup_user(u64_to_user_ptr(uptr), array_size(nr, sizeof(u32)));
-	if (IS_ERR(list))
-		return PTR_ERR(list);
-	for (i = 0; i < nr; i++) {
-		if (list[i] >= nr_cpu_ids || !cpu_online(list[i])) {
-			mb_refuse_err("invalid cpus[%u] %u: not an online CPU\n",
-				      i, list[i]);
-			kfree(list);
-			return -EINVAL;
-		}
-	}
-	*cpus = list;
-	return 0;
 }
 
 static int map_benchmark_copy_cpus(struct map_benchmark_params *p,
@@ -783,8 +652,8 @@ static int map_benchmark_probe(struct device *dev)
 	spin_lock_init(&map->cancel_lock);
 
 	/* one device at a time: a second probe finds the file present */
-	entry = debugfs_create_file("dma_map_benchmark", 0600, NULL, map,
-				    &map_benchmark_fops);
+	entry = map_benchmark_debugfs_create("dma_map_benchmark", map,
+					     &map_benchmark_fops);
 	if (IS_ERR(entry)) {
 		dev_err(dev, "cannot create debugfs file dma_map_benchmark: %ld (is another device bound?)\n",
 			PTR_ERR(entry));
@@ -828,7 +697,7 @@ static struct pci_driver map_benchmark_pci_driver = {
 	.probe = map_benchmark_pci_probe,
 };
 
-static int __init map_benchmark_init(void)
+int __init map_benchmark_driver_init(void)
 {
 	int ret;
 
@@ -842,31 +711,12 @@ static int __init map_benchmark_init(void)
 
 	ret = platform_driver_register(&map_benchmark_platform_driver);
 	if (ret)
-		goto unregister_pci;
-
-	ret = dmaengine_bench_init();
-	if (ret)
-		goto unregister_platform;
-
-	return 0;
-
-unregister_platform:
-	platform_driver_unregister(&map_benchmark_platform_driver);
-unregister_pci:
-	pci_unregister_driver(&map_benchmark_pci_driver);
+		pci_unregister_driver(&map_benchmark_pci_driver);
 	return ret;
 }
 
-static void __exit map_benchmark_exit(void)
+void map_benchmark_driver_exit(void)
 {
-	dmaengine_bench_exit();
 	platform_driver_unregister(&map_benchmark_platform_driver);
 	pci_unregister_driver(&map_benchmark_pci_driver);
 }
-
-module_init(map_benchmark_init);
-module_exit(map_benchmark_exit);
-
-MODULE_AUTHOR("Barry Song <song.bao.hua@hisilicon.com>");
-MODULE_DESCRIPTION("DMA map and dmaengine benchmark");
-MODULE_LICENSE("GPL");

@@ -1,23 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Internal interfaces of the DMA map benchmark: the map-mode ops table,
- * per-thread statistics and the dmaengine mode's entry points.
+ * The map modes' internals: a validated request, the bound device and the
+ * ops table of a mode. What they share with the dmaengine mode is core.h.
  */
 #ifndef _KERNEL_DMA_MAP_BENCHMARK_INTERNAL_H
 #define _KERNEL_DMA_MAP_BENCHMARK_INTERNAL_H
 
 #include <linux/dma-direction.h>
 #include <linux/mutex.h>
-#include <linux/ratelimit.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
-/*
- * The ABI header lives in the project's uapi/ directory; a kernel may carry
- * an older include/linux/map_benchmark.h of its own, so name ours by path.
- */
-#include "../../uapi/linux/map_benchmark.h"
-#include "../compat.h"
+#include "core.h"
 
 struct completion;
 struct dentry;
@@ -109,71 +103,7 @@ struct map_benchmark_ops {
 extern const struct map_benchmark_ops dma_single_map_benchmark_ops;
 extern const struct map_benchmark_ops dma_sg_map_benchmark_ops;
 
-/* An unsigned 128-bit integer, portable to 32-bit kernels. */
-struct mb_u128 {
-	u64 hi;
-	u64 lo;
-};
-
-/*
- * Mean and variance of nanosecond samples from exact sums, in any order:
- * threads keep their own and merge (add) them at the end.
- */
-struct mb_stat {
-	u64 n;
-	u64 sum;
-	struct mb_u128 sum_sq;
-	u64 min;
-	u64 max;
-};
-
-/*
- * Log-linear latency histogram: exact below 16 ns, then 16 buckets per
- * power of two, so a percentile is within 1/16 of its true value.
- */
-#define MB_HIST_SUB_BITS	4
-#define MB_HIST_BUCKETS		(61 << MB_HIST_SUB_BITS)
-
-struct mb_hist {
-	u64 count[MB_HIST_BUCKETS];
-};
-
-void mb_hist_add(struct mb_hist *h, u64 x);
-void mb_hist_merge(struct mb_hist *dst, const struct mb_hist *src);
-u64 mb_hist_percentile(const struct mb_hist *h, u64 n, unsigned int pct);
-
-void mb_stat_add(struct mb_stat *s, u64 x);
-void mb_stat_merge(struct mb_stat *dst, const struct mb_stat *src);
-u64 mb_stat_mean(const struct mb_stat *s);
-u64 mb_stat_stddev(const struct mb_stat *s);
-u64 mb_stat_stddev_upstream(const struct mb_stat *s);
-
-/* Mean and sample standard deviation of a few values (runs). */
-void mb_mean_stddev(const u64 *v, unsigned int n, u64 *mean, u64 *stddev);
-
-/*
- * Refusal messages, naming the field and why, share one rate limit: a
- * caller looping on a bad request cannot flood the log.
- */
-extern struct ratelimit_state map_benchmark_refusals;
-#define mb_refuse_err(fmt, ...)						\
-	do {								\
-		if (__ratelimit(&map_benchmark_refusals))		\
-			pr_err(fmt, ##__VA_ARGS__);			\
-	} while (0)
-
-int map_benchmark_range(const char *field, u64 val, u64 lo, u64 hi);
-int map_benchmark_cpus_from_user(u64 uptr, u32 nr, u32 max, u32 **cpus);
-int map_benchmark_copy_in(void *dst, size_t ksize, const void __user *uarg,
-			  const u32 __user *usizep, u32 min_size, u32 *usize);
-int map_benchmark_capable(void);
-__printf(2, 3)
-int map_benchmark_memory_bound(u64 bytes, const char *fmt, ...);
 struct page *map_benchmark_alloc_pages(const struct map_benchmark_params *p,
 				       unsigned int order);
-
-/* The dmaengine mode: its own debugfs file, independent of any binding. */
-int dmaengine_bench_init(void);
-void dmaengine_bench_exit(void);
 
 #endif /* _KERNEL_DMA_MAP_BENCHMARK_INTERNAL_H */

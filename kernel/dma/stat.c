@@ -15,7 +15,7 @@
 #include <linux/math64.h>
 #include <linux/minmax.h>
 
-#include "map_benchmark.h"
+#include "core.h"
 
 static struct mb_u128 mb_u128_of(u64 lo)
 {
