@@ -358,20 +358,10 @@ struct page *map_benchmark_alloc_pages(const struct map_benchmark_params *p,
  */
 static int map_benchmark_check_memory(const struct map_benchmark_params *p)
 {
-	bool single = p->ops == &dma_single_map_benchmark_ops;
-	u64 buffer = single ?
-		PAGE_SIZE << get_order((u64)p->entries * p->entry_size) :
-		(u64)p->entries * (PAGE_SIZE << get_order(p->entry_size));
+	u64 buffer = p->ops->buffer_bytes(p);
 	u64 hist = p->histogram ?
 		DMA_MAP_BENCH_NR_OPS * sizeof(struct mb_hist) : 0;
 
-	if (single && (u64)p->entries * p->entry_size >
-		      (PAGE_SIZE << DMA_BENCH_MAX_PAGE_ORDER)) {
-		mb_refuse_err("invalid entries x entry_size %llu: single mode maps one contiguous buffer of at most %lu bytes\n",
-			      (u64)p->entries * p->entry_size,
-			      PAGE_SIZE << DMA_BENCH_MAX_PAGE_ORDER);
-		return -EINVAL;
-	}
 	return map_benchmark_memory_bound((buffer + hist) * p->threads,
 					  "entries %u x entry_size %zu x threads %u",
 					  p->entries, p->entry_size,
@@ -417,6 +407,12 @@ static int map_benchmark_validate_common(struct map_benchmark_params *p,
 		mb_refuse_err("invalid dma_dir %u: must be 0 (bidirectional), 1 (to device) or 2 (from device)\n",
 			      dma_dir);
 		return -EINVAL;
+	}
+	if (p->ops->validate) {
+		int ret = p->ops->validate(p);
+
+		if (ret)
+			return ret;
 	}
 	return map_benchmark_check_memory(p);
 }

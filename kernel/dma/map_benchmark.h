@@ -78,6 +78,8 @@ struct map_benchmark_data {
 /**
  * struct map_benchmark_ops - one map mode
  * @name: the mode's name, as the tool prints it
+ * @validate: refuse, with a message, a request the mode cannot map; or NULL
+ * @buffer_bytes: what one thread's buffers take, for the memory bound
  * @prepare: allocate a thread's buffers; returns the mode's private data
  * @unprepare: free what @prepare allocated
  * @initialize_data: touch the buffers before each map (outside timing)
@@ -91,6 +93,8 @@ struct map_benchmark_data {
  */
 struct map_benchmark_ops {
 	const char *name;
+	int (*validate)(const struct map_benchmark_params *p);
+	u64 (*buffer_bytes)(const struct map_benchmark_params *p);
 	void *(*prepare)(struct map_benchmark_data *map);
 	void (*unprepare)(void *mparam);
 	void (*initialize_data)(void *mparam);

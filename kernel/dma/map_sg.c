@@ -31,6 +31,12 @@ static void dma_sg_free_pages(struct dma_sg_map_param *params)
 			__free_pages(sg_page(sg), params->order);
 }
 
+/* An allocation of whole pages, of a power-of-two order, per entry. */
+static u64 dma_sg_map_benchmark_buffer_bytes(const struct map_benchmark_params *p)
+{
+	return (u64)p->entries * (PAGE_SIZE << get_order(p->entry_size));
+}
+
 static void *dma_sg_map_benchmark_prepare(struct map_benchmark_data *map)
 {
 	struct dma_sg_map_param *params;
@@ -128,6 +134,7 @@ static void dma_sg_map_benchmark_sync_for_device(void *mparam)
 
 const struct map_benchmark_ops dma_sg_map_benchmark_ops = {
 	.name = "sg",
+	.buffer_bytes = dma_sg_map_benchmark_buffer_bytes,
 	.prepare = dma_sg_map_benchmark_prepare,
 	.unprepare = dma_sg_map_benchmark_unprepare,
 	.initialize_data = dma_sg_map_benchmark_initialize_data,

@@ -21,6 +21,24 @@ struct dma_single_map_param {
 	enum dma_data_direction dir;
 };
 
+/* The buddy allocator's largest block bounds one contiguous buffer. */
+static int dma_single_map_benchmark_validate(const struct map_benchmark_params *p)
+{
+	u64 size = (u64)p->entries * p->entry_size;
+
+	if (size <= (PAGE_SIZE << DMA_BENCH_MAX_PAGE_ORDER))
+		return 0;
+	mb_refuse_err("invalid entries x entry_size %llu: single mode maps one contiguous buffer of at most %lu bytes\n",
+		      size, PAGE_SIZE << DMA_BENCH_MAX_PAGE_ORDER);
+	return -EINVAL;
+}
+
+/* One allocation of whole pages, of a power-of-two order. */
+static u64 dma_single_map_benchmark_buffer_bytes(const struct map_benchmark_params *p)
+{
+	return PAGE_SIZE << get_order((u64)p->entries * p->entry_size);
+}
+
 static void *dma_single_map_benchmark_prepare(struct map_benchmark_data *map)
 {
 	struct dma_single_map_param *params;
@@ -102,6 +120,8 @@ static void dma_single_map_benchmark_sync_for_device(void *mparam)
 
 const struct map_benchmark_ops dma_single_map_benchmark_ops = {
 	.name = "single",
+	.validate = dma_single_map_benchmark_validate,
+	.buffer_bytes = dma_single_map_benchmark_buffer_bytes,
 	.prepare = dma_single_map_benchmark_prepare,
 	.unprepare = dma_single_map_benchmark_unprepare,
 	.initialize_data = dma_single_map_benchmark_initialize_data,
