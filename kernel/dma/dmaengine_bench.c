@@ -69,11 +69,11 @@ static struct dentry *deb_debugfs;
 /* One run at a time: channels, memory and CPUs are the system's. */
 static DEFINE_MUTEX(deb_lock);
 
-static const char *const deb_prep_names[DEB_NR_PREP] = {
-	[DEB_PREP_MEMCPY] = "prep_memcpy",
-	[DEB_PREP_MEMCPY_SG] = "prep_memcpy_sg",
-	[DEB_PREP_CPU] = "cpu",
-	[DEB_PREP_MEMCPY_VEC] = "prep_memcpy_vec",
+static const char *const deb_prep_names[DMAENGINE_BENCH_NR_MODES] = {
+	[DMAENGINE_BENCH_MODE_MEMCPY] = "prep_memcpy",
+	[DMAENGINE_BENCH_MODE_MEMCPY_SG] = "prep_memcpy_sg",
+	[DMAENGINE_BENCH_MODE_CPU] = "cpu",
+	[DMAENGINE_BENCH_MODE_MEMCPY_VEC] = "prep_memcpy_vec",
 };
 
 /**
@@ -85,7 +85,7 @@ static const char *const deb_prep_names[DEB_NR_PREP] = {
  * @call: the call, as a message names it
  */
 struct deb_batch_api {
-	enum deb_prep mode;
+	unsigned int mode;
 	bool have_api;
 	enum dma_transaction_type cap;
 	const char *cap_name;
@@ -94,7 +94,7 @@ struct deb_batch_api {
 
 static const struct deb_batch_api deb_batch_apis[] = {
 	{
-		.mode = DEB_PREP_MEMCPY_SG,
+		.mode = DMAENGINE_BENCH_MODE_MEMCPY_SG,
 #ifdef HAVE_DMA_MEMCPY_SG
 		.have_api = true,
 		.cap = DMA_MEMCPY_SG,
@@ -103,7 +103,7 @@ static const struct deb_batch_api deb_batch_apis[] = {
 		.call = "dmaengine_prep_dma_memcpy_sg() (removed from mainline in 6.0)",
 	},
 	{
-		.mode = DEB_PREP_MEMCPY_VEC,
+		.mode = DMAENGINE_BENCH_MODE_MEMCPY_VEC,
 #ifdef HAVE_DMA_MEMCPY_VEC
 		.have_api = true,
 		.cap = DMA_MEMCPY_VEC,
@@ -352,7 +352,7 @@ static int deb_acquire(struct deb_run *run, struct dmaengine_benchmark *p)
 static int deb_missing(struct deb_run *run, struct dmaengine_benchmark *p,
 		       const struct deb_batch_api *api, u32 error)
 {
-	enum deb_prep mode = api->mode;
+	unsigned int mode = api->mode;
 
 	if (p->flags & DMAENGINE_BENCH_F_SKIP_MISSING &&
 	    run->modes & ~BIT(mode)) {
@@ -583,7 +583,7 @@ static void deb_stop_channels(struct deb_run *run)
  * first channel's error, which is recorded in @p.
  */
 static int deb_run_once(struct deb_run *run, struct dmaengine_benchmark *p,
-			enum deb_prep prep, unsigned int run_nr)
+			unsigned int prep, unsigned int run_nr)
 {
 	unsigned int i;
 
@@ -673,7 +673,7 @@ static void deb_collect(const struct deb_run *run, u64 *v[DEB_NR_ALL_FIELDS],
 /* Entries of the caller's sample array are sample_size bytes apart. */
 static int deb_copy_samples(const struct deb_run *run,
 			    struct dmaengine_benchmark *p,
-			    enum deb_prep prep, unsigned int r)
+			    unsigned int prep, unsigned int r)
 {
 	size_t stride = p->sample_size ?: DMAENGINE_BENCH_SAMPLE_SIZE_VER1;
 	size_t len = min(stride, sizeof(struct dmaengine_bench_sample));
@@ -739,22 +739,23 @@ static void deb_reduce(struct dmaengine_bench_result2 *res,
  */
 static int deb_runs(struct deb_run *run, struct dmaengine_benchmark *p)
 {
-	u64 *vals[DEB_NR_PREP][DEB_NR_ALL_FIELDS];
+	u64 *vals[DMAENGINE_BENCH_NR_MODES][DEB_NR_ALL_FIELDS];
 	unsigned int total = p->warmup_runs + p->runs, r, k, m, f;
-	enum deb_prep order[DEB_NR_PREP];
+	unsigned int order[DMAENGINE_BENCH_NR_MODES];
 	unsigned int nmodes = 0;
 	u64 *store;
 	int ret = 0;
 
-	for (m = 0; m < DEB_NR_PREP; m++)
+	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++)
 		if (run->modes & BIT(m))
 			order[nmodes++] = m;
 
-	store = kvcalloc(array_size(DEB_NR_PREP * DEB_NR_ALL_FIELDS, p->runs),
+	store = kvcalloc(array_size(DMAENGINE_BENCH_NR_MODES * DEB_NR_ALL_FIELDS,
+				    p->runs),
 			 sizeof(*store), GFP_KERNEL);
 	if (!store)
 		return -ENOMEM;
-	for (m = 0; m < DEB_NR_PREP; m++)
+	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++)
 		for (f = 0; f < DEB_NR_ALL_FIELDS; f++)
 			vals[m][f] = store +
 				(m * DEB_NR_ALL_FIELDS + f) * (size_t)p->runs;
@@ -774,7 +775,7 @@ static int deb_runs(struct deb_run *run, struct dmaengine_benchmark *p)
 	}
 
 	if (!ret) {
-		for (m = 0; m < DEB_NR_PREP; m++) {
+		for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++) {
 			if (!(run->modes & BIT(m)))
 				continue;
 			deb_reduce(&p->results[m], vals[m], p->runs);
@@ -1037,7 +1038,7 @@ static long deb_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 	if (ret)
 		pr_debug("%s failed: error %u, channel %u, run %u\n",
-			 deb_prep_names[p->error_prep_mode % DEB_NR_PREP],
+			 deb_prep_names[p->error_prep_mode % DMAENGINE_BENCH_NR_MODES],
 			 p->error, p->error_channel, p->error_run);
 
 	/* even a failed run reports why, and where */

@@ -15,15 +15,6 @@
 
 #include "core.h"
 
-/* Index of a prep mode in results and samples: the ABI's mode numbers. */
-enum deb_prep {
-	DEB_PREP_MEMCPY = DMAENGINE_BENCH_MODE_MEMCPY,
-	DEB_PREP_MEMCPY_SG = DMAENGINE_BENCH_MODE_MEMCPY_SG,
-	DEB_PREP_CPU = DMAENGINE_BENCH_MODE_CPU,
-	DEB_PREP_MEMCPY_VEC = DMAENGINE_BENCH_MODE_MEMCPY_VEC,
-	DEB_NR_PREP = DMAENGINE_BENCH_NR_MODES,
-};
-
 /**
  * struct deb_figures - what one channel measured in one run
  * @start: ktime of the run's start on this channel
@@ -216,7 +207,7 @@ struct deb_bus_watch {
  *	waits for it before the provider's remove() runs
  * @wq: where the threads wait for the next run
  * @gen: run generation; a thread runs once each time it advances
- * @prep: prep mode of the current generation
+ * @prep: prep mode of the current generation, DMAENGINE_BENCH_MODE_*
  * @verify: check the destination after this run
  * @abort: set to make the threads end the current run early
  * @pending: threads still in the current run
@@ -243,7 +234,7 @@ struct deb_run {
 	struct completion quiesced;
 	wait_queue_head_t wq;
 	unsigned int gen;
-	enum deb_prep prep;
+	unsigned int prep;
 	bool verify;
 	bool abort;
 	atomic_t pending;

@@ -599,10 +599,10 @@ static int deb_submit(struct deb_chan *c, struct deb_slot *s,
 }
 
 /* The prep call of each DMA prep mode, as the kernel log names it. */
-static const char *const deb_calls[DEB_NR_PREP] = {
-	[DEB_PREP_MEMCPY] = "prep_dma_memcpy",
-	[DEB_PREP_MEMCPY_SG] = "prep_dma_memcpy_sg",
-	[DEB_PREP_MEMCPY_VEC] = "prep_dma_memcpy_vec",
+static const char *const deb_calls[DMAENGINE_BENCH_NR_MODES] = {
+	[DMAENGINE_BENCH_MODE_MEMCPY] = "prep_dma_memcpy",
+	[DMAENGINE_BENCH_MODE_MEMCPY_SG] = "prep_dma_memcpy_sg",
+	[DMAENGINE_BENCH_MODE_MEMCPY_VEC] = "prep_dma_memcpy_vec",
 };
 
 /*
@@ -618,11 +618,11 @@ deb_prep_call(struct deb_chan *c, struct deb_slot *s, dma_addr_t dst,
 	ktime_t t0 = ktime_get();
 
 	switch (c->run->prep) {
-	case DEB_PREP_MEMCPY:
+	case DMAENGINE_BENCH_MODE_MEMCPY:
 		tx = dmaengine_prep_dma_memcpy(c->chan, dst, src, len, flags);
 		break;
 #ifdef HAVE_DMA_MEMCPY_SG
-	case DEB_PREP_MEMCPY_SG:
+	case DMAENGINE_BENCH_MODE_MEMCPY_SG:
 		tx = dmaengine_prep_dma_memcpy_sg(c->chan,
 						  s->set->dst_sgt.sgl,
 						  s->set->dst_sgt.nents,
@@ -631,7 +631,7 @@ deb_prep_call(struct deb_chan *c, struct deb_slot *s, dma_addr_t dst,
 		break;
 #endif
 #ifdef HAVE_DMA_MEMCPY_VEC
-	case DEB_PREP_MEMCPY_VEC:
+	case DMAENGINE_BENCH_MODE_MEMCPY_VEC:
 		tx = dmaengine_prep_dma_memcpy_vec(c->chan, s->dst_vecs,
 						   s->set->dst_sgt.nents,
 						   s->src_vecs,
@@ -774,10 +774,10 @@ static int deb_slot_start(struct deb_chan *c, struct deb_slot *s,
 	s->busy = true;
 
 	switch (c->run->prep) {
-	case DEB_PREP_MEMCPY_VEC:
+	case DMAENGINE_BENCH_MODE_MEMCPY_VEC:
 		deb_convert(c, s);
 		fallthrough;
-	case DEB_PREP_MEMCPY_SG:
+	case DMAENGINE_BENCH_MODE_MEMCPY_SG:
 		ret = deb_prep_submit(c, s, 0, 0, 0, true);
 		break;
 	default:
@@ -1018,7 +1018,7 @@ static int deb_cpu_batches(struct deb_chan *c)
 static void deb_chan_run(struct deb_chan *c)
 {
 	struct deb_run *run = c->run;
-	bool map_once = run->prep != DEB_PREP_CPU && !run->distinct;
+	bool map_once = run->prep != DMAENGINE_BENCH_MODE_CPU && !run->distinct;
 
 	memset(&c->fig, 0, sizeof(c->fig));
 	c->error = 0;
@@ -1036,7 +1036,7 @@ static void deb_chan_run(struct deb_chan *c)
 	if (map_once && deb_map(c, &c->sets[0]))
 		goto out;
 
-	if (run->prep == DEB_PREP_CPU)
+	if (run->prep == DMAENGINE_BENCH_MODE_CPU)
 		deb_cpu_batches(c);
 	else
 		deb_dma_batches(c);
