@@ -34,12 +34,12 @@
 
 #include "dmaengine_bench.h"
 
-#define DEB_DEFAULT_TIMEOUT_MS	10000
+#define DMAENGINE_BENCH_DEFAULT_TIMEOUT_MS	10000
 /* beyond a batch's timeout, what an unbind waits for the run to end */
-#define DEB_QUIESCE_SLACK	(5 * HZ)
-#define DEB_MAX_BYTES		BIT_ULL(40)
+#define DMAENGINE_BENCH_QUIESCE_SLACK		(5 * HZ)
+#define DMAENGINE_BENCH_MAX_BYTES		BIT_ULL(40)
 
-#define DEB_MAX_SAMPLE_SIZE	4096
+#define DMAENGINE_BENCH_MAX_SAMPLE_SIZE	4096
 
 static_assert(offsetof(struct dmaengine_benchmark, depth) ==
 	      DMAENGINE_BENCH_SIZE_VER1);
@@ -48,28 +48,28 @@ static_assert(offsetof(struct dmaengine_bench_sample, copy_ns) ==
 	      DMAENGINE_BENCH_SAMPLE_SIZE_VER1);
 
 /* Figures reduced over runs, in the order of struct dmaengine_bench_result. */
-enum deb_field {
-	DEB_RUN_NS,
-	DEB_PREP_NS,
-	DEB_SUBMIT_NS,
-	DEB_ISSUE_NS,
-	DEB_WAIT_NS,
-	DEB_MAP_NS,
-	DEB_UNMAP_NS,
-	DEB_BYTES_PER_SEC,
-	DEB_NR_FIELDS,
+enum dmaengine_bench_field {
+	DMAENGINE_BENCH_FIELD_RUN_NS,
+	DMAENGINE_BENCH_FIELD_PREP_NS,
+	DMAENGINE_BENCH_FIELD_SUBMIT_NS,
+	DMAENGINE_BENCH_FIELD_ISSUE_NS,
+	DMAENGINE_BENCH_FIELD_WAIT_NS,
+	DMAENGINE_BENCH_FIELD_MAP_NS,
+	DMAENGINE_BENCH_FIELD_UNMAP_NS,
+	DMAENGINE_BENCH_FIELD_BYTES_PER_SEC,
+	DMAENGINE_BENCH_NR_FIELDS,
 	/* struct dmaengine_bench_result2 */
-	DEB_COPY_NS = DEB_NR_FIELDS,
-	DEB_PREP_STALLS,
-	DEB_CONVERT_NS,
-	DEB_NR_ALL_FIELDS,
+	DMAENGINE_BENCH_FIELD_COPY_NS = DMAENGINE_BENCH_NR_FIELDS,
+	DMAENGINE_BENCH_FIELD_PREP_STALLS,
+	DMAENGINE_BENCH_FIELD_CONVERT_NS,
+	DMAENGINE_BENCH_NR_ALL_FIELDS,
 };
 
-static struct dentry *deb_debugfs;
+static struct dentry *dmaengine_bench_debugfs;
 /* One run at a time: channels, memory and CPUs are the system's. */
-static DEFINE_MUTEX(deb_lock);
+static DEFINE_MUTEX(dmaengine_bench_lock);
 
-static const char *const deb_prep_names[DMAENGINE_BENCH_NR_MODES] = {
+static const char *const dmaengine_bench_prep_names[DMAENGINE_BENCH_NR_MODES] = {
 	[DMAENGINE_BENCH_MODE_MEMCPY] = "prep_memcpy",
 	[DMAENGINE_BENCH_MODE_MEMCPY_SG] = "prep_memcpy_sg",
 	[DMAENGINE_BENCH_MODE_CPU] = "cpu",
@@ -77,14 +77,15 @@ static const char *const deb_prep_names[DMAENGINE_BENCH_NR_MODES] = {
 };
 
 /**
- * struct deb_batch_api - a prep mode that needs an API stock kernels lack
+ * struct dmaengine_bench_batch_api - a prep mode that needs an API stock
+ *	kernels lack
  * @mode: the prep mode
  * @have_api: this kernel has the API (decided at build time)
  * @cap: the capability a channel needs, when the kernel has the API
  * @cap_name: its name
  * @call: the call, as a message names it
  */
-struct deb_batch_api {
+struct dmaengine_bench_batch_api {
 	unsigned int mode;
 	bool have_api;
 	enum dma_transaction_type cap;
@@ -92,7 +93,7 @@ struct deb_batch_api {
 	const char *call;
 };
 
-static const struct deb_batch_api deb_batch_apis[] = {
+static const struct dmaengine_bench_batch_api dmaengine_bench_batch_apis[] = {
 	{
 		.mode = DMAENGINE_BENCH_MODE_MEMCPY_SG,
 #ifdef HAVE_DMA_MEMCPY_SG
@@ -114,10 +115,10 @@ static const struct deb_batch_api deb_batch_apis[] = {
 };
 
 /* prep modes that need a capability beyond DMA_MEMCPY */
-#define DEB_BATCH_MODES	(DMAENGINE_BENCH_PREP_MEMCPY_SG | \
-			 DMAENGINE_BENCH_PREP_MEMCPY_VEC)
+#define DMAENGINE_BENCH_BATCH_MODES	(DMAENGINE_BENCH_PREP_MEMCPY_SG | \
+					 DMAENGINE_BENCH_PREP_MEMCPY_VEC)
 
-static bool deb_string_ok(const char *s, const char *field)
+static bool dmaengine_bench_string_ok(const char *s, const char *field)
 {
 	if (strnlen(s, DMAENGINE_BENCH_NAME_LEN) < DMAENGINE_BENCH_NAME_LEN)
 		return true;
@@ -126,7 +127,7 @@ static bool deb_string_ok(const char *s, const char *field)
 	return false;
 }
 
-static bool deb_node_ok(int node, const char *field)
+static bool dmaengine_bench_node_ok(int node, const char *field)
 {
 	if (node == NUMA_NO_NODE ||
 	    (node >= 0 && node < MAX_NUMNODES && node_state(node, N_MEMORY)))
@@ -136,7 +137,7 @@ static bool deb_node_ok(int node, const char *field)
 	return false;
 }
 
-static bool deb_zero(const void *p, size_t len, const char *field)
+static bool dmaengine_bench_zero(const void *p, size_t len, const char *field)
 {
 	if (!memchr_inv(p, 0, len))
 		return true;
@@ -145,7 +146,7 @@ static bool deb_zero(const void *p, size_t len, const char *field)
 }
 
 /* Destination folios of another order: they must tile a batch exactly. */
-static int deb_validate_dst_order(const struct dmaengine_benchmark *p)
+static int dmaengine_bench_validate_dst_order(const struct dmaengine_benchmark *p)
 {
 	u64 batch_bytes;
 
@@ -178,7 +179,7 @@ static int deb_validate_dst_order(const struct dmaengine_benchmark *p)
 	return 0;
 }
 
-static int deb_validate(struct dmaengine_benchmark *p, u32 usize)
+static int dmaengine_bench_validate(struct dmaengine_benchmark *p, u32 usize)
 {
 	u32 modes = usize < DMAENGINE_BENCH_SIZE_VER2 ?
 		    DMAENGINE_BENCH_PREP_MEMCPY | DMAENGINE_BENCH_PREP_MEMCPY_SG :
@@ -202,7 +203,7 @@ static int deb_validate(struct dmaengine_benchmark *p, u32 usize)
 				DMA_BENCH_MAX_PAGE_ORDER) ||
 	    map_benchmark_range("sge", p->sge, 1, DMAENGINE_BENCH_MAX_SGE) ||
 	    map_benchmark_range("bytes_per_channel", p->bytes_per_channel, 1,
-				DEB_MAX_BYTES) ||
+				DMAENGINE_BENCH_MAX_BYTES) ||
 	    map_benchmark_range("runs", p->runs, 1, DMAENGINE_BENCH_MAX_RUNS) ||
 	    map_benchmark_range("warmup_runs", p->warmup_runs, 0,
 				DMAENGINE_BENCH_MAX_WARMUP) ||
@@ -214,29 +215,33 @@ static int deb_validate(struct dmaengine_benchmark *p, u32 usize)
 	if (p->sample_size &&
 	    map_benchmark_range("sample_size", p->sample_size,
 				DMAENGINE_BENCH_SAMPLE_SIZE_VER1,
-				DEB_MAX_SAMPLE_SIZE))
+				DMAENGINE_BENCH_MAX_SAMPLE_SIZE))
 		return -EINVAL;
-	if (!deb_node_ok(p->src_node, "src_node") ||
-	    !deb_node_ok(p->dst_node, "dst_node") ||
-	    !deb_string_ok(p->channel, "channel") ||
-	    !deb_string_ok(p->device, "device") ||
-	    !deb_zero(&p->reserved0, sizeof(p->reserved0), "reserved0") ||
-	    !deb_zero(&p->reserved1, sizeof(p->reserved1), "reserved1") ||
-	    !deb_zero(p->reserved_in, sizeof(p->reserved_in), "reserved_in") ||
-	    !deb_zero(p->reserved_in2, sizeof(p->reserved_in2),
-		      "reserved_in2"))
+	if (!dmaengine_bench_node_ok(p->src_node, "src_node") ||
+	    !dmaengine_bench_node_ok(p->dst_node, "dst_node") ||
+	    !dmaengine_bench_string_ok(p->channel, "channel") ||
+	    !dmaengine_bench_string_ok(p->device, "device") ||
+	    !dmaengine_bench_zero(&p->reserved0, sizeof(p->reserved0),
+				  "reserved0") ||
+	    !dmaengine_bench_zero(&p->reserved1, sizeof(p->reserved1),
+				  "reserved1") ||
+	    !dmaengine_bench_zero(p->reserved_in, sizeof(p->reserved_in),
+				  "reserved_in") ||
+	    !dmaengine_bench_zero(p->reserved_in2, sizeof(p->reserved_in2),
+				  "reserved_in2"))
 		return -EINVAL;
 	if (!p->samples_ptr != !p->samples_len) {
 		mb_refuse_err("invalid samples_ptr/samples_len: give both or neither\n");
 		return -EINVAL;
 	}
-	return deb_validate_dst_order(p);
+	return dmaengine_bench_validate_dst_order(p);
 }
 
 /* Buffers are pinned for the whole call: refuse what memory cannot hold. */
-static int deb_check_memory(const struct dmaengine_benchmark *p, u64 batches)
+static int dmaengine_bench_check_memory(const struct dmaengine_benchmark *p,
+					u64 batches)
 {
-	u64 need = deb_chan_buffer_bytes(p, batches) * p->channels;
+	u64 need = dmaengine_bench_chan_buffer_bytes(p, batches) * p->channels;
 
 	if (p->flags & DMAENGINE_BENCH_F_DISTINCT)
 		return map_benchmark_memory_bound(need,
@@ -247,7 +252,7 @@ static int deb_check_memory(const struct dmaengine_benchmark *p, u64 batches)
 					  p->channels);
 }
 
-static bool deb_filter(struct dma_chan *chan, void *param)
+static bool dmaengine_bench_filter(struct dma_chan *chan, void *param)
 {
 	const struct dmaengine_benchmark *p = param;
 
@@ -258,7 +263,7 @@ static bool deb_filter(struct dma_chan *chan, void *param)
 	return true;
 }
 
-static void deb_release_channels(struct deb_run *run)
+static void dmaengine_bench_release_channels(struct dmaengine_bench_run *run)
 {
 	unsigned int i;
 
@@ -268,16 +273,17 @@ static void deb_release_channels(struct deb_run *run)
 }
 
 /* The capabilities the prep modes of @modes need of a channel. */
-static void deb_caps(u32 modes, dma_cap_mask_t *mask)
+static void dmaengine_bench_caps(u32 modes, dma_cap_mask_t *mask)
 {
 	unsigned int i;
 
 	dma_cap_zero(*mask);
 	/* the cpu mode copies the folios of memcpy channels */
-	if (modes & ~DEB_BATCH_MODES)
+	if (modes & ~DMAENGINE_BENCH_BATCH_MODES)
 		dma_cap_set(DMA_MEMCPY, *mask);
-	for (i = 0; i < ARRAY_SIZE(deb_batch_apis); i++) {
-		const struct deb_batch_api *api = &deb_batch_apis[i];
+	for (i = 0; i < ARRAY_SIZE(dmaengine_bench_batch_apis); i++) {
+		const struct dmaengine_bench_batch_api *api =
+			&dmaengine_bench_batch_apis[i];
 
 		if (api->have_api && modes & BIT(api->mode))
 			dma_cap_set(api->cap, *mask);
@@ -285,15 +291,17 @@ static void deb_caps(u32 modes, dma_cap_mask_t *mask)
 }
 
 /* Up to ->channels channels with the capabilities @modes need. */
-static void deb_request_channels(struct deb_run *run,
-				 struct dmaengine_benchmark *p, u32 modes)
+static void dmaengine_bench_request_channels(struct dmaengine_bench_run *run,
+					     struct dmaengine_benchmark *p,
+					     u32 modes)
 {
 	dma_cap_mask_t mask;
 	ktime_t start = ktime_get();
 
-	deb_caps(modes, &mask);
+	dmaengine_bench_caps(modes, &mask);
 	while (run->nr < p->channels) {
-		struct dma_chan *chan = dma_request_channel(mask, deb_filter, p);
+		struct dma_chan *chan =
+			dma_request_channel(mask, dmaengine_bench_filter, p);
 
 		if (!chan)
 			break;
@@ -302,15 +310,16 @@ static void deb_request_channels(struct deb_run *run,
 	p->acquire_ns += ktime_to_ns(ktime_sub(ktime_get(), start));
 }
 
-static bool deb_enough_channels(const struct deb_run *run,
-				const struct dmaengine_benchmark *p)
+static bool dmaengine_bench_enough_channels(const struct dmaengine_bench_run *run,
+					    const struct dmaengine_benchmark *p)
 {
 	return run->nr &&
 	       (run->nr == p->channels ||
 		p->flags & DMAENGINE_BENCH_F_ALLOW_FEWER);
 }
 
-static int deb_no_channels(struct deb_run *run, struct dmaengine_benchmark *p)
+static int dmaengine_bench_no_channels(struct dmaengine_bench_run *run,
+				       struct dmaengine_benchmark *p)
 {
 	bool sg = run->modes & DMAENGINE_BENCH_PREP_MEMCPY_SG;
 	bool vec = run->modes & DMAENGINE_BENCH_PREP_MEMCPY_VEC;
@@ -322,7 +331,7 @@ static int deb_no_channels(struct deb_run *run, struct dmaengine_benchmark *p)
 		      p->device[0] ? " on device " : "", p->device,
 		      p->channels);
 	p->error = DMAENGINE_BENCH_ERR_NO_CHANNEL;
-	deb_release_channels(run);
+	dmaengine_bench_release_channels(run);
 	return -ENODEV;
 }
 
@@ -331,26 +340,30 @@ static int deb_no_channels(struct deb_run *run, struct dmaengine_benchmark *p)
  * but not DMA_MEMCPY_SG or DMA_MEMCPY_VEC are taken only to say which one
  * lacks it, or, with SKIP_MISSING, to run the other modes on them.
  */
-static int deb_acquire(struct deb_run *run, struct dmaengine_benchmark *p)
+static int dmaengine_bench_acquire(struct dmaengine_bench_run *run,
+				   struct dmaengine_benchmark *p)
 {
-	u32 others = run->modes & ~DEB_BATCH_MODES;
+	u32 others = run->modes & ~DMAENGINE_BENCH_BATCH_MODES;
 
-	deb_request_channels(run, p, run->modes);
-	if (deb_enough_channels(run, p))
+	dmaengine_bench_request_channels(run, p, run->modes);
+	if (dmaengine_bench_enough_channels(run, p))
 		return 0;
-	if (!(run->modes & DEB_BATCH_MODES))
-		return deb_no_channels(run, p);
+	if (!(run->modes & DMAENGINE_BENCH_BATCH_MODES))
+		return dmaengine_bench_no_channels(run, p);
 
-	deb_release_channels(run);
-	deb_request_channels(run, p, others ?: DMAENGINE_BENCH_PREP_MEMCPY);
-	if (!deb_enough_channels(run, p))
-		return deb_no_channels(run, p);
+	dmaengine_bench_release_channels(run);
+	dmaengine_bench_request_channels(run, p,
+					 others ?: DMAENGINE_BENCH_PREP_MEMCPY);
+	if (!dmaengine_bench_enough_channels(run, p))
+		return dmaengine_bench_no_channels(run, p);
 	return 0;
 }
 
 /* A mode asked for but missing: left out with SKIP_MISSING, else fatal. */
-static int deb_missing(struct deb_run *run, struct dmaengine_benchmark *p,
-		       const struct deb_batch_api *api, u32 error)
+static int dmaengine_bench_missing(struct dmaengine_bench_run *run,
+				   struct dmaengine_benchmark *p,
+				   const struct dmaengine_bench_batch_api *api,
+				   u32 error)
 {
 	unsigned int mode = api->mode;
 
@@ -358,7 +371,7 @@ static int deb_missing(struct deb_run *run, struct dmaengine_benchmark *p,
 	    run->modes & ~BIT(mode)) {
 		run->modes &= ~BIT(mode);
 		p->results[mode].missing = error;
-		pr_info("%s left out: %s %s\n", deb_prep_names[mode],
+		pr_info("%s left out: %s %s\n", dmaengine_bench_prep_names[mode],
 			error == DMAENGINE_BENCH_ERR_NO_API ?
 			"this kernel has no" : "a channel lacks",
 			api->cap_name);
@@ -373,49 +386,56 @@ static int deb_missing(struct deb_run *run, struct dmaengine_benchmark *p,
  * Before anything is allocated or any channel touched: does this kernel
  * have the batch APIs asked for at all?
  */
-static int deb_check_apis(struct deb_run *run, struct dmaengine_benchmark *p)
+static int dmaengine_bench_check_apis(struct dmaengine_bench_run *run,
+				      struct dmaengine_benchmark *p)
 {
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(deb_batch_apis); i++) {
-		const struct deb_batch_api *api = &deb_batch_apis[i];
+	for (i = 0; i < ARRAY_SIZE(dmaengine_bench_batch_apis); i++) {
+		const struct dmaengine_bench_batch_api *api =
+			&dmaengine_bench_batch_apis[i];
 
 		if (!(run->modes & BIT(api->mode)) || api->have_api)
 			continue;
 		if (!(p->flags & DMAENGINE_BENCH_F_SKIP_MISSING))
 			mb_refuse_err("%s: this kernel has no %s; see kernel/patches/\n",
-				      deb_prep_names[api->mode], api->call);
-		ret = deb_missing(run, p, api, DMAENGINE_BENCH_ERR_NO_API);
+				      dmaengine_bench_prep_names[api->mode],
+				      api->call);
+		ret = dmaengine_bench_missing(run, p, api,
+					      DMAENGINE_BENCH_ERR_NO_API);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-static bool deb_has_cap(const struct deb_chan *c, enum dma_transaction_type t)
+static bool dmaengine_bench_has_cap(const struct dmaengine_bench_chan *c,
+				    enum dma_transaction_type t)
 {
 	return dma_has_cap(t, c->chan->device->cap_mask);
 }
 
 /* Every channel has the capability of a batch mode that is to run. */
-static int deb_check_cap(struct deb_run *run, struct dmaengine_benchmark *p,
-			 const struct deb_batch_api *api)
+static int dmaengine_bench_check_cap(struct dmaengine_bench_run *run,
+				     struct dmaengine_benchmark *p,
+				     const struct dmaengine_bench_batch_api *api)
 {
 	unsigned int i;
 	int ret;
 
 	for (i = 0; i < run->nr && run->modes & BIT(api->mode); i++) {
-		struct deb_chan *c = &run->chans[i];
+		struct dmaengine_bench_chan *c = &run->chans[i];
 
-		if (api->have_api && deb_has_cap(c, api->cap))
+		if (api->have_api && dmaengine_bench_has_cap(c, api->cap))
 			continue;
 		if (!(p->flags & DMAENGINE_BENCH_F_SKIP_MISSING))
 			mb_refuse_err("%s: %s (%s) has no %s capability\n",
-				      deb_prep_names[api->mode], c->name,
-				      c->dev_name, api->cap_name);
+				      dmaengine_bench_prep_names[api->mode],
+				      c->name, c->dev_name, api->cap_name);
 		p->error_channel = i;
-		ret = deb_missing(run, p, api, DMAENGINE_BENCH_ERR_NO_CAP);
+		ret = dmaengine_bench_missing(run, p, api,
+					      DMAENGINE_BENCH_ERR_NO_CAP);
 		if (ret)
 			return ret;
 		p->error_channel = 0;
@@ -428,19 +448,20 @@ static int deb_check_cap(struct deb_run *run, struct dmaengine_benchmark *p,
  * memcpy_sg, DMA_MEMCPY_VEC for memcpy_vec; polling only where the last
  * completion implies the others.
  */
-static int deb_check_channels(struct deb_run *run,
-			      struct dmaengine_benchmark *p)
+static int dmaengine_bench_check_channels(struct dmaengine_bench_run *run,
+					  struct dmaengine_benchmark *p)
 {
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(deb_batch_apis); i++) {
-		ret = deb_check_cap(run, p, &deb_batch_apis[i]);
+	for (i = 0; i < ARRAY_SIZE(dmaengine_bench_batch_apis); i++) {
+		ret = dmaengine_bench_check_cap(run, p,
+						&dmaengine_bench_batch_apis[i]);
 		if (ret)
 			return ret;
 	}
 	for (i = 0; i < run->nr; i++) {
-		struct deb_chan *c = &run->chans[i];
+		struct dmaengine_bench_chan *c = &run->chans[i];
 
 		if (!c->no_order || !(p->flags & DMAENGINE_BENCH_F_POLL))
 			continue;
@@ -453,13 +474,13 @@ static int deb_check_channels(struct deb_run *run,
 	return 0;
 }
 
-static int deb_node_or(int node, int fallback)
+static int dmaengine_bench_node_or(int node, int fallback)
 {
 	return node == NUMA_NO_NODE ? fallback : node;
 }
 
-static void deb_channel_info(const struct deb_chan *c,
-			     struct dmaengine_bench_channel *info)
+static void dmaengine_bench_channel_info(const struct dmaengine_bench_chan *c,
+					 struct dmaengine_bench_channel *info)
 {
 	struct device *dev = c->chan->device->dev;
 
@@ -474,16 +495,16 @@ static void deb_channel_info(const struct deb_chan *c,
 	info->max_seg_size = dma_get_max_seg_size(c->dma_dev);
 	info->copy_align = c->chan->device->copy_align;
 #ifdef HAVE_DMA_MEMCPY_SG
-	info->has_memcpy_sg = deb_has_cap(c, DMA_MEMCPY_SG);
+	info->has_memcpy_sg = dmaengine_bench_has_cap(c, DMA_MEMCPY_SG);
 #endif
 #ifdef HAVE_DMA_MEMCPY_VEC
-	info->has_memcpy_vec = deb_has_cap(c, DMA_MEMCPY_VEC);
+	info->has_memcpy_vec = dmaengine_bench_has_cap(c, DMA_MEMCPY_VEC);
 #endif
 	info->no_order = c->no_order;
 }
 
-static int deb_copy_channels(const struct deb_run *run,
-			     const struct dmaengine_benchmark *p)
+static int dmaengine_bench_copy_channels(const struct dmaengine_bench_run *run,
+					 const struct dmaengine_benchmark *p)
 {
 	struct dmaengine_bench_channel __user *uinfo =
 		u64_to_user_ptr(p->channels_ptr);
@@ -493,7 +514,7 @@ static int deb_copy_channels(const struct deb_run *run,
 	if (!p->channels_ptr)
 		return 0;
 	for (i = 0; i < run->nr; i++) {
-		deb_channel_info(&run->chans[i], &info);
+		dmaengine_bench_channel_info(&run->chans[i], &info);
 		if (copy_to_user(&uinfo[i], &info, sizeof(info)))
 			return -EFAULT;
 	}
@@ -501,13 +522,13 @@ static int deb_copy_channels(const struct deb_run *run,
 }
 
 /* Which device maps each channel's buffers, and the nodes they come from. */
-static void deb_init_channels(struct deb_run *run,
-			      const struct dmaengine_benchmark *p)
+static void dmaengine_bench_init_channels(struct dmaengine_bench_run *run,
+					  const struct dmaengine_benchmark *p)
 {
 	unsigned int i;
 
 	for (i = 0; i < run->nr; i++) {
-		struct deb_chan *c = &run->chans[i];
+		struct dmaengine_bench_chan *c = &run->chans[i];
 		int node;
 
 		c->run = run;
@@ -516,29 +537,33 @@ static void deb_init_channels(struct deb_run *run,
 		strscpy(c->name, dma_chan_name(c->chan), sizeof(c->name));
 		strscpy(c->dev_name, dev_name(c->chan->device->dev),
 			sizeof(c->dev_name));
-		c->no_order = deb_has_cap(c, DMA_COMPLETION_NO_ORDER);
+		c->no_order = dmaengine_bench_has_cap(c,
+						      DMA_COMPLETION_NO_ORDER);
 		c->dma_dev = dmaengine_get_dma_device(c->chan);
 		node = dev_to_node(c->dma_dev);
-		c->src_node = deb_node_or(p->src_node, node);
-		c->dst_node = deb_node_or(p->dst_node, node);
+		c->src_node = dmaengine_bench_node_or(p->src_node, node);
+		c->dst_node = dmaengine_bench_node_or(p->dst_node, node);
 	}
 }
 
-/* Buffers and threads for each channel; undone by deb_stop_channels(). */
-static int deb_start_channels(struct deb_run *run,
-			      struct dmaengine_benchmark *p)
+/*
+ * Buffers and threads for each channel; undone by
+ * dmaengine_bench_stop_channels().
+ */
+static int dmaengine_bench_start_channels(struct dmaengine_bench_run *run,
+					  struct dmaengine_benchmark *p)
 {
 	unsigned int i;
 	int ret;
 
 	for (i = 0; i < run->nr; i++) {
-		struct deb_chan *c = &run->chans[i];
+		struct dmaengine_bench_chan *c = &run->chans[i];
 
-		ret = deb_chan_setup(c);
+		ret = dmaengine_bench_chan_setup(c);
 		if (ret)
 			goto fail;
 
-		c->task = kthread_create_on_node(deb_chan_thread, c,
+		c->task = kthread_create_on_node(dmaengine_bench_chan_thread, c,
 						 dev_to_node(c->dma_dev),
 						 "dmaengine-bench/%u", i);
 		if (IS_ERR(c->task)) {
@@ -561,12 +586,12 @@ fail:
 	return ret;
 }
 
-static void deb_stop_channels(struct deb_run *run)
+static void dmaengine_bench_stop_channels(struct dmaengine_bench_run *run)
 {
 	unsigned int i;
 
 	for (i = 0; i < run->nr; i++) {
-		struct deb_chan *c = &run->chans[i];
+		struct dmaengine_bench_chan *c = &run->chans[i];
 
 		if (c->task) {
 			kthread_stop(c->task);
@@ -574,7 +599,7 @@ static void deb_stop_channels(struct deb_run *run)
 		}
 		/* nothing may be left queued on memory about to be freed */
 		dmaengine_terminate_sync(c->chan);
-		deb_chan_teardown(c);
+		dmaengine_bench_chan_teardown(c);
 	}
 }
 
@@ -582,8 +607,9 @@ static void deb_stop_channels(struct deb_run *run)
  * One run of one prep mode on every channel at once. Returns 0, or the
  * first channel's error, which is recorded in @p.
  */
-static int deb_run_once(struct deb_run *run, struct dmaengine_benchmark *p,
-			unsigned int prep, unsigned int run_nr)
+static int dmaengine_bench_run_once(struct dmaengine_bench_run *run,
+				    struct dmaengine_benchmark *p,
+				    unsigned int prep, unsigned int run_nr)
 {
 	unsigned int i;
 
@@ -615,7 +641,7 @@ static int deb_run_once(struct deb_run *run, struct dmaengine_benchmark *p,
 		return -ENODEV;
 	}
 	for (i = 0; i < run->nr; i++) {
-		const struct deb_chan *c = &run->chans[i];
+		const struct dmaengine_bench_chan *c = &run->chans[i];
 
 		if (c->error) {
 			p->error = c->error;
@@ -629,8 +655,10 @@ static int deb_run_once(struct deb_run *run, struct dmaengine_benchmark *p,
 }
 
 /* The run's figures: phases summed over channels, wall time overall. */
-static void deb_collect(const struct deb_run *run, u64 *v[DEB_NR_ALL_FIELDS],
-			struct dmaengine_bench_result *res, unsigned int r)
+static void dmaengine_bench_collect(const struct dmaengine_bench_run *run,
+				    u64 *v[DMAENGINE_BENCH_NR_ALL_FIELDS],
+				    struct dmaengine_bench_result *res,
+				    unsigned int r)
 {
 	ktime_t start = run->chans[0].fig.start, end = run->chans[0].fig.end;
 	u64 run_ns;
@@ -641,23 +669,23 @@ static void deb_collect(const struct deb_run *run, u64 *v[DEB_NR_ALL_FIELDS],
 	res->submits = 0;
 	res->batches = 0;
 	res->segments = 0;
-	for (i = 0; i < DEB_NR_ALL_FIELDS; i++)
+	for (i = 0; i < DMAENGINE_BENCH_NR_ALL_FIELDS; i++)
 		v[i][r] = 0;
 
 	for (i = 0; i < run->nr; i++) {
-		const struct deb_figures *f = &run->chans[i].fig;
+		const struct dmaengine_bench_figures *f = &run->chans[i].fig;
 
 		start = ktime_before(f->start, start) ? f->start : start;
 		end = ktime_after(f->end, end) ? f->end : end;
-		v[DEB_PREP_NS][r] += f->prep_ns;
-		v[DEB_SUBMIT_NS][r] += f->submit_ns;
-		v[DEB_ISSUE_NS][r] += f->issue_ns;
-		v[DEB_WAIT_NS][r] += f->wait_ns;
-		v[DEB_MAP_NS][r] += f->map_ns;
-		v[DEB_UNMAP_NS][r] += f->unmap_ns;
-		v[DEB_COPY_NS][r] += f->copy_ns;
-		v[DEB_PREP_STALLS][r] += f->prep_stalls;
-		v[DEB_CONVERT_NS][r] += f->convert_ns;
+		v[DMAENGINE_BENCH_FIELD_PREP_NS][r] += f->prep_ns;
+		v[DMAENGINE_BENCH_FIELD_SUBMIT_NS][r] += f->submit_ns;
+		v[DMAENGINE_BENCH_FIELD_ISSUE_NS][r] += f->issue_ns;
+		v[DMAENGINE_BENCH_FIELD_WAIT_NS][r] += f->wait_ns;
+		v[DMAENGINE_BENCH_FIELD_MAP_NS][r] += f->map_ns;
+		v[DMAENGINE_BENCH_FIELD_UNMAP_NS][r] += f->unmap_ns;
+		v[DMAENGINE_BENCH_FIELD_COPY_NS][r] += f->copy_ns;
+		v[DMAENGINE_BENCH_FIELD_PREP_STALLS][r] += f->prep_stalls;
+		v[DMAENGINE_BENCH_FIELD_CONVERT_NS][r] += f->convert_ns;
 		res->bytes += f->bytes;
 		res->prep_calls += f->prep_calls;
 		res->submits += f->submits;
@@ -665,15 +693,15 @@ static void deb_collect(const struct deb_run *run, u64 *v[DEB_NR_ALL_FIELDS],
 		res->segments += f->segments;
 	}
 	run_ns = max_t(u64, ktime_to_ns(ktime_sub(end, start)), 1);
-	v[DEB_RUN_NS][r] = run_ns;
-	v[DEB_BYTES_PER_SEC][r] = mul_u64_u64_div_u64(res->bytes, NSEC_PER_SEC,
-						      run_ns);
+	v[DMAENGINE_BENCH_FIELD_RUN_NS][r] = run_ns;
+	v[DMAENGINE_BENCH_FIELD_BYTES_PER_SEC][r] =
+		mul_u64_u64_div_u64(res->bytes, NSEC_PER_SEC, run_ns);
 }
 
 /* Entries of the caller's sample array are sample_size bytes apart. */
-static int deb_copy_samples(const struct deb_run *run,
-			    struct dmaengine_benchmark *p,
-			    unsigned int prep, unsigned int r)
+static int dmaengine_bench_copy_samples(const struct dmaengine_bench_run *run,
+					struct dmaengine_benchmark *p,
+					unsigned int prep, unsigned int r)
 {
 	size_t stride = p->sample_size ?: DMAENGINE_BENCH_SAMPLE_SIZE_VER1;
 	size_t len = min(stride, sizeof(struct dmaengine_bench_sample));
@@ -687,7 +715,7 @@ static int deb_copy_samples(const struct deb_run *run,
 			start = run->chans[i].fig.start;
 
 	for (i = 0; i < run->nr && p->samples_written < p->samples_len; i++) {
-		const struct deb_figures *f = &run->chans[i].fig;
+		const struct dmaengine_bench_figures *f = &run->chans[i].fig;
 
 		memset(&s, 0, sizeof(s));
 		s.prep_mode = prep;
@@ -715,21 +743,22 @@ static int deb_copy_samples(const struct deb_run *run,
 	return 0;
 }
 
-static void deb_reduce(struct dmaengine_bench_result2 *res,
-		       u64 *v[DEB_NR_ALL_FIELDS], unsigned int runs)
+static void dmaengine_bench_reduce(struct dmaengine_bench_result2 *res,
+				   u64 *v[DMAENGINE_BENCH_NR_ALL_FIELDS],
+				   unsigned int runs)
 {
 	struct dmaengine_bench_stat *stat = &res->r.run_ns;
 	unsigned int f;
 
-	/* the stats of struct dmaengine_bench_result follow enum deb_field */
-	for (f = 0; f < DEB_NR_FIELDS; f++)
+	/* struct dmaengine_bench_result's stats: enum dmaengine_bench_field */
+	for (f = 0; f < DMAENGINE_BENCH_NR_FIELDS; f++)
 		mb_mean_stddev(v[f], runs, &stat[f].mean, &stat[f].stddev);
-	mb_mean_stddev(v[DEB_COPY_NS], runs, &res->copy_ns.mean,
-		       &res->copy_ns.stddev);
-	mb_mean_stddev(v[DEB_PREP_STALLS], runs, &res->prep_stalls.mean,
-		       &res->prep_stalls.stddev);
-	mb_mean_stddev(v[DEB_CONVERT_NS], runs, &res->convert_ns.mean,
-		       &res->convert_ns.stddev);
+	mb_mean_stddev(v[DMAENGINE_BENCH_FIELD_COPY_NS], runs,
+		       &res->copy_ns.mean, &res->copy_ns.stddev);
+	mb_mean_stddev(v[DMAENGINE_BENCH_FIELD_PREP_STALLS], runs,
+		       &res->prep_stalls.mean, &res->prep_stalls.stddev);
+	mb_mean_stddev(v[DMAENGINE_BENCH_FIELD_CONVERT_NS], runs,
+		       &res->convert_ns.mean, &res->convert_ns.stddev);
 	res->r.runs = runs;
 }
 
@@ -737,9 +766,10 @@ static void deb_reduce(struct dmaengine_bench_result2 *res,
  * Warm-up runs, then timed runs. Each run goes through every mode, first
  * the one after the previous run's first, so no mode always goes first.
  */
-static int deb_runs(struct deb_run *run, struct dmaengine_benchmark *p)
+static int dmaengine_bench_runs(struct dmaengine_bench_run *run,
+				struct dmaengine_benchmark *p)
 {
-	u64 *vals[DMAENGINE_BENCH_NR_MODES][DEB_NR_ALL_FIELDS];
+	u64 *vals[DMAENGINE_BENCH_NR_MODES][DMAENGINE_BENCH_NR_ALL_FIELDS];
 	unsigned int total = p->warmup_runs + p->runs, r, k, m, f;
 	unsigned int order[DMAENGINE_BENCH_NR_MODES];
 	unsigned int nmodes = 0;
@@ -750,27 +780,29 @@ static int deb_runs(struct deb_run *run, struct dmaengine_benchmark *p)
 		if (run->modes & BIT(m))
 			order[nmodes++] = m;
 
-	store = kvcalloc(array_size(DMAENGINE_BENCH_NR_MODES * DEB_NR_ALL_FIELDS,
-				    p->runs),
+	store = kvcalloc(array_size(DMAENGINE_BENCH_NR_MODES *
+				    DMAENGINE_BENCH_NR_ALL_FIELDS, p->runs),
 			 sizeof(*store), GFP_KERNEL);
 	if (!store)
 		return -ENOMEM;
 	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++)
-		for (f = 0; f < DEB_NR_ALL_FIELDS; f++)
-			vals[m][f] = store +
-				(m * DEB_NR_ALL_FIELDS + f) * (size_t)p->runs;
+		for (f = 0; f < DMAENGINE_BENCH_NR_ALL_FIELDS; f++)
+			vals[m][f] = store + (size_t)p->runs *
+				(m * DMAENGINE_BENCH_NR_ALL_FIELDS + f);
 
 	for (r = 0; r < total && !ret; r++) {
 		for (k = 0; k < nmodes && !ret; k++) {
 			unsigned int timed = r - p->warmup_runs;
 
 			m = order[(r + k) % nmodes];
-			ret = deb_run_once(run, p, m, r);
+			ret = dmaengine_bench_run_once(run, p, m, r);
 			if (ret || r < p->warmup_runs)
 				continue;
-			deb_collect(run, vals[m], &p->results[m].r, timed);
+			dmaengine_bench_collect(run, vals[m], &p->results[m].r,
+						timed);
 			if (p->samples_ptr)
-				ret = deb_copy_samples(run, p, m, timed);
+				ret = dmaengine_bench_copy_samples(run, p, m,
+								   timed);
 		}
 	}
 
@@ -778,7 +810,8 @@ static int deb_runs(struct deb_run *run, struct dmaengine_benchmark *p)
 		for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++) {
 			if (!(run->modes & BIT(m)))
 				continue;
-			deb_reduce(&p->results[m], vals[m], p->runs);
+			dmaengine_bench_reduce(&p->results[m], vals[m],
+					       p->runs);
 			if (m < DMAENGINE_BENCH_NR_PREP_MODES)
 				p->result[m] = p->results[m].r;
 		}
@@ -793,11 +826,12 @@ static int deb_runs(struct deb_run *run, struct dmaengine_benchmark *p)
  * channels stay allocated (the dmaengine core keeps a device that has a
  * device_release), but the run must end.
  */
-static int deb_bus_event(struct notifier_block *nb, unsigned long action,
-			 void *data)
+static int dmaengine_bench_bus_event(struct notifier_block *nb,
+				     unsigned long action, void *data)
 {
-	struct deb_bus_watch *w = container_of(nb, struct deb_bus_watch, nb);
-	struct deb_run *run = w->run;
+	struct dmaengine_bench_bus_watch *w =
+		container_of(nb, struct dmaengine_bench_bus_watch, nb);
+	struct dmaengine_bench_run *run = w->run;
 	struct device *dev = data;
 	unsigned int i;
 
@@ -819,21 +853,23 @@ static int deb_bus_event(struct notifier_block *nb, unsigned long action,
 		 * and free what it queued on the device first.
 		 */
 		if (!wait_for_completion_timeout(&run->quiesced,
-						 run->timeout + DEB_QUIESCE_SLACK))
+						 run->timeout +
+						 DMAENGINE_BENCH_QUIESCE_SLACK))
 			pr_warn("%s: the run did not end within %u ms of the unbind\n",
 				run->chans[i].name,
-				jiffies_to_msecs(run->timeout + DEB_QUIESCE_SLACK));
+				jiffies_to_msecs(run->timeout +
+						 DMAENGINE_BENCH_QUIESCE_SLACK));
 		break;
 	}
 	return NOTIFY_DONE;
 }
 
-static void deb_unwatch(struct deb_run *run)
+static void dmaengine_bench_unwatch(struct dmaengine_bench_run *run)
 {
 	unsigned int i;
 
 	for (i = 0; i < run->nr_watches; i++) {
-		struct deb_bus_watch *w = &run->watches[i];
+		struct dmaengine_bench_bus_watch *w = &run->watches[i];
 
 		bus_unregister_notifier(w->dev->bus, &w->nb);
 		put_device(w->dev);
@@ -844,7 +880,7 @@ static void deb_unwatch(struct deb_run *run)
 }
 
 /* Watch the bus of every DMA device the run uses, once each. */
-static int deb_watch(struct deb_run *run)
+static int dmaengine_bench_watch(struct dmaengine_bench_run *run)
 {
 	unsigned int i, j;
 	int ret;
@@ -853,7 +889,8 @@ static int deb_watch(struct deb_run *run)
 	if (!run->watches)
 		return -ENOMEM;
 	for (i = 0; i < run->nr; i++) {
-		struct deb_bus_watch *w = &run->watches[run->nr_watches];
+		struct dmaengine_bench_bus_watch *w =
+			&run->watches[run->nr_watches];
 		struct device *dev = run->chans[i].chan->device->dev;
 
 		for (j = 0; j < run->nr_watches; j++)
@@ -863,13 +900,16 @@ static int deb_watch(struct deb_run *run)
 			continue;
 		w->dev = get_device(dev);
 		w->run = run;
-		w->nb.notifier_call = deb_bus_event;
+		w->nb.notifier_call = dmaengine_bench_bus_event;
 		ret = bus_register_notifier(dev->bus, &w->nb);
 		if (ret) {
 			put_device(dev);
-			/* a notifier waiting on the run would block deb_unwatch() */
+			/*
+			 * a notifier waiting on the run would block
+			 * dmaengine_bench_unwatch()
+			 */
 			complete_all(&run->quiesced);
-			deb_unwatch(run);
+			dmaengine_bench_unwatch(run);
 			return ret;
 		}
 		run->nr_watches++;
@@ -877,7 +917,7 @@ static int deb_watch(struct deb_run *run)
 	return 0;
 }
 
-static void deb_run_free(struct deb_run *run)
+static void dmaengine_bench_run_free(struct dmaengine_bench_run *run)
 {
 	if (!run)
 		return;
@@ -886,9 +926,10 @@ static void deb_run_free(struct deb_run *run)
 	kfree(run);
 }
 
-static struct deb_run *deb_run_alloc(struct dmaengine_benchmark *p)
+static struct dmaengine_bench_run *
+dmaengine_bench_run_alloc(struct dmaengine_benchmark *p)
 {
-	struct deb_run *run;
+	struct dmaengine_bench_run *run;
 	u64 batch_bytes;
 
 	run = kzalloc(sizeof(*run), GFP_KERNEL);
@@ -896,7 +937,7 @@ static struct deb_run *deb_run_alloc(struct dmaengine_benchmark *p)
 		return NULL;
 	run->chans = kcalloc(p->channels, sizeof(*run->chans), GFP_KERNEL);
 	if (!run->chans) {
-		deb_run_free(run);
+		dmaengine_bench_run_free(run);
 		return NULL;
 	}
 	run->p = p;
@@ -911,26 +952,27 @@ static struct deb_run *deb_run_alloc(struct dmaengine_benchmark *p)
 	run->dst_sge = div64_u64(batch_bytes, run->dst_folio_size);
 	run->batches = max_t(u64, 1, div64_u64(p->bytes_per_channel +
 					       batch_bytes - 1, batch_bytes));
-	run->timeout = msecs_to_jiffies(p->timeout_ms ?: DEB_DEFAULT_TIMEOUT_MS);
+	run->timeout = msecs_to_jiffies(p->timeout_ms ?:
+					DMAENGINE_BENCH_DEFAULT_TIMEOUT_MS);
 	init_waitqueue_head(&run->wq);
 	init_completion(&run->run_done);
 	init_completion(&run->quiesced);
 	return run;
 }
 
-static int deb_benchmark(struct dmaengine_benchmark *p)
+static int dmaengine_bench_measure(struct dmaengine_benchmark *p)
 {
-	struct deb_run *run;
+	struct dmaengine_bench_run *run;
 	int ret;
 
-	run = deb_run_alloc(p);
+	run = dmaengine_bench_run_alloc(p);
 	if (!run)
 		return -ENOMEM;
 
-	ret = deb_check_apis(run, p);
+	ret = dmaengine_bench_check_apis(run, p);
 	if (ret)
 		goto free;
-	ret = deb_check_memory(p, run->batches);
+	ret = dmaengine_bench_check_memory(p, run->batches);
 	if (ret) {
 		p->error = DMAENGINE_BENCH_ERR_NOMEM;
 		goto free;
@@ -943,27 +985,27 @@ static int deb_benchmark(struct dmaengine_benchmark *p)
 	}
 	run->nr_cpus = p->nr_cpus;
 
-	ret = deb_acquire(run, p);
+	ret = dmaengine_bench_acquire(run, p);
 	if (ret)
 		goto free;
 	p->channels_used = run->nr;
-	deb_init_channels(run, p);
+	dmaengine_bench_init_channels(run, p);
 	/* from here on an unbind ends the run as such, whatever it meets */
-	ret = deb_watch(run);
+	ret = dmaengine_bench_watch(run);
 	if (ret)
 		goto release;
 
 	/* name the channels first: errors from here on can refer to them */
-	ret = deb_copy_channels(run, p);
+	ret = dmaengine_bench_copy_channels(run, p);
 	if (!ret)
-		ret = deb_check_channels(run, p);
+		ret = dmaengine_bench_check_channels(run, p);
 	if (ret)
 		goto unwatch;
 
-	ret = deb_start_channels(run, p);
+	ret = dmaengine_bench_start_channels(run, p);
 	if (!ret)
-		ret = deb_runs(run, p);
-	deb_stop_channels(run);
+		ret = dmaengine_bench_runs(run, p);
+	dmaengine_bench_stop_channels(run);
 unwatch:
 	if (ret && READ_ONCE(run->unbound) &&
 	    p->error != DMAENGINE_BENCH_ERR_UNBOUND) {
@@ -973,16 +1015,16 @@ unwatch:
 	}
 	/* nothing of the run is left on the devices: an unbind may go on */
 	complete_all(&run->quiesced);
-	deb_unwatch(run);
+	dmaengine_bench_unwatch(run);
 release:
-	deb_release_channels(run);
+	dmaengine_bench_release_channels(run);
 free:
-	deb_run_free(run);
+	dmaengine_bench_run_free(run);
 	return ret;
 }
 
 /* Results are outputs: whatever came in is overwritten. */
-static void deb_clear_outputs(struct dmaengine_benchmark *p)
+static void dmaengine_bench_clear_outputs(struct dmaengine_benchmark *p)
 {
 	p->error = 0;
 	p->error_channel = 0;
@@ -999,7 +1041,8 @@ static void deb_clear_outputs(struct dmaengine_benchmark *p)
 	memset(p->reserved_out2, 0, sizeof(p->reserved_out2));
 }
 
-static long deb_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+static long dmaengine_bench_ioctl(struct file *file, unsigned int cmd,
+				  unsigned long arg)
 {
 	struct dmaengine_benchmark __user *uarg = (void __user *)arg;
 	struct dmaengine_benchmark *p;
@@ -1023,22 +1066,23 @@ static long deb_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	if (ret)
 		goto out;
 
-	deb_clear_outputs(p);
+	dmaengine_bench_clear_outputs(p);
 
-	ret = deb_validate(p, usize);
+	ret = dmaengine_bench_validate(p, usize);
 	if (ret) {
 		p->error = DMAENGINE_BENCH_ERR_INVAL;
-	} else if (mutex_lock_interruptible(&deb_lock)) {
+	} else if (mutex_lock_interruptible(&dmaengine_bench_lock)) {
 		p->error = DMAENGINE_BENCH_ERR_INTR;
 		ret = -EINTR;
 	} else {
-		ret = deb_benchmark(p);
-		mutex_unlock(&deb_lock);
+		ret = dmaengine_bench_measure(p);
+		mutex_unlock(&dmaengine_bench_lock);
 	}
 
 	if (ret)
 		pr_debug("%s failed: error %u, channel %u, run %u\n",
-			 deb_prep_names[p->error_prep_mode % DMAENGINE_BENCH_NR_MODES],
+			 dmaengine_bench_prep_names[p->error_prep_mode %
+						    DMAENGINE_BENCH_NR_MODES],
 			 p->error, p->error_channel, p->error_run);
 
 	/* even a failed run reports why, and where */
@@ -1049,26 +1093,27 @@ out:
 	return ret;
 }
 
-static const struct file_operations deb_fops = {
+static const struct file_operations dmaengine_bench_fops = {
 	.owner		= THIS_MODULE,
 	.open		= simple_open,
-	.unlocked_ioctl	= deb_ioctl,
+	.unlocked_ioctl	= dmaengine_bench_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 };
 
 int __init dmaengine_bench_init(void)
 {
-	deb_debugfs = map_benchmark_debugfs_create("dmaengine_benchmark", NULL,
-						   &deb_fops);
-	if (IS_ERR(deb_debugfs)) {
+	dmaengine_bench_debugfs =
+		map_benchmark_debugfs_create("dmaengine_benchmark", NULL,
+					     &dmaengine_bench_fops);
+	if (IS_ERR(dmaengine_bench_debugfs)) {
 		pr_err("cannot create debugfs file dmaengine_benchmark: %ld\n",
-		       PTR_ERR(deb_debugfs));
-		return PTR_ERR(deb_debugfs);
+		       PTR_ERR(dmaengine_bench_debugfs));
+		return PTR_ERR(dmaengine_bench_debugfs);
 	}
 	return 0;
 }
 
 void dmaengine_bench_exit(void)
 {
-	debugfs_remove(deb_debugfs);
+	debugfs_remove(dmaengine_bench_debugfs);
 }

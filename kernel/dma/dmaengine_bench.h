@@ -16,7 +16,7 @@
 #include "core.h"
 
 /**
- * struct deb_figures - what one channel measured in one run
+ * struct dmaengine_bench_figures - what one channel measured in one run
  * @start: ktime of the run's start on this channel
  * @end: ktime of the run's end on this channel
  * @prep_ns: time in prep calls, those that returned NULL included, and
@@ -36,7 +36,7 @@
  * @batches: batches run
  * @segments: source segments copied
  */
-struct deb_figures {
+struct dmaengine_bench_figures {
 	ktime_t start;
 	ktime_t end;
 	u64 prep_ns;
@@ -56,23 +56,23 @@ struct deb_figures {
 };
 
 /**
- * struct deb_set - the buffers of one batch
+ * struct dmaengine_bench_set - the buffers of one batch
  * @src: its source folios
  * @dst: its destination folios (of another order with an odd layout)
  * @src_sgt: source table, mapped DMA_TO_DEVICE while in use
  * @dst_sgt: destination table, mapped DMA_FROM_DEVICE while in use
  */
-struct deb_set {
+struct dmaengine_bench_set {
 	struct folio **src;
 	struct folio **dst;
 	struct sg_table src_sgt;
 	struct sg_table dst_sgt;
 };
 
-struct deb_chan;
+struct dmaengine_bench_chan;
 
 /**
- * struct deb_slot - a batch in flight
+ * struct dmaengine_bench_slot - a batch in flight
  * @c: its channel
  * @set: the buffers it copies
  * @cookies: cookies of its descriptors, to check each with --verify
@@ -85,9 +85,9 @@ struct deb_chan;
  * @src_vecs: the source table as a dma_vec array (memcpy_vec)
  * @dst_vecs: the destination table likewise
  */
-struct deb_slot {
-	struct deb_chan *c;
-	struct deb_set *set;
+struct dmaengine_bench_slot {
+	struct dmaengine_bench_chan *c;
+	struct dmaengine_bench_set *set;
 	dma_cookie_t *cookies;
 	unsigned int ndesc;
 	dma_cookie_t last;
@@ -101,10 +101,10 @@ struct deb_slot {
 #endif
 };
 
-struct deb_run;
+struct dmaengine_bench_run;
 
 /**
- * struct deb_chan - one channel and the thread that drives it
+ * struct dmaengine_bench_chan - one channel and the thread that drives it
  * @run: the run this channel belongs to
  * @index: position in the run's channel array
  * @chan: the DMA channel, held exclusively for the whole ioctl
@@ -124,7 +124,8 @@ struct deb_run;
  * @sets: the batches' buffers: one set per batch of a run with distinct
  *	buffers, one set copied again and again otherwise
  * @nsets: entries in @sets
- * @slots: the batches in flight: deb_run.depth of them, reused in turn
+ * @slots: the batches in flight: dmaengine_bench_run.depth of them, reused
+ *	in turn
  * @max_txs: descriptors a batch can take at the most
  * @max_seg: largest segment one memcpy descriptor, or sg entry, may carry:
  *	the device's max_seg_size and max mapping size, kept aligned
@@ -141,8 +142,8 @@ struct deb_run;
  * @error: DMAENGINE_BENCH_ERR_* of the current run, or 0
  * @err: the matching negative errno
  */
-struct deb_chan {
-	struct deb_run *run;
+struct dmaengine_bench_chan {
+	struct dmaengine_bench_run *run;
 	unsigned int index;
 	struct dma_chan *chan;
 	struct device *dma_dev;
@@ -156,9 +157,9 @@ struct deb_chan {
 	struct folio **dst;
 	unsigned long nfolios;
 	unsigned long dst_nfolios;
-	struct deb_set *sets;
+	struct dmaengine_bench_set *sets;
 	unsigned int nsets;
-	struct deb_slot *slots;
+	struct dmaengine_bench_slot *slots;
 	unsigned int max_txs;
 	unsigned int max_seg;
 	unsigned int max_ents;
@@ -167,25 +168,26 @@ struct deb_chan {
 	unsigned int since_stall;
 	dma_cookie_t last_cookie;
 	atomic_t inflight;
-	struct deb_figures fig;
+	struct dmaengine_bench_figures fig;
 	u32 error;
 	int err;
 };
 
 /**
- * struct deb_bus_watch - a bus whose unbinding of a provider ends the run
+ * struct dmaengine_bench_bus_watch - a bus whose unbinding of a provider
+ *	ends the run
  * @nb: the notifier block registered on the bus
  * @dev: a DMA device of the run on that bus, referenced while watched
  * @run: the run
  */
-struct deb_bus_watch {
+struct dmaengine_bench_bus_watch {
 	struct notifier_block nb;
 	struct device *dev;
-	struct deb_run *run;
+	struct dmaengine_bench_run *run;
 };
 
 /**
- * struct deb_run - one DMAENGINE_BENCHMARK call
+ * struct dmaengine_bench_run - one DMAENGINE_BENCHMARK call
  * @p: the validated request
  * @chans: the channels
  * @nr: number of channels
@@ -213,9 +215,9 @@ struct deb_bus_watch {
  * @pending: threads still in the current run
  * @run_done: completed by the last thread to finish the current run
  */
-struct deb_run {
+struct dmaengine_bench_run {
 	const struct dmaengine_benchmark *p;
-	struct deb_chan *chans;
+	struct dmaengine_bench_chan *chans;
 	unsigned int nr;
 	u32 modes;
 	unsigned int depth;
@@ -227,7 +229,7 @@ struct deb_run {
 	unsigned int dst_sge;
 	u64 batches;
 	unsigned long timeout;
-	struct deb_bus_watch *watches;
+	struct dmaengine_bench_bus_watch *watches;
 	unsigned int nr_watches;
 	bool unbound;
 	unsigned int unbound_channel;
@@ -241,9 +243,10 @@ struct deb_run {
 	struct completion run_done;
 };
 
-int deb_chan_setup(struct deb_chan *c);
-void deb_chan_teardown(struct deb_chan *c);
-int deb_chan_thread(void *data);
-u64 deb_chan_buffer_bytes(const struct dmaengine_benchmark *p, u64 batches);
+int dmaengine_bench_chan_setup(struct dmaengine_bench_chan *c);
+void dmaengine_bench_chan_teardown(struct dmaengine_bench_chan *c);
+int dmaengine_bench_chan_thread(void *data);
+u64 dmaengine_bench_chan_buffer_bytes(const struct dmaengine_benchmark *p,
+				      u64 batches);
 
 #endif /* _KERNEL_DMA_DMAENGINE_BENCH_H */

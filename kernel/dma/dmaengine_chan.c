@@ -36,14 +36,15 @@
 #include "dmaengine_bench.h"
 
 /* How often a waiting thread looks at the abort flag. */
-#define DEB_WAIT_SLICE		(HZ / 10)
+#define DMAENGINE_BENCH_WAIT_SLICE	(HZ / 10)
 /* How long a stalled prep sleeps before it tries again, in us. */
-#define DEB_STALL_MIN_US	20
-#define DEB_STALL_MAX_US	100
+#define DMAENGINE_BENCH_STALL_MIN_US	20
+#define DMAENGINE_BENCH_STALL_MAX_US	100
 /* How long a channel with nothing in flight may keep refusing preps. */
-#define DEB_IDLE_GRACE		(HZ / 10)
+#define DMAENGINE_BENCH_IDLE_GRACE	(HZ / 10)
 
-static void deb_set_error(struct deb_chan *c, u32 error, int err)
+static void dmaengine_bench_set_error(struct dmaengine_bench_chan *c, u32 error,
+				      int err)
 {
 	if (!c->error) {
 		c->error = error;
@@ -51,13 +52,14 @@ static void deb_set_error(struct deb_chan *c, u32 error, int err)
 	}
 }
 
-static u64 deb_elapsed(ktime_t t0)
+static u64 dmaengine_bench_elapsed(ktime_t t0)
 {
 	return ktime_to_ns(ktime_sub(ktime_get(), t0));
 }
 
 /* Bytes of folios a channel holds for @batches batches a run. */
-u64 deb_chan_buffer_bytes(const struct dmaengine_benchmark *p, u64 batches)
+u64 dmaengine_bench_chan_buffer_bytes(const struct dmaengine_benchmark *p,
+				      u64 batches)
 {
 	u64 sets = p->flags & DMAENGINE_BENCH_F_DISTINCT ? batches : 1;
 
@@ -68,7 +70,8 @@ u64 deb_chan_buffer_bytes(const struct dmaengine_benchmark *p, u64 batches)
 /* Buffers                                                              */
 /* ------------------------------------------------------------------ */
 
-static struct folio *deb_folio_alloc(int node, bool exact, unsigned int order)
+static struct folio *dmaengine_bench_folio_alloc(int node, bool exact,
+						 unsigned int order)
 {
 	gfp_t gfp = GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL;
 
@@ -78,7 +81,7 @@ static struct folio *deb_folio_alloc(int node, bool exact, unsigned int order)
 				  node);
 }
 
-static void deb_folios_free(struct folio **folios, unsigned long n)
+static void dmaengine_bench_folios_free(struct folio **folios, unsigned long n)
 {
 	unsigned long i;
 
@@ -90,8 +93,9 @@ static void deb_folios_free(struct folio **folios, unsigned long n)
 	kvfree(folios);
 }
 
-static struct folio **deb_folios_alloc(struct deb_chan *c, unsigned long n,
-				       unsigned int order, int node, bool exact)
+static struct folio **
+dmaengine_bench_folios_alloc(struct dmaengine_bench_chan *c, unsigned long n,
+			     unsigned int order, int node, bool exact)
 {
 	struct folio **folios;
 	unsigned long i;
@@ -100,11 +104,11 @@ static struct folio **deb_folios_alloc(struct deb_chan *c, unsigned long n,
 	if (!folios)
 		return NULL;
 	for (i = 0; i < n; i++) {
-		folios[i] = deb_folio_alloc(node, exact, order);
+		folios[i] = dmaengine_bench_folio_alloc(node, exact, order);
 		if (!folios[i]) {
 			pr_err("%s: cannot allocate folio %lu of order %u on node %d\n",
 			       c->name, i, order, node);
-			deb_folios_free(folios, n);
+			dmaengine_bench_folios_free(folios, n);
 			return NULL;
 		}
 		cond_resched();
@@ -113,8 +117,9 @@ static struct folio **deb_folios_alloc(struct deb_chan *c, unsigned long n,
 }
 
 /* Entries of a table of @n folios of @size bytes: none over max_seg. */
-static unsigned long deb_table_ents(const struct deb_chan *c,
-				    unsigned long n, size_t size)
+static unsigned long
+dmaengine_bench_table_ents(const struct dmaengine_bench_chan *c,
+			   unsigned long n, size_t size)
 {
 	return n * DIV_ROUND_UP(size, c->max_seg);
 }
@@ -123,14 +128,15 @@ static unsigned long deb_table_ents(const struct deb_chan *c,
  * One entry per folio, or several where a folio is larger than what the
  * device takes in one segment: the DMA API wants no longer entries.
  */
-static int deb_table_fill(struct deb_chan *c, struct sg_table *sgt,
-			  struct folio **folios, unsigned int n)
+static int dmaengine_bench_table_fill(struct dmaengine_bench_chan *c,
+				      struct sg_table *sgt,
+				      struct folio **folios, unsigned int n)
 {
 	size_t size = folio_size(folios[0]), off, len;
 	struct scatterlist *sg;
 	unsigned int i;
 
-	if (sg_alloc_table(sgt, deb_table_ents(c, n, size), GFP_KERNEL))
+	if (sg_alloc_table(sgt, dmaengine_bench_table_ents(c, n, size), GFP_KERNEL))
 		return -ENOMEM;
 	sg = sgt->sgl;
 	for (i = 0; i < n; i++) {
@@ -144,7 +150,7 @@ static int deb_table_fill(struct deb_chan *c, struct sg_table *sgt,
 	return 0;
 }
 
-static void deb_sets_free(struct deb_chan *c)
+static void dmaengine_bench_sets_free(struct dmaengine_bench_chan *c)
 {
 	unsigned int i;
 
@@ -158,7 +164,7 @@ static void deb_sets_free(struct deb_chan *c)
 	c->sets = NULL;
 }
 
-static int deb_sets_alloc(struct deb_chan *c)
+static int dmaengine_bench_sets_alloc(struct dmaengine_bench_chan *c)
 {
 	unsigned int sge = c->run->p->sge, dst_sge = c->run->dst_sge, i;
 
@@ -166,19 +172,20 @@ static int deb_sets_alloc(struct deb_chan *c)
 	if (!c->sets)
 		return -ENOMEM;
 	for (i = 0; i < c->nsets; i++) {
-		struct deb_set *set = &c->sets[i];
+		struct dmaengine_bench_set *set = &c->sets[i];
 
 		set->src = &c->src[(unsigned long)i * sge];
 		set->dst = &c->dst[(unsigned long)i * dst_sge];
-		if (deb_table_fill(c, &set->src_sgt, set->src, sge) ||
-		    deb_table_fill(c, &set->dst_sgt, set->dst, dst_sge))
+		if (dmaengine_bench_table_fill(c, &set->src_sgt, set->src, sge) ||
+		    dmaengine_bench_table_fill(c, &set->dst_sgt, set->dst,
+					       dst_sge))
 			return -ENOMEM;
 		cond_resched();
 	}
 	return 0;
 }
 
-static void deb_slots_free(struct deb_chan *c)
+static void dmaengine_bench_slots_free(struct dmaengine_bench_chan *c)
 {
 	unsigned int i;
 
@@ -195,7 +202,7 @@ static void deb_slots_free(struct deb_chan *c)
 	c->slots = NULL;
 }
 
-static int deb_slots_alloc(struct deb_chan *c)
+static int dmaengine_bench_slots_alloc(struct dmaengine_bench_chan *c)
 {
 	unsigned int i;
 
@@ -203,7 +210,7 @@ static int deb_slots_alloc(struct deb_chan *c)
 	if (!c->slots)
 		return -ENOMEM;
 	for (i = 0; i < c->run->depth; i++) {
-		struct deb_slot *s = &c->slots[i];
+		struct dmaengine_bench_slot *s = &c->slots[i];
 
 		s->c = c;
 		init_completion(&s->done);
@@ -231,7 +238,8 @@ static int deb_slots_alloc(struct deb_chan *c)
  * from the start of the channel's buffer, whatever its folios' order, so
  * source and destination compare even when their layouts differ.
  */
-static u64 deb_pattern(unsigned int chan, unsigned long page, size_t word)
+static u64 dmaengine_bench_pattern(unsigned int chan, unsigned long page,
+				   size_t word)
 {
 	return ((u64)chan << 56) ^ ((u64)page << 16) ^ word ^
 	       0x5a5a5a5a00000000ULL;
@@ -241,8 +249,9 @@ static u64 deb_pattern(unsigned int chan, unsigned long page, size_t word)
  * Fill (fill = true) or check each page of a buffer of @n folios, mapping
  * one page at a time so that highmem works on 32-bit machines.
  */
-static bool deb_pattern_walk(struct deb_chan *c, struct folio **folios,
-			     unsigned long n, bool fill)
+static bool dmaengine_bench_pattern_walk(struct dmaengine_bench_chan *c,
+					 struct folio **folios,
+					 unsigned long n, bool fill)
 {
 	const size_t words = PAGE_SIZE / sizeof(u64);
 	unsigned long i, page = 0;
@@ -255,7 +264,8 @@ static bool deb_pattern_walk(struct deb_chan *c, struct folio **folios,
 			bool ok = true;
 
 			for (w = 0; w < words && ok; w++) {
-				u64 want = deb_pattern(c->index, page, w);
+				u64 want = dmaengine_bench_pattern(c->index,
+								   page, w);
 
 				if (fill)
 					v[w] = want;
@@ -274,7 +284,7 @@ static bool deb_pattern_walk(struct deb_chan *c, struct folio **folios,
 	return true;
 }
 
-static void deb_buffer_clear(struct folio **folios, unsigned long n)
+static void dmaengine_bench_buffer_clear(struct folio **folios, unsigned long n)
 {
 	unsigned long i;
 	unsigned int pg;
@@ -287,12 +297,12 @@ static void deb_buffer_clear(struct folio **folios, unsigned long n)
 }
 
 /* Entries one table may have: a batch split finer is refused. */
-#define DEB_MAX_TABLE_ENTS	BIT(20)
+#define DMAENGINE_BENCH_MAX_TABLE_ENTS	BIT(20)
 
 /* The channel's limits, checked before anything is allocated. */
-static int deb_chan_limits(struct deb_chan *c)
+static int dmaengine_bench_chan_limits(struct dmaengine_bench_chan *c)
 {
-	const struct deb_run *run = c->run;
+	const struct dmaengine_bench_run *run = c->run;
 	unsigned int max_seg = dma_get_max_seg_size(c->dma_dev);
 	unsigned int align = c->chan->device->copy_align;
 	size_t max_map = dma_max_mapping_size(c->dma_dev);
@@ -320,25 +330,27 @@ static int deb_chan_limits(struct deb_chan *c)
 			      1U << align);
 		return -EINVAL;
 	}
-	ents = max(deb_table_ents(c, run->p->sge, run->folio_size),
-		   deb_table_ents(c, run->dst_sge, run->dst_folio_size));
-	if (ents > DEB_MAX_TABLE_ENTS) {
+	ents = max(dmaengine_bench_table_ents(c, run->p->sge, run->folio_size),
+		   dmaengine_bench_table_ents(c, run->dst_sge,
+					      run->dst_folio_size));
+	if (ents > DMAENGINE_BENCH_MAX_TABLE_ENTS) {
 		mb_refuse_err("%s: a batch would take %lu sg entries of at most %u bytes (max_seg_size of %s): more than %lu\n",
 			      c->name, ents, c->max_seg, dev_name(c->dma_dev),
-			      DEB_MAX_TABLE_ENTS);
+			      DMAENGINE_BENCH_MAX_TABLE_ENTS);
 		return -EINVAL;
 	}
 	c->max_ents = ents;
 	return 0;
 }
 
-int deb_chan_setup(struct deb_chan *c)
+int dmaengine_bench_chan_setup(struct dmaengine_bench_chan *c)
 {
 	const struct dmaengine_benchmark *p = c->run->p;
 	u64 batch_bytes = (u64)p->sge * c->run->folio_size;
 
-	if (deb_chan_limits(c)) {
-		deb_set_error(c, DMAENGINE_BENCH_ERR_LIMIT, -EINVAL);
+	if (dmaengine_bench_chan_limits(c)) {
+		dmaengine_bench_set_error(c, DMAENGINE_BENCH_ERR_LIMIT,
+					  -EINVAL);
 		return -EINVAL;
 	}
 
@@ -351,44 +363,48 @@ int deb_chan_setup(struct deb_chan *c)
 	c->nfolios = (unsigned long)c->nsets * p->sge;
 	c->dst_nfolios = (unsigned long)c->nsets * c->run->dst_sge;
 
-	if (deb_slots_alloc(c))
+	if (dmaengine_bench_slots_alloc(c))
 		goto nomem;
-	c->src = deb_folios_alloc(c, c->nfolios, p->folio_order, c->src_node,
-				  p->src_node != NUMA_NO_NODE);
+	c->src = dmaengine_bench_folios_alloc(c, c->nfolios, p->folio_order,
+					      c->src_node,
+					      p->src_node != NUMA_NO_NODE);
 	if (!c->src)
 		goto nomem;
-	c->dst = deb_folios_alloc(c, c->dst_nfolios,
-				  ilog2(c->run->dst_folio_size >> PAGE_SHIFT),
-				  c->dst_node, p->dst_node != NUMA_NO_NODE);
+	c->dst = dmaengine_bench_folios_alloc(c, c->dst_nfolios,
+					      ilog2(c->run->dst_folio_size >>
+						    PAGE_SHIFT),
+					      c->dst_node,
+					      p->dst_node != NUMA_NO_NODE);
 	if (!c->dst)
 		goto nomem;
-	if (deb_sets_alloc(c))
+	if (dmaengine_bench_sets_alloc(c))
 		goto nomem;
 
 	if (p->flags & DMAENGINE_BENCH_F_VERIFY)
-		deb_pattern_walk(c, c->src, c->nfolios, true);
+		dmaengine_bench_pattern_walk(c, c->src, c->nfolios, true);
 	return 0;
 
 nomem:
-	deb_set_error(c, DMAENGINE_BENCH_ERR_NOMEM, -ENOMEM);
+	dmaengine_bench_set_error(c, DMAENGINE_BENCH_ERR_NOMEM, -ENOMEM);
 	return -ENOMEM;
 }
 
-void deb_chan_teardown(struct deb_chan *c)
+void dmaengine_bench_chan_teardown(struct dmaengine_bench_chan *c)
 {
-	deb_sets_free(c);
-	deb_folios_free(c->dst, c->dst_nfolios);
+	dmaengine_bench_sets_free(c);
+	dmaengine_bench_folios_free(c->dst, c->dst_nfolios);
 	c->dst = NULL;
-	deb_folios_free(c->src, c->nfolios);
+	dmaengine_bench_folios_free(c->src, c->nfolios);
 	c->src = NULL;
-	deb_slots_free(c);
+	dmaengine_bench_slots_free(c);
 }
 
 /* ------------------------------------------------------------------ */
 /* Mapping                                                              */
 /* ------------------------------------------------------------------ */
 
-static int deb_map(struct deb_chan *c, struct deb_set *set)
+static int dmaengine_bench_map(struct dmaengine_bench_chan *c,
+			       struct dmaengine_bench_set *set)
 {
 	ktime_t t0 = ktime_get();
 	int ret;
@@ -401,26 +417,27 @@ static int deb_map(struct deb_chan *c, struct deb_set *set)
 		dma_unmap_sgtable(c->dma_dev, &set->src_sgt, DMA_TO_DEVICE, 0);
 		goto fail;
 	}
-	c->fig.map_ns += deb_elapsed(t0);
+	c->fig.map_ns += dmaengine_bench_elapsed(t0);
 	return 0;
 
 fail:
 	pr_err("%s: dma_map_sgtable on %s failed: %d\n", c->name,
 	       dev_name(c->dma_dev), ret);
-	deb_set_error(c, DMAENGINE_BENCH_ERR_MAP, ret);
+	dmaengine_bench_set_error(c, DMAENGINE_BENCH_ERR_MAP, ret);
 	return ret;
 }
 
-static void deb_unmap(struct deb_chan *c, struct deb_set *set)
+static void dmaengine_bench_unmap(struct dmaengine_bench_chan *c,
+				  struct dmaengine_bench_set *set)
 {
 	ktime_t t0 = ktime_get();
 
 	dma_unmap_sgtable(c->dma_dev, &set->dst_sgt, DMA_FROM_DEVICE, 0);
 	dma_unmap_sgtable(c->dma_dev, &set->src_sgt, DMA_TO_DEVICE, 0);
-	c->fig.unmap_ns += deb_elapsed(t0);
+	c->fig.unmap_ns += dmaengine_bench_elapsed(t0);
 }
 
-static u64 deb_mapped_bytes(const struct sg_table *sgt)
+static u64 dmaengine_bench_mapped_bytes(const struct sg_table *sgt)
 {
 	struct scatterlist *sg;
 	u64 bytes = 0;
@@ -435,26 +452,27 @@ static u64 deb_mapped_bytes(const struct sg_table *sgt)
 /* Descriptors: prep, submit, and room in a bounded pool               */
 /* ------------------------------------------------------------------ */
 
-static void deb_slot_put(struct deb_slot *s)
+static void dmaengine_bench_slot_put(struct dmaengine_bench_slot *s)
 {
 	if (atomic_dec_and_test(&s->pending))
 		complete(&s->done);
 }
 
-static void deb_callback(void *param, const struct dmaengine_result *result)
+static void dmaengine_bench_callback(void *param,
+				     const struct dmaengine_result *result)
 {
-	struct deb_slot *s = param;
+	struct dmaengine_bench_slot *s = param;
 
 	/* the slot's waiter reads it after the completion */
 	if (result->result != DMA_TRANS_NOERROR && !s->result)
 		s->result = result->result;
 	if (s->c->no_order)
 		atomic_dec(&s->c->inflight);
-	deb_slot_put(s);
+	dmaengine_bench_slot_put(s);
 }
 
 /* Whether a descriptor submitted on the channel may still complete. */
-static bool deb_in_flight(struct deb_chan *c)
+static bool dmaengine_bench_in_flight(struct dmaengine_bench_chan *c)
 {
 	enum dma_status status;
 
@@ -471,20 +489,20 @@ static bool deb_in_flight(struct deb_chan *c)
  * A stalled provider may retire descriptors only on an interrupt: from the
  * first stall on, ask for one every half of what the pool held.
  */
-static void deb_moderate_irqs(struct deb_chan *c)
+static void dmaengine_bench_moderate_irqs(struct dmaengine_bench_chan *c)
 {
 	if (!c->irq_every)
 		c->irq_every = max(1U, c->since_stall / 2);
 }
 
 /**
- * struct deb_stall - a prep that returned NULL, while it is retried
+ * struct dmaengine_bench_stall - a prep that returned NULL, while it is retried
  * @deadline: when the provider must have made room
  * @idle_since: when the channel was first seen with nothing in flight
  * @stalled: the first NULL was counted and the channel issued
  * @idle: nothing has been in flight since @idle_since
  */
-struct deb_stall {
+struct dmaengine_bench_stall {
 	unsigned long deadline;
 	unsigned long idle_since;
 	bool stalled;
@@ -496,47 +514,51 @@ struct deb_stall {
  * full: issue what is submitted and wait, in short sleeps timed as waiting,
  * for room. A completed descriptor may return to the pool a little after
  * its cookie completes (zynqmp_dma frees it once its callback has run), so
- * only a channel idle for DEB_IDLE_GRACE makes a NULL a failure rather
- * than a full pool. Returns 0 when it is time to retry, or an error.
+ * only a channel idle for DMAENGINE_BENCH_IDLE_GRACE makes a NULL a failure
+ * rather than a full pool. Returns 0 when it is time to retry, or an error.
  */
-static int deb_stall(struct deb_chan *c, const char *call,
-		     struct deb_stall *st)
+static int dmaengine_bench_stall(struct dmaengine_bench_chan *c,
+				 const char *call,
+				 struct dmaengine_bench_stall *st)
 {
 	ktime_t t0;
 
 	if (!st->stalled) {
 		st->stalled = true;
 		c->fig.prep_stalls++;
-		deb_moderate_irqs(c);
+		dmaengine_bench_moderate_irqs(c);
 		t0 = ktime_get();
 		dma_async_issue_pending(c->chan);
-		c->fig.issue_ns += deb_elapsed(t0);
+		c->fig.issue_ns += dmaengine_bench_elapsed(t0);
 	}
 	if (READ_ONCE(c->run->abort)) {
-		deb_set_error(c, DMAENGINE_BENCH_ERR_INTR, -EINTR);
+		dmaengine_bench_set_error(c, DMAENGINE_BENCH_ERR_INTR, -EINTR);
 		return -EINTR;
 	}
-	if (deb_in_flight(c)) {
+	if (dmaengine_bench_in_flight(c)) {
 		st->idle = false;
 	} else if (!st->idle) {
 		st->idle = true;
 		st->idle_since = jiffies;
-	} else if (time_after(jiffies, st->idle_since + DEB_IDLE_GRACE)) {
+	} else if (time_after(jiffies,
+			      st->idle_since + DMAENGINE_BENCH_IDLE_GRACE)) {
 		pr_err("%s: %s returned NULL with no descriptor in flight for %u ms (call %llu of the run)\n",
-		       c->name, call, jiffies_to_msecs(DEB_IDLE_GRACE),
+		       c->name, call, jiffies_to_msecs(DMAENGINE_BENCH_IDLE_GRACE),
 		       c->fig.prep_calls + 1);
-		deb_set_error(c, DMAENGINE_BENCH_ERR_PREP, -EIO);
+		dmaengine_bench_set_error(c, DMAENGINE_BENCH_ERR_PREP, -EIO);
 		return -EIO;
 	}
 	if (time_after(jiffies, st->deadline)) {
 		pr_err("%s: %s returned NULL for %u ms while descriptors were in flight: the provider's descriptor pool made no room\n",
 		       c->name, call, jiffies_to_msecs(c->run->timeout));
-		deb_set_error(c, DMAENGINE_BENCH_ERR_STALL, -ENOSPC);
+		dmaengine_bench_set_error(c, DMAENGINE_BENCH_ERR_STALL,
+					  -ENOSPC);
 		return -ENOSPC;
 	}
 	t0 = ktime_get();
-	usleep_range(DEB_STALL_MIN_US, DEB_STALL_MAX_US);
-	c->fig.wait_ns += deb_elapsed(t0);
+	usleep_range(DMAENGINE_BENCH_STALL_MIN_US,
+		     DMAENGINE_BENCH_STALL_MAX_US);
+	c->fig.wait_ns += dmaengine_bench_elapsed(t0);
 	return 0;
 }
 
@@ -544,7 +566,8 @@ static int deb_stall(struct deb_chan *c, const char *call,
  * Interrupt and callback flags of the next descriptor. A batch's last one
  * completes the batch; on a NO_ORDER channel each one counts.
  */
-static unsigned long deb_flags(struct deb_chan *c, bool last)
+static unsigned long dmaengine_bench_flags(struct dmaengine_bench_chan *c,
+					   bool last)
 {
 	bool poll = c->run->p->flags & DMAENGINE_BENCH_F_POLL;
 	unsigned long flags = DMA_CTRL_ACK;
@@ -560,8 +583,9 @@ static unsigned long deb_flags(struct deb_chan *c, bool last)
 }
 
 /* Submit @tx right after its prep, with the slot's callback if it needs one. */
-static int deb_submit(struct deb_chan *c, struct deb_slot *s,
-		      struct dma_async_tx_descriptor *tx, bool last)
+static int dmaengine_bench_submit(struct dmaengine_bench_chan *c,
+				  struct dmaengine_bench_slot *s,
+				  struct dma_async_tx_descriptor *tx, bool last)
 {
 	bool callback = !(c->run->p->flags & DMAENGINE_BENCH_F_POLL) &&
 			(last || c->no_order);
@@ -574,7 +598,7 @@ static int deb_submit(struct deb_chan *c, struct deb_slot *s,
 	 * callback_result for re-used descs" kept ->callback_result).
 	 */
 	tx->callback = NULL;
-	tx->callback_result = callback ? deb_callback : NULL;
+	tx->callback_result = callback ? dmaengine_bench_callback : NULL;
 	tx->callback_param = callback ? s : NULL;
 	if (callback) {
 		atomic_inc(&s->pending);
@@ -584,11 +608,11 @@ static int deb_submit(struct deb_chan *c, struct deb_slot *s,
 
 	t0 = ktime_get();
 	cookie = dmaengine_submit(tx);
-	c->fig.submit_ns += deb_elapsed(t0);
+	c->fig.submit_ns += dmaengine_bench_elapsed(t0);
 	if (dma_submit_error(cookie)) {
 		pr_err("%s: dmaengine_submit of descriptor %u failed: %d\n",
 		       c->name, s->ndesc, cookie);
-		deb_set_error(c, DMAENGINE_BENCH_ERR_SUBMIT, -EIO);
+		dmaengine_bench_set_error(c, DMAENGINE_BENCH_ERR_SUBMIT, -EIO);
 		return -EIO;
 	}
 	c->fig.submits++;
@@ -599,7 +623,7 @@ static int deb_submit(struct deb_chan *c, struct deb_slot *s,
 }
 
 /* The prep call of each DMA prep mode, as the kernel log names it. */
-static const char *const deb_calls[DMAENGINE_BENCH_NR_MODES] = {
+static const char *const dmaengine_bench_calls[DMAENGINE_BENCH_NR_MODES] = {
 	[DMAENGINE_BENCH_MODE_MEMCPY] = "prep_dma_memcpy",
 	[DMAENGINE_BENCH_MODE_MEMCPY_SG] = "prep_dma_memcpy_sg",
 	[DMAENGINE_BENCH_MODE_MEMCPY_VEC] = "prep_dma_memcpy_vec",
@@ -611,8 +635,9 @@ static const char *const deb_calls[DMAENGINE_BENCH_NR_MODES] = {
  * here: the ioctl refuses the mode before any channel is touched.
  */
 static struct dma_async_tx_descriptor *
-deb_prep_call(struct deb_chan *c, struct deb_slot *s, dma_addr_t dst,
-	      dma_addr_t src, size_t len, unsigned long flags)
+dmaengine_bench_prep_call(struct dmaengine_bench_chan *c,
+			  struct dmaengine_bench_slot *s, dma_addr_t dst,
+			  dma_addr_t src, size_t len, unsigned long flags)
 {
 	struct dma_async_tx_descriptor *tx = NULL;
 	ktime_t t0 = ktime_get();
@@ -641,12 +666,13 @@ deb_prep_call(struct deb_chan *c, struct deb_slot *s, dma_addr_t dst,
 	default:
 		break;
 	}
-	c->fig.prep_ns += deb_elapsed(t0);
+	c->fig.prep_ns += dmaengine_bench_elapsed(t0);
 	return tx;
 }
 
 #ifdef HAVE_DMA_MEMCPY_VEC
-static void deb_table_to_vecs(const struct sg_table *sgt, struct dma_vec *v)
+static void dmaengine_bench_table_to_vecs(const struct sg_table *sgt,
+					  struct dma_vec *v)
 {
 	struct scatterlist *sg;
 	unsigned int i;
@@ -663,36 +689,38 @@ static void deb_table_to_vecs(const struct sg_table *sgt, struct dma_vec *v)
  * tables: building them is work only this form asks of its caller, timed
  * in the prep phase and on its own.
  */
-static void deb_convert(struct deb_chan *c, struct deb_slot *s)
+static void dmaengine_bench_convert(struct dmaengine_bench_chan *c,
+				    struct dmaengine_bench_slot *s)
 {
 #ifdef HAVE_DMA_MEMCPY_VEC
 	ktime_t t0 = ktime_get();
 	u64 ns;
 
-	deb_table_to_vecs(&s->set->src_sgt, s->src_vecs);
-	deb_table_to_vecs(&s->set->dst_sgt, s->dst_vecs);
-	ns = deb_elapsed(t0);
+	dmaengine_bench_table_to_vecs(&s->set->src_sgt, s->src_vecs);
+	dmaengine_bench_table_to_vecs(&s->set->dst_sgt, s->dst_vecs);
+	ns = dmaengine_bench_elapsed(t0);
 	c->fig.convert_ns += ns;
 	c->fig.prep_ns += ns;
 #endif
 }
 
 /* Prepare and submit one descriptor, waiting for room in a full pool. */
-static int deb_prep_submit(struct deb_chan *c, struct deb_slot *s,
-			   dma_addr_t dst, dma_addr_t src, size_t len,
-			   bool last)
+static int dmaengine_bench_prep_submit(struct dmaengine_bench_chan *c,
+				       struct dmaengine_bench_slot *s,
+				       dma_addr_t dst, dma_addr_t src, size_t len,
+				       bool last)
 {
-	const char *call = deb_calls[c->run->prep];
-	unsigned long flags = deb_flags(c, last);
-	struct deb_stall st = { .deadline = jiffies + c->run->timeout };
+	const char *call = dmaengine_bench_calls[c->run->prep];
+	unsigned long flags = dmaengine_bench_flags(c, last);
+	struct dmaengine_bench_stall st = { .deadline = jiffies + c->run->timeout };
 	struct dma_async_tx_descriptor *tx;
 	int ret;
 
 	for (;;) {
-		tx = deb_prep_call(c, s, dst, src, len, flags);
+		tx = dmaengine_bench_prep_call(c, s, dst, src, len, flags);
 		if (tx)
 			break;
-		ret = deb_stall(c, call, &st);
+		ret = dmaengine_bench_stall(c, call, &st);
 		if (ret)
 			return ret;
 	}
@@ -700,11 +728,12 @@ static int deb_prep_submit(struct deb_chan *c, struct deb_slot *s,
 	if (st.stalled)
 		c->since_stall = 0;
 	c->since_stall++;
-	return deb_submit(c, s, tx, last);
+	return dmaengine_bench_submit(c, s, tx, last);
 }
 
 /* Per-segment: one descriptor per piece of the mapped tables. */
-static int deb_batch_memcpy(struct deb_chan *c, struct deb_slot *s)
+static int dmaengine_bench_batch_memcpy(struct dmaengine_bench_chan *c,
+					struct dmaengine_bench_slot *s)
 {
 	struct sg_table *st = &s->set->src_sgt, *dt = &s->set->dst_sgt;
 	struct scatterlist *sg = st->sgl, *dg = dt->sgl;
@@ -719,7 +748,8 @@ static int deb_batch_memcpy(struct deb_chan *c, struct deb_slot *s)
 
 		if (WARN_ON_ONCE(s->ndesc >= c->max_txs))
 			return -EOVERFLOW;
-		ret = deb_prep_submit(c, s, d_addr, s_addr, len, last);
+		ret = dmaengine_bench_prep_submit(c, s, d_addr, s_addr, len,
+						  last);
 		if (ret || last)
 			return ret;
 
@@ -748,14 +778,16 @@ static int deb_batch_memcpy(struct deb_chan *c, struct deb_slot *s)
 /* ------------------------------------------------------------------ */
 
 /* Batch @b of a run copies its own set, or the one set again. */
-static struct deb_set *deb_batch_set(struct deb_chan *c, u64 b)
+static struct dmaengine_bench_set *
+dmaengine_bench_batch_set(struct dmaengine_bench_chan *c, u64 b)
 {
 	return &c->sets[c->run->distinct ? (unsigned int)b : 0];
 }
 
 /* Map (distinct buffers), prepare and submit, issue. */
-static int deb_slot_start(struct deb_chan *c, struct deb_slot *s,
-			  struct deb_set *set)
+static int dmaengine_bench_slot_start(struct dmaengine_bench_chan *c,
+				      struct dmaengine_bench_slot *s,
+				      struct dmaengine_bench_set *set)
 {
 	ktime_t t0;
 	int ret;
@@ -767,7 +799,7 @@ static int deb_slot_start(struct deb_chan *c, struct deb_slot *s,
 	reinit_completion(&s->done);
 
 	if (c->run->distinct) {
-		ret = deb_map(c, set);
+		ret = dmaengine_bench_map(c, set);
 		if (ret)
 			return ret;
 	}
@@ -775,13 +807,13 @@ static int deb_slot_start(struct deb_chan *c, struct deb_slot *s,
 
 	switch (c->run->prep) {
 	case DMAENGINE_BENCH_MODE_MEMCPY_VEC:
-		deb_convert(c, s);
+		dmaengine_bench_convert(c, s);
 		fallthrough;
 	case DMAENGINE_BENCH_MODE_MEMCPY_SG:
-		ret = deb_prep_submit(c, s, 0, 0, 0, true);
+		ret = dmaengine_bench_prep_submit(c, s, 0, 0, 0, true);
 		break;
 	default:
-		ret = deb_batch_memcpy(c, s);
+		ret = dmaengine_bench_batch_memcpy(c, s);
 		break;
 	}
 	if (ret)
@@ -789,13 +821,14 @@ static int deb_slot_start(struct deb_chan *c, struct deb_slot *s,
 
 	t0 = ktime_get();
 	dma_async_issue_pending(c->chan);
-	c->fig.issue_ns += deb_elapsed(t0);
+	c->fig.issue_ns += dmaengine_bench_elapsed(t0);
 	/* every descriptor is submitted: drop the submission's reference */
-	deb_slot_put(s);
+	dmaengine_bench_slot_put(s);
 	return 0;
 }
 
-static int deb_poll(struct deb_chan *c, struct deb_slot *s)
+static int dmaengine_bench_poll(struct dmaengine_bench_chan *c,
+				struct dmaengine_bench_slot *s)
 {
 	enum dma_status status = dmaengine_tx_status(c->chan, s->last, NULL);
 
@@ -803,7 +836,7 @@ static int deb_poll(struct deb_chan *c, struct deb_slot *s)
 		return 0;
 	if (status == DMA_ERROR) {
 		pr_err("%s: a descriptor completed with an error\n", c->name);
-		deb_set_error(c, DMAENGINE_BENCH_ERR_RESULT, -EIO);
+		dmaengine_bench_set_error(c, DMAENGINE_BENCH_ERR_RESULT, -EIO);
 		return -EIO;
 	}
 	cond_resched();
@@ -811,7 +844,8 @@ static int deb_poll(struct deb_chan *c, struct deb_slot *s)
 }
 
 /* Wait for a slot's batch, in slices so that abort is seen. */
-static int deb_slot_wait(struct deb_chan *c, struct deb_slot *s)
+static int dmaengine_bench_slot_wait(struct dmaengine_bench_chan *c,
+				     struct dmaengine_bench_slot *s)
 {
 	unsigned long deadline = jiffies + c->run->timeout;
 	bool poll = c->run->p->flags & DMAENGINE_BENCH_F_POLL;
@@ -819,27 +853,29 @@ static int deb_slot_wait(struct deb_chan *c, struct deb_slot *s)
 
 	for (;;) {
 		if (poll) {
-			ret = deb_poll(c, s);
+			ret = dmaengine_bench_poll(c, s);
 			if (ret != -EAGAIN)
 				return ret;
 		} else if (wait_for_completion_timeout(&s->done,
-						       DEB_WAIT_SLICE)) {
+						       DMAENGINE_BENCH_WAIT_SLICE)) {
 			if (!s->result)
 				return 0;
 			pr_err("%s: transfer completed with result %d\n",
 			       c->name, s->result);
-			deb_set_error(c, DMAENGINE_BENCH_ERR_RESULT, -EIO);
+			dmaengine_bench_set_error(c, DMAENGINE_BENCH_ERR_RESULT,
+						  -EIO);
 			return -EIO;
 		}
 		if (READ_ONCE(c->run->abort)) {
-			deb_set_error(c, DMAENGINE_BENCH_ERR_INTR, -EINTR);
+			dmaengine_bench_set_error(c, DMAENGINE_BENCH_ERR_INTR,
+						  -EINTR);
 			return -EINTR;
 		}
 		if (time_after(jiffies, deadline)) {
 			pr_err("%s: batch not complete after %u ms\n", c->name,
 			       jiffies_to_msecs(c->run->timeout));
-			deb_set_error(c, DMAENGINE_BENCH_ERR_TIMEOUT,
-				      -ETIMEDOUT);
+			dmaengine_bench_set_error(c, DMAENGINE_BENCH_ERR_TIMEOUT,
+						  -ETIMEDOUT);
 			return -ETIMEDOUT;
 		}
 	}
@@ -851,7 +887,8 @@ static int deb_slot_wait(struct deb_chan *c, struct deb_slot *s)
  * NO_ORDER channel every descriptor's callback reported its result
  * already. Outside the timed phases.
  */
-static int deb_slot_check(struct deb_chan *c, struct deb_slot *s)
+static int dmaengine_bench_slot_check(struct dmaengine_bench_chan *c,
+				      struct dmaengine_bench_slot *s)
 {
 	unsigned int i;
 
@@ -862,7 +899,8 @@ static int deb_slot_check(struct deb_chan *c, struct deb_slot *s)
 		    DMA_ERROR) {
 			pr_err("%s: descriptor %u of the batch completed with an error\n",
 			       c->name, i);
-			deb_set_error(c, DMAENGINE_BENCH_ERR_RESULT, -EIO);
+			dmaengine_bench_set_error(c, DMAENGINE_BENCH_ERR_RESULT,
+						  -EIO);
 			return -EIO;
 		}
 	}
@@ -870,24 +908,25 @@ static int deb_slot_check(struct deb_chan *c, struct deb_slot *s)
 }
 
 /* Wait for a slot's batch, check it, unmap its buffers, count it. */
-static int deb_slot_retire(struct deb_chan *c, struct deb_slot *s)
+static int dmaengine_bench_slot_retire(struct dmaengine_bench_chan *c,
+				       struct dmaengine_bench_slot *s)
 {
 	ktime_t t0 = ktime_get();
 	int ret;
 
-	ret = deb_slot_wait(c, s);
-	c->fig.wait_ns += deb_elapsed(t0);
+	ret = dmaengine_bench_slot_wait(c, s);
+	c->fig.wait_ns += dmaengine_bench_elapsed(t0);
 	if (!ret && c->run->verify)
-		ret = deb_slot_check(c, s);
+		ret = dmaengine_bench_slot_check(c, s);
 	if (ret)
 		return ret;
 
 	s->busy = false;
 	if (c->run->distinct)
-		deb_unmap(c, s->set);
+		dmaengine_bench_unmap(c, s->set);
 	c->fig.batches++;
 	c->fig.segments += s->set->src_sgt.nents;
-	c->fig.bytes += deb_mapped_bytes(&s->set->src_sgt);
+	c->fig.bytes += dmaengine_bench_mapped_bytes(&s->set->src_sgt);
 	return 0;
 }
 
@@ -895,53 +934,55 @@ static int deb_slot_retire(struct deb_chan *c, struct deb_slot *s)
  * After an error nothing may be left queued on buffers about to be
  * unmapped: terminate first, then unmap what the failed batches held.
  */
-static void deb_slots_abandon(struct deb_chan *c)
+static void dmaengine_bench_slots_abandon(struct dmaengine_bench_chan *c)
 {
 	unsigned int i;
 
 	dmaengine_terminate_sync(c->chan);
 	atomic_set(&c->inflight, 0);
 	for (i = 0; i < c->run->depth; i++) {
-		struct deb_slot *s = &c->slots[i];
+		struct dmaengine_bench_slot *s = &c->slots[i];
 
 		if (!s->busy)
 			continue;
 		s->busy = false;
 		if (c->run->distinct)
-			deb_unmap(c, s->set);
+			dmaengine_bench_unmap(c, s->set);
 	}
 }
 
 /* Every batch of a run through the engine, up to depth of them in flight. */
-static int deb_dma_batches(struct deb_chan *c)
+static int dmaengine_bench_dma_batches(struct dmaengine_bench_chan *c)
 {
 	unsigned int depth = c->run->depth, next = 0, i;
 	u64 b;
 	int ret = 0;
 
 	for (b = 0; b < c->run->batches && !ret; b++) {
-		struct deb_slot *s = &c->slots[next];
+		struct dmaengine_bench_slot *s = &c->slots[next];
 
 		next = next + 1 == depth ? 0 : next + 1;
 		if (s->busy)
-			ret = deb_slot_retire(c, s);
+			ret = dmaengine_bench_slot_retire(c, s);
 		if (!ret)
-			ret = deb_slot_start(c, s, deb_batch_set(c, b));
+			ret = dmaengine_bench_slot_start(c, s,
+							 dmaengine_bench_batch_set(c, b));
 		if (!ret && READ_ONCE(c->run->abort)) {
-			deb_set_error(c, DMAENGINE_BENCH_ERR_INTR, -EINTR);
+			dmaengine_bench_set_error(c, DMAENGINE_BENCH_ERR_INTR,
+						  -EINTR);
 			ret = -EINTR;
 		}
 	}
 	/* the rest, oldest first */
 	for (i = 0; i < depth && !ret; i++) {
-		struct deb_slot *s = &c->slots[next];
+		struct dmaengine_bench_slot *s = &c->slots[next];
 
 		next = next + 1 == depth ? 0 : next + 1;
 		if (s->busy)
-			ret = deb_slot_retire(c, s);
+			ret = dmaengine_bench_slot_retire(c, s);
 	}
 	if (ret)
-		deb_slots_abandon(c);
+		dmaengine_bench_slots_abandon(c);
 	return ret;
 }
 
@@ -950,7 +991,7 @@ static int deb_dma_batches(struct deb_chan *c)
  * folio_copy(), or where the kernel does not export it (6.1), the same
  * loop of copy_highpage() that it runs.
  */
-static void deb_folio_copy(struct folio *dst, struct folio *src)
+static void dmaengine_bench_folio_copy(struct folio *dst, struct folio *src)
 {
 #ifdef HAVE_EXPORT_FOLIO_COPY
 	folio_copy(dst, src);
@@ -970,14 +1011,15 @@ static void deb_folio_copy(struct folio *dst, struct folio *src)
  * A batch copied by the CPU: folio by folio, or where the destination's
  * folios have another order, page by page as folio_copy() copies.
  */
-static void deb_cpu_copy(struct deb_chan *c, struct deb_set *set)
+static void dmaengine_bench_cpu_copy(struct dmaengine_bench_chan *c,
+				     struct dmaengine_bench_set *set)
 {
 	unsigned int sge = c->run->p->sge, i;
 	unsigned long spp, dpp, pg, npages;
 
 	if (c->run->dst_folio_size == c->run->folio_size) {
 		for (i = 0; i < sge; i++)
-			deb_folio_copy(set->dst[i], set->src[i]);
+			dmaengine_bench_folio_copy(set->dst[i], set->src[i]);
 		return;
 	}
 	spp = c->run->folio_size >> PAGE_SHIFT;
@@ -991,23 +1033,25 @@ static void deb_cpu_copy(struct deb_chan *c, struct deb_set *set)
 }
 
 /* The same batches copied by the CPU, the way migration copies a folio. */
-static int deb_cpu_batches(struct deb_chan *c)
+static int dmaengine_bench_cpu_batches(struct dmaengine_bench_chan *c)
 {
 	unsigned int sge = c->run->p->sge;
 	u64 b;
 
 	for (b = 0; b < c->run->batches; b++) {
-		struct deb_set *set = deb_batch_set(c, b);
+		struct dmaengine_bench_set *set =
+			dmaengine_bench_batch_set(c, b);
 		ktime_t t0 = ktime_get();
 
-		deb_cpu_copy(c, set);
-		c->fig.copy_ns += deb_elapsed(t0);
+		dmaengine_bench_cpu_copy(c, set);
+		c->fig.copy_ns += dmaengine_bench_elapsed(t0);
 
 		c->fig.batches++;
 		c->fig.segments += sge;
 		c->fig.bytes += (u64)sge * c->run->folio_size;
 		if (READ_ONCE(c->run->abort)) {
-			deb_set_error(c, DMAENGINE_BENCH_ERR_INTR, -EINTR);
+			dmaengine_bench_set_error(c, DMAENGINE_BENCH_ERR_INTR,
+						  -EINTR);
 			return -EINTR;
 		}
 	}
@@ -1015,9 +1059,9 @@ static int deb_cpu_batches(struct deb_chan *c)
 }
 
 /* One run on one channel. */
-static void deb_chan_run(struct deb_chan *c)
+static void dmaengine_bench_chan_run(struct dmaengine_bench_chan *c)
 {
-	struct deb_run *run = c->run;
+	struct dmaengine_bench_run *run = c->run;
 	bool map_once = run->prep != DMAENGINE_BENCH_MODE_CPU && !run->distinct;
 
 	memset(&c->fig, 0, sizeof(c->fig));
@@ -1030,31 +1074,32 @@ static void deb_chan_run(struct deb_chan *c)
 	atomic_set(&c->inflight, 0);
 
 	if (run->verify)
-		deb_buffer_clear(c->dst, c->dst_nfolios);
+		dmaengine_bench_buffer_clear(c->dst, c->dst_nfolios);
 
 	c->fig.start = ktime_get();
-	if (map_once && deb_map(c, &c->sets[0]))
+	if (map_once && dmaengine_bench_map(c, &c->sets[0]))
 		goto out;
 
 	if (run->prep == DMAENGINE_BENCH_MODE_CPU)
-		deb_cpu_batches(c);
+		dmaengine_bench_cpu_batches(c);
 	else
-		deb_dma_batches(c);
+		dmaengine_bench_dma_batches(c);
 
 	if (map_once)
-		deb_unmap(c, &c->sets[0]);
+		dmaengine_bench_unmap(c, &c->sets[0]);
 out:
 	c->fig.end = ktime_get();
 
 	if (!c->error && run->verify &&
-	    !deb_pattern_walk(c, c->dst, c->dst_nfolios, false))
-		deb_set_error(c, DMAENGINE_BENCH_ERR_VERIFY, -EILSEQ);
+	    !dmaengine_bench_pattern_walk(c, c->dst, c->dst_nfolios, false))
+		dmaengine_bench_set_error(c, DMAENGINE_BENCH_ERR_VERIFY,
+					  -EILSEQ);
 }
 
-int deb_chan_thread(void *data)
+int dmaengine_bench_chan_thread(void *data)
 {
-	struct deb_chan *c = data;
-	struct deb_run *run = c->run;
+	struct dmaengine_bench_chan *c = data;
+	struct dmaengine_bench_run *run = c->run;
 	unsigned int seen = 0;
 
 	for (;;) {
@@ -1064,7 +1109,7 @@ int deb_chan_thread(void *data)
 			break;
 		seen = READ_ONCE(run->gen);
 
-		deb_chan_run(c);
+		dmaengine_bench_chan_run(c);
 
 		if (atomic_dec_and_test(&run->pending))
 			complete(&run->run_done);
