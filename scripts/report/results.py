@@ -4,7 +4,7 @@
 A results file (results.json, written by scripts/sweep.py) is one JSON
 object:
 
-  format, format_version   "dma-bench-sweep", 1
+  format, format_version   "dma-bench-sweep", 3 (load() reads 1 and 2)
   kind                     "dmaengine" or "map"
   label, date, duration_s, command
   params                   every parameter of the sweep
@@ -43,7 +43,14 @@ import io
 import json
 
 FORMAT = "dma-bench-sweep"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
+# Keys a version renamed (one name for one parameter, from the ABI to the
+# tool's options and JSON to the results): load() gives an older file's
+# keys, wherever they are, their new names, so that a sweep can be
+# compared with one made before. {version: {old name: new name}}
+RENAMED = {
+    3: {"trans_delay_ns": "dma_trans_ns"},
+}
 
 # in the tool's order: the DMA forms, then the CPU copy
 PREP_MODES = ("prep_memcpy", "prep_memcpy_sg", "prep_memcpy_vec", "cpu")
@@ -115,6 +122,24 @@ def load(path):
     if res.get("format_version", 0) > FORMAT_VERSION:
         raise ValueError(f"{path}: format_version {res['format_version']} is "
                          f"newer than this script's {FORMAT_VERSION}")
+    return upgrade(res)
+
+
+def _rename_keys(v, names):
+    if isinstance(v, dict):
+        return {names.get(k, k): _rename_keys(x, names) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_rename_keys(x, names) for x in v]
+    return v
+
+
+def upgrade(res):
+    """An older results file with the keys of this FORMAT_VERSION (its
+    format_version stays what it was: what it lacks, it still lacks)."""
+    version = res.get("format_version", 1)
+    for since in sorted(RENAMED):
+        if version < since:
+            res = _rename_keys(res, RENAMED[since])
     return res
 
 

@@ -25,7 +25,7 @@ void map_fill_request(const struct bench_opts *o, struct map_benchmark *m)
 	m->node = o->node;
 	m->dma_bits = o->dma_bits;
 	m->dma_dir = o->dir;
-	m->dma_trans_ns = o->xdelay;
+	m->dma_trans_ns = o->dma_trans_ns;
 	m->granule = o->granule;
 	m->map_mode = o->mode == MODE_SG ? DMA_MAP_BENCH_SG_MODE :
 					    DMA_MAP_BENCH_SINGLE_MODE;
@@ -45,7 +45,7 @@ void map_fill_ext_request(const struct bench_opts *o,
 	m->node = o->node;
 	m->dma_bits = o->dma_bits;
 	m->dma_dir = o->dir;
-	m->dma_trans_ns = o->xdelay;
+	m->dma_trans_ns = o->dma_trans_ns;
 	m->entries = o->granule;
 	m->entry_size = o->entry_size;
 	if (o->nr_cpus) {

@@ -122,7 +122,7 @@ static const struct opt_desc opt_table[O_NR] = {
 		.accepts = "0..2 or bidirectional, to_device, from_device",
 		.scope = SC_MAP, .def = "0",
 		.help = "DMA direction: 0 bidirectional, 1 to_device, 2 from_device" },
-	[O_XDELAY] = { .name = "trans-delay-ns", .short_opt = 'x',
+	[O_DMA_TRANS_NS] = { .name = "dma-trans-ns", .short_opt = 'x',
 		.metavar = "NS", INT_OPT(0, DMA_MAP_MAX_TRANS_DELAY),
 		.scope = SC_MAP, .def = "0",
 		.help = "pretend-transfer delay between map and unmap" },
@@ -498,7 +498,7 @@ static int store(struct bench_opts *o, enum opt_id id, const char *arg,
 	case O_NODE: o->node = n; break;
 	case O_BITS: o->dma_bits = n; break;
 	case O_DIR: o->dir = choice; break;
-	case O_XDELAY: o->xdelay = n; break;
+	case O_DMA_TRANS_NS: o->dma_trans_ns = n; break;
 	case O_GRANULE:
 	case O_ENTRIES: o->granule = n; break;
 	case O_ENTRY_SIZE: o->entry_size = size; break;
@@ -669,7 +669,7 @@ static bool upstream_checks(enum opt_id id)
 {
 	switch (id) {
 	case O_MODE: case O_THREADS: case O_SECONDS: case O_NODE:
-	case O_BITS: case O_DIR: case O_XDELAY: case O_GRANULE:
+	case O_BITS: case O_DIR: case O_DMA_TRANS_NS: case O_GRANULE:
 		return true;
 	default:
 		return false;

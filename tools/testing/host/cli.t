@@ -33,7 +33,7 @@ expect() {
 
 out=$("$TOOL" --help)
 rc=$?
-if [ "$rc" -eq 0 ] && grep -q -- '--trans-delay-ns' <<<"$out" &&
+if [ "$rc" -eq 0 ] && grep -q -- '--dma-trans-ns' <<<"$out" &&
    grep -q '^EXAMPLES' <<<"$out"; then
 	tap_ok "--help: exit 0, usage with options and examples"
 else
@@ -41,7 +41,7 @@ else
 fi
 missing=
 for o in mode json csv verbose help version threads seconds node dma-bits dir \
-	 trans-delay-ns granule channels channel device order folio sge bytes \
+	 dma-trans-ns granule channels channel device order folio sge bytes \
 	 runs warmup src-node dst-node prep verify poll allow-fewer timeout-ms \
 	 per-channel samples entries entry-size iterations cpus sync percentiles \
 	 buffers depth dst-order dst-folio; do
@@ -77,7 +77,7 @@ expect 1 "invalid --node '-2': must be -1\.\.1023" "-n -2: exit 1 (as upstream)"
 expect 1 "invalid --dma-bits '65': must be 20\.\.64" "-b 65: exit 1 (as upstream)" -b 65
 expect 1 "invalid --dir '3': must be 0\.\.2 or bidirectional, to_device, from_device" \
 	"-d 3: exit 1 (as upstream)" -d 3
-expect 1 "invalid --trans-delay-ns '10000001': must be 0\.\.10000000" \
+expect 1 "invalid --dma-trans-ns '10000001': must be 0\.\.10000000" \
 	"-x too big: exit 1 (as upstream)" -x 10000001
 expect 1 "invalid --granule '65537': must be 1\.\.65536" "-g 65537: exit 1 (as upstream)" -g 65537
 expect 2 "^dma_map_benchmark: invalid --entries '0': must be 1\.\.65536$" \

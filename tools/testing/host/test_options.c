@@ -73,7 +73,7 @@ static enum parse_status bad_status(const char *name)
 {
 	static const char *const upstream[] = {
 		"mode", "threads", "seconds", "node", "dma-bits", "dir",
-		"trans-delay-ns", "granule",
+		"dma-trans-ns", "granule",
 	};
 	size_t i;
 
@@ -102,8 +102,8 @@ static void test_defaults(void)
 	   "no arguments: run, nothing printed");
 	ok(o.mode == MODE_SINGLE && o.threads == 1 && o.seconds == 20 &&
 	   o.node == -1 && o.dma_bits == 32 && o.dir == DMA_MAP_BIDIRECTIONAL &&
-	   o.xdelay == 0 && o.granule == 1 && o.format == OUT_TEXT,
-	   "upstream defaults: single, threads 1, seconds 20, node -1, bits 32, dir 0, xdelay 0, granule 1");
+	   o.dma_trans_ns == 0 && o.granule == 1 && o.format == OUT_TEXT,
+	   "upstream defaults: single, threads 1, seconds 20, node -1, bits 32, dir 0, dma_trans_ns 0, granule 1");
 	ok(o.channels == 1 && !o.channel[0] && !o.device[0] &&
 	   o.folio_order == 0 && o.sge == 512 && o.bytes == 512ULL << 20 &&
 	   o.runs == 20 && o.warmup == 1 && o.src_node == -1 &&
@@ -122,7 +122,7 @@ static void test_defaults(void)
 	static long long get_##field(const struct bench_opts *o) \
 	{ return (long long)o->field; }
 GETTER(threads) GETTER(seconds) GETTER(node) GETTER(dma_bits) GETTER(dir)
-GETTER(xdelay) GETTER(granule) GETTER(channels) GETTER(sge) GETTER(runs)
+GETTER(dma_trans_ns) GETTER(granule) GETTER(channels) GETTER(sge) GETTER(runs)
 GETTER(warmup) GETTER(src_node) GETTER(dst_node) GETTER(timeout_ms)
 GETTER(folio_order) GETTER(bytes) GETTER(mode) GETTER(prep_modes)
 GETTER(entry_size) GETTER(iterations) GETTER(depth) GETTER(dst_folio_order)
@@ -170,7 +170,7 @@ static const struct opt_case cases[] = {
 	  GOOD({ "0", 0 }, { "1", 1 }, { "2", 2 }, { "bidirectional", 0 },
 	       { "TO_DEVICE", 1 }, { "From_Device", 2 }, { "from-device", 2 }),
 	  BAD("3", "-1", "up", "to", "to_device_x", "", "00", "FROM DEVICE") },
-	{ "single", 'x', "trans-delay-ns", "0..10000000", get_xdelay,
+	{ "single", 'x', "dma-trans-ns", "0..10000000", get_dma_trans_ns,
 	  GOOD({ "0", 0 }, { "1000", 1000 }, { "10000000", 10000000 }),
 	  BAD("-1", "10000001", NOTNUM) },
 	{ "sg", 'g', "granule", "1..65536", get_granule,
@@ -515,7 +515,7 @@ static void test_scope(void)
 	static const char *const map_only[][2] = {
 		{ "--threads", "2" }, { "--seconds", "2" }, { "--node", "0" },
 		{ "--dma-bits", "40" }, { "--dir", "1" },
-		{ "--trans-delay-ns", "5" }, { "--granule", "2" },
+		{ "--dma-trans-ns", "5" }, { "--granule", "2" },
 		{ "--entries", "2" }, { "--entry-size", "4K" },
 		{ "--iterations", "5" }, { "--sync", NULL },
 		{ "--percentiles", NULL },
@@ -641,16 +641,16 @@ static void test_upstream_command_lines(void)
 	ok(parse(&o, "-t", "8", "-s", "30", "-n", "-1", "-b", "32", "-d", "2",
 		 "-x", "0", "-g", "8", "-m", "1", NULL) == PARSE_RUN &&
 	   o.mode == MODE_SG && o.threads == 8 && o.seconds == 30 &&
-	   o.node == -1 && o.dma_bits == 32 && o.dir == 2 && o.xdelay == 0 &&
+	   o.node == -1 && o.dma_bits == 32 && o.dir == 2 && o.dma_trans_ns == 0 &&
 	   o.granule == 8, "the sg series' command line");
 	ok(parse(&o, "-t", "1", "-s", "1", "-g", "1024", NULL) == PARSE_RUN &&
 	   o.mode == MODE_SINGLE && o.granule == 1024,
 	   "upstream single-mode command line");
 	ok(parse(&o, "--threads", "16", "--seconds", "5", "--node", "0",
-		 "--dma-bits", "64", "--dir", "to_device", "--trans-delay-ns",
+		 "--dma-bits", "64", "--dir", "to_device", "--dma-trans-ns",
 		 "100", "--granule", "4", "--mode", "sg", NULL) == PARSE_RUN &&
 	   o.threads == 16 && o.seconds == 5 && o.node == 0 &&
-	   o.dma_bits == 64 && o.dir == 1 && o.xdelay == 100 &&
+	   o.dma_bits == 64 && o.dir == 1 && o.dma_trans_ns == 100 &&
 	   o.granule == 4 && o.mode == MODE_SG, "all long options");
 }
 
@@ -659,7 +659,7 @@ static void test_help_version(void)
 	static const char *const longs[] = {
 		"--mode", "--json", "--csv", "--verbose", "--help", "--version",
 		"--threads", "--seconds", "--node", "--dma-bits", "--dir",
-		"--trans-delay-ns", "--granule", "--channels", "--channel",
+		"--dma-trans-ns", "--granule", "--channels", "--channel",
 		"--device", "--order", "--folio", "--sge", "--bytes", "--runs",
 		"--warmup", "--src-node", "--dst-node", "--prep", "--verify",
 		"--poll", "--allow-fewer", "--timeout-ms", "--per-channel",
