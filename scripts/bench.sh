@@ -42,7 +42,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 opts=("$@")
-[ ${#opts[@]} -gt 0 ] || opts=(--sge 512 --bytes 32M --runs 10 --warmup 1)
+[ ${#opts[@]} -gt 0 ] || opts=(--sge 512 --bytes 32M --runs 10 --warmup-runs 1)
 
 "$DMA_BENCH_TOP/scripts/setup.sh" bench
 say "building the modules and the tool"

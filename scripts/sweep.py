@@ -67,7 +67,7 @@ DEFAULT_MAP_THREADS = [1, 2, 4]
 DEFAULT_MAP_RUNS = 5
 DEFAULT_MAP_SECONDS = 10
 TOOL_DEFAULT_BYTES = 512 << 20
-TOOL_DEFAULT_WARMUP = 1
+TOOL_DEFAULT_WARMUP_RUNS = 1
 PERF_EVENTS = "cycles,instructions,cache-misses"
 MARK = "@@SWEEP"
 
@@ -137,7 +137,8 @@ def folio_orders(a, page_size):
 def plan_dmaengine(a, page_size):
     cells = []
     bytes_pc = parse_size(a.bytes) if a.bytes else TOOL_DEFAULT_BYTES
-    warmup = a.warmup if a.warmup is not None else TOOL_DEFAULT_WARMUP
+    warmup_runs = a.warmup_runs if a.warmup_runs is not None else \
+        TOOL_DEFAULT_WARMUP_RUNS
     common = []
     for opt, val in (("--src-node", a.src_node), ("--dst-node", a.dst_node),
                      ("--cpus", a.cpus)):
@@ -157,8 +158,8 @@ def plan_dmaengine(a, page_size):
                                      str(order), "--sge", str(sge), "--runs",
                                      str(a.runs), "--buffers", buffers,
                                      "--depth", str(depth)]
-                            if a.warmup is not None:
-                                argv += ["--warmup", str(a.warmup)]
+                            if a.warmup_runs is not None:
+                                argv += ["--warmup-runs", str(a.warmup_runs)]
                             if a.bytes:
                                 argv += ["--bytes", a.bytes]
                             argv += common + shlex.split(a.tool_args or "") + \
@@ -170,7 +171,7 @@ def plan_dmaengine(a, page_size):
                                 "folio_bytes": page_size << order, "sge": sge,
                                 "depth": depth, "buffers": buffers,
                                 "argv": argv, "invocations": 1,
-                                "weight": nmodes * (a.runs + warmup) * ch *
+                                "weight": nmodes * (a.runs + warmup_runs) * ch *
                                 effective_bytes(bytes_pc, sge, order,
                                                 page_size),
                             })
@@ -813,7 +814,7 @@ def parse_args(argv):
                    help="sg entries a batch [512]")
     d.add_argument("--bytes", metavar="SIZE",
                    help="bytes a channel copies in a run [the tool's: 512M]")
-    d.add_argument("--warmup", type=int, metavar="N",
+    d.add_argument("--warmup-runs", type=int, metavar="N",
                    help="warm-up runs [the tool's: 1]")
     m = p.add_argument_group("map matrix")
     m.add_argument("--map", action="store_true",

@@ -49,7 +49,7 @@ FORMAT_VERSION = 3
 # keys, wherever they are, their new names, so that a sweep can be
 # compared with one made before. {version: {old name: new name}}
 RENAMED = {
-    3: {"trans_delay_ns": "dma_trans_ns"},
+    3: {"trans_delay_ns": "dma_trans_ns", "warmup": "warmup_runs"},
 }
 
 # in the tool's order: the DMA forms, then the CPU copy
@@ -379,7 +379,7 @@ def header_lines(res):
         tp = tools[0].get("params", {}) if tools else {}
         bpc = tp.get("bytes_per_channel")
         size = format_size(bpc) if bpc else p.get("bytes") or "?"
-        warm = tp.get("warmup", p.get("warmup"))
+        warm = tp.get("warmup_runs", p.get("warmup_runs"))
         lines.append(f"# {size} per channel (rounded up to whole batches); "
                      f"{p.get('runs')} runs a cell"
                      f"{' after ' + str(warm) + ' warm-up' if warm is not None else ''}"

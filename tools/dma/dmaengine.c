@@ -57,7 +57,7 @@ void dmaengine_fill_request(const struct bench_opts *o,
 	b->sge = o->sge;
 	b->bytes_per_channel = o->bytes;
 	b->runs = o->runs;
-	b->warmup_runs = o->warmup;
+	b->warmup_runs = o->warmup_runs;
 	b->src_node = o->src_node;
 	b->dst_node = o->dst_node;
 	b->timeout_ms = o->timeout_ms;

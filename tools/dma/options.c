@@ -182,9 +182,10 @@ static const struct opt_desc opt_table[O_NR] = {
 	[O_RUNS] = { .name = "runs", .short_opt = 'r', .metavar = "N",
 		INT_OPT(1, DMAENGINE_BENCH_MAX_RUNS), .scope = SC_DMAENGINE,
 		.def = "20", .help = "timed runs of each prep mode" },
-	[O_WARMUP] = { .name = "warmup", .short_opt = 'w', .metavar = "N",
-		INT_OPT(0, DMAENGINE_BENCH_MAX_WARMUP), .scope = SC_DMAENGINE,
-		.def = "1", .help = "untimed runs of each prep mode first" },
+	[O_WARMUP_RUNS] = { .name = "warmup-runs", .short_opt = 'w',
+		.metavar = "N", INT_OPT(0, DMAENGINE_BENCH_MAX_WARMUP),
+		.scope = SC_DMAENGINE, .def = "1",
+		.help = "untimed runs of each prep mode first" },
 	[O_SRC_NODE] = { .name = "src-node", .metavar = "N",
 		INT_OPT(-1, NODE_MAX), .scope = SC_DMAENGINE, .def = "-1",
 		.help = "NUMA node of the source folios; -1: the channel's node" },
@@ -519,7 +520,7 @@ static int store(struct bench_opts *o, enum opt_id id, const char *arg,
 	case O_SGE: o->sge = n; break;
 	case O_BYTES: o->bytes = size; break;
 	case O_RUNS: o->runs = n; break;
-	case O_WARMUP: o->warmup = n; break;
+	case O_WARMUP_RUNS: o->warmup_runs = n; break;
 	case O_SRC_NODE: o->src_node = n; break;
 	case O_DST_NODE: o->dst_node = n; break;
 	case O_PREP: o->prep_modes = choice; break;

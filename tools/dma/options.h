@@ -33,7 +33,7 @@ enum opt_id {
 	O_ENTRIES, O_ENTRY_SIZE, O_ITERATIONS, O_CPUS, O_DMA_SYNC, O_PERCENTILES,
 	O_CHANNELS, O_CHANNEL, O_DEVICE, O_ORDER, O_FOLIO, O_DST_ORDER,
 	O_DST_FOLIO, O_SGE, O_BYTES,
-	O_RUNS, O_WARMUP, O_SRC_NODE, O_DST_NODE, O_PREP, O_BUFFERS, O_DEPTH,
+	O_RUNS, O_WARMUP_RUNS, O_SRC_NODE, O_DST_NODE, O_PREP, O_BUFFERS, O_DEPTH,
 	O_VERIFY, O_POLL, O_ALLOW_FEWER, O_TIMEOUT, O_PER_CHANNEL, O_SAMPLES,
 	O_NR
 };
@@ -77,7 +77,7 @@ struct bench_opts {
 	unsigned int sge;
 	uint64_t bytes;
 	unsigned int runs;
-	unsigned int warmup;
+	unsigned int warmup_runs;
 	int src_node;
 	int dst_node;
 	unsigned int prep_modes;	/* DMAENGINE_BENCH_PREP_* */

@@ -646,7 +646,7 @@ static void json_params(struct json *j, const struct dmaengine_report *r)
 	json_key_uint(j, "sge", b->sge);
 	json_key_uint(j, "bytes_per_channel", b->bytes_per_channel);
 	json_key_uint(j, "runs", b->runs);
-	json_key_uint(j, "warmup", b->warmup_runs);
+	json_key_uint(j, "warmup_runs", b->warmup_runs);
 	json_key_int(j, "src_node", b->src_node);
 	json_key_int(j, "dst_node", b->dst_node);
 	json_key(j, "prep");

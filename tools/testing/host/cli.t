@@ -42,7 +42,7 @@ fi
 missing=
 for o in mode json csv verbose help version threads seconds node dma-bits dir \
 	 dma-trans-ns granule channels channel device order folio sge bytes \
-	 runs warmup src-node dst-node prep verify poll allow-fewer timeout-ms \
+	 runs warmup-runs src-node dst-node prep verify poll allow-fewer timeout-ms \
 	 per-channel samples entries entry-size iterations cpus sync percentiles \
 	 buffers depth dst-order dst-folio; do
 	grep -q -- "--$o\b" <<<"$out" || missing="$missing --$o"
@@ -113,8 +113,8 @@ expect 2 "invalid --sge '65537': must be 1\.\.65536" "--sge 65537: exit 2" \
 	-m dmaengine --sge 65537
 expect 2 "invalid --runs '0': must be 1\.\.10000" "--runs 0: exit 2" \
 	-m dmaengine --runs 0
-expect 2 "invalid --warmup '101': must be 0\.\.100" "--warmup 101: exit 2" \
-	-m dmaengine --warmup 101
+expect 2 "invalid --warmup-runs '101': must be 0\.\.100" "--warmup-runs 101: exit 2" \
+	-m dmaengine --warmup-runs 101
 expect 2 "invalid --timeout-ms '600001': must be 0\.\.600000" \
 	"--timeout-ms 600001: exit 2" -m dmaengine --timeout-ms 600001
 expect 2 "invalid --prep 'x': must be memcpy, memcpy_sg, memcpy_vec, cpu, both or all, or a comma-separated list of them" \

@@ -11,7 +11,7 @@
 # failed and one-sided cells, geometric means, --prep inside one file,
 # --json, and errors; the crafted files are format 1 (before the cpu mode,
 # depth and buffers), read as depth 1 with reused buffers; --prep --modes
-# with the cpu mode on the format 2 fixtures/results-dmaengine.json, and the
+# with the cpu mode on the format 3 fixtures/results-dmaengine.json, and the
 # two batch forms (prep_memcpy_sg against prep_memcpy_vec, convert_ms
 # memcpy_vec's alone).
 . "$(dirname "$0")/lib.sh"

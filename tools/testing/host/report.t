@@ -100,7 +100,7 @@ def dmaengine_json():
     p = d["params"]
     for k in ["channels", "channel", "device", "folio_order", "folio_bytes",
               "dst_folio_order", "dst_folio_bytes", "sge",
-              "bytes_per_channel", "runs", "warmup", "src_node", "dst_node", "prep",
+              "bytes_per_channel", "runs", "warmup_runs", "src_node", "dst_node", "prep",
               "skip_missing", "buffers", "depth", "cpus",
               "verify", "poll", "allow_fewer", "timeout_ms"]:
         assert k in p, k

@@ -584,7 +584,7 @@ check("results.py: convert_ms is memcpy_vec's alone, rows in the tool's order, C
 
 # the names format 3 gave keys (new: old), written out here rather than
 # taken from results.RENAMED, so that the test says what old files hold
-OLD_NAMES = {"dma_trans_ns": "trans_delay_ns"}
+OLD_NAMES = {"dma_trans_ns": "trans_delay_ns", "warmup_runs": "warmup"}
 
 def old_names(v):
     if isinstance(v, dict):

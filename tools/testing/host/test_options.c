@@ -106,7 +106,7 @@ static void test_defaults(void)
 	   "upstream defaults: single, threads 1, seconds 20, node -1, bits 32, dir 0, dma_trans_ns 0, granule 1");
 	ok(o.channels == 1 && !o.channel[0] && !o.device[0] &&
 	   o.folio_order == 0 && o.sge == 512 && o.bytes == 512ULL << 20 &&
-	   o.runs == 20 && o.warmup == 1 && o.src_node == -1 &&
+	   o.runs == 20 && o.warmup_runs == 1 && o.src_node == -1 &&
 	   o.dst_node == -1 && o.prep_modes == DMAENGINE_BENCH_PREP_ALL &&
 	   o.flags == (DMAENGINE_BENCH_F_DISTINCT |
 		       DMAENGINE_BENCH_F_SKIP_MISSING) &&
@@ -123,7 +123,7 @@ static void test_defaults(void)
 	{ return (long long)o->field; }
 GETTER(threads) GETTER(seconds) GETTER(node) GETTER(dma_bits) GETTER(dir)
 GETTER(dma_trans_ns) GETTER(granule) GETTER(channels) GETTER(sge) GETTER(runs)
-GETTER(warmup) GETTER(src_node) GETTER(dst_node) GETTER(timeout_ms)
+GETTER(warmup_runs) GETTER(src_node) GETTER(dst_node) GETTER(timeout_ms)
 GETTER(folio_order) GETTER(bytes) GETTER(mode) GETTER(prep_modes)
 GETTER(entry_size) GETTER(iterations) GETTER(depth) GETTER(dst_folio_order)
 
@@ -229,7 +229,7 @@ static const struct opt_case cases[] = {
 	{ "dmaengine", 'r', "runs", "1..10000", get_runs,
 	  GOOD({ "1", 1 }, { "20", 20 }, { "10000", 10000 }),
 	  BAD("0", "10001", NOTNUM) },
-	{ "dmaengine", 'w', "warmup", "0..100", get_warmup,
+	{ "dmaengine", 'w', "warmup-runs", "0..100", get_warmup_runs,
 	  GOOD({ "0", 0 }, { "1", 1 }, { "100", 100 }),
 	  BAD("-1", "101", NOTNUM) },
 	{ "dmaengine", 0, "src-node", "-1..1023", get_src_node,
@@ -524,7 +524,7 @@ static void test_scope(void)
 		{ "--channels", "2" }, { "--channel", "dma0chan0" },
 		{ "--device", "x" }, { "--order", "1" }, { "--folio", "8K" },
 		{ "--sge", "4" }, { "--bytes", "1M" }, { "--runs", "3" },
-		{ "--warmup", "0" }, { "--src-node", "0" }, { "--dst-node", "0" },
+		{ "--warmup-runs", "0" }, { "--src-node", "0" }, { "--dst-node", "0" },
 		{ "--prep", "memcpy" }, { "--verify", NULL }, { "--poll", NULL },
 		{ "--allow-fewer", NULL }, { "--timeout-ms", "5" },
 		{ "--per-channel", NULL }, { "--csv", NULL }, { "--verbose", NULL },
@@ -661,7 +661,7 @@ static void test_help_version(void)
 		"--threads", "--seconds", "--node", "--dma-bits", "--dir",
 		"--dma-trans-ns", "--granule", "--channels", "--channel",
 		"--device", "--order", "--folio", "--sge", "--bytes", "--runs",
-		"--warmup", "--src-node", "--dst-node", "--prep", "--verify",
+		"--warmup-runs", "--src-node", "--dst-node", "--prep", "--verify",
 		"--poll", "--allow-fewer", "--timeout-ms", "--per-channel",
 		"--samples", "--entries", "--entry-size", "--iterations",
 		"--cpus", "--sync", "--percentiles", "--buffers", "--depth",

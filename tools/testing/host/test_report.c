@@ -1163,7 +1163,7 @@ static void test_json(void)
 	write_file("dmaengine.json", text);
 	ok(!strncmp(text, json_start, strlen(json_start)),
 	   "JSON starts with tool, version, kernel, mode, params");
-	has_str(text, "\"params\":{\"channels\":1,\"channel\":\"\",\"device\":\"\",\"folio_order\":0,\"folio_bytes\":4096,\"dst_folio_order\":0,\"dst_folio_bytes\":4096,\"page_size\":4096,\"sge\":512,\"bytes_per_channel\":536870912,\"runs\":20,\"warmup\":1,\"src_node\":-1,\"dst_node\":-1,\"prep\":\"both\",\"skip_missing\":false,\"buffers\":\"distinct\",\"depth\":1,\"cpus\":[],\"verify\":false,\"poll\":false,\"allow_fewer\":false,\"timeout_ms\":0},\"interface_version\":2,\"prep_modes_run\":[\"prep_memcpy\",\"prep_memcpy_sg\"],\"missing\":[],\"system\":{\"cpufreq\":null},",
+	has_str(text, "\"params\":{\"channels\":1,\"channel\":\"\",\"device\":\"\",\"folio_order\":0,\"folio_bytes\":4096,\"dst_folio_order\":0,\"dst_folio_bytes\":4096,\"page_size\":4096,\"sge\":512,\"bytes_per_channel\":536870912,\"runs\":20,\"warmup_runs\":1,\"src_node\":-1,\"dst_node\":-1,\"prep\":\"both\",\"skip_missing\":false,\"buffers\":\"distinct\",\"depth\":1,\"cpus\":[],\"verify\":false,\"poll\":false,\"allow_fewer\":false,\"timeout_ms\":0},\"interface_version\":2,\"prep_modes_run\":[\"prep_memcpy\",\"prep_memcpy_sg\"],\"missing\":[],\"system\":{\"cpufreq\":null},",
 		"JSON params: every parameter; interface_version, prep_modes_run, missing, system");
 	has_str(text, "\"channels\":[{\"name\":\"dma0chan0\",\"device\":\"soft_dma.0\",\"driver\":\"soft_dma\",\"node\":-1,\"src_node\":0,\"dst_node\":0,\"max_seg_size\":65536,\"copy_align\":0,\"has_memcpy_sg\":true,\"has_memcpy_vec\":false,\"no_order\":false}]",
 		"JSON channels, with no_order");
