@@ -43,10 +43,11 @@ HIGHER_IS_BETTER = {"gbps"}
 
 
 def figure_stat(row, fig):
-    """(mean, sd, n) of a figure of a row; counts are exact (sd 0)."""
+    """(mean, stddev, n) of a figure of a row; counts are exact
+    (stddev 0)."""
     v = row.get(fig)
     if isinstance(v, dict):
-        return v["mean"], v["sd"], row.get("runs")
+        return v["mean"], v["stddev"], row.get("runs")
     if isinstance(v, (int, float)):
         return float(v), 0.0, row.get("runs")
     raise KeyError(fig)
@@ -80,9 +81,9 @@ def label_of(kind, key, prep_mode=True, folio_bytes=None):
 
 
 def compare_stat(a, b, alpha):
-    """One comparison: a and b are (mean, sd, n)."""
-    out = {"a": {"mean": a[0], "sd": a[1], "n": a[2]},
-           "b": {"mean": b[0], "sd": b[1], "n": b[2]},
+    """One comparison: a and b are (mean, stddev, n)."""
+    out = {"a": {"mean": a[0], "stddev": a[1], "n": a[2]},
+           "b": {"mean": b[0], "stddev": b[1], "n": b[2]},
            "delta_pct": stats.pct_change(a[0], b[0])}
     w = stats.welch(a[0], a[1], a[2], b[0], b[1], b[2])
     if w is None:
@@ -196,7 +197,7 @@ def side(c, s):
     if c["status"] != "ok":
         return ""
     dec = decimals(c[s]["mean"])	# the SD to the mean's precision
-    return f"{fmt_num(c[s]['mean'], dec)} \u00b1 {fmt_num(c[s]['sd'], dec)}"
+    return f"{fmt_num(c[s]['mean'], dec)} \u00b1 {fmt_num(c[s]['stddev'], dec)}"
 
 
 def format_text(doc):

@@ -305,19 +305,19 @@ def dmaengine_rows(cell, inv):
 
 
 def map_op_stat(run, op):
-    """(mean, sd, p99, count) of an operation in one run of the tool, in
+    """(mean, stddev, p99, count) of an operation in one run of the tool, in
     us: the extended interface's nanoseconds (results.ops) when the tool
     used it (--percentiles, --sync, --entries > 1024, ...), else the
     selftest's figures (100 ns resolution); None if the run lacks it."""
     ops = run.get("results", {}).get("ops") or {}
     if op in ops:
         o = ops[op]
-        return (o["mean_ns"] / 1000.0, o["sd_ns"] / 1000.0,
+        return (o["mean_ns"] / 1000.0, o["stddev_ns"] / 1000.0,
                 o["p99_ns"] / 1000.0, o["count"])
     legacy = run.get("results", {}).get(op + "_us")
     if legacy is None:
         return None
-    return legacy["mean"], legacy["sd"], None, None
+    return legacy["mean"], legacy["stddev"], None, None
 
 
 def map_rows(cell, invs):
@@ -348,11 +348,11 @@ def map_rows(cell, invs):
         per_run = [map_op_stat(r, op) for r in runs]
         if any(x is None for x in per_run):
             continue	# sync_*: only with --sync
-        for i, suffix in enumerate(("_us", "_sd_us", "_p99_us")):
+        for i, suffix in enumerate(("_us", "_stddev_us", "_p99_us")):
             vals = [x[i] for x in per_run if x[i] is not None]
             if len(vals) == len(per_run):
-                m, sd = stats.mean_sd(vals)
-                row[op + suffix] = {"mean": m, "sd": sd}
+                m, stddev = stats.mean_stddev(vals)
+                row[op + suffix] = {"mean": m, "stddev": stddev}
         row[op + "_count"] = sum(x[3] for x in per_run) \
             if all(x[3] is not None for x in per_run) else None
     cell["status"] = "ok"

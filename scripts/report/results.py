@@ -21,8 +21,9 @@ object:
 
 A dmaengine row holds the tool's result object (prep_mode, chan,
 folio_order, folio_bytes, sge, depth, buffers, runs, bytes, prep_calls,
-submits, batches, segments, and {mean, sd} for each of PHASES) plus cell,
-status, error and channels (the count asked for; chan is the count used).
+submits, batches, segments, and {mean, stddev} for each of PHASES) plus
+cell, status, error and channels (the count asked for; chan is the count
+used).
 prep_mode is prep_memcpy, prep_memcpy_sg, prep_memcpy_vec (one
 dmaengine_prep_dma_memcpy_vec() a batch: convert_ms, the part of prep_ms
 building its dma_vec arrays, 0 in the other modes) or cpu (the CPU copy:
@@ -32,10 +33,10 @@ memcpy_vec lack convert_ms (read as none). Format 1 files (before the cpu mode) 
 buffers, copy_ms and prep_stalls: their rows read as depth 1, buffers
 reuse, which is what that tool did. A map row holds
 mode, granule, threads, seconds, runs (invocations), and for each
-operation OP of MAP_OPS the run measured: OP_us ({mean, sd} over the
-invocations' means), OP_sd_us (the kernel's within-run standard deviation,
-{mean, sd} over the invocations), OP_p99_us and OP_count (with the
-extended interface), plus cell, status, error.
+operation OP of MAP_OPS the run measured: OP_us ({mean, stddev} over the
+invocations' means), OP_stddev_us (the kernel's within-run standard
+deviation, {mean, stddev} over the invocations), OP_p99_us and OP_count
+(with the extended interface), plus cell, status, error.
 """
 
 import csv
@@ -49,7 +50,10 @@ FORMAT_VERSION = 3
 # keys, wherever they are, their new names, so that a sweep can be
 # compared with one made before. {version: {old name: new name}}
 RENAMED = {
-    3: {"trans_delay_ns": "dma_trans_ns", "warmup": "warmup_runs"},
+    3: dict({"trans_delay_ns": "dma_trans_ns", "warmup": "warmup_runs",
+             "sd": "stddev", "sd_ns": "stddev_ns"},
+            **{f"{op}_sd_us": f"{op}_stddev_us"
+               for op in ("map", "unmap", "sync_cpu", "sync_device")}),
 }
 
 # in the tool's order: the DMA forms, then the CPU copy
@@ -77,7 +81,7 @@ FORMAT1_BUFFERS = "reuse"	# the tool before --buffers
 # map operations: map and unmap always, the syncs with the tool's --sync
 MAP_OPS = ("map", "unmap", "sync_cpu", "sync_device")
 MAP_FIGURES = tuple(f"{op}{s}" for op in MAP_OPS
-                    for s in ("_us", "_sd_us", "_p99_us"))
+                    for s in ("_us", "_stddev_us", "_p99_us"))
 MAP_MODES = ("single", "sg")
 
 # The reference table: headings and minimum widths (wider values widen).
@@ -90,17 +94,18 @@ DMAENGINE_COLUMNS = (("mode", 14), ("chan", 4), ("folio", 5), ("sge", 3),
 # after sge, when a sweep varies them
 DMAENGINE_SETUP_COLUMNS = (("depth", 5), ("buffers", 8))
 MAP_COLUMNS = (("mode", 6), ("granule", 7), ("threads", 7), ("map_us", 15),
-               ("unmap_us", 15), ("map_sd_us", 9), ("unmap_sd_us", 11),
+               ("unmap_us", 15), ("map_stddev_us", 13),
+               ("unmap_stddev_us", 15),
                ("runs", 4))
-# with --sync, after unmap_sd_us
+# with --sync, after unmap_stddev_us
 MAP_SYNC_COLUMNS = (("sync_cpu_us", 15), ("sync_device_us", 15))
 
 DMAENGINE_CSV = (("cell", "status", "mode", "channels", "chan", "folio_order",
                   "folio_bytes", "sge", "depth", "buffers", "runs") + COUNTS
-                 + tuple(f"{p}_{s}" for p in PHASES for s in ("mean", "sd"))
+                 + tuple(f"{p}_{s}" for p in PHASES for s in ("mean", "stddev"))
                  + ("error",))
 MAP_CSV = (("cell", "status", "mode", "granule", "threads", "seconds", "runs")
-           + tuple(f"{f}_{s}" for f in MAP_FIGURES for s in ("mean", "sd"))
+           + tuple(f"{f}_{s}" for f in MAP_FIGURES for s in ("mean", "stddev"))
            + ("error",))
 
 
@@ -221,7 +226,7 @@ def _display_width(s):
 
 
 def _ms(stat, decimals=2):
-    return f"{stat['mean']:.{decimals}f} \u00b1 {stat['sd']:.{decimals}f}"
+    return f"{stat['mean']:.{decimals}f} \u00b1 {stat['stddev']:.{decimals}f}"
 
 
 def first_line(msg, limit=120):
@@ -326,7 +331,7 @@ def _us(stat):
     if stat is None:
         return "-"
     d = 3 if abs(stat["mean"]) < 10 else 2
-    return f"{stat['mean']:.{d}f} \u00b1 {stat['sd']:.{d}f}"
+    return f"{stat['mean']:.{d}f} \u00b1 {stat['stddev']:.{d}f}"
 
 
 def map_table_rows(rows):
@@ -338,8 +343,8 @@ def map_table_rows(rows):
             cells.append("FAILED: " + first_line(r.get("error")))
         else:
             cells += [_us(r["map_us"]), _us(r["unmap_us"]),
-                      f"{r['map_sd_us']['mean']:.1f}",
-                      f"{r['unmap_sd_us']['mean']:.1f}"]
+                      f"{r['map_stddev_us']['mean']:.1f}",
+                      f"{r['unmap_stddev_us']['mean']:.1f}"]
             if sync:
                 cells += [_us(r.get("sync_cpu_us")), _us(r.get("sync_device_us"))]
             cells.append(str(r["runs"]))
@@ -365,7 +370,7 @@ def header_lines(res):
         lines.append(f"# map: {p.get('seconds')} s x {p.get('runs')} runs a cell"
                      f"{', ' + p['tool_args'] if p.get('tool_args') else ''};"
                      " *_us: mean \u00b1 SD over the runs of the kernel's mean;"
-                     " *_sd_us: the kernel's SD within a run")
+                     " *_stddev_us: the kernel's SD within a run")
     else:
         provs = sysi.get("providers") or []
         if provs:
@@ -493,7 +498,8 @@ def format_csv(res):
             line = [r["cell"], r["status"], r["mode"], r["granule"], r["threads"],
                     r.get("seconds"), r.get("runs") if ok else ""]
             for f in MAP_FIGURES:
-                line += [_num(r[f]["mean"]), _num(r[f]["sd"])] if ok and r.get(f) \
+                line += [_num(r[f]["mean"]), _num(r[f]["stddev"])] \
+                    if ok and r.get(f) \
                     else ["", ""]
             line.append("" if ok else first_line(r.get("error"), 1000))
             w.writerow(line)
@@ -507,7 +513,7 @@ def format_csv(res):
                     r.get("runs", "") if ok else ""]
             line += [r.get(c, "") if ok else "" for c in COUNTS]
             for p in PHASES:
-                line += [_num(r[p]["mean"]), _num(r[p]["sd"])] \
+                line += [_num(r[p]["mean"]), _num(r[p]["stddev"])] \
                     if ok and r.get(p) else ["", ""]
             line.append("" if ok else first_line(r.get("error"), 1000))
             w.writerow(line)

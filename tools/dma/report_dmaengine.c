@@ -29,11 +29,12 @@ static const char *const phase_names[PH_NR] = {
 
 const char dmaengine_csv_header[] =
 	"mode,chan,folio_order,folio_bytes,sge,depth,buffers,cpus,runs,bytes,"
-	"prep_calls,submits,batches,segments,run_ms_mean,run_ms_sd,"
-	"prep_ms_mean,prep_ms_sd,submit_ms_mean,submit_ms_sd,issue_ms_mean,"
-	"issue_ms_sd,wait_ms_mean,wait_ms_sd,map_ms_mean,map_ms_sd,"
-	"unmap_ms_mean,unmap_ms_sd,copy_ms_mean,copy_ms_sd,convert_ms_mean,"
-	"convert_ms_sd,prep_stalls_mean,prep_stalls_sd,gbps_mean,gbps_sd,"
+	"prep_calls,submits,batches,segments,run_ms_mean,run_ms_stddev,"
+	"prep_ms_mean,prep_ms_stddev,submit_ms_mean,submit_ms_stddev,"
+	"issue_ms_mean,issue_ms_stddev,wait_ms_mean,wait_ms_stddev,"
+	"map_ms_mean,map_ms_stddev,unmap_ms_mean,unmap_ms_stddev,"
+	"copy_ms_mean,copy_ms_stddev,convert_ms_mean,convert_ms_stddev,"
+	"prep_stalls_mean,prep_stalls_stddev,gbps_mean,gbps_stddev,"
 	"cpufreq_governor,cpu_cur_khz_min,cpu_cur_khz_max,cpu_max_khz,boost,"
 	"dst_folio_order,dst_folio_bytes";
 
@@ -48,7 +49,7 @@ struct row {
 	unsigned int runs;
 	bool totals;			/* batches and segments are known */
 	uint64_t bytes, prep_calls, submits, batches, segments;
-	double mean[PH_NR], sd[PH_NR];
+	double mean[PH_NR], stddev[PH_NR];
 };
 
 unsigned int dmaengine_channels_used(const struct dmaengine_benchmark *b)
@@ -168,7 +169,7 @@ static void row_from_result(const struct dmaengine_report *r,
 	row->segments = res->segments;
 	for (p = 0; p < PH_NR; p++) {
 		row->mean[p] = st[p]->mean / phase_scale(p);
-		row->sd[p] = st[p]->stddev / phase_scale(p);
+		row->stddev[p] = st[p]->stddev / phase_scale(p);
 	}
 }
 
@@ -213,7 +214,7 @@ static bool row_from_samples(const struct dmaengine_report *r,
 	row->runs = acc[PH_RUN].n;
 	for (p = 0; p < PH_NR; p++) {
 		row->mean[p] = stat_mean(&acc[p]);
-		row->sd[p] = stat_sd(&acc[p]);
+		row->stddev[p] = stat_stddev(&acc[p]);
 	}
 	return row->runs > 0;
 }
@@ -255,7 +256,7 @@ enum column {
 static const struct {
 	const char *head;
 	int width;
-	enum phase phase;	/* mean +- sd columns; PH_NR: others */
+	enum phase phase;	/* mean +- stddev columns; PH_NR: others */
 } columns[C_NR] = {
 	[C_MODE] = { "mode", 14, PH_NR },	[C_CHAN] = { "chan", 4, PH_NR },
 	[C_FOLIO] = { "folio", 5, PH_NR },	[C_SGE] = { "sge", 3, PH_NR },
@@ -288,9 +289,9 @@ static int display_width(const char *s)
 	return w;
 }
 
-static void mean_sd_cell(char *cell, double mean, double sd)
+static void mean_stddev_cell(char *cell, double mean, double stddev)
 {
-	snprintf(cell, CELL_LEN, "%.2f \u00b1 %.2f", mean, sd);
+	snprintf(cell, CELL_LEN, "%.2f \u00b1 %.2f", mean, stddev);
 }
 
 static void count_cell(char *cell, uint64_t v, bool applies)
@@ -331,7 +332,8 @@ static void row_cells(const struct dmaengine_report *r, const struct row *row,
 		if (p == PH_NR)
 			continue;
 		if (phase_applies(row->prep_mode, p))
-			mean_sd_cell(cells[c], row->mean[p], row->sd[p]);
+			mean_stddev_cell(cells[c], row->mean[p],
+					 row->stddev[p]);
 		else
 			strcpy(cells[c], "-");
 	}
@@ -602,7 +604,7 @@ void report_dmaengine_csv(FILE *f, const struct report_ctx *ctx,
 			(unsigned long long)row.batches,
 			(unsigned long long)row.segments);
 		for (p = 0; p < PH_NR; p++)
-			fprintf(f, ",%.6f,%.6f", row.mean[p], row.sd[p]);
+			fprintf(f, ",%.6f,%.6f", row.mean[p], row.stddev[p]);
 		csv_cpufreq(f, ctx->cpufreq);
 		fprintf(f, ",%u,%llu\n", report_dst_order(r),
 			(unsigned long long)report_dst_folio_bytes(r));
@@ -624,7 +626,8 @@ static void json_phases(struct json *j, const struct row *row)
 	int p;
 
 	for (p = 0; p < PH_NR; p++)
-		json_key_mean_sd(j, phase_names[p], row->mean[p], row->sd[p], 6);
+		json_key_mean_stddev(j, phase_names[p], row->mean[p],
+				     row->stddev[p], 6);
 }
 
 static void json_params(struct json *j, const struct dmaengine_report *r)

@@ -57,12 +57,12 @@ def map_json():
     assert d["tool"] == "dma_map_benchmark" and d["mode"] == "sg"
     assert d["params"] == {"threads": 8, "seconds": 30, "node": -1, "dma_bits": 32,
                            "dir": 2, "dma_trans_ns": 0, "granule": 8}, d["params"]
-    assert d["results"] == {"map_us": {"mean": 1.4, "sd": 0.3},
-                            "unmap_us": {"mean": 1.3, "sd": 0.3}}, d["results"]
+    assert d["results"] == {"map_us": {"mean": 1.4, "stddev": 0.3},
+                            "unmap_us": {"mean": 1.3, "stddev": 0.3}}, d["results"]
     assert docs["map_single"]["mode"] == "single"
 check("map-mode JSON: fields and values", map_json)
 
-OP_KEYS = ["count", "mean_ns", "sd_ns", "min_ns", "p50_ns", "p90_ns", "p99_ns", "max_ns"]
+OP_KEYS = ["count", "mean_ns", "stddev_ns", "min_ns", "p50_ns", "p90_ns", "p99_ns", "max_ns"]
 def map_ext_json():
     d = docs["map_ext"]
     assert list(d) == ["tool", "version", "kernel", "mode", "params", "results"], list(d)
@@ -72,13 +72,13 @@ def map_ext_json():
                            "entries": 2560, "entry_size": 4096, "iterations": 200,
                            "cpus": [0], "sync": True}, d["params"]
     r = d["results"]
-    assert r["map_us"] == {"mean": 123.4, "sd": 5.6}, r["map_us"]
+    assert r["map_us"] == {"mean": 123.4, "stddev": 5.6}, r["map_us"]
     assert list(r["ops"]) == ["map", "unmap", "sync_cpu", "sync_device"], list(r["ops"])
     for name, op in r["ops"].items():
         assert list(op) == OP_KEYS, (name, list(op))
         assert all(isinstance(v, int) for v in op.values()), name
         assert op["min_ns"] <= op["p50_ns"] <= op["p90_ns"] <= op["p99_ns"] <= op["max_ns"], name
-    assert r["ops"]["map"]["mean_ns"] == 123456 and r["ops"]["sync_device"]["sd_ns"] == 1
+    assert r["ops"]["map"]["mean_ns"] == 123456 and r["ops"]["sync_device"]["stddev_ns"] == 1
 check("extended map JSON: params of the new options, results.ops", map_ext_json)
 
 def map_ext_nosync_json():
@@ -122,13 +122,13 @@ def dmaengine_json():
         for k in ["run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms",
                   "map_ms", "unmap_ms", "copy_ms", "convert_ms", "prep_stalls",
                   "gbps"]:
-            assert set(x[k]) == {"mean", "sd"}, k
+            assert set(x[k]) == {"mean", "stddev"}, k
         assert x["buffers"] == "distinct"
-        assert x["convert_ms"] == {"mean": 0, "sd": 0}, x["convert_ms"]
-    assert r[0]["prep_stalls"] == {"mean": 12.0, "sd": 3.0}
-    assert r[0]["run_ms"] == {"mean": 632.86, "sd": 8.18}
+        assert x["convert_ms"] == {"mean": 0, "stddev": 0}, x["convert_ms"]
+    assert r[0]["prep_stalls"] == {"mean": 12.0, "stddev": 3.0}
+    assert r[0]["run_ms"] == {"mean": 632.86, "stddev": 8.18}
     assert r[0]["prep_calls"] == 131072 and r[1]["prep_calls"] == 256
-    assert r[1]["gbps"] == {"mean": 0.88, "sd": 0.02}
+    assert r[1]["gbps"] == {"mean": 0.88, "stddev": 0.02}
     assert abs(r[0]["acquire_ms"] - 0.12) < 1e-9
     assert "samples" not in d and "per_channel" not in d
 check("dmaengine JSON: fields and values", dmaengine_json)
@@ -146,8 +146,8 @@ def full_json():
     assert [(x["prep_mode"], x["channel"]) for x in pc] == [
         ("prep_memcpy", "dma0chan0"), ("prep_memcpy", 'q"b\\s\t\x01'),
         ("prep_memcpy_sg", "dma0chan0"), ("prep_memcpy_sg", 'q"b\\s\t\x01')], pc
-    assert pc[0]["runs"] == 3 and pc[0]["run_ms"] == {"mean": 110.0, "sd": 10.0}
-    assert pc[3]["run_ms"] == {"mean": 221.0, "sd": 20.0}, pc[3]["run_ms"]
+    assert pc[0]["runs"] == 3 and pc[0]["run_ms"] == {"mean": 110.0, "stddev": 10.0}
+    assert pc[3]["run_ms"] == {"mean": 221.0, "stddev": 20.0}, pc[3]["run_ms"]
 check("dmaengine JSON with --per-channel --samples: arrays and escaped names", full_json)
 
 def cpu_json():
@@ -155,12 +155,12 @@ def cpu_json():
     r = d["results"]
     assert [x["prep_mode"] for x in r] == ["prep_memcpy", "prep_memcpy_sg", "cpu"]
     cpu = r[2]
-    assert cpu["copy_ms"] == {"mean": 248.75, "sd": 2.5}
+    assert cpu["copy_ms"] == {"mean": 248.75, "stddev": 2.5}
     for k in ["prep_ms", "submit_ms", "issue_ms", "wait_ms", "map_ms", "unmap_ms",
               "prep_stalls"]:
-        assert cpu[k] == {"mean": 0, "sd": 0}, k
+        assert cpu[k] == {"mean": 0, "stddev": 0}, k
     assert cpu["prep_calls"] == 0 and cpu["submits"] == 0
-    assert r[0]["copy_ms"] == {"mean": 0, "sd": 0}
+    assert r[0]["copy_ms"] == {"mean": 0, "stddev": 0}
     assert d["params"]["depth"] == 4 and d["params"]["cpus"] == [3, 1]
     assert d["system"]["cpufreq"] == {"cpus": 2, "driver": "intel_pstate",
         "governor": "performance", "cur_khz_min": 2100000,
@@ -186,10 +186,10 @@ def vec_json():
                                    "prep_memcpy_vec", "cpu"], d["prep_modes_run"]
     r = d["results"]
     assert [x["prep_mode"] for x in r] == d["prep_modes_run"]
-    assert r[2]["convert_ms"] == {"mean": 0.25, "sd": 0.05}, r[2]["convert_ms"]
+    assert r[2]["convert_ms"] == {"mean": 0.25, "stddev": 0.05}, r[2]["convert_ms"]
     assert r[2]["prep_ms"]["mean"] >= r[2]["convert_ms"]["mean"]
     for x in (r[0], r[1], r[3]):
-        assert x["convert_ms"] == {"mean": 0, "sd": 0}, x["prep_mode"]
+        assert x["convert_ms"] == {"mean": 0, "stddev": 0}, x["prep_mode"]
     assert d["channels"][0]["has_memcpy_vec"] is True
 check("dmaengine JSON with memcpy_vec: its result after memcpy_sg's, convert_ms, 0 in the others", vec_json)
 

@@ -50,10 +50,10 @@ def reference_row():
     t = json.loads(real)
     r = t["results"][0]
     r.update(chan=1, sge=512, prep_calls=131072,
-             run_ms={"mean": 632.86, "sd": 8.18}, prep_ms={"mean": 18.0, "sd": 6.38},
-             submit_ms={"mean": 4.44, "sd": 0.09}, issue_ms={"mean": 0.09, "sd": 0.04},
-             wait_ms={"mean": 603.54, "sd": 5.03}, map_ms={"mean": 1.2, "sd": 0.03},
-             unmap_ms={"mean": 0.8, "sd": 0.01}, gbps={"mean": 0.85, "sd": 0.01})
+             run_ms={"mean": 632.86, "stddev": 8.18}, prep_ms={"mean": 18.0, "stddev": 6.38},
+             submit_ms={"mean": 4.44, "stddev": 0.09}, issue_ms={"mean": 0.09, "stddev": 0.04},
+             wait_ms={"mean": 603.54, "stddev": 5.03}, map_ms={"mean": 1.2, "stddev": 0.03},
+             unmap_ms={"mean": 0.8, "stddev": 0.01}, gbps={"mean": 0.85, "stddev": 0.01})
     rows = sweep.dmaengine_rows(cell(ch=1, sge=512), [(0, json.dumps(t), "", 1.0)])
     got = results.format_table(doc(rows), with_header=False)
     assert got == REF, "\n" + got + REF
@@ -66,7 +66,7 @@ def real_json():
     assert len(rows) == 1 and rows[0]["status"] == "ok" and rows[0]["chan"] == 2
     assert rows[0]["bytes_per_channel"] == 1048576
     assert rows[0]["depth"] == 1 and rows[0]["buffers"] == "reuse"
-    assert rows[0]["copy_ms"] == {"mean": 0, "sd": 0} and "prep_stalls" in rows[0]
+    assert rows[0]["copy_ms"] == {"mean": 0, "stddev": 0} and "prep_stalls" in rows[0]
     line = results.format_table(doc(rows), with_header=False).splitlines()[1]
     want = ("prep_memcpy    2    4KB   16  23.16 \u00b1 31.95   0.40 \u00b1 0.09    "
             "0.09 \u00b1 0.01   5.69 \u00b1 5.69 19.73 \u00b1 29.27     0.01 \u00b1 0.00   "
@@ -111,7 +111,7 @@ def csv_writer():
     assert text.splitlines()[0] == ",".join(results.DMAENGINE_CSV)
     assert len(rd) == 2
     assert rd[0]["status"] == "ok" and rd[0]["mode"] == "prep_memcpy" and rd[0]["chan"] == "2"
-    assert rd[0]["run_ms_mean"] == "23.156093" and rd[0]["gbps_sd"] == "0.346115"
+    assert rd[0]["run_ms_mean"] == "23.156093" and rd[0]["gbps_stddev"] == "0.346115"
     assert rd[0]["prep_calls"] == "512" and rd[0]["error"] == ""
     assert rd[1]["status"] == "failed" and rd[1]["channels"] == "4" and rd[1]["run_ms_mean"] == ""
     assert rd[1]["error"] == "x: no channel"
@@ -251,7 +251,7 @@ def outputs():
     assert rows[1]["depth"] == "1" and rows[1]["buffers"] == "distinct"
     assert rows[10]["mode"] == "cpu" and rows[10]["copy_ms_mean"] == "5.000000"
     assert rows[10]["prep_ms_mean"] == "0.000000" and rows[0]["prep_stalls_mean"] == "1.000000"
-    assert rows[0]["convert_ms_mean"] == "0.000000" and rows[10]["convert_ms_sd"] == "0.000000"
+    assert rows[0]["convert_ms_mean"] == "0.000000" and rows[10]["convert_ms_stddev"] == "0.000000"
     assert rows[8]["mode"] == "prep_memcpy_vec" and rows[8]["status"] == "failed"
 check("table.txt (= stdout) and results.csv of that sweep: '#' lines, cpu row, new columns", outputs)
 
@@ -310,14 +310,14 @@ def map_sweep():
     assert r["kind"] == "map" and len(r["rows"]) == 4 and len(r["cells"][0]["runs"]) == 3
     row = r["rows"][1]
     assert (row["mode"], row["granule"], row["threads"], row["runs"]) == ("single", 8, 2, 3)
-    assert abs(row["map_us"]["mean"] - 2.8) < 1e-9 and row["map_us"]["sd"] < 1e-9
-    assert row["map_sd_us"]["mean"] == 4.0
+    assert abs(row["map_us"]["mean"] - 2.8) < 1e-9 and row["map_us"]["stddev"] < 1e-9
+    assert row["map_stddev_us"]["mean"] == 4.0
     t = open(os.path.join(o, "table.txt")).read().splitlines()
     i = [k for k, l in enumerate(t) if l.startswith("mode ")][0]
-    assert t[i] == "mode   granule threads map_us          unmap_us        map_sd_us unmap_sd_us runs"
-    assert t[i + 2] == "single 8       2       2.800 \u00b1 0.000   1.400 \u00b1 0.000   4.0       2.0         3", t[i + 2]
+    assert t[i] == "mode   granule threads map_us          unmap_us        map_stddev_us unmap_stddev_us runs"
+    assert t[i + 2] == "single 8       2       2.800 \u00b1 0.000   1.400 \u00b1 0.000   4.0           2.0             3", t[i + 2]
     assert open(os.path.join(o, "results.csv")).readline().startswith(
-        "cell,status,mode,granule,threads,seconds,runs,map_us_mean,map_us_sd,map_sd_us_mean")
+        "cell,status,mode,granule,threads,seconds,runs,map_us_mean,map_us_stddev,map_stddev_us_mean")
     assert "sync_cpu_us" not in row and "map_p99_us" not in row   # the selftest's figures only
 check("--map: runs a cell, mean and SD over runs, map table and CSV", map_sweep)
 
@@ -334,8 +334,8 @@ def map_ext():
     assert r["rows"][1]["granule"] == 2048
     t = open(os.path.join(o, "table.txt")).read().splitlines()
     i = [k for k, l in enumerate(t) if l.startswith("mode ")][0]
-    assert t[i].split() == ["mode", "granule", "threads", "map_us", "unmap_us", "map_sd_us",
-                            "unmap_sd_us", "sync_cpu_us", "sync_device_us", "runs"], t[i]
+    assert t[i].split() == ["mode", "granule", "threads", "map_us", "unmap_us", "map_stddev_us",
+                            "unmap_stddev_us", "sync_cpu_us", "sync_device_us", "runs"], t[i]
     assert t[i + 1].startswith("sg     8       1       1.807 \u00b1 0.000   0.907 \u00b1 0.000"), t[i + 1]
     c = subprocess.run([sys.executable, os.path.join(top, "scripts/compare.py"), "--json",
                         os.path.join(o, "results.json"), os.path.join(o, "results.json")],
@@ -567,7 +567,7 @@ def vec_rows():
     assert results.prep_index("prep_memcpy_sg") < results.prep_index("prep_memcpy_vec") \
         < results.prep_index("cpu")
     assert "convert_ms_mean" in results.DMAENGINE_CSV and \
-        results.DMAENGINE_CSV.index("convert_ms_mean") == results.DMAENGINE_CSV.index("copy_ms_sd") + 1
+        results.DMAENGINE_CSV.index("convert_ms_mean") == results.DMAENGINE_CSV.index("copy_ms_stddev") + 1
     # a tool from before memcpy_vec: no convert_ms in its rows
     rows = sweep.dmaengine_rows(cell(), [(0, real, "", 1.0)])
     del rows[0]["convert_ms"]
@@ -584,7 +584,11 @@ check("results.py: convert_ms is memcpy_vec's alone, rows in the tool's order, C
 
 # the names format 3 gave keys (new: old), written out here rather than
 # taken from results.RENAMED, so that the test says what old files hold
-OLD_NAMES = {"dma_trans_ns": "trans_delay_ns", "warmup_runs": "warmup"}
+OLD_NAMES = {"dma_trans_ns": "trans_delay_ns", "warmup_runs": "warmup",
+             "stddev": "sd", "stddev_ns": "sd_ns",
+             "map_stddev_us": "map_sd_us", "unmap_stddev_us": "unmap_sd_us",
+             "sync_cpu_stddev_us": "sync_cpu_sd_us",
+             "sync_device_stddev_us": "sync_device_sd_us"}
 
 def old_names(v):
     if isinstance(v, dict):
@@ -611,7 +615,7 @@ def old_files():
         old["format_version"] = results.FORMAT_VERSION
         results.save(old, path)
         assert results.load(path) == old
-    assert renamed, "no key to rename in the fixtures"
+    assert len(renamed) == 2, renamed
 check("results.load(): a format 2 file's keys get their format 3 names (%s)" %
       ", ".join("%s -> %s" % (o, n) for n, o in OLD_NAMES.items()), old_files)
 done()

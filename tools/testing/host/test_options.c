@@ -686,7 +686,7 @@ static void test_help_version(void)
 		"(at most 1024); default not pinned]", "DMA_MAP_BENCHMARK_EXT",
 		"dma_map_benchmark -m sg --entries 2560 --entry-size 4K --iterations 200 \\ --cpus 0 -d to_device",
 		"of 2560 x 4 KiB entries, 200 iterations, one thread on CPU 0",
-		"results.ops.OP.{count,mean_ns,sd_ns,min_ns,p50_ns,p90_ns,p99_ns,max_ns}",
+		"results.ops.OP: count, mean_ns, stddev_ns, min_ns, p50_ns, p90_ns, p99_ns and max_ns.",
 		"OP count N mean US us sd US min US p50 US p90 US p99 US max US",
 	};
 	static char flat[sizeof(out_text)];
