@@ -51,7 +51,7 @@ FORMAT_VERSION = 3
 # compared with one made before. {version: {old name: new name}}
 RENAMED = {
     3: dict({"trans_delay_ns": "dma_trans_ns", "warmup": "warmup_runs",
-             "sd": "stddev", "sd_ns": "stddev_ns"},
+             "sd": "stddev", "sd_ns": "stddev_ns", "dir": "dma_dir"},
             **{f"{op}_sd_us": f"{op}_stddev_us"
                for op in ("map", "unmap", "sync_cpu", "sync_device")}),
 }

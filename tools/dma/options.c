@@ -114,10 +114,10 @@ static const struct opt_desc opt_table[O_NR] = {
 	[O_NODE] = { .name = "node", .short_opt = 'n', .metavar = "N",
 		INT_OPT(-1, NODE_MAX), .scope = SC_MAP, .def = "-1",
 		.help = "NUMA node to run the threads on; -1: any" },
-	[O_BITS] = { .name = "dma-bits", .short_opt = 'b', .metavar = "N",
+	[O_DMA_BITS] = { .name = "dma-bits", .short_opt = 'b', .metavar = "N",
 		INT_OPT(20, 64), .scope = SC_MAP, .def = "32",
 		.help = "DMA mask width set on the device for the run" },
-	[O_DIR] = { .name = "dir", .short_opt = 'd', .metavar = "DIR",
+	[O_DMA_DIR] = { .name = "dma-dir", .short_opt = 'd', .metavar = "DIR",
 		.kind = K_CHOICE, .choices = dir_choices,
 		.accepts = "0..2 or bidirectional, to_device, from_device",
 		.scope = SC_MAP, .def = "0",
@@ -497,8 +497,8 @@ static int store(struct bench_opts *o, enum opt_id id, const char *arg,
 	case O_THREADS: o->threads = n; break;
 	case O_SECONDS: o->seconds = n; break;
 	case O_NODE: o->node = n; break;
-	case O_BITS: o->dma_bits = n; break;
-	case O_DIR: o->dir = choice; break;
+	case O_DMA_BITS: o->dma_bits = n; break;
+	case O_DMA_DIR: o->dma_dir = choice; break;
 	case O_DMA_TRANS_NS: o->dma_trans_ns = n; break;
 	case O_GRANULE:
 	case O_ENTRIES: o->granule = n; break;
@@ -670,7 +670,8 @@ static bool upstream_checks(enum opt_id id)
 {
 	switch (id) {
 	case O_MODE: case O_THREADS: case O_SECONDS: case O_NODE:
-	case O_BITS: case O_DIR: case O_DMA_TRANS_NS: case O_GRANULE:
+	case O_DMA_BITS: case O_DMA_DIR: case O_DMA_TRANS_NS:
+	case O_GRANULE:
 		return true;
 	default:
 		return false;

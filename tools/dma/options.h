@@ -29,8 +29,9 @@ enum out_format {
 /* Every option, in --help order. */
 enum opt_id {
 	O_MODE, O_JSON, O_CSV, O_VERBOSE, O_HELP, O_VERSION,
-	O_THREADS, O_SECONDS, O_NODE, O_BITS, O_DIR, O_DMA_TRANS_NS, O_GRANULE,
-	O_ENTRIES, O_ENTRY_SIZE, O_ITERATIONS, O_CPUS, O_DMA_SYNC, O_PERCENTILES,
+	O_THREADS, O_SECONDS, O_NODE, O_DMA_BITS, O_DMA_DIR, O_DMA_TRANS_NS,
+	O_GRANULE, O_ENTRIES, O_ENTRY_SIZE, O_ITERATIONS, O_CPUS, O_DMA_SYNC,
+	O_PERCENTILES,
 	O_CHANNELS, O_CHANNEL, O_DEVICE, O_ORDER, O_FOLIO, O_DST_ORDER,
 	O_DST_FOLIO, O_SGE, O_BYTES,
 	O_RUNS, O_WARMUP_RUNS, O_SRC_NODE, O_DST_NODE, O_PREP, O_BUFFERS, O_DEPTH,
@@ -58,7 +59,7 @@ struct bench_opts {
 	int seconds;
 	int node;
 	int dma_bits;
-	int dir;
+	int dma_dir;
 	int dma_trans_ns;
 	int granule;			/* -g or --entries: 1..65536 */
 	uint32_t entry_size;		/* bytes; the page size by default */

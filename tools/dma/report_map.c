@@ -67,7 +67,7 @@ static void map_json_head(struct json *j, const struct report_ctx *ctx,
 	json_key_uint(j, "seconds", m->seconds);
 	json_key_int(j, "node", m->node);
 	json_key_uint(j, "dma_bits", m->dma_bits);
-	json_key_uint(j, "dir", m->dma_dir);
+	json_key_uint(j, "dma_dir", m->dma_dir);
 	json_key_uint(j, "dma_trans_ns", m->dma_trans_ns);
 	json_key_uint(j, "granule", m->granule);
 }

@@ -40,7 +40,7 @@ else
 	tap_not_ok "--help: exit 0, usage with options and examples (rc $rc)"
 fi
 missing=
-for o in mode json csv verbose help version threads seconds node dma-bits dir \
+for o in mode json csv verbose help version threads seconds node dma-bits dma-dir \
 	 dma-trans-ns granule channels channel device order folio sge bytes \
 	 runs warmup-runs src-node dst-node prep verify poll allow-fewer timeout-ms \
 	 per-channel samples entries entry-size iterations cpus sync percentiles \
@@ -75,7 +75,7 @@ expect 1 "invalid --seconds '99999999999999999999': must be 1\.\.300" \
 	"-s overflow: exit 1 (as upstream)" -s 99999999999999999999
 expect 1 "invalid --node '-2': must be -1\.\.1023" "-n -2: exit 1 (as upstream)" -n -2
 expect 1 "invalid --dma-bits '65': must be 20\.\.64" "-b 65: exit 1 (as upstream)" -b 65
-expect 1 "invalid --dir '3': must be 0\.\.2 or bidirectional, to_device, from_device" \
+expect 1 "invalid --dma-dir '3': must be 0\.\.2 or bidirectional, to_device, from_device" \
 	"-d 3: exit 1 (as upstream)" -d 3
 expect 1 "invalid --dma-trans-ns '10000001': must be 0\.\.10000000" \
 	"-x too big: exit 1 (as upstream)" -x 10000001

@@ -56,7 +56,7 @@ def map_json():
     assert list(d) == ["tool", "version", "kernel", "mode", "params", "results"], list(d)
     assert d["tool"] == "dma_map_benchmark" and d["mode"] == "sg"
     assert d["params"] == {"threads": 8, "seconds": 30, "node": -1, "dma_bits": 32,
-                           "dir": 2, "dma_trans_ns": 0, "granule": 8}, d["params"]
+                           "dma_dir": 2, "dma_trans_ns": 0, "granule": 8}, d["params"]
     assert d["results"] == {"map_us": {"mean": 1.4, "stddev": 0.3},
                             "unmap_us": {"mean": 1.3, "stddev": 0.3}}, d["results"]
     assert docs["map_single"]["mode"] == "single"
@@ -68,7 +68,7 @@ def map_ext_json():
     assert list(d) == ["tool", "version", "kernel", "mode", "params", "results"], list(d)
     assert d["mode"] == "sg"
     assert d["params"] == {"threads": 1, "seconds": 300, "node": -1, "dma_bits": 32,
-                           "dir": 1, "dma_trans_ns": 0, "granule": 2560,
+                           "dma_dir": 1, "dma_trans_ns": 0, "granule": 2560,
                            "entries": 2560, "entry_size": 4096, "iterations": 200,
                            "cpus": [0], "sync": True}, d["params"]
     r = d["results"]

@@ -588,7 +588,7 @@ OLD_NAMES = {"dma_trans_ns": "trans_delay_ns", "warmup_runs": "warmup",
              "stddev": "sd", "stddev_ns": "sd_ns",
              "map_stddev_us": "map_sd_us", "unmap_stddev_us": "unmap_sd_us",
              "sync_cpu_stddev_us": "sync_cpu_sd_us",
-             "sync_device_stddev_us": "sync_device_sd_us"}
+             "sync_device_stddev_us": "sync_device_sd_us", "dma_dir": "dir"}
 
 def old_names(v):
     if isinstance(v, dict):

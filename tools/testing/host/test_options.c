@@ -72,7 +72,7 @@ static enum parse_status parse(struct bench_opts *o, const char *first, ...)
 static enum parse_status bad_status(const char *name)
 {
 	static const char *const upstream[] = {
-		"mode", "threads", "seconds", "node", "dma-bits", "dir",
+		"mode", "threads", "seconds", "node", "dma-bits", "dma-dir",
 		"dma-trans-ns", "granule",
 	};
 	size_t i;
@@ -101,7 +101,7 @@ static void test_defaults(void)
 	ok(parse(&o, NULL) == PARSE_RUN && !err_text[0] && !out_text[0],
 	   "no arguments: run, nothing printed");
 	ok(o.mode == MODE_SINGLE && o.threads == 1 && o.seconds == 20 &&
-	   o.node == -1 && o.dma_bits == 32 && o.dir == DMA_MAP_BIDIRECTIONAL &&
+	   o.node == -1 && o.dma_bits == 32 && o.dma_dir == DMA_MAP_BIDIRECTIONAL &&
 	   o.dma_trans_ns == 0 && o.granule == 1 && o.format == OUT_TEXT,
 	   "upstream defaults: single, threads 1, seconds 20, node -1, bits 32, dir 0, dma_trans_ns 0, granule 1");
 	ok(o.channels == 1 && !o.channel[0] && !o.device[0] &&
@@ -121,7 +121,7 @@ static void test_defaults(void)
 #define GETTER(field) \
 	static long long get_##field(const struct bench_opts *o) \
 	{ return (long long)o->field; }
-GETTER(threads) GETTER(seconds) GETTER(node) GETTER(dma_bits) GETTER(dir)
+GETTER(threads) GETTER(seconds) GETTER(node) GETTER(dma_bits) GETTER(dma_dir)
 GETTER(dma_trans_ns) GETTER(granule) GETTER(channels) GETTER(sge) GETTER(runs)
 GETTER(warmup_runs) GETTER(src_node) GETTER(dst_node) GETTER(timeout_ms)
 GETTER(folio_order) GETTER(bytes) GETTER(mode) GETTER(prep_modes)
@@ -165,8 +165,8 @@ static const struct opt_case cases[] = {
 	{ "single", 'b', "dma-bits", "20..64", get_dma_bits,
 	  GOOD({ "20", 20 }, { "32", 32 }, { "64", 64 }),
 	  BAD("19", "65", "0", NOTNUM) },
-	{ "sg", 'd', "dir", "0..2 or bidirectional, to_device, from_device",
-	  get_dir,
+	{ "sg", 'd', "dma-dir", "0..2 or bidirectional, to_device, from_device",
+	  get_dma_dir,
 	  GOOD({ "0", 0 }, { "1", 1 }, { "2", 2 }, { "bidirectional", 0 },
 	       { "TO_DEVICE", 1 }, { "From_Device", 2 }, { "from-device", 2 }),
 	  BAD("3", "-1", "up", "to", "to_device_x", "", "00", "FROM DEVICE") },
@@ -514,7 +514,7 @@ static void test_scope(void)
 {
 	static const char *const map_only[][2] = {
 		{ "--threads", "2" }, { "--seconds", "2" }, { "--node", "0" },
-		{ "--dma-bits", "40" }, { "--dir", "1" },
+		{ "--dma-bits", "40" }, { "--dma-dir", "1" },
 		{ "--dma-trans-ns", "5" }, { "--granule", "2" },
 		{ "--entries", "2" }, { "--entry-size", "4K" },
 		{ "--iterations", "5" }, { "--sync", NULL },
@@ -641,16 +641,16 @@ static void test_upstream_command_lines(void)
 	ok(parse(&o, "-t", "8", "-s", "30", "-n", "-1", "-b", "32", "-d", "2",
 		 "-x", "0", "-g", "8", "-m", "1", NULL) == PARSE_RUN &&
 	   o.mode == MODE_SG && o.threads == 8 && o.seconds == 30 &&
-	   o.node == -1 && o.dma_bits == 32 && o.dir == 2 && o.dma_trans_ns == 0 &&
+	   o.node == -1 && o.dma_bits == 32 && o.dma_dir == 2 && o.dma_trans_ns == 0 &&
 	   o.granule == 8, "the sg series' command line");
 	ok(parse(&o, "-t", "1", "-s", "1", "-g", "1024", NULL) == PARSE_RUN &&
 	   o.mode == MODE_SINGLE && o.granule == 1024,
 	   "upstream single-mode command line");
 	ok(parse(&o, "--threads", "16", "--seconds", "5", "--node", "0",
-		 "--dma-bits", "64", "--dir", "to_device", "--dma-trans-ns",
+		 "--dma-bits", "64", "--dma-dir", "to_device", "--dma-trans-ns",
 		 "100", "--granule", "4", "--mode", "sg", NULL) == PARSE_RUN &&
 	   o.threads == 16 && o.seconds == 5 && o.node == 0 &&
-	   o.dma_bits == 64 && o.dir == 1 && o.dma_trans_ns == 100 &&
+	   o.dma_bits == 64 && o.dma_dir == 1 && o.dma_trans_ns == 100 &&
 	   o.granule == 4 && o.mode == MODE_SG, "all long options");
 }
 
@@ -658,7 +658,7 @@ static void test_help_version(void)
 {
 	static const char *const longs[] = {
 		"--mode", "--json", "--csv", "--verbose", "--help", "--version",
-		"--threads", "--seconds", "--node", "--dma-bits", "--dir",
+		"--threads", "--seconds", "--node", "--dma-bits", "--dma-dir",
 		"--dma-trans-ns", "--granule", "--channels", "--channel",
 		"--device", "--order", "--folio", "--sge", "--bytes", "--runs",
 		"--warmup-runs", "--src-node", "--dst-node", "--prep", "--verify",

@@ -113,7 +113,7 @@ static void test_map_json(void)
 	       "{\"tool\":\"dma_map_benchmark\",\"version\":\"test-version\","
 	       "\"kernel\":\"6.12.0-test\",\"mode\":\"sg\",\"params\":{"
 	       "\"threads\":8,\"seconds\":30,\"node\":-1,\"dma_bits\":32,"
-	       "\"dir\":2,\"dma_trans_ns\":0,\"granule\":8},\"results\":{"
+	       "\"dma_dir\":2,\"dma_trans_ns\":0,\"granule\":8},\"results\":{"
 	       "\"map_us\":{\"mean\":1.4,\"stddev\":0.3},"
 	       "\"unmap_us\":{\"mean\":1.3,\"stddev\":0.3}}}\n",
 	       "sg mode JSON");
@@ -274,7 +274,7 @@ static void test_map_ext_json(void)
 	       "{\"tool\":\"dma_map_benchmark\",\"version\":\"test-version\","
 	       "\"kernel\":\"6.12.0-test\",\"mode\":\"sg\",\"params\":{"
 	       "\"threads\":1,\"seconds\":300,\"node\":-1,\"dma_bits\":32,"
-	       "\"dir\":1,\"dma_trans_ns\":0,\"granule\":2560,"
+	       "\"dma_dir\":1,\"dma_trans_ns\":0,\"granule\":2560,"
 	       "\"entries\":2560,\"entry_size\":4096,\"iterations\":200,"
 	       "\"cpus\":[0],\"sync\":true},\"results\":{"
 	       "\"map_us\":{\"mean\":123.4,\"stddev\":5.6},"
