@@ -154,7 +154,7 @@ def plan_dmaengine(a, page_size):
                             argv = ["-m", "dmaengine"]
                             if prep != "auto":
                                 argv += ["--prep", prep]
-                            argv += ["--channels", str(ch), "--order",
+                            argv += ["--channels", str(ch), "--folio-order",
                                      str(order), "--sge", str(sge), "--runs",
                                      str(a.runs), "--buffers", buffers,
                                      "--depth", str(depth)]

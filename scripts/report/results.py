@@ -27,7 +27,7 @@ used).
 prep_mode is prep_memcpy, prep_memcpy_sg, prep_memcpy_vec (one
 dmaengine_prep_dma_memcpy_vec() a batch: convert_ms, the part of prep_ms
 building its dma_vec arrays, 0 in the other modes) or cpu (the CPU copy:
-copy_ms, and 0 for the DMA phases); rows of a tool with --dst-order also
+copy_ms, and 0 for the DMA phases); rows of a tool with --dst-folio-order also
 hold dst_folio_order and dst_folio_bytes. Rows of a tool from before
 memcpy_vec lack convert_ms (read as none). Format 1 files (before the cpu mode) lack depth,
 buffers, copy_ms and prep_stalls: their rows read as depth 1, buffers
@@ -179,7 +179,7 @@ def buffers_of(row):
 
 
 def dst_order_of(row):
-    """The destination folio order: the source's unless --dst-order."""
+    """The destination folio order: the source's unless --dst-folio-order."""
     return row.get("dst_folio_order", row["folio_order"])
 
 
@@ -259,7 +259,7 @@ def _layout(columns, rows):
 
 
 def folio_label(row):
-    """4KB, or 4KB/2MB when the destination folios differ (--dst-order)."""
+    """4KB, or 4KB/2MB when the destination folios differ (--dst-folio-order)."""
     dst = row.get("dst_folio_bytes")
     label = format_size(row["folio_bytes"])
     return f"{label}/{format_size(dst)}" if dst and dst != row["folio_bytes"] \

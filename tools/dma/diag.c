@@ -346,7 +346,7 @@ void print_dmaengine_old_module(FILE *f, unsigned int blockers)
 		{ V1_NEEDS_CPU, "--prep memcpy, memcpy_sg or both (the cpu and memcpy_vec modes, which run without --prep, are new)" },
 		{ V1_NEEDS_DEPTH, "--depth 1" },
 		{ V1_NEEDS_CPUS, "no --cpus" },
-		{ V1_NEEDS_DST_ORDER, "no --dst-order or --dst-folio" },
+		{ V1_NEEDS_DST_ORDER, "no --dst-folio-order or --dst-folio" },
 	};
 	const char *sep = "";
 	size_t i;
@@ -404,7 +404,7 @@ void print_dmaengine_error(FILE *f, int err,
 		    b->prep_modes & DMAENGINE_BENCH_PREP_MEMCPY_VEC)
 			fprintf(f, ". If it says 'invalid prep_modes', the module is older than this tool and does not know prep mode memcpy_vec, which runs without --prep: load the module built from the tool's tree, or name the modes it has with --prep (e.g. memcpy,cpu)");
 		if (b->flags & DMAENGINE_BENCH_F_DST_ORDER)
-			fprintf(f, ". If it says 'invalid flags', the module is older than this tool and does not know --dst-order: load the module built from the tool's tree");
+			fprintf(f, ". If it says 'invalid flags', the module is older than this tool and does not know --dst-folio-order: load the module built from the tool's tree");
 		break;
 	case DMAENGINE_BENCH_ERR_NO_CHANNEL:
 		fprintf(f, "found fewer DMA_MEMCPY channels");

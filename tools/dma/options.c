@@ -157,21 +157,21 @@ static const struct opt_desc opt_table[O_NR] = {
 	[O_DEVICE] = { .name = "device", .short_opt = 'D', .metavar = "NAME",
 		.kind = K_NAME, .scope = SC_DMAENGINE, .def_help = "any",
 		.help = "only channels of this DMA device (dev_name), e.g. soft_dma.0" },
-	[O_ORDER] = { .name = "order", .short_opt = 'o', .metavar = "N",
-		.kind = K_ORDER, .scope = SC_DMAENGINE, .def = "0",
-		.help = "folio order: each folio is the page size << N bytes" },
+	[O_FOLIO_ORDER] = { .name = "folio-order", .short_opt = 'o',
+		.metavar = "N", .kind = K_ORDER, .scope = SC_DMAENGINE,
+		.def = "0", .help = "folio order: each folio is the page size << N bytes" },
 	[O_FOLIO] = { .name = "folio", .short_opt = 'f', .metavar = "SIZE",
 		.kind = K_FOLIO, .scope = SC_DMAENGINE,
 		.def_help = "the page size",
-		.help = "folio size, e.g. 4K, 64K, 2M; the same setting as --order" },
-	[O_DST_ORDER] = { .name = "dst-order", .metavar = "N",
+		.help = "folio size, e.g. 4K, 64K, 2M; the same setting as --folio-order" },
+	[O_DST_FOLIO_ORDER] = { .name = "dst-folio-order", .metavar = "N",
 		.kind = K_ORDER, .scope = SC_DMAENGINE,
-		.def_help = "--order",
+		.def_help = "--folio-order",
 		.help = "destination folio order, when it differs from the source's: the source and destination tables then have entries of different sizes; a batch (--sge x --folio) must fill whole destination folios" },
 	[O_DST_FOLIO] = { .name = "dst-folio", .metavar = "SIZE",
 		.kind = K_FOLIO, .scope = SC_DMAENGINE,
 		.def_help = "--folio",
-		.help = "destination folio size, e.g. 64K, 2M; the same setting as --dst-order" },
+		.help = "destination folio size, e.g. 64K, 2M; the same setting as --dst-folio-order" },
 	[O_SGE] = { .name = "sge", .metavar = "N",
 		INT_OPT(1, DMAENGINE_BENCH_MAX_SGE), .scope = SC_DMAENGINE,
 		.def = "512", .help = "folios (sg entries) in a batch" },
@@ -510,9 +510,9 @@ static int store(struct bench_opts *o, enum opt_id id, const char *arg,
 	case O_CHANNELS: o->channels = n; break;
 	case O_CHANNEL: strcpy(o->channel, arg); break;
 	case O_DEVICE: strcpy(o->device, arg); break;
-	case O_ORDER:
+	case O_FOLIO_ORDER:
 	case O_FOLIO: o->folio_order = n; break;
-	case O_DST_ORDER:
+	case O_DST_FOLIO_ORDER:
 	case O_DST_FOLIO:
 		o->dst_folio_order = n;
 		o->flags |= DMAENGINE_BENCH_F_DST_ORDER;
@@ -602,10 +602,10 @@ static enum parse_status validate(const struct bench_opts *o, FILE *err)
 	}
 	if (given(o, O_JSON) && given(o, O_CSV))
 		msg = "--json and --csv exclude each other";
-	else if (given(o, O_ORDER) && given(o, O_FOLIO))
-		msg = "--order and --folio set the same thing: give one";
-	else if (given(o, O_DST_ORDER) && given(o, O_DST_FOLIO))
-		msg = "--dst-order and --dst-folio set the same thing: give one";
+	else if (given(o, O_FOLIO_ORDER) && given(o, O_FOLIO))
+		msg = "--folio-order and --folio set the same thing: give one";
+	else if (given(o, O_DST_FOLIO_ORDER) && given(o, O_DST_FOLIO))
+		msg = "--dst-folio-order and --dst-folio set the same thing: give one";
 	else if (given(o, O_GRANULE) && given(o, O_ENTRIES))
 		msg = "--granule and --entries set the same thing: give one";
 	else if (o->samples && o->format != OUT_JSON)
@@ -621,7 +621,7 @@ static enum parse_status validate(const struct bench_opts *o, FILE *err)
 		char batch[32], src[32], dst[32];
 		uint64_t bytes = (uint64_t)o->sge * folio_bytes(o);
 		const char *opt = given(o, O_DST_FOLIO) ? "dst-folio" :
-							    "dst-order";
+							    "dst-folio-order";
 
 		format_size(bytes, batch, sizeof(batch));
 		format_size(folio_bytes(o), src, sizeof(src));
@@ -639,7 +639,8 @@ static enum parse_status validate(const struct bench_opts *o, FILE *err)
 
 		format_size(dst_folio_bytes(o), dst, sizeof(dst));
 		fprintf(err, PROG_NAME ": --%s: a batch of --sge %u folios would take %llu destination folios of %s, more than %u: lower --sge or give larger destination folios\n",
-			given(o, O_DST_FOLIO) ? "dst-folio" : "dst-order", o->sge,
+			given(o, O_DST_FOLIO) ? "dst-folio" : "dst-folio-order",
+			o->sge,
 			(unsigned long long)((uint64_t)o->sge * folio_bytes(o) /
 					     dst_folio_bytes(o)),
 			dst, DMAENGINE_BENCH_MAX_SGE);
@@ -844,7 +845,7 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "                      [--iterations N] [--cpus LIST] [--sync] [--percentiles]\n"
 "                      [--json]\n"
 "    " PROG_NAME " -m dmaengine [-c N] [-C NAME] [-D NAME] [-o N | -f SIZE]\n"
-"                      [--dst-order N | --dst-folio SIZE] [--sge N]\n"
+"                      [--dst-folio-order N | --dst-folio SIZE] [--sge N]\n"
 "                      [--bytes SIZE] [-r N] [-w N] [--src-node N]\n"
 "                      [--dst-node N] [-p PREP] [--buffers distinct|reuse]\n"
 "                      [--depth N] [--cpus LIST] [--verify] [--poll]\n"
@@ -864,7 +865,7 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "    device binding needed). By default each batch copies distinct folios,\n"
 "    mapped for the batch, as page migration does (--buffers); the\n"
 "    destination folios may be of another size than the source's\n"
-"    (--dst-order), for tables of different layouts.\n"
+"    (--dst-folio-order), for tables of different layouts.\n"
 "    Every value is checked before the kernel is asked.\n"
 "\n"
 "    Beyond upstream, the map modes take up to 65536 entries (--entries, or\n"

@@ -32,7 +32,7 @@ enum opt_id {
 	O_THREADS, O_SECONDS, O_NODE, O_DMA_BITS, O_DMA_DIR, O_DMA_TRANS_NS,
 	O_GRANULE, O_ENTRIES, O_ENTRY_SIZE, O_ITERATIONS, O_CPUS, O_DMA_SYNC,
 	O_PERCENTILES,
-	O_CHANNELS, O_CHANNEL, O_DEVICE, O_ORDER, O_FOLIO, O_DST_ORDER,
+	O_CHANNELS, O_CHANNEL, O_DEVICE, O_FOLIO_ORDER, O_FOLIO, O_DST_FOLIO_ORDER,
 	O_DST_FOLIO, O_SGE, O_BYTES,
 	O_RUNS, O_WARMUP_RUNS, O_SRC_NODE, O_DST_NODE, O_PREP, O_BUFFERS, O_DEPTH,
 	O_VERIFY, O_POLL, O_ALLOW_FEWER, O_TIMEOUT, O_PER_CHANNEL, O_SAMPLES,
@@ -126,7 +126,7 @@ bool map_mode_given(const struct bench_opts *o);
 uint64_t folio_bytes(const struct bench_opts *o);
 /*
  * dst_folio_order(), dst_folio_bytes() - the destination folios: those of
- * --dst-order (or --dst-folio), else the source's
+ * --dst-folio-order (or --dst-folio), else the source's
  */
 unsigned int dst_folio_order(const struct bench_opts *o);
 uint64_t dst_folio_bytes(const struct bench_opts *o);

@@ -41,10 +41,10 @@ else
 fi
 missing=
 for o in mode json csv verbose help version threads seconds node dma-bits dma-dir \
-	 dma-trans-ns granule channels channel device order folio sge bytes \
+	 dma-trans-ns granule channels channel device folio-order folio sge bytes \
 	 runs warmup-runs src-node dst-node prep verify poll allow-fewer timeout-ms \
 	 per-channel samples entries entry-size iterations cpus sync percentiles \
-	 buffers depth dst-order dst-folio; do
+	 buffers depth dst-folio-order dst-folio; do
 	grep -q -- "--$o\b" <<<"$out" || missing="$missing --$o"
 done
 if [ -z "$missing" ]; then
@@ -123,16 +123,16 @@ expect 2 "invalid --prep 'memcpy,,cpu'" "--prep memcpy,,cpu: exit 2" \
 	-m dmaengine --prep memcpy,,cpu
 expect 2 "invalid --prep 'memcpy_vecs'" "--prep memcpy_vecs: exit 2" \
 	-m dmaengine --prep memcpy_vecs
-expect 2 "^dma_map_benchmark: invalid --dst-order '19': must be 0\.\.18$" \
-	"--dst-order 19: exit 2, the message names --dst-order and its range" \
-	-m dmaengine --dst-order 19
+expect 2 "^dma_map_benchmark: invalid --dst-folio-order '19': must be 0\.\.18$" \
+	"--dst-folio-order 19: exit 2, the message names --dst-folio-order and its range" \
+	-m dmaengine --dst-folio-order 19
 expect 2 "invalid --dst-folio '3K': must be a power-of-two multiple of the page size" \
 	"--dst-folio 3K: exit 2" -m dmaengine --dst-folio 3K
-expect 2 "^dma_map_benchmark: --dst-order: a batch of --sge 16 x 4KB folios \(64KB\) is not a whole number of 2MB destination folios: give --sge a multiple of 512" \
-	"--dst-order 9 with --sge 16: exit 2, says which --sge fills them" \
-	-m dmaengine --sge 16 --dst-order 9
-expect 2 "--dst-order and --dst-folio set the same thing: give one" \
-	"--dst-order with --dst-folio: exit 2" -m dmaengine --dst-order 1 --dst-folio 8K
+expect 2 "^dma_map_benchmark: --dst-folio-order: a batch of --sge 16 x 4KB folios \(64KB\) is not a whole number of 2MB destination folios: give --sge a multiple of 512" \
+	"--dst-folio-order 9 with --sge 16: exit 2, says which --sge fills them" \
+	-m dmaengine --sge 16 --dst-folio-order 9
+expect 2 "--dst-folio-order and --dst-folio set the same thing: give one" \
+	"--dst-folio-order with --dst-folio: exit 2" -m dmaengine --dst-folio-order 1 --dst-folio 8K
 expect 2 "--dst-folio applies to -m dmaengine only" "--dst-folio in a map mode: exit 2" \
 	-m sg --dst-folio 8K
 expect 2 "invalid --buffers 'both': must be distinct or reuse" \

@@ -11,7 +11,7 @@
 # buffers, cpus, copy_ms, prep_stalls, cpufreq columns), JSON (system,
 # prep_modes_run, missing), the memcpy_vec row (after memcpy_sg's,
 # convert_ms with --verbose, in CSV and JSON) and destination folios of
-# another size (--dst-order: '#' line, folio column, dst_folio_* in JSON
+# another size (--dst-folio-order: '#' line, folio column, dst_folio_* in JSON
 # and CSV). Then python3 parses every JSON file the test
 # wrote and checks its structure and values, and that fixtures/fake_tool.py
 # and the tool documents in fixtures/*.json have the same shape as the real

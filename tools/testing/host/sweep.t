@@ -143,7 +143,7 @@ def weights():
     assert cells[0]["weight"] == 4 * 4 * 1 * (2 << 20)
     assert cells[1]["weight"] == 4 * 4 * 1 * (1 << 30)
     assert cells[0]["argv"] == ["-m", "dmaengine", "--channels", "1",
-                                "--order", "0", "--sge", "512", "--runs", "3",
+                                "--folio-order", "0", "--sge", "512", "--runs", "3",
                                 "--buffers", "distinct", "--depth", "1",
                                 "--bytes", "1M", "--json"], cells[0]["argv"]
     a = sweep.parse_args(["--prep", "both,cpu", "--channels", "1", "--orders", "0",
@@ -155,7 +155,7 @@ def weights():
         ("distinct", 1, "both"), ("distinct", 1, "cpu"), ("distinct", 4, "both"),
         ("distinct", 4, "cpu")], cells
     assert cells[2]["argv"] == ["-m", "dmaengine", "--prep", "both", "--channels", "1",
-                                "--order", "0", "--sge", "512", "--runs", "20",
+                                "--folio-order", "0", "--sge", "512", "--runs", "20",
                                 "--buffers", "reuse", "--depth", "4", "--src-node", "0",
                                 "--dst-node", "1", "--cpus", "0-3", "--json"], cells[2]["argv"]
     assert cells[0]["weight"] == 2 * 21 * (512 << 20) and cells[1]["weight"] == 21 * (512 << 20)
@@ -194,7 +194,7 @@ def whole_sweep():
     assert p.returncode == 0, p.stderr
     calls = open(log).read().splitlines()
     assert len(calls) == 4, calls
-    assert calls[0] == ("-m dmaengine --channels 1 --order 0 --sge 16 --runs 3 "
+    assert calls[0] == ("-m dmaengine --channels 1 --folio-order 0 --sge 16 --runs 3 "
                         "--buffers distinct --depth 1 --json"), calls[0]
     res.update(json.load(open(os.path.join(out1, "results.json"))))
     assert res["format"] == "dma-bench-sweep" and res["kind"] == "dmaengine" and res["label"] == "fake"
@@ -363,7 +363,7 @@ def guest_script():
     assert "load_module soft_dma channels=2 pool_size=32 " in s, s
     assert "echo 1 > /sys/kernel/debug/soft_dma/nocopy" in s, s
     assert s.index("load_module soft_dma") < s.index("soft_dma/nocopy") < s.index("READY")
-    assert ("run_cell 1 1 -m dmaengine --prep memcpy --channels 2 --order 0 --sge 16 --runs 3 "
+    assert ("run_cell 1 1 -m dmaengine --prep memcpy --channels 2 --folio-order 0 --sge 16 --runs 3 "
             "--buffers distinct --depth 1 --bytes 1M --poll --json") in s, s
     assert s.index("READY") < s.index("run_cell 0 ") < s.index("DONE")
     sh = "/bin/busybox" if os.path.exists("/bin/busybox") else "/bin/sh"
@@ -457,7 +457,7 @@ def dry_run():
     q = run(["--dry-run", "--channels", "4", "--orders", "0,9"])
     assert q.returncode == 0
     l = q.stdout.splitlines()
-    assert len(l) == 2 and "--channels 4 --order 9 --sge 512 --runs 20 --buffers distinct --depth 1 --json" in l[1], l
+    assert len(l) == 2 and "--channels 4 --folio-order 9 --sge 512 --runs 20 --buffers distinct --depth 1 --json" in l[1], l
 check("--dry-run lists the cells and their commands", dry_run)
 
 def preset_mail():
@@ -465,7 +465,7 @@ def preset_mail():
     cells = sweep.plan_dmaengine(a, 4096)
     assert [(c["channels"], c["folio_bytes"]) for c in cells] == [
         (1, 4096), (1, 2 << 20), (16, 4096), (16, 2 << 20)], cells
-    assert cells[3]["argv"] == ["-m", "dmaengine", "--channels", "16", "--order", "9",
+    assert cells[3]["argv"] == ["-m", "dmaengine", "--channels", "16", "--folio-order", "9",
                                 "--sge", "512", "--runs", "20", "--buffers", "distinct",
                                 "--depth", "1", "--bytes", "512M", "--src-node", "0",
                                 "--dst-node", "1", "--json"], cells[3]["argv"]
@@ -573,7 +573,7 @@ def vec_rows():
     del rows[0]["convert_ms"]
     rd = list(csv.DictReader(io.StringIO(results.format_csv(doc(rows)))))
     assert rd[0]["convert_ms_mean"] == ""
-    # --dst-order: the folio cell names both sizes
+    # --dst-folio-order: the folio cell names both sizes
     t = json.loads(real)
     t["results"][0].update(dst_folio_order=4, dst_folio_bytes=65536)
     rows = sweep.dmaengine_rows(cell(), [(0, json.dumps(t), "", 1.0)])

@@ -194,8 +194,8 @@ static void test_dmaengine_details(void)
 	b.prep_modes = DMAENGINE_BENCH_PREP_MEMCPY;
 	b.flags = DMAENGINE_BENCH_F_DST_ORDER;
 	has_str(dmaengine_message(&b, EINVAL, true),
-		"refused. If it says 'invalid flags', the module is older than this tool and does not know --dst-order: load the module built from the tool's tree\n",
-		"INVAL with --dst-order: the hint about an older module");
+		"refused. If it says 'invalid flags', the module is older than this tool and does not know --dst-folio-order: load the module built from the tool's tree\n",
+		"INVAL with --dst-folio-order: the hint about an older module");
 
 	fill(&b, DMAENGINE_BENCH_ERR_PREP);
 	b.error_run = 1;
@@ -289,8 +289,8 @@ static void test_old_module(void)
 	has_str(capture_end(&cap), "which needs --depth 1, no --cpus\n",
 		"older module with --depth and --cpus: names those two only");
 	print_dmaengine_old_module(capture_begin(&cap), V1_NEEDS_DST_ORDER);
-	has_str(capture_end(&cap), "which needs no --dst-order or --dst-folio\n",
-		"older module with --dst-order: names it");
+	has_str(capture_end(&cap), "which needs no --dst-folio-order or --dst-folio\n",
+		"older module with --dst-folio-order: names it");
 }
 
 static void test_missing_reason(void)

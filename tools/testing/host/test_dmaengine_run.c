@@ -322,10 +322,10 @@ static void test_v1(void)
 	       NULL) == 1 && fake.calls == 1 &&
 	   strstr(err_text, "which needs --depth 1\n"),
 	   "an older module with --depth 2: refused, --depth named");
-	ok(run(FAKE_V1, "--buffers", "reuse", "-p", "both", "--dst-order", "1",
+	ok(run(FAKE_V1, "--buffers", "reuse", "-p", "both", "--dst-folio-order", "1",
 	       NULL) == 1 && fake.calls == 1 &&
-	   strstr(err_text, "which needs no --dst-order or --dst-folio\n"),
-	   "an older module with --dst-order: refused, --dst-order named");
+	   strstr(err_text, "which needs no --dst-folio-order or --dst-folio\n"),
+	   "an older module with --dst-folio-order: refused, --dst-folio-order named");
 	ok(run(FAKE_V1, "--buffers", "reuse", "-p", "memcpy_vec", NULL) == 1 &&
 	   fake.calls == 1 &&
 	   strstr(err_text, "(the cpu and memcpy_vec modes, which run without --prep, are new)"),

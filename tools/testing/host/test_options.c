@@ -14,7 +14,7 @@
  * --depth and --cpus; version 2 of struct dmaengine_benchmark filled from
  * them, and the version 1 fallback: which options forbid it, the request
  * and the answer turned back into version 2. Prep mode memcpy_vec (in
- * --prep lists, all and the default) and --dst-order/--dst-folio (F_DST_ORDER,
+ * --prep lists, all and the default) and --dst-folio-order/--dst-folio (F_DST_ORDER,
  * batches of whole destination folios, at most 65536 of them).
  */
 #include <ctype.h>
@@ -199,7 +199,7 @@ static const struct opt_case cases[] = {
 	{ "dmaengine", 'c', "channels", "1..256", get_channels,
 	  GOOD({ "1", 1 }, { "4", 4 }, { "256", 256 }),
 	  BAD("0", "257", NOTNUM) },
-	{ "dmaengine", 'o', "order", "0..18", get_folio_order,
+	{ "dmaengine", 'o', "folio-order", "0..18", get_folio_order,
 	  GOOD({ "0", 0 }, { "4", 4 }, { "9", 9 }, { "18", 18 }),
 	  BAD("-1", "19", NOTNUM) },
 	{ "dmaengine", 'f', "folio",
@@ -209,7 +209,7 @@ static const struct opt_case cases[] = {
 	  BAD("3K", "12K", "96K", "2K", "0", "2G", "4X", "", "-4K", "1.5M",
 	      "99999999999999999999T") },
 	/* the default batch, 512 x 4KB, fills whole folios up to 2MB */
-	{ "dmaengine", 0, "dst-order", "0..18", get_dst_folio_order,
+	{ "dmaengine", 0, "dst-folio-order", "0..18", get_dst_folio_order,
 	  GOOD({ "0", 0 }, { "4", 4 }, { "9", 9 }),
 	  BAD("-1", "19", NOTNUM) },
 	{ "dmaengine", 0, "dst-folio",
@@ -368,15 +368,15 @@ static void test_flags(void)
 	   o.flags == (def | DMAENGINE_BENCH_F_ALLOW_FEWER),
 	   "--allow-fewer adds F_ALLOW_FEWER only");
 	ok(parse(&o, "-m", "dmaengine", "--verify", "--poll", "--allow-fewer",
-		 "--dst-order", "0", NULL) == PARSE_RUN &&
+		 "--dst-folio-order", "0", NULL) == PARSE_RUN &&
 	   o.flags == DMAENGINE_BENCH_F_ALL,
-	   "all flags: the three, --dst-order's, distinct buffers, skip missing");
-	ok(parse(&o, "-m", "dmaengine", "--dst-order", "2", NULL) == PARSE_RUN &&
+	   "all flags: the three, --dst-folio-order's, distinct buffers, skip missing");
+	ok(parse(&o, "-m", "dmaengine", "--dst-folio-order", "2", NULL) == PARSE_RUN &&
 	   o.flags == (def | DMAENGINE_BENCH_F_DST_ORDER) &&
-	   o.dst_folio_order == 2, "--dst-order adds F_DST_ORDER only");
-	ok(parse(&o, "-m", "dmaengine", "--order", "3", NULL) == PARSE_RUN &&
+	   o.dst_folio_order == 2, "--dst-folio-order adds F_DST_ORDER only");
+	ok(parse(&o, "-m", "dmaengine", "--folio-order", "3", NULL) == PARSE_RUN &&
 	   !(o.flags & DMAENGINE_BENCH_F_DST_ORDER) && !o.dst_folio_order,
-	   "without --dst-order: no F_DST_ORDER, dst_folio_order 0");
+	   "without --dst-folio-order: no F_DST_ORDER, dst_folio_order 0");
 	ok(parse(&o, "-m", "dmaengine", "--buffers", "reuse", "--prep", "both",
 		 "--verify", NULL) == PARSE_RUN &&
 	   o.flags == DMAENGINE_BENCH_F_VERIFY,
@@ -416,10 +416,10 @@ static void test_folio(void)
 	for (i = 0; i < sizeof(same) / sizeof(same[0]); i++)
 		ok(parse(&a, "-m", "dmaengine", "--folio", same[i].folio, NULL) ==
 		   PARSE_RUN &&
-		   parse(&b, "-m", "dmaengine", "--order", same[i].order, NULL) ==
+		   parse(&b, "-m", "dmaengine", "--folio-order", same[i].order, NULL) ==
 		   PARSE_RUN && a.folio_order == b.folio_order &&
 		   folio_bytes(&a) == folio_bytes(&b),
-		   "--folio %s is --order %s", same[i].folio, same[i].order);
+		   "--folio %s is --folio-order %s", same[i].folio, same[i].order);
 	ok(parse(&a, "-m", "dmaengine", "-f", "2M", NULL) == PARSE_RUN &&
 	   folio_bytes(&a) == 2 << 20, "folio_bytes() of -f 2M is 2 MiB");
 
@@ -433,79 +433,79 @@ static void test_folio(void)
 	is_str(err_text,
 	       "dma_map_benchmark: invalid --folio '4K': must be a power-of-two multiple of the page size, 64KB..1GB\n" HINT,
 	       "64K pages: the message names the page size");
-	ok(parse64k(&a, "-m", "dmaengine", "--order", "14", NULL) == PARSE_RUN &&
+	ok(parse64k(&a, "-m", "dmaengine", "--folio-order", "14", NULL) == PARSE_RUN &&
 	   folio_bytes(&a) == 1ULL << 30, "64K pages: order 14 is 1 GiB");
-	ok(parse64k(&a, "-m", "dmaengine", "--order", "15", NULL) == PARSE_USAGE &&
-	   strstr(err_text, "invalid --order '15': must be 0..14\n"),
+	ok(parse64k(&a, "-m", "dmaengine", "--folio-order", "15", NULL) == PARSE_USAGE &&
+	   strstr(err_text, "invalid --folio-order '15': must be 0..14\n"),
 	   "64K pages: order 15 refused, range 0..14");
 
-	ok(parse(&a, "-m", "dmaengine", "--order", "2", "--folio", "16K", NULL) ==
-	   PARSE_USAGE, "--order with --folio refused, even when equal");
+	ok(parse(&a, "-m", "dmaengine", "--folio-order", "2", "--folio", "16K", NULL) ==
+	   PARSE_USAGE, "--folio-order with --folio refused, even when equal");
 	is_str(err_text,
-	       "dma_map_benchmark: --order and --folio set the same thing: give one\n" HINT,
-	       "--order with --folio: message");
+	       "dma_map_benchmark: --folio-order and --folio set the same thing: give one\n" HINT,
+	       "--folio-order with --folio: message");
 }
 
-/* --dst-order, --dst-folio: destination folios of another size */
+/* --dst-folio-order, --dst-folio: destination folios of another size */
 static void test_dst(void)
 {
 	struct dmaengine_benchmark b;
 	struct bench_opts a, o;
 
-	ok(parse(&o, "-m", "dmaengine", "--order", "3", NULL) == PARSE_RUN &&
+	ok(parse(&o, "-m", "dmaengine", "--folio-order", "3", NULL) == PARSE_RUN &&
 	   dst_folio_order(&o) == 3 && dst_folio_bytes(&o) == 32768,
-	   "no --dst-order: the destination folios are the source's");
+	   "no --dst-folio-order: the destination folios are the source's");
 	dmaengine_fill_request(&o, &b, NULL, NULL, 0);
 	ok(!b.dst_folio_order && !(b.flags & DMAENGINE_BENCH_F_DST_ORDER),
-	   "no --dst-order: request dst_folio_order 0, no F_DST_ORDER");
+	   "no --dst-folio-order: request dst_folio_order 0, no F_DST_ORDER");
 	ok(parse(&o, "-m", "dmaengine", "--folio", "4K", "--sge", "16",
-		 "--dst-order", "4", NULL) == PARSE_RUN &&
+		 "--dst-folio-order", "4", NULL) == PARSE_RUN &&
 	   dst_folio_order(&o) == 4 && dst_folio_bytes(&o) == 65536 &&
-	   o.folio_order == 0, "--dst-order 4 with 4K folios: 64K destination folios");
+	   o.folio_order == 0, "--dst-folio-order 4 with 4K folios: 64K destination folios");
 	dmaengine_fill_request(&o, &b, NULL, NULL, 0);
 	ok(b.dst_folio_order == 4 && b.folio_order == 0 &&
 	   (b.flags & DMAENGINE_BENCH_F_DST_ORDER),
-	   "--dst-order 4: request dst_folio_order 4 with F_DST_ORDER");
+	   "--dst-folio-order 4: request dst_folio_order 4 with F_DST_ORDER");
 	ok(parse(&a, "-m", "dmaengine", "--sge", "16", "--dst-folio", "64K",
 		 NULL) == PARSE_RUN && a.dst_folio_order == o.dst_folio_order &&
-	   a.flags == o.flags, "--dst-folio 64K is --dst-order 4");
-	ok(parse(&o, "-m", "dmaengine", "--order", "9", "--sge", "16",
-		 "--dst-order", "0", NULL) == PARSE_RUN &&
+	   a.flags == o.flags, "--dst-folio 64K is --dst-folio-order 4");
+	ok(parse(&o, "-m", "dmaengine", "--folio-order", "9", "--sge", "16",
+		 "--dst-folio-order", "0", NULL) == PARSE_RUN &&
 	   dst_folio_order(&o) == 0 && o.folio_order == 9,
 	   "smaller destination folios: 16 x 2M into 4K");
-	ok(parse(&o, "-m", "dmaengine", "--order", "2", "--dst-order", "2",
+	ok(parse(&o, "-m", "dmaengine", "--folio-order", "2", "--dst-folio-order", "2",
 		 NULL) == PARSE_RUN && (o.flags & DMAENGINE_BENCH_F_DST_ORDER),
-	   "--dst-order equal to --order is accepted");
+	   "--dst-folio-order equal to --folio-order is accepted");
 	ok(parse64k(&o, "-m", "dmaengine", "--dst-folio", "2M", NULL) ==
 	   PARSE_RUN && o.dst_folio_order == 5,
 	   "64K pages: --dst-folio 2M is order 5");
-	ok(parse64k(&o, "-m", "dmaengine", "--dst-order", "15", NULL) ==
-	   PARSE_USAGE && strstr(err_text, "invalid --dst-order '15': must be 0..14\n"),
-	   "64K pages: --dst-order 15 refused, range 0..14");
+	ok(parse64k(&o, "-m", "dmaengine", "--dst-folio-order", "15", NULL) ==
+	   PARSE_USAGE && strstr(err_text, "invalid --dst-folio-order '15': must be 0..14\n"),
+	   "64K pages: --dst-folio-order 15 refused, range 0..14");
 
-	ok(parse(&o, "-m", "dmaengine", "--dst-order", "4", "--dst-folio",
-		 "64K", NULL) == PARSE_USAGE, "--dst-order with --dst-folio refused");
+	ok(parse(&o, "-m", "dmaengine", "--dst-folio-order", "4", "--dst-folio",
+		 "64K", NULL) == PARSE_USAGE, "--dst-folio-order with --dst-folio refused");
 	is_str(err_text,
-	       "dma_map_benchmark: --dst-order and --dst-folio set the same thing: give one\n" HINT,
-	       "--dst-order with --dst-folio: message");
-	ok(parse(&o, "-m", "dmaengine", "--sge", "16", "--dst-order", "9",
+	       "dma_map_benchmark: --dst-folio-order and --dst-folio set the same thing: give one\n" HINT,
+	       "--dst-folio-order with --dst-folio: message");
+	ok(parse(&o, "-m", "dmaengine", "--sge", "16", "--dst-folio-order", "9",
 		 NULL) == PARSE_USAGE, "a batch of 64K into 2M folios refused");
 	is_str(err_text,
-	       "dma_map_benchmark: --dst-order: a batch of --sge 16 x 4KB folios (64KB) is not a whole number of 2MB destination folios: give --sge a multiple of 512, a larger --folio or a smaller --dst-order\n" HINT,
+	       "dma_map_benchmark: --dst-folio-order: a batch of --sge 16 x 4KB folios (64KB) is not a whole number of 2MB destination folios: give --sge a multiple of 512, a larger --folio or a smaller --dst-folio-order\n" HINT,
 	       "a batch of part of a destination folio: message with the --sge to give");
 	ok(parse(&o, "-m", "dmaengine", "--dst-folio", "4M", NULL) ==
 	   PARSE_USAGE && strstr(err_text, "--dst-folio: a batch of --sge 512 x 4KB folios (2MB) is not a whole number of 4MB destination folios: give --sge a multiple of 1024, a larger --folio or a smaller --dst-folio\n"),
 	   "--dst-folio 4M with the default batch: refused naming --dst-folio");
 	ok(parse(&o, "-m", "dmaengine", "--sge", "1024", "--dst-folio", "4M",
 		 NULL) == PARSE_RUN, "--sge 1024 fills 4M destination folios");
-	ok(parse(&o, "-m", "dmaengine", "--order", "4", "--sge", "65536",
-		 "--dst-order", "0", NULL) == PARSE_USAGE,
+	ok(parse(&o, "-m", "dmaengine", "--folio-order", "4", "--sge", "65536",
+		 "--dst-folio-order", "0", NULL) == PARSE_USAGE,
 	   "65536 x 64K into 4K folios: too many destination folios, refused");
 	is_str(err_text,
-	       "dma_map_benchmark: --dst-order: a batch of --sge 65536 folios would take 1048576 destination folios of 4KB, more than 65536: lower --sge or give larger destination folios\n" HINT,
+	       "dma_map_benchmark: --dst-folio-order: a batch of --sge 65536 folios would take 1048576 destination folios of 4KB, more than 65536: lower --sge or give larger destination folios\n" HINT,
 	       "too many destination folios: message");
-	ok(parse(&o, "-m", "dmaengine", "--order", "4", "--sge", "4096",
-		 "--dst-order", "0", NULL) == PARSE_RUN,
+	ok(parse(&o, "-m", "dmaengine", "--folio-order", "4", "--sge", "4096",
+		 "--dst-folio-order", "0", NULL) == PARSE_RUN,
 	   "4096 x 64K into 65536 4K folios: accepted, the kernel's limit");
 }
 
@@ -522,14 +522,14 @@ static void test_scope(void)
 	};
 	static const char *const dmaengine_only[][2] = {
 		{ "--channels", "2" }, { "--channel", "dma0chan0" },
-		{ "--device", "x" }, { "--order", "1" }, { "--folio", "8K" },
+		{ "--device", "x" }, { "--folio-order", "1" }, { "--folio", "8K" },
 		{ "--sge", "4" }, { "--bytes", "1M" }, { "--runs", "3" },
 		{ "--warmup-runs", "0" }, { "--src-node", "0" }, { "--dst-node", "0" },
 		{ "--prep", "memcpy" }, { "--verify", NULL }, { "--poll", NULL },
 		{ "--allow-fewer", NULL }, { "--timeout-ms", "5" },
 		{ "--per-channel", NULL }, { "--csv", NULL }, { "--verbose", NULL },
 		{ "--buffers", "reuse" }, { "--depth", "2" },
-		{ "--dst-order", "1" }, { "--dst-folio", "8K" },
+		{ "--dst-folio-order", "1" }, { "--dst-folio", "8K" },
 	};
 	struct bench_opts o;
 	char want[256];
@@ -660,19 +660,19 @@ static void test_help_version(void)
 		"--mode", "--json", "--csv", "--verbose", "--help", "--version",
 		"--threads", "--seconds", "--node", "--dma-bits", "--dma-dir",
 		"--dma-trans-ns", "--granule", "--channels", "--channel",
-		"--device", "--order", "--folio", "--sge", "--bytes", "--runs",
+		"--device", "--folio-order", "--folio", "--sge", "--bytes", "--runs",
 		"--warmup-runs", "--src-node", "--dst-node", "--prep", "--verify",
 		"--poll", "--allow-fewer", "--timeout-ms", "--per-channel",
 		"--samples", "--entries", "--entry-size", "--iterations",
 		"--cpus", "--sync", "--percentiles", "--buffers", "--depth",
-		"--dst-order", "--dst-folio",
+		"--dst-folio-order", "--dst-folio",
 	};
 	static const char *const bits[] = {
 		"[1..1024; default 1]", "[1..300; default 20]",
 		"[-1..1023;", "default 32]", "default 512]", "default 512M]",
 		"[0..18; default 0]", "[0..100; default 1]",
-		"[0..18; default --order]", "4KB..1GB; default --folio]",
-		"[--dst-order N | --dst-folio SIZE]",
+		"[0..18; default --folio-order]", "4KB..1GB; default --folio]",
+		"[--dst-folio-order N | --dst-folio SIZE]",
 		"memcpy_vec: one dmaengine_prep_dma_memcpy_vec() per batch",
 		"all: the four", "-v shows it alone as convert_ms",
 		"--prep memcpy_sg,memcpy_vec --folio 4K \\ --dst-folio 64K -v",
@@ -1068,7 +1068,7 @@ static void test_v1_fallback(void)
 		{ { "--buffers", "reuse", "--prep", "both", "--cpus", "0" },
 		  V1_NEEDS_CPUS },
 		{ { "--buffers", "reuse", "--prep", "memcpy_vec" }, V1_NEEDS_CPU },
-		{ { "--buffers", "reuse", "--prep", "both", "--dst-order", "0" },
+		{ { "--buffers", "reuse", "--prep", "both", "--dst-folio-order", "0" },
 		  V1_NEEDS_DST_ORDER },
 		{ { "--prep", "both", "--dst-folio", "8K" },
 		  V1_NEEDS_DST_ORDER | V1_NEEDS_DISTINCT },
