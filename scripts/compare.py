@@ -269,8 +269,8 @@ def short_name(path):
 def param_warnings(ra, rb):
     w = []
     pa, pb = ra.get("params", {}), rb.get("params", {})
-    for k in ("bytes", "runs", "warmup_runs", "tool_args", "seconds", "src_node",
-              "dst_node", "cpus"):
+    for k in ("bytes_per_channel", "runs", "warmup_runs", "tool_args",
+              "seconds", "src_node", "dst_node", "cpus"):
         if pa.get(k) != pb.get(k):
             w.append(f"--{k.replace('_', '-')} differs: {pa.get(k)!r} in A, "
                      f"{pb.get(k)!r} in B")

@@ -57,7 +57,7 @@ DEFAULT_BUFFERS = ["distinct"]
 # channels, source node 0, destination node 1, every prep mode (the CPU
 # copy included), distinct buffers mapped per batch, depth 1.
 PRESETS = {
-    "mail": {"bytes": "512M", "runs": 20, "sge": [512],
+    "mail": {"bytes_per_channel": "512M", "runs": 20, "sge": [512],
              "folios": ["4K", "2M"], "channels": [1, 16], "src_node": 0,
              "dst_node": 1, "prep": ["auto"], "buffers": ["distinct"],
              "depth": [1]},
@@ -136,7 +136,8 @@ def folio_orders(a, page_size):
 
 def plan_dmaengine(a, page_size):
     cells = []
-    bytes_pc = parse_size(a.bytes) if a.bytes else TOOL_DEFAULT_BYTES
+    bytes_pc = parse_size(a.bytes_per_channel) if a.bytes_per_channel \
+        else TOOL_DEFAULT_BYTES
     warmup_runs = a.warmup_runs if a.warmup_runs is not None else \
         TOOL_DEFAULT_WARMUP_RUNS
     common = []
@@ -160,8 +161,9 @@ def plan_dmaengine(a, page_size):
                                      "--depth", str(depth)]
                             if a.warmup_runs is not None:
                                 argv += ["--warmup-runs", str(a.warmup_runs)]
-                            if a.bytes:
-                                argv += ["--bytes", a.bytes]
+                            if a.bytes_per_channel:
+                                argv += ["--bytes-per-channel",
+                                         a.bytes_per_channel]
                             argv += common + shlex.split(a.tool_args or "") + \
                                 ["--json"]
                             nmodes = len(results.PREP_OF_OPTION[prep])
@@ -751,11 +753,12 @@ def parse_args(argv):
         description=__doc__.split("\n\n")[0],
         epilog="examples:\n"
         "  scripts/sweep.py                                 # here, module loaded\n"
-        "  scripts/sweep.py --vm --prep memcpy --bytes 16M  # stock kernel VM\n"
+        "  scripts/sweep.py --vm --prep memcpy --bytes-per-channel 16M\n"
+        "                                                   # stock kernel VM\n"
         "  scripts/sweep.py --preset mail                   # the mail's table\n"
         "  scripts/sweep.py --depth 1,4 --buffers distinct,reuse --channels 1\n"
         "  scripts/sweep.py --vm --kernel-machine x86-debug --channels 1,2 \\\n"
-        "      --orders 0,4 --sge 16 --bytes 1M --runs 3\n"
+        "      --orders 0,4 --sge 16 --bytes-per-channel 1M --runs 3\n"
         "  scripts/sweep.py --map --seconds 5 --runs 5\n"
         "  scripts/sweep.py --perf stat --channels 4 --orders 9\n"
         "  scripts/sweep.py --render OUT/results.json       # rewrite table, CSV\n")
@@ -812,7 +815,7 @@ def parse_args(argv):
                    help="pin the channel threads, as the tool's --cpus")
     d.add_argument("--sge", type=int_list, default=DEFAULT_SGE, metavar="LIST",
                    help="sg entries a batch [512]")
-    d.add_argument("--bytes", metavar="SIZE",
+    d.add_argument("--bytes-per-channel", metavar="SIZE",
                    help="bytes a channel copies in a run [the tool's: 512M]")
     d.add_argument("--warmup-runs", type=int, metavar="N",
                    help="warm-up runs [the tool's: 1]")
@@ -871,8 +874,8 @@ def parse_args(argv):
         p.error("--runs must be at least 1")
     if a.perf and a.vm:
         p.error("--perf runs here only: the VM has no perf")
-    if a.bytes:
-        parse_size(a.bytes)
+    if a.bytes_per_channel:
+        parse_size(a.bytes_per_channel)
     return a
 
 

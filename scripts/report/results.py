@@ -48,12 +48,16 @@ FORMAT_VERSION = 3
 # Keys a version renamed (one name for one parameter, from the ABI to the
 # tool's options and JSON to the results): load() gives an older file's
 # keys, wherever they are, their new names, so that a sweep can be
-# compared with one made before. {version: {old name: new name}}
+# compared with one made before. {version: {old name: new name}}, and
+# RENAMED_PARAMS for the keys of the sweep's params alone
 RENAMED = {
     3: dict({"trans_delay_ns": "dma_trans_ns", "warmup": "warmup_runs",
              "sd": "stddev", "sd_ns": "stddev_ns", "dir": "dma_dir"},
             **{f"{op}_sd_us": f"{op}_stddev_us"
                for op in ("map", "unmap", "sync_cpu", "sync_device")}),
+}
+RENAMED_PARAMS = {
+    3: {"bytes": "bytes_per_channel"},	# rows' bytes is a count
 }
 
 # in the tool's order: the DMA forms, then the CPU copy
@@ -145,6 +149,11 @@ def upgrade(res):
     for since in sorted(RENAMED):
         if version < since:
             res = _rename_keys(res, RENAMED[since])
+    for since in sorted(RENAMED_PARAMS):
+        if version < since and isinstance(res.get("params"), dict):
+            names = RENAMED_PARAMS[since]
+            res["params"] = {names.get(k, k): v
+                             for k, v in res["params"].items()}
     return res
 
 
@@ -383,7 +392,7 @@ def header_lines(res):
         tools = tool_docs(res)
         tp = tools[0].get("params", {}) if tools else {}
         bpc = tp.get("bytes_per_channel")
-        size = format_size(bpc) if bpc else p.get("bytes") or "?"
+        size = format_size(bpc) if bpc else p.get("bytes_per_channel") or "?"
         warm = tp.get("warmup_runs", p.get("warmup_runs"))
         lines.append(f"# {size} per channel (rounded up to whole batches); "
                      f"{p.get('runs')} runs a cell"

@@ -427,14 +427,14 @@ void print_dmaengine_error(FILE *f, int err,
 	case DMAENGINE_BENCH_ERR_NOMEM:
 		batch = mul_sat(b->sge, (uint64_t)o->page_size << b->folio_order);
 		if (b->flags & DMAENGINE_BENCH_F_DISTINCT) {
-			/* --bytes rounded up to whole batches, at least one */
+			/* --bytes-per-channel rounded up to whole batches, at least one */
 			bytes = b->bytes_per_channel / batch +
 				!!(b->bytes_per_channel % batch);
 			bytes = mul_sat(bytes ? bytes : 1, batch);
 			format_size(bytes, per, sizeof(per));
 			format_size(mul_sat(mul_sat(bytes, 2), b->channels),
 				    total, sizeof(total));
-			fprintf(f, "buffers larger than memory allows: --buffers distinct needs %s x 2 (source and destination) x %u channels = %s; lower --bytes or --channels, or use --buffers reuse (one batch of folios a channel)",
+			fprintf(f, "buffers larger than memory allows: --buffers distinct needs %s x 2 (source and destination) x %u channels = %s; lower --bytes-per-channel or --channels, or use --buffers reuse (one batch of folios a channel)",
 				per, b->channels, total);
 			break;
 		}

@@ -175,7 +175,8 @@ static const struct opt_desc opt_table[O_NR] = {
 	[O_SGE] = { .name = "sge", .metavar = "N",
 		INT_OPT(1, DMAENGINE_BENCH_MAX_SGE), .scope = SC_DMAENGINE,
 		.def = "512", .help = "folios (sg entries) in a batch" },
-	[O_BYTES] = { .name = "bytes", .metavar = "SIZE", .kind = K_SIZE,
+	[O_BYTES_PER_CHANNEL] = { .name = "bytes-per-channel",
+		.metavar = "SIZE", .kind = K_SIZE,
 		.min = 1, .max = BYTES_MAX, .scope = SC_DMAENGINE,
 		.def = "512M",
 		.help = "bytes each channel copies in a run, rounded up to whole batches" },
@@ -202,7 +203,7 @@ static const struct opt_desc opt_table[O_NR] = {
 		.kind = K_CHOICE, .choices = buffers_choices,
 		.accepts = "distinct or reuse", .scope = SC_DMAENGINE,
 		.def = "distinct",
-		.help = "distinct: each batch copies its own folios, mapped before its prep and unmapped after its completion (--bytes of each side per channel); reuse: one batch of folios copied again and again, mapped once per run" },
+		.help = "distinct: each batch copies its own folios, mapped before its prep and unmapped after its completion (--bytes-per-channel of each side per channel); reuse: one batch of folios copied again and again, mapped once per run" },
 	[O_DEPTH] = { .name = "depth", .metavar = "N",
 		INT_OPT(1, DMAENGINE_BENCH_MAX_DEPTH), .scope = SC_DMAENGINE,
 		.def = "1",
@@ -518,7 +519,7 @@ static int store(struct bench_opts *o, enum opt_id id, const char *arg,
 		o->flags |= DMAENGINE_BENCH_F_DST_ORDER;
 		break;
 	case O_SGE: o->sge = n; break;
-	case O_BYTES: o->bytes = size; break;
+	case O_BYTES_PER_CHANNEL: o->bytes_per_channel = size; break;
 	case O_RUNS: o->runs = n; break;
 	case O_WARMUP_RUNS: o->warmup_runs = n; break;
 	case O_SRC_NODE: o->src_node = n; break;
@@ -846,10 +847,11 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "                      [--json]\n"
 "    " PROG_NAME " -m dmaengine [-c N] [-C NAME] [-D NAME] [-o N | -f SIZE]\n"
 "                      [--dst-folio-order N | --dst-folio SIZE] [--sge N]\n"
-"                      [--bytes SIZE] [-r N] [-w N] [--src-node N]\n"
-"                      [--dst-node N] [-p PREP] [--buffers distinct|reuse]\n"
-"                      [--depth N] [--cpus LIST] [--verify] [--poll]\n"
-"                      [--allow-fewer] [--timeout-ms MS] [--per-channel] [-v]\n"
+"                      [--bytes-per-channel SIZE] [-r N] [-w N]\n"
+"                      [--src-node N] [--dst-node N] [-p PREP]\n"
+"                      [--buffers distinct|reuse] [--depth N] [--cpus LIST]\n"
+"                      [--verify] [--poll] [--allow-fewer] [--timeout-ms MS]\n"
+"                      [--per-channel] [-v]\n"
 "                      [--json [--samples] | --csv]\n"
 "\n"
 "DESCRIPTION\n"
@@ -857,7 +859,7 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "    threads on the device bound to the dma_map_benchmark module, through\n"
 "    /sys/kernel/debug/dma_map_benchmark; their options, defaults and output\n"
 "    are those of the kernel's selftest tool. The dmaengine mode copies\n"
-"    --bytes per channel in batches of --sge folios, once with a\n"
+"    --bytes-per-channel per channel in batches of --sge folios, once with a\n"
 "    dmaengine_prep_dma_memcpy() per segment, once with one\n"
 "    dmaengine_prep_dma_memcpy_sg() per batch, once with one\n"
 "    dmaengine_prep_dma_memcpy_vec() per batch and once with the CPU, and\n"
@@ -930,7 +932,8 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "    # of 2560 x 4 KiB entries, 200 iterations, one thread on CPU 0:\n"
 "    " PROG_NAME " -m sg --entries 2560 --entry-size 4K --iterations 200 \\\n"
 "        --cpus 0 -d to_device\n"
-"    " PROG_NAME " -m dmaengine --channels 4 --folio 64K --sge 512 --bytes 1G\n"
+"    " PROG_NAME " -m dmaengine --channels 4 --folio 64K --sge 512 \\\n"
+"        --bytes-per-channel 1G\n"
 "    " PROG_NAME " -m dmaengine --prep all --depth 4 --cpus 0-3 -c 4 \\\n"
 "        --src-node 0 --dst-node 1\n"
 "    " PROG_NAME " -m dmaengine --prep memcpy --poll --verify\n"

@@ -33,7 +33,7 @@ enum opt_id {
 	O_GRANULE, O_ENTRIES, O_ENTRY_SIZE, O_ITERATIONS, O_CPUS, O_DMA_SYNC,
 	O_PERCENTILES,
 	O_CHANNELS, O_CHANNEL, O_DEVICE, O_FOLIO_ORDER, O_FOLIO, O_DST_FOLIO_ORDER,
-	O_DST_FOLIO, O_SGE, O_BYTES,
+	O_DST_FOLIO, O_SGE, O_BYTES_PER_CHANNEL,
 	O_RUNS, O_WARMUP_RUNS, O_SRC_NODE, O_DST_NODE, O_PREP, O_BUFFERS, O_DEPTH,
 	O_VERIFY, O_POLL, O_ALLOW_FEWER, O_TIMEOUT, O_PER_CHANNEL, O_SAMPLES,
 	O_NR
@@ -41,7 +41,7 @@ enum opt_id {
 
 /* Largest folio the tool asks for; the kernel may refuse smaller ones. */
 #define FOLIO_MAX_BYTES		(1ULL << 30)
-/* Largest --bytes per channel. */
+/* Largest --bytes-per-channel per channel. */
 #define BYTES_MAX		(1ULL << 40)
 /* Largest NUMA node number (MAX_NUMNODES is at most 1 << 10). */
 #define NODE_MAX		1023
@@ -76,7 +76,7 @@ struct bench_opts {
 	unsigned int folio_order;
 	unsigned int dst_folio_order;	/* with DMAENGINE_BENCH_F_DST_ORDER */
 	unsigned int sge;
-	uint64_t bytes;
+	uint64_t bytes_per_channel;
 	unsigned int runs;
 	unsigned int warmup_runs;
 	int src_node;

@@ -41,7 +41,7 @@ else
 fi
 missing=
 for o in mode json csv verbose help version threads seconds node dma-bits dma-dir \
-	 dma-trans-ns granule channels channel device folio-order folio sge bytes \
+	 dma-trans-ns granule channels channel device folio-order folio sge bytes-per-channel \
 	 runs warmup-runs src-node dst-node prep verify poll allow-fewer timeout-ms \
 	 per-channel samples entries entry-size iterations cpus sync percentiles \
 	 buffers depth dst-folio-order dst-folio; do
@@ -108,7 +108,7 @@ expect 2 "invalid --channels '257': must be 1\.\.256" \
 	"--channels 257: exit 2" -m dmaengine --channels 257
 expect 2 "invalid --folio '3K': must be a power-of-two multiple of the page size" \
 	"--folio 3K: exit 2" -m dmaengine --folio 3K
-expect 2 "invalid --bytes '1X'" "--bytes 1X: exit 2" -m dmaengine --bytes 1X
+expect 2 "invalid --bytes-per-channel '1X'" "--bytes-per-channel 1X: exit 2" -m dmaengine --bytes-per-channel 1X
 expect 2 "invalid --sge '65537': must be 1\.\.65536" "--sge 65537: exit 2" \
 	-m dmaengine --sge 65537
 expect 2 "invalid --runs '0': must be 1\.\.10000" "--runs 0: exit 2" \
@@ -206,7 +206,7 @@ else
 		-m sg --entries 2560 --entry-size 4K --iterations 200 --cpus 0 \
 		--sync -d to_device
 	expect 1 "$diag" "valid dmaengine options, no module: exit 1 with a diagnosis" \
-		-m dmaengine -c 2 -f 64K --sge 16 --bytes 1M --json
+		-m dmaengine -c 2 -f 64K --sge 16 --bytes-per-channel 1M --json
 	expect 1 "$diag" "the new dmaengine options, no module: exit 1 with a diagnosis" \
 		-m dmaengine --prep memcpy,cpu --buffers reuse --depth 4 --cpus 0 --csv
 	expect 1 "$diag" "memcpy_vec with --dst-folio, no module: exit 1 with a diagnosis" \

@@ -133,7 +133,7 @@ check("progress: the estimate of the time left (failed cells excluded), the line
 
 def weights():
     a = sweep.parse_args(["--channels", "1,4", "--orders", "0,9", "--sge", "512",
-                          "--bytes", "1M", "--runs", "3"])
+                          "--bytes-per-channel", "1M", "--runs", "3"])
     cells = sweep.plan_dmaengine(a, 4096)
     assert len(cells) == 4 and [c["channels"] for c in cells] == [1, 1, 4, 4]
     # weight: prep modes x (runs + warm-up) x channels x bytes a channel
@@ -145,7 +145,7 @@ def weights():
     assert cells[0]["argv"] == ["-m", "dmaengine", "--channels", "1",
                                 "--folio-order", "0", "--sge", "512", "--runs", "3",
                                 "--buffers", "distinct", "--depth", "1",
-                                "--bytes", "1M", "--json"], cells[0]["argv"]
+                                "--bytes-per-channel", "1M", "--json"], cells[0]["argv"]
     a = sweep.parse_args(["--prep", "both,cpu", "--channels", "1", "--orders", "0",
                           "--depth", "1,4", "--buffers", "reuse,distinct",
                           "--src-node", "0", "--dst-node", "1", "--cpus", "0-3"])
@@ -356,7 +356,7 @@ check("--map: a failing call ends its cell at once, recorded with the message", 
 
 def guest_script():
     a = sweep.parse_args(["--vm", "--prep", "memcpy", "--channels", "1,2", "--orders", "0",
-                          "--sge", "16", "--bytes", "1M", "--runs", "3", "--tool-args=--poll"])
+                          "--sge", "16", "--bytes-per-channel", "1M", "--runs", "3", "--tool-args=--poll"])
     cells = sweep.plan_dmaengine(a, 4096)
     s = sweep.guest_script("dmaengine", cells, "channels=2 pool_size=32 nocopy=1")
     # load-time parameters to insmod, run-time knobs to debugfs
@@ -364,7 +364,7 @@ def guest_script():
     assert "echo 1 > /sys/kernel/debug/soft_dma/nocopy" in s, s
     assert s.index("load_module soft_dma") < s.index("soft_dma/nocopy") < s.index("READY")
     assert ("run_cell 1 1 -m dmaengine --prep memcpy --channels 2 --folio-order 0 --sge 16 --runs 3 "
-            "--buffers distinct --depth 1 --bytes 1M --poll --json") in s, s
+            "--buffers distinct --depth 1 --bytes-per-channel 1M --poll --json") in s, s
     assert s.index("READY") < s.index("run_cell 0 ") < s.index("DONE")
     sh = "/bin/busybox" if os.path.exists("/bin/busybox") else "/bin/sh"
     args = [sh, "sh", "-n"] if sh.endswith("busybox") else [sh, "-n"]
@@ -467,7 +467,7 @@ def preset_mail():
         (1, 4096), (1, 2 << 20), (16, 4096), (16, 2 << 20)], cells
     assert cells[3]["argv"] == ["-m", "dmaengine", "--channels", "16", "--folio-order", "9",
                                 "--sge", "512", "--runs", "20", "--buffers", "distinct",
-                                "--depth", "1", "--bytes", "512M", "--src-node", "0",
+                                "--depth", "1", "--bytes-per-channel", "512M", "--src-node", "0",
                                 "--dst-node", "1", "--json"], cells[3]["argv"]
     assert cells[0]["prep"] == "auto"	# every mode this kernel has, the CPU copy too
     a = sweep.parse_args(["--preset", "mail", "--channels", "4", "--runs", "3"])
@@ -589,6 +589,8 @@ OLD_NAMES = {"dma_trans_ns": "trans_delay_ns", "warmup_runs": "warmup",
              "map_stddev_us": "map_sd_us", "unmap_stddev_us": "unmap_sd_us",
              "sync_cpu_stddev_us": "sync_cpu_sd_us",
              "sync_device_stddev_us": "sync_device_sd_us", "dma_dir": "dir"}
+# and of the sweep's params alone (a row's bytes is another figure)
+OLD_PARAMS = {"bytes_per_channel": "bytes"}
 
 def old_names(v):
     if isinstance(v, dict):
@@ -602,6 +604,7 @@ def old_files():
     for name in ("results-dmaengine.json", "results-map.json"):
         new = results.load(os.path.join(FIX, name))
         old = old_names(new)
+        old["params"] = {OLD_PARAMS.get(k, k): v for k, v in old["params"].items()}
         old["format_version"] = 2
         if old != dict(new, format_version=2):
             renamed.append(name)
@@ -616,8 +619,9 @@ def old_files():
         results.save(old, path)
         assert results.load(path) == old
     assert len(renamed) == 2, renamed
-check("results.load(): a format 2 file's keys get their format 3 names (%s)" %
-      ", ".join("%s -> %s" % (o, n) for n, o in OLD_NAMES.items()), old_files)
+check("results.load(): a format 2 file's keys get their format 3 names (%s; params: %s)" %
+      (", ".join("%s -> %s" % (o, n) for n, o in OLD_NAMES.items()),
+       ", ".join("%s -> %s" % (o, n) for n, o in OLD_PARAMS.items())), old_files)
 done()
 PY
 tap_end

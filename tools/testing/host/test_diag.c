@@ -246,18 +246,18 @@ static void test_dmaengine_details(void)
 	has_str(dmaengine_message(&b, ENOMEM, true), "= 18446744073709551615B;",
 		"NOMEM: an overflowing product saturates");
 
-	/* distinct buffers: --bytes (whole batches) of each side, per channel */
+	/* distinct buffers: --bytes-per-channel (whole batches) of each side, per channel */
 	fill(&b, DMAENGINE_BENCH_ERR_NOMEM);
 	b.flags = DMAENGINE_BENCH_F_DISTINCT;
 	b.bytes_per_channel = 512ULL << 20;
 	b.channels = 16;
 	has_str(dmaengine_message(&b, ENOMEM, true),
-		"buffers larger than memory allows: --buffers distinct needs 512MB x 2 (source and destination) x 16 channels = 16GB; lower --bytes or --channels, or use --buffers reuse (one batch of folios a channel)\n",
+		"buffers larger than memory allows: --buffers distinct needs 512MB x 2 (source and destination) x 16 channels = 16GB; lower --bytes-per-channel or --channels, or use --buffers reuse (one batch of folios a channel)\n",
 		"NOMEM with distinct buffers: the bytes needed, --buffers reuse suggested");
 	b.bytes_per_channel = 3ULL << 20;	/* 1.5 batches of 2MB */
 	b.channels = 1;
 	has_str(dmaengine_message(&b, ENOMEM, true), "needs 4MB x 2",
-		"NOMEM with distinct buffers: --bytes rounded up to whole batches");
+		"NOMEM with distinct buffers: --bytes-per-channel rounded up to whole batches");
 	b.bytes_per_channel = 1;
 	has_str(dmaengine_message(&b, ENOMEM, true), "needs 2MB x 2",
 		"NOMEM with distinct buffers: at least one batch");

@@ -105,7 +105,7 @@ static void test_defaults(void)
 	   o.dma_trans_ns == 0 && o.granule == 1 && o.format == OUT_TEXT,
 	   "upstream defaults: single, threads 1, seconds 20, node -1, bits 32, dir 0, dma_trans_ns 0, granule 1");
 	ok(o.channels == 1 && !o.channel[0] && !o.device[0] &&
-	   o.folio_order == 0 && o.sge == 512 && o.bytes == 512ULL << 20 &&
+	   o.folio_order == 0 && o.sge == 512 && o.bytes_per_channel == 512ULL << 20 &&
 	   o.runs == 20 && o.warmup_runs == 1 && o.src_node == -1 &&
 	   o.dst_node == -1 && o.prep_modes == DMAENGINE_BENCH_PREP_ALL &&
 	   o.flags == (DMAENGINE_BENCH_F_DISTINCT |
@@ -124,7 +124,7 @@ static void test_defaults(void)
 GETTER(threads) GETTER(seconds) GETTER(node) GETTER(dma_bits) GETTER(dma_dir)
 GETTER(dma_trans_ns) GETTER(granule) GETTER(channels) GETTER(sge) GETTER(runs)
 GETTER(warmup_runs) GETTER(src_node) GETTER(dst_node) GETTER(timeout_ms)
-GETTER(folio_order) GETTER(bytes) GETTER(mode) GETTER(prep_modes)
+GETTER(folio_order) GETTER(bytes_per_channel) GETTER(mode) GETTER(prep_modes)
 GETTER(entry_size) GETTER(iterations) GETTER(depth) GETTER(dst_folio_order)
 
 static long long get_distinct(const struct bench_opts *o)
@@ -221,7 +221,8 @@ static const struct opt_case cases[] = {
 	{ "dmaengine", 0, "sge", "1..65536", get_sge,
 	  GOOD({ "1", 1 }, { "512", 512 }, { "65536", 65536 }),
 	  BAD("0", "65537", NOTNUM) },
-	{ "dmaengine", 0, "bytes", "1B..1TB (suffixes K, M, G, T)", get_bytes,
+	{ "dmaengine", 0, "bytes-per-channel", "1B..1TB (suffixes K, M, G, T)",
+	  get_bytes_per_channel,
 	  GOOD({ "1", 1 }, { "4K", 4096 }, { "512M", 512LL << 20 },
 	       { "1G", 1LL << 30 }, { "3g", 3LL << 30 }, { "1T", 1LL << 40 }),
 	  BAD("0", "1025G", "4X", "1.5M", "", "-1", "K", "4KK",
@@ -523,7 +524,7 @@ static void test_scope(void)
 	static const char *const dmaengine_only[][2] = {
 		{ "--channels", "2" }, { "--channel", "dma0chan0" },
 		{ "--device", "x" }, { "--folio-order", "1" }, { "--folio", "8K" },
-		{ "--sge", "4" }, { "--bytes", "1M" }, { "--runs", "3" },
+		{ "--sge", "4" }, { "--bytes-per-channel", "1M" }, { "--runs", "3" },
 		{ "--warmup-runs", "0" }, { "--src-node", "0" }, { "--dst-node", "0" },
 		{ "--prep", "memcpy" }, { "--verify", NULL }, { "--poll", NULL },
 		{ "--allow-fewer", NULL }, { "--timeout-ms", "5" },
@@ -660,7 +661,7 @@ static void test_help_version(void)
 		"--mode", "--json", "--csv", "--verbose", "--help", "--version",
 		"--threads", "--seconds", "--node", "--dma-bits", "--dma-dir",
 		"--dma-trans-ns", "--granule", "--channels", "--channel",
-		"--device", "--folio-order", "--folio", "--sge", "--bytes", "--runs",
+		"--device", "--folio-order", "--folio", "--sge", "--bytes-per-channel", "--runs",
 		"--warmup-runs", "--src-node", "--dst-node", "--prep", "--verify",
 		"--poll", "--allow-fewer", "--timeout-ms", "--per-channel",
 		"--samples", "--entries", "--entry-size", "--iterations",
@@ -909,7 +910,7 @@ static void test_requests(void)
 	   "map request from the defaults");
 
 	parse(&o, "-m", "dmaengine", "-c", "4", "-C", "dma0chan1", "-D",
-	      "soft_dma.0", "-f", "64K", "--sge", "128", "--bytes", "1G", "-r",
+	      "soft_dma.0", "-f", "64K", "--sge", "128", "--bytes-per-channel", "1G", "-r",
 	      "5", "-w", "2", "--src-node", "0", "--dst-node", "1", "-p",
 	      "memcpy_sg", "--verify", "--poll", "--timeout-ms", "500",
 	      "--depth", "4", "--cpus", "2,3", NULL);

@@ -14,7 +14,7 @@ trap 'rm -rf "$WORK"' EXIT
 SWEEP=$TOP/scripts/sweep.py
 
 "$SWEEP" --vm --vm-timeout 600 --prep memcpy,memcpy_sg --channels 1,2 --orders 0,4 \
-	--sge 16 --bytes 1M --runs 3 --label vm-test -o "$WORK/de" \
+	--sge 16 --bytes-per-channel 1M --runs 3 --label vm-test -o "$WORK/de" \
 	> "$WORK/de.stdout" 2> "$WORK/de.stderr"
 echo "$?" > "$WORK/de.rc"
 "$SWEEP" --vm --vm-timeout 600 --map --map-modes single,sg --granules 1,8 --threads 1 \
