@@ -994,8 +994,6 @@ static void test_csv(void)
 	opts_init(&o, 4096);
 	fill_reference(&b, &ch);
 	add_cpu(&b);
-	snprintf(want, sizeof(want), "%s\n", dmaengine_csv_header);
-	is_str(want, csv_header, "CSV header as specified");
 	report_dmaengine_csv(capture_begin(&cap), &fctx, &r);
 	snprintf(want, sizeof(want), "%s%s%s%s", csv_header,
 		 "prep_memcpy,1,0,4096,512,1,distinct,,20,536870912,131072,131072,256,131072,632.860000,8.180000,18.000000,6.380000,4.440000,0.090000,0.090000,0.040000,603.540000,5.030000,1.200000,0.030000,0.800000,0.010000,0.000000,0.000000,0.000000,0.000000,12.000000,3.000000,0.850000,0.010000,performance,2100000,3200000,3900000,1,0,4096\n",
