@@ -33,10 +33,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from report import results, stats  # noqa: E402
 
-DMAENGINE_FIGURES = ("run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms",
-                     "map_ms", "unmap_ms", "gbps")
-CPU_FIGURES = ("copy_ms",)	# with a cpu row
-VEC_FIGURES = ("convert_ms",)	# with a prep_memcpy_vec row
+# dmaengine: the tool's figures in ms and GB/s (results.Figures)
+DMAENGINE_UNITS = ("ms", "GB/s")
 MAP_FIGURES = ("map_us", "unmap_us")
 SYNC_FIGURES = ("sync_cpu_us", "sync_device_us")	# the tool's --sync
 HIGHER_IS_BETTER = {"gbps"}
@@ -112,15 +110,26 @@ def index_rows(kind, rows, key_fn, warnings, where, prep_key=True):
     return idx
 
 
-def compare(kind, pairs, figures, alpha, prep_key):
-    """pairs: [(key, row_a or None, row_b or None)] -> comparisons."""
+def dmaengine_figures(figs, rows):
+    """The figures compared unless --figures: the times and the
+    throughput, in the tool's order; one prep mode's (copy_ms, convert_ms)
+    only when a row is that mode's."""
+    modes = {r.get("prep_mode") for r in rows}
+    return tuple(k for k in figs.phases
+                 if figs.figures[k]["unit"] in DMAENGINE_UNITS
+                 and figs.one_mode(k) in (None, *modes))
+
+
+def compare(kind, pairs, figures, alpha, prep_key, figs):
+    """pairs: [(key, row_a or None, row_b or None)] -> comparisons; figs:
+    the dmaengine figures (results.Figures)."""
     out = []
     for fig in figures:
         for key, ra, rb in pairs:
             # a figure a side's prep mode does not have (prep_ms of the
             # CPU copy, copy_ms of a DMA mode): nothing to compare
             if kind == "dmaengine" and not all(
-                    results.figure_applies(r["prep_mode"], fig)
+                    figs.applies(r["prep_mode"], fig)
                     for r in (ra, rb) if r is not None):
                 continue
             c = {"figure": fig, "key": key_dict(kind, key, prep_key),
@@ -290,11 +299,9 @@ def build(args):
     if not figures and kind == "map":
         figures = MAP_FIGURES + tuple(f for f in SYNC_FIGURES
                                       if any(r.get(f) for r in ra["rows"]))
+    figs = results.figures(ra)
     if not figures and kind == "dmaengine":
-        figures = DMAENGINE_FIGURES + (CPU_FIGURES if any(
-            r.get("prep_mode") == "cpu" for r in ra["rows"]) else ()) + \
-            (VEC_FIGURES if any(r.get("prep_mode") == "prep_memcpy_vec"
-                                for r in ra["rows"]) else ())
+        figures = dmaengine_figures(figs, ra["rows"])
     if args.prep:
         if kind != "dmaengine":
             raise ValueError("--prep compares prep modes: a dmaengine sweep is needed")
@@ -309,6 +316,7 @@ def build(args):
         prep_key = False
     else:
         rb = results.load(args.files[1])
+        figs = results.figures(ra, rb)
         if rb.get("kind", "dmaengine") != kind:
             raise ValueError(f"A is a {kind} sweep, B a {rb.get('kind')} sweep")
         a_idx = index_rows(kind, ra["rows"], lambda r: results.row_key(kind, r),
@@ -328,7 +336,7 @@ def build(args):
                                                      + list(b_idx.values())))}
     keys.sort(key=lambda k: order.get(k, math.inf))
     pairs = [(k, a_idx.get(k), b_idx.get(k)) for k in keys]
-    comps = compare(kind, pairs, figures, args.alpha, prep_key)
+    comps = compare(kind, pairs, figures, args.alpha, prep_key, figs)
     return {"kind": kind, "mode": "prep" if args.prep else "files",
             "alpha": args.alpha, "a": da, "b": db, "figures": list(figures),
             "warnings": warnings, "comparisons": comps,

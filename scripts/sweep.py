@@ -522,6 +522,7 @@ class Sweep:
         if self.kind == "dmaengine":
             self.res["system"]["providers"] = sysinfo.providers(
                 c.get("tool") for c in self.cells)
+            results.hoist_figures(self.res)
         if self.t0 is not None:
             self.res["duration_s"] = round(time.monotonic() - self.t0, 1)
         results.save(self.res, os.path.join(self.a.output, "results.json"))

@@ -889,6 +889,61 @@ static void json_results(struct json *j, const struct dmaengine_report *r)
 	json_array_end(j);
 }
 
+static void json_figure(struct json *j, const struct figure *fig,
+			const char *kind)
+{
+	unsigned int i;
+
+	json_object_begin(j);
+	json_key(j, "key");
+	json_string(j, fig->key);
+	json_key(j, "unit");
+	json_string(j, fig->unit);
+	json_key(j, "kind");
+	json_string(j, kind);
+	json_key(j, "prep_modes");
+	json_array_begin(j);
+	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++)
+		if (figure_applies(fig, prep_mode_order[i]))
+			json_string(j, prep_mode_name(prep_mode_order[i]));
+	json_array_end(j);
+	json_object_end(j);
+}
+
+/*
+ * "figures": what each figure of a result is, in the results' order:
+ * [{key, unit, kind (total: one run's count; mean_stddev: {mean, stddev}
+ * over the runs), prep_modes (those that have it)}]; "table": the text
+ * table's columns, [{key, heading, width, verbose (with -v only)}]
+ */
+static void json_description(struct json *j)
+{
+	int k, p, c;
+
+	json_key(j, "figures");
+	json_array_begin(j);
+	for (k = 0; k < CT_NR; k++)
+		json_figure(j, &counts[k], "total");
+	for (p = 0; p < PH_NR; p++)
+		json_figure(j, &phases[p], "mean_stddev");
+	json_array_end(j);
+	json_key(j, "table");
+	json_array_begin(j);
+	for (c = 0; c < C_NR; c++) {
+		const struct figure *fig = column_figure(c);
+
+		json_object_begin(j);
+		json_key(j, "key");
+		json_string(j, fig ? fig->key : columns[c].key);
+		json_key(j, "heading");
+		json_string(j, columns[c].head);
+		json_key_uint(j, "width", columns[c].width);
+		json_key_bool(j, "verbose", column_verbose(c));
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
 static void json_per_channel(struct json *j, const struct dmaengine_report *r)
 {
 	unsigned int i, n;
@@ -970,6 +1025,7 @@ void report_dmaengine_json(FILE *f, const struct report_ctx *ctx,
 	json_key_uint(&j, "channels_used", dmaengine_channels_used(r->b));
 	json_channels(&j, r);
 	json_results(&j, r);
+	json_description(&j);
 	if (r->opts->per_channel)
 		json_per_channel(&j, r);
 	if (r->opts->samples)

@@ -92,7 +92,8 @@ def dmaengine_json():
     d = docs["dmaengine"]
     assert list(d) == ["tool", "version", "kernel", "mode", "params",
                        "interface_version", "prep_modes_run", "missing",
-                       "system", "channels_used", "channels", "results"], list(d)
+                       "system", "channels_used", "channels", "results",
+                       "figures", "table"], list(d)
     assert d["interface_version"] == 2 and d["missing"] == []
     assert d["prep_modes_run"] == ["prep_memcpy", "prep_memcpy_sg"]
     assert d["system"] == {"cpufreq": None}, d["system"]
@@ -132,6 +133,36 @@ def dmaengine_json():
     assert abs(r[0]["acquire_ms"] - 0.12) < 1e-9
     assert "samples" not in d and "per_channel" not in d
 check("dmaengine JSON: fields and values", dmaengine_json)
+
+DMA = ["prep_memcpy", "prep_memcpy_sg", "prep_memcpy_vec"]
+def description_json():
+    d = docs["dmaengine"]
+    f = {x["key"]: x for x in d["figures"]}
+    # the results' figures, in their order: the counts, then the phases
+    keys = [k for k in d["results"][0] if k in f]
+    assert [x["key"] for x in d["figures"]] == keys, keys
+    assert list(f) == ["bytes", "prep_calls", "submits", "batches", "segments",
+                       "run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms",
+                       "map_ms", "unmap_ms", "copy_ms", "convert_ms",
+                       "prep_stalls", "gbps"], list(f)
+    for k, x in f.items():
+        assert x["kind"] == ("total" if isinstance(d["results"][0][k], int)
+                             else "mean_stddev"), k
+    assert f["copy_ms"]["prep_modes"] == ["cpu"]
+    assert f["convert_ms"]["prep_modes"] == ["prep_memcpy_vec"]
+    assert f["prep_ms"]["prep_modes"] == f["prep_calls"]["prep_modes"] == DMA
+    assert f["gbps"]["prep_modes"] == DMA + ["cpu"] and f["gbps"]["unit"] == "GB/s"
+    assert f["run_ms"]["unit"] == "ms" and f["prep_stalls"]["unit"] == "count"
+    t = d["table"]
+    assert [c["key"] for c in t[:5]] == ["prep_mode", "chan", "folio_bytes", "sge", "run_ms"]
+    assert [(c["heading"], c["width"]) for c in t[:5]] == [
+        ("mode", 14), ("chan", 4), ("folio", 5), ("sge", 3), ("run_ms", 15)]
+    gb = [c for c in t if c["key"] == "gbps"][0]
+    assert (gb["heading"], gb["width"], gb["verbose"]) == ("GB/s", 11, False)
+    assert [c["key"] for c in t if c["verbose"]] == [
+        "convert_ms", "prep_stalls", "submits", "batches", "segments", "bytes"]
+    assert set(f) <= {c["key"] for c in t}	# every figure is a column
+check("dmaengine JSON: figures (key, unit, kind, prep modes) and the table's columns", description_json)
 
 def full_json():
     d = docs["dmaengine_full"]
@@ -243,15 +274,26 @@ def fake_shapes():
                "fake_tool -m dmaengine")
 check("fake_tool.py prints the real tool's JSON shape (map, extended map, dmaengine)", fake_shapes)
 
+DESCRIPTION = ("figures", "table")
+def description(d):
+    return {k: d[k] for k in DESCRIPTION}
+
 def fixture_shapes():
-    same_shape(json.load(open(os.path.join(FIX, "tool-dmaengine.json"))), docs["dmaengine"],
-               "tool-dmaengine.json")
+    tool = json.load(open(os.path.join(FIX, "tool-dmaengine.json")))
+    same_shape(tool, docs["dmaengine"], "tool-dmaengine.json")
+    assert description(tool) == description(docs["dmaengine"]), \
+        "tool-dmaengine.json: figures and table differ from the tool's"
+    # the sweep keeps the description once, in the file's tool_figures
+    called = {k: v for k, v in docs["dmaengine"].items() if k not in DESCRIPTION}
     n = 0
     for name in ("results-dmaengine.json", "results-map.json", "compare-a.json", "compare-b.json"):
         r = json.load(open(os.path.join(FIX, name)))
+        if "tool_figures" in r:
+            assert r["tool_figures"] == description(docs["dmaengine"]), \
+                name + ": tool_figures differ from the tool's figures and table"
         for i, c in enumerate(r["cells"]):
             if "tool" in c:
-                same_shape(c["tool"], docs["dmaengine"], "%s cells[%d].tool" % (name, i))
+                same_shape(c["tool"], called, "%s cells[%d].tool" % (name, i))
                 n += 1
             for j, run in enumerate(c.get("runs") or []):
                 same_shape(run, docs["map_ext" if "ops" in run.get("results", {}) else "map_sg"],
@@ -270,6 +312,18 @@ def fixture_shapes():
                 n += 1
     assert n > 0, "no tool document found in the fixtures"
 check("fixtures/*.json: the tool documents and rows in them have the real tool's shape", fixture_shapes)
+
+def legacy_figures():
+    # what results.py reads files of older tools with: that tool's
+    # description, which the tool may only have added to since
+    legacy = json.load(open(os.path.join(sys.argv[2], "scripts/report/legacy_figures.json")))
+    now = docs["dmaengine"]
+    for k in DESCRIPTION:
+        have = {x["key"]: x for x in now[k]}
+        for x in legacy[k]:
+            assert have.get(x["key"]) == x, "%s %s: %s, the tool has %s" % (
+                k, x["key"], x, have.get(x["key"]))
+check("scripts/report/legacy_figures.json: each figure and column as the tool describes it", legacy_figures)
 done()
 PY
 tap_end

@@ -108,7 +108,7 @@ def csv_writer():
     rows += sweep.dmaengine_rows(dict(cell(prep="memcpy_sg", ch=4), index=1), [(1, "", "x: no channel", 0.1)])
     text = results.format_csv(doc(rows))
     rd = list(csv.DictReader(io.StringIO(text)))
-    assert text.splitlines()[0] == ",".join(results.DMAENGINE_CSV)
+    assert text.splitlines()[0] == ",".join(results.dmaengine_csv_header(results.figures()))
     assert len(rd) == 2
     assert rd[0]["status"] == "ok" and rd[0]["mode"] == "prep_memcpy" and rd[0]["chan"] == "2"
     assert rd[0]["run_ms_mean"] == "23.156093" and rd[0]["gbps_stddev"] == "0.346115"
@@ -218,7 +218,33 @@ def recorded():
     assert re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", res["date"])
     assert res["cells"][0]["tool"]["results"][0]["prep_mode"] == "prep_memcpy"
     assert res["cells"][0]["command"].endswith("--json")
-check("results.json: kernel, CPU, NUMA, tool version, providers, parameters, date, tool JSON", recorded)
+    # the tool's figures and table, once
+    assert all("figures" not in c.get("tool", {}) for c in res["cells"])
+    assert res["tool_figures"] == {k: json.loads(real)[k] for k in ("figures", "table")}
+check("results.json: kernel, CPU, NUMA, tool version, providers, parameters, date, tool JSON, "
+      "the tool's figures once", recorded)
+
+def described():
+    # the table, the CSV and compare.py take the figures from the file
+    r = results.load(os.path.join(FIX, "results-dmaengine.json"))
+    t = r["tool_figures"]
+    before = results.format_table(r, with_header=False).splitlines()[0]
+    for c in t["table"]:
+        if c["key"] == "wait_ms":
+            c["heading"], c["width"] = "waited", 20
+    for f in t["figures"]:
+        if f["key"] == "issue_ms":
+            f["prep_modes"] = ["prep_memcpy"]	# as if only memcpy had it
+    t["figures"].append({"key": "new_ms", "unit": "ms", "kind": "mean_stddev",
+                         "prep_modes": ["prep_memcpy_vec"]})
+    t["table"].append({"key": "new_ms", "heading": "new_ms", "width": 9, "verbose": True})
+    text = results.format_table(r, with_header=False)
+    head = text.splitlines()[0]
+    assert head.replace("waited" + " " * 15, "wait_ms" + " " * 11) == before, (head, before)
+    sg = [l for l in text.splitlines() if l.startswith("prep_memcpy_sg ")][0]
+    assert " - " in sg and "new_ms" not in head	# no row has new_ms
+    assert "new_ms_mean,new_ms_stddev,error" in results.format_csv(r).splitlines()[0]
+check("results.py lays out the table, the '-' cells and the CSV by the file's tool_figures", described)
 
 def outputs():
     table = open(os.path.join(out1, "table.txt")).read()
@@ -559,15 +585,26 @@ check("memcpy_vec: auto runs it where the kernel has it (its row, convert_ms col
       "named where it lacks: the cell fails with a hint; auto: left out, said", vec_sweep)
 
 def vec_rows():
-    assert results.figure_applies("prep_memcpy_vec", "convert_ms")
-    assert results.figure_applies("prep_memcpy_vec", "prep_ms")
-    assert not results.figure_applies("prep_memcpy_vec", "copy_ms")
-    assert not results.figure_applies("prep_memcpy_sg", "convert_ms")
-    assert not results.figure_applies("cpu", "convert_ms")
+    # the figures and their modes as the tool describes them, in a results
+    # file (tool_figures), or as the tool before the description had them
+    for figs in (results.figures(), results.figures(json.loads(real)),
+                 results.load(os.path.join(FIX, "results-dmaengine.json"))):
+        if isinstance(figs, dict):
+            assert "tool_figures" in figs
+            figs = results.figures(figs)
+        assert figs.applies("prep_memcpy_vec", "convert_ms")
+        assert figs.applies("prep_memcpy_vec", "prep_ms")
+        assert not figs.applies("prep_memcpy_vec", "copy_ms")
+        assert not figs.applies("prep_memcpy_sg", "convert_ms")
+        assert not figs.applies("cpu", "convert_ms") and not figs.applies("cpu", "prep_calls")
+        assert figs.one_mode("copy_ms") == "cpu" and figs.one_mode("run_ms") is None
+        assert figs.counts == ("bytes", "prep_calls", "submits", "batches", "segments")
+        assert figs.phases[:2] == ("run_ms", "prep_ms") and figs.phases[-1] == "gbps"
     assert results.prep_index("prep_memcpy_sg") < results.prep_index("prep_memcpy_vec") \
         < results.prep_index("cpu")
-    assert "convert_ms_mean" in results.DMAENGINE_CSV and \
-        results.DMAENGINE_CSV.index("convert_ms_mean") == results.DMAENGINE_CSV.index("copy_ms_stddev") + 1
+    head = results.dmaengine_csv_header(results.figures())
+    assert "convert_ms_mean" in head and \
+        head.index("convert_ms_mean") == head.index("copy_ms_stddev") + 1
     # a tool from before memcpy_vec: no convert_ms in its rows
     rows = sweep.dmaengine_rows(cell(), [(0, real, "", 1.0)])
     del rows[0]["convert_ms"]
