@@ -104,7 +104,7 @@ insmod modules/dma_map_benchmark.ko && insmod modules/soft_dma.ko channels=1 ||
 echo "KERNEL $(uname -r)"
 for f in $FOLIOS; do
 	if ! bin/dma_map_benchmark -m dmaengine -D soft_dma.0 -c 1 -p memcpy \
-		-f "$f" --sge "$SGE" --bytes "$BYTES" -r "$RUNS" -w 1 \
+		-f "$f" --sge "$SGE" --bytes-per-channel "$BYTES" -r "$RUNS" -w 1 \
 		--json --samples > /tmp/cell.json 2>&1; then
 		echo "the $f cell failed:"
 		cat /tmp/cell.json

@@ -19,7 +19,7 @@ if [ "${1:-}" = -m ]; then
 	shift 2
 fi
 opts=("$@")
-[ ${#opts[@]} -gt 0 ] || opts=(--channels 1 --sge 512 --bytes 512M --runs 5)
+[ ${#opts[@]} -gt 0 ] || opts=(--channels 1 --sge 512 --bytes-per-channel 512M --runs 5)
 
 "$DMA_BENCH_TOP/scripts/setup.sh" bench
 make -s -C "$DMA_BENCH_TOP" all >/dev/null

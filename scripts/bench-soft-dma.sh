@@ -92,7 +92,7 @@ engine_kbps() {
 # one batch of SGE 2 MiB folios reused
 tool_kbps() {
 	"$TOOL" -m dmaengine -D soft_dma.0 -p "$1" -c "$2" -f 2M --sge "$3" \
-		--bytes "$4" --buffers reuse -r 2 -w 1 --csv > /tmp/tool.csv || {
+		--bytes-per-channel "$4" --buffers reuse -r 2 -w 1 --csv > /tmp/tool.csv || {
 		echo "tool failed" >&2
 		cat /tmp/tool.csv >&2
 		return 1

@@ -20,7 +20,7 @@
 #                framework's and the driver's cost alone, for comparing the
 #                prep forms; the cpu row still copies
 #   -M 12G       guest RAM instead of the machine's (large folios x sge)
-#   TOOL_OPTIONS replace the defaults: --sge 512 --bytes 32M --runs 10
+#   TOOL_OPTIONS replace the defaults: --sge 512 --bytes-per-channel 32M --runs 10
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -42,7 +42,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 opts=("$@")
-[ ${#opts[@]} -gt 0 ] || opts=(--sge 512 --bytes 32M --runs 10 --warmup 1)
+[ ${#opts[@]} -gt 0 ] || opts=(--sge 512 --bytes-per-channel 32M --runs 10 --warmup-runs 1)
 
 "$DMA_BENCH_TOP/scripts/setup.sh" bench
 say "building the modules and the tool"

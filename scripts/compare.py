@@ -33,20 +33,19 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from report import results, stats  # noqa: E402
 
-DMAENGINE_FIGURES = ("run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms",
-                     "map_ms", "unmap_ms", "gbps")
-CPU_FIGURES = ("copy_ms",)	# with a cpu row
-VEC_FIGURES = ("convert_ms",)	# with a prep_memcpy_vec row
+# dmaengine: the tool's figures in ms and GB/s (results.Figures)
+DMAENGINE_UNITS = ("ms", "GB/s")
 MAP_FIGURES = ("map_us", "unmap_us")
 SYNC_FIGURES = ("sync_cpu_us", "sync_device_us")	# the tool's --sync
 HIGHER_IS_BETTER = {"gbps"}
 
 
 def figure_stat(row, fig):
-    """(mean, sd, n) of a figure of a row; counts are exact (sd 0)."""
+    """(mean, stddev, n) of a figure of a row; counts are exact
+    (stddev 0)."""
     v = row.get(fig)
     if isinstance(v, dict):
-        return v["mean"], v["sd"], row.get("runs")
+        return v["mean"], v["stddev"], row.get("runs")
     if isinstance(v, (int, float)):
         return float(v), 0.0, row.get("runs")
     raise KeyError(fig)
@@ -80,9 +79,9 @@ def label_of(kind, key, prep_mode=True, folio_bytes=None):
 
 
 def compare_stat(a, b, alpha):
-    """One comparison: a and b are (mean, sd, n)."""
-    out = {"a": {"mean": a[0], "sd": a[1], "n": a[2]},
-           "b": {"mean": b[0], "sd": b[1], "n": b[2]},
+    """One comparison: a and b are (mean, stddev, n)."""
+    out = {"a": {"mean": a[0], "stddev": a[1], "n": a[2]},
+           "b": {"mean": b[0], "stddev": b[1], "n": b[2]},
            "delta_pct": stats.pct_change(a[0], b[0])}
     w = stats.welch(a[0], a[1], a[2], b[0], b[1], b[2])
     if w is None:
@@ -111,15 +110,26 @@ def index_rows(kind, rows, key_fn, warnings, where, prep_key=True):
     return idx
 
 
-def compare(kind, pairs, figures, alpha, prep_key):
-    """pairs: [(key, row_a or None, row_b or None)] -> comparisons."""
+def dmaengine_figures(figs, rows):
+    """The figures compared unless --figures: the times and the
+    throughput, in the tool's order; one prep mode's (copy_ms, convert_ms)
+    only when a row is that mode's."""
+    modes = {r.get("prep_mode") for r in rows}
+    return tuple(k for k in figs.phases
+                 if figs.figures[k]["unit"] in DMAENGINE_UNITS
+                 and figs.one_mode(k) in (None, *modes))
+
+
+def compare(kind, pairs, figures, alpha, prep_key, figs):
+    """pairs: [(key, row_a or None, row_b or None)] -> comparisons; figs:
+    the dmaengine figures (results.Figures)."""
     out = []
     for fig in figures:
         for key, ra, rb in pairs:
             # a figure a side's prep mode does not have (prep_ms of the
             # CPU copy, copy_ms of a DMA mode): nothing to compare
             if kind == "dmaengine" and not all(
-                    results.figure_applies(r["prep_mode"], fig)
+                    figs.applies(r["prep_mode"], fig)
                     for r in (ra, rb) if r is not None):
                 continue
             c = {"figure": fig, "key": key_dict(kind, key, prep_key),
@@ -196,7 +206,7 @@ def side(c, s):
     if c["status"] != "ok":
         return ""
     dec = decimals(c[s]["mean"])	# the SD to the mean's precision
-    return f"{fmt_num(c[s]['mean'], dec)} \u00b1 {fmt_num(c[s]['sd'], dec)}"
+    return f"{fmt_num(c[s]['mean'], dec)} \u00b1 {fmt_num(c[s]['stddev'], dec)}"
 
 
 def format_text(doc):
@@ -268,8 +278,8 @@ def short_name(path):
 def param_warnings(ra, rb):
     w = []
     pa, pb = ra.get("params", {}), rb.get("params", {})
-    for k in ("bytes", "runs", "warmup", "tool_args", "seconds", "src_node",
-              "dst_node", "cpus"):
+    for k in ("bytes_per_channel", "runs", "warmup_runs", "tool_args",
+              "seconds", "src_node", "dst_node", "cpus"):
         if pa.get(k) != pb.get(k):
             w.append(f"--{k.replace('_', '-')} differs: {pa.get(k)!r} in A, "
                      f"{pb.get(k)!r} in B")
@@ -289,11 +299,9 @@ def build(args):
     if not figures and kind == "map":
         figures = MAP_FIGURES + tuple(f for f in SYNC_FIGURES
                                       if any(r.get(f) for r in ra["rows"]))
+    figs = results.figures(ra)
     if not figures and kind == "dmaengine":
-        figures = DMAENGINE_FIGURES + (CPU_FIGURES if any(
-            r.get("prep_mode") == "cpu" for r in ra["rows"]) else ()) + \
-            (VEC_FIGURES if any(r.get("prep_mode") == "prep_memcpy_vec"
-                                for r in ra["rows"]) else ())
+        figures = dmaengine_figures(figs, ra["rows"])
     if args.prep:
         if kind != "dmaengine":
             raise ValueError("--prep compares prep modes: a dmaengine sweep is needed")
@@ -308,6 +316,7 @@ def build(args):
         prep_key = False
     else:
         rb = results.load(args.files[1])
+        figs = results.figures(ra, rb)
         if rb.get("kind", "dmaengine") != kind:
             raise ValueError(f"A is a {kind} sweep, B a {rb.get('kind')} sweep")
         a_idx = index_rows(kind, ra["rows"], lambda r: results.row_key(kind, r),
@@ -327,7 +336,7 @@ def build(args):
                                                      + list(b_idx.values())))}
     keys.sort(key=lambda k: order.get(k, math.inf))
     pairs = [(k, a_idx.get(k), b_idx.get(k)) for k in keys]
-    comps = compare(kind, pairs, figures, args.alpha, prep_key)
+    comps = compare(kind, pairs, figures, args.alpha, prep_key, figs)
     return {"kind": kind, "mode": "prep" if args.prep else "files",
             "alpha": args.alpha, "a": da, "b": db, "figures": list(figures),
             "warnings": warnings, "comparisons": comps,

@@ -173,10 +173,11 @@ class Plotter:
         plots = []
         for mi, (mode, sel) in enumerate(by_mode.items()):
             for ci, ch in enumerate(sorted({r["channels"] for r in sel})):
-                pts = sorted((r["folio_order"], r["gbps"]["mean"], r["gbps"]["sd"])
+                pts = sorted((r["folio_order"], r["gbps"]["mean"],
+                               r["gbps"]["stddev"])
                              for r in sel if r["channels"] == ch)
                 dat = self.write(f"{stem}-{mode}-c{ch}.dat",
-                                 "# folio_order gbps_mean gbps_sd\n" +
+                                 "# folio_order gbps_mean gbps_stddev\n" +
                                  "".join(f"{o} {m:.6f} {s:.6f}\n" for o, m, s in pts))
                 title = f"{ch} channel{'s' if ch > 1 else ''}"
                 if per_mode:
@@ -255,9 +256,9 @@ class Plotter:
             pts = sorted((r["granule"], [r[op + "_us"] for op in ops])
                          for r in sel if r["threads"] == t)
             dat = self.write(f"{stem}-t{t}.dat",
-                             "# granule " + " ".join(f"{op}_mean {op}_sd" for op in ops)
+                             "# granule " + " ".join(f"{op}_mean {op}_stddev" for op in ops)
                              + "\n" + "".join(
-                                 f"{g} " + " ".join(f"{x['mean']:.6f} {x['sd']:.6f}"
+                                 f"{g} " + " ".join(f"{x['mean']:.6f} {x['stddev']:.6f}"
                                                     for x in xs) + "\n"
                                  for g, xs in pts))
             d = gp_quote(os.path.basename(dat))

@@ -57,7 +57,7 @@ DEFAULT_BUFFERS = ["distinct"]
 # channels, source node 0, destination node 1, every prep mode (the CPU
 # copy included), distinct buffers mapped per batch, depth 1.
 PRESETS = {
-    "mail": {"bytes": "512M", "runs": 20, "sge": [512],
+    "mail": {"bytes_per_channel": "512M", "runs": 20, "sge": [512],
              "folios": ["4K", "2M"], "channels": [1, 16], "src_node": 0,
              "dst_node": 1, "prep": ["auto"], "buffers": ["distinct"],
              "depth": [1]},
@@ -67,7 +67,7 @@ DEFAULT_MAP_THREADS = [1, 2, 4]
 DEFAULT_MAP_RUNS = 5
 DEFAULT_MAP_SECONDS = 10
 TOOL_DEFAULT_BYTES = 512 << 20
-TOOL_DEFAULT_WARMUP = 1
+TOOL_DEFAULT_WARMUP_RUNS = 1
 PERF_EVENTS = "cycles,instructions,cache-misses"
 MARK = "@@SWEEP"
 
@@ -136,8 +136,10 @@ def folio_orders(a, page_size):
 
 def plan_dmaengine(a, page_size):
     cells = []
-    bytes_pc = parse_size(a.bytes) if a.bytes else TOOL_DEFAULT_BYTES
-    warmup = a.warmup if a.warmup is not None else TOOL_DEFAULT_WARMUP
+    bytes_pc = parse_size(a.bytes_per_channel) if a.bytes_per_channel \
+        else TOOL_DEFAULT_BYTES
+    warmup_runs = a.warmup_runs if a.warmup_runs is not None else \
+        TOOL_DEFAULT_WARMUP_RUNS
     common = []
     for opt, val in (("--src-node", a.src_node), ("--dst-node", a.dst_node),
                      ("--cpus", a.cpus)):
@@ -153,14 +155,15 @@ def plan_dmaengine(a, page_size):
                             argv = ["-m", "dmaengine"]
                             if prep != "auto":
                                 argv += ["--prep", prep]
-                            argv += ["--channels", str(ch), "--order",
+                            argv += ["--channels", str(ch), "--folio-order",
                                      str(order), "--sge", str(sge), "--runs",
                                      str(a.runs), "--buffers", buffers,
                                      "--depth", str(depth)]
-                            if a.warmup is not None:
-                                argv += ["--warmup", str(a.warmup)]
-                            if a.bytes:
-                                argv += ["--bytes", a.bytes]
+                            if a.warmup_runs is not None:
+                                argv += ["--warmup-runs", str(a.warmup_runs)]
+                            if a.bytes_per_channel:
+                                argv += ["--bytes-per-channel",
+                                         a.bytes_per_channel]
                             argv += common + shlex.split(a.tool_args or "") + \
                                 ["--json"]
                             nmodes = len(results.PREP_OF_OPTION[prep])
@@ -170,7 +173,7 @@ def plan_dmaengine(a, page_size):
                                 "folio_bytes": page_size << order, "sge": sge,
                                 "depth": depth, "buffers": buffers,
                                 "argv": argv, "invocations": 1,
-                                "weight": nmodes * (a.runs + warmup) * ch *
+                                "weight": nmodes * (a.runs + warmup_runs) * ch *
                                 effective_bytes(bytes_pc, sge, order,
                                                 page_size),
                             })
@@ -304,19 +307,19 @@ def dmaengine_rows(cell, inv):
 
 
 def map_op_stat(run, op):
-    """(mean, sd, p99, count) of an operation in one run of the tool, in
+    """(mean, stddev, p99, count) of an operation in one run of the tool, in
     us: the extended interface's nanoseconds (results.ops) when the tool
     used it (--percentiles, --sync, --entries > 1024, ...), else the
     selftest's figures (100 ns resolution); None if the run lacks it."""
     ops = run.get("results", {}).get("ops") or {}
     if op in ops:
         o = ops[op]
-        return (o["mean_ns"] / 1000.0, o["sd_ns"] / 1000.0,
+        return (o["mean_ns"] / 1000.0, o["stddev_ns"] / 1000.0,
                 o["p99_ns"] / 1000.0, o["count"])
     legacy = run.get("results", {}).get(op + "_us")
     if legacy is None:
         return None
-    return legacy["mean"], legacy["sd"], None, None
+    return legacy["mean"], legacy["stddev"], None, None
 
 
 def map_rows(cell, invs):
@@ -347,11 +350,11 @@ def map_rows(cell, invs):
         per_run = [map_op_stat(r, op) for r in runs]
         if any(x is None for x in per_run):
             continue	# sync_*: only with --sync
-        for i, suffix in enumerate(("_us", "_sd_us", "_p99_us")):
+        for i, suffix in enumerate(("_us", "_stddev_us", "_p99_us")):
             vals = [x[i] for x in per_run if x[i] is not None]
             if len(vals) == len(per_run):
-                m, sd = stats.mean_sd(vals)
-                row[op + suffix] = {"mean": m, "sd": sd}
+                m, stddev = stats.mean_stddev(vals)
+                row[op + suffix] = {"mean": m, "stddev": stddev}
         row[op + "_count"] = sum(x[3] for x in per_run) \
             if all(x[3] is not None for x in per_run) else None
     cell["status"] = "ok"
@@ -519,6 +522,7 @@ class Sweep:
         if self.kind == "dmaengine":
             self.res["system"]["providers"] = sysinfo.providers(
                 c.get("tool") for c in self.cells)
+            results.hoist_figures(self.res)
         if self.t0 is not None:
             self.res["duration_s"] = round(time.monotonic() - self.t0, 1)
         results.save(self.res, os.path.join(self.a.output, "results.json"))
@@ -750,11 +754,12 @@ def parse_args(argv):
         description=__doc__.split("\n\n")[0],
         epilog="examples:\n"
         "  scripts/sweep.py                                 # here, module loaded\n"
-        "  scripts/sweep.py --vm --prep memcpy --bytes 16M  # stock kernel VM\n"
+        "  scripts/sweep.py --vm --prep memcpy --bytes-per-channel 16M\n"
+        "                                                   # stock kernel VM\n"
         "  scripts/sweep.py --preset mail                   # the mail's table\n"
         "  scripts/sweep.py --depth 1,4 --buffers distinct,reuse --channels 1\n"
         "  scripts/sweep.py --vm --kernel-machine x86-debug --channels 1,2 \\\n"
-        "      --orders 0,4 --sge 16 --bytes 1M --runs 3\n"
+        "      --orders 0,4 --sge 16 --bytes-per-channel 1M --runs 3\n"
         "  scripts/sweep.py --map --seconds 5 --runs 5\n"
         "  scripts/sweep.py --perf stat --channels 4 --orders 9\n"
         "  scripts/sweep.py --render OUT/results.json       # rewrite table, CSV\n")
@@ -811,9 +816,9 @@ def parse_args(argv):
                    help="pin the channel threads, as the tool's --cpus")
     d.add_argument("--sge", type=int_list, default=DEFAULT_SGE, metavar="LIST",
                    help="sg entries a batch [512]")
-    d.add_argument("--bytes", metavar="SIZE",
+    d.add_argument("--bytes-per-channel", metavar="SIZE",
                    help="bytes a channel copies in a run [the tool's: 512M]")
-    d.add_argument("--warmup", type=int, metavar="N",
+    d.add_argument("--warmup-runs", type=int, metavar="N",
                    help="warm-up runs [the tool's: 1]")
     m = p.add_argument_group("map matrix")
     m.add_argument("--map", action="store_true",
@@ -870,8 +875,8 @@ def parse_args(argv):
         p.error("--runs must be at least 1")
     if a.perf and a.vm:
         p.error("--perf runs here only: the VM has no perf")
-    if a.bytes:
-        parse_size(a.bytes)
+    if a.bytes_per_channel:
+        parse_size(a.bytes_per_channel)
     return a
 
 

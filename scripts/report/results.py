@@ -4,7 +4,7 @@
 A results file (results.json, written by scripts/sweep.py) is one JSON
 object:
 
-  format, format_version   "dma-bench-sweep", 1
+  format, format_version   "dma-bench-sweep", 3 (load() reads 1 and 2)
   kind                     "dmaengine" or "map"
   label, date, duration_s, command
   params                   every parameter of the sweep
@@ -15,35 +15,55 @@ object:
                            ("ok" or "failed"), the message of a failure,
                            elapsed_s, and the tool's JSON ("tool", or
                            "runs" for map cells)
+  tool_figures             dmaengine: the tool's description of its figures
+                           and table (its JSON's "figures" and "table",
+                           the same in every call: kept here, once)
   rows                     one per cell and prep mode (dmaengine) or per
                            cell (map): the figures the table, the CSV,
                            compare.py and plot.py read
 
 A dmaengine row holds the tool's result object (prep_mode, chan,
 folio_order, folio_bytes, sge, depth, buffers, runs, bytes, prep_calls,
-submits, batches, segments, and {mean, sd} for each of PHASES) plus cell,
-status, error and channels (the count asked for; chan is the count used).
+submits, batches, segments, and {mean, stddev} for each phase: the figures
+the tool's JSON describes, see Figures) plus
+cell, status, error and channels (the count asked for; chan is the count
+used).
 prep_mode is prep_memcpy, prep_memcpy_sg, prep_memcpy_vec (one
 dmaengine_prep_dma_memcpy_vec() a batch: convert_ms, the part of prep_ms
 building its dma_vec arrays, 0 in the other modes) or cpu (the CPU copy:
-copy_ms, and 0 for the DMA phases); rows of a tool with --dst-order also
+copy_ms, and 0 for the DMA phases); rows of a tool with --dst-folio-order also
 hold dst_folio_order and dst_folio_bytes. Rows of a tool from before
 memcpy_vec lack convert_ms (read as none). Format 1 files (before the cpu mode) lack depth,
 buffers, copy_ms and prep_stalls: their rows read as depth 1, buffers
 reuse, which is what that tool did. A map row holds
 mode, granule, threads, seconds, runs (invocations), and for each
-operation OP of MAP_OPS the run measured: OP_us ({mean, sd} over the
-invocations' means), OP_sd_us (the kernel's within-run standard deviation,
-{mean, sd} over the invocations), OP_p99_us and OP_count (with the
-extended interface), plus cell, status, error.
+operation OP of MAP_OPS the run measured: OP_us ({mean, stddev} over the
+invocations' means), OP_stddev_us (the kernel's within-run standard
+deviation, {mean, stddev} over the invocations), OP_p99_us and OP_count
+(with the extended interface), plus cell, status, error.
 """
 
 import csv
 import io
 import json
+import os
 
 FORMAT = "dma-bench-sweep"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
+# Keys a version renamed (one name for one parameter, from the ABI to the
+# tool's options and JSON to the results): load() gives an older file's
+# keys, wherever they are, their new names, so that a sweep can be
+# compared with one made before. {version: {old name: new name}}, and
+# RENAMED_PARAMS for the keys of the sweep's params alone
+RENAMED = {
+    3: dict({"trans_delay_ns": "dma_trans_ns", "warmup": "warmup_runs",
+             "sd": "stddev", "sd_ns": "stddev_ns", "dir": "dma_dir"},
+            **{f"{op}_sd_us": f"{op}_stddev_us"
+               for op in ("map", "unmap", "sync_cpu", "sync_device")}),
+}
+RENAMED_PARAMS = {
+    3: {"bytes": "bytes_per_channel"},	# rows' bytes is a count
+}
 
 # in the tool's order: the DMA forms, then the CPU copy
 PREP_MODES = ("prep_memcpy", "prep_memcpy_sg", "prep_memcpy_vec", "cpu")
@@ -55,45 +75,31 @@ PREP_OF_OPTION = {"memcpy": ("prep_memcpy",), "memcpy_sg": ("prep_memcpy_sg",),
                   "both": PREP_MODES[:2], "all": PREP_MODES,
                   "auto": PREP_MODES}
 
-# dmaengine figures, in the tool's order; prep_stalls is a count, gbps
-# GB/s, the rest milliseconds
-PHASES = ("run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms", "map_ms",
-          "unmap_ms", "copy_ms", "convert_ms", "prep_stalls", "gbps")
-COUNTS = ("bytes", "prep_calls", "submits", "batches", "segments")
-# what the cpu mode does not have, and what only it has
-DMA_ONLY = {"prep_ms", "submit_ms", "issue_ms", "wait_ms", "map_ms",
-            "unmap_ms", "prep_stalls", "prep_calls", "submits"}
-CPU_ONLY = {"copy_ms"}
-VEC_ONLY = {"convert_ms"}	# memcpy_vec's alone
+# The dmaengine figures (keys, units, the prep modes that have them) and
+# the tool's table (headings, widths) are the tool's: its JSON describes
+# them ("figures", "table"), and Figures reads that description from the
+# results file; from LEGACY_FIGURES for a file whose tool had none.
+LEGACY_FIGURES = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                              "legacy_figures.json")
 DEFAULT_DEPTH = 1
 FORMAT1_BUFFERS = "reuse"	# the tool before --buffers
 # map operations: map and unmap always, the syncs with the tool's --sync
 MAP_OPS = ("map", "unmap", "sync_cpu", "sync_device")
 MAP_FIGURES = tuple(f"{op}{s}" for op in MAP_OPS
-                    for s in ("_us", "_sd_us", "_p99_us"))
+                    for s in ("_us", "_stddev_us", "_p99_us"))
 MAP_MODES = ("single", "sg")
 
-# The reference table: headings and minimum widths (wider values widen).
-DMAENGINE_COLUMNS = (("mode", 14), ("chan", 4), ("folio", 5), ("sge", 3),
-                     ("run_ms", 15), ("prep_ms", 14), ("submit_ms", 13),
-                     ("issue_ms", 11), ("wait_ms", 17), ("map_ms", 13),
-                     ("unmap_ms", 13), ("copy_ms", 15), ("convert_ms", 13),
-                     ("prep_calls", 10),
-                     ("GB/s", 11))
 # after sge, when a sweep varies them
 DMAENGINE_SETUP_COLUMNS = (("depth", 5), ("buffers", 8))
 MAP_COLUMNS = (("mode", 6), ("granule", 7), ("threads", 7), ("map_us", 15),
-               ("unmap_us", 15), ("map_sd_us", 9), ("unmap_sd_us", 11),
+               ("unmap_us", 15), ("map_stddev_us", 13),
+               ("unmap_stddev_us", 15),
                ("runs", 4))
-# with --sync, after unmap_sd_us
+# with --sync, after unmap_stddev_us
 MAP_SYNC_COLUMNS = (("sync_cpu_us", 15), ("sync_device_us", 15))
 
-DMAENGINE_CSV = (("cell", "status", "mode", "channels", "chan", "folio_order",
-                  "folio_bytes", "sge", "depth", "buffers", "runs") + COUNTS
-                 + tuple(f"{p}_{s}" for p in PHASES for s in ("mean", "sd"))
-                 + ("error",))
 MAP_CSV = (("cell", "status", "mode", "granule", "threads", "seconds", "runs")
-           + tuple(f"{f}_{s}" for f in MAP_FIGURES for s in ("mean", "sd"))
+           + tuple(f"{f}_{s}" for f in MAP_FIGURES for s in ("mean", "stddev"))
            + ("error",))
 
 
@@ -115,6 +121,29 @@ def load(path):
     if res.get("format_version", 0) > FORMAT_VERSION:
         raise ValueError(f"{path}: format_version {res['format_version']} is "
                          f"newer than this script's {FORMAT_VERSION}")
+    return upgrade(res)
+
+
+def _rename_keys(v, names):
+    if isinstance(v, dict):
+        return {names.get(k, k): _rename_keys(x, names) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_rename_keys(x, names) for x in v]
+    return v
+
+
+def upgrade(res):
+    """An older results file with the keys of this FORMAT_VERSION (its
+    format_version stays what it was: what it lacks, it still lacks)."""
+    version = res.get("format_version", 1)
+    for since in sorted(RENAMED):
+        if version < since:
+            res = _rename_keys(res, RENAMED[since])
+    for since in sorted(RENAMED_PARAMS):
+        if version < since and isinstance(res.get("params"), dict):
+            names = RENAMED_PARAMS[since]
+            res["params"] = {names.get(k, k): v
+                             for k, v in res["params"].items()}
     return res
 
 
@@ -131,13 +160,72 @@ def prep_index(mode):
     return PREP_MODES.index(mode) if mode in PREP_MODES else len(PREP_MODES)
 
 
-def figure_applies(prep_mode, figure):
-    """Whether a row of prep_mode has figure (else the tool prints '-')."""
-    if figure in VEC_ONLY:
-        return prep_mode == "prep_memcpy_vec"
-    if prep_mode == "cpu":
-        return figure not in DMA_ONLY
-    return figure not in CPU_ONLY
+class Figures:
+    """The tool's description of its dmaengine figures and text table:
+    figures [{key, unit, kind (total or mean_stddev), prep_modes}] in the
+    results' order, table [{key, heading, width, verbose}] in its
+    columns' order."""
+
+    def __init__(self, desc):
+        self.figures = {f["key"]: f for f in desc["figures"]}
+        self.order = [f["key"] for f in desc["figures"]]
+        self.table = desc["table"]
+        self.columns = {c["key"]: c for c in self.table}
+
+    def of_kind(self, kind):
+        return tuple(k for k in self.order if self.figures[k]["kind"] == kind)
+
+    @property
+    def phases(self):
+        """{mean, stddev} over the runs, in the tool's order."""
+        return self.of_kind("mean_stddev")
+
+    @property
+    def counts(self):
+        """Totals of a run."""
+        return self.of_kind("total")
+
+    def applies(self, prep_mode, key):
+        """Whether a row of prep_mode has figure key (else the tool prints
+        '-'); True for what is not a figure."""
+        f = self.figures.get(key)
+        return f is None or prep_mode in f["prep_modes"]
+
+    def one_mode(self, key):
+        """The prep mode that alone has figure key (copy_ms: cpu), or
+        None."""
+        modes = self.figures[key]["prep_modes"]
+        return modes[0] if len(modes) == 1 else None
+
+    def column(self, key):
+        c = self.columns[key]
+        return (c["heading"], c["width"])
+
+
+DESCRIPTION = ("figures", "table")	# the members of the tool's JSON
+
+
+def figures(*docs):
+    """The Figures of results files (or of the tool's JSON documents): the
+    first description found, else the one of the tool before there was
+    one (LEGACY_FIGURES)."""
+    for res in docs:
+        if "tool_figures" in res:
+            return Figures(res["tool_figures"])
+        for t in tool_docs(res) if "cells" in res else [res]:
+            if all(k in t for k in DESCRIPTION):
+                return Figures(t)
+    with open(LEGACY_FIGURES, encoding="utf-8") as f:
+        return Figures(json.load(f))
+
+
+def hoist_figures(res):
+    """The tool's description of its figures, the same in every call's
+    JSON, kept once in the file's tool_figures instead."""
+    for t in tool_docs(res):
+        desc = {k: t.pop(k) for k in DESCRIPTION if k in t}
+        if len(desc) == len(DESCRIPTION) and "tool_figures" not in res:
+            res["tool_figures"] = desc
 
 
 def depth_of(row):
@@ -149,7 +237,7 @@ def buffers_of(row):
 
 
 def dst_order_of(row):
-    """The destination folio order: the source's unless --dst-order."""
+    """The destination folio order: the source's unless --dst-folio-order."""
     return row.get("dst_folio_order", row["folio_order"])
 
 
@@ -196,7 +284,7 @@ def _display_width(s):
 
 
 def _ms(stat, decimals=2):
-    return f"{stat['mean']:.{decimals}f} \u00b1 {stat['sd']:.{decimals}f}"
+    return f"{stat['mean']:.{decimals}f} \u00b1 {stat['stddev']:.{decimals}f}"
 
 
 def first_line(msg, limit=120):
@@ -229,18 +317,11 @@ def _layout(columns, rows):
 
 
 def folio_label(row):
-    """4KB, or 4KB/2MB when the destination folios differ (--dst-order)."""
+    """4KB, or 4KB/2MB when the destination folios differ (--dst-folio-order)."""
     dst = row.get("dst_folio_bytes")
     label = format_size(row["folio_bytes"])
     return f"{label}/{format_size(dst)}" if dst and dst != row["folio_bytes"] \
         else label
-
-
-def has_vec_row(rows):
-    """A memcpy_vec row that ran: the table's convert_ms column (not for
-    the rows of a failed call, which name every mode it asked for)."""
-    return any(r["prep_mode"] == "prep_memcpy_vec" and r["status"] == "ok"
-               for r in rows)
 
 
 def dmaengine_varies(rows):
@@ -249,45 +330,65 @@ def dmaengine_varies(rows):
             len({buffers_of(r) for r in rows}) > 1)
 
 
-def dmaengine_columns(rows):
-    """The table's columns: copy_ms only with a cpu row, as the tool;
-    convert_ms only with a memcpy_vec row."""
+# what a row's cell of each of the tool's table columns that are not
+# figures says (the tool's table: its "table" member)
+ROW_CELLS = {"prep_mode": lambda r: r["prep_mode"],
+             "chan": lambda r: str(r.get("chan") or r["channels"]),
+             "folio_bytes": lambda r: folio_label(r),
+             "sge": lambda r: str(r["sge"])}
+
+
+def row_keys(figs):
+    """The tool's table columns that are not figures, in its order."""
+    return [c["key"] for c in figs.table if c["key"] not in figs.figures]
+
+
+def dmaengine_figures(rows, figs):
+    """The figures of the sweep's table, in its order: every phase in ms
+    (copy_ms and convert_ms, each one prep mode's, only when a row of that
+    mode ran: the rows of a failed call name every mode it asked for), then
+    the other figures of the tool's table without -v (prep_calls, GB/s)."""
+    ran = {r["prep_mode"] for r in rows if r["status"] == "ok"}
+    timed = [k for k in figs.phases if figs.figures[k]["unit"] == "ms"
+             and figs.one_mode(k) in (None, *ran)]
+    return timed + [c["key"] for c in figs.table
+                    if c["key"] in figs.figures and not c["verbose"]
+                    and figs.figures[c["key"]]["unit"] != "ms"]
+
+
+def dmaengine_columns(rows, figs):
+    """The table's columns: the tool's (its row's keys, then the figures
+    of dmaengine_figures()), with depth and buffers after sge when they
+    vary."""
     depth, bufs = dmaengine_varies(rows)
     setup = tuple(c for c, on in zip(DMAENGINE_SETUP_COLUMNS, (depth, bufs)) if on)
-    cpu = any(r["prep_mode"] == "cpu" for r in rows)
-    vec = has_vec_row(rows)
-    main = tuple(c for c in DMAENGINE_COLUMNS[4:]
-                 if (cpu or c[0] != "copy_ms") and (vec or c[0] != "convert_ms"))
-    return DMAENGINE_COLUMNS[:4] + setup + main
+    keys = tuple(figs.column(k) for k in row_keys(figs))
+    return keys + setup + tuple(figs.column(k)
+                                for k in dmaengine_figures(rows, figs))
 
 
-def _figure_cell(r, fig):
-    """A phase: mean +- SD, '-' where the row's mode has none (as the tool;
-    also for a format 1 row without the figure)."""
-    if not figure_applies(r["prep_mode"], fig) or r.get(fig) is None:
+def _figure_cell(r, key, figs):
+    """A figure: mean +- SD or a count, '-' where the row's mode has none
+    (as the tool; also for a format 1 row without the figure)."""
+    if not figs.applies(r["prep_mode"], key) or r.get(key) is None:
         return "-"
-    return _ms(r[fig])
+    if figs.figures[key]["kind"] == "total":
+        return str(r[key])
+    return _ms(r[key])
 
 
-def dmaengine_table_rows(rows):
+def dmaengine_table_rows(rows, figs):
     depth, bufs = dmaengine_varies(rows)
-    cpu = any(r["prep_mode"] == "cpu" for r in rows)
-    vec = has_vec_row(rows)
-    figs = ["run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms", "map_ms",
-            "unmap_ms"] + (["copy_ms"] if cpu else []) + \
-        (["convert_ms"] if vec else [])
+    shown = dmaengine_figures(rows, figs)
     out = []
     for r in rows:
-        cells = [r["prep_mode"], str(r.get("chan") or r["channels"]),
-                 folio_label(r), str(r["sge"])]
+        cells = [ROW_CELLS[k](r) for k in row_keys(figs)]
         cells += [str(depth_of(r))] if depth else []
         cells += [buffers_of(r)] if bufs else []
         if r["status"] != "ok":
             cells.append("FAILED: " + first_line(r.get("error")))
         else:
-            cells += [_figure_cell(r, f) for f in figs]
-            cells += [str(r["prep_calls"]) if figure_applies(r["prep_mode"], "prep_calls")
-                      else "-", _ms(r["gbps"])]
+            cells += [_figure_cell(r, k, figs) for k in shown]
         out.append(cells)
     return out
 
@@ -301,7 +402,7 @@ def _us(stat):
     if stat is None:
         return "-"
     d = 3 if abs(stat["mean"]) < 10 else 2
-    return f"{stat['mean']:.{d}f} \u00b1 {stat['sd']:.{d}f}"
+    return f"{stat['mean']:.{d}f} \u00b1 {stat['stddev']:.{d}f}"
 
 
 def map_table_rows(rows):
@@ -313,8 +414,8 @@ def map_table_rows(rows):
             cells.append("FAILED: " + first_line(r.get("error")))
         else:
             cells += [_us(r["map_us"]), _us(r["unmap_us"]),
-                      f"{r['map_sd_us']['mean']:.1f}",
-                      f"{r['unmap_sd_us']['mean']:.1f}"]
+                      f"{r['map_stddev_us']['mean']:.1f}",
+                      f"{r['unmap_stddev_us']['mean']:.1f}"]
             if sync:
                 cells += [_us(r.get("sync_cpu_us")), _us(r.get("sync_device_us"))]
             cells.append(str(r["runs"]))
@@ -340,7 +441,7 @@ def header_lines(res):
         lines.append(f"# map: {p.get('seconds')} s x {p.get('runs')} runs a cell"
                      f"{', ' + p['tool_args'] if p.get('tool_args') else ''};"
                      " *_us: mean \u00b1 SD over the runs of the kernel's mean;"
-                     " *_sd_us: the kernel's SD within a run")
+                     " *_stddev_us: the kernel's SD within a run")
     else:
         provs = sysi.get("providers") or []
         if provs:
@@ -353,8 +454,8 @@ def header_lines(res):
         tools = tool_docs(res)
         tp = tools[0].get("params", {}) if tools else {}
         bpc = tp.get("bytes_per_channel")
-        size = format_size(bpc) if bpc else p.get("bytes") or "?"
-        warm = tp.get("warmup", p.get("warmup"))
+        size = format_size(bpc) if bpc else p.get("bytes_per_channel") or "?"
+        warm = tp.get("warmup_runs", p.get("warmup_runs"))
         lines.append(f"# {size} per channel (rounded up to whole batches); "
                      f"{p.get('runs')} runs a cell"
                      f"{' after ' + str(warm) + ' warm-up' if warm is not None else ''}"
@@ -441,7 +542,9 @@ def format_table(res, with_header=True):
             cols = MAP_COLUMNS[:-1] + MAP_SYNC_COLUMNS + MAP_COLUMNS[-1:]
         body = _layout(cols, map_table_rows(rows))
     else:
-        body = _layout(dmaengine_columns(rows), dmaengine_table_rows(rows))
+        figs = figures(res)
+        body = _layout(dmaengine_columns(rows, figs),
+                       dmaengine_table_rows(rows, figs))
     head = "\n".join(header_lines(res)) + "\n" if with_header else ""
     failed = [c for c in res.get("cells", []) if c.get("status") != "ok"]
     tail = ""
@@ -456,6 +559,13 @@ def _num(v):
     return "" if v is None else f"{float(v):.6f}"
 
 
+def dmaengine_csv_header(figs):
+    return (("cell", "status", "mode", "channels", "chan", "folio_order",
+             "folio_bytes", "sge", "depth", "buffers", "runs") + figs.counts
+            + tuple(f"{p}_{s}" for p in figs.phases for s in ("mean", "stddev"))
+            + ("error",))
+
+
 def format_csv(res):
     kind = res.get("kind", "dmaengine")
     rows = sort_rows(kind, res.get("rows", []))
@@ -468,21 +578,23 @@ def format_csv(res):
             line = [r["cell"], r["status"], r["mode"], r["granule"], r["threads"],
                     r.get("seconds"), r.get("runs") if ok else ""]
             for f in MAP_FIGURES:
-                line += [_num(r[f]["mean"]), _num(r[f]["sd"])] if ok and r.get(f) \
+                line += [_num(r[f]["mean"]), _num(r[f]["stddev"])] \
+                    if ok and r.get(f) \
                     else ["", ""]
             line.append("" if ok else first_line(r.get("error"), 1000))
             w.writerow(line)
     else:
-        w.writerow(DMAENGINE_CSV)
+        figs = figures(res)
+        w.writerow(dmaengine_csv_header(figs))
         for r in rows:
             ok = r["status"] == "ok"
             line = [r["cell"], r["status"], r["prep_mode"], r["channels"],
                     r.get("chan", "") if ok else "", r["folio_order"],
                     r["folio_bytes"], r["sge"], depth_of(r), buffers_of(r),
                     r.get("runs", "") if ok else ""]
-            line += [r.get(c, "") if ok else "" for c in COUNTS]
-            for p in PHASES:
-                line += [_num(r[p]["mean"]), _num(r[p]["sd"])] \
+            line += [r.get(c, "") if ok else "" for c in figs.counts]
+            for p in figs.phases:
+                line += [_num(r[p]["mean"]), _num(r[p]["stddev"])] \
                     if ok and r.get(p) else ["", ""]
             line.append("" if ok else first_line(r.get("error"), 1000))
             w.writerow(line)

@@ -19,8 +19,8 @@ class NoScipy(Exception):
     """SciPy is not installed for this python3."""
 
 
-def mean_sd(values):
-    """Mean and sample standard deviation (n - 1) of a sequence; sd is 0
+def mean_stddev(values):
+    """Mean and sample standard deviation (n - 1) of a sequence; stddev is 0
     for fewer than two values, (nan, nan) for none."""
     n = len(values)
     if n == 0:
@@ -32,7 +32,7 @@ def mean_sd(values):
     return m, math.sqrt(var)
 
 
-def welch(mean_a, sd_a, n_a, mean_b, sd_b, n_b):
+def welch(mean_a, stddev_a, n_a, mean_b, stddev_b, n_b):
     """Welch's unequal-variances t-test of B against A, two-sided.
 
     Returns a dict with t, df and p, or None when a side has fewer than two
@@ -42,8 +42,8 @@ def welch(mean_a, sd_a, n_a, mean_b, sd_b, n_b):
     """
     if n_a is None or n_b is None or n_a < 2 or n_b < 2:
         return None
-    va = sd_a * sd_a / n_a
-    vb = sd_b * sd_b / n_b
+    va = stddev_a * stddev_a / n_a
+    vb = stddev_b * stddev_b / n_b
     se2 = va + vb
     if se2 == 0.0:
         same = mean_a == mean_b
@@ -53,7 +53,7 @@ def welch(mean_a, sd_a, n_a, mean_b, sd_b, n_b):
         from scipy.stats import ttest_ind_from_stats
     except ImportError:
         raise NoScipy(SCIPY_MISSING % sys.executable) from None
-    t, p = ttest_ind_from_stats(mean_b, sd_b, n_b, mean_a, sd_a, n_a,
+    t, p = ttest_ind_from_stats(mean_b, stddev_b, n_b, mean_a, stddev_a, n_a,
                                 equal_var=False)
     # Welch-Satterthwaite, which SciPy 1.10 computes but does not return
     df = se2 * se2 / (va * va / (n_a - 1) + vb * vb / (n_b - 1))

@@ -348,7 +348,7 @@ void print_dmaengine_old_module(FILE *f, unsigned int blockers)
 		{ V1_NEEDS_CPU, "--prep memcpy, memcpy_sg or both (the cpu and memcpy_vec modes, which run without --prep, are new)" },
 		{ V1_NEEDS_DEPTH, "--depth 1" },
 		{ V1_NEEDS_CPUS, "no --cpus" },
-		{ V1_NEEDS_DST_ORDER, "no --dst-order or --dst-folio" },
+		{ V1_NEEDS_DST_ORDER, "no --dst-folio-order or --dst-folio" },
 	};
 	const char *sep = "";
 	size_t i;
@@ -406,7 +406,7 @@ void print_dmaengine_error(FILE *f, int err,
 		    b->prep_modes & DMAENGINE_BENCH_PREP_MEMCPY_VEC)
 			fprintf(f, ". If it says 'invalid prep_modes', the module is older than this tool and does not know prep mode memcpy_vec, which runs without --prep: load the module built from the tool's tree, or name the modes it has with --prep (e.g. memcpy,cpu)");
 		if (b->flags & DMAENGINE_BENCH_F_DST_ORDER)
-			fprintf(f, ". If it says 'invalid flags', the module is older than this tool and does not know --dst-order: load the module built from the tool's tree");
+			fprintf(f, ". If it says 'invalid flags', the module is older than this tool and does not know --dst-folio-order: load the module built from the tool's tree");
 		break;
 	case DMAENGINE_BENCH_ERR_NO_CHANNEL:
 		fprintf(f, "found fewer DMA_MEMCPY channels");
@@ -429,14 +429,14 @@ void print_dmaengine_error(FILE *f, int err,
 	case DMAENGINE_BENCH_ERR_NOMEM:
 		batch = mul_sat(b->sge, (uint64_t)o->page_size << b->folio_order);
 		if (b->flags & DMAENGINE_BENCH_F_DISTINCT) {
-			/* --bytes rounded up to whole batches, at least one */
+			/* --bytes-per-channel rounded up to whole batches, at least one */
 			bytes = b->bytes_per_channel / batch +
 				!!(b->bytes_per_channel % batch);
 			bytes = mul_sat(bytes ? bytes : 1, batch);
 			format_size(bytes, per, sizeof(per));
 			format_size(mul_sat(mul_sat(bytes, 2), b->channels),
 				    total, sizeof(total));
-			fprintf(f, "buffers larger than memory allows: --buffers distinct needs %s x 2 (source and destination) x %u channels = %s; lower --bytes or --channels, or use --buffers reuse (one batch of folios a channel)",
+			fprintf(f, "buffers larger than memory allows: --buffers distinct needs %s x 2 (source and destination) x %u channels = %s; lower --bytes-per-channel or --channels, or use --buffers reuse (one batch of folios a channel)",
 				per, b->channels, total);
 			break;
 		}

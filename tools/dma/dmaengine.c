@@ -55,9 +55,9 @@ void dmaengine_fill_request(const struct bench_opts *o,
 	if (o->flags & DMAENGINE_BENCH_F_DST_ORDER)
 		b->dst_folio_order = o->dst_folio_order;
 	b->sge = o->sge;
-	b->bytes_per_channel = o->bytes;
+	b->bytes_per_channel = o->bytes_per_channel;
 	b->runs = o->runs;
-	b->warmup_runs = o->warmup;
+	b->warmup_runs = o->warmup_runs;
 	b->src_node = o->src_node;
 	b->dst_node = o->dst_node;
 	b->timeout_ms = o->timeout_ms;

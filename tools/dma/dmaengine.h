@@ -34,7 +34,7 @@ enum dmaengine_v1_blocker {
 	V1_NEEDS_DEPTH = 1 << 1,	/* --depth above 1 */
 	V1_NEEDS_CPUS = 1 << 2,		/* --cpus */
 	V1_NEEDS_DISTINCT = 1 << 3,	/* --buffers distinct (the default) */
-	V1_NEEDS_DST_ORDER = 1 << 4,	/* --dst-order or --dst-folio */
+	V1_NEEDS_DST_ORDER = 1 << 4,	/* --dst-folio-order or --dst-folio */
 };
 
 /* dmaengine_v1_blockers() - enum dmaengine_v1_blocker bits; 0: v1 can run @o */

@@ -200,14 +200,14 @@ void json_key_bool(struct json *j, const char *key, bool v)
 	json_bool(j, v);
 }
 
-void json_key_mean_sd(struct json *j, const char *key, double mean, double sd,
-		      int decimals)
+void json_key_mean_stddev(struct json *j, const char *key, double mean,
+			  double stddev, int decimals)
 {
 	json_key(j, key);
 	json_object_begin(j);
 	json_key(j, "mean");
 	json_double(j, mean, decimals);
-	json_key(j, "sd");
-	json_double(j, sd, decimals);
+	json_key(j, "stddev");
+	json_double(j, stddev, decimals);
 	json_object_end(j);
 }

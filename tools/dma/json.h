@@ -44,9 +44,9 @@ void json_key_uint(struct json *j, const char *key, unsigned long long v);
 void json_key_int(struct json *j, const char *key, long long v);
 void json_key_bool(struct json *j, const char *key, bool v);
 
-/* json_key_mean_sd() - member @key: {"mean":@mean,"sd":@sd} */
-void json_key_mean_sd(struct json *j, const char *key, double mean, double sd,
-		      int decimals);
+/* json_key_mean_stddev() - member @key: {"mean":@mean,"stddev":@stddev} */
+void json_key_mean_stddev(struct json *j, const char *key, double mean,
+			  double stddev, int decimals);
 
 /*
  * json_escape() - @len bytes of @s as the inside of a JSON string: '"', '\'

@@ -24,8 +24,8 @@ void map_fill_request(const struct bench_opts *o, struct map_benchmark *m)
 	m->seconds = o->seconds;
 	m->node = o->node;
 	m->dma_bits = o->dma_bits;
-	m->dma_dir = o->dir;
-	m->dma_trans_ns = o->xdelay;
+	m->dma_dir = o->dma_dir;
+	m->dma_trans_ns = o->dma_trans_ns;
 	m->granule = o->granule;
 	m->map_mode = o->mode == MODE_SG ? DMA_MAP_BENCH_SG_MODE :
 					    DMA_MAP_BENCH_SINGLE_MODE;
@@ -44,8 +44,8 @@ void map_fill_ext_request(const struct bench_opts *o,
 	m->iterations = o->iterations;
 	m->node = o->node;
 	m->dma_bits = o->dma_bits;
-	m->dma_dir = o->dir;
-	m->dma_trans_ns = o->xdelay;
+	m->dma_dir = o->dma_dir;
+	m->dma_trans_ns = o->dma_trans_ns;
 	m->entries = o->granule;
 	m->entry_size = o->entry_size;
 	if (o->nr_cpus) {

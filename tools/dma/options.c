@@ -114,15 +114,15 @@ static const struct opt_desc opt_table[O_NR] = {
 	[O_NODE] = { .name = "node", .short_opt = 'n', .metavar = "N",
 		INT_OPT(-1, NODE_MAX), .scope = SC_MAP, .def = "-1",
 		.help = "NUMA node to run the threads on; -1: any" },
-	[O_BITS] = { .name = "dma-bits", .short_opt = 'b', .metavar = "N",
+	[O_DMA_BITS] = { .name = "dma-bits", .short_opt = 'b', .metavar = "N",
 		INT_OPT(20, 64), .scope = SC_MAP, .def = "32",
 		.help = "DMA mask width set on the device for the run" },
-	[O_DIR] = { .name = "dir", .short_opt = 'd', .metavar = "DIR",
+	[O_DMA_DIR] = { .name = "dma-dir", .short_opt = 'd', .metavar = "DIR",
 		.kind = K_CHOICE, .choices = dir_choices,
 		.accepts = "0..2 or bidirectional, to_device, from_device",
 		.scope = SC_MAP, .def = "0",
 		.help = "DMA direction: 0 bidirectional, 1 to_device, 2 from_device" },
-	[O_XDELAY] = { .name = "trans-delay-ns", .short_opt = 'x',
+	[O_DMA_TRANS_NS] = { .name = "dma-trans-ns", .short_opt = 'x',
 		.metavar = "NS", INT_OPT(0, DMA_MAP_MAX_TRANS_DELAY),
 		.scope = SC_MAP, .def = "0",
 		.help = "pretend-transfer delay between map and unmap" },
@@ -157,34 +157,36 @@ static const struct opt_desc opt_table[O_NR] = {
 	[O_DEVICE] = { .name = "device", .short_opt = 'D', .metavar = "NAME",
 		.kind = K_NAME, .scope = SC_DMAENGINE, .def_help = "any",
 		.help = "only channels of this DMA device (dev_name), e.g. soft_dma.0" },
-	[O_ORDER] = { .name = "order", .short_opt = 'o', .metavar = "N",
-		.kind = K_ORDER, .scope = SC_DMAENGINE, .def = "0",
-		.help = "folio order: each folio is the page size << N bytes" },
+	[O_FOLIO_ORDER] = { .name = "folio-order", .short_opt = 'o',
+		.metavar = "N", .kind = K_ORDER, .scope = SC_DMAENGINE,
+		.def = "0", .help = "folio order: each folio is the page size << N bytes" },
 	[O_FOLIO] = { .name = "folio", .short_opt = 'f', .metavar = "SIZE",
 		.kind = K_FOLIO, .scope = SC_DMAENGINE,
 		.def_help = "the page size",
-		.help = "folio size, e.g. 4K, 64K, 2M; the same setting as --order" },
-	[O_DST_ORDER] = { .name = "dst-order", .metavar = "N",
+		.help = "folio size, e.g. 4K, 64K, 2M; the same setting as --folio-order" },
+	[O_DST_FOLIO_ORDER] = { .name = "dst-folio-order", .metavar = "N",
 		.kind = K_ORDER, .scope = SC_DMAENGINE,
-		.def_help = "--order",
+		.def_help = "--folio-order",
 		.help = "destination folio order, when it differs from the source's: the source and destination tables then have entries of different sizes; a batch (--sge x --folio) must fill whole destination folios" },
 	[O_DST_FOLIO] = { .name = "dst-folio", .metavar = "SIZE",
 		.kind = K_FOLIO, .scope = SC_DMAENGINE,
 		.def_help = "--folio",
-		.help = "destination folio size, e.g. 64K, 2M; the same setting as --dst-order" },
+		.help = "destination folio size, e.g. 64K, 2M; the same setting as --dst-folio-order" },
 	[O_SGE] = { .name = "sge", .metavar = "N",
 		INT_OPT(1, DMAENGINE_BENCH_MAX_SGE), .scope = SC_DMAENGINE,
 		.def = "512", .help = "folios (sg entries) in a batch" },
-	[O_BYTES] = { .name = "bytes", .metavar = "SIZE", .kind = K_SIZE,
+	[O_BYTES_PER_CHANNEL] = { .name = "bytes-per-channel",
+		.metavar = "SIZE", .kind = K_SIZE,
 		.min = 1, .max = BYTES_MAX, .scope = SC_DMAENGINE,
 		.def = "512M",
 		.help = "bytes each channel copies in a run, rounded up to whole batches" },
 	[O_RUNS] = { .name = "runs", .short_opt = 'r', .metavar = "N",
 		INT_OPT(1, DMAENGINE_BENCH_MAX_RUNS), .scope = SC_DMAENGINE,
 		.def = "20", .help = "timed runs of each prep mode" },
-	[O_WARMUP] = { .name = "warmup", .short_opt = 'w', .metavar = "N",
-		INT_OPT(0, DMAENGINE_BENCH_MAX_WARMUP), .scope = SC_DMAENGINE,
-		.def = "1", .help = "untimed runs of each prep mode first" },
+	[O_WARMUP_RUNS] = { .name = "warmup-runs", .short_opt = 'w',
+		.metavar = "N", INT_OPT(0, DMAENGINE_BENCH_MAX_WARMUP),
+		.scope = SC_DMAENGINE, .def = "1",
+		.help = "untimed runs of each prep mode first" },
 	[O_SRC_NODE] = { .name = "src-node", .metavar = "N",
 		INT_OPT(-1, NODE_MAX), .scope = SC_DMAENGINE, .def = "-1",
 		.help = "NUMA node of the source folios; -1: the channel's node" },
@@ -201,7 +203,7 @@ static const struct opt_desc opt_table[O_NR] = {
 		.kind = K_CHOICE, .choices = buffers_choices,
 		.accepts = "distinct or reuse", .scope = SC_DMAENGINE,
 		.def = "distinct",
-		.help = "distinct: each batch copies its own folios, mapped before its prep and unmapped after its completion (--bytes of each side per channel); reuse: one batch of folios copied again and again, mapped once per run" },
+		.help = "distinct: each batch copies its own folios, mapped before its prep and unmapped after its completion (--bytes-per-channel of each side per channel); reuse: one batch of folios copied again and again, mapped once per run" },
 	[O_DEPTH] = { .name = "depth", .metavar = "N",
 		INT_OPT(1, DMAENGINE_BENCH_MAX_DEPTH), .scope = SC_DMAENGINE,
 		.def = "1",
@@ -496,9 +498,9 @@ static int store(struct bench_opts *o, enum opt_id id, const char *arg,
 	case O_THREADS: o->threads = n; break;
 	case O_SECONDS: o->seconds = n; break;
 	case O_NODE: o->node = n; break;
-	case O_BITS: o->dma_bits = n; break;
-	case O_DIR: o->dir = choice; break;
-	case O_XDELAY: o->xdelay = n; break;
+	case O_DMA_BITS: o->dma_bits = n; break;
+	case O_DMA_DIR: o->dma_dir = choice; break;
+	case O_DMA_TRANS_NS: o->dma_trans_ns = n; break;
 	case O_GRANULE:
 	case O_ENTRIES: o->granule = n; break;
 	case O_ENTRY_SIZE: o->entry_size = size; break;
@@ -509,17 +511,17 @@ static int store(struct bench_opts *o, enum opt_id id, const char *arg,
 	case O_CHANNELS: o->channels = n; break;
 	case O_CHANNEL: strcpy(o->channel, arg); break;
 	case O_DEVICE: strcpy(o->device, arg); break;
-	case O_ORDER:
+	case O_FOLIO_ORDER:
 	case O_FOLIO: o->folio_order = n; break;
-	case O_DST_ORDER:
+	case O_DST_FOLIO_ORDER:
 	case O_DST_FOLIO:
 		o->dst_folio_order = n;
 		o->flags |= DMAENGINE_BENCH_F_DST_ORDER;
 		break;
 	case O_SGE: o->sge = n; break;
-	case O_BYTES: o->bytes = size; break;
+	case O_BYTES_PER_CHANNEL: o->bytes_per_channel = size; break;
 	case O_RUNS: o->runs = n; break;
-	case O_WARMUP: o->warmup = n; break;
+	case O_WARMUP_RUNS: o->warmup_runs = n; break;
 	case O_SRC_NODE: o->src_node = n; break;
 	case O_DST_NODE: o->dst_node = n; break;
 	case O_PREP: o->prep_modes = choice; break;
@@ -601,10 +603,10 @@ static enum parse_status validate(const struct bench_opts *o, FILE *err)
 	}
 	if (given(o, O_JSON) && given(o, O_CSV))
 		msg = "--json and --csv exclude each other";
-	else if (given(o, O_ORDER) && given(o, O_FOLIO))
-		msg = "--order and --folio set the same thing: give one";
-	else if (given(o, O_DST_ORDER) && given(o, O_DST_FOLIO))
-		msg = "--dst-order and --dst-folio set the same thing: give one";
+	else if (given(o, O_FOLIO_ORDER) && given(o, O_FOLIO))
+		msg = "--folio-order and --folio set the same thing: give one";
+	else if (given(o, O_DST_FOLIO_ORDER) && given(o, O_DST_FOLIO))
+		msg = "--dst-folio-order and --dst-folio set the same thing: give one";
 	else if (given(o, O_GRANULE) && given(o, O_ENTRIES))
 		msg = "--granule and --entries set the same thing: give one";
 	else if (o->samples && o->format != OUT_JSON)
@@ -620,7 +622,7 @@ static enum parse_status validate(const struct bench_opts *o, FILE *err)
 		char batch[32], src[32], dst[32];
 		uint64_t bytes = (uint64_t)o->sge * folio_bytes(o);
 		const char *opt = given(o, O_DST_FOLIO) ? "dst-folio" :
-							    "dst-order";
+							    "dst-folio-order";
 
 		format_size(bytes, batch, sizeof(batch));
 		format_size(folio_bytes(o), src, sizeof(src));
@@ -638,7 +640,8 @@ static enum parse_status validate(const struct bench_opts *o, FILE *err)
 
 		format_size(dst_folio_bytes(o), dst, sizeof(dst));
 		fprintf(err, PROG_NAME ": --%s: a batch of --sge %u folios would take %llu destination folios of %s, more than %u: lower --sge or give larger destination folios\n",
-			given(o, O_DST_FOLIO) ? "dst-folio" : "dst-order", o->sge,
+			given(o, O_DST_FOLIO) ? "dst-folio" : "dst-folio-order",
+			o->sge,
 			(unsigned long long)((uint64_t)o->sge * folio_bytes(o) /
 					     dst_folio_bytes(o)),
 			dst, DMAENGINE_BENCH_MAX_SGE);
@@ -669,7 +672,8 @@ static bool upstream_checks(enum opt_id id)
 {
 	switch (id) {
 	case O_MODE: case O_THREADS: case O_SECONDS: case O_NODE:
-	case O_BITS: case O_DIR: case O_XDELAY: case O_GRANULE:
+	case O_DMA_BITS: case O_DMA_DIR: case O_DMA_TRANS_NS:
+	case O_GRANULE:
 		return true;
 	default:
 		return false;
@@ -842,11 +846,12 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "                      [--iterations N] [--cpus LIST] [--sync] [--percentiles]\n"
 "                      [--json]\n"
 "    " PROG_NAME " -m dmaengine [-c N] [-C NAME] [-D NAME] [-o N | -f SIZE]\n"
-"                      [--dst-order N | --dst-folio SIZE] [--sge N]\n"
-"                      [--bytes SIZE] [-r N] [-w N] [--src-node N]\n"
-"                      [--dst-node N] [-p PREP] [--buffers distinct|reuse]\n"
-"                      [--depth N] [--cpus LIST] [--verify] [--poll]\n"
-"                      [--allow-fewer] [--timeout-ms MS] [--per-channel] [-v]\n"
+"                      [--dst-folio-order N | --dst-folio SIZE] [--sge N]\n"
+"                      [--bytes-per-channel SIZE] [-r N] [-w N]\n"
+"                      [--src-node N] [--dst-node N] [-p PREP]\n"
+"                      [--buffers distinct|reuse] [--depth N] [--cpus LIST]\n"
+"                      [--verify] [--poll] [--allow-fewer] [--timeout-ms MS]\n"
+"                      [--per-channel] [-v]\n"
 "                      [--json [--samples] | --csv]\n"
 "\n"
 "DESCRIPTION\n"
@@ -854,7 +859,7 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "    threads on the device bound to the dma_map_benchmark module, through\n"
 "    /sys/kernel/debug/dma_map_benchmark; their options, defaults and output\n"
 "    are those of the kernel's selftest tool. The dmaengine mode copies\n"
-"    --bytes per channel in batches of --sge folios, once with a\n"
+"    --bytes-per-channel per channel in batches of --sge folios, once with a\n"
 "    dmaengine_prep_dma_memcpy() per segment, once with one\n"
 "    dmaengine_prep_dma_memcpy_sg() per batch, once with one\n"
 "    dmaengine_prep_dma_memcpy_vec() per batch and once with the CPU, and\n"
@@ -862,7 +867,7 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "    device binding needed). By default each batch copies distinct folios,\n"
 "    mapped for the batch, as page migration does (--buffers); the\n"
 "    destination folios may be of another size than the source's\n"
-"    (--dst-order), for tables of different layouts.\n"
+"    (--dst-folio-order), for tables of different layouts.\n"
 "    Every value is checked before the kernel is asked.\n"
 "\n"
 "    Beyond upstream, the map modes take up to 65536 entries (--entries, or\n"
@@ -895,7 +900,8 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "    in microseconds with 3 decimals, i.e. to the nanosecond; count is\n"
 "    over all threads, sd the standard deviation, p50/p90/p99 percentiles\n"
 "    from a log-linear histogram (within 1/16 of a power of 2). --json adds\n"
-"    results.ops.OP.{count,mean_ns,sd_ns,min_ns,p50_ns,p90_ns,p99_ns,max_ns}.\n"
+"    results.ops.OP: count, mean_ns, stddev_ns, min_ns, p50_ns, p90_ns,\n"
+"    p99_ns and max_ns.\n"
 "\n"
 "    dmaengine: '#' lines naming the kernel, the channels (name, device,\n"
 "    driver), the parameters (buffers, depth, cpus), the prep modes this\n"
@@ -926,7 +932,8 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "    # of 2560 x 4 KiB entries, 200 iterations, one thread on CPU 0:\n"
 "    " PROG_NAME " -m sg --entries 2560 --entry-size 4K --iterations 200 \\\n"
 "        --cpus 0 -d to_device\n"
-"    " PROG_NAME " -m dmaengine --channels 4 --folio 64K --sge 512 --bytes 1G\n"
+"    " PROG_NAME " -m dmaengine --channels 4 --folio 64K --sge 512 \\\n"
+"        --bytes-per-channel 1G\n"
 "    " PROG_NAME " -m dmaengine --prep all --depth 4 --cpus 0-3 -c 4 \\\n"
 "        --src-node 0 --dst-node 1\n"
 "    " PROG_NAME " -m dmaengine --prep memcpy --poll --verify\n"

@@ -29,18 +29,19 @@ enum out_format {
 /* Every option, in --help order. */
 enum opt_id {
 	O_MODE, O_JSON, O_CSV, O_VERBOSE, O_HELP, O_VERSION,
-	O_THREADS, O_SECONDS, O_NODE, O_BITS, O_DIR, O_XDELAY, O_GRANULE,
-	O_ENTRIES, O_ENTRY_SIZE, O_ITERATIONS, O_CPUS, O_DMA_SYNC, O_PERCENTILES,
-	O_CHANNELS, O_CHANNEL, O_DEVICE, O_ORDER, O_FOLIO, O_DST_ORDER,
-	O_DST_FOLIO, O_SGE, O_BYTES,
-	O_RUNS, O_WARMUP, O_SRC_NODE, O_DST_NODE, O_PREP, O_BUFFERS, O_DEPTH,
+	O_THREADS, O_SECONDS, O_NODE, O_DMA_BITS, O_DMA_DIR, O_DMA_TRANS_NS,
+	O_GRANULE, O_ENTRIES, O_ENTRY_SIZE, O_ITERATIONS, O_CPUS, O_DMA_SYNC,
+	O_PERCENTILES,
+	O_CHANNELS, O_CHANNEL, O_DEVICE, O_FOLIO_ORDER, O_FOLIO, O_DST_FOLIO_ORDER,
+	O_DST_FOLIO, O_SGE, O_BYTES_PER_CHANNEL,
+	O_RUNS, O_WARMUP_RUNS, O_SRC_NODE, O_DST_NODE, O_PREP, O_BUFFERS, O_DEPTH,
 	O_VERIFY, O_POLL, O_ALLOW_FEWER, O_TIMEOUT, O_PER_CHANNEL, O_SAMPLES,
 	O_NR
 };
 
 /* Largest folio the tool asks for; the kernel may refuse smaller ones. */
 #define FOLIO_MAX_BYTES		(1ULL << 30)
-/* Largest --bytes per channel. */
+/* Largest --bytes-per-channel per channel. */
 #define BYTES_MAX		(1ULL << 40)
 /* Largest NUMA node number (MAX_NUMNODES is at most 1 << 10). */
 #define NODE_MAX		1023
@@ -58,8 +59,8 @@ struct bench_opts {
 	int seconds;
 	int node;
 	int dma_bits;
-	int dir;
-	int xdelay;
+	int dma_dir;
+	int dma_trans_ns;
 	int granule;			/* -g or --entries: 1..65536 */
 	uint32_t entry_size;		/* bytes; the page size by default */
 	unsigned int iterations;	/* 0: a timed run */
@@ -75,9 +76,9 @@ struct bench_opts {
 	unsigned int folio_order;
 	unsigned int dst_folio_order;	/* with DMAENGINE_BENCH_F_DST_ORDER */
 	unsigned int sge;
-	uint64_t bytes;
+	uint64_t bytes_per_channel;
 	unsigned int runs;
-	unsigned int warmup;
+	unsigned int warmup_runs;
 	int src_node;
 	int dst_node;
 	unsigned int prep_modes;	/* DMAENGINE_BENCH_PREP_* */
@@ -125,7 +126,7 @@ bool map_mode_given(const struct bench_opts *o);
 uint64_t folio_bytes(const struct bench_opts *o);
 /*
  * dst_folio_order(), dst_folio_bytes() - the destination folios: those of
- * --dst-order (or --dst-folio), else the source's
+ * --dst-folio-order (or --dst-folio), else the source's
  */
 unsigned int dst_folio_order(const struct bench_opts *o);
 uint64_t dst_folio_bytes(const struct bench_opts *o);

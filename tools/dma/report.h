@@ -86,9 +86,6 @@ struct dmaengine_report {
 	const struct dmaengine_bench_sample *samples;
 };
 
-/* CSV header line, without the newline */
-extern const char dmaengine_csv_header[];
-
 void report_dmaengine_text(FILE *f, const struct report_ctx *ctx,
 			   const struct dmaengine_report *r);
 void report_dmaengine_csv(FILE *f, const struct report_ctx *ctx,

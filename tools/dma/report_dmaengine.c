@@ -15,30 +15,59 @@
 #include "stats.h"
 #include "units.h"
 
+/*
+ * The figures of a row, each described once, here: its name in CSV and
+ * JSON, its unit and the prep modes that have it (the others print '-' in
+ * the table, 0 in CSV and JSON). The JSON's "figures" member says the
+ * same to scripts, which take their lists of figures from it.
+ */
+struct figure {
+	const char *key;
+	const char *unit;
+	double scale;		/* the kernel's unit (ns, bytes/s) per unit */
+	unsigned int prep_modes;	/* DMAENGINE_BENCH_PREP_* bits */
+};
+
+#define PREP_DMA	(DMAENGINE_BENCH_PREP_ALL & ~DMAENGINE_BENCH_PREP_CPU)
+#define NS_PER_MS	1e6
+#define BYTES_PER_GB	1e9
+
+/* Mean and standard deviation over the runs. */
 enum phase {
 	PH_RUN, PH_PREP, PH_SUBMIT, PH_ISSUE, PH_WAIT, PH_MAP, PH_UNMAP,
 	PH_COPY, PH_CONVERT, PH_STALLS, PH_GBPS,
 	PH_NR
 };
 
-/* Names in CSV and JSON; prep_stalls is a count, gbps GB/s, the rest ms. */
-static const char *const phase_names[PH_NR] = {
-	"run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms", "map_ms",
-	"unmap_ms", "copy_ms", "convert_ms", "prep_stalls", "gbps",
+static const struct figure phases[PH_NR] = {
+	[PH_RUN] = { "run_ms", "ms", NS_PER_MS, DMAENGINE_BENCH_PREP_ALL },
+	[PH_PREP] = { "prep_ms", "ms", NS_PER_MS, PREP_DMA },
+	[PH_SUBMIT] = { "submit_ms", "ms", NS_PER_MS, PREP_DMA },
+	[PH_ISSUE] = { "issue_ms", "ms", NS_PER_MS, PREP_DMA },
+	[PH_WAIT] = { "wait_ms", "ms", NS_PER_MS, PREP_DMA },
+	[PH_MAP] = { "map_ms", "ms", NS_PER_MS, PREP_DMA },
+	[PH_UNMAP] = { "unmap_ms", "ms", NS_PER_MS, PREP_DMA },
+	[PH_COPY] = { "copy_ms", "ms", NS_PER_MS, DMAENGINE_BENCH_PREP_CPU },
+	[PH_CONVERT] = { "convert_ms", "ms", NS_PER_MS,
+			 DMAENGINE_BENCH_PREP_MEMCPY_VEC },
+	[PH_STALLS] = { "prep_stalls", "count", 1, PREP_DMA },
+	[PH_GBPS] = { "gbps", "GB/s", BYTES_PER_GB, DMAENGINE_BENCH_PREP_ALL },
 };
 
-const char dmaengine_csv_header[] =
-	"mode,chan,folio_order,folio_bytes,sge,depth,buffers,cpus,runs,bytes,"
-	"prep_calls,submits,batches,segments,run_ms_mean,run_ms_sd,"
-	"prep_ms_mean,prep_ms_sd,submit_ms_mean,submit_ms_sd,issue_ms_mean,"
-	"issue_ms_sd,wait_ms_mean,wait_ms_sd,map_ms_mean,map_ms_sd,"
-	"unmap_ms_mean,unmap_ms_sd,copy_ms_mean,copy_ms_sd,convert_ms_mean,"
-	"convert_ms_sd,prep_stalls_mean,prep_stalls_sd,gbps_mean,gbps_sd,"
-	"cpufreq_governor,cpu_cur_khz_min,cpu_cur_khz_max,cpu_max_khz,boost,"
-	"dst_folio_order,dst_folio_bytes";
+/* Totals of one run. */
+enum count {
+	CT_BYTES, CT_PREP_CALLS, CT_SUBMITS, CT_BATCHES, CT_SEGMENTS,
+	CT_NR
+};
 
-#define NS_PER_MS	1e6
-#define BYTES_PER_GB	1e9
+static const struct figure counts[CT_NR] = {
+	[CT_BYTES] = { "bytes", "bytes", 1, DMAENGINE_BENCH_PREP_ALL },
+	[CT_PREP_CALLS] = { "prep_calls", "count", 1, PREP_DMA },
+	[CT_SUBMITS] = { "submits", "count", 1, PREP_DMA },
+	[CT_BATCHES] = { "batches", "count", 1, DMAENGINE_BENCH_PREP_ALL },
+	[CT_SEGMENTS] = { "segments", "count", 1, DMAENGINE_BENCH_PREP_ALL },
+};
+
 #define NAME_MAX_LEN	DMAENGINE_BENCH_NAME_LEN
 
 struct row {
@@ -47,8 +76,8 @@ struct row {
 	unsigned int channel;		/* per-channel rows: the index */
 	unsigned int runs;
 	bool totals;			/* batches and segments are known */
-	uint64_t bytes, prep_calls, submits, batches, segments;
-	double mean[PH_NR], sd[PH_NR];
+	uint64_t count[CT_NR];
+	double mean[PH_NR], stddev[PH_NR];
 };
 
 unsigned int dmaengine_channels_used(const struct dmaengine_benchmark *b)
@@ -85,27 +114,10 @@ static bool prep_mode_ran(const struct dmaengine_report *r, unsigned int mode)
 	return dmaengine_modes_run(r->b) & (1U << mode);
 }
 
-/* phase_applies() - whether prep mode @mode has phase @p (else '-') */
-static bool phase_applies(unsigned int mode, enum phase p)
+/* figure_applies() - whether prep mode @mode has figure @fig (else '-') */
+static bool figure_applies(const struct figure *fig, unsigned int mode)
 {
-	bool cpu = mode == DMAENGINE_BENCH_MODE_CPU;
-
-	switch (p) {
-	case PH_PREP: case PH_SUBMIT: case PH_ISSUE: case PH_WAIT:
-	case PH_MAP: case PH_UNMAP: case PH_STALLS:
-		return !cpu;
-	case PH_COPY:
-		return cpu;
-	case PH_CONVERT:
-		return mode == DMAENGINE_BENCH_MODE_MEMCPY_VEC;
-	default:
-		return true;
-	}
-}
-
-static double phase_scale(enum phase p)
-{
-	return p == PH_GBPS ? BYTES_PER_GB : p == PH_STALLS ? 1 : NS_PER_MS;
+	return fig->prep_modes & (1U << mode);
 }
 
 /* cpus_text() - the --cpus list of the run, "" when not pinned */
@@ -161,14 +173,14 @@ static void row_from_result(const struct dmaengine_report *r,
 		 dmaengine_channels_used(r->b));
 	row->runs = res->runs;
 	row->totals = true;
-	row->bytes = res->bytes;
-	row->prep_calls = res->prep_calls;
-	row->submits = res->submits;
-	row->batches = res->batches;
-	row->segments = res->segments;
+	row->count[CT_BYTES] = res->bytes;
+	row->count[CT_PREP_CALLS] = res->prep_calls;
+	row->count[CT_SUBMITS] = res->submits;
+	row->count[CT_BATCHES] = res->batches;
+	row->count[CT_SEGMENTS] = res->segments;
 	for (p = 0; p < PH_NR; p++) {
-		row->mean[p] = st[p]->mean / phase_scale(p);
-		row->sd[p] = st[p]->stddev / phase_scale(p);
+		row->mean[p] = st[p]->mean / phases[p].scale;
+		row->stddev[p] = st[p]->stddev / phases[p].scale;
 	}
 }
 
@@ -206,14 +218,14 @@ static bool row_from_samples(const struct dmaengine_report *r,
 		stat_add(&acc[PH_STALLS], s->prep_stalls);
 		if (run_ns)	/* bytes per ns is GB/s */
 			stat_add(&acc[PH_GBPS], (double)s->bytes / run_ns);
-		row->bytes = s->bytes;
-		row->prep_calls = s->prep_calls;
-		row->submits = s->submits;
+		row->count[CT_BYTES] = s->bytes;
+		row->count[CT_PREP_CALLS] = s->prep_calls;
+		row->count[CT_SUBMITS] = s->submits;
 	}
 	row->runs = acc[PH_RUN].n;
 	for (p = 0; p < PH_NR; p++) {
 		row->mean[p] = stat_mean(&acc[p]);
-		row->sd[p] = stat_sd(&acc[p]);
+		row->stddev[p] = stat_stddev(&acc[p]);
 	}
 	return row->runs > 0;
 }
@@ -251,29 +263,61 @@ enum column {
 	C_NR
 };
 
-/* Headings and the reference table's widths; wider values widen them. */
+/*
+ * Headings and the reference table's widths (wider values widen them),
+ * and the JSON key of what a column shows: a figure (mean +- stddev of a
+ * phase, or a count) or the row's key. The JSON's "table" member says the
+ * same to scripts, which lay their tables out by it.
+ */
+#define COL(h, w, k)		{ .head = h, .width = w, .key = k, \
+				  .phase = PH_NR, .count = CT_NR }
+#define PHASE_COL(h, w, p)	{ .head = h, .width = w, .key = NULL, \
+				  .phase = p, .count = CT_NR }
+#define COUNT_COL(h, w, c)	{ .head = h, .width = w, .key = NULL, \
+				  .phase = PH_NR, .count = c }
 static const struct {
 	const char *head;
 	int width;
-	enum phase phase;	/* mean +- sd columns; PH_NR: others */
+	const char *key;	/* NULL: the figure's */
+	enum phase phase;	/* PH_NR: not a phase */
+	enum count count;	/* CT_NR: not a count */
 } columns[C_NR] = {
-	[C_MODE] = { "mode", 14, PH_NR },	[C_CHAN] = { "chan", 4, PH_NR },
-	[C_FOLIO] = { "folio", 5, PH_NR },	[C_SGE] = { "sge", 3, PH_NR },
-	[C_RUN] = { "run_ms", 15, PH_RUN },	[C_PREP] = { "prep_ms", 14, PH_PREP },
-	[C_SUBMIT] = { "submit_ms", 13, PH_SUBMIT },
-	[C_ISSUE] = { "issue_ms", 11, PH_ISSUE },
-	[C_WAIT] = { "wait_ms", 17, PH_WAIT },
-	[C_MAP] = { "map_ms", 13, PH_MAP },	[C_UNMAP] = { "unmap_ms", 13, PH_UNMAP },
-	[C_COPY] = { "copy_ms", 15, PH_COPY },
-	[C_CALLS] = { "prep_calls", 10, PH_NR },
-	[C_GBPS] = { "GB/s", 11, PH_GBPS },
-	[C_CONVERT] = { "convert_ms", 13, PH_CONVERT },
-	[C_STALLS] = { "prep_stalls", 11, PH_STALLS },
-	[C_SUBMITS] = { "submits", 7, PH_NR },
-	[C_BATCHES] = { "batches", 7, PH_NR },
-	[C_SEGMENTS] = { "segments", 8, PH_NR },
-	[C_BYTES] = { "bytes", 5, PH_NR },
+	[C_MODE] = COL("mode", 14, "prep_mode"),
+	[C_CHAN] = COL("chan", 4, "chan"),
+	[C_FOLIO] = COL("folio", 5, "folio_bytes"),
+	[C_SGE] = COL("sge", 3, "sge"),
+	[C_RUN] = PHASE_COL("run_ms", 15, PH_RUN),
+	[C_PREP] = PHASE_COL("prep_ms", 14, PH_PREP),
+	[C_SUBMIT] = PHASE_COL("submit_ms", 13, PH_SUBMIT),
+	[C_ISSUE] = PHASE_COL("issue_ms", 11, PH_ISSUE),
+	[C_WAIT] = PHASE_COL("wait_ms", 17, PH_WAIT),
+	[C_MAP] = PHASE_COL("map_ms", 13, PH_MAP),
+	[C_UNMAP] = PHASE_COL("unmap_ms", 13, PH_UNMAP),
+	[C_COPY] = PHASE_COL("copy_ms", 15, PH_COPY),
+	[C_CALLS] = COUNT_COL("prep_calls", 10, CT_PREP_CALLS),
+	[C_GBPS] = PHASE_COL("GB/s", 11, PH_GBPS),
+	[C_CONVERT] = PHASE_COL("convert_ms", 13, PH_CONVERT),
+	[C_STALLS] = PHASE_COL("prep_stalls", 11, PH_STALLS),
+	[C_SUBMITS] = COUNT_COL("submits", 7, CT_SUBMITS),
+	[C_BATCHES] = COUNT_COL("batches", 7, CT_BATCHES),
+	[C_SEGMENTS] = COUNT_COL("segments", 8, CT_SEGMENTS),
+	[C_BYTES] = COUNT_COL("bytes", 5, CT_BYTES),
 };
+
+/* the figure column @c shows, or NULL */
+static const struct figure *column_figure(int c)
+{
+	if (columns[c].phase != PH_NR)
+		return &phases[columns[c].phase];
+	if (columns[c].count != CT_NR)
+		return &counts[columns[c].count];
+	return NULL;
+}
+
+static bool column_verbose(int c)
+{
+	return c > C_GBPS;
+}
 
 #define CELL_LEN	64
 
@@ -288,9 +332,9 @@ static int display_width(const char *s)
 	return w;
 }
 
-static void mean_sd_cell(char *cell, double mean, double sd)
+static void mean_stddev_cell(char *cell, double mean, double stddev)
 {
-	snprintf(cell, CELL_LEN, "%.2f \u00b1 %.2f", mean, sd);
+	snprintf(cell, CELL_LEN, "%.2f \u00b1 %.2f", mean, stddev);
 }
 
 static void count_cell(char *cell, uint64_t v, bool applies)
@@ -317,7 +361,6 @@ static void folio_cell(const struct dmaengine_report *r, char *cell)
 static void row_cells(const struct dmaengine_report *r, const struct row *row,
 		      char (*cells)[CELL_LEN])
 {
-	bool dma = row->prep_mode != DMAENGINE_BENCH_MODE_CPU;
 	const char *mode = prep_mode_name(row->prep_mode);
 	int c;
 
@@ -327,26 +370,40 @@ static void row_cells(const struct dmaengine_report *r, const struct row *row,
 	snprintf(cells[C_SGE], CELL_LEN, "%u", r->b->sge);
 	for (c = 0; c < C_NR; c++) {
 		enum phase p = columns[c].phase;
+		enum count k = columns[c].count;
 
-		if (p == PH_NR)
+		if (!column_figure(c))
 			continue;
-		if (phase_applies(row->prep_mode, p))
-			mean_sd_cell(cells[c], row->mean[p], row->sd[p]);
-		else
+		if (!figure_applies(column_figure(c), row->prep_mode))
 			strcpy(cells[c], "-");
+		else if (p != PH_NR)
+			mean_stddev_cell(cells[c], row->mean[p],
+					 row->stddev[p]);
+		else	/* per-channel rows: no batches, no segments */
+			count_cell(cells[c], row->count[k], row->totals ||
+				   (k != CT_BATCHES && k != CT_SEGMENTS));
 	}
-	count_cell(cells[C_CALLS], row->prep_calls, dma);
-	count_cell(cells[C_SUBMITS], row->submits, dma);
-	count_cell(cells[C_BATCHES], row->batches, row->totals);
-	count_cell(cells[C_SEGMENTS], row->segments, row->totals);
-	count_cell(cells[C_BYTES], row->bytes, true);
 }
 
 /*
- * print_table() - a heading and @n rows, columns left-aligned: copy_ms
- * only when a row is the cpu mode's, the last six only with --verbose
- * (convert_ms only when a row is the memcpy_vec mode's); the folio column
- * is "folio_src/dst" when the destination folios differ
+ * column_shown() - whether column @c is in a table of rows of @modes
+ * (DMAENGINE_BENCH_PREP_* bits): the last six only with --verbose, and a
+ * figure of one prep mode alone (copy_ms: cpu, convert_ms: memcpy_vec)
+ * only when a row is that mode's
+ */
+static bool column_shown(int c, unsigned int modes, bool verbose)
+{
+	const struct figure *fig = column_figure(c);
+
+	if (column_verbose(c) && !verbose)
+		return false;
+	return !fig || !is_pow2(fig->prep_modes) || (fig->prep_modes & modes);
+}
+
+/*
+ * print_table() - a heading and @n rows, columns left-aligned, those of
+ * column_shown(); the folio column is "folio_src/dst" when the destination
+ * folios differ
  */
 static void print_table(FILE *f, const struct dmaengine_report *r,
 			const struct row *rows, unsigned int n,
@@ -354,16 +411,12 @@ static void print_table(FILE *f, const struct dmaengine_report *r,
 {
 	char (*cells)[C_NR][CELL_LEN];
 	int width[C_NR], shown[C_NR], ncols = 0, c, k;
-	bool cpu = false, vec = false;
-	unsigned int i;
+	unsigned int i, modes = 0;
 
-	for (i = 0; i < n; i++) {
-		cpu |= rows[i].prep_mode == DMAENGINE_BENCH_MODE_CPU;
-		vec |= rows[i].prep_mode == DMAENGINE_BENCH_MODE_MEMCPY_VEC;
-	}
+	for (i = 0; i < n; i++)
+		modes |= 1U << rows[i].prep_mode;
 	for (c = 0; c < C_NR; c++)
-		if ((c != C_COPY || cpu) && (c != C_CONVERT || vec) &&
-		    (c <= C_GBPS || r->opts->verbose))
+		if (column_shown(c, modes, r->opts->verbose))
 			shown[ncols++] = c;
 	cells = calloc(n + 1, sizeof(*cells));
 	if (!cells)
@@ -575,16 +628,30 @@ static void csv_cpufreq(FILE *f, const struct cpufreq_info *fi)
 		fprintf(f, "%d", fi->boost);
 }
 
+/* the header: the run's parameters, its figures, the CPU frequency state */
+static void csv_header(FILE *f)
+{
+	int p, k;
+
+	fputs("mode,chan,folio_order,folio_bytes,sge,depth,buffers,cpus,runs", f);
+	for (k = 0; k < CT_NR; k++)
+		fprintf(f, ",%s", counts[k].key);
+	for (p = 0; p < PH_NR; p++)
+		fprintf(f, ",%s_mean,%s_stddev", phases[p].key, phases[p].key);
+	fputs(",cpufreq_governor,cpu_cur_khz_min,cpu_cur_khz_max,cpu_max_khz,boost,dst_folio_order,dst_folio_bytes\n",
+	      f);
+}
+
 void report_dmaengine_csv(FILE *f, const struct report_ctx *ctx,
 			  const struct dmaengine_report *r)
 {
 	unsigned int i, mode;
 	char cpus[4096];
 	struct row row;
-	int p;
+	int p, k;
 
 	cpus_text(r->b, cpus, sizeof(cpus));
-	fprintf(f, "%s\n", dmaengine_csv_header);
+	csv_header(f);
 	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
 		mode = prep_mode_order[i];
 		if (!prep_mode_ran(r, mode))
@@ -595,14 +662,11 @@ void report_dmaengine_csv(FILE *f, const struct report_ctx *ctx,
 			(unsigned long long)report_folio_bytes(r), r->b->sge,
 			r->b->depth ? r->b->depth : 1, buffers_name(r->b->flags));
 		csv_text(f, cpus);
-		fprintf(f, ",%u,%llu,%llu,%llu,%llu,%llu", row.runs,
-			(unsigned long long)row.bytes,
-			(unsigned long long)row.prep_calls,
-			(unsigned long long)row.submits,
-			(unsigned long long)row.batches,
-			(unsigned long long)row.segments);
+		fprintf(f, ",%u", row.runs);
+		for (k = 0; k < CT_NR; k++)
+			fprintf(f, ",%llu", (unsigned long long)row.count[k]);
 		for (p = 0; p < PH_NR; p++)
-			fprintf(f, ",%.6f,%.6f", row.mean[p], row.sd[p]);
+			fprintf(f, ",%.6f,%.6f", row.mean[p], row.stddev[p]);
 		csv_cpufreq(f, ctx->cpufreq);
 		fprintf(f, ",%u,%llu\n", report_dst_order(r),
 			(unsigned long long)report_dst_folio_bytes(r));
@@ -619,12 +683,18 @@ static void json_key_name(struct json *j, const char *key, const char *s)
 	json_string_n(j, s, NAME_MAX_LEN);
 }
 
-static void json_phases(struct json *j, const struct row *row)
+/* the row's counts (batches and segments only with totals), its phases */
+static void json_figures_of(struct json *j, const struct row *row)
 {
-	int p;
+	int p, k;
 
+	json_key_uint(j, "runs", row->runs);
+	for (k = 0; k < CT_NR; k++)
+		if (row->totals || (k != CT_BATCHES && k != CT_SEGMENTS))
+			json_key_uint(j, counts[k].key, row->count[k]);
 	for (p = 0; p < PH_NR; p++)
-		json_key_mean_sd(j, phase_names[p], row->mean[p], row->sd[p], 6);
+		json_key_mean_stddev(j, phases[p].key, row->mean[p],
+				     row->stddev[p], 6);
 }
 
 static void json_params(struct json *j, const struct dmaengine_report *r)
@@ -646,7 +716,7 @@ static void json_params(struct json *j, const struct dmaengine_report *r)
 	json_key_uint(j, "sge", b->sge);
 	json_key_uint(j, "bytes_per_channel", b->bytes_per_channel);
 	json_key_uint(j, "runs", b->runs);
-	json_key_uint(j, "warmup", b->warmup_runs);
+	json_key_uint(j, "warmup_runs", b->warmup_runs);
 	json_key_int(j, "src_node", b->src_node);
 	json_key_int(j, "dst_node", b->dst_node);
 	json_key(j, "prep");
@@ -811,15 +881,64 @@ static void json_results(struct json *j, const struct dmaengine_report *r)
 		json_key_uint(j, "depth", r->b->depth ? r->b->depth : 1);
 		json_key(j, "buffers");
 		json_string(j, buffers_name(r->b->flags));
-		json_key_uint(j, "runs", row.runs);
-		json_key_uint(j, "bytes", row.bytes);
-		json_key_uint(j, "prep_calls", row.prep_calls);
-		json_key_uint(j, "submits", row.submits);
-		json_key_uint(j, "batches", row.batches);
-		json_key_uint(j, "segments", row.segments);
-		json_phases(j, &row);
+		json_figures_of(j, &row);
 		json_key(j, "acquire_ms");
 		json_double(j, r->b->acquire_ns / NS_PER_MS, 6);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+static void json_figure(struct json *j, const struct figure *fig,
+			const char *kind)
+{
+	unsigned int i;
+
+	json_object_begin(j);
+	json_key(j, "key");
+	json_string(j, fig->key);
+	json_key(j, "unit");
+	json_string(j, fig->unit);
+	json_key(j, "kind");
+	json_string(j, kind);
+	json_key(j, "prep_modes");
+	json_array_begin(j);
+	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++)
+		if (figure_applies(fig, prep_mode_order[i]))
+			json_string(j, prep_mode_name(prep_mode_order[i]));
+	json_array_end(j);
+	json_object_end(j);
+}
+
+/*
+ * "figures": what each figure of a result is, in the results' order:
+ * [{key, unit, kind (total: one run's count; mean_stddev: {mean, stddev}
+ * over the runs), prep_modes (those that have it)}]; "table": the text
+ * table's columns, [{key, heading, width, verbose (with -v only)}]
+ */
+static void json_description(struct json *j)
+{
+	int k, p, c;
+
+	json_key(j, "figures");
+	json_array_begin(j);
+	for (k = 0; k < CT_NR; k++)
+		json_figure(j, &counts[k], "total");
+	for (p = 0; p < PH_NR; p++)
+		json_figure(j, &phases[p], "mean_stddev");
+	json_array_end(j);
+	json_key(j, "table");
+	json_array_begin(j);
+	for (c = 0; c < C_NR; c++) {
+		const struct figure *fig = column_figure(c);
+
+		json_object_begin(j);
+		json_key(j, "key");
+		json_string(j, fig ? fig->key : columns[c].key);
+		json_key(j, "heading");
+		json_string(j, columns[c].head);
+		json_key_uint(j, "width", columns[c].width);
+		json_key_bool(j, "verbose", column_verbose(c));
 		json_object_end(j);
 	}
 	json_array_end(j);
@@ -840,11 +959,7 @@ static void json_per_channel(struct json *j, const struct dmaengine_report *r)
 		json_key(j, "channel");
 		json_string(j, rows[i].chan);
 		json_key_uint(j, "index", rows[i].channel);
-		json_key_uint(j, "runs", rows[i].runs);
-		json_key_uint(j, "bytes", rows[i].bytes);
-		json_key_uint(j, "prep_calls", rows[i].prep_calls);
-		json_key_uint(j, "submits", rows[i].submits);
-		json_phases(j, &rows[i]);
+		json_figures_of(j, &rows[i]);
 		json_object_end(j);
 	}
 	json_array_end(j);
@@ -910,6 +1025,7 @@ void report_dmaengine_json(FILE *f, const struct report_ctx *ctx,
 	json_key_uint(&j, "channels_used", dmaengine_channels_used(r->b));
 	json_channels(&j, r);
 	json_results(&j, r);
+	json_description(&j);
 	if (r->opts->per_channel)
 		json_per_channel(&j, r);
 	if (r->opts->samples)

@@ -67,8 +67,8 @@ static void map_json_head(struct json *j, const struct report_ctx *ctx,
 	json_key_uint(j, "seconds", m->seconds);
 	json_key_int(j, "node", m->node);
 	json_key_uint(j, "dma_bits", m->dma_bits);
-	json_key_uint(j, "dir", m->dma_dir);
-	json_key_uint(j, "trans_delay_ns", m->dma_trans_ns);
+	json_key_uint(j, "dma_dir", m->dma_dir);
+	json_key_uint(j, "dma_trans_ns", m->dma_trans_ns);
 	json_key_uint(j, "granule", m->granule);
 }
 
@@ -77,10 +77,10 @@ static void map_json_results(struct json *j, const struct map_benchmark *m)
 {
 	json_key(j, "results");
 	json_object_begin(j);
-	json_key_mean_sd(j, "map_us", m->avg_map_100ns / 10.0,
-			 m->map_stddev / 10.0, 1);
-	json_key_mean_sd(j, "unmap_us", m->avg_unmap_100ns / 10.0,
-			 m->unmap_stddev / 10.0, 1);
+	json_key_mean_stddev(j, "map_us", m->avg_map_100ns / 10.0,
+			     m->map_stddev / 10.0, 1);
+	json_key_mean_stddev(j, "unmap_us", m->avg_unmap_100ns / 10.0,
+			     m->unmap_stddev / 10.0, 1);
 }
 
 void report_map_json(FILE *f, const struct report_ctx *ctx,
@@ -212,7 +212,7 @@ void report_map_ext_json(FILE *f, const struct report_ctx *ctx,
 		json_object_begin(&j);
 		json_key_uint(&j, "count", s->count);
 		json_key_uint(&j, "mean_ns", s->mean_ns);
-		json_key_uint(&j, "sd_ns", s->stddev_ns);
+		json_key_uint(&j, "stddev_ns", s->stddev_ns);
 		json_key_uint(&j, "min_ns", s->min_ns);
 		json_key_uint(&j, "p50_ns", s->p50_ns);
 		json_key_uint(&j, "p90_ns", s->p90_ns);

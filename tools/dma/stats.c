@@ -20,7 +20,7 @@ double stat_mean(const struct stat_acc *a)
 	return a->mean;
 }
 
-double stat_sd(const struct stat_acc *a)
+double stat_stddev(const struct stat_acc *a)
 {
 	return a->n < 2 ? 0 : sqrt(a->m2 / (a->n - 1));
 }

@@ -20,7 +20,7 @@ static inline void stat_init(struct stat_acc *a)
 
 void stat_add(struct stat_acc *a, double x);
 double stat_mean(const struct stat_acc *a);
-/* stat_sd() - sample standard deviation (n - 1), as the kernel's; 0 if n < 2 */
-double stat_sd(const struct stat_acc *a);
+/* stat_stddev() - sample standard deviation (n - 1), as the kernel's; 0 if n < 2 */
+double stat_stddev(const struct stat_acc *a);
 
 #endif

@@ -249,7 +249,7 @@ deb_workload() {
 # deb_rotation [PREP]: over 4 runs on one channel, run r starts with mode
 # r modulo the modes that ran, in their order (memcpy, memcpy_sg, cpu)
 deb_rotation() {
-	"$TOOL" -m dmaengine -D soft_dma.0 -c 1 --sge 8 --bytes 64K -r 4 -w 0 \
+	"$TOOL" -m dmaengine -D soft_dma.0 -c 1 --sge 8 --bytes-per-channel 64K -r 4 -w 0 \
 		${1:+-p "$1"} --samples --json > /tmp/rot.json || return 1
 	tr '{' '\n' < /tmp/rot.json |
 		sed -n 's/^"prep_mode":"\([a-z_]*\)","run":\([0-9]*\),.*/\2 \1/p' \

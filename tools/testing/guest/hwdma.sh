@@ -155,7 +155,7 @@ hw_error_is() {	# hw_error_is ERRNO ERROR
 hw_tool_channels() {
 	# shellcheck disable=SC2046
 	"$TOOL" -m dmaengine -c "$HWDMA_CHANNELS" ${HWDMA_DEVICE:+-D "$HWDMA_DEVICE"} \
-		--sge 4 --bytes 64K -r 1 -w 0 -p memcpy --verify --json > "$HW_OUT" || {
+		--sge 4 --bytes-per-channel 64K -r 1 -w 0 -p memcpy --verify --json > "$HW_OUT" || {
 		cat "$HW_OUT"
 		return 1
 	}
@@ -172,7 +172,7 @@ hw_tool_channels() {
 hw_tool_table() {
 	_prep=${4:-memcpy}
 	"$TOOL" -m dmaengine -c "$1" ${HWDMA_DEVICE:+-D "$HWDMA_DEVICE"} -o "$2" \
-		--sge "$3" --bytes 1M -r 2 -w 1 -p "$_prep" --verify > "$HW_OUT" 2>&1
+		--sge "$3" --bytes-per-channel 1M -r 2 -w 1 -p "$_prep" --verify > "$HW_OUT" 2>&1
 	_rc=$?
 	cat "$HW_OUT"
 	[ $_rc = 0 ] &&
@@ -242,7 +242,7 @@ hw_dmaengine() {
 # each has the capability (has_PREP in its JSON)
 hw_tool_cap() {
 	"$TOOL" -m dmaengine -c "$HWDMA_CHANNELS" ${HWDMA_DEVICE:+-D "$HWDMA_DEVICE"} \
-		--sge 4 --bytes 64K -r 1 -w 0 -p "$1" --verify --json > "$HW_OUT" || {
+		--sge 4 --bytes-per-channel 64K -r 1 -w 0 -p "$1" --verify --json > "$HW_OUT" || {
 		cat "$HW_OUT"
 		return 1
 	}
@@ -401,7 +401,7 @@ hw_limits() {
 		check_output "hwdma: ... the tool too, on 4 channels at 512 entries, verified" \
 			'^prep_memcpy +4 ' \
 			"$TOOL" -m dmaengine -c 4 ${HWDMA_DEVICE:+-D "$HWDMA_DEVICE"} \
-			--sge 512 --bytes 2M -r 1 -w 0 -p memcpy --verify
+			--sge 512 --bytes-per-channel 2M -r 1 -w 0 -p memcpy --verify
 	else
 		check "hwdma: one batch of 512 descriptors (the pool grows), verified" \
 			hw_run channels=1 folio_order=0 sge=512 \

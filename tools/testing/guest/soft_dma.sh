@@ -462,51 +462,51 @@ sd_group_tool() {
 		return
 	fi
 	check "dmaengine mode: per-segment memcpy, 4 channels, 64 x 64 KiB batches, verified" \
-		sd_tool -c 4 -f 64K --sge 64 --bytes 16M -r 2 -p memcpy --verify
+		sd_tool -c 4 -f 64K --sge 64 --bytes-per-channel 16M -r 2 -p memcpy --verify
 	# swiotlb bounces at most 256 KiB at once
 	SD_BIG=2M
 	[ "$(dma_config)" = swiotlb ] && SD_BIG=256K
 	check "dmaengine mode: per-segment memcpy of $SD_BIG folios, polled, verified" \
-		sd_tool -c 2 -f "$SD_BIG" --sge 4 --bytes 32M -r 2 -p memcpy --poll --verify
+		sd_tool -c 2 -f "$SD_BIG" --sge 4 --bytes-per-channel 32M -r 2 -p memcpy --poll --verify
 	if [ "$(cat "$SD/memcpy_sg")" = Y ]; then
 		check "dmaengine mode: memcpy_sg and memcpy alternating, 64 KiB folios, verified" \
-			sd_tool -c 4 -f 64K --sge 64 --bytes 16M -r 2 -p both --verify
+			sd_tool -c 4 -f 64K --sge 64 --bytes-per-channel 16M -r 2 -p both --verify
 		check "dmaengine mode: memcpy_sg of $SD_BIG folios, polled, verified" \
-			sd_tool -c 2 -f "$SD_BIG" --sge 8 --bytes 32M -r 2 -p memcpy_sg --poll --verify
+			sd_tool -c 2 -f "$SD_BIG" --sge 8 --bytes-per-channel 32M -r 2 -p memcpy_sg --poll --verify
 		check "dmaengine mode: memcpy_sg of 256 one-page folios, verified" \
-			sd_tool -c 1 -f 4K --sge 256 --bytes 4M -r 2 -p memcpy_sg --verify
+			sd_tool -c 1 -f 4K --sge 256 --bytes-per-channel 4M -r 2 -p memcpy_sg --verify
 	else
 		tap_skip "dmaengine mode with memcpy_sg: the kernel has no DMA_MEMCPY_SG"
 	fi
 	# a NULL prep with descriptors in flight is retried; with none, fatal
 	sd_knob fail_prep_every 10
 	check "dmaengine mode: fail_prep_every=10: the NULL preps are retried, verified" \
-		sd_tool -f 64K --sge 64 --bytes 4M -r 1 -p memcpy --verify
+		sd_tool -f 64K --sge 64 --bytes-per-channel 4M -r 1 -p memcpy --verify
 	sd_knob fail_prep_every 1
 	check_fails_with "dmaengine mode: fail_prep_every=1 makes every prep return NULL" \
-		'prep call returned NULL' sd_tool -f 64K --sge 64 --bytes 4M -r 1 -p memcpy
+		'prep call returned NULL' sd_tool -f 64K --sge 64 --bytes-per-channel 4M -r 1 -p memcpy
 	sd_knob fail_prep_every 0
 	sd_knob error_every 1
 	check_fails_with "dmaengine mode: error_every=1 fails the batch" \
-		'completed with an error' sd_tool -f 64K --sge 16 --bytes 4M -r 1 -p memcpy
+		'completed with an error' sd_tool -f 64K --sge 16 --bytes-per-channel 4M -r 1 -p memcpy
 	check_fails_with "dmaengine mode: error_every=1, polled: DMA_ERROR status" \
-		'completed with an error' sd_tool -f 64K --sge 16 --bytes 4M -r 1 -p memcpy --poll
+		'completed with an error' sd_tool -f 64K --sge 16 --bytes-per-channel 4M -r 1 -p memcpy --poll
 	sd_knob error_every 0
 	sd_knob nocopy 1
 	check_fails_with "dmaengine mode: nocopy=1 fails verification" \
-		'differs' sd_tool -f 64K --sge 16 --bytes 4M -r 1 -p memcpy --verify
+		'differs' sd_tool -f 64K --sge 16 --bytes-per-channel 4M -r 1 -p memcpy --verify
 	sd_knob nocopy 0
 	sd_knob stall_channel 0
 	check_fails_with "dmaengine mode: a stalled channel times out" \
-		'did not complete' sd_tool -C "$(sd_chan 0)" -f 64K --sge 4 --bytes 1M -r 1 \
+		'did not complete' sd_tool -C "$(sd_chan 0)" -f 64K --sge 4 --bytes-per-channel 1M -r 1 \
 		-p memcpy --timeout-ms 500
 	sd_knob stall_channel -1
 	sd_knob delay_us 1000
 	check "dmaengine mode: delay_us=1000, polled" \
-		sd_tool -f 64K --sge 16 --bytes 1M -r 1 -p memcpy --poll --verify
+		sd_tool -f 64K --sge 16 --bytes-per-channel 1M -r 1 -p memcpy --poll --verify
 	sd_knob delay_us 0
 	check "dmaengine mode: a clean run passes after the faults" \
-		sd_tool -c 2 -f 64K --sge 64 --bytes 8M -r 2 -p memcpy --verify
+		sd_tool -c 2 -f 64K --sge 64 --bytes-per-channel 8M -r 2 -p memcpy --verify
 	check "dmaengine mode: nothing left allocated" sd_no_descriptors
 	check_klog_clean "soft_dma: dmaengine mode"
 }
@@ -579,11 +579,11 @@ sd_group_interrupts() {
 		return
 	fi
 	check "interrupts: per-segment batches of 16, one flagged, nocopy" \
-		sd_tool_stats -f 4K --sge 16 --bytes 1M -r 2 -p memcpy
+		sd_tool_stats -f 4K --sge 16 --bytes-per-channel 1M -r 2 -p memcpy
 	check "interrupts: 15 unflagged + 1 flagged descriptors cost one interrupt" \
 		sd_interrupts_per 16
 	check "interrupts: the same batches polled" \
-		sd_tool_stats -f 4K --sge 16 --bytes 1M -r 2 -p memcpy --poll
+		sd_tool_stats -f 4K --sge 16 --bytes-per-channel 1M -r 2 -p memcpy --poll
 	check "interrupts: polled, no descriptor flagged: no interrupt" \
 		sd_expect_stat all interrupts -eq 0
 	check "interrupts: polled: tx_status retired them all" sd_no_descriptors
@@ -636,7 +636,7 @@ sd_group_no_order() {
 		'DMA_COMPLETION_NO_ORDER, polled disabled'
 	if sd_has_tool; then
 		check "no_order=1: per-segment batches of 16, nocopy" \
-			sd_tool_stats -f 4K --sge 16 --bytes 1M -r 2 -p memcpy
+			sd_tool_stats -f 4K --sge 16 --bytes-per-channel 1M -r 2 -p memcpy
 		check "no_order=1: batches completed newest first (out_of_order)" \
 			sd_expect_stat all out_of_order -gt 0
 	else

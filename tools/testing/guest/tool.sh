@@ -60,7 +60,7 @@ tool_cache_sync() {
 		'^unmap +count 200 ' '^sync_cpu +count 200 ' '^sync_device +count 200 '
 }
 
-TOOL_DE="-m dmaengine --sge 16 --bytes 1M --runs 3 --warmup 1"
+TOOL_DE="-m dmaengine --sge 16 --bytes-per-channel 1M --runs 3 --warmup-runs 1"
 
 tool_dmaengine_table() {	# tool_dmaengine_table PREP ROWS ARGS...
 	_prep=$1

@@ -33,18 +33,18 @@ expect() {
 
 out=$("$TOOL" --help)
 rc=$?
-if [ "$rc" -eq 0 ] && grep -q -- '--trans-delay-ns' <<<"$out" &&
+if [ "$rc" -eq 0 ] && grep -q -- '--dma-trans-ns' <<<"$out" &&
    grep -q '^EXAMPLES' <<<"$out"; then
 	tap_ok "--help: exit 0, usage with options and examples"
 else
 	tap_not_ok "--help: exit 0, usage with options and examples (rc $rc)"
 fi
 missing=
-for o in mode json csv verbose help version threads seconds node dma-bits dir \
-	 trans-delay-ns granule channels channel device order folio sge bytes \
-	 runs warmup src-node dst-node prep verify poll allow-fewer timeout-ms \
+for o in mode json csv verbose help version threads seconds node dma-bits dma-dir \
+	 dma-trans-ns granule channels channel device folio-order folio sge bytes-per-channel \
+	 runs warmup-runs src-node dst-node prep verify poll allow-fewer timeout-ms \
 	 per-channel samples entries entry-size iterations cpus sync percentiles \
-	 buffers depth dst-order dst-folio; do
+	 buffers depth dst-folio-order dst-folio; do
 	grep -q -- "--$o\b" <<<"$out" || missing="$missing --$o"
 done
 if [ -z "$missing" ]; then
@@ -75,9 +75,9 @@ expect 1 "invalid --seconds '99999999999999999999': must be 1\.\.300" \
 	"-s overflow: exit 1 (as upstream)" -s 99999999999999999999
 expect 1 "invalid --node '-2': must be -1\.\.1023" "-n -2: exit 1 (as upstream)" -n -2
 expect 1 "invalid --dma-bits '65': must be 20\.\.64" "-b 65: exit 1 (as upstream)" -b 65
-expect 1 "invalid --dir '3': must be 0\.\.2 or bidirectional, to_device, from_device" \
+expect 1 "invalid --dma-dir '3': must be 0\.\.2 or bidirectional, to_device, from_device" \
 	"-d 3: exit 1 (as upstream)" -d 3
-expect 1 "invalid --trans-delay-ns '10000001': must be 0\.\.10000000" \
+expect 1 "invalid --dma-trans-ns '10000001': must be 0\.\.10000000" \
 	"-x too big: exit 1 (as upstream)" -x 10000001
 expect 1 "invalid --granule '65537': must be 1\.\.65536" "-g 65537: exit 1 (as upstream)" -g 65537
 expect 2 "^dma_map_benchmark: invalid --entries '0': must be 1\.\.65536$" \
@@ -108,13 +108,13 @@ expect 2 "invalid --channels '257': must be 1\.\.256" \
 	"--channels 257: exit 2" -m dmaengine --channels 257
 expect 2 "invalid --folio '3K': must be a power-of-two multiple of the page size" \
 	"--folio 3K: exit 2" -m dmaengine --folio 3K
-expect 2 "invalid --bytes '1X'" "--bytes 1X: exit 2" -m dmaengine --bytes 1X
+expect 2 "invalid --bytes-per-channel '1X'" "--bytes-per-channel 1X: exit 2" -m dmaengine --bytes-per-channel 1X
 expect 2 "invalid --sge '65537': must be 1\.\.65536" "--sge 65537: exit 2" \
 	-m dmaengine --sge 65537
 expect 2 "invalid --runs '0': must be 1\.\.10000" "--runs 0: exit 2" \
 	-m dmaengine --runs 0
-expect 2 "invalid --warmup '101': must be 0\.\.100" "--warmup 101: exit 2" \
-	-m dmaengine --warmup 101
+expect 2 "invalid --warmup-runs '101': must be 0\.\.100" "--warmup-runs 101: exit 2" \
+	-m dmaengine --warmup-runs 101
 expect 2 "invalid --timeout-ms '600001': must be 0\.\.600000" \
 	"--timeout-ms 600001: exit 2" -m dmaengine --timeout-ms 600001
 expect 2 "invalid --prep 'x': must be memcpy, memcpy_sg, memcpy_vec, cpu, both or all, or a comma-separated list of them" \
@@ -123,16 +123,16 @@ expect 2 "invalid --prep 'memcpy,,cpu'" "--prep memcpy,,cpu: exit 2" \
 	-m dmaengine --prep memcpy,,cpu
 expect 2 "invalid --prep 'memcpy_vecs'" "--prep memcpy_vecs: exit 2" \
 	-m dmaengine --prep memcpy_vecs
-expect 2 "^dma_map_benchmark: invalid --dst-order '19': must be 0\.\.18$" \
-	"--dst-order 19: exit 2, the message names --dst-order and its range" \
-	-m dmaengine --dst-order 19
+expect 2 "^dma_map_benchmark: invalid --dst-folio-order '19': must be 0\.\.18$" \
+	"--dst-folio-order 19: exit 2, the message names --dst-folio-order and its range" \
+	-m dmaengine --dst-folio-order 19
 expect 2 "invalid --dst-folio '3K': must be a power-of-two multiple of the page size" \
 	"--dst-folio 3K: exit 2" -m dmaengine --dst-folio 3K
-expect 2 "^dma_map_benchmark: --dst-order: a batch of --sge 16 x 4KB folios \(64KB\) is not a whole number of 2MB destination folios: give --sge a multiple of 512" \
-	"--dst-order 9 with --sge 16: exit 2, says which --sge fills them" \
-	-m dmaengine --sge 16 --dst-order 9
-expect 2 "--dst-order and --dst-folio set the same thing: give one" \
-	"--dst-order with --dst-folio: exit 2" -m dmaengine --dst-order 1 --dst-folio 8K
+expect 2 "^dma_map_benchmark: --dst-folio-order: a batch of --sge 16 x 4KB folios \(64KB\) is not a whole number of 2MB destination folios: give --sge a multiple of 512" \
+	"--dst-folio-order 9 with --sge 16: exit 2, says which --sge fills them" \
+	-m dmaengine --sge 16 --dst-folio-order 9
+expect 2 "--dst-folio-order and --dst-folio set the same thing: give one" \
+	"--dst-folio-order with --dst-folio: exit 2" -m dmaengine --dst-folio-order 1 --dst-folio 8K
 expect 2 "--dst-folio applies to -m dmaengine only" "--dst-folio in a map mode: exit 2" \
 	-m sg --dst-folio 8K
 expect 2 "invalid --buffers 'both': must be distinct or reuse" \
@@ -206,7 +206,7 @@ else
 		-m sg --entries 2560 --entry-size 4K --iterations 200 --cpus 0 \
 		--sync -d to_device
 	expect 1 "$diag" "valid dmaengine options, no module: exit 1 with a diagnosis" \
-		-m dmaengine -c 2 -f 64K --sge 16 --bytes 1M --json
+		-m dmaengine -c 2 -f 64K --sge 16 --bytes-per-channel 1M --json
 	expect 1 "$diag" "the new dmaengine options, no module: exit 1 with a diagnosis" \
 		-m dmaengine --prep memcpy,cpu --buffers reuse --depth 4 --cpus 0 --csv
 	expect 1 "$diag" "memcpy_vec with --dst-folio, no module: exit 1 with a diagnosis" \

@@ -11,7 +11,7 @@
 # failed and one-sided cells, geometric means, --prep inside one file,
 # --json, and errors; the crafted files are format 1 (before the cpu mode,
 # depth and buffers), read as depth 1 with reused buffers; --prep --modes
-# with the cpu mode on the format 2 fixtures/results-dmaengine.json, and the
+# with the cpu mode on the format 3 fixtures/results-dmaengine.json, and the
 # two batch forms (prep_memcpy_sg against prep_memcpy_vec, convert_ms
 # memcpy_vec's alone).
 . "$(dirname "$0")/lib.sh"
@@ -43,8 +43,8 @@ COMPARE = os.path.join(top, "scripts/compare.py")
 SLEEP1 = [0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0]
 SLEEP2 = [1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4]
 def sleep():
-    m1, s1 = stats.mean_sd(SLEEP1)
-    m2, s2 = stats.mean_sd(SLEEP2)
+    m1, s1 = stats.mean_stddev(SLEEP1)
+    m2, s2 = stats.mean_stddev(SLEEP2)
     w = stats.welch(m1, s1, 10, m2, s2, 10)
     # R: t.test(extra ~ group, data = sleep): t = -1.8608, df = 17.776,
     # p-value = 0.07939 (group 1 - group 2; here B - A)
@@ -83,7 +83,7 @@ def welch_cases():
 check("Welch: t, Welch-Satterthwaite df, n < 2 untestable, zero variance, equal means", welch_cases)
 
 def scipy_p(a, b):
-    """SciPy's t and p of B against A, each (mean, sd, n)."""
+    """SciPy's t and p of B against A, each (mean, stddev, n)."""
     r = scipy.stats.ttest_ind_from_stats(b[0], b[1], b[2], a[0], a[1], a[2],
                                          equal_var=False)
     return float(r.statistic), float(r.pvalue)
@@ -117,7 +117,7 @@ def helpers():
     assert stats.pct_change(0, 1) is None
     close(stats.geomean([1, 4, 16]), 4.0, 1e-12)
     assert stats.geomean([1, 0]) is None
-    m, s = stats.mean_sd([2, 4, 4, 4, 5, 5, 7, 9]); close(s, 2.13809, 1e-5)
+    m, s = stats.mean_stddev([2, 4, 4, 4, 5, 5, 7, 9]); close(s, 2.13809, 1e-5)
 check("percent change, geometric mean, sample SD", helpers)
 
 # --- compare.py on the fixtures ------------------------------------------
@@ -203,8 +203,8 @@ def all_against_scipy():
     for c in doc["comparisons"] + json.loads(out)["comparisons"]:
         if c["status"] != "ok" or c["p"] is None:
             continue
-        a = (c["a"]["mean"], c["a"]["sd"], c["a"]["n"])
-        b = (c["b"]["mean"], c["b"]["sd"], c["b"]["n"])
+        a = (c["a"]["mean"], c["a"]["stddev"], c["a"]["n"])
+        b = (c["b"]["mean"], c["b"]["stddev"], c["b"]["n"])
         if a[1] == b[1] == 0:
             assert c["p"] == (1.0 if a[0] == b[0] else 0.0), c
             continue
@@ -260,8 +260,9 @@ def cpu_modes():
     assert rc == 0, err
     d = json.loads(out)
     assert d["a"]["short"] == "cpu" and d["b"]["short"] == "prep_memcpy_sg"
+    # the tool's figures in ms and GB/s, in its order (its JSON's figures)
     assert d["figures"] == ["run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms",
-                            "map_ms", "unmap_ms", "gbps", "copy_ms"], d["figures"]
+                            "map_ms", "unmap_ms", "copy_ms", "gbps"], d["figures"]
     figs = {c["figure"] for c in d["comparisons"]}
     # a phase one side lacks (the CPU copy's prep_ms, the offload's copy_ms)
     assert figs == {"run_ms", "gbps"}, figs
@@ -286,8 +287,8 @@ def vec_file():
         if x["prep_mode"] == "prep_memcpy_sg":
             v = dict(x, prep_mode="prep_memcpy_vec")
             if x["status"] == "ok":
-                v["run_ms"] = {"mean": x["run_ms"]["mean"] * 0.9, "sd": x["run_ms"]["sd"]}
-                v["convert_ms"] = {"mean": 0.25, "sd": 0.01}
+                v["run_ms"] = {"mean": x["run_ms"]["mean"] * 0.9, "stddev": x["run_ms"]["stddev"]}
+                v["convert_ms"] = {"mean": 0.25, "stddev": 0.01}
             vec.append(v)
     r["rows"] += vec
     f = os.path.join(tempfile.mkdtemp(), "vec.json")
@@ -300,7 +301,7 @@ def vec_modes():
     assert rc == 0, err
     d = json.loads(out)
     assert d["a"]["short"] == "prep_memcpy_sg" and d["b"]["short"] == "prep_memcpy_vec"
-    assert d["figures"][-2:] == ["copy_ms", "convert_ms"], d["figures"]
+    assert d["figures"][-3:] == ["copy_ms", "convert_ms", "gbps"], d["figures"]
     figs = {c["figure"] for c in d["comparisons"]}
     # the DMA phases both have; convert_ms (memcpy_vec's) and copy_ms not
     assert figs == {"run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms", "map_ms",

@@ -4,7 +4,7 @@
 # option's valid values in short, long and --opt=value forms; invalid values
 # ("0", out of range, "abc", "1x", "", overflow...) each refused with
 # "invalid --opt 'value': must be RANGE" (exit status 2 in main); modes and
-# directions by name and number; --folio/--order equivalence (4K and 64K
+# directions by name and number; --folio/--folio-order equivalence (4K and 64K
 # pages) and non-power-of-two folios; options of the other mode; conflicts;
 # unknown options, missing values; --help and --version; the ioctl request
 # structures filled from the options. The extended map options (--entries,

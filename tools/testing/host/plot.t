@@ -146,9 +146,9 @@ def vec_plots():
     for x in r["rows"]:
         if x["prep_mode"] == "prep_memcpy_sg" and x["status"] == "ok":
             v = dict(x, prep_mode="prep_memcpy_vec",
-                     gbps={"mean": x["gbps"]["mean"] + 0.5, "sd": 0.1},
-                     prep_ms={"mean": x["prep_ms"]["mean"] * 1.5, "sd": 0.5},
-                     convert_ms={"mean": x["channels"] / 4, "sd": 0.01})
+                     gbps={"mean": x["gbps"]["mean"] + 0.5, "stddev": 0.1},
+                     prep_ms={"mean": x["prep_ms"]["mean"] * 1.5, "stddev": 0.5},
+                     convert_ms={"mean": x["channels"] / 4, "stddev": 0.01})
             vec.append(v)
     r["rows"] += vec
     f = os.path.join(work, "vec.json")

@@ -11,7 +11,7 @@
 # buffers, cpus, copy_ms, prep_stalls, cpufreq columns), JSON (system,
 # prep_modes_run, missing), the memcpy_vec row (after memcpy_sg's,
 # convert_ms with --verbose, in CSV and JSON) and destination folios of
-# another size (--dst-order: '#' line, folio column, dst_folio_* in JSON
+# another size (--dst-folio-order: '#' line, folio column, dst_folio_* in JSON
 # and CSV). Then python3 parses every JSON file the test
 # wrote and checks its structure and values, and that fixtures/fake_tool.py
 # and the tool documents in fixtures/*.json have the same shape as the real
@@ -56,29 +56,29 @@ def map_json():
     assert list(d) == ["tool", "version", "kernel", "mode", "params", "results"], list(d)
     assert d["tool"] == "dma_map_benchmark" and d["mode"] == "sg"
     assert d["params"] == {"threads": 8, "seconds": 30, "node": -1, "dma_bits": 32,
-                           "dir": 2, "trans_delay_ns": 0, "granule": 8}, d["params"]
-    assert d["results"] == {"map_us": {"mean": 1.4, "sd": 0.3},
-                            "unmap_us": {"mean": 1.3, "sd": 0.3}}, d["results"]
+                           "dma_dir": 2, "dma_trans_ns": 0, "granule": 8}, d["params"]
+    assert d["results"] == {"map_us": {"mean": 1.4, "stddev": 0.3},
+                            "unmap_us": {"mean": 1.3, "stddev": 0.3}}, d["results"]
     assert docs["map_single"]["mode"] == "single"
 check("map-mode JSON: fields and values", map_json)
 
-OP_KEYS = ["count", "mean_ns", "sd_ns", "min_ns", "p50_ns", "p90_ns", "p99_ns", "max_ns"]
+OP_KEYS = ["count", "mean_ns", "stddev_ns", "min_ns", "p50_ns", "p90_ns", "p99_ns", "max_ns"]
 def map_ext_json():
     d = docs["map_ext"]
     assert list(d) == ["tool", "version", "kernel", "mode", "params", "results"], list(d)
     assert d["mode"] == "sg"
     assert d["params"] == {"threads": 1, "seconds": 300, "node": -1, "dma_bits": 32,
-                           "dir": 1, "trans_delay_ns": 0, "granule": 2560,
+                           "dma_dir": 1, "dma_trans_ns": 0, "granule": 2560,
                            "entries": 2560, "entry_size": 4096, "iterations": 200,
                            "cpus": [0], "sync": True}, d["params"]
     r = d["results"]
-    assert r["map_us"] == {"mean": 123.4, "sd": 5.6}, r["map_us"]
+    assert r["map_us"] == {"mean": 123.4, "stddev": 5.6}, r["map_us"]
     assert list(r["ops"]) == ["map", "unmap", "sync_cpu", "sync_device"], list(r["ops"])
     for name, op in r["ops"].items():
         assert list(op) == OP_KEYS, (name, list(op))
         assert all(isinstance(v, int) for v in op.values()), name
         assert op["min_ns"] <= op["p50_ns"] <= op["p90_ns"] <= op["p99_ns"] <= op["max_ns"], name
-    assert r["ops"]["map"]["mean_ns"] == 123456 and r["ops"]["sync_device"]["sd_ns"] == 1
+    assert r["ops"]["map"]["mean_ns"] == 123456 and r["ops"]["sync_device"]["stddev_ns"] == 1
 check("extended map JSON: params of the new options, results.ops", map_ext_json)
 
 def map_ext_nosync_json():
@@ -92,7 +92,8 @@ def dmaengine_json():
     d = docs["dmaengine"]
     assert list(d) == ["tool", "version", "kernel", "mode", "params",
                        "interface_version", "prep_modes_run", "missing",
-                       "system", "channels_used", "channels", "results"], list(d)
+                       "system", "channels_used", "channels", "results",
+                       "figures", "table"], list(d)
     assert d["interface_version"] == 2 and d["missing"] == []
     assert d["prep_modes_run"] == ["prep_memcpy", "prep_memcpy_sg"]
     assert d["system"] == {"cpufreq": None}, d["system"]
@@ -100,7 +101,7 @@ def dmaengine_json():
     p = d["params"]
     for k in ["channels", "channel", "device", "folio_order", "folio_bytes",
               "dst_folio_order", "dst_folio_bytes", "sge",
-              "bytes_per_channel", "runs", "warmup", "src_node", "dst_node", "prep",
+              "bytes_per_channel", "runs", "warmup_runs", "src_node", "dst_node", "prep",
               "skip_missing", "buffers", "depth", "cpus",
               "verify", "poll", "allow_fewer", "timeout_ms"]:
         assert k in p, k
@@ -122,16 +123,46 @@ def dmaengine_json():
         for k in ["run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms",
                   "map_ms", "unmap_ms", "copy_ms", "convert_ms", "prep_stalls",
                   "gbps"]:
-            assert set(x[k]) == {"mean", "sd"}, k
+            assert set(x[k]) == {"mean", "stddev"}, k
         assert x["buffers"] == "distinct"
-        assert x["convert_ms"] == {"mean": 0, "sd": 0}, x["convert_ms"]
-    assert r[0]["prep_stalls"] == {"mean": 12.0, "sd": 3.0}
-    assert r[0]["run_ms"] == {"mean": 632.86, "sd": 8.18}
+        assert x["convert_ms"] == {"mean": 0, "stddev": 0}, x["convert_ms"]
+    assert r[0]["prep_stalls"] == {"mean": 12.0, "stddev": 3.0}
+    assert r[0]["run_ms"] == {"mean": 632.86, "stddev": 8.18}
     assert r[0]["prep_calls"] == 131072 and r[1]["prep_calls"] == 256
-    assert r[1]["gbps"] == {"mean": 0.88, "sd": 0.02}
+    assert r[1]["gbps"] == {"mean": 0.88, "stddev": 0.02}
     assert abs(r[0]["acquire_ms"] - 0.12) < 1e-9
     assert "samples" not in d and "per_channel" not in d
 check("dmaengine JSON: fields and values", dmaengine_json)
+
+DMA = ["prep_memcpy", "prep_memcpy_sg", "prep_memcpy_vec"]
+def description_json():
+    d = docs["dmaengine"]
+    f = {x["key"]: x for x in d["figures"]}
+    # the results' figures, in their order: the counts, then the phases
+    keys = [k for k in d["results"][0] if k in f]
+    assert [x["key"] for x in d["figures"]] == keys, keys
+    assert list(f) == ["bytes", "prep_calls", "submits", "batches", "segments",
+                       "run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms",
+                       "map_ms", "unmap_ms", "copy_ms", "convert_ms",
+                       "prep_stalls", "gbps"], list(f)
+    for k, x in f.items():
+        assert x["kind"] == ("total" if isinstance(d["results"][0][k], int)
+                             else "mean_stddev"), k
+    assert f["copy_ms"]["prep_modes"] == ["cpu"]
+    assert f["convert_ms"]["prep_modes"] == ["prep_memcpy_vec"]
+    assert f["prep_ms"]["prep_modes"] == f["prep_calls"]["prep_modes"] == DMA
+    assert f["gbps"]["prep_modes"] == DMA + ["cpu"] and f["gbps"]["unit"] == "GB/s"
+    assert f["run_ms"]["unit"] == "ms" and f["prep_stalls"]["unit"] == "count"
+    t = d["table"]
+    assert [c["key"] for c in t[:5]] == ["prep_mode", "chan", "folio_bytes", "sge", "run_ms"]
+    assert [(c["heading"], c["width"]) for c in t[:5]] == [
+        ("mode", 14), ("chan", 4), ("folio", 5), ("sge", 3), ("run_ms", 15)]
+    gb = [c for c in t if c["key"] == "gbps"][0]
+    assert (gb["heading"], gb["width"], gb["verbose"]) == ("GB/s", 11, False)
+    assert [c["key"] for c in t if c["verbose"]] == [
+        "convert_ms", "prep_stalls", "submits", "batches", "segments", "bytes"]
+    assert set(f) <= {c["key"] for c in t}	# every figure is a column
+check("dmaengine JSON: figures (key, unit, kind, prep modes) and the table's columns", description_json)
 
 def full_json():
     d = docs["dmaengine_full"]
@@ -146,8 +177,8 @@ def full_json():
     assert [(x["prep_mode"], x["channel"]) for x in pc] == [
         ("prep_memcpy", "dma0chan0"), ("prep_memcpy", 'q"b\\s\t\x01'),
         ("prep_memcpy_sg", "dma0chan0"), ("prep_memcpy_sg", 'q"b\\s\t\x01')], pc
-    assert pc[0]["runs"] == 3 and pc[0]["run_ms"] == {"mean": 110.0, "sd": 10.0}
-    assert pc[3]["run_ms"] == {"mean": 221.0, "sd": 20.0}, pc[3]["run_ms"]
+    assert pc[0]["runs"] == 3 and pc[0]["run_ms"] == {"mean": 110.0, "stddev": 10.0}
+    assert pc[3]["run_ms"] == {"mean": 221.0, "stddev": 20.0}, pc[3]["run_ms"]
 check("dmaengine JSON with --per-channel --samples: arrays and escaped names", full_json)
 
 def cpu_json():
@@ -155,12 +186,12 @@ def cpu_json():
     r = d["results"]
     assert [x["prep_mode"] for x in r] == ["prep_memcpy", "prep_memcpy_sg", "cpu"]
     cpu = r[2]
-    assert cpu["copy_ms"] == {"mean": 248.75, "sd": 2.5}
+    assert cpu["copy_ms"] == {"mean": 248.75, "stddev": 2.5}
     for k in ["prep_ms", "submit_ms", "issue_ms", "wait_ms", "map_ms", "unmap_ms",
               "prep_stalls"]:
-        assert cpu[k] == {"mean": 0, "sd": 0}, k
+        assert cpu[k] == {"mean": 0, "stddev": 0}, k
     assert cpu["prep_calls"] == 0 and cpu["submits"] == 0
-    assert r[0]["copy_ms"] == {"mean": 0, "sd": 0}
+    assert r[0]["copy_ms"] == {"mean": 0, "stddev": 0}
     assert d["params"]["depth"] == 4 and d["params"]["cpus"] == [3, 1]
     assert d["system"]["cpufreq"] == {"cpus": 2, "driver": "intel_pstate",
         "governor": "performance", "cur_khz_min": 2100000,
@@ -186,10 +217,10 @@ def vec_json():
                                    "prep_memcpy_vec", "cpu"], d["prep_modes_run"]
     r = d["results"]
     assert [x["prep_mode"] for x in r] == d["prep_modes_run"]
-    assert r[2]["convert_ms"] == {"mean": 0.25, "sd": 0.05}, r[2]["convert_ms"]
+    assert r[2]["convert_ms"] == {"mean": 0.25, "stddev": 0.05}, r[2]["convert_ms"]
     assert r[2]["prep_ms"]["mean"] >= r[2]["convert_ms"]["mean"]
     for x in (r[0], r[1], r[3]):
-        assert x["convert_ms"] == {"mean": 0, "sd": 0}, x["prep_mode"]
+        assert x["convert_ms"] == {"mean": 0, "stddev": 0}, x["prep_mode"]
     assert d["channels"][0]["has_memcpy_vec"] is True
 check("dmaengine JSON with memcpy_vec: its result after memcpy_sg's, convert_ms, 0 in the others", vec_json)
 
@@ -243,15 +274,26 @@ def fake_shapes():
                "fake_tool -m dmaengine")
 check("fake_tool.py prints the real tool's JSON shape (map, extended map, dmaengine)", fake_shapes)
 
+DESCRIPTION = ("figures", "table")
+def description(d):
+    return {k: d[k] for k in DESCRIPTION}
+
 def fixture_shapes():
-    same_shape(json.load(open(os.path.join(FIX, "tool-dmaengine.json"))), docs["dmaengine"],
-               "tool-dmaengine.json")
+    tool = json.load(open(os.path.join(FIX, "tool-dmaengine.json")))
+    same_shape(tool, docs["dmaengine"], "tool-dmaengine.json")
+    assert description(tool) == description(docs["dmaengine"]), \
+        "tool-dmaengine.json: figures and table differ from the tool's"
+    # the sweep keeps the description once, in the file's tool_figures
+    called = {k: v for k, v in docs["dmaengine"].items() if k not in DESCRIPTION}
     n = 0
     for name in ("results-dmaengine.json", "results-map.json", "compare-a.json", "compare-b.json"):
         r = json.load(open(os.path.join(FIX, name)))
+        if "tool_figures" in r:
+            assert r["tool_figures"] == description(docs["dmaengine"]), \
+                name + ": tool_figures differ from the tool's figures and table"
         for i, c in enumerate(r["cells"]):
             if "tool" in c:
-                same_shape(c["tool"], docs["dmaengine"], "%s cells[%d].tool" % (name, i))
+                same_shape(c["tool"], called, "%s cells[%d].tool" % (name, i))
                 n += 1
             for j, run in enumerate(c.get("runs") or []):
                 same_shape(run, docs["map_ext" if "ops" in run.get("results", {}) else "map_sg"],
@@ -270,6 +312,18 @@ def fixture_shapes():
                 n += 1
     assert n > 0, "no tool document found in the fixtures"
 check("fixtures/*.json: the tool documents and rows in them have the real tool's shape", fixture_shapes)
+
+def legacy_figures():
+    # what results.py reads files of older tools with: that tool's
+    # description, which the tool may only have added to since
+    legacy = json.load(open(os.path.join(sys.argv[2], "scripts/report/legacy_figures.json")))
+    now = docs["dmaengine"]
+    for k in DESCRIPTION:
+        have = {x["key"]: x for x in now[k]}
+        for x in legacy[k]:
+            assert have.get(x["key"]) == x, "%s %s: %s, the tool has %s" % (
+                k, x["key"], x, have.get(x["key"]))
+check("scripts/report/legacy_figures.json: each figure and column as the tool describes it", legacy_figures)
 done()
 PY
 tap_end

@@ -50,10 +50,10 @@ def reference_row():
     t = json.loads(real)
     r = t["results"][0]
     r.update(chan=1, sge=512, prep_calls=131072,
-             run_ms={"mean": 632.86, "sd": 8.18}, prep_ms={"mean": 18.0, "sd": 6.38},
-             submit_ms={"mean": 4.44, "sd": 0.09}, issue_ms={"mean": 0.09, "sd": 0.04},
-             wait_ms={"mean": 603.54, "sd": 5.03}, map_ms={"mean": 1.2, "sd": 0.03},
-             unmap_ms={"mean": 0.8, "sd": 0.01}, gbps={"mean": 0.85, "sd": 0.01})
+             run_ms={"mean": 632.86, "stddev": 8.18}, prep_ms={"mean": 18.0, "stddev": 6.38},
+             submit_ms={"mean": 4.44, "stddev": 0.09}, issue_ms={"mean": 0.09, "stddev": 0.04},
+             wait_ms={"mean": 603.54, "stddev": 5.03}, map_ms={"mean": 1.2, "stddev": 0.03},
+             unmap_ms={"mean": 0.8, "stddev": 0.01}, gbps={"mean": 0.85, "stddev": 0.01})
     rows = sweep.dmaengine_rows(cell(ch=1, sge=512), [(0, json.dumps(t), "", 1.0)])
     got = results.format_table(doc(rows), with_header=False)
     assert got == REF, "\n" + got + REF
@@ -66,7 +66,7 @@ def real_json():
     assert len(rows) == 1 and rows[0]["status"] == "ok" and rows[0]["chan"] == 2
     assert rows[0]["bytes_per_channel"] == 1048576
     assert rows[0]["depth"] == 1 and rows[0]["buffers"] == "reuse"
-    assert rows[0]["copy_ms"] == {"mean": 0, "sd": 0} and "prep_stalls" in rows[0]
+    assert rows[0]["copy_ms"] == {"mean": 0, "stddev": 0} and "prep_stalls" in rows[0]
     line = results.format_table(doc(rows), with_header=False).splitlines()[1]
     want = ("prep_memcpy    2    4KB   16  23.16 \u00b1 31.95   0.40 \u00b1 0.09    "
             "0.09 \u00b1 0.01   5.69 \u00b1 5.69 19.73 \u00b1 29.27     0.01 \u00b1 0.00   "
@@ -108,10 +108,10 @@ def csv_writer():
     rows += sweep.dmaengine_rows(dict(cell(prep="memcpy_sg", ch=4), index=1), [(1, "", "x: no channel", 0.1)])
     text = results.format_csv(doc(rows))
     rd = list(csv.DictReader(io.StringIO(text)))
-    assert text.splitlines()[0] == ",".join(results.DMAENGINE_CSV)
+    assert text.splitlines()[0] == ",".join(results.dmaengine_csv_header(results.figures()))
     assert len(rd) == 2
     assert rd[0]["status"] == "ok" and rd[0]["mode"] == "prep_memcpy" and rd[0]["chan"] == "2"
-    assert rd[0]["run_ms_mean"] == "23.156093" and rd[0]["gbps_sd"] == "0.346115"
+    assert rd[0]["run_ms_mean"] == "23.156093" and rd[0]["gbps_stddev"] == "0.346115"
     assert rd[0]["prep_calls"] == "512" and rd[0]["error"] == ""
     assert rd[1]["status"] == "failed" and rd[1]["channels"] == "4" and rd[1]["run_ms_mean"] == ""
     assert rd[1]["error"] == "x: no channel"
@@ -133,7 +133,7 @@ check("progress: the estimate of the time left (failed cells excluded), the line
 
 def weights():
     a = sweep.parse_args(["--channels", "1,4", "--orders", "0,9", "--sge", "512",
-                          "--bytes", "1M", "--runs", "3"])
+                          "--bytes-per-channel", "1M", "--runs", "3"])
     cells = sweep.plan_dmaengine(a, 4096)
     assert len(cells) == 4 and [c["channels"] for c in cells] == [1, 1, 4, 4]
     # weight: prep modes x (runs + warm-up) x channels x bytes a channel
@@ -143,9 +143,9 @@ def weights():
     assert cells[0]["weight"] == 4 * 4 * 1 * (2 << 20)
     assert cells[1]["weight"] == 4 * 4 * 1 * (1 << 30)
     assert cells[0]["argv"] == ["-m", "dmaengine", "--channels", "1",
-                                "--order", "0", "--sge", "512", "--runs", "3",
+                                "--folio-order", "0", "--sge", "512", "--runs", "3",
                                 "--buffers", "distinct", "--depth", "1",
-                                "--bytes", "1M", "--json"], cells[0]["argv"]
+                                "--bytes-per-channel", "1M", "--json"], cells[0]["argv"]
     a = sweep.parse_args(["--prep", "both,cpu", "--channels", "1", "--orders", "0",
                           "--depth", "1,4", "--buffers", "reuse,distinct",
                           "--src-node", "0", "--dst-node", "1", "--cpus", "0-3"])
@@ -155,7 +155,7 @@ def weights():
         ("distinct", 1, "both"), ("distinct", 1, "cpu"), ("distinct", 4, "both"),
         ("distinct", 4, "cpu")], cells
     assert cells[2]["argv"] == ["-m", "dmaengine", "--prep", "both", "--channels", "1",
-                                "--order", "0", "--sge", "512", "--runs", "20",
+                                "--folio-order", "0", "--sge", "512", "--runs", "20",
                                 "--buffers", "reuse", "--depth", "4", "--src-node", "0",
                                 "--dst-node", "1", "--cpus", "0-3", "--json"], cells[2]["argv"]
     assert cells[0]["weight"] == 2 * 21 * (512 << 20) and cells[1]["weight"] == 21 * (512 << 20)
@@ -194,11 +194,11 @@ def whole_sweep():
     assert p.returncode == 0, p.stderr
     calls = open(log).read().splitlines()
     assert len(calls) == 4, calls
-    assert calls[0] == ("-m dmaengine --channels 1 --order 0 --sge 16 --runs 3 "
+    assert calls[0] == ("-m dmaengine --channels 1 --folio-order 0 --sge 16 --runs 3 "
                         "--buffers distinct --depth 1 --json"), calls[0]
     res.update(json.load(open(os.path.join(out1, "results.json"))))
     assert res["format"] == "dma-bench-sweep" and res["kind"] == "dmaengine" and res["label"] == "fake"
-    assert res["format_version"] == 2
+    assert res["format_version"] == results.FORMAT_VERSION == 3
     # ok cells: the three modes the stand-in kernel has; failed cells: a
     # row for each of the four a call without --prep asks for
     assert len(res["cells"]) == 4 and len(res["rows"]) == 2 * 3 + 2 * 4
@@ -218,7 +218,33 @@ def recorded():
     assert re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", res["date"])
     assert res["cells"][0]["tool"]["results"][0]["prep_mode"] == "prep_memcpy"
     assert res["cells"][0]["command"].endswith("--json")
-check("results.json: kernel, CPU, NUMA, tool version, providers, parameters, date, tool JSON", recorded)
+    # the tool's figures and table, once
+    assert all("figures" not in c.get("tool", {}) for c in res["cells"])
+    assert res["tool_figures"] == {k: json.loads(real)[k] for k in ("figures", "table")}
+check("results.json: kernel, CPU, NUMA, tool version, providers, parameters, date, tool JSON, "
+      "the tool's figures once", recorded)
+
+def described():
+    # the table, the CSV and compare.py take the figures from the file
+    r = results.load(os.path.join(FIX, "results-dmaengine.json"))
+    t = r["tool_figures"]
+    before = results.format_table(r, with_header=False).splitlines()[0]
+    for c in t["table"]:
+        if c["key"] == "wait_ms":
+            c["heading"], c["width"] = "waited", 20
+    for f in t["figures"]:
+        if f["key"] == "issue_ms":
+            f["prep_modes"] = ["prep_memcpy"]	# as if only memcpy had it
+    t["figures"].append({"key": "new_ms", "unit": "ms", "kind": "mean_stddev",
+                         "prep_modes": ["prep_memcpy_vec"]})
+    t["table"].append({"key": "new_ms", "heading": "new_ms", "width": 9, "verbose": True})
+    text = results.format_table(r, with_header=False)
+    head = text.splitlines()[0]
+    assert head.replace("waited" + " " * 15, "wait_ms" + " " * 11) == before, (head, before)
+    sg = [l for l in text.splitlines() if l.startswith("prep_memcpy_sg ")][0]
+    assert " - " in sg and "new_ms" not in head	# no row has new_ms
+    assert "new_ms_mean,new_ms_stddev,error" in results.format_csv(r).splitlines()[0]
+check("results.py lays out the table, the '-' cells and the CSV by the file's tool_figures", described)
 
 def outputs():
     table = open(os.path.join(out1, "table.txt")).read()
@@ -251,7 +277,7 @@ def outputs():
     assert rows[1]["depth"] == "1" and rows[1]["buffers"] == "distinct"
     assert rows[10]["mode"] == "cpu" and rows[10]["copy_ms_mean"] == "5.000000"
     assert rows[10]["prep_ms_mean"] == "0.000000" and rows[0]["prep_stalls_mean"] == "1.000000"
-    assert rows[0]["convert_ms_mean"] == "0.000000" and rows[10]["convert_ms_sd"] == "0.000000"
+    assert rows[0]["convert_ms_mean"] == "0.000000" and rows[10]["convert_ms_stddev"] == "0.000000"
     assert rows[8]["mode"] == "prep_memcpy_vec" and rows[8]["status"] == "failed"
 check("table.txt (= stdout) and results.csv of that sweep: '#' lines, cpu row, new columns", outputs)
 
@@ -310,14 +336,14 @@ def map_sweep():
     assert r["kind"] == "map" and len(r["rows"]) == 4 and len(r["cells"][0]["runs"]) == 3
     row = r["rows"][1]
     assert (row["mode"], row["granule"], row["threads"], row["runs"]) == ("single", 8, 2, 3)
-    assert abs(row["map_us"]["mean"] - 2.8) < 1e-9 and row["map_us"]["sd"] < 1e-9
-    assert row["map_sd_us"]["mean"] == 4.0
+    assert abs(row["map_us"]["mean"] - 2.8) < 1e-9 and row["map_us"]["stddev"] < 1e-9
+    assert row["map_stddev_us"]["mean"] == 4.0
     t = open(os.path.join(o, "table.txt")).read().splitlines()
     i = [k for k, l in enumerate(t) if l.startswith("mode ")][0]
-    assert t[i] == "mode   granule threads map_us          unmap_us        map_sd_us unmap_sd_us runs"
-    assert t[i + 2] == "single 8       2       2.800 \u00b1 0.000   1.400 \u00b1 0.000   4.0       2.0         3", t[i + 2]
+    assert t[i] == "mode   granule threads map_us          unmap_us        map_stddev_us unmap_stddev_us runs"
+    assert t[i + 2] == "single 8       2       2.800 \u00b1 0.000   1.400 \u00b1 0.000   4.0           2.0             3", t[i + 2]
     assert open(os.path.join(o, "results.csv")).readline().startswith(
-        "cell,status,mode,granule,threads,seconds,runs,map_us_mean,map_us_sd,map_sd_us_mean")
+        "cell,status,mode,granule,threads,seconds,runs,map_us_mean,map_us_stddev,map_stddev_us_mean")
     assert "sync_cpu_us" not in row and "map_p99_us" not in row   # the selftest's figures only
 check("--map: runs a cell, mean and SD over runs, map table and CSV", map_sweep)
 
@@ -334,8 +360,8 @@ def map_ext():
     assert r["rows"][1]["granule"] == 2048
     t = open(os.path.join(o, "table.txt")).read().splitlines()
     i = [k for k, l in enumerate(t) if l.startswith("mode ")][0]
-    assert t[i].split() == ["mode", "granule", "threads", "map_us", "unmap_us", "map_sd_us",
-                            "unmap_sd_us", "sync_cpu_us", "sync_device_us", "runs"], t[i]
+    assert t[i].split() == ["mode", "granule", "threads", "map_us", "unmap_us", "map_stddev_us",
+                            "unmap_stddev_us", "sync_cpu_us", "sync_device_us", "runs"], t[i]
     assert t[i + 1].startswith("sg     8       1       1.807 \u00b1 0.000   0.907 \u00b1 0.000"), t[i + 1]
     c = subprocess.run([sys.executable, os.path.join(top, "scripts/compare.py"), "--json",
                         os.path.join(o, "results.json"), os.path.join(o, "results.json")],
@@ -356,15 +382,15 @@ check("--map: a failing call ends its cell at once, recorded with the message", 
 
 def guest_script():
     a = sweep.parse_args(["--vm", "--prep", "memcpy", "--channels", "1,2", "--orders", "0",
-                          "--sge", "16", "--bytes", "1M", "--runs", "3", "--tool-args=--poll"])
+                          "--sge", "16", "--bytes-per-channel", "1M", "--runs", "3", "--tool-args=--poll"])
     cells = sweep.plan_dmaengine(a, 4096)
     s = sweep.guest_script("dmaengine", cells, "channels=2 pool_size=32 nocopy=1")
     # load-time parameters to insmod, run-time knobs to debugfs
     assert "load_module soft_dma channels=2 pool_size=32 " in s, s
     assert "echo 1 > /sys/kernel/debug/soft_dma/nocopy" in s, s
     assert s.index("load_module soft_dma") < s.index("soft_dma/nocopy") < s.index("READY")
-    assert ("run_cell 1 1 -m dmaengine --prep memcpy --channels 2 --order 0 --sge 16 --runs 3 "
-            "--buffers distinct --depth 1 --bytes 1M --poll --json") in s, s
+    assert ("run_cell 1 1 -m dmaengine --prep memcpy --channels 2 --folio-order 0 --sge 16 --runs 3 "
+            "--buffers distinct --depth 1 --bytes-per-channel 1M --poll --json") in s, s
     assert s.index("READY") < s.index("run_cell 0 ") < s.index("DONE")
     sh = "/bin/busybox" if os.path.exists("/bin/busybox") else "/bin/sh"
     args = [sh, "sh", "-n"] if sh.endswith("busybox") else [sh, "-n"]
@@ -457,7 +483,7 @@ def dry_run():
     q = run(["--dry-run", "--channels", "4", "--orders", "0,9"])
     assert q.returncode == 0
     l = q.stdout.splitlines()
-    assert len(l) == 2 and "--channels 4 --order 9 --sge 512 --runs 20 --buffers distinct --depth 1 --json" in l[1], l
+    assert len(l) == 2 and "--channels 4 --folio-order 9 --sge 512 --runs 20 --buffers distinct --depth 1 --json" in l[1], l
 check("--dry-run lists the cells and their commands", dry_run)
 
 def preset_mail():
@@ -465,9 +491,9 @@ def preset_mail():
     cells = sweep.plan_dmaengine(a, 4096)
     assert [(c["channels"], c["folio_bytes"]) for c in cells] == [
         (1, 4096), (1, 2 << 20), (16, 4096), (16, 2 << 20)], cells
-    assert cells[3]["argv"] == ["-m", "dmaengine", "--channels", "16", "--order", "9",
+    assert cells[3]["argv"] == ["-m", "dmaengine", "--channels", "16", "--folio-order", "9",
                                 "--sge", "512", "--runs", "20", "--buffers", "distinct",
-                                "--depth", "1", "--bytes", "512M", "--src-node", "0",
+                                "--depth", "1", "--bytes-per-channel", "512M", "--src-node", "0",
                                 "--dst-node", "1", "--json"], cells[3]["argv"]
     assert cells[0]["prep"] == "auto"	# every mode this kernel has, the CPU copy too
     a = sweep.parse_args(["--preset", "mail", "--channels", "4", "--runs", "3"])
@@ -559,21 +585,32 @@ check("memcpy_vec: auto runs it where the kernel has it (its row, convert_ms col
       "named where it lacks: the cell fails with a hint; auto: left out, said", vec_sweep)
 
 def vec_rows():
-    assert results.figure_applies("prep_memcpy_vec", "convert_ms")
-    assert results.figure_applies("prep_memcpy_vec", "prep_ms")
-    assert not results.figure_applies("prep_memcpy_vec", "copy_ms")
-    assert not results.figure_applies("prep_memcpy_sg", "convert_ms")
-    assert not results.figure_applies("cpu", "convert_ms")
+    # the figures and their modes as the tool describes them, in a results
+    # file (tool_figures), or as the tool before the description had them
+    for figs in (results.figures(), results.figures(json.loads(real)),
+                 results.load(os.path.join(FIX, "results-dmaengine.json"))):
+        if isinstance(figs, dict):
+            assert "tool_figures" in figs
+            figs = results.figures(figs)
+        assert figs.applies("prep_memcpy_vec", "convert_ms")
+        assert figs.applies("prep_memcpy_vec", "prep_ms")
+        assert not figs.applies("prep_memcpy_vec", "copy_ms")
+        assert not figs.applies("prep_memcpy_sg", "convert_ms")
+        assert not figs.applies("cpu", "convert_ms") and not figs.applies("cpu", "prep_calls")
+        assert figs.one_mode("copy_ms") == "cpu" and figs.one_mode("run_ms") is None
+        assert figs.counts == ("bytes", "prep_calls", "submits", "batches", "segments")
+        assert figs.phases[:2] == ("run_ms", "prep_ms") and figs.phases[-1] == "gbps"
     assert results.prep_index("prep_memcpy_sg") < results.prep_index("prep_memcpy_vec") \
         < results.prep_index("cpu")
-    assert "convert_ms_mean" in results.DMAENGINE_CSV and \
-        results.DMAENGINE_CSV.index("convert_ms_mean") == results.DMAENGINE_CSV.index("copy_ms_sd") + 1
+    head = results.dmaengine_csv_header(results.figures())
+    assert "convert_ms_mean" in head and \
+        head.index("convert_ms_mean") == head.index("copy_ms_stddev") + 1
     # a tool from before memcpy_vec: no convert_ms in its rows
     rows = sweep.dmaengine_rows(cell(), [(0, real, "", 1.0)])
     del rows[0]["convert_ms"]
     rd = list(csv.DictReader(io.StringIO(results.format_csv(doc(rows)))))
     assert rd[0]["convert_ms_mean"] == ""
-    # --dst-order: the folio cell names both sizes
+    # --dst-folio-order: the folio cell names both sizes
     t = json.loads(real)
     t["results"][0].update(dst_folio_order=4, dst_folio_bytes=65536)
     rows = sweep.dmaengine_rows(cell(), [(0, json.dumps(t), "", 1.0)])
@@ -581,6 +618,47 @@ def vec_rows():
     line = results.format_table(doc(rows), with_header=False).splitlines()[1]
     assert line.startswith("prep_memcpy    2    4KB/64KB 16  23.16"), line
 check("results.py: convert_ms is memcpy_vec's alone, rows in the tool's order, CSV column; src/dst folio label", vec_rows)
+
+# the names format 3 gave keys (new: old), written out here rather than
+# taken from results.RENAMED, so that the test says what old files hold
+OLD_NAMES = {"dma_trans_ns": "trans_delay_ns", "warmup_runs": "warmup",
+             "stddev": "sd", "stddev_ns": "sd_ns",
+             "map_stddev_us": "map_sd_us", "unmap_stddev_us": "unmap_sd_us",
+             "sync_cpu_stddev_us": "sync_cpu_sd_us",
+             "sync_device_stddev_us": "sync_device_sd_us", "dma_dir": "dir"}
+# and of the sweep's params alone (a row's bytes is another figure)
+OLD_PARAMS = {"bytes_per_channel": "bytes"}
+
+def old_names(v):
+    if isinstance(v, dict):
+        return {OLD_NAMES.get(k, k): old_names(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [old_names(x) for x in v]
+    return v
+
+def old_files():
+    renamed = []
+    for name in ("results-dmaengine.json", "results-map.json"):
+        new = results.load(os.path.join(FIX, name))
+        old = old_names(new)
+        old["params"] = {OLD_PARAMS.get(k, k): v for k, v in old["params"].items()}
+        old["format_version"] = 2
+        if old != dict(new, format_version=2):
+            renamed.append(name)
+        path = os.path.join(work, "old-" + name)
+        with open(path, "w") as f:
+            json.dump(old, f)
+        got = results.load(path)
+        assert got["format_version"] == 2
+        assert got == dict(new, format_version=2), name
+        # a current file: its keys as they are, whatever their names
+        old["format_version"] = results.FORMAT_VERSION
+        results.save(old, path)
+        assert results.load(path) == old
+    assert len(renamed) == 2, renamed
+check("results.load(): a format 2 file's keys get their format 3 names (%s; params: %s)" %
+      (", ".join("%s -> %s" % (o, n) for n, o in OLD_NAMES.items()),
+       ", ".join("%s -> %s" % (o, n) for n, o in OLD_PARAMS.items())), old_files)
 done()
 PY
 tap_end

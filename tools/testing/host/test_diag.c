@@ -194,8 +194,8 @@ static void test_dmaengine_details(void)
 	b.prep_modes = DMAENGINE_BENCH_PREP_MEMCPY;
 	b.flags = DMAENGINE_BENCH_F_DST_ORDER;
 	has_str(dmaengine_message(&b, EINVAL, true),
-		"refused. If it says 'invalid flags', the module is older than this tool and does not know --dst-order: load the module built from the tool's tree\n",
-		"INVAL with --dst-order: the hint about an older module");
+		"refused. If it says 'invalid flags', the module is older than this tool and does not know --dst-folio-order: load the module built from the tool's tree\n",
+		"INVAL with --dst-folio-order: the hint about an older module");
 
 	fill(&b, DMAENGINE_BENCH_ERR_PREP);
 	b.error_run = 1;
@@ -246,18 +246,18 @@ static void test_dmaengine_details(void)
 	has_str(dmaengine_message(&b, ENOMEM, true), "= 18446744073709551615B;",
 		"NOMEM: an overflowing product saturates");
 
-	/* distinct buffers: --bytes (whole batches) of each side, per channel */
+	/* distinct buffers: --bytes-per-channel (whole batches) of each side, per channel */
 	fill(&b, DMAENGINE_BENCH_ERR_NOMEM);
 	b.flags = DMAENGINE_BENCH_F_DISTINCT;
 	b.bytes_per_channel = 512ULL << 20;
 	b.channels = 16;
 	has_str(dmaengine_message(&b, ENOMEM, true),
-		"buffers larger than memory allows: --buffers distinct needs 512MB x 2 (source and destination) x 16 channels = 16GB; lower --bytes or --channels, or use --buffers reuse (one batch of folios a channel)\n",
+		"buffers larger than memory allows: --buffers distinct needs 512MB x 2 (source and destination) x 16 channels = 16GB; lower --bytes-per-channel or --channels, or use --buffers reuse (one batch of folios a channel)\n",
 		"NOMEM with distinct buffers: the bytes needed, --buffers reuse suggested");
 	b.bytes_per_channel = 3ULL << 20;	/* 1.5 batches of 2MB */
 	b.channels = 1;
 	has_str(dmaengine_message(&b, ENOMEM, true), "needs 4MB x 2",
-		"NOMEM with distinct buffers: --bytes rounded up to whole batches");
+		"NOMEM with distinct buffers: --bytes-per-channel rounded up to whole batches");
 	b.bytes_per_channel = 1;
 	has_str(dmaengine_message(&b, ENOMEM, true), "needs 2MB x 2",
 		"NOMEM with distinct buffers: at least one batch");
@@ -289,8 +289,8 @@ static void test_old_module(void)
 	has_str(capture_end(&cap), "which needs --depth 1, no --cpus\n",
 		"older module with --depth and --cpus: names those two only");
 	print_dmaengine_old_module(capture_begin(&cap), V1_NEEDS_DST_ORDER);
-	has_str(capture_end(&cap), "which needs no --dst-order or --dst-folio\n",
-		"older module with --dst-order: names it");
+	has_str(capture_end(&cap), "which needs no --dst-folio-order or --dst-folio\n",
+		"older module with --dst-folio-order: names it");
 }
 
 static void test_missing_reason(void)

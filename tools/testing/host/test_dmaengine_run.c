@@ -208,7 +208,7 @@ static int run(enum fake_kind kind, const char *first, ...)
 
 static void test_v2(void)
 {
-	ok(run(FAKE_V2, "--sge", "16", "--bytes", "1M", NULL) == 0 &&
+	ok(run(FAKE_V2, "--sge", "16", "--bytes-per-channel", "1M", NULL) == 0 &&
 	   fake.calls == 1, "a module of version 2: one call, exit status 0");
 	ok(fake.sizes[0] == DMAENGINE_BENCH_SIZE_VER2 &&
 	   fake.sample_size[0] == sizeof(struct dmaengine_bench_sample) &&
@@ -229,14 +229,14 @@ static void test_v2(void)
 	has_str(out_text, "\"prep_stalls\":{\"mean\":3.000000,",
 		"JSON: prep_stalls from ->results[]");
 
-	ok(run(FAKE_V2, "--sge", "16", "--bytes", "1M", NULL) == 0 &&
+	ok(run(FAKE_V2, "--sge", "16", "--bytes-per-channel", "1M", NULL) == 0 &&
 	   fake.prep_modes[0] == DMAENGINE_BENCH_PREP_ALL &&
 	   (fake.prep_modes[0] & DMAENGINE_BENCH_PREP_MEMCPY_VEC),
 	   "no --prep: the request asks for memcpy_vec too");
 	has_str(out_text, "# not run: prep_memcpy_vec: this kernel has no dmaengine_prep_dma_memcpy_vec() (DMA_MEMCPY_VEC): the project's series in kernel/patches/v6.12/ adds it\n",
 		"a kernel without memcpy_vec: a '#' line says so and where the series is");
 
-	ok(run(FAKE_V2, "-v", "--sge", "16", "--bytes", "1M", "--dst-folio",
+	ok(run(FAKE_V2, "-v", "--sge", "16", "--bytes-per-channel", "1M", "--dst-folio",
 	       "64K", NULL) == 0 && fake.dst_folio_order[0] == 4 &&
 	   (fake.flags[0] & DMAENGINE_BENCH_F_DST_ORDER),
 	   "--dst-folio 64K: dst_folio_order 4 and F_DST_ORDER in the request");
@@ -251,7 +251,7 @@ static void test_v2(void)
 	   "-v without a memcpy_vec row: no convert_ms column");
 
 	run_next = DMAENGINE_BENCH_PREP_ALL;
-	ok(run(FAKE_V2, "-v", "--sge", "16", "--bytes", "1M", NULL) == 0 &&
+	ok(run(FAKE_V2, "-v", "--sge", "16", "--bytes-per-channel", "1M", NULL) == 0 &&
 	   strstr(out_text, "\nprep_memcpy_vec "),
 	   "a kernel with memcpy_vec: its row");
 	has_str(out_text, " GB/s        convert_ms    prep_stalls ",
@@ -322,10 +322,10 @@ static void test_v1(void)
 	       NULL) == 1 && fake.calls == 1 &&
 	   strstr(err_text, "which needs --depth 1\n"),
 	   "an older module with --depth 2: refused, --depth named");
-	ok(run(FAKE_V1, "--buffers", "reuse", "-p", "both", "--dst-order", "1",
+	ok(run(FAKE_V1, "--buffers", "reuse", "-p", "both", "--dst-folio-order", "1",
 	       NULL) == 1 && fake.calls == 1 &&
-	   strstr(err_text, "which needs no --dst-order or --dst-folio\n"),
-	   "an older module with --dst-order: refused, --dst-order named");
+	   strstr(err_text, "which needs no --dst-folio-order or --dst-folio\n"),
+	   "an older module with --dst-folio-order: refused, --dst-folio-order named");
 	ok(run(FAKE_V1, "--buffers", "reuse", "-p", "memcpy_vec", NULL) == 1 &&
 	   fake.calls == 1 &&
 	   strstr(err_text, "(the cpu and memcpy_vec modes, which run without --prep, are new)"),

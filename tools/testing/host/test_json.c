@@ -49,14 +49,14 @@ static void test_structure(void)
 	json_double(&j, INFINITY, 2);
 	json_key(&j, "l");
 	json_bool(&j, false);
-	json_key_mean_sd(&j, "m", 1.25, 0.5, 3);
+	json_key_mean_stddev(&j, "m", 1.25, 0.5, 3);
 	json_key(&j, "n");
 	json_int(&j, INT64_MIN);
 	json_object_end(&j);
 	is_str(capture_end(&cap),
 	       "{\"a\":[1,-2,{\"b\":null}],\"c\":true,\"d\":\"x\",\"e\":{},\"f\":[],"
 	       "\"g\":18446744073709551615,\"h\":1.50,\"i\":null,\"k\":null,"
-	       "\"l\":false,\"m\":{\"mean\":1.250,\"sd\":0.500},"
+	       "\"l\":false,\"m\":{\"mean\":1.250,\"stddev\":0.500},"
 	       "\"n\":-9223372036854775808}",
 	       "nesting, commas, every value type, NaN and infinity as null");
 

@@ -14,7 +14,7 @@
  * --depth and --cpus; version 2 of struct dmaengine_benchmark filled from
  * them, and the version 1 fallback: which options forbid it, the request
  * and the answer turned back into version 2. Prep mode memcpy_vec (in
- * --prep lists, all and the default) and --dst-order/--dst-folio (F_DST_ORDER,
+ * --prep lists, all and the default) and --dst-folio-order/--dst-folio (F_DST_ORDER,
  * batches of whole destination folios, at most 65536 of them).
  */
 #include <ctype.h>
@@ -72,8 +72,8 @@ static enum parse_status parse(struct bench_opts *o, const char *first, ...)
 static enum parse_status bad_status(const char *name)
 {
 	static const char *const upstream[] = {
-		"mode", "threads", "seconds", "node", "dma-bits", "dir",
-		"trans-delay-ns", "granule",
+		"mode", "threads", "seconds", "node", "dma-bits", "dma-dir",
+		"dma-trans-ns", "granule",
 	};
 	size_t i;
 
@@ -101,12 +101,12 @@ static void test_defaults(void)
 	ok(parse(&o, NULL) == PARSE_RUN && !err_text[0] && !out_text[0],
 	   "no arguments: run, nothing printed");
 	ok(o.mode == MODE_SINGLE && o.threads == 1 && o.seconds == 20 &&
-	   o.node == -1 && o.dma_bits == 32 && o.dir == DMA_MAP_BIDIRECTIONAL &&
-	   o.xdelay == 0 && o.granule == 1 && o.format == OUT_TEXT,
-	   "upstream defaults: single, threads 1, seconds 20, node -1, bits 32, dir 0, xdelay 0, granule 1");
+	   o.node == -1 && o.dma_bits == 32 && o.dma_dir == DMA_MAP_BIDIRECTIONAL &&
+	   o.dma_trans_ns == 0 && o.granule == 1 && o.format == OUT_TEXT,
+	   "upstream defaults: single, threads 1, seconds 20, node -1, bits 32, dir 0, dma_trans_ns 0, granule 1");
 	ok(o.channels == 1 && !o.channel[0] && !o.device[0] &&
-	   o.folio_order == 0 && o.sge == 512 && o.bytes == 512ULL << 20 &&
-	   o.runs == 20 && o.warmup == 1 && o.src_node == -1 &&
+	   o.folio_order == 0 && o.sge == 512 && o.bytes_per_channel == 512ULL << 20 &&
+	   o.runs == 20 && o.warmup_runs == 1 && o.src_node == -1 &&
 	   o.dst_node == -1 && o.prep_modes == DMAENGINE_BENCH_PREP_ALL &&
 	   o.flags == (DMAENGINE_BENCH_F_DISTINCT |
 		       DMAENGINE_BENCH_F_SKIP_MISSING) &&
@@ -121,10 +121,10 @@ static void test_defaults(void)
 #define GETTER(field) \
 	static long long get_##field(const struct bench_opts *o) \
 	{ return (long long)o->field; }
-GETTER(threads) GETTER(seconds) GETTER(node) GETTER(dma_bits) GETTER(dir)
-GETTER(xdelay) GETTER(granule) GETTER(channels) GETTER(sge) GETTER(runs)
-GETTER(warmup) GETTER(src_node) GETTER(dst_node) GETTER(timeout_ms)
-GETTER(folio_order) GETTER(bytes) GETTER(mode) GETTER(prep_modes)
+GETTER(threads) GETTER(seconds) GETTER(node) GETTER(dma_bits) GETTER(dma_dir)
+GETTER(dma_trans_ns) GETTER(granule) GETTER(channels) GETTER(sge) GETTER(runs)
+GETTER(warmup_runs) GETTER(src_node) GETTER(dst_node) GETTER(timeout_ms)
+GETTER(folio_order) GETTER(bytes_per_channel) GETTER(mode) GETTER(prep_modes)
 GETTER(entry_size) GETTER(iterations) GETTER(depth) GETTER(dst_folio_order)
 
 static long long get_distinct(const struct bench_opts *o)
@@ -165,12 +165,12 @@ static const struct opt_case cases[] = {
 	{ "single", 'b', "dma-bits", "20..64", get_dma_bits,
 	  GOOD({ "20", 20 }, { "32", 32 }, { "64", 64 }),
 	  BAD("19", "65", "0", NOTNUM) },
-	{ "sg", 'd', "dir", "0..2 or bidirectional, to_device, from_device",
-	  get_dir,
+	{ "sg", 'd', "dma-dir", "0..2 or bidirectional, to_device, from_device",
+	  get_dma_dir,
 	  GOOD({ "0", 0 }, { "1", 1 }, { "2", 2 }, { "bidirectional", 0 },
 	       { "TO_DEVICE", 1 }, { "From_Device", 2 }, { "from-device", 2 }),
 	  BAD("3", "-1", "up", "to", "to_device_x", "", "00", "FROM DEVICE") },
-	{ "single", 'x', "trans-delay-ns", "0..10000000", get_xdelay,
+	{ "single", 'x', "dma-trans-ns", "0..10000000", get_dma_trans_ns,
 	  GOOD({ "0", 0 }, { "1000", 1000 }, { "10000000", 10000000 }),
 	  BAD("-1", "10000001", NOTNUM) },
 	{ "sg", 'g', "granule", "1..65536", get_granule,
@@ -199,7 +199,7 @@ static const struct opt_case cases[] = {
 	{ "dmaengine", 'c', "channels", "1..256", get_channels,
 	  GOOD({ "1", 1 }, { "4", 4 }, { "256", 256 }),
 	  BAD("0", "257", NOTNUM) },
-	{ "dmaengine", 'o', "order", "0..18", get_folio_order,
+	{ "dmaengine", 'o', "folio-order", "0..18", get_folio_order,
 	  GOOD({ "0", 0 }, { "4", 4 }, { "9", 9 }, { "18", 18 }),
 	  BAD("-1", "19", NOTNUM) },
 	{ "dmaengine", 'f', "folio",
@@ -209,7 +209,7 @@ static const struct opt_case cases[] = {
 	  BAD("3K", "12K", "96K", "2K", "0", "2G", "4X", "", "-4K", "1.5M",
 	      "99999999999999999999T") },
 	/* the default batch, 512 x 4KB, fills whole folios up to 2MB */
-	{ "dmaengine", 0, "dst-order", "0..18", get_dst_folio_order,
+	{ "dmaengine", 0, "dst-folio-order", "0..18", get_dst_folio_order,
 	  GOOD({ "0", 0 }, { "4", 4 }, { "9", 9 }),
 	  BAD("-1", "19", NOTNUM) },
 	{ "dmaengine", 0, "dst-folio",
@@ -221,7 +221,8 @@ static const struct opt_case cases[] = {
 	{ "dmaengine", 0, "sge", "1..65536", get_sge,
 	  GOOD({ "1", 1 }, { "512", 512 }, { "65536", 65536 }),
 	  BAD("0", "65537", NOTNUM) },
-	{ "dmaengine", 0, "bytes", "1B..1TB (suffixes K, M, G, T)", get_bytes,
+	{ "dmaengine", 0, "bytes-per-channel", "1B..1TB (suffixes K, M, G, T)",
+	  get_bytes_per_channel,
 	  GOOD({ "1", 1 }, { "4K", 4096 }, { "512M", 512LL << 20 },
 	       { "1G", 1LL << 30 }, { "3g", 3LL << 30 }, { "1T", 1LL << 40 }),
 	  BAD("0", "1025G", "4X", "1.5M", "", "-1", "K", "4KK",
@@ -229,7 +230,7 @@ static const struct opt_case cases[] = {
 	{ "dmaengine", 'r', "runs", "1..10000", get_runs,
 	  GOOD({ "1", 1 }, { "20", 20 }, { "10000", 10000 }),
 	  BAD("0", "10001", NOTNUM) },
-	{ "dmaengine", 'w', "warmup", "0..100", get_warmup,
+	{ "dmaengine", 'w', "warmup-runs", "0..100", get_warmup_runs,
 	  GOOD({ "0", 0 }, { "1", 1 }, { "100", 100 }),
 	  BAD("-1", "101", NOTNUM) },
 	{ "dmaengine", 0, "src-node", "-1..1023", get_src_node,
@@ -368,15 +369,15 @@ static void test_flags(void)
 	   o.flags == (def | DMAENGINE_BENCH_F_ALLOW_FEWER),
 	   "--allow-fewer adds F_ALLOW_FEWER only");
 	ok(parse(&o, "-m", "dmaengine", "--verify", "--poll", "--allow-fewer",
-		 "--dst-order", "0", NULL) == PARSE_RUN &&
+		 "--dst-folio-order", "0", NULL) == PARSE_RUN &&
 	   o.flags == DMAENGINE_BENCH_F_ALL,
-	   "all flags: the three, --dst-order's, distinct buffers, skip missing");
-	ok(parse(&o, "-m", "dmaengine", "--dst-order", "2", NULL) == PARSE_RUN &&
+	   "all flags: the three, --dst-folio-order's, distinct buffers, skip missing");
+	ok(parse(&o, "-m", "dmaengine", "--dst-folio-order", "2", NULL) == PARSE_RUN &&
 	   o.flags == (def | DMAENGINE_BENCH_F_DST_ORDER) &&
-	   o.dst_folio_order == 2, "--dst-order adds F_DST_ORDER only");
-	ok(parse(&o, "-m", "dmaengine", "--order", "3", NULL) == PARSE_RUN &&
+	   o.dst_folio_order == 2, "--dst-folio-order adds F_DST_ORDER only");
+	ok(parse(&o, "-m", "dmaengine", "--folio-order", "3", NULL) == PARSE_RUN &&
 	   !(o.flags & DMAENGINE_BENCH_F_DST_ORDER) && !o.dst_folio_order,
-	   "without --dst-order: no F_DST_ORDER, dst_folio_order 0");
+	   "without --dst-folio-order: no F_DST_ORDER, dst_folio_order 0");
 	ok(parse(&o, "-m", "dmaengine", "--buffers", "reuse", "--prep", "both",
 		 "--verify", NULL) == PARSE_RUN &&
 	   o.flags == DMAENGINE_BENCH_F_VERIFY,
@@ -416,10 +417,10 @@ static void test_folio(void)
 	for (i = 0; i < sizeof(same) / sizeof(same[0]); i++)
 		ok(parse(&a, "-m", "dmaengine", "--folio", same[i].folio, NULL) ==
 		   PARSE_RUN &&
-		   parse(&b, "-m", "dmaengine", "--order", same[i].order, NULL) ==
+		   parse(&b, "-m", "dmaengine", "--folio-order", same[i].order, NULL) ==
 		   PARSE_RUN && a.folio_order == b.folio_order &&
 		   folio_bytes(&a) == folio_bytes(&b),
-		   "--folio %s is --order %s", same[i].folio, same[i].order);
+		   "--folio %s is --folio-order %s", same[i].folio, same[i].order);
 	ok(parse(&a, "-m", "dmaengine", "-f", "2M", NULL) == PARSE_RUN &&
 	   folio_bytes(&a) == 2 << 20, "folio_bytes() of -f 2M is 2 MiB");
 
@@ -433,79 +434,79 @@ static void test_folio(void)
 	is_str(err_text,
 	       "dma_map_benchmark: invalid --folio '4K': must be a power-of-two multiple of the page size, 64KB..1GB\n" HINT,
 	       "64K pages: the message names the page size");
-	ok(parse64k(&a, "-m", "dmaengine", "--order", "14", NULL) == PARSE_RUN &&
+	ok(parse64k(&a, "-m", "dmaengine", "--folio-order", "14", NULL) == PARSE_RUN &&
 	   folio_bytes(&a) == 1ULL << 30, "64K pages: order 14 is 1 GiB");
-	ok(parse64k(&a, "-m", "dmaengine", "--order", "15", NULL) == PARSE_USAGE &&
-	   strstr(err_text, "invalid --order '15': must be 0..14\n"),
+	ok(parse64k(&a, "-m", "dmaengine", "--folio-order", "15", NULL) == PARSE_USAGE &&
+	   strstr(err_text, "invalid --folio-order '15': must be 0..14\n"),
 	   "64K pages: order 15 refused, range 0..14");
 
-	ok(parse(&a, "-m", "dmaengine", "--order", "2", "--folio", "16K", NULL) ==
-	   PARSE_USAGE, "--order with --folio refused, even when equal");
+	ok(parse(&a, "-m", "dmaengine", "--folio-order", "2", "--folio", "16K", NULL) ==
+	   PARSE_USAGE, "--folio-order with --folio refused, even when equal");
 	is_str(err_text,
-	       "dma_map_benchmark: --order and --folio set the same thing: give one\n" HINT,
-	       "--order with --folio: message");
+	       "dma_map_benchmark: --folio-order and --folio set the same thing: give one\n" HINT,
+	       "--folio-order with --folio: message");
 }
 
-/* --dst-order, --dst-folio: destination folios of another size */
+/* --dst-folio-order, --dst-folio: destination folios of another size */
 static void test_dst(void)
 {
 	struct dmaengine_benchmark b;
 	struct bench_opts a, o;
 
-	ok(parse(&o, "-m", "dmaengine", "--order", "3", NULL) == PARSE_RUN &&
+	ok(parse(&o, "-m", "dmaengine", "--folio-order", "3", NULL) == PARSE_RUN &&
 	   dst_folio_order(&o) == 3 && dst_folio_bytes(&o) == 32768,
-	   "no --dst-order: the destination folios are the source's");
+	   "no --dst-folio-order: the destination folios are the source's");
 	dmaengine_fill_request(&o, &b, NULL, NULL, 0);
 	ok(!b.dst_folio_order && !(b.flags & DMAENGINE_BENCH_F_DST_ORDER),
-	   "no --dst-order: request dst_folio_order 0, no F_DST_ORDER");
+	   "no --dst-folio-order: request dst_folio_order 0, no F_DST_ORDER");
 	ok(parse(&o, "-m", "dmaengine", "--folio", "4K", "--sge", "16",
-		 "--dst-order", "4", NULL) == PARSE_RUN &&
+		 "--dst-folio-order", "4", NULL) == PARSE_RUN &&
 	   dst_folio_order(&o) == 4 && dst_folio_bytes(&o) == 65536 &&
-	   o.folio_order == 0, "--dst-order 4 with 4K folios: 64K destination folios");
+	   o.folio_order == 0, "--dst-folio-order 4 with 4K folios: 64K destination folios");
 	dmaengine_fill_request(&o, &b, NULL, NULL, 0);
 	ok(b.dst_folio_order == 4 && b.folio_order == 0 &&
 	   (b.flags & DMAENGINE_BENCH_F_DST_ORDER),
-	   "--dst-order 4: request dst_folio_order 4 with F_DST_ORDER");
+	   "--dst-folio-order 4: request dst_folio_order 4 with F_DST_ORDER");
 	ok(parse(&a, "-m", "dmaengine", "--sge", "16", "--dst-folio", "64K",
 		 NULL) == PARSE_RUN && a.dst_folio_order == o.dst_folio_order &&
-	   a.flags == o.flags, "--dst-folio 64K is --dst-order 4");
-	ok(parse(&o, "-m", "dmaengine", "--order", "9", "--sge", "16",
-		 "--dst-order", "0", NULL) == PARSE_RUN &&
+	   a.flags == o.flags, "--dst-folio 64K is --dst-folio-order 4");
+	ok(parse(&o, "-m", "dmaengine", "--folio-order", "9", "--sge", "16",
+		 "--dst-folio-order", "0", NULL) == PARSE_RUN &&
 	   dst_folio_order(&o) == 0 && o.folio_order == 9,
 	   "smaller destination folios: 16 x 2M into 4K");
-	ok(parse(&o, "-m", "dmaengine", "--order", "2", "--dst-order", "2",
+	ok(parse(&o, "-m", "dmaengine", "--folio-order", "2", "--dst-folio-order", "2",
 		 NULL) == PARSE_RUN && (o.flags & DMAENGINE_BENCH_F_DST_ORDER),
-	   "--dst-order equal to --order is accepted");
+	   "--dst-folio-order equal to --folio-order is accepted");
 	ok(parse64k(&o, "-m", "dmaengine", "--dst-folio", "2M", NULL) ==
 	   PARSE_RUN && o.dst_folio_order == 5,
 	   "64K pages: --dst-folio 2M is order 5");
-	ok(parse64k(&o, "-m", "dmaengine", "--dst-order", "15", NULL) ==
-	   PARSE_USAGE && strstr(err_text, "invalid --dst-order '15': must be 0..14\n"),
-	   "64K pages: --dst-order 15 refused, range 0..14");
+	ok(parse64k(&o, "-m", "dmaengine", "--dst-folio-order", "15", NULL) ==
+	   PARSE_USAGE && strstr(err_text, "invalid --dst-folio-order '15': must be 0..14\n"),
+	   "64K pages: --dst-folio-order 15 refused, range 0..14");
 
-	ok(parse(&o, "-m", "dmaengine", "--dst-order", "4", "--dst-folio",
-		 "64K", NULL) == PARSE_USAGE, "--dst-order with --dst-folio refused");
+	ok(parse(&o, "-m", "dmaengine", "--dst-folio-order", "4", "--dst-folio",
+		 "64K", NULL) == PARSE_USAGE, "--dst-folio-order with --dst-folio refused");
 	is_str(err_text,
-	       "dma_map_benchmark: --dst-order and --dst-folio set the same thing: give one\n" HINT,
-	       "--dst-order with --dst-folio: message");
-	ok(parse(&o, "-m", "dmaengine", "--sge", "16", "--dst-order", "9",
+	       "dma_map_benchmark: --dst-folio-order and --dst-folio set the same thing: give one\n" HINT,
+	       "--dst-folio-order with --dst-folio: message");
+	ok(parse(&o, "-m", "dmaengine", "--sge", "16", "--dst-folio-order", "9",
 		 NULL) == PARSE_USAGE, "a batch of 64K into 2M folios refused");
 	is_str(err_text,
-	       "dma_map_benchmark: --dst-order: a batch of --sge 16 x 4KB folios (64KB) is not a whole number of 2MB destination folios: give --sge a multiple of 512, a larger --folio or a smaller --dst-order\n" HINT,
+	       "dma_map_benchmark: --dst-folio-order: a batch of --sge 16 x 4KB folios (64KB) is not a whole number of 2MB destination folios: give --sge a multiple of 512, a larger --folio or a smaller --dst-folio-order\n" HINT,
 	       "a batch of part of a destination folio: message with the --sge to give");
 	ok(parse(&o, "-m", "dmaengine", "--dst-folio", "4M", NULL) ==
 	   PARSE_USAGE && strstr(err_text, "--dst-folio: a batch of --sge 512 x 4KB folios (2MB) is not a whole number of 4MB destination folios: give --sge a multiple of 1024, a larger --folio or a smaller --dst-folio\n"),
 	   "--dst-folio 4M with the default batch: refused naming --dst-folio");
 	ok(parse(&o, "-m", "dmaengine", "--sge", "1024", "--dst-folio", "4M",
 		 NULL) == PARSE_RUN, "--sge 1024 fills 4M destination folios");
-	ok(parse(&o, "-m", "dmaengine", "--order", "4", "--sge", "65536",
-		 "--dst-order", "0", NULL) == PARSE_USAGE,
+	ok(parse(&o, "-m", "dmaengine", "--folio-order", "4", "--sge", "65536",
+		 "--dst-folio-order", "0", NULL) == PARSE_USAGE,
 	   "65536 x 64K into 4K folios: too many destination folios, refused");
 	is_str(err_text,
-	       "dma_map_benchmark: --dst-order: a batch of --sge 65536 folios would take 1048576 destination folios of 4KB, more than 65536: lower --sge or give larger destination folios\n" HINT,
+	       "dma_map_benchmark: --dst-folio-order: a batch of --sge 65536 folios would take 1048576 destination folios of 4KB, more than 65536: lower --sge or give larger destination folios\n" HINT,
 	       "too many destination folios: message");
-	ok(parse(&o, "-m", "dmaengine", "--order", "4", "--sge", "4096",
-		 "--dst-order", "0", NULL) == PARSE_RUN,
+	ok(parse(&o, "-m", "dmaengine", "--folio-order", "4", "--sge", "4096",
+		 "--dst-folio-order", "0", NULL) == PARSE_RUN,
 	   "4096 x 64K into 65536 4K folios: accepted, the kernel's limit");
 }
 
@@ -514,22 +515,22 @@ static void test_scope(void)
 {
 	static const char *const map_only[][2] = {
 		{ "--threads", "2" }, { "--seconds", "2" }, { "--node", "0" },
-		{ "--dma-bits", "40" }, { "--dir", "1" },
-		{ "--trans-delay-ns", "5" }, { "--granule", "2" },
+		{ "--dma-bits", "40" }, { "--dma-dir", "1" },
+		{ "--dma-trans-ns", "5" }, { "--granule", "2" },
 		{ "--entries", "2" }, { "--entry-size", "4K" },
 		{ "--iterations", "5" }, { "--sync", NULL },
 		{ "--percentiles", NULL },
 	};
 	static const char *const dmaengine_only[][2] = {
 		{ "--channels", "2" }, { "--channel", "dma0chan0" },
-		{ "--device", "x" }, { "--order", "1" }, { "--folio", "8K" },
-		{ "--sge", "4" }, { "--bytes", "1M" }, { "--runs", "3" },
-		{ "--warmup", "0" }, { "--src-node", "0" }, { "--dst-node", "0" },
+		{ "--device", "x" }, { "--folio-order", "1" }, { "--folio", "8K" },
+		{ "--sge", "4" }, { "--bytes-per-channel", "1M" }, { "--runs", "3" },
+		{ "--warmup-runs", "0" }, { "--src-node", "0" }, { "--dst-node", "0" },
 		{ "--prep", "memcpy" }, { "--verify", NULL }, { "--poll", NULL },
 		{ "--allow-fewer", NULL }, { "--timeout-ms", "5" },
 		{ "--per-channel", NULL }, { "--csv", NULL }, { "--verbose", NULL },
 		{ "--buffers", "reuse" }, { "--depth", "2" },
-		{ "--dst-order", "1" }, { "--dst-folio", "8K" },
+		{ "--dst-folio-order", "1" }, { "--dst-folio", "8K" },
 	};
 	struct bench_opts o;
 	char want[256];
@@ -641,16 +642,16 @@ static void test_upstream_command_lines(void)
 	ok(parse(&o, "-t", "8", "-s", "30", "-n", "-1", "-b", "32", "-d", "2",
 		 "-x", "0", "-g", "8", "-m", "1", NULL) == PARSE_RUN &&
 	   o.mode == MODE_SG && o.threads == 8 && o.seconds == 30 &&
-	   o.node == -1 && o.dma_bits == 32 && o.dir == 2 && o.xdelay == 0 &&
+	   o.node == -1 && o.dma_bits == 32 && o.dma_dir == 2 && o.dma_trans_ns == 0 &&
 	   o.granule == 8, "the sg series' command line");
 	ok(parse(&o, "-t", "1", "-s", "1", "-g", "1024", NULL) == PARSE_RUN &&
 	   o.mode == MODE_SINGLE && o.granule == 1024,
 	   "upstream single-mode command line");
 	ok(parse(&o, "--threads", "16", "--seconds", "5", "--node", "0",
-		 "--dma-bits", "64", "--dir", "to_device", "--trans-delay-ns",
+		 "--dma-bits", "64", "--dma-dir", "to_device", "--dma-trans-ns",
 		 "100", "--granule", "4", "--mode", "sg", NULL) == PARSE_RUN &&
 	   o.threads == 16 && o.seconds == 5 && o.node == 0 &&
-	   o.dma_bits == 64 && o.dir == 1 && o.xdelay == 100 &&
+	   o.dma_bits == 64 && o.dma_dir == 1 && o.dma_trans_ns == 100 &&
 	   o.granule == 4 && o.mode == MODE_SG, "all long options");
 }
 
@@ -658,21 +659,21 @@ static void test_help_version(void)
 {
 	static const char *const longs[] = {
 		"--mode", "--json", "--csv", "--verbose", "--help", "--version",
-		"--threads", "--seconds", "--node", "--dma-bits", "--dir",
-		"--trans-delay-ns", "--granule", "--channels", "--channel",
-		"--device", "--order", "--folio", "--sge", "--bytes", "--runs",
-		"--warmup", "--src-node", "--dst-node", "--prep", "--verify",
+		"--threads", "--seconds", "--node", "--dma-bits", "--dma-dir",
+		"--dma-trans-ns", "--granule", "--channels", "--channel",
+		"--device", "--folio-order", "--folio", "--sge", "--bytes-per-channel", "--runs",
+		"--warmup-runs", "--src-node", "--dst-node", "--prep", "--verify",
 		"--poll", "--allow-fewer", "--timeout-ms", "--per-channel",
 		"--samples", "--entries", "--entry-size", "--iterations",
 		"--cpus", "--sync", "--percentiles", "--buffers", "--depth",
-		"--dst-order", "--dst-folio",
+		"--dst-folio-order", "--dst-folio",
 	};
 	static const char *const bits[] = {
 		"[1..1024; default 1]", "[1..300; default 20]",
 		"[-1..1023;", "default 32]", "default 512]", "default 512M]",
 		"[0..18; default 0]", "[0..100; default 1]",
-		"[0..18; default --order]", "4KB..1GB; default --folio]",
-		"[--dst-order N | --dst-folio SIZE]",
+		"[0..18; default --folio-order]", "4KB..1GB; default --folio]",
+		"[--dst-folio-order N | --dst-folio SIZE]",
 		"memcpy_vec: one dmaengine_prep_dma_memcpy_vec() per batch",
 		"all: the four", "-v shows it alone as convert_ms",
 		"--prep memcpy_sg,memcpy_vec --folio 4K \\ --dst-folio 64K -v",
@@ -686,7 +687,7 @@ static void test_help_version(void)
 		"(at most 1024); default not pinned]", "DMA_MAP_BENCHMARK_EXT",
 		"dma_map_benchmark -m sg --entries 2560 --entry-size 4K --iterations 200 \\ --cpus 0 -d to_device",
 		"of 2560 x 4 KiB entries, 200 iterations, one thread on CPU 0",
-		"results.ops.OP.{count,mean_ns,sd_ns,min_ns,p50_ns,p90_ns,p99_ns,max_ns}",
+		"results.ops.OP: count, mean_ns, stddev_ns, min_ns, p50_ns, p90_ns, p99_ns and max_ns.",
 		"OP count N mean US us sd US min US p50 US p90 US p99 US max US",
 	};
 	static char flat[sizeof(out_text)];
@@ -909,7 +910,7 @@ static void test_requests(void)
 	   "map request from the defaults");
 
 	parse(&o, "-m", "dmaengine", "-c", "4", "-C", "dma0chan1", "-D",
-	      "soft_dma.0", "-f", "64K", "--sge", "128", "--bytes", "1G", "-r",
+	      "soft_dma.0", "-f", "64K", "--sge", "128", "--bytes-per-channel", "1G", "-r",
 	      "5", "-w", "2", "--src-node", "0", "--dst-node", "1", "-p",
 	      "memcpy_sg", "--verify", "--poll", "--timeout-ms", "500",
 	      "--depth", "4", "--cpus", "2,3", NULL);
@@ -1068,7 +1069,7 @@ static void test_v1_fallback(void)
 		{ { "--buffers", "reuse", "--prep", "both", "--cpus", "0" },
 		  V1_NEEDS_CPUS },
 		{ { "--buffers", "reuse", "--prep", "memcpy_vec" }, V1_NEEDS_CPU },
-		{ { "--buffers", "reuse", "--prep", "both", "--dst-order", "0" },
+		{ { "--buffers", "reuse", "--prep", "both", "--dst-folio-order", "0" },
 		  V1_NEEDS_DST_ORDER },
 		{ { "--prep", "both", "--dst-folio", "8K" },
 		  V1_NEEDS_DST_ORDER | V1_NEEDS_DISTINCT },

@@ -231,14 +231,14 @@ static void test_stats(void)
 	size_t i;
 
 	stat_init(&a);
-	ok(stat_mean(&a) == 0 && stat_sd(&a) == 0, "empty: mean 0, sd 0");
+	ok(stat_mean(&a) == 0 && stat_stddev(&a) == 0, "empty: mean 0, sd 0");
 	stat_add(&a, 42);
-	ok(stat_mean(&a) == 42 && stat_sd(&a) == 0, "one value: sd 0");
+	ok(stat_mean(&a) == 42 && stat_stddev(&a) == 0, "one value: sd 0");
 	stat_init(&a);
 	for (i = 0; i < sizeof(data) / sizeof(data[0]); i++)
 		stat_add(&a, data[i]);
 	ok(fabs(stat_mean(&a) - 5) < 1e-12, "mean of 2,4,4,4,5,5,7,9 is 5");
-	ok(fabs(stat_sd(&a) - sqrt(32.0 / 7)) < 1e-12,
+	ok(fabs(stat_stddev(&a) - sqrt(32.0 / 7)) < 1e-12,
 	   "sample sd (n - 1) is sqrt(32/7), not the population sd 2");
 }
 

@@ -14,7 +14,7 @@ trap 'rm -rf "$WORK"' EXIT
 SWEEP=$TOP/scripts/sweep.py
 
 "$SWEEP" --vm --vm-timeout 600 --prep memcpy,memcpy_sg --channels 1,2 --orders 0,4 \
-	--sge 16 --bytes 1M --runs 3 --label vm-test -o "$WORK/de" \
+	--sge 16 --bytes-per-channel 1M --runs 3 --label vm-test -o "$WORK/de" \
 	> "$WORK/de.stdout" 2> "$WORK/de.stderr"
 echo "$?" > "$WORK/de.rc"
 "$SWEEP" --vm --vm-timeout 600 --map --map-modes single,sg --granules 1,8 --threads 1 \
@@ -110,7 +110,7 @@ def bounds():
         ratio = r["gbps"]["mean"] * run * 1e6 / r["bytes"]
         assert ratio >= 0.999, (ratio, r)
         for k in ("run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms", "gbps"):
-            assert r[k]["mean"] >= 0 and 0 <= r[k]["sd"] <= r[k]["mean"] * n ** 0.5 + 0.01, (k, r)
+            assert r[k]["mean"] >= 0 and 0 <= r[k]["stddev"] <= r[k]["mean"] * n ** 0.5 + 0.01, (k, r)
 check("dmaengine cells: run time, phases within it, GB/s = bytes / run time, SD within its bound", bounds)
 
 def csv_file():
@@ -136,7 +136,7 @@ def mapped():
             mean = r[op]["mean"]
             assert mean < 1000, (op, r)
             assert abs(mean * 20 - round(mean * 20)) < 1e-6, (op, mean)
-            assert 0 <= r[op]["sd"] <= mean * 2 ** 0.5 + 1e-9, (op, r)
+            assert 0 <= r[op]["stddev"] <= mean * 2 ** 0.5 + 1e-9, (op, r)
     # 8 sg entries take longer than that (0.3-0.4 us here)
     sg8 = [r for r in m["rows"] if r["mode"] == "sg" and r["granule"] == 8]
     assert len(sg8) == 1 and sg8[0]["map_us"]["mean"] > 0 and sg8[0]["unmap_us"]["mean"] > 0, sg8

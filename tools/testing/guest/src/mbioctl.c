@@ -372,7 +372,7 @@ static int do_mapext(void *buf)
 		for (i = 0; i < DMA_MAP_BENCH_NR_OPS; i++) {
 			const struct map_benchmark_op_stat *o = &m->op[i];
 
-			printf("%s count=%llu mean=%llu sd=%llu min=%llu p50=%llu p90=%llu p99=%llu max=%llu\n",
+			printf("%s count=%llu mean=%llu stddev=%llu min=%llu p50=%llu p90=%llu p99=%llu max=%llu\n",
 			       op_names[i], (unsigned long long)o->count,
 			       (unsigned long long)o->mean_ns,
 			       (unsigned long long)o->stddev_ns,
