@@ -104,6 +104,8 @@ static const struct opt_desc opt_table[O_NR] = {
 		.scope = SC_ALL, .help = "print this help and exit" },
 	[O_VERSION] = { .name = "version", .short_opt = 'V', .kind = K_ACTION,
 		.scope = SC_ALL, .help = "print the version and exit" },
+	[O_SYSTEM] = { .name = "system", .kind = K_ACTION, .scope = SC_ALL,
+		.help = "print the machine as one JSON object (kernel, CPU, NUMA nodes, command line, IOMMUs, page size, version) and exit" },
 
 	[O_THREADS] = { .name = "threads", .short_opt = 't', .metavar = "N",
 		INT_OPT(1, DMA_MAP_MAX_THREADS), .scope = SC_MAP, .def = "1",
@@ -537,6 +539,7 @@ static int store(struct bench_opts *o, enum opt_id id, const char *arg,
 	case O_SAMPLES: o->samples = true; break;
 	case O_HELP:
 	case O_VERSION:
+	case O_SYSTEM:
 	case O_NR:
 		break;
 	}
@@ -741,6 +744,10 @@ enum parse_status opts_parse(struct bench_opts *o, int argc, char **argv,
 		}
 		if (id == O_VERSION) {
 			fprintf(out, PROG_NAME " %s\n", tool_version);
+			return PARSE_DONE;
+		}
+		if (id == O_SYSTEM) {
+			report_system_json(out, "");
 			return PARSE_DONE;
 		}
 		if (store(o, id, optarg, err)) {

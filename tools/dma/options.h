@@ -36,6 +36,7 @@ enum opt_id {
 	O_DST_FOLIO, O_SGE, O_BYTES_PER_CHANNEL,
 	O_RUNS, O_WARMUP_RUNS, O_SRC_NODE, O_DST_NODE, O_PREP, O_BUFFERS, O_DEPTH,
 	O_VERIFY, O_POLL, O_ALLOW_FEWER, O_TIMEOUT, O_PER_CHANNEL, O_SAMPLES,
+	O_SYSTEM,
 	O_NR
 };
 
@@ -93,7 +94,7 @@ struct bench_opts {
 
 enum parse_status {
 	PARSE_RUN,	/* options are valid: run the benchmark */
-	PARSE_DONE,	/* --help or --version was printed: exit 0 */
+	PARSE_DONE,	/* --help, --version or --system was printed: exit 0 */
 	PARSE_USAGE,	/* an error was printed: exit 2 */
 	PARSE_INVALID,	/* a value upstream's tool checks too is invalid
 			 * (-m -t -s -n -b -d -x -g): the error was printed;

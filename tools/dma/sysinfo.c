@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * What the reports say about where they ran: tool version, kernel release,
- * the CPU frequency state.
+ * the CPU frequency state, and (--system) the machine.
  */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
+#include "json.h"
+#include "options.h"
 #include "sysinfo.h"
 
 #ifndef VERSION
@@ -161,4 +164,290 @@ void read_cpufreq(const char *root, const uint32_t *cpus, unsigned int nr_cpus,
 		if (sscanf(de->d_name, "cpu%u%c", &cpu, &tail) == 1)
 			read_cpu(root, cpu, fi);
 	closedir(d);
+}
+
+/* read_file() - all of @root@path, NUL-terminated, malloc'ed; NULL if none */
+static char *read_file(const char *root, const char *path)
+{
+	char full[4096], *buf = NULL;
+	size_t len = 0, cap = 0, n;
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	f = fopen(full, "r");
+	if (!f)
+		return NULL;
+	do {
+		if (cap - len < 4096) {
+			char *b = realloc(buf, cap + 65536);
+
+			if (!b) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = b;
+			cap += 65536;
+		}
+		n = fread(buf + len, 1, cap - len - 1, f);
+		len += n;
+	} while (n);
+	fclose(f);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* strip() - @s without leading and trailing blanks and newlines */
+static char *strip(char *s)
+{
+	size_t n;
+
+	s += strspn(s, " \t\n");
+	n = strlen(s);
+	while (n && strchr(" \t\n", s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}
+
+/* cpuinfo_field() - the value of the first line "@key<blanks>: value" */
+static bool cpuinfo_field(const char *text, const char *key, char *buf,
+			  size_t len)
+{
+	size_t klen = strlen(key);
+	const char *line;
+
+	for (line = text; *line; line += strcspn(line, "\n"), line += !!*line) {
+		const char *p = line + klen, *end;
+
+		if (strncmp(line, key, klen))
+			continue;
+		p += strspn(p, " \t");
+		if (*p != ':')
+			continue;
+		p++;
+		p += strspn(p, " \t");
+		end = p + strcspn(p, "\n");
+		while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+			end--;
+		if (end == p)
+			return false;
+		snprintf(buf, len, "%.*s", (int)(end - p), p);
+		return true;
+	}
+	return false;
+}
+
+bool cpu_model(const char *cpuinfo, const char *dt_model, char *buf,
+	       size_t len)
+{
+	static const char *const keys[] = {
+		"model name", "Model", "Hardware", "cpu model", "cpu",
+	};
+	char impl[32], part[32] = "?", var[32] = "?";
+	size_t i;
+
+	for (i = 0; cpuinfo && i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (cpuinfo_field(cpuinfo, keys[i], buf, len))
+			return true;
+	if (dt_model && *dt_model) {
+		snprintf(buf, len, "%s", dt_model);
+		return true;
+	}
+	if (!cpuinfo || !cpuinfo_field(cpuinfo, "CPU implementer", impl,
+				       sizeof(impl)))
+		return false;
+	cpuinfo_field(cpuinfo, "CPU part", part, sizeof(part));
+	cpuinfo_field(cpuinfo, "CPU variant", var, sizeof(var));
+	snprintf(buf, len, "implementer %s part %s variant %s", impl, part, var);
+	return true;
+}
+
+/* member @key: the stripped contents of @root@path, or null */
+static void json_key_file(struct json *j, const char *key, const char *root,
+			  const char *path)
+{
+	char *text = read_file(root, path);
+
+	json_key(j, key);
+	if (text)
+		json_string(j, strip(text));
+	else
+		json_null(j);
+	free(text);
+}
+
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void json_numa_node(struct json *j, const char *root, unsigned int n)
+{
+	char path[128], *text, *p, *end;
+	const char *mem;
+	long long v;
+
+	json_object_begin(j);
+	json_key_uint(j, "node", n);
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%u/cpulist",
+		 n);
+	text = read_file(root, path);
+	json_key(j, "cpulist");
+	json_string(j, text ? strip(text) : "");
+	free(text);
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%u/meminfo",
+		 n);
+	text = read_file(root, path);
+	mem = text ? strstr(text, "MemTotal:") : NULL;
+	json_key(j, "mem_total_kb");
+	if (mem && (v = strtoll(mem + strlen("MemTotal:"), &end, 10)) >= 0 &&
+	    end != mem + strlen("MemTotal:"))
+		json_int(j, v);
+	else
+		json_null(j);
+	free(text);
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%u/distance",
+		 n);
+	text = read_file(root, path);
+	json_key(j, "distance");
+	json_array_begin(j);
+	for (p = text; p && *p; p = end) {
+		v = strtoll(p, &end, 10);
+		if (end == p)
+			break;
+		json_int(j, v);
+	}
+	json_array_end(j);
+	free(text);
+	json_object_end(j);
+}
+
+/* the NUMA nodes of @root/sys/devices/system/node, by number */
+static void json_numa(struct json *j, const char *root)
+{
+	unsigned int *nodes = NULL, nr = 0, cap = 0, n, i;
+	char path[4096], tail;
+	struct dirent *de;
+	DIR *d;
+
+	json_key(j, "numa");
+	json_array_begin(j);
+	snprintf(path, sizeof(path), "%s/sys/devices/system/node", root);
+	d = opendir(path);
+	while (d && (de = readdir(d))) {
+		if (sscanf(de->d_name, "node%u%c", &n, &tail) != 1)
+			continue;
+		if (nr == cap) {
+			unsigned int *p = realloc(nodes, (cap + 16) * sizeof(*p));
+
+			if (!p)
+				break;
+			nodes = p;
+			cap += 16;
+		}
+		nodes[nr++] = n;
+	}
+	if (d)
+		closedir(d);
+	if (nr)
+		qsort(nodes, nr, sizeof(*nodes), cmp_uint);
+	for (i = 0; i < nr; i++)
+		json_numa_node(j, root, nodes[i]);
+	free(nodes);
+	json_array_end(j);
+}
+
+/* the names in @root/sys/class/iommu, sorted */
+static void json_iommus(struct json *j, const char *root)
+{
+	char path[4096], **names = NULL;
+	unsigned int nr = 0, cap = 0, i;
+	struct dirent *de;
+	DIR *d;
+
+	json_key(j, "iommus");
+	json_array_begin(j);
+	snprintf(path, sizeof(path), "%s/sys/class/iommu", root);
+	d = opendir(path);
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (nr == cap) {
+			char **p = realloc(names, (cap + 16) * sizeof(*p));
+
+			if (!p)
+				break;
+			names = p;
+			cap += 16;
+		}
+		names[nr] = strdup(de->d_name);
+		if (names[nr])
+			nr++;
+	}
+	if (d)
+		closedir(d);
+	if (nr)
+		qsort(names, nr, sizeof(*names), cmp_str);
+	for (i = 0; i < nr; i++) {
+		json_string(j, names[i]);
+		free(names[i]);
+	}
+	free(names);
+	json_array_end(j);
+}
+
+void report_system_json(FILE *f, const char *root)
+{
+	char *cpuinfo, *dt, model[256];
+	struct utsname uts;
+	bool have_uts = !uname(&uts);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	long page = sysconf(_SC_PAGESIZE);
+	struct json j;
+
+	json_init(&j, f);
+	json_object_begin(&j);
+	json_key(&j, "tool");
+	json_string(&j, PROG_NAME);
+	json_key(&j, "version");
+	json_string(&j, tool_version);
+	json_key(&j, "system");
+	json_object_begin(&j);
+	json_key(&j, "hostname");
+	json_string(&j, have_uts ? uts.nodename : "unknown");
+	json_key(&j, "kernel");
+	json_string(&j, kernel_release());
+	json_key(&j, "machine");
+	json_string(&j, have_uts ? uts.machine : "unknown");
+	cpuinfo = read_file(root, "/proc/cpuinfo");
+	dt = read_file(root, "/proc/device-tree/model");
+	json_key(&j, "cpu_model");
+	if (cpu_model(cpuinfo, dt ? strip(dt) : NULL, model, sizeof(model)))
+		json_string(&j, model);
+	else
+		json_null(&j);
+	free(cpuinfo);
+	free(dt);
+	json_key(&j, "cpus");
+	if (cpus > 0)
+		json_int(&j, cpus);
+	else
+		json_null(&j);
+	json_numa(&j, root);
+	json_key(&j, "page_size");
+	json_int(&j, page > 0 ? page : 4096);
+	json_key_file(&j, "cmdline", root, "/proc/cmdline");
+	json_key_file(&j, "dmi_product", root,
+		      "/sys/class/dmi/id/product_name");
+	json_iommus(&j, root);
+	json_object_end(&j);
+	json_object_end(&j);
+	fputc('\n', f);
 }

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What the reports say about where they ran: tool version, kernel release,
- * the CPU frequency state.
+ * the CPU frequency state, and (--system) the machine.
  */
 #ifndef DMABENCH_SYSINFO_H
 #define DMABENCH_SYSINFO_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* The tool's version: the VERSION macro (git describe), else "unknown". */
 extern const char tool_version[];
@@ -39,5 +40,24 @@ struct cpufreq_info {
  */
 void read_cpufreq(const char *root, const uint32_t *cpus, unsigned int nr_cpus,
 		  struct cpufreq_info *fi);
+
+/*
+ * cpu_model() - the CPU's name from /proc/cpuinfo's text @cpuinfo: x86's
+ * "model name" (else "Model", "Hardware", "cpu model", "cpu"), else the
+ * device tree's model @dt_model (NULL: none), else arm64's implementer,
+ * part and variant numbers; into @buf, false when none is known.
+ */
+bool cpu_model(const char *cpuinfo, const char *dt_model, char *buf,
+	       size_t len);
+
+/*
+ * report_system_json() - the machine as one line of JSON: {"tool",
+ * "version", "system": {hostname, kernel, machine, cpu_model, cpus (online),
+ * numa: [{node, cpulist, mem_total_kb, distance: [...]}], page_size,
+ * cmdline, dmi_product, iommus: [...]}}. Files are read under @root ("" for
+ * the real /proc and /sys); what is not there is null (numa, iommus: []).
+ * uname() and sysconf() give hostname, kernel, machine, cpus and page_size.
+ */
+void report_system_json(FILE *f, const char *root);
 
 #endif
