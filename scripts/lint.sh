@@ -12,18 +12,15 @@
 # tool exits non-zero, not only when its output shows a finding.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$DMA_BENCH_TOP/tools/testing/guest/tap.sh"
 
-n=0
-failed=0
 # result DESCRIPTION LOGFILE: ok when LOGFILE is empty, else its lines
 result() {
-	n=$((n + 1))
 	if [ -s "$2" ]; then
-		failed=$((failed + 1))
-		echo "not ok $n - $1"
-		sed 's/^/# /' "$2" | head -40
+		tap_not_ok "$1"
+		head -40 "$2" | tap_diag
 	else
-		echo "ok $n - $1"
+		tap_ok "$1"
 	fi
 }
 
@@ -64,7 +61,7 @@ lint_kernel() {
 	if [ -s "$log/w1" ]; then
 		:
 	elif ! command -v sparse > /dev/null; then
-		echo "sparse is not installed (apt-get install sparse)" > "$log/w1"
+		echo "sparse is not installed (scripts/setup.sh installs it)" > "$log/w1"
 	elif ! { rm -rf "$out" &&
 		 "$DMA_BENCH_TOP/scripts/build-modules.sh" "$kdir" "$out"; } \
 		 > "$log/build.out" 2>&1; then
@@ -108,5 +105,4 @@ for c in "${checks[@]}"; do
 	esac
 done
 
-echo "1..$n"
-[ "$failed" = 0 ]
+tap_end

@@ -1,15 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# TAP helpers for the suites that run inside the test VM (busybox sh).
-#
-# A suite is a file of shell functions and calls to these helpers; run.sh
-# sources the suites and prints one TAP stream. Every assertion can fail:
-# each helper compares what happened with what must happen.
+# The guest's library (busybox sh, in the test VM, in $PROJECT/tests): what
+# the kernel offers, the project's modules, the edu device, dmatest, and
+# the checks of the suites (with tap.sh's TAP helpers). The suites (run.sh
+# sources them) and the benchmarks' and sweeps' guest scripts source it.
 
-TAP_N=${TAP_N:-0}
-TAP_FAILED=${TAP_FAILED:-0}
-TAP_SKIPPED=${TAP_SKIPPED:-0}
-TAP_OUT=/tmp/tap.out
 PROJECT=${PROJECT:-/opt/dma-bench}
+. "$PROJECT/tests/tap.sh"
 TOOL=${TOOL:-$PROJECT/bin/dma_map_benchmark}
 MODDIR=${MODDIR:-$PROJECT/modules}
 # the raw ioctl client (src/mbioctl.c)
@@ -24,81 +20,6 @@ have_memcpy_sg() {
 }
 have_memcpy_vec() {
 	grep -q 'HAVE_DMA_MEMCPY_VEC 1' "$MODDIR/probes.h" 2>/dev/null
-}
-
-tap_ok() {
-	TAP_N=$((TAP_N + 1))
-	echo "ok $TAP_N - $*"
-}
-
-tap_not_ok() {
-	TAP_N=$((TAP_N + 1))
-	TAP_FAILED=$((TAP_FAILED + 1))
-	echo "not ok $TAP_N - $*"
-}
-
-tap_skip() {
-	TAP_N=$((TAP_N + 1))
-	TAP_SKIPPED=$((TAP_SKIPPED + 1))
-	echo "ok $TAP_N - # SKIP $*"
-}
-
-tap_diag() {
-	sed 's/^/# /' "$@"
-}
-
-# check DESCRIPTION COMMAND...: passes when COMMAND exits 0.
-check() {
-	_desc=$1
-	shift
-	if "$@" >"$TAP_OUT" 2>&1; then
-		tap_ok "$_desc"
-	else
-		tap_not_ok "$_desc"
-		tap_diag "$TAP_OUT"
-	fi
-}
-
-# check_fails DESCRIPTION COMMAND...: passes when COMMAND exits non-zero.
-check_fails() {
-	_desc=$1
-	shift
-	if "$@" >"$TAP_OUT" 2>&1; then
-		tap_not_ok "$_desc (succeeded, must fail)"
-		tap_diag "$TAP_OUT"
-	else
-		tap_ok "$_desc"
-	fi
-}
-
-# check_output DESCRIPTION PATTERN COMMAND...: COMMAND exits 0 and its
-# output matches the extended regular expression PATTERN.
-check_output() {
-	_desc=$1
-	_pat=$2
-	shift 2
-	if "$@" >"$TAP_OUT" 2>&1 && grep -Eq -- "$_pat" "$TAP_OUT"; then
-		tap_ok "$_desc"
-	else
-		tap_not_ok "$_desc"
-		echo "# expected /$_pat/ in:"
-		tap_diag "$TAP_OUT"
-	fi
-}
-
-# check_fails_with DESCRIPTION PATTERN COMMAND...: COMMAND fails and its
-# output (stdout and stderr) matches PATTERN.
-check_fails_with() {
-	_desc=$1
-	_pat=$2
-	shift 2
-	if ! "$@" >"$TAP_OUT" 2>&1 && grep -Eq -- "$_pat" "$TAP_OUT"; then
-		tap_ok "$_desc"
-	else
-		tap_not_ok "$_desc"
-		echo "# expected failure matching /$_pat/ in:"
-		tap_diag "$TAP_OUT"
-	fi
 }
 
 # Kernel log: mark a position, then assert that nothing bad came after it.

@@ -19,6 +19,4 @@ for suite in "$@"; do
 	"suite_$suite"
 done
 
-echo "1..$TAP_N"
-echo "# $((TAP_N - TAP_FAILED - TAP_SKIPPED)) passed, $TAP_FAILED failed, $TAP_SKIPPED skipped"
-[ "$TAP_FAILED" -eq 0 ]
+tap_end

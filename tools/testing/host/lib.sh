@@ -1,18 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Helpers for the host .t scripts (sourced, not run by prove).
+# Helpers for the host .t scripts (sourced, not run by prove), on top of
+# the shell TAP helpers they share with the guest suites
+# (tools/testing/guest/tap.sh: tap_ok, tap_not_ok, tap_skip, check, ...,
+# tap_end).
 #
 # build: builds the tool and the test binaries (make -C tools/dma
 # host-tests), make's output to stderr so stdout stays TAP.
-# run_c_tests BINARY ARGS...: runs a C test with --no-plan and counts its
-# tests, so the script can add its own before tap_end prints the plan.
+# run_c_tests BINARY ARGS...: runs a C test with --no-plan and numbers its
+# tests in this script's stream, so the script can run several and add its
+# own before tap_end prints the plan.
 # C tests that write files for the script write them to $TEST_OUT_DIR.
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 TOOL_DIR=$TOP/tools/dma
 HOST_OUT=$TOOL_DIR/.host-tests
 TOOL=$TOOL_DIR/dma_map_benchmark
-tap_n=0
-tap_failed=0
+# shellcheck source=../guest/tap.sh
+. "$TOP/tools/testing/guest/tap.sh"
 
 build() {
 	mkdir -p "$HOST_OUT"
@@ -23,42 +27,20 @@ build() {
 	fi
 }
 
-tap_ok() {
-	tap_n=$((tap_n + 1))
-	echo "ok $tap_n - $*"
-}
-
-tap_not_ok() {
-	tap_n=$((tap_n + 1))
-	tap_failed=1
-	echo "not ok $tap_n - $*"
-}
-
-tap_skip() {
-	tap_n=$((tap_n + 1))
-	echo "ok $tap_n - # SKIP $*"
-}
-
-# tap_check DESC COMMAND...: ok when COMMAND exits 0; its output as diagnostics
-tap_check() {
-	local desc=$1 out
-	shift
-	if out=$("$@" 2>&1); then
-		tap_ok "$desc"
-	else
-		tap_not_ok "$desc"
-		printf '%s\n' "$out" | sed 's/^/#   /'
-	fi
-}
-
 run_c_tests() {
-	local out rc
+	local line out rc failed=$TAP_FAILED
 	out=$("$1" --no-plan "${@:2}")
 	rc=$?
-	printf '%s\n' "$out"
-	tap_n=$((tap_n + $(printf '%s\n' "$out" | grep -cE '^(not )?ok ')))
-	if [ "$rc" -ne 0 ]; then
-		tap_failed=1
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) tap_ok "${line#ok * - }" ;;
+		"not ok "*) tap_not_ok "${line#not ok * - }" ;;
+		*) printf '%s\n' "$line" ;;
+		esac
+	done <<<"$out"
+	# a test that failed without saying which (it crashed, say)
+	if [ "$rc" -ne 0 ] && [ "$TAP_FAILED" = "$failed" ]; then
+		tap_not_ok "$(basename "$1") exited $rc"
 	fi
 }
 
@@ -73,7 +55,7 @@ run_py_tests() {
 		"ok - done") finished=1 ;;
 		"ok - "*) tap_ok "${line#ok - }" ;;
 		"not ok - "*) tap_not_ok "${line#not ok - }" ;;
-		*) echo "#   $line" ;;
+		*) echo "# $line" ;;
 		esac
 	done < <(PYTHONPATH="$TOP/tools/testing/host${PYTHONPATH:+:$PYTHONPATH}" \
 		 PYTHONDONTWRITEBYTECODE=1 python3 - "$@" 2>&1)
@@ -98,9 +80,4 @@ out_dir() {
 	TEST_OUT_DIR=$(mktemp -d)
 	export TEST_OUT_DIR
 	trap 'rm -rf "$TEST_OUT_DIR"' EXIT
-}
-
-tap_end() {
-	echo "1..$tap_n"
-	exit "$tap_failed"
 }

@@ -4,22 +4,10 @@
 # the debug kernel is rebuilt), in git-am format with a sign-off, and
 # checkpatch finds no error in them.
 set -uo pipefail
-top=$(cd "$(dirname "$0")/../.." && cd .. && pwd)
-. "$top/scripts/lib.sh"
-root=$top/kernel/patches
+. "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/lib.sh"
+root=$TOP/kernel/patches
 tarball=/usr/src/linux-source-6.12.tar.xz
-
-n=0
-failed=0
-result() {	# result OK DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $2"
-	fi
-}
 
 # the series in the order build-debug-kernel.sh applies them; a patch
 # is named DIR/FILE from here on
@@ -27,7 +15,7 @@ patches=()
 for dir in v6.12 v6.12-dma-debug; do
 	mapfile -t list < <(grep -v '^#' "$root/$dir/series" | sed '/^$/d')
 	[ ${#list[@]} -gt 0 ]
-	result $? "$dir/series lists patches"
+	tap_result $? "$dir/series lists patches"
 	patches+=("${list[@]/#/$dir/}")
 done
 
@@ -35,7 +23,7 @@ for p in "${patches[@]}"; do
 	f=$root/$p
 	grep -q '^From [0-9a-f]\{40\} ' "$f" && grep -q '^Subject: \[PATCH' "$f" &&
 		grep -q '^Signed-off-by: ' "$f"
-	result $? "$p: git format-patch output with a Signed-off-by"
+	tap_result $? "$p: git format-patch output with a Signed-off-by"
 done
 
 tmp=$(mktemp -d)
@@ -43,31 +31,31 @@ trap 'rm -rf "$tmp"' EXIT
 mapfile -t files < <(cat "${patches[@]/#/$root/}" |
 	sed -n 's|^diff --git a/\([^ ]*\) b/.*|linux-source-6.12/\1|p' | sort -u)
 tar -xJf "$tarball" -C "$tmp" "${files[@]}" 2>"$tmp/tar.err"
-result $? "the files the series touches are in $tarball"
+tap_result $? "the files the series touches are in $tarball"
 
 for p in "${patches[@]}"; do
 	patch -d "$tmp/linux-source-6.12" -p1 -F0 -N -s --no-backup-if-mismatch \
 		< "$root/$p" > "$tmp/patch.out" 2>&1
 	rc=$?
 	[ $rc = 0 ] || sed 's/^/# /' "$tmp/patch.out"
-	result $rc "$p applies with no fuzz to linux-source-6.12 $(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null)"
+	tap_result $rc "$p applies with no fuzz to linux-source-6.12 $(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null)"
 done
 
 grep -q 'DMA_MEMCPY_SG,' "$tmp/linux-source-6.12/include/linux/dmaengine.h" &&
 	grep -q 'dmaengine_prep_dma_memcpy_sg' "$tmp/linux-source-6.12/include/linux/dmaengine.h"
-result $? "the patched dmaengine.h has DMA_MEMCPY_SG and its prep wrapper"
+tap_result $? "the patched dmaengine.h has DMA_MEMCPY_SG and its prep wrapper"
 
 # dma_unmap_page_attrs() tells dma-debug before it unmaps
 awk '/^void dma_unmap_page_attrs\(/ { f = 1 }
      f && /debug_dma_unmap_page\(/ { d = NR }
      f && /iommu_dma_unmap_page\(/ { u = NR }
      f && /^}/ { exit !(d && u && d < u) }' "$tmp/linux-source-6.12/kernel/dma/mapping.c"
-result $? "the patched dma_unmap_page_attrs calls debug_dma_unmap_page before the unmap"
+tap_result $? "the patched dma_unmap_page_attrs calls debug_dma_unmap_page before the unmap"
 
 src=$(linux_source_dir)
 checkpatch=$src/scripts/checkpatch.pl
 [ -f "$checkpatch" ]
-result $? "checkpatch.pl is there to check the series ($checkpatch)"
+tap_result $? "checkpatch.pl is there to check the series ($checkpatch)"
 for p in "${patches[@]}"; do
 	# from outside the checkout: checkpatch.pl checks a file that git
 	# tracks in the current directory's repository as source, not as a
@@ -80,8 +68,7 @@ for p in "${patches[@]}"; do
 	[ $cprc -le 1 ] && grep -q '^total: 0 errors, ' "$tmp/cp.out"
 	rc=$?
 	[ $rc = 0 ] || { echo "# checkpatch.pl exited $cprc"; sed 's/^/# /' "$tmp/cp.out"; }
-	result $rc "$p: no checkpatch error"
+	tap_result $rc "$p: no checkpatch error"
 done
 
-echo "1..$n"
-[ "$failed" = 0 ]
+tap_end

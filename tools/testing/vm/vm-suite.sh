@@ -17,9 +17,10 @@ trap 'rm -f "$out"' EXIT
 rc=${PIPESTATUS[0]}
 
 if ! grep -q '^1\.\.[0-9]' "$out"; then
-	n=$(grep -cE '^(not )?ok [0-9]+' "$out")
-	echo "not ok $((n + 1)) - $machine/$dma: the VM finished the suites (exit $rc)"
-	echo "1..$((n + 1))"
-	exit 1
+	# shellcheck source=../guest/tap.sh
+	. "$top/tools/testing/guest/tap.sh"
+	TAP_N=$(grep -cE '^(not )?ok [0-9]+' "$out")
+	tap_not_ok "$machine/$dma: the VM finished the suites (exit $rc)"
+	tap_end
 fi
 exit "$rc"

@@ -26,8 +26,8 @@ vm() {
 	echo $? > "$WORK/$name.rc"
 }
 
-# check NAME DESC TEST...: TEST (a shell expression) over NAME's files
-check() {
+# vm_check NAME DESC TEST...: TEST (a shell expression) over NAME's files
+vm_check() {
 	local name=$1 desc=$2
 	shift 2
 	if (cd "$WORK" && eval "$*"); then
@@ -39,30 +39,29 @@ check() {
 }
 
 vm status VM_BOOT_ATTEMPTS=3 -- -- 'echo hello from $DMA_BENCH_MACHINE; exit 3'
-check status "the guest command's output comes back" "grep -qx 'hello from x86' status.out"
-check status "and so does its exit status (3)" '[ "$(cat status.rc)" = 3 ]'
-check status "a command that fails is not booted again" "! grep -q 'booting again' status.err"
+vm_check status "the guest command's output comes back" "grep -qx 'hello from x86' status.out"
+vm_check status "and so does its exit status (3)" '[ "$(cat status.rc)" = 3 ]'
+vm_check status "a command that fails is not booted again" "! grep -q 'booting again' status.err"
 
 # no init: the kernel panics before anything of ours runs
 vm panic VM_BOOT_ATTEMPTS=2 -- -a rdinit=/nonexistent -- true
-check panic "a kernel panic in boot: exit 125" '[ "$(cat panic.rc)" = 125 ]'
-check panic "booted again once, naming the panic" \
+vm_check panic "a kernel panic in boot: exit 125" '[ "$(cat panic.rc)" = 125 ]'
+vm_check panic "booted again once, naming the panic" \
 	"[ \"\$(grep -c 'boot [0-9] failed before the command started (Kernel panic' panic.err)\" = 1 ]"
-check panic "the guest command never ran" '[ ! -s panic.out ]'
+vm_check panic "the guest command never ran" '[ ! -s panic.out ]'
 
 # an init that never starts the command: a hang in boot
 vm hang VM_BOOT_ATTEMPTS=2 VM_BOOT_TIMEOUT=10 -- -a rdinit=/bin/sh -- true
-check hang "a hang in boot: ended after VM_BOOT_TIMEOUT and booted again" \
+vm_check hang "a hang in boot: ended after VM_BOOT_TIMEOUT and booted again" \
 	"grep -q 'boot 1 failed before the command started (the kernel had not started the command after 10s)' hang.err"
-check hang "and then given up, not waited for to the timeout" \
+vm_check hang "and then given up, not waited for to the timeout" \
 	"[ \"\$(cat hang.rc)\" = 125 ] && [ \"\$(grep -c 'booting again' hang.err)\" = 1 ]"
 
 # a crash once the command has started
 vm crash VM_BOOT_ATTEMPTS=3 -- -- 'echo before; echo c > /proc/sysrq-trigger; echo after'
-check crash "a crash in the command: exit 125" '[ "$(cat crash.rc)" = 125 ]'
-check crash "its output up to the crash came back" "grep -qx before crash.out && ! grep -q after crash.out"
-check crash "it is not booted again" "! grep -q 'booting again' crash.err"
-check crash "the kernel log tail names the crash" "grep -q 'sysrq' crash.err"
+vm_check crash "a crash in the command: exit 125" '[ "$(cat crash.rc)" = 125 ]'
+vm_check crash "its output up to the crash came back" "grep -qx before crash.out && ! grep -q after crash.out"
+vm_check crash "it is not booted again" "! grep -q 'booting again' crash.err"
+vm_check crash "the kernel log tail names the crash" "grep -q 'sysrq' crash.err"
 
-echo "1..$tap_n"
-exit "$tap_failed"
+tap_end
