@@ -36,7 +36,8 @@
 # direct-mapped software TLB unless it has grown past that distance, which
 # depends on the guest's TLB flushes so far (Documentation/reproducing.rst).
 # Numbers are CPU copies under QEMU TCG: they compare the two kernels on
-# this host and say nothing about DMA hardware.
+# this host and say nothing about DMA hardware. The guest side is
+# tools/testing/guest/bench/kernels.sh.
 # Exit status: 0 every cell passes, 3 some do not (OUTSIDE), 1 an error.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -64,7 +65,7 @@ while [ $# -gt 0 ]; do
 	-k|--stock) stock=$2; shift 2 ;;
 	-a|--append) append="$append $2"; shift 2 ;;
 	-o|--output) output=$2; shift 2 ;;
-	-h|--help) sed -n '4,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
 done
@@ -95,24 +96,6 @@ output=${output:-$DMA_BENCH_BUILD/results/bench-kernels-$stamp}
 mkdir -p "$output"
 raw=$output/raw.txt
 : > "$raw"
-
-# The guest side: "KERNEL release", then "JSON folio {...}" per cell as
-# each cell ends: the tool's JSON with every run's sample, on one line.
-read -r -d '' guest <<'GUEST' || true
-insmod modules/dma_map_benchmark.ko && insmod modules/soft_dma.ko channels=1 ||
-	exit 1
-echo "KERNEL $(uname -r)"
-for f in $FOLIOS; do
-	if ! bin/dma_map_benchmark -m dmaengine -D soft_dma.0 -c 1 -p memcpy \
-		-f "$f" --sge "$SGE" --bytes-per-channel "$BYTES" -r "$RUNS" -w 1 \
-		--json --samples > /tmp/cell.json 2>&1; then
-		echo "the $f cell failed:"
-		cat /tmp/cell.json
-		exit 1
-	fi
-	echo "JSON $f $(tr -d '\n' < /tmp/cell.json)"
-done
-GUEST
 
 # The report, in Python: "cell FILE" summarizes one cell's JSON for the
 # progress line; "table OUTDIR ..." reads raw.txt and writes the results.
@@ -243,7 +226,7 @@ boot() {
 	: > "$output/$kind-$r.log"
 	set +e
 	"$DMA_BENCH_TOP/scripts/vm/run.sh" -m "$m" -t 3600 ${append:+-a "$append"} -- \
-		"FOLIOS='$folios' SGE=$sge BYTES=$bytes RUNS=$runs; $guest" |
+		sh tests/bench/kernels.sh "$sge" "$bytes" "$runs" $folios |
 		while IFS= read -r line; do
 		echo "$line" >> "$output/$kind-$r.log"
 		case $line in

@@ -26,15 +26,10 @@ make -s -C "$DMA_BENCH_TOP" all >/dev/null
 
 json=$(mktemp)
 trap 'rm -f "$json"' EXIT
-guest="insmod modules/dma_map_benchmark.ko && insmod modules/soft_dma.ko channels=4 || exit 1
-echo 1 > /sys/kernel/debug/soft_dma/nocopy
-. tests/lib.sh
-prep=memcpy
-have_memcpy_sg && prep=\$prep,memcpy_sg
-have_memcpy_vec && prep=\$prep,memcpy_vec
-bin/dma_map_benchmark -m dmaengine --prep \$prep ${opts[*]} --json"
 say "running the cell in nocopy mode on $machine"
-"$DMA_BENCH_TOP/scripts/vm/run.sh" -q -m "$machine" -t 3600 -- "$guest" > "$json"
+# the guest side: tools/testing/guest/bench/overhead.sh
+"$DMA_BENCH_TOP/scripts/vm/run.sh" -q -m "$machine" -t 3600 -- \
+	sh tests/bench/overhead.sh "${opts[@]}" > "$json"
 
 python3 - "$json" <<'PY'
 import json, sys

@@ -16,7 +16,8 @@
 #                        map 2 MiB buffers)
 #   -o, --output FILE    also write the raw result lines to FILE
 #
-# Every copy is 2 MiB between page-aligned buffers; throughputs are in
+# The guest side is tools/testing/guest/bench/soft-dma.sh. Every copy is
+# 2 MiB between page-aligned buffers; throughputs are in
 # MB/s (10^6 bytes/s). Each round measures:
 #   ref1      CPU-copy reference: the benchmark's cpu mode (folio_copy()),
 #             one 2 MiB source/destination pair copied back to back
@@ -55,7 +56,7 @@ while [ $# -gt 0 ]; do
 	-m|--machine) machine=$2; shift 2 ;;
 	-c|--dma) dma=$2; shift 2 ;;
 	-o|--output) output=$2; shift 2 ;;
-	-h|--help) sed -n '4,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
 done
@@ -63,81 +64,13 @@ case $rounds$iterations in
 *[!0-9]*) die "--rounds and --iterations take numbers" ;;
 esac
 
-# The guest side: prints "RESULT round name KB/s" lines.
-read -r -d '' guest <<'GUEST' || true
-. tests/lib.sh
-. tests/soft_dma.sh
-SIZE=2097152
-BUF=$((SIZE + 4096))
-
-# cpu_kbps ITERATIONS BUFFERS: KB/s of the benchmark's CPU copy of
-# ITERATIONS 2 MiB folios, cycling through BUFFERS pairs
-cpu_kbps() {
-	tool_kbps cpu 1 "$2" $(($1 * SIZE))
-}
-
-# the dmatest threads' KB/s, summed
-dt_kbps() {
-	grep -o '[0-9]* KB/s' "$DT_LOG" | awk '{ s += $1 } END { print s + 0 }'
-}
-
-# soft_dma's copy rate from its stats (columns found by name): KB/s
-engine_kbps() {
-	awk 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		{ b += $c["bytes"]; t += $c["busy_ns"] }
-		END { printf "%d\n", t ? b / 1024 / (t / 1e9) : 0 }' "$SD/stats"
-}
-
-# tool_kbps PREP CHANNELS SGE BYTES: aggregate KB/s of the dmaengine mode,
-# one batch of SGE 2 MiB folios reused
-tool_kbps() {
-	"$TOOL" -m dmaengine -D soft_dma.0 -p "$1" -c "$2" -f 2M --sge "$3" \
-		--bytes-per-channel "$4" --buffers reuse -r 2 -w 1 --csv > /tmp/tool.csv || {
-		echo "tool failed" >&2
-		cat /tmp/tool.csv >&2
-		return 1
-	}
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		{ printf "%d\n", $c["gbps_mean"] * 1e9 / 1024 }' /tmp/tool.csv
-}
-
-sd_load || exit 1
-load_module dma_map_benchmark || exit 1
-echo "RESULT 0 cpus $(nproc)"
-c0=$(sd_chan 0)
-r=1
-while [ "$r" -le "$ROUNDS" ]; do
-	echo "RESULT $r ref1 $(cpu_kbps "$ITER" 1)"
-	if ! dt_run chan="$c0" iterations="$ITER" noverify=1 norandom=1 \
-		test_buf_size="$BUF" transfer_size="$SIZE" >/dev/null ||
-	   ! dt_expect 1 "$ITER" 0 >/dev/null; then
-		echo "dmatest failed"
-		cat "$DT_LOG"
-		exit 1
-	fi
-	echo "RESULT $r dmatest $(dt_kbps)"
-	dt_release
-	echo "RESULT $r ref16 $(cpu_kbps 128 16)"
-	sd_stats_reset
-	kb=$(tool_kbps memcpy 1 16 128M) || exit 1
-	echo "RESULT $r tool $kb"
-	echo "RESULT $r engine $(engine_kbps)"
-	for ch in 2 4; do
-		kb=$(tool_kbps memcpy "$ch" 16 128M) || exit 1
-		echo "RESULT $r tool$ch $kb"
-	done
-	r=$((r + 1))
-done
-sd_unload
-GUEST
-
 raw=$(mktemp "${TMPDIR:-/tmp}/bench-soft-dma.XXXXXX")
 trap 'rm -f "$raw" "$raw.out"' EXIT
 
 for n in $cpus; do
 	say "soft_dma benchmark: $machine/$dma, $n CPU(s), $rounds round(s)"
 	if ! "$DMA_BENCH_TOP/scripts/vm/run.sh" -q -m "$machine" -c "$dma" -t 3600 \
-		-a "maxcpus=$n" -- "ROUNDS=$rounds ITER=$iterations; $guest" \
+		-a "maxcpus=$n" -- sh tests/bench/soft-dma.sh "$rounds" "$iterations" \
 		> "$raw.out" 2>&1; then
 		cat "$raw.out" >&2
 		die "the benchmark failed in the VM"

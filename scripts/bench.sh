@@ -48,42 +48,19 @@ opts=("$@")
 say "building the modules and the tool"
 make -s -C "$DMA_BENCH_TOP" all >/dev/null
 
-max=0
-for c in $chans; do
-	[ "$c" -gt "$max" ] && max=$c
-done
-
 results=$DMA_BENCH_BUILD/results
 mkdir -p "$results"
 stamp=$(date +%Y%m%d-%H%M%S)
 
-# One boot: the guest prints a table per depth and channel count. Without
-# --prep the tool runs every mode the kernel has and names those it lacks.
-guest="insmod modules/dma_map_benchmark.ko || exit 1
-dev=
-if [ -n \"\${HWDMA_DRIVER:-}\" ]; then
-	# the hwdma suite's loader: the driver's modules, then its channels
-	# (a built-in driver may still be probing)
-	. tests/lib.sh && . tests/hwdma.sh && hw_load_modules || exit 1
-	dev=\${HWDMA_DEVICE:+-D \$HWDMA_DEVICE}
-	echo \"# \$HWDMA_DRIVER\${HWDMA_DEVICE:+ on \$HWDMA_DEVICE}\"
-	[ $nocopy = 0 ] || echo '# -n ignored: the engine of a board copies'
-else
-	insmod modules/soft_dma.ko channels=$max || exit 1
-	[ $nocopy = 0 ] || { echo 1 > /sys/kernel/debug/soft_dma/nocopy; echo '# soft_dma nocopy'; }
-fi
-for d in $depths; do
-	for c in $chans; do
-		bin/dma_map_benchmark -m dmaengine --channels \$c \$dev --depth \$d ${opts[*]} || exit 1
-		echo
-	done
-done
-"
-
 say "booting $machine: the first run builds its kernel (minutes), later runs reuse it"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-"$DMA_BENCH_TOP/scripts/vm/run.sh" -q -m "$machine" ${memory[@]+"${memory[@]}"} -t 3600 -- "$guest" | tee "$out"
+# One boot: the guest (tools/testing/guest/bench/tables.sh) prints a table
+# per depth and channel count.
+nflag=
+[ "$nocopy" = 0 ] || nflag=-n
+"$DMA_BENCH_TOP/scripts/vm/run.sh" -q -m "$machine" ${memory[@]+"${memory[@]}"} -t 3600 -- \
+	sh tests/bench/tables.sh $nflag "'$chans'" "'$depths'" "${opts[@]}" | tee "$out"
 rc=${PIPESTATUS[0]}
 [ "$rc" = 0 ] || die "the benchmark failed in the VM (exit $rc)"
 cp "$out" "$results/bench-$stamp.txt"

@@ -20,6 +20,7 @@
 #                     and device_prep_dma_memcpy_vec (the patched 6.12
 #                     kernels); empty: they are refused
 #   HWDMA_MAP_DEVICE  a platform device without a driver, for the map modes
+# (lib.sh lists and loads the channels: hw_channels, hw_load_modules.)
 
 UPSTREAM=$PROJECT/bin/upstream_dma_map_benchmark
 TRACING=/sys/kernel/tracing
@@ -27,23 +28,6 @@ HW_OUT=/tmp/hw.out
 
 ERR_NO_API=3 ERR_NO_CAP=4 ERR_PREP=7
 F_VERIFY=1 F_DST_ORDER=32
-
-# hw_channels: the channels under test, one a line, in dmaengine's order
-hw_channels() {
-	for _c in /sys/class/dma/dma*chan*; do
-		[ -e "$_c/device/driver" ] || continue
-		[ "$(basename "$(readlink -f "$_c/device/driver")")" = "$HWDMA_DRIVER" ] ||
-			continue
-		[ -z "$HWDMA_DEVICE" ] ||
-			[ "$(basename "$(readlink -f "$_c/device")")" = "$HWDMA_DEVICE" ] ||
-			continue
-		basename "$_c"
-	done | sort -V
-}
-
-hw_nchannels() {
-	hw_channels | wc -l
-}
 
 hw_channels_released() {
 	for _c in $(hw_channels); do
@@ -57,23 +41,6 @@ hw_channels_released() {
 # hw_device_args: the benchmark's device filter, if the machine names one
 hw_device_args() {
 	[ -n "$HWDMA_DEVICE" ] && echo "device=$HWDMA_DEVICE"
-}
-
-hw_load_modules() {
-	for _m in $(echo "$HWDMA_MODULES" | tr , ' '); do
-		load_module "$_m" || return 1
-	done
-	# a driver module probes its devices as it loads; give it a moment
-	_i=0
-	while [ "$(hw_nchannels)" -lt "$HWDMA_CHANNELS" ] && [ $_i -lt 50 ]; do
-		usleep 100000
-		_i=$((_i + 1))
-	done
-	[ "$(hw_nchannels)" -ge "$HWDMA_CHANNELS" ] || {
-		echo "$(hw_nchannels) channels of $HWDMA_DRIVER, expected $HWDMA_CHANNELS:"
-		ls -l /sys/class/dma/
-		return 1
-	}
 }
 
 # --- the dmaengine mode ---------------------------------------------------

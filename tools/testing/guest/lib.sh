@@ -213,6 +213,129 @@ unbind_benchmark() {
 	[ ! -e /sys/kernel/debug/dma_map_benchmark ]
 }
 
+# --- soft_dma, the software provider (soft_dma.sh tests it) --------------
+
+SD=/sys/kernel/debug/soft_dma
+SD_DEV=soft_dma.0
+SD_CHANNELS=8
+# its run-time knobs: debugfs files in $SD, not module parameters
+SD_KNOBS="nocopy delay_us fail_prep_every error_every stall_channel"
+
+# sd_channels: the soft_dma channels, e.g. dma0chan0, one a line
+sd_channels() {
+	for _c in /sys/class/dma/*; do
+		[ -e "$_c/device" ] || continue
+		[ "$(basename "$(readlink -f "$_c/device")")" = "$SD_DEV" ] &&
+			basename "$_c"
+	done
+}
+
+sd_nchannels() {
+	sd_channels | wc -l
+}
+
+# sd_chan INDEX: name of the soft_dma channel with that index
+sd_chan() {
+	sd_channels | sed -n "$(($1 + 1))p"
+}
+
+# sd_knob NAME VALUE: set a run-time knob
+sd_knob() {
+	echo "$2" > "$SD/$1"
+}
+
+# sd_is_knob WORD: WORD (NAME or NAME=VALUE) names a run-time knob
+sd_is_knob() {
+	case " $SD_KNOBS " in
+	*" ${1%%=*} "*) return 0 ;;
+	esac
+	return 1
+}
+
+sd_knobs_reset() {
+	sd_knob nocopy 0 && sd_knob delay_us 0 && sd_knob fail_prep_every 0 &&
+	sd_knob error_every 0 && sd_knob stall_channel -1
+}
+
+sd_stats_reset() {
+	echo 0 > "$SD/stats"
+}
+
+sd_load() {
+	load_module soft_dma "channels=$SD_CHANNELS" && sd_knobs_reset
+}
+
+sd_unload() {
+	unload_module dmatest
+	unload_module dma_map_benchmark
+	unload_module soft_dma
+}
+
+# dt_start [chan=NAME]... [PARAM=VALUE]...: dt_start_on soft_dma, with
+# every size, alignment and bounce knob of dmatest at its default
+dt_start() {
+	dt_start_on "$SD_DEV" transfer_size=0 alignment=-1 nobounce=0 "$@"
+}
+
+# dt_run ARGS...: dt_start ARGS and wait for the end
+dt_run() {
+	dt_start "$@" && dt_finish
+}
+
+# dt_expect THREADS TESTS FAILURES: THREADS summary lines, each with TESTS
+# tests and FAILURES failures
+dt_expect() {
+	_dte_n=$(grep -c ': summary ' "$DT_LOG")
+	_dte_ok=$(grep -c ": summary $2 tests, $3 failures " "$DT_LOG")
+	if [ "$_dte_n" -eq "$1" ] && [ "$_dte_ok" -eq "$1" ]; then
+		return 0
+	fi
+	echo "expected $1 threads with '$2 tests, $3 failures', got $_dte_ok of $_dte_n:"
+	grep -E 'summary|result|Started|Added' "$DT_LOG" | head -40
+	return 1
+}
+
+# --- a board's DMA driver (hwdma.sh tests it) -----------------------------
+#
+# The machine names it (scripts/vm/machines/*.conf, VM_GUEST_ENV; hwdma.sh
+# says what each means): HWDMA_DRIVER, HWDMA_MODULES, HWDMA_DEVICE,
+# HWDMA_CHANNELS.
+
+# hw_channels: the channels under test, one a line, in dmaengine's order
+hw_channels() {
+	for _c in /sys/class/dma/dma*chan*; do
+		[ -e "$_c/device/driver" ] || continue
+		[ "$(basename "$(readlink -f "$_c/device/driver")")" = "$HWDMA_DRIVER" ] ||
+			continue
+		[ -z "$HWDMA_DEVICE" ] ||
+			[ "$(basename "$(readlink -f "$_c/device")")" = "$HWDMA_DEVICE" ] ||
+			continue
+		basename "$_c"
+	done | sort -V
+}
+
+hw_nchannels() {
+	hw_channels | wc -l
+}
+
+# hw_load_modules: HWDMA_MODULES, then wait for HWDMA_CHANNELS channels
+hw_load_modules() {
+	for _m in $(echo "$HWDMA_MODULES" | tr , ' '); do
+		load_module "$_m" || return 1
+	done
+	# a driver module probes its devices as it loads; give it a moment
+	_i=0
+	while [ "$(hw_nchannels)" -lt "$HWDMA_CHANNELS" ] && [ $_i -lt 50 ]; do
+		usleep 100000
+		_i=$((_i + 1))
+	done
+	[ "$(hw_nchannels)" -ge "$HWDMA_CHANNELS" ] || {
+		echo "$(hw_nchannels) channels of $HWDMA_DRIVER, expected $HWDMA_CHANNELS:"
+		ls -l /sys/class/dma/
+		return 1
+	}
+}
+
 # The DMA configuration the VM was booted with: direct, swiotlb or iommu.
 dma_config() {
 	echo "${DMA_BENCH_CONFIG:-direct}"

@@ -2,41 +2,12 @@
 # soft_dma: the software dmaengine provider, driven by the kernel's own
 # dmatest. Sourced by run.sh after lib.sh; suite_soft_dma runs everything.
 # Runs keep dmatest's summary and result lines in $DT_LOG (lib.sh) and
-# assert on them.
+# assert on them. Its channels, knobs, loading and dt_run are lib.sh's:
+# the benchmarks use them too.
 
-SD=/sys/kernel/debug/soft_dma
-SD_DEV=soft_dma.0
 SD_DRV=/sys/bus/platform/drivers/soft_dma
-SD_CHANNELS=8
 
 # --- soft_dma -------------------------------------------------------------
-
-# sd_channels: the soft_dma channels, e.g. dma0chan0, one a line
-sd_channels() {
-	for _c in /sys/class/dma/*; do
-		[ -e "$_c/device" ] || continue
-		[ "$(basename "$(readlink -f "$_c/device")")" = "$SD_DEV" ] &&
-			basename "$_c"
-	done
-}
-
-sd_nchannels() {
-	sd_channels | wc -l
-}
-
-# sd_chan INDEX: name of the soft_dma channel with that index
-sd_chan() {
-	sd_channels | sed -n "$(($1 + 1))p"
-}
-
-sd_knob() {
-	echo "$2" > "$SD/$1"
-}
-
-sd_knobs_reset() {
-	sd_knob nocopy 0 && sd_knob delay_us 0 && sd_knob fail_prep_every 0 &&
-	sd_knob error_every 0 && sd_knob stall_channel -1
-}
 
 # sd_stat CHANNEL COLUMN: one counter of debugfs stats
 sd_stat() {
@@ -50,10 +21,6 @@ sd_stat_sum() {
 	awk -v k="$1" '
 		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 		{ s += $col[k] } END { print s + 0 }' "$SD/stats"
-}
-
-sd_stats_reset() {
-	echo 0 > "$SD/stats"
 }
 
 # sd_expect_stat CHANNEL|all COLUMN OP VALUE: e.g. sd_expect_stat all errors -eq 0
@@ -84,46 +51,12 @@ sd_workers() {
 	ps | grep -c '[[]sdma/'
 }
 
-sd_load() {
-	load_module soft_dma "channels=$SD_CHANNELS" && sd_knobs_reset
-}
-
-sd_unload() {
-	unload_module dmatest
-	unload_module dma_map_benchmark
-	unload_module soft_dma
-}
-
 # --- dmatest --------------------------------------------------------------
 
 # dt_running: Y while dmatest threads run (reading "run" releases the
 # channels of a finished run)
 dt_running() {
 	[ "$(cat "$DT/run")" = Y ]
-}
-
-# dt_start [chan=NAME]... [PARAM=VALUE]...: dt_start_on soft_dma, with
-# every size, alignment and bounce knob of dmatest at its default
-dt_start() {
-	dt_start_on "$SD_DEV" transfer_size=0 alignment=-1 nobounce=0 "$@"
-}
-
-# dt_run ARGS...: dt_start ARGS and wait for the end
-dt_run() {
-	dt_start "$@" && dt_finish
-}
-
-# dt_expect THREADS TESTS FAILURES: THREADS summary lines, each with TESTS
-# tests and FAILURES failures
-dt_expect() {
-	_dte_n=$(grep -c ': summary ' "$DT_LOG")
-	_dte_ok=$(grep -c ": summary $2 tests, $3 failures " "$DT_LOG")
-	if [ "$_dte_n" -eq "$1" ] && [ "$_dte_ok" -eq "$1" ]; then
-		return 0
-	fi
-	echo "expected $1 threads with '$2 tests, $3 failures', got $_dte_ok of $_dte_n:"
-	grep -E 'summary|result|Started|Added' "$DT_LOG" | head -40
-	return 1
 }
 
 # dt_expect_result PATTERN: a failed test's result line matches
@@ -180,7 +113,8 @@ sd_expect_workers() {
 
 # sd_knobs_show: the five run-time knobs' values on one line
 sd_knobs_show() {
-	(cd "$SD" && cat nocopy delay_us fail_prep_every error_every stall_channel) |
+	# shellcheck disable=SC2086
+	(cd "$SD" && cat $SD_KNOBS) |
 		tr '\n' ' ' | sed 's/ $//'
 }
 
@@ -192,7 +126,7 @@ sd_params_show() {
 
 # the run-time knobs are debugfs files only, not module parameters
 sd_knobs_not_params() {
-	for _k in nocopy delay_us fail_prep_every error_every stall_channel; do
+	for _k in $SD_KNOBS; do
 		[ -e "/sys/module/soft_dma/parameters/$_k" ] && return 1
 	done
 	return 0
