@@ -69,7 +69,6 @@ DEFAULT_MAP_SECONDS = 10
 TOOL_DEFAULT_BYTES = 512 << 20
 TOOL_DEFAULT_WARMUP_RUNS = 1
 PERF_EVENTS = "cycles,instructions,cache-misses"
-MARK = "@@SWEEP"
 
 
 # ---------------------------------------------------------------------------
@@ -461,15 +460,6 @@ def find_tool(path):
     return os.path.join(TOP, "tools", "dma", "dma_map_benchmark")
 
 
-def tool_version(tool):
-    try:
-        p = subprocess.run([tool, "--version"], capture_output=True, text=True,
-                           timeout=30)
-        return p.stdout.strip() or None
-    except (OSError, subprocess.SubprocessError):
-        return None
-
-
 class Sweep:
     """The state of a sweep: cells, rows, timing, progress, checkpoints."""
 
@@ -554,141 +544,120 @@ def run_here(sw):
         sw.finish_cell(cell, invs, time.monotonic() - t)
 
 
-GUEST_FUNCS = r"""
-sweep_setup_failed() {
-	echo "@@SWEEP SETUP-FAILED $*"
-	exit 1
-}
-
-# run_cell ID N ARGS...: N invocations of the tool, stop at a failure
-run_cell() {
-	_id=$1
-	_n=$2
-	shift 2
-	_i=0
-	while [ "$_i" -lt "$_n" ]; do
-		echo "@@SWEEP BEGIN $_id $_i"
-		read -r _t0 _ < /proc/uptime
-		"$TOOL" "$@" > /tmp/sweep.out 2> /tmp/sweep.err
-		_rc=$?
-		read -r _t1 _ < /proc/uptime
-		echo
-		echo "@@SWEEP OUT"
-		cat /tmp/sweep.out
-		echo
-		echo "@@SWEEP ERR"
-		cat /tmp/sweep.err
-		echo
-		echo "@@SWEEP END $_id $_i $_rc $_t0 $_t1"
-		[ "$_rc" = 0 ] || break
-		_i=$((_i + 1))
-	done
-	echo "@@SWEEP CELL $_id"
-}
-"""
+def cells_text(cells):
+    """The cells for the guest (tools/testing/guest/sweep.sh): a line
+    each, its index, how many runs, the tool's arguments as shell words."""
+    return "".join(f"{c['index']} {c['invocations']} " +
+                   " ".join(shlex.quote(x) for x in c["argv"]) + "\n"
+                   for c in cells)
 
 
-# soft_dma's run-time knobs are debugfs files, not module parameters
-SOFT_DMA_DEBUGFS = "/sys/kernel/debug/soft_dma"
-SOFT_DMA_KNOBS = ("nocopy", "delay_us", "fail_prep_every", "error_every",
-                  "stall_channel")
+def guest_command(kind, soft_dma_params, cells_file):
+    """What the VM runs, in /opt/dma-bench: tests/sweep.sh on the cells."""
+    opts = "--map" if kind == "map" else \
+        "--soft-dma " + shlex.quote(soft_dma_params)
+    return f"sh tests/sweep.sh {opts} {shlex.quote(cells_file)}"
 
 
-def guest_script(kind, cells, soft_dma_params):
-    """The command the VM runs: busybox sh, in /opt/dma-bench."""
-    words = soft_dma_params.split()
-    soft_dma_knobs = [w for w in words if w.partition("=")[0] in SOFT_DMA_KNOBS]
-    soft_dma_params = " ".join(w for w in words if w not in soft_dma_knobs)
-    lines = ["set +e", sysinfo.GUEST_SH, GUEST_FUNCS, "sweep_sys",
-             ". tests/lib.sh"]
-    if kind == "map":
-        lines += ["load_module dma_map_benchmark 2>&1 || "
-                  "sweep_setup_failed insmod dma_map_benchmark.ko failed",
-                  "bind_benchmark 2>&1 || sweep_setup_failed "
-                  "could not bind the edu PCI device to dma_map_benchmark"]
-    else:
-        lines += ["load_module dma_map_benchmark 2>&1 || "
-                  "sweep_setup_failed insmod dma_map_benchmark.ko failed",
-                  f"load_module soft_dma {soft_dma_params} 2>&1 || "
-                  f"sweep_setup_failed insmod soft_dma.ko {soft_dma_params} failed"]
-        for knob in soft_dma_knobs:
-            name, _, value = knob.partition("=")
-            lines.append(f"echo {shlex.quote(value)} > {SOFT_DMA_DEBUGFS}/{name} || "
-                         f"sweep_setup_failed soft_dma knob {shlex.quote(knob)} refused")
-    lines.append(f'echo "{MARK} READY"')
-    for c in cells:
-        lines.append(f"run_cell {c['index']} {c['invocations']} " +
-                     " ".join(shlex.quote(x) for x in c["argv"]))
-    lines.append(f'echo "{MARK} DONE"')
-    return "\n".join(lines) + "\n"
+def guest_output(rec):
+    """A guest record's tool output, as the tool printed it."""
+    if "tool" in rec:
+        return json.dumps(rec["tool"])
+    return rec.get("out") or ""
 
 
-class GuestStream:
-    """Parses the guest's output, line by line, into the sweep."""
+class GuestReader:
+    """Reads the guest's JSON lines (tools/testing/guest/sweep.sh) into the
+    sweep as they stream in; other lines are the guest's setup output
+    until the cells start, and ignored after."""
 
     def __init__(self, sw):
         self.sw = sw
-        self.section = None
-        self.out, self.err = [], []
-        self.invs = []
-        self.setup_log = []
+        self.log = []
         self.setup_error = None
         self.ready = False
         self.finished = False
-        self.current = None
+        self.current = None	# the cell whose runs are coming in
+        self.invs = []
 
     def feed(self, line):
         line = line.rstrip("\n")
-        sw = self.sw
-        if not line.startswith(MARK + " "):
-            if self.section == "out":
-                self.out.append(line)
-            elif self.section == "err":
-                self.err.append(line)
-            elif not self.ready:
-                self.setup_log.append(line)
-                if sw.a.verbose:
+        rec = None
+        if line.startswith("{"):
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                pass
+        if not isinstance(rec, dict) or "sweep" not in rec:
+            if not self.ready:
+                self.log.append(line)
+                if self.sw.a.verbose:
                     print(f"guest: {line}", file=sys.stderr)
             return
-        if sysinfo.parse_guest_line(sw.res["system"], line):
-            return
-        f = line.split()
-        what = f[1]
-        if what == "SETUP-FAILED":
-            self.setup_error = " ".join(f[2:])
-        elif what == "READY":
+        what = rec["sweep"]
+        if what == "system" and rec.get("rc") == 0 and "tool" in rec:
+            self.sw.res["system"].update(sysinfo.from_tool(rec["tool"], "vm"))
+        elif what == "setup":
+            self.setup_error = rec.get("error") or "the guest's setup failed"
+            self.log += (rec.get("log") or "").splitlines()
+        elif what == "ready":
             self.ready = True
-            sw.start()
-        elif what == "BEGIN":
-            idx = int(f[2])
-            if self.current != idx:
-                self.current = idx
-                self.invs = []
-            self.inv_t0 = time.monotonic()
-            self.out, self.err = [], []
-            self.section = None
-        elif what == "OUT":
-            self.section = "out"
-        elif what == "ERR":
-            self.section = "err"
-        elif what == "END":
-            rc = int(f[4])
-            try:	# the guest's clock: this stream arrives in bursts
-                secs = float(f[6]) - float(f[5])
-            except (IndexError, ValueError):
-                secs = time.monotonic() - self.inv_t0
-            self.invs.append((rc, "\n".join(self.out).strip() + "\n",
-                              "\n".join(self.err).strip(), secs))
-            self.section = None
-        elif what == "CELL":
-            idx = int(f[2])
-            cell = sw.cells[idx]
-            cell["command"] = "$TOOL " + " ".join(
-                shlex.quote(x) for x in cell["argv"])
-            sw.finish_cell(cell, self.invs, sum(i[3] for i in self.invs))
-            self.current = None
-        elif what == "DONE":
+            self.sw.start()
+        elif what == "run":
+            self.run(rec)
+        elif what == "done":
+            if self.current is not None:
+                self.end_cell()
+            self.sw.fail_rest("the guest said nothing of this cell")
             self.finished = True
+
+    def run(self, rec):
+        idx = rec["cell"]
+        if self.current is not None and self.current != idx:
+            self.end_cell()	# a record of it was lost
+        self.current = idx
+        try:	# the guest's clock: this stream arrives in bursts
+            secs = float(rec["t1"]) - float(rec["t0"])
+        except (KeyError, TypeError, ValueError):
+            secs = 0.0
+        self.invs.append((rec.get("rc"), guest_output(rec),
+                          rec.get("err") or "", secs))
+        if rec.get("rc") != 0 or \
+           len(self.invs) >= self.sw.cells[idx]["invocations"]:
+            self.end_cell()
+
+    def end_cell(self, why=None):
+        """The current cell is over; WHY: it was cut short, and why."""
+        if why:
+            self.invs.append((125, "", why, 0.0))
+        cell = self.sw.cells[self.current]
+        cell["command"] = "$TOOL " + " ".join(shlex.quote(x)
+                                              for x in cell["argv"])
+        self.sw.finish_cell(cell, self.invs, sum(i[3] for i in self.invs))
+        self.current = None
+        self.invs = []
+
+    def vm_ended(self, rc):
+        """After run.sh: cells run in order, so the first one unfinished
+        was running when the VM ended. Returns the sweep's error, if any."""
+        sw = self.sw
+        if self.ready and not self.finished:
+            if self.current is None:
+                self.current = next((c["index"] for c in sw.cells
+                                     if c["index"] not in sw.rows_by_cell),
+                                    None)
+            if self.current is not None:
+                self.end_cell(f"the VM ended during this cell (run.sh exit {rc})")
+        if self.setup_error or not self.ready:
+            msg = self.setup_error or \
+                f"the VM did not start the sweep (run.sh exit {rc})"
+            log = "\n".join(self.log[-20:]).strip()
+            sw.fail_rest(msg + (f"\n{log}" if log else ""))
+            return msg
+        if not self.finished:
+            sw.fail_rest(f"not run: the VM ended before this cell (run.sh exit {rc})")
+            return f"the VM ended before the sweep finished (run.sh exit {rc})"
+        return None
 
 
 def run_vm(sw):
@@ -696,43 +665,31 @@ def run_vm(sw):
     max_ch = max(a.channels) if sw.kind == "dmaengine" else 0
     soft = f"channels={max(max_ch, 1)}" + (f" {a.soft_dma}" if a.soft_dma else "")
     sw.res["params"]["vm"]["soft_dma_params"] = soft if sw.kind == "dmaengine" else None
-    script = guest_script(sw.kind, sw.cells, soft)
-    with open(os.path.join(a.output, "guest.sh"), "w", encoding="utf-8") as f:
-        f.write(script)
+    cells = os.path.join(a.output, "cells.txt")
+    with open(cells, "w", encoding="utf-8") as f:
+        f.write(cells_text(sw.cells))
     cmd = [os.path.join(TOP, "scripts", "vm", "run.sh"), "-m", a.kernel_machine,
-           "-c", a.dma_config, "-t", str(a.vm_timeout)]
+           "-c", a.dma_config, "-t", str(a.vm_timeout), "-f", cells]
     if not a.verbose:
         cmd.append("-q")
-    cmd += ["--", script]
+    cmd += ["--", guest_command(sw.kind, soft, "cells.txt")]
     if not a.quiet:
         print(f"booting the VM ({a.kernel_machine}/{a.dma_config}); "
               f"{len(sw.cells)} cells", file=sys.stderr, flush=True)
-    gs = GuestStream(sw)
+    gr = GuestReader(sw)
     # its own process group: an interrupt stops run.sh, timeout and QEMU
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True,
                             errors="replace", start_new_session=True)
     try:
         for line in proc.stdout:
-            gs.feed(line)
+            gr.feed(line)
         rc = proc.wait()
     except KeyboardInterrupt:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait()
         sw.fail_rest("not run: the sweep was interrupted")
         raise
-    if gs.current is not None:	# the VM ended in the middle of a cell
-        gs.invs.append((125, "", "the VM ended during this cell (run.sh "
-                        f"exit {rc})", 0.0))
-        gs.feed(f"{MARK} CELL {gs.current}\n")
-    if gs.setup_error or not gs.ready:
-        msg = gs.setup_error or f"the VM did not start the sweep (run.sh exit {rc})"
-        log = "\n".join(gs.setup_log[-20:]).strip()
-        sw.fail_rest(msg + (f"\n{log}" if log else ""))
-        return msg
-    if not gs.finished:
-        sw.fail_rest(f"not run: the VM ended before this cell (run.sh exit {rc})")
-        return f"the VM ended before the sweep finished (run.sh exit {rc})"
-    return None
+    return gr.vm_ended(rc)
 
 
 # ---------------------------------------------------------------------------
@@ -913,18 +870,16 @@ def main(argv=None):
               file=sys.stderr)
         return 2
 
-    if a.vm:
-        system = sysinfo.guest_skeleton()
-        system["host"] = {"hostname": os.uname().nodename,
-                          "kernel": os.uname().release,
-                          "cpu_model": sysinfo.gather()["cpu_model"]}
+    if a.vm:	# the guest's tool describes the guest
+        system = sysinfo.skeleton("vm")
+        system["host"] = sysinfo.host_summary(find_tool(a.tool))
     else:
         a.tool_path = find_tool(a.tool)
         if not os.access(a.tool_path, os.X_OK):
             print(f"sweep.py: no tool at {a.tool_path}: build it (make -C "
                   "tools/dma) or give --tool", file=sys.stderr)
             return 2
-        system = sysinfo.gather(tool_version(a.tool_path))
+        system = sysinfo.ask_tool(a.tool_path)
     params = {k: v for k, v in vars(a).items()
               if k not in ("render", "dry_run", "force", "quiet", "verbose",
                            "output", "tool_path")}
@@ -953,6 +908,8 @@ def main(argv=None):
     except KeyboardInterrupt:
         sw.fail_rest("not run: the sweep was interrupted")
         status = 130
+    if a.vm and not system["host"]["cpu_model"]:
+        system["host"] = sysinfo.host_summary(find_tool(a.tool))	# built now?
     sw.checkpoint()
     table = write_reports(res, a.output)
     sys.stdout.write(table)

@@ -1,130 +1,61 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """What a results file says about the machine it was measured on.
 
-gather() reads this machine (/proc, /sys); GUEST_SH prints the same facts
-from inside the test VM (busybox sh) as '@@SWEEP SYS' and '@@SWEEP NODE'
-lines, which parse_guest_line() turns into the same dictionary.
+The tool describes the machine itself (dma_map_benchmark --system: kernel,
+CPU, NUMA nodes, command line, IOMMUs, page size, its version), here and
+in the test VM alike; from_tool() makes results.json's "system" of its
+object, ask_tool() asks a tool on this machine. providers() merges the
+DMA providers the tool's runs named.
 """
 
-import glob
+import json
 import os
-import platform
 import re
+import subprocess
 
 
-def _read(path, default=None):
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return f.read().strip()
-    except OSError:
-        return default
+def skeleton(where):
+    """"system" before (or without) the tool's description."""
+    return {"where": where, "kernel": None, "machine": None,
+            "cpu_model": None, "cpus": None, "numa": [], "page_size": None,
+            "cmdline": None, "iommus": [], "tool_version": None}
 
 
-def cpu_model(cpuinfo_text, devicetree_model=None):
-    """The CPU's name: x86 'model name', else the device tree's model or
-    arm64's implementer/part numbers, else None."""
-    fields = {}
-    for line in cpuinfo_text.splitlines():
-        if ":" in line:
-            k, v = line.split(":", 1)
-            fields.setdefault(k.strip(), v.strip())
-    for k in ("model name", "Model", "Hardware", "cpu model", "cpu"):
-        if fields.get(k):
-            return fields[k]
-    if devicetree_model:
-        return devicetree_model.strip("\0 ")
-    if "CPU implementer" in fields:
-        return (f"implementer {fields['CPU implementer']} part "
-                f"{fields.get('CPU part', '?')} variant "
-                f"{fields.get('CPU variant', '?')}")
-    return None
+def from_tool(doc, where):
+    """"system" of the tool's --system object: where it ran ("host" or
+    "vm"), its "system" members, tool_version as --version says it."""
+    s = skeleton(where)
+    s.update(doc.get("system") or {})
+    s["tool_version"] = f"{doc.get('tool')} {doc.get('version')}"
+    return s
 
 
-def numa_nodes(root="/sys/devices/system/node"):
-    """[{node, cpulist, mem_total_kb, distance}] from sysfs; [] if none."""
-    nodes = []
-    for d in sorted(glob.glob(os.path.join(root, "node[0-9]*")),
-                    key=lambda p: int(re.sub(r"\D", "", os.path.basename(p)))):
-        meminfo = _read(os.path.join(d, "meminfo"), "")
-        m = re.search(r"MemTotal:\s+(\d+)\s+kB", meminfo)
-        nodes.append({
-            "node": int(os.path.basename(d)[4:]),
-            "cpulist": _read(os.path.join(d, "cpulist"), ""),
-            "mem_total_kb": int(m.group(1)) if m else None,
-            "distance": [int(x) for x in
-                         _read(os.path.join(d, "distance"), "").split()],
-        })
-    return nodes
-
-
-def gather(tool_version=None):
-    """This machine, for a sweep run here."""
-    return {
-        "where": "host",
-        "hostname": platform.node(),
-        "kernel": os.uname().release,
-        "machine": os.uname().machine,
-        "cpu_model": cpu_model(_read("/proc/cpuinfo", ""),
-                               _read("/proc/device-tree/model")),
-        "cpus": os.cpu_count(),
-        "numa": numa_nodes(),
-        "page_size": os.sysconf("SC_PAGE_SIZE"),
-        "cmdline": _read("/proc/cmdline"),
-        "dmi_product": _read("/sys/class/dmi/id/product_name"),
-        "iommus": sorted(os.listdir("/sys/class/iommu"))
-        if os.path.isdir("/sys/class/iommu") else [],
-        "tool_version": tool_version,
-    }
-
-
-# Inside the VM: the same facts, one line each. $TOOL is the tool.
-GUEST_SH = r"""
-sweep_sys() {
-	echo "@@SWEEP SYS kernel $(uname -r)"
-	echo "@@SWEEP SYS machine $(uname -m)"
-	echo "@@SWEEP SYS cpu_model $(grep -m1 -E '^(model name|Hardware|cpu model)' /proc/cpuinfo | sed 's/^[^:]*: *//')"
-	echo "@@SWEEP SYS cpus $(grep -c '^processor' /proc/cpuinfo)"
-	echo "@@SWEEP SYS cmdline $(cat /proc/cmdline)"
-	echo "@@SWEEP SYS tool_version $("$TOOL" --version 2>&1)"
-	for _n in /sys/devices/system/node/node[0-9]*; do
-		[ -d "$_n" ] || continue
-		echo "@@SWEEP NODE ${_n##*/node} $(cat "$_n/cpulist") $(awk '/MemTotal/ {print $4}' "$_n/meminfo") $(cat "$_n/distance")"
-	done
-	ls /sys/class/iommu 2>/dev/null | sed 's/^/@@SWEEP IOMMU /'
-}
-"""
-
-
-def guest_skeleton():
-    return {"where": "vm", "kernel": None, "machine": None, "cpu_model": None,
-            "cpus": None, "numa": [], "page_size": 4096, "cmdline": None,
-            "iommus": [], "tool_version": None}
-
-
-def parse_guest_line(info, line):
-    """Fold one '@@SWEEP SYS|NODE|IOMMU' line into info; False if not one."""
-    parts = line.split(" ", 3)
-    if len(parts) < 3 or parts[0] != "@@SWEEP":
-        return False
-    if parts[1] == "SYS":
-        key = parts[2]
-        value = parts[3] if len(parts) > 3 else ""
-        info[key] = int(value) if key == "cpus" and value.isdigit() else value
-        return True
-    if parts[1] == "NODE":
-        f = line.split()[2:]
+def ask_tool(tool, where="host"):
+    """The machine as TOOL --system describes it; without a description
+    (a tool from before --system), what --version says."""
+    def run(opt):
         try:
-            info["numa"].append({
-                "node": int(f[0]), "cpulist": f[1],
-                "mem_total_kb": int(f[2]),
-                "distance": [int(x) for x in f[3:]]})
-        except (IndexError, ValueError):
-            info["numa"].append({"raw": line})
-        return True
-    if parts[1] == "IOMMU":
-        info["iommus"].append(parts[2])
-        return True
-    return False
+            p = subprocess.run([tool, opt], capture_output=True, text=True,
+                               timeout=30)
+            return p.stdout if p.returncode == 0 else None
+        except (OSError, subprocess.SubprocessError):
+            return None
+    try:
+        return from_tool(json.loads(run("--system") or ""), where)
+    except (ValueError, AttributeError):
+        s = skeleton(where)
+        s["tool_version"] = (run("--version") or "").strip() or None
+        return s
+
+
+def host_summary(tool):
+    """For a sweep in the VM: the host it ran on (the host's tool, if
+    built, names its CPU)."""
+    u = os.uname()
+    s = {"hostname": u.nodename, "kernel": u.release, "cpu_model": None}
+    if tool and os.access(tool, os.X_OK):
+        s["cpu_model"] = ask_tool(tool).get("cpu_model")
+    return s
 
 
 def providers(tool_jsons):

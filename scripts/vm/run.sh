@@ -11,12 +11,14 @@
 #   -t, --timeout SEC    kill the VM after SEC seconds (default: 600)
 #   -a, --append ARGS    extra kernel command line
 #   -M, --memory SIZE    guest RAM instead of the machine's (QEMU -m: 12G)
+#   -f, --file FILE      copy FILE into the guest's /opt/dma-bench (repeatable)
 #   -q, --quiet          no progress lines on stderr
 #
-# The guest command runs in /opt/dma-bench with PROJECT, TOOL, MODDIR and
-# DMA_BENCH_CONFIG set. Its stdout and stderr stream to our stdout as it
-# runs; the kernel log goes to build/vm/<machine>-<config>/console.log and
-# its tail is printed when the command fails. Exit status: the guest
+# The guest command runs in /opt/dma-bench (tools/testing/guest is there
+# as tests/) with PROJECT, TOOL, MODDIR and DMA_BENCH_CONFIG set. Its
+# stdout and stderr stream to our stdout as it runs; the kernel log goes
+# to build/vm/<machine>-<config>/console.log and its tail is printed when
+# the command fails. Exit status: the guest
 # command's, 124 on timeout, 125 when the VM died before finishing.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -27,6 +29,7 @@ timeout=600
 extra_append=
 quiet=
 memory=
+files=()
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -35,14 +38,21 @@ while [ $# -gt 0 ]; do
 	-t|--timeout) timeout=$2; shift 2 ;;
 	-a|--append) extra_append="$extra_append $2"; shift 2 ;;
 	-M|--memory) memory=$2; shift 2 ;;
+	-f|--file) files+=("$2"); shift 2 ;;
 	-q|--quiet) quiet=1; shift ;;
 	--) shift; break ;;
-	-h|--help) sed -n '4,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1 (see --help)" ;;
 	*) break ;;
 	esac
 done
 [ $# -gt 0 ] || die "no guest command given (see --help)"
+for f in ${files[@]+"${files[@]}"}; do
+	[ -f "$f" ] || die "--file $f: no such file"
+	case $(basename "$f") in
+	bin|modules|tests|cmd) die "--file $f: the guest has its own $(basename "$f")" ;;
+	esac
+done
 
 conf=$DMA_BENCH_TOP/scripts/vm/machines/$machine.conf
 [ -f "$conf" ] || die "no machine '$machine': $(ls "$DMA_BENCH_TOP/scripts/vm/machines" | sed 's/\.conf//' | tr '\n' ' ')"
@@ -175,6 +185,9 @@ $VM_TOOL_CC -static -O2 -I"$work/upstream" -o "$root/opt/dma-bench/bin/upstream_
 
 flock -u 9
 cp -r "$DMA_BENCH_TOP/tools/testing/guest/." "$root/opt/dma-bench/tests/"
+for f in ${files[@]+"${files[@]}"}; do
+	cp "$f" "$root/opt/dma-bench/"
+done
 # the guest tests' own programs
 for prog in "$DMA_BENCH_TOP"/tools/testing/guest/src/*.c; do
 	$VM_TOOL_CC -static -O2 -Wall -Wextra -I"$DMA_BENCH_TOP/uapi" \

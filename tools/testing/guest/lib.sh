@@ -22,6 +22,25 @@ have_memcpy_vec() {
 	grep -q 'HAVE_DMA_MEMCPY_VEC 1' "$MODDIR/probes.h" 2>/dev/null
 }
 
+# json_string [FILE...]: the text of FILE (or stdin) as one JSON string,
+# without a newline: '\', '"' and control characters escaped, lines joined
+# with \n, the last newline dropped. For short texts (messages): busybox
+# awk's gsub takes seconds on a megabyte of quotes.
+json_string() {
+	awk 'BEGIN { printf "\"" }
+	{
+		gsub(/\\/, "\\\\")
+		gsub(/"/, "\\\"")
+		gsub(/\t/, "\\t")
+		gsub(/\r/, "\\r")
+		if ($0 ~ /[\001-\037]/)
+			for (c = 1; c < 32; c++)
+				gsub(sprintf("%c", c), sprintf("\\u%04x", c))
+		printf "%s%s", (NR > 1 ? "\\n" : ""), $0
+	}
+	END { printf "\"" }' "$@"
+}
+
 # Kernel log: mark a position, then assert that nothing bad came after it.
 # (DMA-API debug errors are WARN()s: "WARNING:" catches them, and the
 # health suite checks the error count.)

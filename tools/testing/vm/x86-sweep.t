@@ -65,6 +65,12 @@ def system():
     assert s["cpu_model"] and s["cpus"] == 2 and len(s["numa"]) >= 1
     assert s["numa"][0]["node"] == 0 and s["numa"][0]["mem_total_kb"] > 0
     assert s["tool_version"].startswith("dma_map_benchmark ")
+    # the guest's tool describes the guest (--system)
+    assert s["machine"] == "x86_64" and s["page_size"] == 4096, s
+    assert "console=ttyS0" in s["cmdline"] and s["iommus"] == [], s
+    assert s["host"]["hostname"] == os.uname().nodename, s["host"]
+    cells = open(os.path.join(work, "de/cells.txt")).read().splitlines()
+    assert len(cells) == 8 and cells[0].startswith("0 1 -m dmaengine --prep memcpy "), cells
     p = s["providers"]
     assert p[0]["driver"] == "soft_dma" and p[0]["device"] == "soft_dma.0", p
     assert len(p[0]["channels"]) == 2 and p[0]["has_memcpy_sg"] is False
@@ -72,7 +78,8 @@ def system():
     assert prm["vm"] == {"machine": "x86", "dma_config": "direct",
                          "soft_dma_params": "channels=2"}, prm["vm"]
     assert prm["runs"] == 3 and prm["bytes"] == "1M" and prm["orders"] == [0, 4]
-check("results.json: guest kernel, CPU, NUMA, tool version, soft_dma channels, parameters", system)
+check("results.json: guest kernel, CPU, NUMA, command line, page size, tool version (the "
+      "guest tool's --system), soft_dma channels, parameters; the cells file", system)
 
 def table():
     t = read("de/table.txt")
