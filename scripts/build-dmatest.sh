@@ -6,5 +6,7 @@
 # build CONFIG_DMATEST).
 #
 # usage: build-dmatest.sh KDIR SRCDIR OUTDIR   (see build-in-tree-module.sh)
-[ $# -eq 3 ] || { echo "usage: $0 KDIR SRCDIR OUTDIR" >&2; exit 1; }
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+[ $# -eq 3 ] || die "usage: $0 KDIR SRCDIR OUTDIR"
 exec "$(dirname "$0")/build-in-tree-module.sh" "$@" drivers/dma/dmatest.c CONFIG_DMATEST

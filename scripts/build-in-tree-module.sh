@@ -17,12 +17,10 @@
 #           (drivers/dma/dmaengine.h); any other "..." include is refused
 # ARCH, CROSS_COMPILE and MAKE are honoured.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
 name=$(basename "${4:-module}" .c)
-die() {
-	echo "build-$name: $*" >&2
-	exit 1
-}
+SAY_AS=build-$name
 
 [ $# -ge 5 ] || die "usage: $0 KDIR SRCDIR OUTDIR SOURCE CONFIG [HEADER...]"
 kdir=$1
@@ -63,7 +61,7 @@ if [ -f "$srcdir/Makefile" ] && [ -n "$release" ]; then
 		 paste -sd.)
 	case $release in
 	"$srcver".*|"$srcver"-*|"$srcver") ;;
-	*) echo "build-$name: warning: $srcdir is $srcver, $kdir is $release" >&2 ;;
+	*) say "warning: $srcdir is $srcver, $kdir is $release" ;;
 	esac
 fi
 

@@ -7,6 +7,8 @@
 # is not set). Its one private header is drivers/dma/dmaengine.h.
 #
 # usage: build-zynqmp-dma.sh KDIR SRCDIR OUTDIR   (see build-in-tree-module.sh)
-[ $# -eq 3 ] || { echo "usage: $0 KDIR SRCDIR OUTDIR" >&2; exit 1; }
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+[ $# -eq 3 ] || die "usage: $0 KDIR SRCDIR OUTDIR"
 exec "$(dirname "$0")/build-in-tree-module.sh" "$@" drivers/dma/xilinx/zynqmp_dma.c \
 	CONFIG_XILINX_ZYNQMP_DMA drivers/dma/dmaengine.h

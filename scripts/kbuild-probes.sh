@@ -11,6 +11,8 @@
 # usage: kbuild-probes.sh OUTPUT_HEADER PROBE.c|PROBE.exports... (KDIR,
 #        ARCH, CROSS_COMPILE and MAKE come from the environment)
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+SAY_AS=kbuild-probes
 
 out=$1
 shift
@@ -34,7 +36,7 @@ for src in "$@"; do
 	objs+=("$name.o")
 done
 [ ${#exports[@]} -eq 0 ] || [ -f "$KDIR/Module.symvers" ] ||
-	{ echo "kbuild-probes: $KDIR has no Module.symvers" >&2; exit 1; }
+	die "$KDIR has no Module.symvers"
 echo "obj-m := ${objs[*]}" > "$tmp/Kbuild"
 
 # -k: a probe that does not compile is an answer, not an error.
@@ -68,7 +70,6 @@ $make -C "$KDIR" M="$tmp" -k ${ARCH:+ARCH=$ARCH} \
 mv "$out.tmp" "$out"
 
 if ! grep -q '^#define' "$out" && ! grep -q 'CC \[M\]' "$tmp/log"; then
-	echo "kbuild-probes: no probe compiled; is $KDIR a configured kernel tree?" >&2
 	cat "$tmp/log" >&2
-	exit 1
+	die "no probe compiled; is $KDIR a configured kernel tree?"
 fi

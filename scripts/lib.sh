@@ -1,16 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Shared helpers of the host-side scripts. Source it; do not run it.
+#
+# say MESSAGE, die MESSAGE: a line on stderr, "[dma-bench] MESSAGE" (die:
+# "[dma-bench] error: MESSAGE", then exit 1); a script that wants its own
+# name in the brackets sets SAY_AS after sourcing this. Packages come from
+# one place: scripts/setup.sh installs them (or says what to install).
 
 DMA_BENCH_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-DMA_BENCH_CACHE=${DMA_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dma-bench}
+DMA_BENCH_CACHE=${DMA_BENCH_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/dma-bench}
 DMA_BENCH_BUILD=${DMA_BENCH_BUILD:-$DMA_BENCH_TOP/build}
+SAY_AS=dma-bench
 
 say() {
-	echo "[dma-bench] $*" >&2
+	echo "[$SAY_AS] $*" >&2
 }
 
 die() {
-	echo "[dma-bench] error: $*" >&2
+	echo "[$SAY_AS] error: $*" >&2
 	exit 1
 }
 
@@ -28,7 +34,7 @@ stock_kernel_release() {
 # benchmark tool and header, checkpatch), extracted once and cached.
 linux_source_dir() {
 	local tarball=/usr/src/linux-source-6.12.tar.xz ver dir
-	[ -f "$tarball" ] || die "$tarball is missing: apt-get install linux-source-6.12"
+	[ -f "$tarball" ] || die "$tarball is missing: scripts/setup.sh installs linux-source-6.12"
 	ver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || stat -c %Y "$tarball")
 	dir=$DMA_BENCH_CACHE/linux-source/$ver
 	if [ ! -f "$dir/.complete" ]; then

@@ -84,7 +84,7 @@ mkdir -p "$kbuild"
 case $VM_KERNEL_KIND in
 stock)
 	release=$(stock_kernel_release) ||
-		die "no Debian 6.12 kernel in /boot: apt-get install linux-image-6.12-amd64 linux-headers-6.12-amd64"
+		die "no Debian 6.12 kernel in /boot: scripts/setup.sh installs linux-image-6.12-amd64 and linux-headers-6.12-amd64"
 	kernel=/boot/vmlinuz-$release
 	kdir=/lib/modules/$release/build
 	kmods=/lib/modules/$release
@@ -196,7 +196,7 @@ done
 
 busybox=${guest_busybox:-$(command -v busybox || echo /bin/busybox)}
 file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
-	die "$busybox is not static: apt-get install busybox-static"
+	die "$busybox is not static: scripts/setup.sh installs busybox-static"
 cp "$busybox" "$root/bin/busybox"
 install_applets=
 if [ -n "${guest_busybox:-}" ]; then

@@ -15,17 +15,14 @@
 # One node is added: /dma-bench-map, a device without a driver and without
 # dma-coherent, for the benchmark's map modes (bound by driver_override).
 set -euo pipefail
-
-die() {
-	echo "zcu102-dtb: $*" >&2
-	exit 1
-}
+. "$(dirname "$0")/../lib.sh"
+SAY_AS=zcu102-dtb
 
 [ $# -eq 2 ] || die "usage: $0 STOCK.dtb OUT.dtb"
 in=$1
 out=$2
 [ -f "$in" ] || die "$in does not exist"
-command -v fdtput >/dev/null || die "fdtput is missing: apt-get install device-tree-compiler"
+command -v fdtput >/dev/null || die "fdtput is missing: scripts/setup.sh installs device-tree-compiler"
 
 tmp=$(mktemp "${TMPDIR:-/tmp}/zcu102-dtb.XXXXXX")
 trap 'rm -f "$tmp"' EXIT
@@ -82,4 +79,4 @@ fdtput -t s "$tmp" /dma-bench-map compatible dma-bench,map-target
 
 # compact again, and check the result parses
 dtc -q -I dtb -O dtb -o "$out" "$tmp"
-echo "zcu102-dtb: $gdma GDMA channels and 2 UARTs on a fixed clock" >&2
+say "$gdma GDMA channels and 2 UARTs on a fixed clock"
