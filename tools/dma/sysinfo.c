@@ -166,34 +166,22 @@ void read_cpufreq(const char *root, const uint32_t *cpus, unsigned int nr_cpus,
 	closedir(d);
 }
 
-/* read_file() - all of @root@path, NUL-terminated, malloc'ed; NULL if none */
+/* read_file() - @root@path up to its first NUL, malloc'ed; NULL if none */
 static char *read_file(const char *root, const char *path)
 {
 	char full[4096], *buf = NULL;
-	size_t len = 0, cap = 0, n;
+	size_t len = 0;
 	FILE *f;
 
 	snprintf(full, sizeof(full), "%s%s", root, path);
 	f = fopen(full, "r");
 	if (!f)
 		return NULL;
-	do {
-		if (cap - len < 4096) {
-			char *b = realloc(buf, cap + 65536);
-
-			if (!b) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = b;
-			cap += 65536;
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-	} while (n);
+	if (getdelim(&buf, &len, '\0', f) < 0) {
+		free(buf);
+		buf = strdup("");
+	}
 	fclose(f);
-	buf[len] = '\0';
 	return buf;
 }
 
@@ -276,130 +264,94 @@ static void json_key_file(struct json *j, const char *key, const char *root,
 	free(text);
 }
 
-static int cmp_uint(const void *a, const void *b)
+static char *node_file(const char *root, unsigned int n, const char *name)
 {
-	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+	char path[128];
 
-	return x < y ? -1 : x > y;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%u/%s", n,
+		 name);
+	return read_file(root, path);
 }
 
 static void json_numa_node(struct json *j, const char *root, unsigned int n)
 {
-	char path[128], *text, *p, *end;
-	const char *mem;
+	char *text, *p, *end, *mem;
 	long long v;
 
 	json_object_begin(j);
 	json_key_uint(j, "node", n);
-	snprintf(path, sizeof(path), "/sys/devices/system/node/node%u/cpulist",
-		 n);
-	text = read_file(root, path);
+	text = node_file(root, n, "cpulist");
 	json_key(j, "cpulist");
 	json_string(j, text ? strip(text) : "");
 	free(text);
-	snprintf(path, sizeof(path), "/sys/devices/system/node/node%u/meminfo",
-		 n);
-	text = read_file(root, path);
+	text = node_file(root, n, "meminfo");
 	mem = text ? strstr(text, "MemTotal:") : NULL;
 	json_key(j, "mem_total_kb");
-	if (mem && (v = strtoll(mem + strlen("MemTotal:"), &end, 10)) >= 0 &&
-	    end != mem + strlen("MemTotal:"))
+	if (mem && sscanf(mem, "MemTotal: %lld", &v) == 1 && v >= 0)
 		json_int(j, v);
 	else
 		json_null(j);
 	free(text);
-	snprintf(path, sizeof(path), "/sys/devices/system/node/node%u/distance",
-		 n);
-	text = read_file(root, path);
+	text = node_file(root, n, "distance");
 	json_key(j, "distance");
 	json_array_begin(j);
-	for (p = text; p && *p; p = end) {
-		v = strtoll(p, &end, 10);
-		if (end == p)
-			break;
+	for (p = text; p && (v = strtoll(p, &end, 10), end != p); p = end)
 		json_int(j, v);
-	}
 	json_array_end(j);
 	free(text);
 	json_object_end(j);
 }
 
+static int is_node(const struct dirent *de)
+{
+	unsigned int n;
+	char tail;
+
+	return sscanf(de->d_name, "node%u%c", &n, &tail) == 1;
+}
+
+static int is_entry(const struct dirent *de)
+{
+	return de->d_name[0] != '.';
+}
+
 /* the NUMA nodes of @root/sys/devices/system/node, by number */
 static void json_numa(struct json *j, const char *root)
 {
-	unsigned int *nodes = NULL, nr = 0, cap = 0, n, i;
-	char path[4096], tail;
-	struct dirent *de;
-	DIR *d;
+	struct dirent **de;
+	char path[4096];
+	int i, n;
 
 	json_key(j, "numa");
 	json_array_begin(j);
 	snprintf(path, sizeof(path), "%s/sys/devices/system/node", root);
-	d = opendir(path);
-	while (d && (de = readdir(d))) {
-		if (sscanf(de->d_name, "node%u%c", &n, &tail) != 1)
-			continue;
-		if (nr == cap) {
-			unsigned int *p = realloc(nodes, (cap + 16) * sizeof(*p));
-
-			if (!p)
-				break;
-			nodes = p;
-			cap += 16;
-		}
-		nodes[nr++] = n;
+	n = scandir(path, &de, is_node, versionsort);
+	for (i = 0; i < n; i++) {
+		json_numa_node(j, root, strtoul(de[i]->d_name + 4, NULL, 10));
+		free(de[i]);
 	}
-	if (d)
-		closedir(d);
-	if (nr)
-		qsort(nodes, nr, sizeof(*nodes), cmp_uint);
-	for (i = 0; i < nr; i++)
-		json_numa_node(j, root, nodes[i]);
-	free(nodes);
+	if (n >= 0)
+		free(de);
 	json_array_end(j);
 }
 
 /* the names in @root/sys/class/iommu, sorted */
 static void json_iommus(struct json *j, const char *root)
 {
-	char path[4096], **names = NULL;
-	unsigned int nr = 0, cap = 0, i;
-	struct dirent *de;
-	DIR *d;
+	struct dirent **de;
+	char path[4096];
+	int i, n;
 
 	json_key(j, "iommus");
 	json_array_begin(j);
 	snprintf(path, sizeof(path), "%s/sys/class/iommu", root);
-	d = opendir(path);
-	while (d && (de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		if (nr == cap) {
-			char **p = realloc(names, (cap + 16) * sizeof(*p));
-
-			if (!p)
-				break;
-			names = p;
-			cap += 16;
-		}
-		names[nr] = strdup(de->d_name);
-		if (names[nr])
-			nr++;
+	n = scandir(path, &de, is_entry, versionsort);
+	for (i = 0; i < n; i++) {
+		json_string(j, de[i]->d_name);
+		free(de[i]);
 	}
-	if (d)
-		closedir(d);
-	if (nr)
-		qsort(names, nr, sizeof(*names), cmp_str);
-	for (i = 0; i < nr; i++) {
-		json_string(j, names[i]);
-		free(names[i]);
-	}
-	free(names);
+	if (n >= 0)
+		free(de);
 	json_array_end(j);
 }
 
