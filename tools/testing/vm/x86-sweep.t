@@ -77,7 +77,7 @@ def system():
     prm = res["params"]
     assert prm["vm"] == {"machine": "x86", "dma_config": "direct",
                          "soft_dma_params": "channels=2"}, prm["vm"]
-    assert prm["runs"] == 3 and prm["bytes"] == "1M" and prm["orders"] == [0, 4]
+    assert prm["runs"] == 3 and prm["bytes_per_channel"] == "1M" and prm["orders"] == [0, 4]
 check("results.json: guest kernel, CPU, NUMA, command line, page size, tool version (the "
       "guest tool's --system), soft_dma channels, parameters; the cells file", system)
 
