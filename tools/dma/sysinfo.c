@@ -315,39 +315,37 @@ static int is_entry(const struct dirent *de)
 	return de->d_name[0] != '.';
 }
 
-/* the NUMA nodes of @root/sys/devices/system/node, by number */
-static void json_numa(struct json *j, const char *root)
+static void json_node_entry(struct json *j, const char *root,
+			    const char *name)
 {
-	struct dirent **de;
-	char path[4096];
-	int i, n;
-
-	json_key(j, "numa");
-	json_array_begin(j);
-	snprintf(path, sizeof(path), "%s/sys/devices/system/node", root);
-	n = scandir(path, &de, is_node, versionsort);
-	for (i = 0; i < n; i++) {
-		json_numa_node(j, root, strtoul(de[i]->d_name + 4, NULL, 10));
-		free(de[i]);
-	}
-	if (n >= 0)
-		free(de);
-	json_array_end(j);
+	json_numa_node(j, root, strtoul(name + strlen("node"), NULL, 10));
 }
 
-/* the names in @root/sys/class/iommu, sorted */
-static void json_iommus(struct json *j, const char *root)
+static void json_name_entry(struct json *j, const char *root,
+			    const char *name)
+{
+	(void)root;
+	json_string(j, name);
+}
+
+/*
+ * member @key: an array of what @entry writes for each entry of @root@dir
+ * that @filter takes, in version order (node2 before node10)
+ */
+static void json_dir(struct json *j, const char *key, const char *root,
+		     const char *dir, int (*filter)(const struct dirent *),
+		     void (*entry)(struct json *, const char *, const char *))
 {
 	struct dirent **de;
 	char path[4096];
 	int i, n;
 
-	json_key(j, "iommus");
+	json_key(j, key);
 	json_array_begin(j);
-	snprintf(path, sizeof(path), "%s/sys/class/iommu", root);
-	n = scandir(path, &de, is_entry, versionsort);
+	snprintf(path, sizeof(path), "%s%s", root, dir);
+	n = scandir(path, &de, filter, versionsort);
 	for (i = 0; i < n; i++) {
-		json_string(j, de[i]->d_name);
+		entry(j, root, de[i]->d_name);
 		free(de[i]);
 	}
 	if (n >= 0)
@@ -392,13 +390,15 @@ void report_system_json(FILE *f, const char *root)
 		json_int(&j, cpus);
 	else
 		json_null(&j);
-	json_numa(&j, root);
+	json_dir(&j, "numa", root, "/sys/devices/system/node", is_node,
+		 json_node_entry);
 	json_key(&j, "page_size");
 	json_int(&j, page > 0 ? page : 4096);
 	json_key_file(&j, "cmdline", root, "/proc/cmdline");
 	json_key_file(&j, "dmi_product", root,
 		      "/sys/class/dmi/id/product_name");
-	json_iommus(&j, root);
+	json_dir(&j, "iommus", root, "/sys/class/iommu", is_entry,
+		 json_name_entry);
 	json_object_end(&j);
 	json_object_end(&j);
 	fputc('\n', f);
