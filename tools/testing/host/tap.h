@@ -3,16 +3,20 @@
  * Minimal TAP producer for the host unit tests: "ok N - desc" or
  * "not ok N - desc" with the difference as "#" diagnostics, and the plan
  * at the end ("1..N"), unless the test runs with --no-plan because its .t
- * script adds tests of its own and prints the plan itself.
+ * script adds tests of its own and prints the plan itself. And what the
+ * tests share around it: capturing a FILE *, files for the .t script,
+ * made-up /proc and /sys trees.
  */
 #ifndef DMABENCH_TAP_H
 #define DMABENCH_TAP_H
 
+#include <ftw.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int tap_count, tap_failures;
 static bool tap_plan = true;
@@ -150,6 +154,91 @@ static inline void capture_free(struct capture *c)
 {
 	free(c->buf);
 	c->buf = NULL;
+}
+
+/* tap_out_file() - @text as $TEST_OUT_DIR/@name, for the .t script; none
+ * without TEST_OUT_DIR */
+static inline void tap_out_file(const char *name, const char *text)
+{
+	const char *dir = getenv("TEST_OUT_DIR");
+	char path[4096];
+	FILE *f;
+
+	if (!dir)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f)) {
+		printf("Bail out! cannot write %s\n", path);
+		exit(1);
+	}
+}
+
+/*
+ * A made-up tree (/proc, /sys, ...) for code that reads its files under a
+ * root: tree_new() makes a fresh, empty one at tree_root (removing the last
+ * one), tree_mkdir() and tree_write() fill it (parents made as needed),
+ * tree_free() removes it.
+ */
+static char tree_root[64];
+
+static inline void tree_mkdir(const char *path)
+{
+	char buf[4096], *p;
+
+	snprintf(buf, sizeof(buf), "%s%s", tree_root, path);
+	for (p = buf + strlen(tree_root) + 1; (p = strchr(p, '/')); p++) {
+		*p = 0;
+		mkdir(buf, 0755);
+		*p = '/';
+	}
+	mkdir(buf, 0755);
+}
+
+/* tree_write_n() - @len bytes of @text (NULs too) as the file @path */
+static inline void tree_write_n(const char *path, const char *text,
+				size_t len)
+{
+	char buf[4096];
+	FILE *f;
+
+	snprintf(buf, sizeof(buf), "%s%s", tree_root, path);
+	*strrchr(buf, '/') = '\0';
+	tree_mkdir(buf + strlen(tree_root));
+	snprintf(buf, sizeof(buf), "%s%s", tree_root, path);
+	f = fopen(buf, "w");
+	if (!f || fwrite(text, 1, len, f) != len || fclose(f)) {
+		printf("Bail out! cannot write %s\n", buf);
+		exit(1);
+	}
+}
+
+static inline void tree_write(const char *path, const char *text)
+{
+	tree_write_n(path, text, strlen(text));
+}
+
+static inline int tree_rm_entry(const char *path, const struct stat *st,
+				int flag, struct FTW *ftw)
+{
+	(void)st; (void)flag; (void)ftw;
+	return remove(path);
+}
+
+static inline void tree_free(void)
+{
+	if (tree_root[0])
+		nftw(tree_root, tree_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static inline void tree_new(void)
+{
+	tree_free();
+	strcpy(tree_root, "/tmp/dmabench-tree-XXXXXX");
+	if (!mkdtemp(tree_root)) {
+		printf("Bail out! mkdtemp failed\n");
+		exit(1);
+	}
 }
 
 #endif

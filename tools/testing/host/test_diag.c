@@ -13,8 +13,6 @@
  * buffers, and the CPU frequency state read from a made-up sysfs tree.
  */
 #include <errno.h>
-#include <ftw.h>
-#include <sys/stat.h>
 
 #include "diag.h"
 #include "dmaengine.h"
@@ -419,54 +417,6 @@ static void test_map_ext_ioctl_errors(void)
 /* Opening debugfs, on made-up trees                                  */
 /* ------------------------------------------------------------------ */
 
-static char root[64];
-
-static void mkdirs(const char *path)
-{
-	char buf[4096], *p;
-
-	snprintf(buf, sizeof(buf), "%s%s", root, path);
-	for (p = buf + strlen(root) + 1; (p = strchr(p, '/')); p++) {
-		*p = 0;
-		mkdir(buf, 0755);
-		*p = '/';
-	}
-	mkdir(buf, 0755);
-}
-
-static void write_file(const char *path, const char *text)
-{
-	char buf[4096];
-	FILE *f;
-
-	snprintf(buf, sizeof(buf), "%s%s", root, path);
-	f = fopen(buf, "w");
-	if (!f) {
-		printf("Bail out! cannot write %s\n", buf);
-		exit(1);
-	}
-	fputs(text, f);
-	fclose(f);
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
-{
-	(void)st; (void)flag; (void)ftw;
-	return remove(path);
-}
-
-static void new_root(void)
-{
-	if (root[0])
-		nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	strcpy(root, "/tmp/dmabench-diag-XXXXXX");
-	if (!mkdtemp(root)) {
-		printf("Bail out! mkdtemp failed\n");
-		exit(1);
-	}
-}
-
 #define MOUNTS_NO_DEBUGFS \
 	"sysfs /sys sysfs rw 0 0\nproc /proc proc rw 0 0\n" \
 	"tracefs /sys/kernel/tracing tracefs rw 0 0\n"
@@ -475,89 +425,89 @@ static void new_root(void)
 
 static void test_diagnose(void)
 {
-	new_root();
-	mkdirs("/sys/kernel/debug");
-	is_int(diagnose_open(root, MODE_SINGLE, ENOENT), OPEN_NO_DEBUGFS,
+	tree_new();
+	tree_mkdir("/sys/kernel/debug");
+	is_int(diagnose_open(tree_root, MODE_SINGLE, ENOENT), OPEN_NO_DEBUGFS,
 	       "no /proc/mounts, empty /sys/kernel/debug: debugfs not mounted");
-	mkdirs("/sys/bus/pci/drivers/dma_map_benchmark");
-	is_int(diagnose_open(root, MODE_SINGLE, ENOENT), OPEN_NO_DEBUGFS,
+	tree_mkdir("/sys/bus/pci/drivers/dma_map_benchmark");
+	is_int(diagnose_open(tree_root, MODE_SINGLE, ENOENT), OPEN_NO_DEBUGFS,
 	       "debugfs not mounted comes before the module check");
-	mkdirs("/sys/kernel/debug/tracing");
-	is_int(diagnose_open(root, MODE_SINGLE, ENOENT), OPEN_NO_DEVICE,
+	tree_mkdir("/sys/kernel/debug/tracing");
+	is_int(diagnose_open(tree_root, MODE_SINGLE, ENOENT), OPEN_NO_DEVICE,
 	       "no /proc/mounts, /sys/kernel/debug has entries: mounted");
 
-	new_root();
-	mkdirs("/proc");
-	mkdirs("/sys/kernel/debug/tracing");
-	write_file("/proc/mounts", MOUNTS_NO_DEBUGFS);
-	is_int(diagnose_open(root, MODE_SG, ENOENT), OPEN_NO_DEBUGFS,
+	tree_new();
+	tree_mkdir("/proc");
+	tree_mkdir("/sys/kernel/debug/tracing");
+	tree_write("/proc/mounts", MOUNTS_NO_DEBUGFS);
+	is_int(diagnose_open(tree_root, MODE_SG, ENOENT), OPEN_NO_DEBUGFS,
 	       "/proc/mounts without debugfs: not mounted, whatever the directory holds");
-	write_file("/proc/mounts", MOUNTS_NO_DEBUGFS
+	tree_write("/proc/mounts", MOUNTS_NO_DEBUGFS
 		   "none /mnt/debug debugfs rw 0 0\n");
-	is_int(diagnose_open(root, MODE_SG, ENOENT), OPEN_NO_DEBUGFS,
+	is_int(diagnose_open(tree_root, MODE_SG, ENOENT), OPEN_NO_DEBUGFS,
 	       "debugfs mounted elsewhere: not at /sys/kernel/debug");
-	write_file("/proc/mounts", MOUNTS_DEBUGFS);
-	is_int(diagnose_open(root, MODE_SG, ENOENT), OPEN_NO_MODULE,
+	tree_write("/proc/mounts", MOUNTS_DEBUGFS);
+	is_int(diagnose_open(tree_root, MODE_SG, ENOENT), OPEN_NO_MODULE,
 	       "debugfs mounted, no driver directory: module not loaded");
-	is_int(diagnose_open(root, MODE_DMAENGINE, ENOENT), OPEN_NO_MODULE,
+	is_int(diagnose_open(tree_root, MODE_DMAENGINE, ENOENT), OPEN_NO_MODULE,
 	       "dmaengine mode: module not loaded");
-	mkdirs("/sys/bus/platform/drivers/dma_map_benchmark");
-	is_int(diagnose_open(root, MODE_SG, ENOENT), OPEN_NO_DEVICE,
+	tree_mkdir("/sys/bus/platform/drivers/dma_map_benchmark");
+	is_int(diagnose_open(tree_root, MODE_SG, ENOENT), OPEN_NO_DEVICE,
 	       "platform driver registered: loaded, no device bound");
-	is_int(diagnose_open(root, MODE_DMAENGINE, ENOENT), OPEN_NO_DMAENGINE,
+	is_int(diagnose_open(tree_root, MODE_DMAENGINE, ENOENT), OPEN_NO_DMAENGINE,
 	       "dmaengine mode, module loaded, no file: no dmaengine mode");
-	new_root();
-	mkdirs("/proc");
-	write_file("/proc/mounts", MOUNTS_DEBUGFS);
-	mkdirs("/sys/bus/pci/drivers/dma_map_benchmark");
-	is_int(diagnose_open(root, MODE_SINGLE, ENOENT), OPEN_NO_DEVICE,
+	tree_new();
+	tree_mkdir("/proc");
+	tree_write("/proc/mounts", MOUNTS_DEBUGFS);
+	tree_mkdir("/sys/bus/pci/drivers/dma_map_benchmark");
+	is_int(diagnose_open(tree_root, MODE_SINGLE, ENOENT), OPEN_NO_DEVICE,
 	       "pci driver registered: loaded, no device bound");
 
-	is_int(diagnose_open(root, MODE_SINGLE, EACCES), OPEN_PERMISSION,
+	is_int(diagnose_open(tree_root, MODE_SINGLE, EACCES), OPEN_PERMISSION,
 	       "EACCES: permission");
-	is_int(diagnose_open(root, MODE_DMAENGINE, EPERM), OPEN_PERMISSION,
+	is_int(diagnose_open(tree_root, MODE_DMAENGINE, EPERM), OPEN_PERMISSION,
 	       "EPERM: permission");
-	is_int(diagnose_open(root, MODE_SINGLE, EIO), OPEN_OTHER,
+	is_int(diagnose_open(tree_root, MODE_SINGLE, EIO), OPEN_OTHER,
 	       "EIO: nothing to diagnose");
-	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	tree_free();
 }
 
 static void test_cpus_online(void)
 {
 	struct bench_opts o;
 
-	new_root();
+	tree_new();
 	opts_init(&o, 4096);
 	o.cpus[0] = 0;
 	o.cpus[1] = 5;
 	o.nr_cpus = 2;
-	ok(!check_cpus_online(root, &o, NULL),
+	ok(!check_cpus_online(tree_root, &o, NULL),
 	   "no online list: left to the kernel");
-	mkdirs("/sys/devices/system/cpu");
-	write_file("/sys/devices/system/cpu/online", "0-3\n");
-	ok(check_cpus_online(root, &o, capture_begin(&cap)) == -1,
+	tree_mkdir("/sys/devices/system/cpu");
+	tree_write("/sys/devices/system/cpu/online", "0-3\n");
+	ok(check_cpus_online(tree_root, &o, capture_begin(&cap)) == -1,
 	   "online 0-3, --cpus 0,5: refused");
 	is_str(capture_end(&cap),
 	       "dma_map_benchmark: --cpus: CPU 5 is not online (online: 0-3)\n",
 	       "the message names the CPU and the online list");
 	o.cpus[1] = 3;
-	ok(!check_cpus_online(root, &o, capture_begin(&cap)) &&
+	ok(!check_cpus_online(tree_root, &o, capture_begin(&cap)) &&
 	   !capture_end(&cap)[0], "online 0-3, --cpus 0,3: fine, nothing printed");
-	write_file("/sys/devices/system/cpu/online", "0,2-3,8-4095\n");
+	tree_write("/sys/devices/system/cpu/online", "0,2-3,8-4095\n");
 	o.cpus[0] = 1023;
 	o.cpus[1] = 2;
-	ok(!check_cpus_online(root, &o, NULL), "holes in the online list: 1023 and 2 online");
+	ok(!check_cpus_online(tree_root, &o, NULL), "holes in the online list: 1023 and 2 online");
 	o.cpus[1] = 1;
-	ok(check_cpus_online(root, &o, capture_begin(&cap)) == -1 &&
+	ok(check_cpus_online(tree_root, &o, capture_begin(&cap)) == -1 &&
 	   strstr(capture_end(&cap), "CPU 1 is not online (online: 0,2-3,8-4095)\n"),
 	   "CPU 1 in a hole: refused");
-	write_file("/sys/devices/system/cpu/online", "garbage\n");
-	ok(!check_cpus_online(root, &o, NULL),
+	tree_write("/sys/devices/system/cpu/online", "garbage\n");
+	ok(!check_cpus_online(tree_root, &o, NULL),
 	   "an unparsable online list: left to the kernel");
 	o.nr_cpus = 0;
-	write_file("/sys/devices/system/cpu/online", "0\n");
-	ok(!check_cpus_online(root, &o, NULL), "no --cpus: nothing checked");
-	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	tree_write("/sys/devices/system/cpu/online", "0\n");
+	ok(!check_cpus_online(tree_root, &o, NULL), "no --cpus: nothing checked");
+	tree_free();
 }
 
 static void cpu_files(unsigned int cpu, const char *gov, const char *driver,
@@ -566,22 +516,22 @@ static void cpu_files(unsigned int cpu, const char *gov, const char *driver,
 	char dir[128], path[192];
 
 	snprintf(dir, sizeof(dir), "/sys/devices/system/cpu/cpu%u/cpufreq", cpu);
-	mkdirs(dir);
+	tree_mkdir(dir);
 	if (gov) {
 		snprintf(path, sizeof(path), "%s/scaling_governor", dir);
-		write_file(path, gov);
+		tree_write(path, gov);
 	}
 	if (driver) {
 		snprintf(path, sizeof(path), "%s/scaling_driver", dir);
-		write_file(path, driver);
+		tree_write(path, driver);
 	}
 	if (cur) {
 		snprintf(path, sizeof(path), "%s/scaling_cur_freq", dir);
-		write_file(path, cur);
+		tree_write(path, cur);
 	}
 	if (max) {
 		snprintf(path, sizeof(path), "%s/cpuinfo_max_freq", dir);
-		write_file(path, max);
+		tree_write(path, max);
 	}
 }
 
@@ -590,24 +540,24 @@ static void test_cpufreq(void)
 	static const uint32_t cpus13[] = { 1, 3, 3 }, cpus0[] = { 0 };
 	struct cpufreq_info fi;
 
-	new_root();
-	read_cpufreq(root, NULL, 0, &fi);
+	tree_new();
+	read_cpufreq(tree_root, NULL, 0, &fi);
 	ok(fi.cpus == 0 && !fi.governor[0] && !fi.driver[0] &&
 	   !fi.cur_khz_max && !fi.max_khz && fi.boost == -1 &&
 	   !fi.boost_source, "no sysfs: nothing known, no error");
 
-	mkdirs("/sys/devices/system/cpu/cpu0");	/* a VM: no cpufreq */
-	mkdirs("/sys/devices/system/cpu/cpufreq");
-	read_cpufreq(root, NULL, 0, &fi);
+	tree_mkdir("/sys/devices/system/cpu/cpu0");	/* a VM: no cpufreq */
+	tree_mkdir("/sys/devices/system/cpu/cpufreq");
+	read_cpufreq(tree_root, NULL, 0, &fi);
 	ok(fi.cpus == 0 && fi.boost == -1, "CPUs without cpufreq: none counted");
 
 	cpu_files(0, "performance\n", "intel_pstate\n", "3200000\n", "3900000\n");
 	cpu_files(1, "performance\n", "intel_pstate\n", "2100000\n", "3900000\n");
 	cpu_files(2, "powersave\n", "intel_pstate\n", "800000\n", "4100000\n");
 	cpu_files(3, "performance\n", "intel_pstate\n", "3000000\n", "3900000\n");
-	mkdirs("/sys/devices/system/cpu/intel_pstate");
-	write_file("/sys/devices/system/cpu/intel_pstate/no_turbo", "1\n");
-	read_cpufreq(root, NULL, 0, &fi);
+	tree_mkdir("/sys/devices/system/cpu/intel_pstate");
+	tree_write("/sys/devices/system/cpu/intel_pstate/no_turbo", "1\n");
+	read_cpufreq(tree_root, NULL, 0, &fi);
 	ok(fi.cpus == 4 && !strcmp(fi.driver, "intel_pstate") &&
 	   fi.cur_khz_min == 800000 && fi.cur_khz_max == 3200000 &&
 	   fi.max_khz == 4100000, "all CPUs: driver, current range, highest max");
@@ -617,26 +567,26 @@ static void test_cpufreq(void)
 	ok(fi.boost == 0 && !strcmp(fi.boost_source, "intel_pstate/no_turbo"),
 	   "intel_pstate/no_turbo 1: boost off");
 
-	read_cpufreq(root, cpus13, 3, &fi);
+	read_cpufreq(tree_root, cpus13, 3, &fi);
 	ok(fi.cpus == 2 && !strcmp(fi.governor, "performance") &&
 	   fi.cur_khz_min == 2100000 && fi.cur_khz_max == 3000000 &&
 	   fi.max_khz == 3900000,
 	   "--cpus 1,3,3: those CPUs, each once");
 
-	write_file("/sys/devices/system/cpu/cpufreq/boost", "1\n");
-	read_cpufreq(root, cpus0, 1, &fi);
+	tree_write("/sys/devices/system/cpu/cpufreq/boost", "1\n");
+	read_cpufreq(tree_root, cpus0, 1, &fi);
 	ok(fi.cpus == 1 && fi.boost == 1 && !strcmp(fi.boost_source, "cpufreq/boost") &&
 	   fi.cur_khz_min == 3200000 && fi.cur_khz_max == 3200000,
 	   "cpufreq/boost wins over intel_pstate: boost on; one CPU");
 
-	write_file("/sys/devices/system/cpu/cpufreq/boost", "x\n");
-	write_file("/sys/devices/system/cpu/intel_pstate/no_turbo", "0\n");
-	write_file("/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq", "fast\n");
-	read_cpufreq(root, cpus0, 1, &fi);
+	tree_write("/sys/devices/system/cpu/cpufreq/boost", "x\n");
+	tree_write("/sys/devices/system/cpu/intel_pstate/no_turbo", "0\n");
+	tree_write("/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq", "fast\n");
+	read_cpufreq(tree_root, cpus0, 1, &fi);
 	ok(fi.boost == 1 && !strcmp(fi.boost_source, "intel_pstate/no_turbo") &&
 	   !fi.cur_khz_max && fi.max_khz == 3900000,
 	   "an unreadable boost file: the next source; an unparsable frequency: unknown");
-	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	tree_free();
 }
 
 static void test_open_messages(void)

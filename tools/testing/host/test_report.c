@@ -28,24 +28,6 @@ static struct capture cap;
 /* Map modes                                                          */
 /* ------------------------------------------------------------------ */
 
-static void write_file(const char *name, const char *text)
-{
-	const char *dir = getenv("TEST_OUT_DIR");
-	char path[4096];
-	FILE *f;
-
-	if (!dir)
-		return;
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f) {
-		printf("Bail out! cannot write %s\n", path);
-		exit(1);
-	}
-	fputs(text, f);
-	fclose(f);
-}
-
 static void test_map_text(void)
 {
 	const char *text;
@@ -64,7 +46,7 @@ static void test_map_text(void)
 	       "average map latency(us):1.4 standard deviation:0.3\n"
 	       "average unmap latency(us):1.3 standard deviation:0.3\n",
 	       "-m sg: the sg series' three lines, byte for byte");
-	write_file("map_sg_mode.txt", text);
+	tap_out_file("map_sg_mode.txt", text);
 
 	m = (struct map_benchmark){
 		.avg_map_100ns = 5, .map_stddev = 1,
@@ -80,7 +62,7 @@ static void test_map_text(void)
 	       "average map latency(us):0.5 standard deviation:0.1\n"
 	       "average unmap latency(us):12.3 standard deviation:0.0\n",
 	       "without -m: Linux 6.12's three lines, byte for byte");
-	write_file("map_single.txt", text);
+	tap_out_file("map_single.txt", text);
 	report_map_text(capture_begin(&cap), &m, true);
 	has_str(capture_end(&cap),
 		"dma mapping benchmark(SINGLE_MODE): threads:1 seconds:20 node:0 dir:BIDIRECTIONAL granule:1\n",
@@ -117,7 +99,7 @@ static void test_map_json(void)
 	       "\"map_us\":{\"mean\":1.4,\"stddev\":0.3},"
 	       "\"unmap_us\":{\"mean\":1.3,\"stddev\":0.3}}}\n",
 	       "sg mode JSON");
-	write_file("map_sg.json", text);
+	tap_out_file("map_sg.json", text);
 
 	m.map_mode = DMA_MAP_BENCH_SINGLE_MODE;
 	m.dma_trans_ns = 1000;
@@ -125,7 +107,7 @@ static void test_map_json(void)
 	text = capture_end(&cap);
 	ok(strstr(text, "\"mode\":\"single\"") &&
 	   strstr(text, "\"dma_trans_ns\":1000"), "single mode JSON");
-	write_file("map_single.json", text);
+	tap_out_file("map_single.json", text);
 
 	opts_init(&o, 4096);
 	o.format = OUT_JSON;
@@ -269,7 +251,7 @@ static void test_map_ext_json(void)
 	fill_ext(&m);
 	report_map_ext_json(capture_begin(&cap), &ctx, &m);
 	text = capture_end(&cap);
-	write_file("map_ext.json", text);
+	tap_out_file("map_ext.json", text);
 	is_str(text,
 	       "{\"tool\":\"dma_map_benchmark\",\"version\":\"test-version\","
 	       "\"kernel\":\"6.12.0-test\",\"mode\":\"sg\",\"params\":{"
@@ -293,7 +275,7 @@ static void test_map_ext_json(void)
 	m.map_mode = DMA_MAP_BENCH_SINGLE_MODE;
 	report_map_ext_json(capture_begin(&cap), &ctx, &m);
 	text = capture_end(&cap);
-	write_file("map_ext_nosync.json", text);
+	tap_out_file("map_ext_nosync.json", text);
 	has_str(text, "\"entry_size\":65536,\"iterations\":0,\"cpus\":[0,2,4,1023],\"sync\":false}",
 		"ext JSON: four CPUs, no sync, a timed run");
 	ok(strstr(text, "\"unmap\":{") && !strstr(text, "sync_cpu") &&
@@ -647,7 +629,7 @@ static void test_missing(void)
 
 	report_dmaengine_json(capture_begin(&cap), &ctx, &r);
 	text = capture_end(&cap);
-	write_file("dmaengine_missing.json", text);
+	tap_out_file("dmaengine_missing.json", text);
 	has_str(text, "\"prep_modes_run\":[\"prep_memcpy\",\"cpu\"],\"missing\":[{\"prep_mode\":\"prep_memcpy_sg\",\"error\":\"no_cap\",\"reason\":\"channel dma1chan0 (driver ioatdma) lacks DMA_MEMCPY_SG\"},{\"prep_mode\":\"prep_memcpy_vec\",\"error\":\"no_cap\",\"reason\":\"channel dma1chan0 (driver ioatdma) lacks DMA_MEMCPY_VEC\"}]",
 		"JSON: prep_modes_run and missing with the reason");
 	has_str(text, "\"prep\":\"all\",\"skip_missing\":true,",
@@ -743,7 +725,7 @@ static void test_vec_row(void)
 		"CSV: cpu still last");
 
 	report_dmaengine_json(capture_begin(&cap), &fctx, &r);
-	write_file("dmaengine_vec.json", capture_end(&cap));
+	tap_out_file("dmaengine_vec.json", capture_end(&cap));
 	has_str(cap.buf, "\"prep_modes_run\":[\"prep_memcpy\",\"prep_memcpy_sg\",\"prep_memcpy_vec\",\"cpu\"]",
 		"JSON: prep_modes_run in report order");
 	has_str(cap.buf, "\"copy_ms\":{\"mean\":0.000000,\"stddev\":0.000000},\"convert_ms\":{\"mean\":0.250000,\"stddev\":0.050000},",
@@ -1158,7 +1140,7 @@ static void test_json(void)
 	fill_reference(&b, &ch[0]);
 	report_dmaengine_json(capture_begin(&cap), &ctx, &r);
 	text = capture_end(&cap);
-	write_file("dmaengine.json", text);
+	tap_out_file("dmaengine.json", text);
 	ok(!strncmp(text, json_start, strlen(json_start)),
 	   "JSON starts with tool, version, kernel, mode, params");
 	has_str(text, "\"params\":{\"channels\":1,\"channel\":\"\",\"device\":\"\",\"folio_order\":0,\"folio_bytes\":4096,\"dst_folio_order\":0,\"dst_folio_bytes\":4096,\"page_size\":4096,\"sge\":512,\"bytes_per_channel\":536870912,\"runs\":20,\"warmup_runs\":1,\"src_node\":-1,\"dst_node\":-1,\"prep\":\"both\",\"skip_missing\":false,\"buffers\":\"distinct\",\"depth\":1,\"cpus\":[],\"verify\":false,\"poll\":false,\"allow_fewer\":false,\"timeout_ms\":0},\"interface_version\":2,\"prep_modes_run\":[\"prep_memcpy\",\"prep_memcpy_sg\"],\"missing\":[],\"system\":{\"cpufreq\":null},",
@@ -1174,7 +1156,7 @@ static void test_json(void)
 	b.nr_cpus = 2;
 	report_dmaengine_json(capture_begin(&cap), &fctx, &r);
 	text = capture_end(&cap);
-	write_file("dmaengine_cpu.json", text);
+	tap_out_file("dmaengine_cpu.json", text);
 	has_str(text, "\"depth\":4,\"cpus\":[3,1],", "JSON params: depth and cpus");
 	has_str(text, "\"system\":{\"cpufreq\":{\"cpus\":2,\"driver\":\"intel_pstate\",\"governor\":\"performance\",\"cur_khz_min\":2100000,\"cur_khz_max\":3200000,\"max_khz\":3900000,\"boost\":true,\"boost_source\":\"intel_pstate/no_turbo\"}}",
 		"JSON system.cpufreq");
@@ -1208,7 +1190,7 @@ static void test_json(void)
 	b.samples_written = n;
 	report_dmaengine_json(capture_begin(&cap), &ctx, &r);
 	text = capture_end(&cap);
-	write_file("dmaengine_full.json", text);
+	tap_out_file("dmaengine_full.json", text);
 	has_str(text, "\"name\":\"q\\\"b\\\\s\\t\\u0001\"", "channel name escaped");
 	has_str(text, "\"device\":\"dddddddddddddddddddddddddddddddd\",",
 		"32-byte device name without NUL: 32 characters");
@@ -1226,7 +1208,7 @@ static void test_json(void)
 	o.per_channel = o.samples = false;
 	report_dmaengine(capture_begin(&cap), &ctx, &r);
 	text = capture_end(&cap);
-	write_file("dmaengine_sg.json", text);
+	tap_out_file("dmaengine_sg.json", text);
 	ok(text[0] == '{' && !strstr(text, "\"prep_mode\":\"prep_memcpy\"") &&
 	   strstr(text, "\"prep_mode\":\"prep_memcpy_sg\""),
 	   "report_dmaengine() --json, --prep memcpy_sg: one result");

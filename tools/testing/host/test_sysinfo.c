@@ -5,53 +5,11 @@
  * made-up /proc and /sys tree. With TEST_OUT_DIR set, writes system.json
  * (that tree's) and empty.json (a tree with nothing) for sysinfo.t.
  */
-#include <ftw.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include "sysinfo.h"
 #include "tap.h"
 
-static char root[64];
-
-static void write_file(const char *path, const char *text, size_t len)
-{
-	char buf[4096], *p;
-	FILE *f;
-
-	snprintf(buf, sizeof(buf), "%s%s", root, path);
-	for (p = buf + strlen(root) + 1; (p = strchr(p, '/')); p++) {
-		*p = 0;
-		mkdir(buf, 0755);
-		*p = '/';
-	}
-	f = fopen(buf, "w");
-	if (!f || fwrite(text, 1, len, f) != len) {
-		printf("Bail out! cannot write %s\n", buf);
-		exit(1);
-	}
-	fclose(f);
-}
-
-#define WRITE(path, text)	write_file(path, text, sizeof(text) - 1)
-
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
-{
-	(void)st; (void)flag; (void)ftw;
-	return remove(path);
-}
-
-static void new_root(void)
-{
-	if (root[0])
-		nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	strcpy(root, "/tmp/dmabench-sysinfo-XXXXXX");
-	if (!mkdtemp(root)) {
-		printf("Bail out! mkdtemp failed\n");
-		exit(1);
-	}
-}
+/* files with NULs in them too: the device tree's model ends with one */
+#define WRITE(path, text)	tree_write_n(path, text, sizeof(text) - 1)
 
 static const char *model(const char *cpuinfo, const char *dt)
 {
@@ -97,24 +55,8 @@ static const char *system_text(void)
 {
 	static struct capture cap;
 
-	report_system_json(capture_begin(&cap), root);
+	report_system_json(capture_begin(&cap), tree_root);
 	return capture_end(&cap);
-}
-
-static void save(const char *name, const char *text)
-{
-	const char *dir = getenv("TEST_OUT_DIR");
-	char path[4096];
-	FILE *f;
-
-	if (!dir)
-		return;
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f)) {
-		printf("Bail out! cannot write %s\n", path);
-		exit(1);
-	}
 }
 
 static void test_system_json(void)
@@ -122,7 +64,7 @@ static void test_system_json(void)
 	const char *text;
 	char want[512];
 
-	new_root();
+	tree_new();
 	WRITE("/proc/cpuinfo", "processor\t: 0\nmodel name\t: Made-up CPU\n");
 	WRITE("/proc/device-tree/model", "Made-up board\0");
 	WRITE("/proc/cmdline", "console=ttyS0 maxcpus=2\n");
@@ -138,7 +80,7 @@ static void test_system_json(void)
 	WRITE("/sys/devices/system/node/node2/distance", "10 20\n");
 	WRITE("/sys/devices/system/node/possible", "2,10\n");
 	text = system_text();
-	save("system.json", text);
+	tap_out_file("system.json", text);
 	snprintf(want, sizeof(want), "{\"tool\":\"dma_map_benchmark\",\"version\":\"%s\",\"system\":{\"hostname\":",
 		 tool_version);
 	ok(!strncmp(text, want, strlen(want)),
@@ -149,20 +91,20 @@ static void test_system_json(void)
 	has_str(text, "\"cmdline\":\"console=ttyS0 maxcpus=2\",\"dmi_product\":\"Standard PC (Q35)\",\"iommus\":[\"dmar0\",\"dmar1\"]}}\n",
 		"cmdline and dmi_product without their newline, the iommus sorted; one line");
 
-	new_root();
+	tree_new();
 	text = system_text();
-	save("empty.json", text);
+	tap_out_file("empty.json", text);
 	has_str(text, "\"cpu_model\":null,", "nothing there: cpu_model null");
 	has_str(text, "\"numa\":[],", "no node directory: numa []");
 	has_str(text, "\"cmdline\":null,\"dmi_product\":null,\"iommus\":[]}}",
 		"no cmdline, DMI or IOMMU: null, null, []");
 
-	new_root();
+	tree_new();
 	WRITE("/proc/cpuinfo", "CPU implementer\t: 0x41\nCPU part\t: 0xd08\n");
 	WRITE("/proc/device-tree/model", "Made-up board\0");
 	has_str(system_text(), "\"cpu_model\":\"Made-up board\"",
 		"no model name: the device tree's model, without its NUL");
-	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	tree_free();
 }
 
 int main(int argc, char **argv)
