@@ -90,6 +90,8 @@ static void pk_exit(struct kunit *test)
 	dma_release_channel(x->chan);
 }
 
+#ifdef HAVE_DMA_MEMCPY_VEC
+
 /* A channel with @cap and mapped buffers, or the test is skipped. */
 static struct pk_ctx *pk_setup(struct kunit *test,
 			       enum dma_transaction_type cap)
@@ -164,8 +166,6 @@ static size_t pk_misalign(struct pk_ctx *x)
 
 	return align ? (1U << align) / 2 : 0;
 }
-
-#ifdef HAVE_DMA_MEMCPY_VEC
 
 #define PK_FLAGS	(DMA_PREP_INTERRUPT | DMA_CTRL_ACK)
 
