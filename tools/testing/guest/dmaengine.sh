@@ -7,19 +7,6 @@
 # released, module usable), the unbinding of the provider mid-run, and
 # kernel validation of every field.
 
-SOFT=/sys/kernel/debug/soft_dma
-
-soft_knob() {	# soft_knob NAME VALUE
-	echo "$2" > "$SOFT/$1"
-}
-
-soft_knobs_reset() {
-	for _k in nocopy delay_us fail_prep_every error_every; do
-		[ -e "$SOFT/$_k" ] && echo 0 > "$SOFT/$_k"
-	done
-	[ -e "$SOFT/stall_channel" ] && echo -1 > "$SOFT/stall_channel"
-	return 0
-}
 
 # No soft_dma channel may stay held after a run, failed or not.
 channels_released() {
@@ -30,22 +17,22 @@ channels_released() {
 	return 0
 }
 
-# deb_field MODE FIELD: a figure from the last mbioctl output
-deb_field() {
+# dmaengine_field MODE FIELD: a figure from the last mbioctl output
+dmaengine_field() {
 	sed -n "s/^mode$1 .* $2=\([0-9]*\).*/\1/p" /tmp/deb.out
 }
 
-deb_run() {
+dmaengine_run() {
 	"$MBIOCTL" dmaengine "$@" > /tmp/deb.out 2>&1
 }
 
-# deb_counts_exact MODE BYTES SEG SGE: prep calls, submits and bytes are
+# dmaengine_counts_exact MODE BYTES SEG SGE: prep calls, submits and bytes are
 # exactly what the request implies: one call per segment, or per batch.
-deb_counts_exact() {
+dmaengine_counts_exact() {
 	# busybox sh has no locals: these names are this function's alone
-	_ce_bytes=$(deb_field "$1" bytes)
-	_ce_calls=$(deb_field "$1" prep_calls)
-	_ce_submits=$(deb_field "$1" submits)
+	_ce_bytes=$(dmaengine_field "$1" bytes)
+	_ce_calls=$(dmaengine_field "$1" prep_calls)
+	_ce_submits=$(dmaengine_field "$1" submits)
 	if [ "$1" = 0 ]; then
 		_ce_want=$(($2 / $3))
 	else
@@ -56,8 +43,8 @@ deb_counts_exact() {
 		[ "$_ce_submits" = "$_ce_want" ]
 }
 
-# deb_error_is ERRNO ERROR: the last run failed with this errno and error
-deb_error_is() {
+# dmaengine_error_is ERRNO ERROR: the last run failed with this errno and error
+dmaengine_error_is() {
 	cat /tmp/deb.out
 	grep -q "^errno=$1 error=$2 " /tmp/deb.out
 }
@@ -81,17 +68,11 @@ all_modes() {
 	echo $(($(dma_modes) | PREP_CPU))
 }
 
-# deb_stalls MODE: prep stalls of the last run were counted
-deb_stalls() {
-	_st=$(deb_field "$1" prep_stalls)
+# dmaengine_stalls MODE: prep stalls of the last run were counted
+dmaengine_stalls() {
+	_st=$(dmaengine_field "$1" prep_stalls)
 	echo "prep_stalls=$_st"
 	[ "${_st:-0}" -gt 0 ]
-}
-
-# soft_stat_sum COLUMN: a column of soft_dma's stats, summed over channels
-soft_stat_sum() {
-	awk -v col="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
-		c { s += $c } END { print c ? s : -1 }' $SOFT/stats
 }
 
 # soft_reload PARAM...: soft_dma again, 8 channels and these parameters
@@ -99,7 +80,7 @@ soft_reload() {
 	unload_module soft_dma && load_module soft_dma channels=8 "$@"
 }
 
-deb_matrix() {
+dmaengine_matrix() {
 	_modes=$(dma_modes)
 	for _ch in 1 2 4; do
 		for _order in 0 4 9; do
@@ -115,44 +96,44 @@ deb_matrix() {
 				_mseg=$((256 << 10))
 			fi
 			check "dmaengine: $_ch ch, order $_order, prep_modes $_modes, verified" \
-				deb_run channels=$_ch folio_order=$_order sge=$_sge \
+				dmaengine_run channels=$_ch folio_order=$_order sge=$_sge \
 				bytes_per_channel=$_bytes runs=2 flags=1 \
 				prep_modes=$_modes
 			check "dmaengine: $_ch ch, order $_order: per-segment prep calls exact" \
-				deb_counts_exact 0 $((_bytes * _ch)) $_mseg $_sge
+				dmaengine_counts_exact 0 $((_bytes * _ch)) $_mseg $_sge
 			if have_memcpy_sg; then
 				check "dmaengine: $_ch ch, order $_order: memcpy_sg prep calls exact" \
-					deb_counts_exact 1 $((_bytes * _ch)) $_seg $_sge
+					dmaengine_counts_exact 1 $((_bytes * _ch)) $_seg $_sge
 			fi
 			if have_memcpy_vec; then
 				check "dmaengine: $_ch ch, order $_order: memcpy_vec prep calls exact" \
-					deb_counts_exact 3 $((_bytes * _ch)) $_seg $_sge
+					dmaengine_counts_exact 3 $((_bytes * _ch)) $_seg $_sge
 			fi
 		done
 	done
 	check "dmaengine: the reference shape: 512 entries, memcpy_sg 512x fewer preps" \
-		deb_run channels=1 folio_order=0 sge=512 \
+		dmaengine_run channels=1 folio_order=0 sge=512 \
 		bytes_per_channel=$((4 << 20)) runs=1 prep_modes=$_modes
 	check "dmaengine: 4 MiB in 4 KiB segments: 1024 prep calls" \
-		deb_counts_exact 0 $((4 << 20)) 4096 512
+		dmaengine_counts_exact 0 $((4 << 20)) 4096 512
 	if have_memcpy_sg; then
 		check "dmaengine: 4 MiB in batches of 512: 2 prep calls" \
-			deb_counts_exact 1 $((4 << 20)) 4096 512
+			dmaengine_counts_exact 1 $((4 << 20)) 4096 512
 	fi
 	if have_memcpy_vec; then
 		check "dmaengine: ... memcpy_vec too: 2 prep calls" \
-			deb_counts_exact 3 $((4 << 20)) 4096 512
+			dmaengine_counts_exact 3 $((4 << 20)) 4096 512
 		check_output "dmaengine: ... its dma_vec arrays were built, in prep time" \
 			'^mode3 .* convert_ns=[1-9]' cat /tmp/deb.out
 	fi
 	check "dmaengine: polled completion, verified" \
-		deb_run channels=2 sge=16 flags=3 runs=2 prep_modes=$_modes
+		dmaengine_run channels=2 sge=16 flags=3 runs=2 prep_modes=$_modes
 	check "dmaengine: channels released after the runs" channels_released
 }
 
 # The migration-shaped workload: distinct or reused buffers, batches in
 # flight, the CPU copy beside the engine.
-deb_workload() {
+dmaengine_workload() {
 	_all=$(all_modes)
 	for _ch in 1 4; do
 		for _depth in 1 4; do
@@ -160,11 +141,11 @@ deb_workload() {
 				_f=$F_VERIFY
 				[ $_buf = distinct ] && _f=$((_f | F_DISTINCT))
 				check "dmaengine: $_ch ch, depth $_depth, $_buf buffers, prep_modes $_all, verified" \
-					deb_run channels=$_ch depth=$_depth sge=16 \
+					dmaengine_run channels=$_ch depth=$_depth sge=16 \
 					bytes_per_channel=$((1 << 20)) runs=2 \
 					flags=$_f prep_modes=$_all
 				check "dmaengine: ... per-segment prep calls exact" \
-					deb_counts_exact 0 $((_ch << 20)) 4096 16
+					dmaengine_counts_exact 0 $((_ch << 20)) 4096 16
 				check_output "dmaengine: ... the CPU copied every byte, in CPU time" \
 					"^mode2 .* bytes=$((_ch << 20)) .* copy_ns=[1-9]" \
 					cat /tmp/deb.out
@@ -175,10 +156,10 @@ deb_workload() {
 	# one map per batch with distinct buffers, one per run reused
 	if [ -d /sys/kernel/tracing/events/dma ]; then
 		check "dmaengine: distinct buffers map each of 8 batches" \
-			deb_trace_maps 16 channels=1 sge=16 \
+			dmaengine_trace_maps 16 channels=1 sge=16 \
 			bytes_per_channel=$((512 << 10)) flags=$F_DISTINCT
 		check "dmaengine: reused buffers map once a run" \
-			deb_trace_maps 2 channels=1 sge=16 \
+			dmaengine_trace_maps 2 channels=1 sge=16 \
 			bytes_per_channel=$((512 << 10)) flags=0
 	else
 		tap_skip "dmaengine: map counts: no dma trace events in this kernel"
@@ -187,29 +168,29 @@ deb_workload() {
 	# distinct buffers are all allocated: refused before anything is
 	klog_mark
 	check_fails "dmaengine: 8 GiB of distinct buffers refused" \
-		deb_run channels=1 bytes_per_channel=$((4 << 30)) \
+		dmaengine_run channels=1 bytes_per_channel=$((4 << 30)) \
 		flags=$F_DISTINCT
 	check "dmaengine: ... with ENOMEM and the memory error" \
-		deb_error_is ENOMEM $ERR_NOMEM
+		dmaengine_error_is ENOMEM $ERR_NOMEM
 	check_klog_has "dmaengine: ... the message gives the size and the way out" \
 		'buffers of 1 channel\(s\) with distinct folios for every batch \(reuse one batch.* = 8192 MiB: more than 3/4'
 	# the same bytes through one reused batch (nocopy: TCG is slow;
 	# swiotlb bounces at most 256 KiB in one piece)
 	_order=9 _sge=8
 	[ "$(dma_config)" = swiotlb ] && { _order=6; _sge=64; }
-	soft_knob nocopy 1
+	sd_knob nocopy 1
 	check "dmaengine: ... the same bytes through one reused batch run" \
-		deb_run channels=1 bytes_per_channel=$((4 << 30)) sge=$_sge \
+		dmaengine_run channels=1 bytes_per_channel=$((4 << 30)) sge=$_sge \
 		folio_order=$_order runs=1 prep_modes=$(dma_modes) flags=0 \
 		timeout_ms=60000
-	soft_knobs_reset
+	sd_knobs_reset
 
 	# an older caller: the version 1 structure, the first two modes
 	check "dmaengine: a version 1 request runs" \
-		deb_run size=608 sge=16 bytes_per_channel=$((1 << 20)) \
+		dmaengine_run size=608 sge=16 bytes_per_channel=$((1 << 20)) \
 		prep_modes=$(($(dma_modes) & 3)) flags=$F_VERIFY
 	check "dmaengine: ... and gets its results in ->result" \
-		deb_counts_exact 0 $((1 << 20)) 4096 16
+		dmaengine_counts_exact 0 $((1 << 20)) 4096 16
 	check_refused dmaengine size=608 prep_modes=4 \
 		'invalid prep_modes 0x4: .*needs the version 2 structure'
 	check_refused dmaengine size=608 prep_modes=8 \
@@ -218,7 +199,7 @@ deb_workload() {
 	# a kernel without memcpy_sg runs what it has when asked to
 	if ! have_memcpy_sg; then
 		check "dmaengine: SKIP_MISSING runs the modes there are" \
-			deb_run prep_modes=15 flags=$F_SKIP_MISSING
+			dmaengine_run prep_modes=15 flags=$F_SKIP_MISSING
 		check_output "dmaengine: ... memcpy and cpu ran" \
 			'prep_modes_run=5' cat /tmp/deb.out
 		check_output "dmaengine: ... memcpy_sg is missing for want of the API" \
@@ -226,7 +207,7 @@ deb_workload() {
 	fi
 	if ! have_memcpy_vec; then
 		check "dmaengine: SKIP_MISSING without memcpy_vec runs the rest" \
-			deb_run prep_modes=$((PREP_MEMCPY_VEC | 5)) \
+			dmaengine_run prep_modes=$((PREP_MEMCPY_VEC | 5)) \
 			flags=$F_SKIP_MISSING
 		check_output "dmaengine: ... memcpy_vec is missing for want of the API" \
 			"^mode3 .* missing=$ERR_NO_API" cat /tmp/deb.out
@@ -234,21 +215,21 @@ deb_workload() {
 
 	# the modes take turns going first: samples come in run order
 	check "dmaengine: each run starts with the next mode (memcpy_sg skipped where missing)" \
-		deb_rotation
-	check "dmaengine: ... with two modes too" deb_rotation memcpy,cpu
+		dmaengine_rotation
+	check "dmaengine: ... with two modes too" dmaengine_rotation memcpy,cpu
 
 	# threads pinned as asked
 	"$MBIOCTL" dmaengine channels=2 sge=4 runs=2000 cpus=1 > /dev/null &
 	_p=$!
 	check "dmaengine: cpus=1 pins every channel thread to CPU 1" \
-		deb_threads_on 1 $_p
+		dmaengine_threads_on 1 $_p
 	kill -TERM $_p
 	wait $_p
 }
 
-# deb_rotation [PREP]: over 4 runs on one channel, run r starts with mode
+# dmaengine_rotation [PREP]: over 4 runs on one channel, run r starts with mode
 # r modulo the modes that ran, in their order (memcpy, memcpy_sg, cpu)
-deb_rotation() {
+dmaengine_rotation() {
 	"$TOOL" -m dmaengine -D soft_dma.0 -c 1 --sge 8 --bytes-per-channel 64K -r 4 -w 0 \
 		${1:+-p "$1"} --samples --json > /tmp/rot.json || return 1
 	tr '{' '\n' < /tmp/rot.json |
@@ -265,15 +246,15 @@ deb_rotation() {
 	[ "$_n" -ge 2 ] && [ "$_firsts" = "$_want" ]
 }
 
-# deb_trace_maps N FIELD...: a run maps exactly N sg tables
-deb_trace_maps() {
+# dmaengine_trace_maps N FIELD...: a run maps exactly N sg tables
+dmaengine_trace_maps() {
 	_tm_want=$1
 	shift
 	echo 0 > /sys/kernel/tracing/tracing_on
 	echo > /sys/kernel/tracing/trace
 	echo 1 > /sys/kernel/tracing/events/dma/dma_map_sg/enable
 	echo 1 > /sys/kernel/tracing/tracing_on
-	deb_run prep_modes=1 runs=1 "$@"
+	dmaengine_run prep_modes=1 runs=1 "$@"
 	_tm_rc=$?
 	echo 0 > /sys/kernel/tracing/tracing_on
 	echo 0 > /sys/kernel/tracing/events/dma/dma_map_sg/enable
@@ -283,14 +264,14 @@ deb_trace_maps() {
 	[ $_tm_rc = 0 ] && [ "$_tm_n" = "$_tm_want" ]
 }
 
-# deb_threads_on CPU PID: while the run in the background (PID) lasts, its
+# dmaengine_threads_on CPU PID: while the run in the background (PID) lasts, its
 # dmaengine-bench threads appear, each allowed only on CPU; a loaded host
 # may take seconds to start them and pin them
-deb_threads_on() {
+dmaengine_threads_on() {
 	_t=0
 	: > /tmp/threads.out
 	while kill -0 "$2" 2>/dev/null && [ $_t -lt 30 ]; do
-		deb_threads_now_on "$1" > /tmp/threads.out && return 0
+		dmaengine_threads_now_on "$1" > /tmp/threads.out && return 0
 		sleep 1
 		_t=$((_t + 1))
 	done
@@ -299,8 +280,8 @@ deb_threads_on() {
 	return 1
 }
 
-# deb_threads_now_on CPU: there are dmaengine-bench threads, each on CPU
-deb_threads_now_on() {
+# dmaengine_threads_now_on CPU: there are dmaengine-bench threads, each on CPU
+dmaengine_threads_now_on() {
 	_n=0
 	for _s in /proc/[0-9]*/status; do
 		grep -q '^Name:.*dmaengine-bench' "$_s" 2>/dev/null || continue
@@ -312,7 +293,7 @@ deb_threads_now_on() {
 }
 
 # Each personality of soft_dma models a real driver's contract.
-deb_contracts() {
+dmaengine_contracts() {
 	_modes=$(dma_modes)
 
 	# ioat: a prep lock held from prep until submit
@@ -320,7 +301,7 @@ deb_contracts() {
 		soft_reload prep_lock=1
 	klog_mark
 	check "dmaengine: prep lock: 4 ch, depth 2, both modes, verified" \
-		deb_run channels=4 sge=64 bytes_per_channel=$((1 << 20)) \
+		dmaengine_run channels=4 sge=64 bytes_per_channel=$((1 << 20)) \
 		runs=2 depth=2 flags=$((F_VERIFY | F_DISTINCT)) \
 		prep_modes=$_modes
 	check_klog_clean "dmaengine: prep lock: no lockdep report"
@@ -328,18 +309,18 @@ deb_contracts() {
 	# idxd: completions out of order
 	check "dmaengine: soft_dma completing out of order (idxd)" \
 		soft_reload no_order=1
-	echo 0 > $SOFT/stats
+	echo 0 > $SD/stats
 	check "dmaengine: NO_ORDER: 2 ch, depth 4, both modes, verified" \
-		deb_run channels=2 sge=64 bytes_per_channel=$((1 << 20)) \
+		dmaengine_run channels=2 sge=64 bytes_per_channel=$((1 << 20)) \
 		runs=2 depth=4 flags=$((F_VERIFY | F_DISTINCT)) \
 		prep_modes=$_modes
 	check "dmaengine: ... and the descriptors did complete out of order" \
-		test "$(soft_stat_sum out_of_order)" -gt 0
+		test "$(sd_stat_sum out_of_order)" -gt 0
 	klog_mark
 	check_fails "dmaengine: NO_ORDER: polling refused" \
-		deb_run flags=$((F_VERIFY | F_POLL))
+		dmaengine_run flags=$((F_VERIFY | F_POLL))
 	check "dmaengine: ... with EOPNOTSUPP and the poll error" \
-		deb_error_is EOPNOTSUPP $ERR_POLL
+		dmaengine_error_is EOPNOTSUPP $ERR_POLL
 	check_klog_has "dmaengine: ... the message names the capability" \
 		'completes out of order \(DMA_COMPLETION_NO_ORDER\)'
 	check "dmaengine: ... channels released" channels_released
@@ -348,35 +329,35 @@ deb_contracts() {
 	check "dmaengine: soft_dma with 16 descriptors a channel" \
 		soft_reload pool_size=16
 	check "dmaengine: pool of 16, 512 entries a batch, verified" \
-		deb_run channels=2 sge=512 bytes_per_channel=$((4 << 20)) \
+		dmaengine_run channels=2 sge=512 bytes_per_channel=$((4 << 20)) \
 		runs=2 flags=$((F_VERIFY | F_DISTINCT)) prep_modes=$_modes
 	check "dmaengine: ... per-segment preps stalled and were retried" \
-		deb_stalls 0
+		dmaengine_stalls 0
 	check "dmaengine: ... prep calls still exact" \
-		deb_counts_exact 0 $((8 << 20)) 4096 512
+		dmaengine_counts_exact 0 $((8 << 20)) 4096 512
 	check "dmaengine: pool of 16, depth 4, polled, verified" \
-		deb_run channels=1 sge=64 bytes_per_channel=$((1 << 20)) \
+		dmaengine_run channels=1 sge=64 bytes_per_channel=$((1 << 20)) \
 		runs=1 depth=4 flags=$((F_VERIFY | F_POLL)) prep_modes=$_modes
-	soft_knob stall_channel 0
+	sd_knob stall_channel 0
 	klog_mark
 	check_fails "dmaengine: a full pool that never drains fails the run" \
-		deb_run channel="$(first_soft_chan)" sge=64 timeout_ms=500
+		dmaengine_run channel="$(first_soft_chan)" sge=64 timeout_ms=500
 	check "dmaengine: ... with ENOSPC and the stall error" \
-		deb_error_is ENOSPC 14
+		dmaengine_error_is ENOSPC 14
 	check_klog_has "dmaengine: ... the message names the pool" \
 		"returned NULL for 500 ms while descriptors were in flight: the provider's descriptor pool made no room"
-	soft_knobs_reset
+	sd_knobs_reset
 	check "dmaengine: ... channels released" channels_released
 
 	check "dmaengine: soft_dma in order again" soft_reload
-	soft_knobs_reset
+	sd_knobs_reset
 }
 
 # The provider unbound during a run: the run ends, nothing is used after
 # it is freed, and everything works again once it is bound again.
-deb_unbind() {
+dmaengine_unbind() {
 	_drv=/sys/bus/platform/drivers/soft_dma
-	soft_knob delay_us 2000
+	sd_knob delay_us 2000
 	klog_mark
 	"$MBIOCTL" dmaengine channels=2 sge=64 \
 		bytes_per_channel=$((4 << 20)) runs=3 > /tmp/unbind.out &
@@ -394,138 +375,138 @@ deb_unbind() {
 		'dma[0-9]+chan[0-9]+: its provider soft_dma\.0 is being unbound'
 	check "dmaengine: the provider binds again" \
 		sh -c "echo soft_dma.0 > $_drv/bind"
-	soft_knobs_reset
-	check "dmaengine: ... and the next run works" deb_run flags=1
+	sd_knobs_reset
+	check "dmaengine: ... and the next run works" dmaengine_run flags=1
 	check "dmaengine: ... channels released" channels_released
 }
 
-deb_errors() {
+dmaengine_errors() {
 	# fewer channels than asked, and allowed fewer
-	check "dmaengine: 300 channels refused" deb_field_refused_q channels=300
+	check "dmaengine: 300 channels refused" dmaengine_field_refused_q channels=300
 	check_fails "dmaengine: 64 channels asked of 8: ENODEV" \
-		deb_run channels=64
+		dmaengine_run channels=64
 	check "dmaengine: ... the error says no channel" \
-		deb_error_is ENODEV $ERR_NO_CHANNEL
+		dmaengine_error_is ENODEV $ERR_NO_CHANNEL
 	check "dmaengine: --allow-fewer runs on the channels found" \
-		deb_run channels=64 flags=4
+		dmaengine_run channels=64 flags=4
 	check_output "dmaengine: ... and uses all 8" 'channels_used=8' \
 		cat /tmp/deb.out
 	check_fails "dmaengine: no channel of that name: ENODEV" \
-		deb_run channel=dma99chan99
+		dmaengine_run channel=dma99chan99
 	check "dmaengine: a channel chosen by name" \
-		deb_run channel="$(first_soft_chan)"
+		dmaengine_run channel="$(first_soft_chan)"
 	check_fails "dmaengine: no device of that name: ENODEV" \
-		deb_run device=nonexistent.0
+		dmaengine_run device=nonexistent.0
 
 	# memory
 	klog_mark
 	check_fails "dmaengine: 64 GiB of buffers refused before allocating" \
-		deb_run channels=8 folio_order=9 sge=65536
+		dmaengine_run channels=8 folio_order=9 sge=65536
 	check "dmaengine: ... with ENOMEM and the memory error" \
-		deb_error_is ENOMEM $ERR_NOMEM
+		dmaengine_error_is ENOMEM $ERR_NOMEM
 	check_klog_has "dmaengine: ... and a message with the sizes" \
 		'more than 3/4 of the [0-9]+ MiB available'
 
 	# memcpy_sg and memcpy_vec on a kernel without their API
 	if ! have_memcpy_sg; then
 		check_fails "dmaengine: memcpy_sg without the API fails" \
-			deb_run prep_modes=2
+			dmaengine_run prep_modes=2
 		check "dmaengine: ... with EOPNOTSUPP and NO_API" \
-			deb_error_is EOPNOTSUPP $ERR_NO_API
+			dmaengine_error_is EOPNOTSUPP $ERR_NO_API
 		check "dmaengine: per-segment memcpy still works" \
-			deb_run prep_modes=1 flags=1
+			dmaengine_run prep_modes=1 flags=1
 	fi
 	if ! have_memcpy_vec; then
 		klog_mark
 		check_fails "dmaengine: memcpy_vec without the API fails" \
-			deb_run prep_modes=$PREP_MEMCPY_VEC
+			dmaengine_run prep_modes=$PREP_MEMCPY_VEC
 		check "dmaengine: ... with EOPNOTSUPP and NO_API" \
-			deb_error_is EOPNOTSUPP $ERR_NO_API
+			dmaengine_error_is EOPNOTSUPP $ERR_NO_API
 		check_klog_has "dmaengine: ... the message names the call and the patches" \
 			'prep_memcpy_vec: this kernel has no dmaengine_prep_dma_memcpy_vec\(\).*see kernel/patches/'
 		check "dmaengine: ... channels released" channels_released
 	fi
 
 	# prep returns NULL: retried while descriptors are in flight
-	soft_knob fail_prep_every 5
+	sd_knob fail_prep_every 5
 	check "dmaengine: a prep returning NULL mid-batch is retried, verified" \
-		deb_run channels=2 sge=16 flags=1 prep_modes=$(dma_modes)
-	check "dmaengine: ... and counted as a stall" deb_stalls 0
-	soft_knob fail_prep_every 1
+		dmaengine_run channels=2 sge=16 flags=1 prep_modes=$(dma_modes)
+	check "dmaengine: ... and counted as a stall" dmaengine_stalls 0
+	sd_knob fail_prep_every 1
 	check_fails "dmaengine: a prep that fails with nothing in flight fails the run" \
-		deb_run channels=2 sge=16
+		dmaengine_run channels=2 sge=16
 	check "dmaengine: ... with EIO and the prep error" \
-		deb_error_is EIO $ERR_PREP
-	soft_knobs_reset
+		dmaengine_error_is EIO $ERR_PREP
+	sd_knobs_reset
 	check "dmaengine: ... channels released" channels_released
-	check "dmaengine: ... and the next run works" deb_run channels=2 flags=1
+	check "dmaengine: ... and the next run works" dmaengine_run channels=2 flags=1
 
 	# a transfer completes with an error result
-	soft_knob error_every 1
+	sd_knob error_every 1
 	check_fails "dmaengine: an error result fails the run" \
-		deb_run channels=1 sge=8
+		dmaengine_run channels=1 sge=8
 	check "dmaengine: ... with EIO and the result error" \
-		deb_error_is EIO $ERR_RESULT
-	soft_knobs_reset
-	check "dmaengine: ... and the next run works" deb_run flags=1
+		dmaengine_error_is EIO $ERR_RESULT
+	sd_knobs_reset
+	check "dmaengine: ... and the next run works" dmaengine_run flags=1
 
 	# an error on a descriptor before the last: --verify checks every one
-	soft_knob error_every 3
+	sd_knob error_every 3
 	check_fails "dmaengine: an error mid-batch fails a verified run" \
-		deb_run channels=1 sge=8 flags=1
+		dmaengine_run channels=1 sge=8 flags=1
 	check "dmaengine: ... with EIO and the result error" \
-		deb_error_is EIO $ERR_RESULT
-	soft_knobs_reset
-	check "dmaengine: ... and the next run works" deb_run flags=1
+		dmaengine_error_is EIO $ERR_RESULT
+	sd_knobs_reset
+	check "dmaengine: ... and the next run works" dmaengine_run flags=1
 
 	# a stalled channel: timeout, terminate, clean
-	soft_knob stall_channel 0
+	sd_knob stall_channel 0
 	check_fails "dmaengine: a stalled channel times out" \
-		deb_run channel="$(first_soft_chan)" timeout_ms=300
+		dmaengine_run channel="$(first_soft_chan)" timeout_ms=300
 	check "dmaengine: ... with ETIMEDOUT and the timeout error" \
-		deb_error_is ETIMEDOUT $ERR_TIMEOUT
-	soft_knobs_reset
+		dmaengine_error_is ETIMEDOUT $ERR_TIMEOUT
+	sd_knobs_reset
 	check "dmaengine: ... channels released" channels_released
 	check "dmaengine: ... and the next run works" \
-		deb_run channel="$(first_soft_chan)" flags=1
+		dmaengine_run channel="$(first_soft_chan)" flags=1
 
 	# verification catches a copy that did not happen
-	soft_knob nocopy 1
+	sd_knob nocopy 1
 	check_fails "dmaengine: verification catches missing data" \
-		deb_run flags=1
+		dmaengine_run flags=1
 	check "dmaengine: ... with EILSEQ and the verify error" \
-		deb_error_is EILSEQ $ERR_VERIFY
-	soft_knobs_reset
+		dmaengine_error_is EILSEQ $ERR_VERIFY
+	sd_knobs_reset
 
 	# memcpy_vec under the same faults: one descriptor a batch, so each
 	# fault is the whole batch's
 	if have_memcpy_vec; then
-		soft_knob error_every 1
+		sd_knob error_every 1
 		check_fails "dmaengine: memcpy_vec: an error result fails the run" \
-			deb_run channels=1 sge=8 prep_modes=$PREP_MEMCPY_VEC
+			dmaengine_run channels=1 sge=8 prep_modes=$PREP_MEMCPY_VEC
 		check "dmaengine: ... with EIO and the result error" \
-			deb_error_is EIO $ERR_RESULT
-		soft_knobs_reset
-		soft_knob nocopy 1
+			dmaengine_error_is EIO $ERR_RESULT
+		sd_knobs_reset
+		sd_knob nocopy 1
 		check_fails "dmaengine: memcpy_vec: verification catches missing data" \
-			deb_run flags=1 prep_modes=$PREP_MEMCPY_VEC
+			dmaengine_run flags=1 prep_modes=$PREP_MEMCPY_VEC
 		check "dmaengine: ... with EILSEQ and the verify error" \
-			deb_error_is EILSEQ $ERR_VERIFY
-		soft_knobs_reset
-		soft_knob stall_channel 0
+			dmaengine_error_is EILSEQ $ERR_VERIFY
+		sd_knobs_reset
+		sd_knob stall_channel 0
 		check_fails "dmaengine: memcpy_vec: a stalled channel times out" \
-			deb_run channel="$(first_soft_chan)" timeout_ms=300 \
+			dmaengine_run channel="$(first_soft_chan)" timeout_ms=300 \
 			prep_modes=$PREP_MEMCPY_VEC
 		check "dmaengine: ... with ETIMEDOUT and the timeout error" \
-			deb_error_is ETIMEDOUT $ERR_TIMEOUT
-		soft_knobs_reset
+			dmaengine_error_is ETIMEDOUT $ERR_TIMEOUT
+		sd_knobs_reset
 		check "dmaengine: ... channels released" channels_released
 		check "dmaengine: ... and the next memcpy_vec run works, verified" \
-			deb_run flags=1 prep_modes=$PREP_MEMCPY_VEC
+			dmaengine_run flags=1 prep_modes=$PREP_MEMCPY_VEC
 	fi
 
 	# a signal ends a long run cleanly
-	soft_knob delay_us 20000
+	sd_knob delay_us 20000
 	klog_mark
 	"$MBIOCTL" dmaengine channels=2 sge=4 runs=1000 > /tmp/sig.out &
 	_p=$!
@@ -534,16 +515,16 @@ deb_errors() {
 	_t0=$(date +%s)
 	wait $_p
 	_t1=$(date +%s)
-	soft_knobs_reset
+	sd_knobs_reset
 	check "dmaengine: SIGTERM ends a long run within 5 s" \
 		test $((_t1 - _t0)) -lt 5
 	check_klog_has "dmaengine: ... the module saw it" \
 		'run interrupted by a signal'
 	check "dmaengine: ... channels released" channels_released
-	check "dmaengine: ... and the next run works" deb_run flags=1
+	check "dmaengine: ... and the next run works" dmaengine_run flags=1
 }
 
-deb_field_refused_q() {
+dmaengine_field_refused_q() {
 	"$MBIOCTL" dmaengine "$@" | grep -q '^errno=EINVAL error=1 '
 }
 
@@ -558,7 +539,7 @@ first_soft_chan() {
 	return 1
 }
 
-deb_validation() {
+dmaengine_validation() {
 	check_refused dmaengine size=100 'invalid size 100: must be at least'
 	klog_mark
 	check_fails_with "dmaengine: unknown nonzero tail refused with E2BIG" \
@@ -607,11 +588,11 @@ deb_validation() {
 	check "dmaengine: ... channels released" channels_released
 }
 
-# deb_convert_in_prep: memcpy_vec's dma_vec arrays were built, and that
+# dmaengine_convert_in_prep: memcpy_vec's dma_vec arrays were built, and that
 # time is a part of its prep time
-deb_convert_in_prep() {
-	_cv=$(deb_field 3 convert_ns)
-	_pp=$(deb_field 3 prep_ns)
+dmaengine_convert_in_prep() {
+	_cv=$(dmaengine_field 3 convert_ns)
+	_pp=$(dmaengine_field 3 prep_ns)
 	echo "mode3 convert_ns=$_cv prep_ns=$_pp"
 	[ "${_cv:-0}" -gt 0 ] && [ "$_cv" -le "$_pp" ]
 }
@@ -620,7 +601,7 @@ deb_convert_in_prep() {
 # the two tables have entries of different sizes. Every mode is verified;
 # per-segment memcpy makes one call per piece both tables agree on, the
 # batch forms one call per batch.
-deb_layouts() {
+dmaengine_layouts() {
 	_modes=$(all_modes)
 	# source order, sge, destination order
 	for _l in "0 512 9" "9 2 0" "2 8 3" "3 8 2" "4 3 0"; do
@@ -633,36 +614,36 @@ deb_layouts() {
 		[ "$(dma_config)" = swiotlb ] && [ $_piece -gt $((256 << 10)) ] &&
 			_piece=$((256 << 10))
 		check "dmaengine: odd layout: $2 x order $1 into order $3, 2 ch, prep_modes $_modes, verified" \
-			deb_run channels=2 folio_order=$1 sge=$2 \
+			dmaengine_run channels=2 folio_order=$1 sge=$2 \
 			flags=$((F_VERIFY | F_DST_ORDER)) dst_folio_order=$3 \
 			bytes_per_channel=$_batch runs=2 prep_modes=$_modes
 		check "dmaengine: ... per-segment: one call per $_piece-byte piece" \
-			deb_counts_exact 0 $((2 * _batch)) $_piece $2
+			dmaengine_counts_exact 0 $((2 * _batch)) $_piece $2
 		if have_memcpy_sg; then
 			check "dmaengine: ... memcpy_sg: one call per batch" \
-				deb_counts_exact 1 $((2 * _batch)) $_sseg $2
+				dmaengine_counts_exact 1 $((2 * _batch)) $_sseg $2
 		fi
 		if have_memcpy_vec; then
 			check "dmaengine: ... memcpy_vec: one call per batch" \
-				deb_counts_exact 3 $((2 * _batch)) $_sseg $2
+				dmaengine_counts_exact 3 $((2 * _batch)) $_sseg $2
 			check "dmaengine: ... its conversion is timed within prep" \
-				deb_convert_in_prep
+				dmaengine_convert_in_prep
 		fi
 		check_output "dmaengine: ... the CPU copied every byte" \
 			"^mode2 .* bytes=$((2 * _batch)) " cat /tmp/deb.out
 	done
 	check "dmaengine: odd layout, distinct buffers, depth 4, verified" \
-		deb_run channels=2 folio_order=0 sge=64 depth=4 \
+		dmaengine_run channels=2 folio_order=0 sge=64 depth=4 \
 		flags=$((F_VERIFY | F_DISTINCT | F_DST_ORDER)) dst_folio_order=4 \
 		bytes_per_channel=$((2 << 20)) runs=2 prep_modes=$_modes
 	# a copy that lands in the wrong place is caught across layouts too
-	soft_knob nocopy 1
+	sd_knob nocopy 1
 	check_fails "dmaengine: odd layout: verification catches missing data" \
-		deb_run folio_order=2 sge=8 flags=$((F_VERIFY | F_DST_ORDER)) \
+		dmaengine_run folio_order=2 sge=8 flags=$((F_VERIFY | F_DST_ORDER)) \
 		dst_folio_order=0 prep_modes=$(dma_modes)
 	check "dmaengine: ... with EILSEQ and the verify error" \
-		deb_error_is EILSEQ $ERR_VERIFY
-	soft_knobs_reset
+		dmaengine_error_is EILSEQ $ERR_VERIFY
+	sd_knobs_reset
 	check "dmaengine: ... channels released" channels_released
 }
 
@@ -671,23 +652,23 @@ suite_dmaengine() {
 	check "dmaengine: benchmark module loads" load_module dma_map_benchmark
 	check "dmaengine: soft_dma loads with 8 channels" \
 		load_module soft_dma channels=8
-	soft_knobs_reset
-	deb_validation
+	sd_knobs_reset
+	dmaengine_validation
 	check_klog_clean "dmaengine: validation"
-	deb_matrix
+	dmaengine_matrix
 	check_klog_clean "dmaengine: matrix"
-	deb_layouts
+	dmaengine_layouts
 	check_klog_clean "dmaengine: odd layouts"
-	deb_errors
+	dmaengine_errors
 	check_klog_clean "dmaengine: errors"
-	deb_workload
+	dmaengine_workload
 	check_klog_clean "dmaengine: workload"
-	deb_contracts
+	dmaengine_contracts
 	check_klog_clean "dmaengine: contracts"
-	deb_unbind
+	dmaengine_unbind
 	check_klog_clean "dmaengine: unbind"
 	check "dmaengine: soft_dma unloads" unload_module soft_dma
-	check_fails "dmaengine: without providers: ENODEV" deb_run
+	check_fails "dmaengine: without providers: ENODEV" dmaengine_run
 	check "dmaengine: benchmark unloads" unload_module dma_map_benchmark
 	check_klog_clean "dmaengine"
 }

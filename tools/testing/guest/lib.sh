@@ -276,6 +276,13 @@ sd_knobs_reset() {
 	sd_knob error_every 0 && sd_knob stall_channel -1
 }
 
+# sd_stat_sum COLUMN: a counter of soft_dma's stats summed over all channels
+sd_stat_sum() {
+	awk -v k="$1" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		{ s += $col[k] } END { print s + 0 }' "$SD/stats"
+}
+
 sd_stats_reset() {
 	echo 0 > "$SD/stats"
 }

@@ -16,13 +16,6 @@ sd_stat() {
 		$1 == c { print $col[k] }' "$SD/stats"
 }
 
-# sd_stat_sum COLUMN: a counter summed over all channels
-sd_stat_sum() {
-	awk -v k="$1" '
-		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		{ s += $col[k] } END { print s + 0 }' "$SD/stats"
-}
-
 # sd_expect_stat CHANNEL|all COLUMN OP VALUE: e.g. sd_expect_stat all errors -eq 0
 sd_expect_stat() {
 	if [ "$1" = all ]; then
