@@ -182,6 +182,12 @@ void json_null(struct json *j)
 	fputs("null", j->f);
 }
 
+void json_key_string(struct json *j, const char *key, const char *s)
+{
+	json_key(j, key);
+	json_string(j, s);
+}
+
 void json_key_uint(struct json *j, const char *key, unsigned long long v)
 {
 	json_key(j, key);

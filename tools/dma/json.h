@@ -40,6 +40,7 @@ void json_bool(struct json *j, bool v);
 void json_null(struct json *j);
 
 /* json_key_uint(), json_key_int(), json_key_bool() - member @key: @v */
+void json_key_string(struct json *j, const char *key, const char *s);
 void json_key_uint(struct json *j, const char *key, unsigned long long v);
 void json_key_int(struct json *j, const char *key, long long v);
 void json_key_bool(struct json *j, const char *key, bool v);

@@ -719,12 +719,10 @@ static void json_params(struct json *j, const struct dmaengine_report *r)
 	json_key_uint(j, "warmup_runs", b->warmup_runs);
 	json_key_int(j, "src_node", b->src_node);
 	json_key_int(j, "dst_node", b->dst_node);
-	json_key(j, "prep");
-	json_string(j, prep_modes_name(b->prep_modes));
+	json_key_string(j, "prep", prep_modes_name(b->prep_modes));
 	json_key_bool(j, "skip_missing",
 		      b->flags & DMAENGINE_BENCH_F_SKIP_MISSING);
-	json_key(j, "buffers");
-	json_string(j, buffers_name(b->flags));
+	json_key_string(j, "buffers", buffers_name(b->flags));
 	json_key_uint(j, "depth", b->depth ? b->depth : 1);
 	json_key(j, "cpus");
 	json_array_begin(j);
@@ -764,14 +762,12 @@ static void json_modes_run(struct json *j, const struct dmaengine_report *r)
 		dmaengine_missing_reason(why, sizeof(why), r->b, r->channels,
 					 mode);
 		json_object_begin(j);
-		json_key(j, "prep_mode");
-		json_string(j, prep_mode_name(mode));
-		json_key(j, "error");
-		json_string(j, err == DMAENGINE_BENCH_ERR_NO_API ? "no_api" :
-			    err == DMAENGINE_BENCH_ERR_NO_CAP ? "no_cap" :
-			    "other");
-		json_key(j, "reason");
-		json_string(j, why);
+		json_key_string(j, "prep_mode", prep_mode_name(mode));
+		json_key_string(j, "error",
+				err == DMAENGINE_BENCH_ERR_NO_API ? "no_api" :
+				err == DMAENGINE_BENCH_ERR_NO_CAP ? "no_cap" :
+				"other");
+		json_key_string(j, "reason", why);
 		json_object_end(j);
 	}
 	json_array_end(j);
@@ -870,8 +866,7 @@ static void json_results(struct json *j, const struct dmaengine_report *r)
 			continue;
 		row_from_result(r, mode, &row);
 		json_object_begin(j);
-		json_key(j, "prep_mode");
-		json_string(j, prep_mode_name(mode));
+		json_key_string(j, "prep_mode", prep_mode_name(mode));
 		json_key_uint(j, "chan", dmaengine_channels_used(r->b));
 		json_key_uint(j, "folio_order", r->b->folio_order);
 		json_key_uint(j, "folio_bytes", report_folio_bytes(r));
@@ -879,8 +874,7 @@ static void json_results(struct json *j, const struct dmaengine_report *r)
 		json_key_uint(j, "dst_folio_bytes", report_dst_folio_bytes(r));
 		json_key_uint(j, "sge", r->b->sge);
 		json_key_uint(j, "depth", r->b->depth ? r->b->depth : 1);
-		json_key(j, "buffers");
-		json_string(j, buffers_name(r->b->flags));
+		json_key_string(j, "buffers", buffers_name(r->b->flags));
 		json_figures_of(j, &row);
 		json_key(j, "acquire_ms");
 		json_double(j, r->b->acquire_ns / NS_PER_MS, 6);
@@ -895,12 +889,9 @@ static void json_figure(struct json *j, const struct figure *fig,
 	unsigned int i;
 
 	json_object_begin(j);
-	json_key(j, "key");
-	json_string(j, fig->key);
-	json_key(j, "unit");
-	json_string(j, fig->unit);
-	json_key(j, "kind");
-	json_string(j, kind);
+	json_key_string(j, "key", fig->key);
+	json_key_string(j, "unit", fig->unit);
+	json_key_string(j, "kind", kind);
 	json_key(j, "prep_modes");
 	json_array_begin(j);
 	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++)
@@ -933,10 +924,8 @@ static void json_description(struct json *j)
 		const struct figure *fig = column_figure(c);
 
 		json_object_begin(j);
-		json_key(j, "key");
-		json_string(j, fig ? fig->key : columns[c].key);
-		json_key(j, "heading");
-		json_string(j, columns[c].head);
+		json_key_string(j, "key", fig ? fig->key : columns[c].key);
+		json_key_string(j, "heading", columns[c].head);
 		json_key_uint(j, "width", columns[c].width);
 		json_key_bool(j, "verbose", column_verbose(c));
 		json_object_end(j);
@@ -954,10 +943,9 @@ static void json_per_channel(struct json *j, const struct dmaengine_report *r)
 	json_array_begin(j);
 	for (i = 0; i < n; i++) {
 		json_object_begin(j);
-		json_key(j, "prep_mode");
-		json_string(j, prep_mode_name(rows[i].prep_mode));
-		json_key(j, "channel");
-		json_string(j, rows[i].chan);
+		json_key_string(j, "prep_mode",
+				prep_mode_name(rows[i].prep_mode));
+		json_key_string(j, "channel", rows[i].chan);
 		json_key_uint(j, "index", rows[i].channel);
 		json_figures_of(j, &rows[i]);
 		json_object_end(j);
@@ -1010,14 +998,10 @@ void report_dmaengine_json(FILE *f, const struct report_ctx *ctx,
 
 	json_init(&j, f);
 	json_object_begin(&j);
-	json_key(&j, "tool");
-	json_string(&j, PROG_NAME);
-	json_key(&j, "version");
-	json_string(&j, ctx->version);
-	json_key(&j, "kernel");
-	json_string(&j, ctx->kernel);
-	json_key(&j, "mode");
-	json_string(&j, mode_name(MODE_DMAENGINE));
+	json_key_string(&j, "tool", PROG_NAME);
+	json_key_string(&j, "version", ctx->version);
+	json_key_string(&j, "kernel", ctx->kernel);
+	json_key_string(&j, "mode", mode_name(MODE_DMAENGINE));
 	json_params(&j, r);
 	json_key_uint(&j, "interface_version", interface_v1(r->b) ? 1 : 2);
 	json_modes_run(&j, r);

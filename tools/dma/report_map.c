@@ -52,15 +52,12 @@ static void map_json_head(struct json *j, const struct report_ctx *ctx,
 			  const struct map_benchmark *m)
 {
 	json_object_begin(j);
-	json_key(j, "tool");
-	json_string(j, PROG_NAME);
-	json_key(j, "version");
-	json_string(j, ctx->version);
-	json_key(j, "kernel");
-	json_string(j, ctx->kernel);
-	json_key(j, "mode");
-	json_string(j, mode_name(m->map_mode == DMA_MAP_BENCH_SG_MODE ?
-				 MODE_SG : MODE_SINGLE));
+	json_key_string(j, "tool", PROG_NAME);
+	json_key_string(j, "version", ctx->version);
+	json_key_string(j, "kernel", ctx->kernel);
+	json_key_string(j, "mode",
+			mode_name(m->map_mode == DMA_MAP_BENCH_SG_MODE ?
+				  MODE_SG : MODE_SINGLE));
 	json_key(j, "params");
 	json_object_begin(j);
 	json_key_uint(j, "threads", m->threads);

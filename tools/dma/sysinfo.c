@@ -281,8 +281,7 @@ static void json_numa_node(struct json *j, const char *root, unsigned int n)
 	json_object_begin(j);
 	json_key_uint(j, "node", n);
 	text = node_file(root, n, "cpulist");
-	json_key(j, "cpulist");
-	json_string(j, text ? strip(text) : "");
+	json_key_string(j, "cpulist", text ? strip(text) : "");
 	free(text);
 	text = node_file(root, n, "meminfo");
 	mem = text ? strstr(text, "MemTotal:") : NULL;
@@ -364,18 +363,13 @@ void report_system_json(FILE *f, const char *root)
 
 	json_init(&j, f);
 	json_object_begin(&j);
-	json_key(&j, "tool");
-	json_string(&j, PROG_NAME);
-	json_key(&j, "version");
-	json_string(&j, tool_version);
+	json_key_string(&j, "tool", PROG_NAME);
+	json_key_string(&j, "version", tool_version);
 	json_key(&j, "system");
 	json_object_begin(&j);
-	json_key(&j, "hostname");
-	json_string(&j, have_uts ? uts.nodename : "unknown");
-	json_key(&j, "kernel");
-	json_string(&j, kernel_release());
-	json_key(&j, "machine");
-	json_string(&j, have_uts ? uts.machine : "unknown");
+	json_key_string(&j, "hostname", have_uts ? uts.nodename : "unknown");
+	json_key_string(&j, "kernel", kernel_release());
+	json_key_string(&j, "machine", have_uts ? uts.machine : "unknown");
 	cpuinfo = read_file(root, "/proc/cpuinfo");
 	dt = read_file(root, "/proc/device-tree/model");
 	json_key(&j, "cpu_model");
