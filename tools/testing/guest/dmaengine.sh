@@ -172,6 +172,8 @@ dmaengine_workload() {
 		flags=$F_DISTINCT
 	check "dmaengine: ... with ENOMEM and the memory error" \
 		dmaengine_error_is ENOMEM $ERR_NOMEM
+	check "dmaengine: ... before any channel was taken" \
+		grep -q ' channels_used=0$' /tmp/deb.out
 	check_klog_has "dmaengine: ... the message gives the size and the way out" \
 		'buffers of 1 channel\(s\) with distinct folios for every batch \(reuse one batch.* = 8192 MiB: more than 3/4'
 	# the same bytes through one reused batch (nocopy: TCG is slow;

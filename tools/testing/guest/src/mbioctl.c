@@ -419,9 +419,9 @@ static int do_dmaengine(void *buf, int quiet)
 	ret = bench_ioctl(fd, DMAENGINE_BENCHMARK, buf);
 	fail_nth_report(nth);
 	if (ret) {
-		printf("errno=%s error=%u channel=%u run=%u prep_mode=%u\n",
+		printf("errno=%s error=%u channel=%u run=%u prep_mode=%u channels_used=%u\n",
 		       strerrorname_np(errno), d->error, d->error_channel,
-		       d->error_run, d->error_prep_mode);
+		       d->error_run, d->error_prep_mode, d->channels_used);
 	} else if (!quiet) {
 		bool v2 = d->size >= DMAENGINE_BENCH_SIZE_VER2;
 		int modes = v2 ? DMAENGINE_BENCH_NR_MODES :
