@@ -1007,8 +1007,7 @@ static int dmaengine_bench_measure(struct dmaengine_benchmark *p)
 		ret = dmaengine_bench_runs(run, p);
 	dmaengine_bench_stop_channels(run);
 unwatch:
-	if (ret && READ_ONCE(run->unbound) &&
-	    p->error != DMAENGINE_BENCH_ERR_UNBOUND) {
+	if (ret && READ_ONCE(run->unbound)) {
 		p->error = DMAENGINE_BENCH_ERR_UNBOUND;
 		p->error_channel = READ_ONCE(run->unbound_channel);
 		ret = -ENODEV;
