@@ -350,28 +350,28 @@ static void test_missing_reason(void)
 
 static void test_map_ioctl_errors(void)
 {
+	static const struct {
+		int err;
+		const char *hint;	/* after strerror(), or "" */
+		const char *name;
+	} cases[] = {
+		{ EINVAL, "; see dmesg for the field the kernel refused",
+		  "map ioctl EINVAL: see dmesg" },
+		{ EINTR, "; interrupted", "map ioctl EINTR: interrupted" },
+		{ ENOMEM, "; the buffers (threads x granule pages) need more memory than a run may take: lower --threads or --granule (dmesg gives the sizes)",
+		  "map ioctl ENOMEM: what to lower" },
+		{ EIO, "", "map ioctl EIO: strerror only" },
+	};
 	char want[256];
+	size_t i;
 
-	print_map_ioctl_error(capture_begin(&cap), EINVAL);
-	snprintf(want, sizeof(want),
-		 "dma_map_benchmark: DMA_MAP_BENCHMARK failed: %s; see dmesg for the field the kernel refused\n",
-		 strerror(EINVAL));
-	is_str(capture_end(&cap), want, "map ioctl EINVAL: see dmesg");
-	print_map_ioctl_error(capture_begin(&cap), EINTR);
-	snprintf(want, sizeof(want),
-		 "dma_map_benchmark: DMA_MAP_BENCHMARK failed: %s; interrupted\n",
-		 strerror(EINTR));
-	is_str(capture_end(&cap), want, "map ioctl EINTR: interrupted");
-	print_map_ioctl_error(capture_begin(&cap), ENOMEM);
-	snprintf(want, sizeof(want),
-		 "dma_map_benchmark: DMA_MAP_BENCHMARK failed: %s; the buffers (threads x granule pages) need more memory than a run may take: lower --threads or --granule (dmesg gives the sizes)\n",
-		 strerror(ENOMEM));
-	is_str(capture_end(&cap), want, "map ioctl ENOMEM: what to lower");
-	print_map_ioctl_error(capture_begin(&cap), EIO);
-	snprintf(want, sizeof(want),
-		 "dma_map_benchmark: DMA_MAP_BENCHMARK failed: %s\n",
-		 strerror(EIO));
-	is_str(capture_end(&cap), want, "map ioctl EIO: strerror only");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		print_map_ioctl_error(capture_begin(&cap), cases[i].err);
+		snprintf(want, sizeof(want),
+			 "dma_map_benchmark: DMA_MAP_BENCHMARK failed: %s%s\n",
+			 strerror(cases[i].err), cases[i].hint);
+		is_str(capture_end(&cap), want, cases[i].name);
+	}
 }
 
 static void test_map_ext_ioctl_errors(void)
