@@ -83,15 +83,18 @@ suite_map_ext() {
 		check "map_ext: $_op: 200 samples" ext_count $_op 200
 	done
 	check "map_ext: single mode, 32 x 4 KiB, 2 threads x 50, sync" \
-		ext_run map_mode=0 entries=32 iterations=50 threads=2 flags=1
+		ext_run map_mode=0 entries=32 iterations=50 threads=2 flags=1 \
+		seconds=60
 	check "map_ext: ... 100 map samples" ext_count map 100
 	check "map_ext: ... 100 sync_device samples" ext_count sync_device 100
 	check "map_ext: without sync, no sync samples" \
 		sh -c "\"$MBIOCTL\" mapext iterations=10 | grep -q '^sync_cpu count=0 '"
 	check "map_ext: 512-byte entries in sg mode" \
-		ext_run map_mode=1 entries=100 entry_size=512 iterations=20
+		ext_run map_mode=1 entries=100 entry_size=512 iterations=20 \
+		seconds=60
 	check "map_ext: 64 KiB entries in sg mode" \
-		ext_run map_mode=1 entries=16 entry_size=65536 iterations=20
+		ext_run map_mode=1 entries=16 entry_size=65536 iterations=20 \
+		seconds=60
 	check "map_ext: threads pinned to the CPU asked for" ext_pinned
 
 	if [ -d $TRACING/events/dma ]; then
