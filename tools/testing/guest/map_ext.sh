@@ -88,7 +88,7 @@ suite_map_ext() {
 	check "map_ext: ... 100 map samples" ext_count map 100
 	check "map_ext: ... 100 sync_device samples" ext_count sync_device 100
 	check "map_ext: without sync, no sync samples" \
-		sh -c "\"$MBIOCTL\" mapext iterations=10 | grep -q '^sync_cpu count=0 '"
+		sh -c "\"$MBIOCTL\" mapext iterations=10 seconds=60 | grep -q '^sync_cpu count=0 '"
 	check "map_ext: 512-byte entries in sg mode" \
 		ext_run map_mode=1 entries=100 entry_size=512 iterations=20 \
 		seconds=60
@@ -102,7 +102,8 @@ suite_map_ext() {
 		echo > $TRACING/trace
 		echo 1 > $TRACING/events/dma/enable
 		echo 1 > $TRACING/tracing_on
-		"$MBIOCTL" mapext map_mode=1 entries=8 iterations=2 flags=1 > /dev/null
+		"$MBIOCTL" mapext map_mode=1 entries=8 iterations=2 flags=1 \
+			seconds=60 > /dev/null
 		echo 0 > $TRACING/tracing_on
 		echo 0 > $TRACING/events/dma/enable
 		cat $TRACING/trace > /tmp/trace.out
