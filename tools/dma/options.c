@@ -8,6 +8,8 @@
  */
 #include <ctype.h>
 #include <getopt.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +53,9 @@ struct opt_desc {
 	const char *def;	/* default, as typed; NULL: none */
 	const char *help;
 	const char *def_help;	/* --help's default when ->def is NULL */
+	size_t off, width;	/* the field of struct bench_opts set; width 0: none */
+	int value;		/* K_FLAG: what the field is set to */
+	unsigned int flag;	/* DMAENGINE_BENCH_F_* bit set in ->flags */
 };
 
 static const struct choice mode_choices[] = {
@@ -85,19 +90,28 @@ static const struct choice buffers_choices[] = {
 	{ NULL, 0 }
 };
 
-#define INT_OPT(lo, hi)	.kind = K_INT, .min = (lo), .max = (hi)
+#define FIELD(f)	.off = offsetof(struct bench_opts, f), \
+			.width = sizeof(((struct bench_opts *)0)->f)
+#define INT_OPT(lo, hi, f, sc, d) \
+	.kind = K_INT, .min = (lo), .max = (hi), FIELD(f), .scope = (sc), .def = (d)
+#define MAP_INT(lo, hi, f, d)	INT_OPT(lo, hi, f, SC_MAP, d)
+#define DE_INT(lo, hi, f, d)	INT_OPT(lo, hi, f, SC_DMAENGINE, d)
+#define BOOL_OPT(f)	.kind = K_FLAG, FIELD(f), .value = true
+#define FLAG_OPT(bit)	.kind = K_FLAG, .flag = (bit)
 
 static const struct opt_desc opt_table[O_NR] = {
 	[O_MODE] = { .name = "mode", .short_opt = 'm', .metavar = "MODE",
-		.kind = K_CHOICE, .choices = mode_choices,
+		.kind = K_CHOICE, .choices = mode_choices, FIELD(mode),
 		.accepts = "single, sg, dmaengine, 0 or 1", .scope = SC_ALL,
 		.def = "single",
 		.help = "single: dma_map_single() of --granule pages (--entries x --entry-size bytes); sg: dma_map_sg() of --granule one-page entries (--entries of --entry-size); dmaengine: dmaengine_prep_dma_memcpy() per segment vs dmaengine_prep_dma_memcpy_sg() or dmaengine_prep_dma_memcpy_vec() per batch vs a CPU copy" },
-	[O_JSON] = { .name = "json", .kind = K_FLAG, .scope = SC_ALL,
+	[O_JSON] = { .name = "json", .kind = K_FLAG, FIELD(format),
+		.value = OUT_JSON, .scope = SC_ALL,
 		.help = "print one JSON object instead of text" },
-	[O_CSV] = { .name = "csv", .kind = K_FLAG, .scope = SC_DMAENGINE,
+	[O_CSV] = { .name = "csv", .kind = K_FLAG, FIELD(format),
+		.value = OUT_CSV, .scope = SC_DMAENGINE,
 		.help = "print CSV: a header row and one row per prep mode" },
-	[O_VERBOSE] = { .name = "verbose", .short_opt = 'v', .kind = K_FLAG,
+	[O_VERBOSE] = { .name = "verbose", .short_opt = 'v', BOOL_OPT(verbose),
 		.scope = SC_DMAENGINE,
 		.help = "add convert_ms (with a memcpy_vec row), prep_stalls, submits, batches, segments and bytes columns to the table, and each channel's limits and capabilities to the '#' lines" },
 	[O_HELP] = { .name = "help", .short_opt = 'h', .kind = K_ACTION,
@@ -108,136 +122,150 @@ static const struct opt_desc opt_table[O_NR] = {
 		.help = "print the machine as one JSON object (kernel, CPU, NUMA nodes, command line, IOMMUs, page size, version) and exit" },
 
 	[O_THREADS] = { .name = "threads", .short_opt = 't', .metavar = "N",
-		INT_OPT(1, DMA_MAP_MAX_THREADS), .scope = SC_MAP, .def = "1",
+		MAP_INT(1, DMA_MAP_MAX_THREADS, threads, "1"),
 		.help = "threads mapping in parallel" },
 	[O_SECONDS] = { .name = "seconds", .short_opt = 's', .metavar = "N",
-		INT_OPT(1, DMA_MAP_MAX_SECONDS), .scope = SC_MAP, .def = "20",
+		MAP_INT(1, DMA_MAP_MAX_SECONDS, seconds, "20"),
 		.help = "duration of the run; with --iterations, the most the run may take, default then 300" },
 	[O_NODE] = { .name = "node", .short_opt = 'n', .metavar = "N",
-		INT_OPT(-1, NODE_MAX), .scope = SC_MAP, .def = "-1",
+		MAP_INT(-1, NODE_MAX, node, "-1"),
 		.help = "NUMA node to run the threads on; -1: any" },
 	[O_DMA_BITS] = { .name = "dma-bits", .short_opt = 'b', .metavar = "N",
-		INT_OPT(20, 64), .scope = SC_MAP, .def = "32",
+		MAP_INT(20, 64, dma_bits, "32"),
 		.help = "DMA mask width set on the device for the run" },
 	[O_DMA_DIR] = { .name = "dma-dir", .short_opt = 'd', .metavar = "DIR",
-		.kind = K_CHOICE, .choices = dir_choices,
+		.kind = K_CHOICE, .choices = dir_choices, FIELD(dma_dir),
 		.accepts = "0..2 or bidirectional, to_device, from_device",
 		.scope = SC_MAP, .def = "0",
 		.help = "DMA direction: 0 bidirectional, 1 to_device, 2 from_device" },
 	[O_DMA_TRANS_NS] = { .name = "dma-trans-ns", .short_opt = 'x',
-		.metavar = "NS", INT_OPT(0, DMA_MAP_MAX_TRANS_DELAY),
-		.scope = SC_MAP, .def = "0",
+		.metavar = "NS",
+		MAP_INT(0, DMA_MAP_MAX_TRANS_DELAY, dma_trans_ns, "0"),
 		.help = "pretend-transfer delay between map and unmap" },
 	[O_GRANULE] = { .name = "granule", .short_opt = 'g', .metavar = "N",
-		INT_OPT(1, DMA_MAP_MAX_ENTRIES), .scope = SC_MAP, .def = "1",
+		MAP_INT(1, DMA_MAP_MAX_ENTRIES, granule, "1"),
 		.help = "pages per mapping (single) or one-page sg entries (sg); the same setting as --entries" },
 	[O_ENTRIES] = { .name = "entries", .metavar = "N",
-		INT_OPT(1, DMA_MAP_MAX_ENTRIES), .scope = SC_MAP, .def = "1",
+		MAP_INT(1, DMA_MAP_MAX_ENTRIES, granule, "1"),
 		.help = "entries of --entry-size bytes: sg entries (sg) or parts of the one buffer (single); -g by another name, beyond upstream's 1024" },
 	[O_ENTRY_SIZE] = { .name = "entry-size", .metavar = "SIZE",
-		.kind = K_SIZE, .min = 1, .max = FOLIO_MAX_BYTES,
+		.kind = K_SIZE, .min = 1, .max = FOLIO_MAX_BYTES, FIELD(entry_size),
 		.scope = SC_MAP, .def_help = "the page size",
 		.help = "bytes an entry, e.g. 4K, 64K, 1M; the kernel refuses more than its largest contiguous allocation (4MB with 4K pages on x86-64)" },
 	[O_ITERATIONS] = { .name = "iterations", .metavar = "N",
-		INT_OPT(0, DMA_MAP_MAX_ITERATIONS), .scope = SC_MAP, .def = "0",
+		MAP_INT(0, DMA_MAP_MAX_ITERATIONS, iterations, "0"),
 		.help = "map/unmap cycles per thread, then stop (--seconds, default then 300, is the most the run may take); 0: run for --seconds" },
 	[O_CPUS] = { .name = "cpus", .metavar = "LIST", .kind = K_CPUS,
-		.scope = SC_ALL, .def_help = "not pinned",
+		FIELD(nr_cpus), .scope = SC_ALL, .def_help = "not pinned",
 		.help = "pin thread i (map modes) or the thread of channel i (dmaengine) to CPU i of LIST, cycling: 0 pins every thread to CPU 0; 0-3 or 0,2,4,6 spread them" },
-	[O_DMA_SYNC] = { .name = "sync", .kind = K_FLAG, .scope = SC_MAP,
+	[O_DMA_SYNC] = { .name = "sync", BOOL_OPT(sync), .scope = SC_MAP,
 		.help = "also time dma_sync_*_for_cpu() and dma_sync_*_for_device(), once each between map and unmap" },
-	[O_PERCENTILES] = { .name = "percentiles", .kind = K_FLAG,
+	[O_PERCENTILES] = { .name = "percentiles", BOOL_OPT(percentiles),
 		.scope = SC_MAP,
 		.help = "use the extended interface, for count, min, max and p50/p90/p99 in ns, even without the options above" },
 
 	[O_CHANNELS] = { .name = "channels", .short_opt = 'c', .metavar = "N",
-		INT_OPT(1, DMAENGINE_BENCH_MAX_CHANNELS), .scope = SC_DMAENGINE,
-		.def = "1", .help = "DMA_MEMCPY channels copying in parallel" },
+		DE_INT(1, DMAENGINE_BENCH_MAX_CHANNELS, channels, "1"),
+		.help = "DMA_MEMCPY channels copying in parallel" },
 	[O_CHANNEL] = { .name = "channel", .short_opt = 'C', .metavar = "NAME",
-		.kind = K_NAME, .scope = SC_DMAENGINE, .def_help = "any",
+		.kind = K_NAME, FIELD(channel), .scope = SC_DMAENGINE,
+		.def_help = "any",
 		.help = "only the channel of this name, e.g. dma0chan3" },
 	[O_DEVICE] = { .name = "device", .short_opt = 'D', .metavar = "NAME",
-		.kind = K_NAME, .scope = SC_DMAENGINE, .def_help = "any",
+		.kind = K_NAME, FIELD(device), .scope = SC_DMAENGINE,
+		.def_help = "any",
 		.help = "only channels of this DMA device (dev_name), e.g. soft_dma.0" },
 	[O_FOLIO_ORDER] = { .name = "folio-order", .short_opt = 'o',
-		.metavar = "N", .kind = K_ORDER, .scope = SC_DMAENGINE,
+		.metavar = "N", .kind = K_ORDER, FIELD(folio_order),
+		.scope = SC_DMAENGINE,
 		.def = "0", .help = "folio order: each folio is the page size << N bytes" },
 	[O_FOLIO] = { .name = "folio", .short_opt = 'f', .metavar = "SIZE",
-		.kind = K_FOLIO, .scope = SC_DMAENGINE,
+		.kind = K_FOLIO, FIELD(folio_order), .scope = SC_DMAENGINE,
 		.def_help = "the page size",
 		.help = "folio size, e.g. 4K, 64K, 2M; the same setting as --folio-order" },
 	[O_DST_FOLIO_ORDER] = { .name = "dst-folio-order", .metavar = "N",
-		.kind = K_ORDER, .scope = SC_DMAENGINE,
+		.kind = K_ORDER, FIELD(dst_folio_order),
+		.flag = DMAENGINE_BENCH_F_DST_ORDER, .scope = SC_DMAENGINE,
 		.def_help = "--folio-order",
 		.help = "destination folio order, when it differs from the source's: the source and destination tables then have entries of different sizes; a batch (--sge x --folio) must fill whole destination folios" },
 	[O_DST_FOLIO] = { .name = "dst-folio", .metavar = "SIZE",
-		.kind = K_FOLIO, .scope = SC_DMAENGINE,
+		.kind = K_FOLIO, FIELD(dst_folio_order),
+		.flag = DMAENGINE_BENCH_F_DST_ORDER, .scope = SC_DMAENGINE,
 		.def_help = "--folio",
 		.help = "destination folio size, e.g. 64K, 2M; the same setting as --dst-folio-order" },
 	[O_SGE] = { .name = "sge", .metavar = "N",
-		INT_OPT(1, DMAENGINE_BENCH_MAX_SGE), .scope = SC_DMAENGINE,
-		.def = "512", .help = "folios (sg entries) in a batch" },
+		DE_INT(1, DMAENGINE_BENCH_MAX_SGE, sge, "512"),
+		.help = "folios (sg entries) in a batch" },
 	[O_BYTES_PER_CHANNEL] = { .name = "bytes-per-channel",
-		.metavar = "SIZE", .kind = K_SIZE,
+		.metavar = "SIZE", .kind = K_SIZE, FIELD(bytes_per_channel),
 		.min = 1, .max = BYTES_MAX, .scope = SC_DMAENGINE,
 		.def = "512M",
 		.help = "bytes each channel copies in a run, rounded up to whole batches" },
 	[O_RUNS] = { .name = "runs", .short_opt = 'r', .metavar = "N",
-		INT_OPT(1, DMAENGINE_BENCH_MAX_RUNS), .scope = SC_DMAENGINE,
-		.def = "20", .help = "timed runs of each prep mode" },
+		DE_INT(1, DMAENGINE_BENCH_MAX_RUNS, runs, "20"),
+		.help = "timed runs of each prep mode" },
 	[O_WARMUP_RUNS] = { .name = "warmup-runs", .short_opt = 'w',
-		.metavar = "N", INT_OPT(0, DMAENGINE_BENCH_MAX_WARMUP),
-		.scope = SC_DMAENGINE, .def = "1",
+		.metavar = "N",
+		DE_INT(0, DMAENGINE_BENCH_MAX_WARMUP, warmup_runs, "1"),
 		.help = "untimed runs of each prep mode first" },
 	[O_SRC_NODE] = { .name = "src-node", .metavar = "N",
-		INT_OPT(-1, NODE_MAX), .scope = SC_DMAENGINE, .def = "-1",
+		DE_INT(-1, NODE_MAX, src_node, "-1"),
 		.help = "NUMA node of the source folios; -1: the channel's node" },
 	[O_DST_NODE] = { .name = "dst-node", .metavar = "N",
-		INT_OPT(-1, NODE_MAX), .scope = SC_DMAENGINE, .def = "-1",
+		DE_INT(-1, NODE_MAX, dst_node, "-1"),
 		.help = "NUMA node of the destination folios; -1: the channel's node" },
 	[O_PREP] = { .name = "prep", .short_opt = 'p', .metavar = "PREP",
-		.kind = K_CHOICES, .choices = prep_choices,
+		.kind = K_CHOICES, .choices = prep_choices, FIELD(prep_modes),
 		.accepts = "memcpy, memcpy_sg, memcpy_vec, cpu, both or all, or a comma-separated list of them",
 		.scope = SC_DMAENGINE,
 		.def_help = "the modes this kernel and channel have, of all",
 		.help = "memcpy: one dmaengine_prep_dma_memcpy() per segment; memcpy_sg: one dmaengine_prep_dma_memcpy_sg() per batch; memcpy_vec: one dmaengine_prep_dma_memcpy_vec() per batch, over dma_vec arrays built from the mapped tables (their building is part of prep, and -v shows it alone as convert_ms); cpu: the channel's thread copies the same batches with the CPU; both: memcpy and memcpy_sg; all: the four. With several, runs alternate between them in a rotating order. A mode named here that the kernel or a channel lacks is an error; without --prep the missing ones are left out and the '#' lines say why" },
 	[O_BUFFERS] = { .name = "buffers", .metavar = "KIND",
-		.kind = K_CHOICE, .choices = buffers_choices,
+		.kind = K_CHOICE, .choices = buffers_choices, FIELD(flags),
 		.accepts = "distinct or reuse", .scope = SC_DMAENGINE,
 		.def = "distinct",
 		.help = "distinct: each batch copies its own folios, mapped before its prep and unmapped after its completion (--bytes-per-channel of each side per channel); reuse: one batch of folios copied again and again, mapped once per run" },
 	[O_DEPTH] = { .name = "depth", .metavar = "N",
-		INT_OPT(1, DMAENGINE_BENCH_MAX_DEPTH), .scope = SC_DMAENGINE,
-		.def = "1",
+		DE_INT(1, DMAENGINE_BENCH_MAX_DEPTH, depth, "1"),
 		.help = "batches in flight per channel: prepare and submit the next batch while earlier ones run, wait when N are outstanding" },
-	[O_VERIFY] = { .name = "verify", .kind = K_FLAG, .scope = SC_DMAENGINE,
+	[O_VERIFY] = { .name = "verify", FLAG_OPT(DMAENGINE_BENCH_F_VERIFY),
+		.scope = SC_DMAENGINE,
 		.help = "write a pattern to the source and check the destination" },
-	[O_POLL] = { .name = "poll", .kind = K_FLAG, .scope = SC_DMAENGINE,
+	[O_POLL] = { .name = "poll", FLAG_OPT(DMAENGINE_BENCH_F_POLL),
+		.scope = SC_DMAENGINE,
 		.help = "poll the transfer status instead of waiting for a callback" },
-	[O_ALLOW_FEWER] = { .name = "allow-fewer", .kind = K_FLAG,
+	[O_ALLOW_FEWER] = { .name = "allow-fewer",
+		FLAG_OPT(DMAENGINE_BENCH_F_ALLOW_FEWER),
 		.scope = SC_DMAENGINE,
 		.help = "run on the channels found when there are fewer than --channels" },
 	[O_TIMEOUT] = { .name = "timeout-ms", .metavar = "MS",
-		INT_OPT(0, DMAENGINE_BENCH_MAX_TIMEOUT_MS), .scope = SC_DMAENGINE,
-		.def = "0", .help = "how long one batch may take; 0: the kernel's 10 s" },
-	[O_PER_CHANNEL] = { .name = "per-channel", .kind = K_FLAG,
+		DE_INT(0, DMAENGINE_BENCH_MAX_TIMEOUT_MS, timeout_ms, "0"),
+		.help = "how long one batch may take; 0: the kernel's 10 s" },
+	[O_PER_CHANNEL] = { .name = "per-channel", BOOL_OPT(per_channel),
 		.scope = SC_DMAENGINE,
 		.help = "also report each channel, computed from the per-run samples" },
-	[O_SAMPLES] = { .name = "samples", .kind = K_FLAG, .scope = SC_DMAENGINE,
+	[O_SAMPLES] = { .name = "samples", BOOL_OPT(samples),
+		.scope = SC_DMAENGINE,
 		.help = "include every run of every channel in the JSON (needs --json)" },
 };
 
 /* Values of getopt_long() for the options without a short form. */
 #define LONG_ONLY_BASE	256
 
-static const char *const mode_names[] = {
-	[MODE_SINGLE] = "single", [MODE_SG] = "sg",
-	[MODE_DMAENGINE] = "dmaengine",
-};
+/* choice_name() - the first name of @value in @c, or NULL */
+static const char *choice_name(const struct choice *c, unsigned int value)
+{
+	for (; c->name; c++)
+		if ((unsigned int)c->value == value)
+			return c->name;
+	return NULL;
+}
 
 const char *mode_name(enum bench_mode mode)
 {
-	return (unsigned int)mode <= MODE_DMAENGINE ? mode_names[mode] : "?";
+	const char *name = choice_name(mode_choices, mode);
+
+	return name ? name : "?";
 }
 
 const char *dir_name(unsigned int dir)
@@ -272,28 +300,24 @@ const char *prep_modes_name(unsigned int prep_modes)
 {
 	/* the lists, made once each: "memcpy,cpu", "memcpy_sg,memcpy_vec" */
 	static char lists[DMAENGINE_BENCH_PREP_ALL + 1][64];
-	const struct choice *c;
-	unsigned int i;
+	const char *name = choice_name(prep_choices, prep_modes);
+	unsigned int i, bit;
 	char *list;
 
-	for (c = prep_choices; c->name; c++)
-		if ((unsigned int)c->value == prep_modes)
-			return c->name;
+	if (name)
+		return name;
 	if (!prep_modes || prep_modes & ~DMAENGINE_BENCH_PREP_ALL)
 		return "?";
 	list = lists[prep_modes];
 	if (list[0])
 		return list;
 	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
-		unsigned int mode = prep_mode_order[i];
-
-		if (!(prep_modes & (1U << mode)))
-			continue;
-		for (c = prep_choices; c->name; c++)
-			if ((unsigned int)c->value == 1U << mode)
-				break;
-		snprintf(list + strlen(list), sizeof(lists[0]) - strlen(list),
-			 "%s%s", list[0] ? "," : "", c->name ? c->name : "?");
+		bit = 1U << prep_mode_order[i];
+		name = choice_name(prep_choices, bit);
+		if (prep_modes & bit)
+			snprintf(list + strlen(list),
+				 sizeof(lists[0]) - strlen(list), "%s%s",
+				 list[0] ? "," : "", name ? name : "?");
 	}
 	return list;
 }
@@ -379,6 +403,21 @@ static void usage_hint(FILE *err)
 	fprintf(err, "Try '" PROG_NAME " --help' for more information.\n");
 }
 
+/* usage_error() - PROG_NAME ": " and the message, the hint; PARSE_USAGE */
+__attribute__((format(printf, 2, 3)))
+static enum parse_status usage_error(FILE *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(PROG_NAME ": ", err);
+	va_start(ap, fmt);
+	vfprintf(err, fmt, ap);
+	va_end(ap);
+	fputc('\n', err);
+	usage_hint(err);
+	return PARSE_USAGE;
+}
+
 static int bad_value(const struct bench_opts *o, enum opt_id id,
 		     const char *arg, FILE *err)
 {
@@ -437,6 +476,20 @@ static int parse_choices(const struct choice *c, const char *arg, int *out)
 	return 0;
 }
 
+/* set_field() - @v into the field of @o that @d names, if any */
+static void set_field(struct bench_opts *o, const struct opt_desc *d,
+		      long long v)
+{
+	char *p = (char *)o + d->off;
+
+	if (d->width == sizeof(bool))
+		*(bool *)p = v;
+	else if (d->width == sizeof(uint32_t))
+		*(uint32_t *)p = v;
+	else if (d->width == sizeof(uint64_t))
+		*(uint64_t *)p = v;
+}
+
 /* store() - parse @arg for option @id into @o; -1 after saying why */
 static int store(struct bench_opts *o, enum opt_id id, const char *arg,
 		 FILE *err)
@@ -492,57 +545,16 @@ static int store(struct bench_opts *o, enum opt_id id, const char *arg,
 		break;
 	}
 
-	switch (id) {
-	case O_MODE: o->mode = choice; break;
-	case O_JSON: o->format = OUT_JSON; break;
-	case O_CSV: o->format = OUT_CSV; break;
-	case O_VERBOSE: o->verbose = true; break;
-	case O_THREADS: o->threads = n; break;
-	case O_SECONDS: o->seconds = n; break;
-	case O_NODE: o->node = n; break;
-	case O_DMA_BITS: o->dma_bits = n; break;
-	case O_DMA_DIR: o->dma_dir = choice; break;
-	case O_DMA_TRANS_NS: o->dma_trans_ns = n; break;
-	case O_GRANULE:
-	case O_ENTRIES: o->granule = n; break;
-	case O_ENTRY_SIZE: o->entry_size = size; break;
-	case O_ITERATIONS: o->iterations = n; break;
-	case O_CPUS: o->nr_cpus = nr_cpus; break;
-	case O_DMA_SYNC: o->sync = true; break;
-	case O_PERCENTILES: o->percentiles = true; break;
-	case O_CHANNELS: o->channels = n; break;
-	case O_CHANNEL: strcpy(o->channel, arg); break;
-	case O_DEVICE: strcpy(o->device, arg); break;
-	case O_FOLIO_ORDER:
-	case O_FOLIO: o->folio_order = n; break;
-	case O_DST_FOLIO_ORDER:
-	case O_DST_FOLIO:
-		o->dst_folio_order = n;
-		o->flags |= DMAENGINE_BENCH_F_DST_ORDER;
-		break;
-	case O_SGE: o->sge = n; break;
-	case O_BYTES_PER_CHANNEL: o->bytes_per_channel = size; break;
-	case O_RUNS: o->runs = n; break;
-	case O_WARMUP_RUNS: o->warmup_runs = n; break;
-	case O_SRC_NODE: o->src_node = n; break;
-	case O_DST_NODE: o->dst_node = n; break;
-	case O_PREP: o->prep_modes = choice; break;
-	case O_BUFFERS:
-		o->flags = (o->flags & ~DMAENGINE_BENCH_F_DISTINCT) | choice;
-		break;
-	case O_DEPTH: o->depth = n; break;
-	case O_VERIFY: o->flags |= DMAENGINE_BENCH_F_VERIFY; break;
-	case O_POLL: o->flags |= DMAENGINE_BENCH_F_POLL; break;
-	case O_ALLOW_FEWER: o->flags |= DMAENGINE_BENCH_F_ALLOW_FEWER; break;
-	case O_TIMEOUT: o->timeout_ms = n; break;
-	case O_PER_CHANNEL: o->per_channel = true; break;
-	case O_SAMPLES: o->samples = true; break;
-	case O_HELP:
-	case O_VERSION:
-	case O_SYSTEM:
-	case O_NR:
-		break;
-	}
+	if (id == O_BUFFERS)	/* the other flags stay */
+		choice |= o->flags & ~DMAENGINE_BENCH_F_DISTINCT;
+	if (d->kind == K_NAME)
+		strcpy((char *)o + d->off, arg);
+	else
+		set_field(o, d, d->kind == K_SIZE ? (long long)size :
+			  d->kind == K_CHOICE || d->kind == K_CHOICES ? choice :
+			  d->kind == K_CPUS ? nr_cpus :
+			  d->kind == K_FLAG ? d->value : n);
+	o->flags |= d->flag;
 	return 0;
 }
 
@@ -590,67 +602,53 @@ bool map_use_ext(const struct bench_opts *o)
 /* validate() - what no single option can check alone */
 static enum parse_status validate(const struct bench_opts *o, FILE *err)
 {
+	static const enum opt_id same[][2] = {	/* two names of one setting */
+		{ O_FOLIO_ORDER, O_FOLIO }, { O_DST_FOLIO_ORDER, O_DST_FOLIO },
+		{ O_GRANULE, O_ENTRIES },
+	};
 	enum opt_scope scope = o->mode == MODE_DMAENGINE ? SC_DMAENGINE : SC_MAP;
-	const char *msg = NULL;
+	const char *dst_opt = given(o, O_DST_FOLIO) ? "dst-folio" :
+						      "dst-folio-order";
+	uint64_t batch = (uint64_t)o->sge * folio_bytes(o);
+	char batch_s[32], src[32], dst[32];
+	size_t i;
 	int id;
 
-	for (id = 0; id < O_NR; id++) {
-		if (!given(o, id) || (opt_table[id].scope & scope))
-			continue;
-		fprintf(err, PROG_NAME ": --%s applies to %s only\n",
-			opt_table[id].name,
-			opt_table[id].scope == SC_DMAENGINE ?
-			"-m dmaengine" : "the map modes (-m single, -m sg)");
-		usage_hint(err);
-		return PARSE_USAGE;
-	}
+	for (id = 0; id < O_NR; id++)
+		if (given(o, id) && !(opt_table[id].scope & scope))
+			return usage_error(err, "--%s applies to %s only",
+					   opt_table[id].name,
+					   opt_table[id].scope == SC_DMAENGINE ?
+					   "-m dmaengine" :
+					   "the map modes (-m single, -m sg)");
 	if (given(o, O_JSON) && given(o, O_CSV))
-		msg = "--json and --csv exclude each other";
-	else if (given(o, O_FOLIO_ORDER) && given(o, O_FOLIO))
-		msg = "--folio-order and --folio set the same thing: give one";
-	else if (given(o, O_DST_FOLIO_ORDER) && given(o, O_DST_FOLIO))
-		msg = "--dst-folio-order and --dst-folio set the same thing: give one";
-	else if (given(o, O_GRANULE) && given(o, O_ENTRIES))
-		msg = "--granule and --entries set the same thing: give one";
-	else if (o->samples && o->format != OUT_JSON)
-		msg = "--samples needs --json";
-	else if (o->per_channel && o->format == OUT_CSV)
-		msg = "--per-channel is not available with --csv: use --json";
-	if (msg) {
-		fprintf(err, PROG_NAME ": %s\n", msg);
-		usage_hint(err);
-		return PARSE_USAGE;
-	}
-	if (o->mode == MODE_DMAENGINE && !whole_dst_folios(o)) {
-		char batch[32], src[32], dst[32];
-		uint64_t bytes = (uint64_t)o->sge * folio_bytes(o);
-		const char *opt = given(o, O_DST_FOLIO) ? "dst-folio" :
-							    "dst-folio-order";
-
-		format_size(bytes, batch, sizeof(batch));
-		format_size(folio_bytes(o), src, sizeof(src));
-		format_size(dst_folio_bytes(o), dst, sizeof(dst));
-		fprintf(err, PROG_NAME ": --%s: a batch of --sge %u x %s folios (%s) is not a whole number of %s destination folios: give --sge a multiple of %llu, a larger --folio or a smaller --%s\n",
-			opt, o->sge, src, batch, dst,
-			(unsigned long long)(dst_folio_bytes(o) / folio_bytes(o)),
-			opt);
-		usage_hint(err);
-		return PARSE_USAGE;
-	}
-	if (o->mode == MODE_DMAENGINE && (uint64_t)o->sge * folio_bytes(o) /
-	    dst_folio_bytes(o) > DMAENGINE_BENCH_MAX_SGE) {
-		char dst[32];
-
-		format_size(dst_folio_bytes(o), dst, sizeof(dst));
-		fprintf(err, PROG_NAME ": --%s: a batch of --sge %u folios would take %llu destination folios of %s, more than %u: lower --sge or give larger destination folios\n",
-			given(o, O_DST_FOLIO) ? "dst-folio" : "dst-folio-order",
-			o->sge,
-			(unsigned long long)((uint64_t)o->sge * folio_bytes(o) /
-					     dst_folio_bytes(o)),
-			dst, DMAENGINE_BENCH_MAX_SGE);
-		usage_hint(err);
-		return PARSE_USAGE;
-	}
+		return usage_error(err, "--json and --csv exclude each other");
+	for (i = 0; i < sizeof(same) / sizeof(same[0]); i++)
+		if (given(o, same[i][0]) && given(o, same[i][1]))
+			return usage_error(err, "--%s and --%s set the same thing: give one",
+					   opt_table[same[i][0]].name,
+					   opt_table[same[i][1]].name);
+	if (o->samples && o->format != OUT_JSON)
+		return usage_error(err, "--samples needs --json");
+	if (o->per_channel && o->format == OUT_CSV)
+		return usage_error(err, "--per-channel is not available with --csv: use --json");
+	if (o->mode != MODE_DMAENGINE)
+		return PARSE_RUN;
+	format_size(batch, batch_s, sizeof(batch_s));
+	format_size(folio_bytes(o), src, sizeof(src));
+	format_size(dst_folio_bytes(o), dst, sizeof(dst));
+	if (!whole_dst_folios(o))
+		return usage_error(err, "--%s: a batch of --sge %u x %s folios (%s) is not a whole number of %s destination folios: give --sge a multiple of %llu, a larger --folio or a smaller --%s",
+				   dst_opt, o->sge, src, batch_s, dst,
+				   (unsigned long long)(dst_folio_bytes(o) /
+							folio_bytes(o)),
+				   dst_opt);
+	if (batch / dst_folio_bytes(o) > DMAENGINE_BENCH_MAX_SGE)
+		return usage_error(err, "--%s: a batch of --sge %u folios would take %llu destination folios of %s, more than %u: lower --sge or give larger destination folios",
+				   dst_opt, o->sge,
+				   (unsigned long long)(batch /
+							dst_folio_bytes(o)),
+				   dst, DMAENGINE_BENCH_MAX_SGE);
 	return PARSE_RUN;
 }
 
@@ -712,31 +710,21 @@ enum parse_status opts_parse(struct bench_opts *o, int argc, char **argv,
 	optind = 0;	/* start over, also when called again (tests) */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		if (c == '?') {
-			if (optopt && optopt < LONG_ONLY_BASE &&
-			    id_of_val(optopt) == O_NR)
-				fprintf(err, PROG_NAME ": unknown option '-%c'\n",
-					optopt);
-			else
-				fprintf(err, PROG_NAME ": unknown or ambiguous option '%s'\n",
-					argv[optind - 1]);
-			usage_hint(err);
-			return PARSE_USAGE;
-		}
+		if (c == '?' && optopt && optopt < LONG_ONLY_BASE &&
+		    id_of_val(optopt) == O_NR)
+			return usage_error(err, "unknown option '-%c'", optopt);
+		if (c == '?')
+			return usage_error(err, "unknown or ambiguous option '%s'",
+					   argv[optind - 1]);
 		id = id_of_val(c == ':' ? optopt : c);
-		if (id >= O_NR) {
-			fprintf(err, PROG_NAME ": unknown option\n");
-			usage_hint(err);
-			return PARSE_USAGE;
-		}
+		if (id >= O_NR)
+			return usage_error(err, "unknown option");
 		if (c == ':') {
 			char accepts[128];
 
 			opt_accepts(o, id, accepts, sizeof(accepts));
-			fprintf(err, PROG_NAME ": --%s needs a value: %s\n",
-				opt_table[id].name, accepts);
-			usage_hint(err);
-			return PARSE_USAGE;
+			return usage_error(err, "--%s needs a value: %s",
+					   opt_table[id].name, accepts);
 		}
 		if (id == O_HELP) {
 			opts_usage(o, out);
@@ -758,12 +746,9 @@ enum parse_status opts_parse(struct bench_opts *o, int argc, char **argv,
 		if (id == O_PREP)	/* the modes named must all run */
 			o->flags &= ~DMAENGINE_BENCH_F_SKIP_MISSING;
 	}
-	if (optind < argc) {
-		fprintf(err, PROG_NAME ": unexpected argument '%s'\n",
-			argv[optind]);
-		usage_hint(err);
-		return PARSE_USAGE;
-	}
+	if (optind < argc)
+		return usage_error(err, "unexpected argument '%s'",
+				   argv[optind]);
 	/* a run of N iterations may take up to the kernel's limit */
 	if (o->iterations && !given(o, O_SECONDS))
 		o->seconds = DMA_MAP_MAX_SECONDS;
