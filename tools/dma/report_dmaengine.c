@@ -6,6 +6,7 @@
  * statistics (struct dmaengine_bench_result), and with --per-channel one
  * per prep mode and channel computed here from the per-run samples.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,36 @@ static const struct figure counts[CT_NR] = {
 	[CT_SEGMENTS] = { "segments", "count", 1, DMAENGINE_BENCH_PREP_ALL },
 };
 
+/*
+ * A sample's fields as the JSON's "samples" name them, in its order, and
+ * the phase (as in phases[]) or count of a per-channel row each one feeds.
+ */
+#define SAMPLE(f, p, c)	{ #f, offsetof(struct dmaengine_bench_sample, f), p, c }
+static const struct {
+	const char *key;
+	size_t off;
+	enum phase phase;	/* PH_NR: none */
+	enum count count;	/* CT_NR: none */
+} sample_fields[] = {
+	SAMPLE(start_ns, PH_NR, CT_NR), SAMPLE(end_ns, PH_NR, CT_NR),
+	SAMPLE(prep_ns, PH_PREP, CT_NR), SAMPLE(submit_ns, PH_SUBMIT, CT_NR),
+	SAMPLE(issue_ns, PH_ISSUE, CT_NR), SAMPLE(wait_ns, PH_WAIT, CT_NR),
+	SAMPLE(map_ns, PH_MAP, CT_NR), SAMPLE(unmap_ns, PH_UNMAP, CT_NR),
+	SAMPLE(copy_ns, PH_COPY, CT_NR), SAMPLE(convert_ns, PH_CONVERT, CT_NR),
+	SAMPLE(bytes, PH_NR, CT_BYTES), SAMPLE(prep_calls, PH_NR, CT_PREP_CALLS),
+	SAMPLE(submits, PH_NR, CT_SUBMITS),
+	SAMPLE(prep_stalls, PH_STALLS, CT_NR),
+};
+
+#define NR_SAMPLE_FIELDS	(sizeof(sample_fields) / sizeof(sample_fields[0]))
+#define sample_field(s, k) \
+	(*(const uint64_t *)((const char *)(s) + sample_fields[k].off))
+
+/* each prep mode of @mask in prep_mode_order; @i counts, @mode is the mode */
+#define for_each_mode_in(i, mode, mask) \
+	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) \
+		if (mode = prep_mode_order[i], (mask) & (1U << mode))
+
 #define NAME_MAX_LEN	DMAENGINE_BENCH_NAME_LEN
 
 struct row {
@@ -107,11 +138,6 @@ static void channel_name(const struct dmaengine_report *r, unsigned int i,
 		snprintf(buf, len, "%.*s", NAME_MAX_LEN, r->channels[i].name);
 	else
 		snprintf(buf, len, "#%u", i);
-}
-
-static bool prep_mode_ran(const struct dmaengine_report *r, unsigned int mode)
-{
-	return dmaengine_modes_run(r->b) & (1U << mode);
 }
 
 /* figure_applies() - whether prep mode @mode has figure @fig (else '-') */
@@ -191,6 +217,7 @@ static bool row_from_samples(const struct dmaengine_report *r,
 {
 	struct stat_acc acc[PH_NR];
 	unsigned int i;
+	size_t k;
 	int p;
 
 	memset(row, 0, sizeof(*row));
@@ -207,20 +234,17 @@ static bool row_from_samples(const struct dmaengine_report *r,
 			continue;
 		run_ns = s->end_ns > s->start_ns ? s->end_ns - s->start_ns : 0;
 		stat_add(&acc[PH_RUN], run_ns / NS_PER_MS);
-		stat_add(&acc[PH_PREP], s->prep_ns / NS_PER_MS);
-		stat_add(&acc[PH_SUBMIT], s->submit_ns / NS_PER_MS);
-		stat_add(&acc[PH_ISSUE], s->issue_ns / NS_PER_MS);
-		stat_add(&acc[PH_WAIT], s->wait_ns / NS_PER_MS);
-		stat_add(&acc[PH_MAP], s->map_ns / NS_PER_MS);
-		stat_add(&acc[PH_UNMAP], s->unmap_ns / NS_PER_MS);
-		stat_add(&acc[PH_COPY], s->copy_ns / NS_PER_MS);
-		stat_add(&acc[PH_CONVERT], s->convert_ns / NS_PER_MS);
-		stat_add(&acc[PH_STALLS], s->prep_stalls);
 		if (run_ns)	/* bytes per ns is GB/s */
 			stat_add(&acc[PH_GBPS], (double)s->bytes / run_ns);
-		row->count[CT_BYTES] = s->bytes;
-		row->count[CT_PREP_CALLS] = s->prep_calls;
-		row->count[CT_SUBMITS] = s->submits;
+		for (k = 0; k < NR_SAMPLE_FIELDS; k++) {
+			p = sample_fields[k].phase;
+			if (p != PH_NR)
+				stat_add(&acc[p], sample_field(s, k) /
+						  phases[p].scale);
+			if (sample_fields[k].count != CT_NR)
+				row->count[sample_fields[k].count] =
+					sample_field(s, k);
+		}
 	}
 	row->runs = acc[PH_RUN].n;
 	for (p = 0; p < PH_NR; p++) {
@@ -240,14 +264,10 @@ static unsigned int per_channel_rows(const struct dmaengine_report *r,
 		       sizeof(**rows));
 	if (!*rows)
 		return 0;
-	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
-		mode = prep_mode_order[i];
-		if (!prep_mode_ran(r, mode))
-			continue;
+	for_each_mode_in(i, mode, dmaengine_modes_run(r->b))
 		for (ch = 0; ch < nch; ch++)
 			if (row_from_samples(r, mode, ch, &(*rows)[n]))
 				n++;
-	}
 	return n;
 }
 
@@ -505,10 +525,7 @@ static void print_missing_lines(FILE *f, const struct dmaengine_report *r)
 	unsigned int missing = r->b->prep_modes & ~dmaengine_modes_run(r->b);
 	char why[256];
 
-	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
-		mode = prep_mode_order[i];
-		if (!(missing & (1U << mode)))
-			continue;
+	for_each_mode_in(i, mode, missing) {
 		dmaengine_missing_reason(why, sizeof(why), r->b, r->channels,
 					 mode);
 		fprintf(f, "# not run: %s: %s\n", prep_mode_name(mode), why);
@@ -560,7 +577,7 @@ void report_dmaengine_text(FILE *f, const struct report_ctx *ctx,
 			   const struct dmaengine_report *r)
 {
 	struct row rows[DMAENGINE_BENCH_NR_MODES], *pc;
-	unsigned int i, n = 0;
+	unsigned int i, mode, n = 0;
 
 	fprintf(f, "# " PROG_NAME " %s, kernel %s\n", ctx->version,
 		ctx->kernel);
@@ -571,9 +588,8 @@ void report_dmaengine_text(FILE *f, const struct report_ctx *ctx,
 	print_missing_lines(f, r);
 	print_cpufreq_line(f, ctx->cpufreq);
 	fprintf(f, "# acquire_ms %.2f\n", r->b->acquire_ns / NS_PER_MS);
-	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++)
-		if (prep_mode_ran(r, prep_mode_order[i]))
-			row_from_result(r, prep_mode_order[i], &rows[n++]);
+	for_each_mode_in(i, mode, dmaengine_modes_run(r->b))
+		row_from_result(r, mode, &rows[n++]);
 	print_table(f, r, rows, n, columns[C_CHAN].head);
 
 	if (!r->opts->per_channel)
@@ -652,10 +668,7 @@ void report_dmaengine_csv(FILE *f, const struct report_ctx *ctx,
 
 	cpus_text(r->b, cpus, sizeof(cpus));
 	csv_header(f);
-	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
-		mode = prep_mode_order[i];
-		if (!prep_mode_ran(r, mode))
-			continue;
+	for_each_mode_in(i, mode, dmaengine_modes_run(r->b)) {
 		row_from_result(r, mode, &row);
 		fprintf(f, "%s,%s,%u,%llu,%u,%u,%s,", prep_mode_name(mode),
 			row.chan, r->b->folio_order,
@@ -745,20 +758,14 @@ static void json_modes_run(struct json *j, const struct dmaengine_report *r)
 
 	json_key(j, "prep_modes_run");
 	json_array_begin(j);
-	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++)
-		if (run & (1U << prep_mode_order[i]))
-			json_string(j, prep_mode_name(prep_mode_order[i]));
+	for_each_mode_in(i, mode, run)
+		json_string(j, prep_mode_name(mode));
 	json_array_end(j);
 	json_key(j, "missing");
 	json_array_begin(j);
-	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
-		unsigned int err;
+	for_each_mode_in(i, mode, missing) {
+		unsigned int err = r->b->results[mode].missing;
 
-		mode = prep_mode_order[i];
-		err = r->b->results[mode].missing;
-
-		if (!(missing & (1U << mode)))
-			continue;
 		dmaengine_missing_reason(why, sizeof(why), r->b, r->channels,
 					 mode);
 		json_object_begin(j);
@@ -860,10 +867,7 @@ static void json_results(struct json *j, const struct dmaengine_report *r)
 
 	json_key(j, "results");
 	json_array_begin(j);
-	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
-		mode = prep_mode_order[i];
-		if (!prep_mode_ran(r, mode))
-			continue;
+	for_each_mode_in(i, mode, dmaengine_modes_run(r->b)) {
 		row_from_result(r, mode, &row);
 		json_object_begin(j);
 		json_key_string(j, "prep_mode", prep_mode_name(mode));
@@ -886,7 +890,7 @@ static void json_results(struct json *j, const struct dmaengine_report *r)
 static void json_figure(struct json *j, const struct figure *fig,
 			const char *kind)
 {
-	unsigned int i;
+	unsigned int i, mode;
 
 	json_object_begin(j);
 	json_key_string(j, "key", fig->key);
@@ -894,9 +898,8 @@ static void json_figure(struct json *j, const struct figure *fig,
 	json_key_string(j, "kind", kind);
 	json_key(j, "prep_modes");
 	json_array_begin(j);
-	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++)
-		if (figure_applies(fig, prep_mode_order[i]))
-			json_string(j, prep_mode_name(prep_mode_order[i]));
+	for_each_mode_in(i, mode, fig->prep_modes)
+		json_string(j, prep_mode_name(mode));
 	json_array_end(j);
 	json_object_end(j);
 }
@@ -957,6 +960,7 @@ static void json_per_channel(struct json *j, const struct dmaengine_report *r)
 static void json_samples(struct json *j, const struct dmaengine_report *r)
 {
 	unsigned int i;
+	size_t k;
 
 	json_key(j, "samples");
 	json_array_begin(j);
@@ -972,20 +976,9 @@ static void json_samples(struct json *j, const struct dmaengine_report *r)
 			json_uint(j, s->prep_mode);
 		json_key_uint(j, "run", s->run);
 		json_key_uint(j, "channel", s->channel);
-		json_key_uint(j, "start_ns", s->start_ns);
-		json_key_uint(j, "end_ns", s->end_ns);
-		json_key_uint(j, "prep_ns", s->prep_ns);
-		json_key_uint(j, "submit_ns", s->submit_ns);
-		json_key_uint(j, "issue_ns", s->issue_ns);
-		json_key_uint(j, "wait_ns", s->wait_ns);
-		json_key_uint(j, "map_ns", s->map_ns);
-		json_key_uint(j, "unmap_ns", s->unmap_ns);
-		json_key_uint(j, "copy_ns", s->copy_ns);
-		json_key_uint(j, "convert_ns", s->convert_ns);
-		json_key_uint(j, "bytes", s->bytes);
-		json_key_uint(j, "prep_calls", s->prep_calls);
-		json_key_uint(j, "submits", s->submits);
-		json_key_uint(j, "prep_stalls", s->prep_stalls);
+		for (k = 0; k < NR_SAMPLE_FIELDS; k++)
+			json_key_uint(j, sample_fields[k].key,
+				      sample_field(s, k));
 		json_object_end(j);
 	}
 	json_array_end(j);
