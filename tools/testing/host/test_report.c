@@ -39,8 +39,7 @@ static void test_map_text(void)
 		.map_mode = DMA_MAP_BENCH_SG_MODE,
 	};
 
-	report_map_text(capture_begin(&cap), &m, true);
-	text = capture_end(&cap);
+	text = CAPTURE(&cap, report_map_text, &m, true);
 	is_str(text,
 	       "dma mapping benchmark(SG_MODE): threads:8 seconds:30 node:-1 dir:FROM_DEVICE granule:8\n"
 	       "average map latency(us):1.4 standard deviation:0.3\n"
@@ -55,24 +54,21 @@ static void test_map_text(void)
 		.dma_dir = DMA_MAP_BIDIRECTIONAL, .granule = 1,
 		.map_mode = DMA_MAP_BENCH_SINGLE_MODE,
 	};
-	report_map_text(capture_begin(&cap), &m, false);
-	text = capture_end(&cap);
+	text = CAPTURE(&cap, report_map_text, &m, false);
 	is_str(text,
 	       "dma mapping benchmark: threads:1 seconds:20 node:0 dir:BIDIRECTIONAL granule: 1\n"
 	       "average map latency(us):0.5 standard deviation:0.1\n"
 	       "average unmap latency(us):12.3 standard deviation:0.0\n",
 	       "without -m: Linux 6.12's three lines, byte for byte");
 	tap_out_file("map_single.txt", text);
-	report_map_text(capture_begin(&cap), &m, true);
-	has_str(capture_end(&cap),
+	has_str(CAPTURE(&cap, report_map_text, &m, true),
 		"dma mapping benchmark(SINGLE_MODE): threads:1 seconds:20 node:0 dir:BIDIRECTIONAL granule:1\n",
 		"-m single: the sg series' header line names the mode");
 
 	m.dma_dir = DMA_MAP_TO_DEVICE;
 	m.threads = 1024;
 	m.node = 3;
-	report_map_text(capture_begin(&cap), &m, false);
-	has_str(capture_end(&cap),
+	has_str(CAPTURE(&cap, report_map_text, &m, false),
 		"threads:1024 seconds:20 node:3 dir:TO_DEVICE granule: 1\n",
 		"TO_DEVICE and other values in the parameter line");
 }
@@ -89,8 +85,7 @@ static void test_map_json(void)
 	struct bench_opts o;
 	const char *text;
 
-	report_map_json(capture_begin(&cap), &ctx, &m);
-	text = capture_end(&cap);
+	text = CAPTURE(&cap, report_map_json, &ctx, &m);
 	is_str(text,
 	       "{\"tool\":\"dma_map_benchmark\",\"version\":\"test-version\","
 	       "\"kernel\":\"6.12.0-test\",\"mode\":\"sg\",\"params\":{"
@@ -103,23 +98,19 @@ static void test_map_json(void)
 
 	m.map_mode = DMA_MAP_BENCH_SINGLE_MODE;
 	m.dma_trans_ns = 1000;
-	report_map_json(capture_begin(&cap), &ctx, &m);
-	text = capture_end(&cap);
+	text = CAPTURE(&cap, report_map_json, &ctx, &m);
 	ok(strstr(text, "\"mode\":\"single\"") &&
 	   strstr(text, "\"dma_trans_ns\":1000"), "single mode JSON");
 	tap_out_file("map_single.json", text);
 
 	opts_init(&o, 4096);
 	o.format = OUT_JSON;
-	report_map(capture_begin(&cap), &ctx, &o, &m);
-	ok(capture_end(&cap)[0] == '{', "report_map() with --json prints JSON");
+	ok(CAPTURE(&cap, report_map, &ctx, &o, &m)[0] == '{', "report_map() with --json prints JSON");
 	o.format = OUT_TEXT;
-	report_map(capture_begin(&cap), &ctx, &o, &m);
-	ok(!strncmp(capture_end(&cap), "dma mapping benchmark: ", 23),
+	ok(!strncmp(CAPTURE(&cap, report_map, &ctx, &o, &m), "dma mapping benchmark: ", 23),
 	   "report_map() without --json or -m prints the selftest lines");
 	o.given |= 1ULL << O_MODE;
-	report_map(capture_begin(&cap), &ctx, &o, &m);
-	ok(!strncmp(capture_end(&cap), "dma mapping benchmark(", 22),
+	ok(!strncmp(CAPTURE(&cap, report_map, &ctx, &o, &m), "dma mapping benchmark(", 22),
 	   "report_map() with -m prints the sg series' header");
 }
 
@@ -207,8 +198,7 @@ static void test_map_ext_text(void)
 	   legacy.dma_dir == DMA_MAP_TO_DEVICE && legacy.dma_bits == 32 &&
 	   legacy.map_mode == DMA_MAP_BENCH_SG_MODE,
 	   "map_ext_to_legacy(): 100 ns units truncated; granule = entries");
-	report_map_text(capture_begin(&cap), &legacy, true);
-	is_str(capture_end(&cap), ext_head,
+	is_str(CAPTURE(&cap, report_map_text, &legacy, true), ext_head,
 	       "the three lines equal report_map_text() of the legacy result");
 
 	/* edges of the us formatting: exact, no float rounding */
@@ -218,8 +208,7 @@ static void test_map_ext_text(void)
 	op_stat(&m.op[DMA_MAP_BENCH_OP_MAP], 0, 0, 0, 0, 0, 0, 0, 0);
 	op_stat(&m.op[DMA_MAP_BENCH_OP_UNMAP], 18446744073709551615ULL, 1, 999,
 		1000, 1001, 999999, 1000000, 18446744073709551615ULL);
-	report_map_ext_text(capture_begin(&cap), &m, false);
-	is_str(capture_end(&cap),
+	is_str(CAPTURE(&cap, report_map_ext_text, &m, false),
 	       "dma mapping benchmark: threads:0 seconds:0 node:0 dir:BIDIRECTIONAL granule: 65536\n"
 	       "average map latency(us):0.0 standard deviation:0.0\n"
 	       "average unmap latency(us):0.0 standard deviation:0.9\n"
@@ -236,8 +225,7 @@ static void test_map_ext_text(void)
 	fill_ext(&m);
 	opts_init(&o, 4096);
 	o.given |= 1ULL << O_MODE;
-	report_map_ext(capture_begin(&cap), &ctx, &o, &m);
-	ok(!strncmp(capture_end(&cap), ext_head, strlen(ext_head)),
+	ok(!strncmp(CAPTURE(&cap, report_map_ext, &ctx, &o, &m), ext_head, strlen(ext_head)),
 	   "report_map_ext() without --json, with -m: text");
 }
 
@@ -249,8 +237,7 @@ static void test_map_ext_json(void)
 	const char *text;
 
 	fill_ext(&m);
-	report_map_ext_json(capture_begin(&cap), &ctx, &m);
-	text = capture_end(&cap);
+	text = CAPTURE(&cap, report_map_ext_json, &ctx, &m);
 	tap_out_file("map_ext.json", text);
 	is_str(text,
 	       "{\"tool\":\"dma_map_benchmark\",\"version\":\"test-version\","
@@ -273,8 +260,7 @@ static void test_map_ext_json(void)
 	m.entry_size = 65536;
 	m.iterations = 0;
 	m.map_mode = DMA_MAP_BENCH_SINGLE_MODE;
-	report_map_ext_json(capture_begin(&cap), &ctx, &m);
-	text = capture_end(&cap);
+	text = CAPTURE(&cap, report_map_ext_json, &ctx, &m);
 	tap_out_file("map_ext_nosync.json", text);
 	has_str(text, "\"entry_size\":65536,\"iterations\":0,\"cpus\":[0,2,4,1023],\"sync\":false}",
 		"ext JSON: four CPUs, no sync, a timed run");
@@ -283,14 +269,12 @@ static void test_map_ext_json(void)
 
 	m.cpus_ptr = 0;
 	m.nr_cpus = 0;
-	report_map_ext_json(capture_begin(&cap), &ctx, &m);
-	has_str(capture_end(&cap), "\"cpus\":[],",
+	has_str(CAPTURE(&cap, report_map_ext_json, &ctx, &m), "\"cpus\":[],",
 		"ext JSON without --cpus: an empty CPU list");
 
 	opts_init(&o, 4096);
 	o.format = OUT_JSON;
-	report_map_ext(capture_begin(&cap), &ctx, &o, &m);
-	ok(capture_end(&cap)[0] == '{', "report_map_ext() with --json prints JSON");
+	ok(CAPTURE(&cap, report_map_ext, &ctx, &o, &m)[0] == '{', "report_map_ext() with --json prints JSON");
 }
 
 /* ------------------------------------------------------------------ */
@@ -516,8 +500,7 @@ static void test_table(void)
 
 	/* prep_modes_run 0 (a kernel that does not set it): prep_modes */
 	b.prep_modes_run = 0;
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	has_str(capture_end(&cap), ref_row1,
+	has_str(CAPTURE(&cap, report_dmaengine_text, &ctx, &r), ref_row1,
 		"prep_modes_run 0: the rows of prep_modes");
 
 	b.prep_modes = b.prep_modes_run = DMAENGINE_BENCH_PREP_MEMCPY |
@@ -527,8 +510,7 @@ static void test_table(void)
 	b.cpus_ptr = (uintptr_t)(const uint32_t[]){ 0, 1, 2, 3, 8 };
 	b.nr_cpus = 5;
 	o.format = OUT_TEXT;
-	report_dmaengine(capture_begin(&cap), &ctx, &r);
-	capture_end(&cap);
+	CAPTURE(&cap, report_dmaengine, &ctx, &r);
 	has_str(cap.buf, ref_row0, "report_dmaengine() text");
 	has_str(cap.buf, "; prep both; buffers distinct, depth 4, cpus 0-3,8\n",
 		"the parameter line says the depth and the CPUs, as ranges");
@@ -545,8 +527,7 @@ static void test_cpu_row(void)
 	opts_init(&o, 4096);
 	fill_reference(&b, &ch);
 	add_cpu(&b);
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	capture_end(&cap);
+	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	has_str(cap.buf, "; prep memcpy,memcpy_sg,cpu; buffers distinct",
 		"memcpy, memcpy_sg and cpu in the parameter line: the list, no longer all");
 	has_str(cap.buf,
@@ -562,8 +543,7 @@ static void test_cpu_row(void)
 	ok(table && aligned(table + 1, 4), "the table with the cpu row is aligned");
 
 	o.verbose = true;
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	capture_end(&cap);
+	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	table = strstr(cap.buf, "\nmode ");
 	ok(table && aligned(table + 1, 4), "--verbose with the cpu row is aligned");
 	has_str(cap.buf,
@@ -573,8 +553,7 @@ static void test_cpu_row(void)
 	/* cpu alone */
 	b.prep_modes = b.prep_modes_run = DMAENGINE_BENCH_PREP_CPU;
 	o.verbose = false;
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	capture_end(&cap);
+	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	ok(strstr(cap.buf, "; prep cpu;") && strstr(cap.buf, "\ncpu ") &&
 	   !strstr(cap.buf, "\nprep_memcpy"), "--prep cpu: the cpu row only");
 }
@@ -598,8 +577,7 @@ static void test_missing(void)
 	memset(&b.results[3], 0, sizeof(b.results[3]));
 	b.results[1].missing = DMAENGINE_BENCH_ERR_NO_API;
 	b.results[3].missing = DMAENGINE_BENCH_ERR_NO_API;
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	capture_end(&cap);
+	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	has_str(cap.buf, "; prep all; buffers distinct, depth 1, cpus not pinned\n"
 		"# not run: prep_memcpy_sg: this kernel has no dmaengine_prep_dma_memcpy_sg(): see kernel/patches/ in the project\n"
 		"# not run: prep_memcpy_vec: this kernel has no dmaengine_prep_dma_memcpy_vec() (DMA_MEMCPY_VEC): the project's series in kernel/patches/v6.12/ adds it\n",
@@ -619,16 +597,14 @@ static void test_missing(void)
 	b.channels = b.channels_used = 2;
 	b.results[1].missing = DMAENGINE_BENCH_ERR_NO_CAP;
 	b.results[3].missing = DMAENGINE_BENCH_ERR_NO_CAP;
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	has_str(capture_end(&cap),
+	has_str(CAPTURE(&cap, report_dmaengine_text, &ctx, &r),
 		"# not run: prep_memcpy_sg: channel dma1chan0 (driver ioatdma) lacks DMA_MEMCPY_SG\n",
 		"a channel without DMA_MEMCPY_SG: named");
 	has_str(cap.buf,
 		"# not run: prep_memcpy_vec: channel dma1chan0 (driver ioatdma) lacks DMA_MEMCPY_VEC\n",
 		"a channel without DMA_MEMCPY_VEC: named");
 
-	report_dmaengine_json(capture_begin(&cap), &ctx, &r);
-	text = capture_end(&cap);
+	text = CAPTURE(&cap, report_dmaengine_json, &ctx, &r);
 	tap_out_file("dmaengine_missing.json", text);
 	has_str(text, "\"prep_modes_run\":[\"prep_memcpy\",\"cpu\"],\"missing\":[{\"prep_mode\":\"prep_memcpy_sg\",\"error\":\"no_cap\",\"reason\":\"channel dma1chan0 (driver ioatdma) lacks DMA_MEMCPY_SG\"},{\"prep_mode\":\"prep_memcpy_vec\",\"error\":\"no_cap\",\"reason\":\"channel dma1chan0 (driver ioatdma) lacks DMA_MEMCPY_VEC\"}]",
 		"JSON: prep_modes_run and missing with the reason");
@@ -647,8 +623,7 @@ static void test_verbose(void)
 	o.verbose = true;
 	fill_reference(&b, &ch);
 	ch.no_order = 1;
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	capture_end(&cap);
+	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	has_str(cap.buf,
 		"# channels: dma0chan0 (soft_dma.0, soft_dma; node -1, src node 0, dst node 0, max_seg_size 65536, copy_align 0, memcpy_sg yes, memcpy_vec no, no_order yes)\n",
 		"--verbose channel list: nodes, limits, memcpy_sg, memcpy_vec and no_order");
@@ -665,8 +640,7 @@ static void test_verbose(void)
 		"--verbose prep_memcpy_sg row");
 
 	o.verbose = false;
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	capture_end(&cap);
+	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	ok(!strstr(cap.buf, "prep_stalls") && !strstr(cap.buf, "no_order"),
 	   "without --verbose: no prep_stalls column, no channel details");
 }
@@ -684,8 +658,7 @@ static void test_vec_row(void)
 	fill_reference(&b, &ch);
 	add_cpu(&b);
 	add_vec(&b, &ch);
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	capture_end(&cap);
+	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	has_str(cap.buf, "; prep all; buffers distinct",
 		"the four modes: --prep all in the parameter line");
 	sg = strstr(cap.buf, "\nprep_memcpy_sg ");
@@ -701,8 +674,7 @@ static void test_vec_row(void)
 	ok(table && aligned(table + 1, 5), "the table of four rows is aligned");
 
 	o.verbose = true;
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	capture_end(&cap);
+	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	has_str(cap.buf, " GB/s        convert_ms    prep_stalls  submits batches segments bytes\n",
 		"--verbose with a memcpy_vec row: convert_ms first of the verbose columns");
 	has_str(cap.buf, "0.88 \u00b1 0.02 0.25 \u00b1 0.05   0.00 \u00b1 0.00  256 ",
@@ -715,8 +687,7 @@ static void test_vec_row(void)
 	ok(table && aligned(table + 1, 5), "--verbose with four rows is aligned");
 	o.verbose = false;
 
-	report_dmaengine_csv(capture_begin(&cap), &ctx, &r);
-	capture_end(&cap);
+	CAPTURE(&cap, report_dmaengine_csv, &ctx, &r);
 	has_str(cap.buf, "\nprep_memcpy_vec,1,0,4096,512,1,distinct,,20,536870912,256,256,256,131072,600.500000,10.250000,0.900000,0.300000,",
 		"CSV: the memcpy_vec row after memcpy_sg's");
 	has_str(cap.buf, ",0.790000,0.010000,0.000000,0.000000,0.250000,0.050000,0.000000,0.000000,0.880000,",
@@ -724,8 +695,7 @@ static void test_vec_row(void)
 	has_str(cap.buf, "\ncpu,1,0,4096,512,1,distinct,,20,536870912,0,0,256,131072,",
 		"CSV: cpu still last");
 
-	report_dmaengine_json(capture_begin(&cap), &fctx, &r);
-	tap_out_file("dmaengine_vec.json", capture_end(&cap));
+	tap_out_file("dmaengine_vec.json", CAPTURE(&cap, report_dmaengine_json, &fctx, &r));
 	has_str(cap.buf, "\"prep_modes_run\":[\"prep_memcpy\",\"prep_memcpy_sg\",\"prep_memcpy_vec\",\"cpu\"]",
 		"JSON: prep_modes_run in report order");
 	has_str(cap.buf, "\"copy_ms\":{\"mean\":0.000000,\"stddev\":0.000000},\"convert_ms\":{\"mean\":0.250000,\"stddev\":0.050000},",
@@ -747,8 +717,7 @@ static void test_dst_order(void)
 	fill_reference(&b, &ch);
 	b.flags |= DMAENGINE_BENCH_F_DST_ORDER;
 	b.dst_folio_order = 9;
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	capture_end(&cap);
+	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	has_str(cap.buf, "# 512MB per channel in batches of 512 x 4KB into 2MB destination folios; 20 runs",
 		"'#' line: both folio sizes");
 	has_str(cap.buf, "\nmode           chan folio_src/dst sge run_ms ",
@@ -758,33 +727,28 @@ static void test_dst_order(void)
 	table = strstr(cap.buf, "\nmode ");
 	ok(table && aligned(table + 1, 3), "the table with src/dst folios is aligned");
 
-	report_dmaengine_json(capture_begin(&cap), &ctx, &r);
-	capture_end(&cap);
+	CAPTURE(&cap, report_dmaengine_json, &ctx, &r);
 	has_str(cap.buf, "\"folio_order\":0,\"folio_bytes\":4096,\"dst_folio_order\":9,\"dst_folio_bytes\":2097152,\"page_size\":4096,",
 		"JSON params: dst_folio_order and dst_folio_bytes");
 	has_str(cap.buf, "{\"prep_mode\":\"prep_memcpy\",\"chan\":1,\"folio_order\":0,\"folio_bytes\":4096,\"dst_folio_order\":9,\"dst_folio_bytes\":2097152,\"sge\":512,",
 		"JSON results: dst_folio_order and dst_folio_bytes");
-	report_dmaengine_csv(capture_begin(&cap), &ctx, &r);
-	capture_end(&cap);
+	CAPTURE(&cap, report_dmaengine_csv, &ctx, &r);
 	has_str(cap.buf, "0.850000,0.010000,,,,,,9,2097152\n",
 		"CSV: dst_folio_order and dst_folio_bytes, last");
 
 	/* the same order as the source's: one size, as without the flag */
 	b.dst_folio_order = 0;
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	capture_end(&cap);
+	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	ok(!strstr(cap.buf, "destination") && !strstr(cap.buf, "src/dst") &&
 	   strstr(cap.buf, ref_header), "dst order equal to the source's: one folio size");
 	/* without the flag, a stray dst_folio_order is not reported */
 	b.flags &= ~DMAENGINE_BENCH_F_DST_ORDER;
 	b.dst_folio_order = 5;
-	report_dmaengine_json(capture_begin(&cap), &ctx, &r);
-	has_str(capture_end(&cap), "\"dst_folio_order\":0,\"dst_folio_bytes\":4096,",
+	has_str(CAPTURE(&cap, report_dmaengine_json, &ctx, &r), "\"dst_folio_order\":0,\"dst_folio_bytes\":4096,",
 		"JSON without F_DST_ORDER: the source's order");
 	b.dst_folio_order = 0;
 	b.folio_order = 4;
-	report_dmaengine_csv(capture_begin(&cap), &ctx, &r);
-	has_str(capture_end(&cap), ",4,65536\n",
+	has_str(CAPTURE(&cap, report_dmaengine_csv, &ctx, &r), ",4,65536\n",
 		"CSV without F_DST_ORDER: the source's order and size");
 }
 
@@ -800,15 +764,13 @@ static void test_cpufreq_line(void)
 	opts_init(&o, 4096);
 	fill_reference(&b, &ch);
 	c.cpufreq = &fi;
-	report_dmaengine_text(capture_begin(&cap), &c, &r);
-	has_str(capture_end(&cap),
+	has_str(CAPTURE(&cap, report_dmaengine_text, &c, &r),
 		"# cpufreq: not exposed here (no /sys/devices/system/cpu/cpu*/cpufreq)\n",
 		"no cpufreq (a VM): said so");
 
 	fi.boost = 0;
 	fi.boost_source = "cpufreq/boost";
-	report_dmaengine_text(capture_begin(&cap), &c, &r);
-	has_str(capture_end(&cap),
+	has_str(CAPTURE(&cap, report_dmaengine_text, &c, &r),
 		"# cpufreq: not exposed here (no /sys/devices/system/cpu/cpu*/cpufreq); boost off (cpufreq/boost)\n",
 		"boost known without per-CPU cpufreq");
 
@@ -816,8 +778,7 @@ static void test_cpufreq_line(void)
 		.cpus = 1, .governor = "schedutil", .cur_khz_min = 1800000,
 		.cur_khz_max = 1800000, .boost = -1,
 	};
-	report_dmaengine_text(capture_begin(&cap), &c, &r);
-	has_str(capture_end(&cap),
+	has_str(CAPTURE(&cap, report_dmaengine_text, &c, &r),
 		"# cpufreq: governor schedutil on 1 CPU, now 1800 MHz\n",
 		"one CPU, no driver, max or boost: what is known");
 }
@@ -834,15 +795,13 @@ static void test_v1(void)
 	fill_reference(&b, &ch);
 	b.size = DMAENGINE_BENCH_SIZE_VER1;
 	b.flags = 0;
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	capture_end(&cap);
+	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	has_str(cap.buf,
 		"# dma_map_benchmark test-version, kernel 6.12.0-test\n"
 		"# the module is older than the tool: version 1 of DMAENGINE_BENCHMARK (no prep_stalls, no cpu mode)\n",
 		"after a version 1 call: the header says so");
 	has_str(cap.buf, ref_row0, "version 1: the same rows");
-	report_dmaengine_json(capture_begin(&cap), &ctx, &r);
-	text = capture_end(&cap);
+	text = CAPTURE(&cap, report_dmaengine_json, &ctx, &r);
 	has_str(text, "\"interface_version\":1,", "JSON: interface_version 1");
 }
 
@@ -869,8 +828,7 @@ static void test_wide_values(void)
 	stat_ms(&b.results[1].r.wait_ns, 98765432.1, 0.5);
 	stat_ms(&b.results[2].copy_ns, 7654321.25, 0.5);
 	b.results[0].prep_stalls.mean = 12345678901ULL;
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	capture_end(&cap);
+	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	table = strstr(cap.buf, "\nmode ");
 	ok(table && aligned(table + 1, 4),
 	   "wide values (256 channels, sge 65536, 1GB folios, long numbers) widen their columns; all stay aligned");
@@ -878,8 +836,7 @@ static void test_wide_values(void)
 		"wide row: chan 256, folio 1GB, sge 65536");
 
 	o.verbose = true;
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	capture_end(&cap);
+	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	table = strstr(cap.buf, "\nmode ");
 	ok(table && aligned(table + 1, 4), "wide values with --verbose stay aligned");
 }
@@ -905,8 +862,7 @@ static void test_folio_labels(void)
 		opts_init(&o, cases[i].page);
 		fill_reference(&b, &ch);
 		b.folio_order = cases[i].order;
-		report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-		capture_end(&cap);
+		CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 		has_str(strstr(cap.buf, "\nprep_memcpy "), cases[i].label,
 			"page %ld, order %u: folio%s", cases[i].page,
 			cases[i].order, cases[i].label);
@@ -930,34 +886,29 @@ static void test_channels_line(void)
 	strcpy(ch[2].driver, "ioatdma");
 	b.channels = 3;
 	b.channels_used = 3;
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	has_str(capture_end(&cap),
+	has_str(CAPTURE(&cap, report_dmaengine_text, &ctx, &r),
 		"# channels: dma0chan0 (soft_dma.0, soft_dma), dma0chan1 (soft_dma.0, soft_dma), dma1chan0 (0000:00:04.0, ioatdma)\n",
 		"channels line: name (device, driver) of each channel");
 
 	b.channels = 4;		/* --allow-fewer: 3 of 4 */
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	capture_end(&cap);
+	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	ok(strstr(cap.buf, "dma1chan0 (0000:00:04.0, ioatdma)\n") &&
 	   strstr(cap.buf, "\nprep_memcpy    3 "),
 	   "fewer channels than asked: the used ones are named and counted");
 
 	r.channels = NULL;
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	has_str(capture_end(&cap), "# channels: 3 (not named by the kernel)\n",
+	has_str(CAPTURE(&cap, report_dmaengine_text, &ctx, &r), "# channels: 3 (not named by the kernel)\n",
 		"no channel array: the count only");
 
 	r.channels = ch;
 	memset(ch, 0, sizeof(ch));
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	has_str(capture_end(&cap), "# channels: 3 (not named by the kernel)\n",
+	has_str(CAPTURE(&cap, report_dmaengine_text, &ctx, &r), "# channels: 3 (not named by the kernel)\n",
 		"empty names: the count only");
 
 	/* names filling all 32 bytes have no NUL: print 32, not more */
 	fill_reference(&b, &ch[0]);
 	memset(ch[0].name, 'n', sizeof(ch[0].name));
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	has_str(capture_end(&cap),
+	has_str(CAPTURE(&cap, report_dmaengine_text, &ctx, &r),
 		"# channels: nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn (soft_dma.0, soft_dma)\n",
 		"a 32-byte name without NUL is cut at 32 bytes");
 }
@@ -991,8 +942,7 @@ static void test_csv(void)
 	b.depth = 8;
 	b.cpus_ptr = (uintptr_t)(const uint32_t[]){ 0, 2 };
 	b.nr_cpus = 2;
-	report_dmaengine_csv(capture_begin(&cap), &ctx, &r);
-	capture_end(&cap);
+	CAPTURE(&cap, report_dmaengine_csv, &ctx, &r);
 	ok(!strncmp(cap.buf, csv_header, strlen(csv_header)) &&
 	   !strncmp(cap.buf + strlen(csv_header),
 		    "prep_memcpy,2,4,65536,512,8,reuse,\"0,2\",20,", 43) &&
@@ -1002,13 +952,11 @@ static void test_csv(void)
 	   "CSV without cpufreq: the cpufreq columns empty");
 	b.cpus_ptr = (uintptr_t)(const uint32_t[]){ 0, 1, 2, 3 };
 	b.nr_cpus = 4;
-	report_dmaengine_csv(capture_begin(&cap), &ctx, &r);
-	has_str(capture_end(&cap), ",8,reuse,0-3,20,",
+	has_str(CAPTURE(&cap, report_dmaengine_csv, &ctx, &r), ",8,reuse,0-3,20,",
 		"CSV: a range of CPUs needs no quotes");
 
 	o.format = OUT_CSV;
-	report_dmaengine(capture_begin(&cap), &ctx, &r);
-	ok(!strncmp(capture_end(&cap), csv_header, strlen(csv_header)),
+	ok(!strncmp(CAPTURE(&cap, report_dmaengine, &ctx, &r), csv_header, strlen(csv_header)),
 	   "report_dmaengine() with --csv prints CSV only");
 }
 
@@ -1081,8 +1029,7 @@ static void test_per_channel(void)
 	b.runs = RUNS;
 	fill_samples(samples, &n);
 	b.samples_written = n;
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	capture_end(&cap);
+	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	pc = strstr(cap.buf, "# per channel, from 12 samples:\n");
 	ok(pc != NULL, "--per-channel: a second table after the first");
 	has_str(pc, "\nmode           channel   folio sge run_ms",
@@ -1100,8 +1047,7 @@ static void test_per_channel(void)
 	ok(pc && aligned(strchr(pc, '\n') + 1, 5), "per-channel table aligned");
 
 	o.verbose = true;
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	capture_end(&cap);
+	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	pc = strstr(cap.buf, "# per channel");
 	/* channel 0, memcpy: prep_stalls 0, 2, 4 over the runs */
 	has_str(pc, "131072     0.91 \u00b1 0.08 2.00 \u00b1 2.00 131072  -       -        100000000\n",
@@ -1110,16 +1056,14 @@ static void test_per_channel(void)
 	/* samples of one prep mode only */
 	o.verbose = false;
 	b.prep_modes = b.prep_modes_run = DMAENGINE_BENCH_PREP_MEMCPY;
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	capture_end(&cap);
+	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	pc = strstr(cap.buf, "# per channel");
 	ok(pc && !strstr(pc, "prep_memcpy_sg") && strstr(pc, "dma0chan1"),
 	   "per-channel rows only for the prep modes that ran");
 
 	r.samples = NULL;
 	b.samples_written = 0;
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	has_str(capture_end(&cap), "# per channel: the kernel returned no samples\n",
+	has_str(CAPTURE(&cap, report_dmaengine_text, &ctx, &r), "# per channel: the kernel returned no samples\n",
 		"per-channel without samples says so");
 }
 
@@ -1138,8 +1082,7 @@ static void test_json(void)
 
 	opts_init(&o, 4096);
 	fill_reference(&b, &ch[0]);
-	report_dmaengine_json(capture_begin(&cap), &ctx, &r);
-	text = capture_end(&cap);
+	text = CAPTURE(&cap, report_dmaengine_json, &ctx, &r);
 	tap_out_file("dmaengine.json", text);
 	ok(!strncmp(text, json_start, strlen(json_start)),
 	   "JSON starts with tool, version, kernel, mode, params");
@@ -1154,8 +1097,7 @@ static void test_json(void)
 	b.depth = 4;
 	b.cpus_ptr = (uintptr_t)(const uint32_t[]){ 3, 1 };
 	b.nr_cpus = 2;
-	report_dmaengine_json(capture_begin(&cap), &fctx, &r);
-	text = capture_end(&cap);
+	text = CAPTURE(&cap, report_dmaengine_json, &fctx, &r);
 	tap_out_file("dmaengine_cpu.json", text);
 	has_str(text, "\"depth\":4,\"cpus\":[3,1],", "JSON params: depth and cpus");
 	has_str(text, "\"system\":{\"cpufreq\":{\"cpus\":2,\"driver\":\"intel_pstate\",\"governor\":\"performance\",\"cur_khz_min\":2100000,\"cur_khz_max\":3200000,\"max_khz\":3900000,\"boost\":true,\"boost_source\":\"intel_pstate/no_turbo\"}}",
@@ -1188,8 +1130,7 @@ static void test_json(void)
 	b.flags = DMAENGINE_BENCH_F_ALL;
 	fill_samples(samples, &n);
 	b.samples_written = n;
-	report_dmaengine_json(capture_begin(&cap), &ctx, &r);
-	text = capture_end(&cap);
+	text = CAPTURE(&cap, report_dmaengine_json, &ctx, &r);
 	tap_out_file("dmaengine_full.json", text);
 	has_str(text, "\"name\":\"q\\\"b\\\\s\\t\\u0001\"", "channel name escaped");
 	has_str(text, "\"device\":\"dddddddddddddddddddddddddddddddd\",",
@@ -1206,8 +1147,7 @@ static void test_json(void)
 	o.format = OUT_JSON;
 	b.prep_modes = b.prep_modes_run = DMAENGINE_BENCH_PREP_MEMCPY_SG;
 	o.per_channel = o.samples = false;
-	report_dmaengine(capture_begin(&cap), &ctx, &r);
-	text = capture_end(&cap);
+	text = CAPTURE(&cap, report_dmaengine, &ctx, &r);
 	tap_out_file("dmaengine_sg.json", text);
 	ok(text[0] == '{' && !strstr(text, "\"prep_mode\":\"prep_memcpy\"") &&
 	   strstr(text, "\"prep_mode\":\"prep_memcpy_sg\""),
