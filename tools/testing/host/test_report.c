@@ -374,6 +374,25 @@ static void fill_reference(struct dmaengine_benchmark *b,
 	ch->has_memcpy_sg = 1;
 }
 
+/*
+ * REFERENCE(n) - the locals of a dmaengine report test: @n channels ch[],
+ * ch[0] and b the reference run, o the defaults (4K pages), r the report
+ */
+#define REFERENCE(n) \
+	struct dmaengine_bench_channel ch[n]; \
+	struct dmaengine_benchmark b; \
+	struct bench_opts o; \
+	struct dmaengine_report r = reference(&o, &b, ch)
+
+static struct dmaengine_report reference(struct bench_opts *o,
+					  struct dmaengine_benchmark *b,
+					  struct dmaengine_bench_channel *ch)
+{
+	opts_init(o, 4096);
+	fill_reference(b, ch);
+	return (struct dmaengine_report){ .opts = o, .b = b, .channels = ch };
+}
+
 /* the CPU copy as a third row */
 static void add_cpu(struct dmaengine_benchmark *b)
 {
@@ -469,14 +488,9 @@ static bool aligned(const char *table, int nlines)
 
 static void test_table(void)
 {
-	struct dmaengine_bench_channel ch;
-	struct dmaengine_benchmark b;
-	struct bench_opts o;
-	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = &ch };
+	REFERENCE(1);
 	char want[4096];
 
-	opts_init(&o, 4096);
-	fill_reference(&b, &ch);
 	report_dmaengine_text(capture_begin(&cap), &fctx, &r);
 	snprintf(want, sizeof(want), "%s%s%s%s%s%s%s%s",
 		 "# dma_map_benchmark test-version, kernel 6.12.0-test\n",
@@ -518,14 +532,9 @@ static void test_table(void)
 
 static void test_cpu_row(void)
 {
-	struct dmaengine_bench_channel ch;
-	struct dmaengine_benchmark b;
-	struct bench_opts o;
-	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = &ch };
+	REFERENCE(1);
 	const char *table;
 
-	opts_init(&o, 4096);
-	fill_reference(&b, &ch);
 	add_cpu(&b);
 	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	has_str(cap.buf, "; prep memcpy,memcpy_sg,cpu; buffers distinct",
@@ -560,14 +569,9 @@ static void test_cpu_row(void)
 
 static void test_missing(void)
 {
-	struct dmaengine_bench_channel ch[2];
-	struct dmaengine_benchmark b;
-	struct bench_opts o;
-	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = ch };
+	REFERENCE(2);
 	const char *text;
 
-	opts_init(&o, 4096);
-	fill_reference(&b, &ch[0]);
 	add_cpu(&b);
 	add_vec(&b, &ch[0]);
 	ch[0].has_memcpy_vec = 0;
@@ -614,15 +618,10 @@ static void test_missing(void)
 
 static void test_verbose(void)
 {
-	struct dmaengine_bench_channel ch;
-	struct dmaengine_benchmark b;
-	struct bench_opts o;
-	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = &ch };
+	REFERENCE(1);
 
-	opts_init(&o, 4096);
 	o.verbose = true;
-	fill_reference(&b, &ch);
-	ch.no_order = 1;
+	ch->no_order = 1;
 	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	has_str(cap.buf,
 		"# channels: dma0chan0 (soft_dma.0, soft_dma; node -1, src node 0, dst node 0, max_seg_size 65536, copy_align 0, memcpy_sg yes, memcpy_vec no, no_order yes)\n",
@@ -648,16 +647,11 @@ static void test_verbose(void)
 /* the memcpy_vec row: after memcpy_sg, before cpu; convert_ms with -v */
 static void test_vec_row(void)
 {
-	struct dmaengine_bench_channel ch;
-	struct dmaengine_benchmark b;
-	struct bench_opts o;
-	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = &ch };
+	REFERENCE(1);
 	const char *table, *sg, *vec, *cpu;
 
-	opts_init(&o, 4096);
-	fill_reference(&b, &ch);
 	add_cpu(&b);
-	add_vec(&b, &ch);
+	add_vec(&b, ch);
 	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	has_str(cap.buf, "; prep all; buffers distinct",
 		"the four modes: --prep all in the parameter line");
@@ -707,14 +701,9 @@ static void test_vec_row(void)
 /* destination folios of another order (F_DST_ORDER) */
 static void test_dst_order(void)
 {
-	struct dmaengine_bench_channel ch;
-	struct dmaengine_benchmark b;
-	struct bench_opts o;
-	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = &ch };
+	REFERENCE(1);
 	const char *table;
 
-	opts_init(&o, 4096);
-	fill_reference(&b, &ch);
 	b.flags |= DMAENGINE_BENCH_F_DST_ORDER;
 	b.dst_folio_order = 9;
 	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
@@ -756,13 +745,8 @@ static void test_cpufreq_line(void)
 {
 	struct cpufreq_info fi = { .boost = -1 };
 	struct report_ctx c = ctx;
-	struct dmaengine_bench_channel ch;
-	struct dmaengine_benchmark b;
-	struct bench_opts o;
-	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = &ch };
+	REFERENCE(1);
 
-	opts_init(&o, 4096);
-	fill_reference(&b, &ch);
 	c.cpufreq = &fi;
 	has_str(CAPTURE(&cap, report_dmaengine_text, &c, &r),
 		"# cpufreq: not exposed here (no /sys/devices/system/cpu/cpu*/cpufreq)\n",
@@ -785,14 +769,9 @@ static void test_cpufreq_line(void)
 
 static void test_v1(void)
 {
-	struct dmaengine_bench_channel ch;
-	struct dmaengine_benchmark b;
-	struct bench_opts o;
-	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = &ch };
+	REFERENCE(1);
 	const char *text;
 
-	opts_init(&o, 4096);
-	fill_reference(&b, &ch);
 	b.size = DMAENGINE_BENCH_SIZE_VER1;
 	b.flags = 0;
 	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
@@ -807,15 +786,10 @@ static void test_v1(void)
 
 static void test_wide_values(void)
 {
-	struct dmaengine_bench_channel ch[256];
-	struct dmaengine_benchmark b;
-	struct bench_opts o;
-	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = ch };
+	REFERENCE(256);
 	const char *table;
 	int i;
 
-	opts_init(&o, 4096);
-	fill_reference(&b, &ch[0]);
 	for (i = 1; i < 256; i++)
 		ch[i] = ch[0];
 	b.channels = 256;
@@ -871,13 +845,8 @@ static void test_folio_labels(void)
 
 static void test_channels_line(void)
 {
-	struct dmaengine_bench_channel ch[3];
-	struct dmaengine_benchmark b;
-	struct bench_opts o;
-	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = ch };
+	REFERENCE(3);
 
-	opts_init(&o, 4096);
-	fill_reference(&b, &ch[0]);
 	ch[1] = ch[0];
 	strcpy(ch[1].name, "dma0chan1");
 	ch[2] = ch[0];
@@ -918,14 +887,9 @@ static const char csv_header[] =
 
 static void test_csv(void)
 {
-	struct dmaengine_bench_channel ch;
-	struct dmaengine_benchmark b;
-	struct bench_opts o;
-	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = &ch };
+	REFERENCE(1);
 	char want[4096];
 
-	opts_init(&o, 4096);
-	fill_reference(&b, &ch);
 	add_cpu(&b);
 	report_dmaengine_csv(capture_begin(&cap), &fctx, &r);
 	snprintf(want, sizeof(want), "%s%s%s%s", csv_header,
@@ -1073,15 +1037,10 @@ static const char json_start[] =
 static void test_json(void)
 {
 	struct dmaengine_bench_sample samples[2 * 2 * RUNS];
-	struct dmaengine_bench_channel ch[2];
-	struct dmaengine_benchmark b;
-	struct bench_opts o;
-	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = ch };
+	REFERENCE(2);
 	const char *text;
 	unsigned int n;
 
-	opts_init(&o, 4096);
-	fill_reference(&b, &ch[0]);
 	text = CAPTURE(&cap, report_dmaengine_json, &ctx, &r);
 	tap_out_file("dmaengine.json", text);
 	ok(!strncmp(text, json_start, strlen(json_start)),
