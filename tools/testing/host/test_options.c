@@ -32,18 +32,21 @@
 
 static char out_text[65536], err_text[4096];
 
-/* parse() - parse the NULL-terminated arguments with @page_size pages */
+/* parse_page() - parse the NULL-terminated arguments with @page_size pages */
 static enum parse_status parse_page(struct bench_opts *o, long page_size,
-				    const char *first, va_list ap)
+				    const char *first, ...)
 {
 	char *argv[MAX_ARGS + 2] = { "dma_map_benchmark" };
 	struct capture out = { 0 }, err = { 0 };
 	enum parse_status st;
 	const char *a = first;
 	int argc = 1;
+	va_list ap;
 
+	va_start(ap, first);
 	for (; a && argc <= MAX_ARGS; a = va_arg(ap, const char *))
 		argv[argc++] = (char *)a;
+	va_end(ap);
 	argv[argc] = NULL;
 	opts_init(o, page_size);
 	st = opts_parse(o, argc, argv, capture_begin(&out), capture_begin(&err));
@@ -54,16 +57,9 @@ static enum parse_status parse_page(struct bench_opts *o, long page_size,
 	return st;
 }
 
-static enum parse_status parse(struct bench_opts *o, const char *first, ...)
-{
-	enum parse_status st;
-	va_list ap;
-
-	va_start(ap, first);
-	st = parse_page(o, 4096, first, ap);
-	va_end(ap);
-	return st;
-}
+/* parse(), parse64k() - parse_page() with 4K and 64K pages */
+#define parse(o, ...)		parse_page(o, 4096, __VA_ARGS__)
+#define parse64k(o, ...)	parse_page(o, 65536, __VA_ARGS__)
 
 /*
  * Upstream's tool exits 1 on a bad value of its own options (the sg
@@ -81,17 +77,6 @@ static enum parse_status bad_status(const char *name)
 		if (!strcmp(name, upstream[i]))
 			return PARSE_INVALID;
 	return PARSE_USAGE;
-}
-
-static enum parse_status parse64k(struct bench_opts *o, const char *first, ...)
-{
-	enum parse_status st;
-	va_list ap;
-
-	va_start(ap, first);
-	st = parse_page(o, 65536, first, ap);
-	va_end(ap);
-	return st;
 }
 
 static void test_defaults(void)
