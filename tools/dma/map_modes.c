@@ -17,20 +17,6 @@ _Static_assert(sizeof(struct map_benchmark) == 136,
 _Static_assert(sizeof(struct map_benchmark_ext) == DMA_MAP_BENCH_EXT_SIZE_VER1,
 	       "struct map_benchmark_ext must match the published size");
 
-void map_fill_request(const struct bench_opts *o, struct map_benchmark *m)
-{
-	memset(m, 0, sizeof(*m));
-	m->threads = o->threads;
-	m->seconds = o->seconds;
-	m->node = o->node;
-	m->dma_bits = o->dma_bits;
-	m->dma_dir = o->dma_dir;
-	m->dma_trans_ns = o->dma_trans_ns;
-	m->granule = o->granule;
-	m->map_mode = o->mode == MODE_SG ? DMA_MAP_BENCH_SG_MODE :
-					    DMA_MAP_BENCH_SINGLE_MODE;
-}
-
 void map_fill_ext_request(const struct bench_opts *o,
 			  struct map_benchmark_ext *m)
 {
@@ -52,6 +38,15 @@ void map_fill_ext_request(const struct bench_opts *o,
 		m->cpus_ptr = (uintptr_t)o->cpus;
 		m->nr_cpus = o->nr_cpus;
 	}
+}
+
+/* the extended request's fields, as DMA_MAP_BENCHMARK has them */
+void map_fill_request(const struct bench_opts *o, struct map_benchmark *m)
+{
+	struct map_benchmark_ext e;
+
+	map_fill_ext_request(o, &e);
+	map_ext_to_legacy(&e, m);
 }
 
 static int map_run_ext(int fd, const struct bench_opts *o,
