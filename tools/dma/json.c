@@ -206,6 +206,15 @@ void json_key_bool(struct json *j, const char *key, bool v)
 	json_bool(j, v);
 }
 
+void json_key_string_or_null(struct json *j, const char *key, const char *s)
+{
+	json_key(j, key);
+	if (s)
+		json_string(j, s);
+	else
+		json_null(j);
+}
+
 void json_key_mean_stddev(struct json *j, const char *key, double mean,
 			  double stddev, int decimals)
 {

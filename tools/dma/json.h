@@ -44,6 +44,8 @@ void json_key_string(struct json *j, const char *key, const char *s);
 void json_key_uint(struct json *j, const char *key, unsigned long long v);
 void json_key_int(struct json *j, const char *key, long long v);
 void json_key_bool(struct json *j, const char *key, bool v);
+/* json_key_string_or_null() - member @key: @s, or null when @s is NULL */
+void json_key_string_or_null(struct json *j, const char *key, const char *s);
 
 /* json_key_mean_stddev() - member @key: {"mean":@mean,"stddev":@stddev} */
 void json_key_mean_stddev(struct json *j, const char *key, double mean,

@@ -780,17 +780,6 @@ static void json_modes_run(struct json *j, const struct dmaengine_report *r)
 	json_array_end(j);
 }
 
-/* member @key: @s, or null when NULL */
-static void json_key_string_or_null(struct json *j, const char *key,
-				    const char *s)
-{
-	json_key(j, key);
-	if (s)
-		json_string(j, s);
-	else
-		json_null(j);
-}
-
 /* member @key: @v, or null when @known is 0 */
 static void json_key_uint_or_null(struct json *j, const char *key,
 				  unsigned long long v, unsigned long long known)

@@ -31,34 +31,36 @@ const char *kernel_release(void)
 	return uts.release;
 }
 
-/* read_word() - the first line of @root@path in @buf; false if none */
-static bool read_word(const char *root, const char *path, char *buf,
-		      size_t len)
+/* read_file() - @root@path up to its first NUL, malloc'ed; NULL if none */
+static char *read_file(const char *root, const char *path)
 {
-	char full[4096];
+	char full[4096], *buf = NULL;
+	size_t len = 0;
 	FILE *f;
-	bool ok;
 
 	snprintf(full, sizeof(full), "%s%s", root, path);
 	f = fopen(full, "r");
 	if (!f)
-		return false;
-	ok = fgets(buf, len, f) != NULL;
+		return NULL;
+	if (getdelim(&buf, &len, '\0', f) < 0) {
+		free(buf);
+		buf = strdup("");
+	}
 	fclose(f);
-	if (ok)
-		buf[strcspn(buf, "\n")] = '\0';
-	return ok && buf[0];
+	return buf;
 }
 
-static unsigned long read_khz(const char *root, const char *path)
+/* read_word() - the first line of @root@path in @buf; false if none */
+static bool read_word(const char *root, const char *path, char *buf,
+		      size_t len)
 {
-	char buf[64], *end;
-	unsigned long v;
+	char *text = read_file(root, path);
+	bool ok = text;
 
-	if (!read_word(root, path, buf, sizeof(buf)))
-		return 0;
-	v = strtoul(buf, &end, 10);
-	return *end ? 0 : v;
+	if (ok)
+		snprintf(buf, len, "%.*s", (int)strcspn(text, "\n"), text);
+	free(text);
+	return ok && buf[0];
 }
 
 /* add_governor() - @gov into the comma list @fi->governor, once */
@@ -81,38 +83,49 @@ static void add_governor(struct cpufreq_info *fi, const char *gov)
 	memcpy(fi->governor + len, gov, glen + 1);
 }
 
+/* cpu_word() - read_word() of CPU @cpu's cpufreq file @name */
+static bool cpu_word(const char *root, unsigned int cpu, const char *name,
+		     char *buf, size_t len)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), CPU_DIR "/cpu%u/cpufreq/%s", cpu, name);
+	return read_word(root, path, buf, len);
+}
+
+static unsigned long read_khz(const char *root, unsigned int cpu,
+			      const char *name)
+{
+	char buf[64], *end;
+	unsigned long v;
+
+	if (!cpu_word(root, cpu, name, buf, sizeof(buf)))
+		return 0;
+	v = strtoul(buf, &end, 10);
+	return *end ? 0 : v;
+}
+
 static void read_cpu(const char *root, unsigned int cpu,
 		     struct cpufreq_info *fi)
 {
-	char path[128], buf[64];
 	unsigned long khz;
+	char buf[64];
 
-	snprintf(path, sizeof(path), CPU_DIR "/cpu%u/cpufreq/scaling_governor",
-		 cpu);
-	if (!read_word(root, path, buf, sizeof(buf))) {
-		/* no governor: a cpufreq directory still gives frequencies */
-		snprintf(path, sizeof(path),
-			 CPU_DIR "/cpu%u/cpufreq/cpuinfo_max_freq", cpu);
-		if (!read_khz(root, path))
-			return;
-	} else {
+	/* no governor: a cpufreq directory still gives frequencies */
+	if (cpu_word(root, cpu, "scaling_governor", buf, sizeof(buf)))
 		add_governor(fi, buf);
-	}
+	else if (!read_khz(root, cpu, "cpuinfo_max_freq"))
+		return;
 	fi->cpus++;
-	snprintf(path, sizeof(path), CPU_DIR "/cpu%u/cpufreq/scaling_driver",
-		 cpu);
-	if (!fi->driver[0] && read_word(root, path, buf, sizeof(buf)))
+	if (!fi->driver[0] &&
+	    cpu_word(root, cpu, "scaling_driver", buf, sizeof(buf)))
 		snprintf(fi->driver, sizeof(fi->driver), "%s", buf);
-	snprintf(path, sizeof(path), CPU_DIR "/cpu%u/cpufreq/scaling_cur_freq",
-		 cpu);
-	khz = read_khz(root, path);
+	khz = read_khz(root, cpu, "scaling_cur_freq");
 	if (khz && (!fi->cur_khz_min || khz < fi->cur_khz_min))
 		fi->cur_khz_min = khz;
 	if (khz > fi->cur_khz_max)
 		fi->cur_khz_max = khz;
-	snprintf(path, sizeof(path), CPU_DIR "/cpu%u/cpufreq/cpuinfo_max_freq",
-		 cpu);
-	khz = read_khz(root, path);
+	khz = read_khz(root, cpu, "cpuinfo_max_freq");
 	if (khz > fi->max_khz)
 		fi->max_khz = khz;
 }
@@ -164,25 +177,6 @@ void read_cpufreq(const char *root, const uint32_t *cpus, unsigned int nr_cpus,
 		if (sscanf(de->d_name, "cpu%u%c", &cpu, &tail) == 1)
 			read_cpu(root, cpu, fi);
 	closedir(d);
-}
-
-/* read_file() - @root@path up to its first NUL, malloc'ed; NULL if none */
-static char *read_file(const char *root, const char *path)
-{
-	char full[4096], *buf = NULL;
-	size_t len = 0;
-	FILE *f;
-
-	snprintf(full, sizeof(full), "%s%s", root, path);
-	f = fopen(full, "r");
-	if (!f)
-		return NULL;
-	if (getdelim(&buf, &len, '\0', f) < 0) {
-		free(buf);
-		buf = strdup("");
-	}
-	fclose(f);
-	return buf;
 }
 
 /* strip() - @s without leading and trailing blanks and newlines */
@@ -256,11 +250,7 @@ static void json_key_file(struct json *j, const char *key, const char *root,
 {
 	char *text = read_file(root, path);
 
-	json_key(j, key);
-	if (text)
-		json_string(j, strip(text));
-	else
-		json_null(j);
+	json_key_string_or_null(j, key, text ? strip(text) : NULL);
 	free(text);
 }
 
@@ -372,11 +362,9 @@ void report_system_json(FILE *f, const char *root)
 	json_key_string(&j, "machine", have_uts ? uts.machine : "unknown");
 	cpuinfo = read_file(root, "/proc/cpuinfo");
 	dt = read_file(root, "/proc/device-tree/model");
-	json_key(&j, "cpu_model");
-	if (cpu_model(cpuinfo, dt ? strip(dt) : NULL, model, sizeof(model)))
-		json_string(&j, model);
-	else
-		json_null(&j);
+	json_key_string_or_null(&j, "cpu_model",
+				cpu_model(cpuinfo, dt ? strip(dt) : NULL, model,
+					  sizeof(model)) ? model : NULL);
 	free(cpuinfo);
 	free(dt);
 	json_key(&j, "cpus");
