@@ -202,64 +202,46 @@ void print_map_ext_ioctl_error(FILE *f, int err,
 	fputc('\n', f);
 }
 
-/* describe_channel() - "channel dma0chan0 (device soft_dma.0, driver soft_dma)" */
-static void describe_channel(char *buf, size_t len,
-			     const struct dmaengine_benchmark *b,
-			     const struct dmaengine_bench_channel *channels)
+/* where() - "channel ... (device ..., driver ...), timed run 3 of 20, prep_memcpy_sg" */
+static void where(char *buf, size_t len, const struct dmaengine_benchmark *b,
+		  const struct dmaengine_bench_channel *channels)
 {
-	const struct dmaengine_bench_channel *ch = NULL;
-	unsigned int i = b->error_channel;
+	const struct dmaengine_bench_channel *ch =
+		channels && b->error_channel < b->channels ?
+		&channels[b->error_channel] : NULL;
+	const char *mode = prep_mode_name(b->error_prep_mode);
+	char at[128], run[48], num[32];
 
-	if (channels && i < b->channels && channels[i].name[0])
-		ch = &channels[i];
-	if (ch)
-		snprintf(buf, len, "channel %.*s (device %.*s, driver %.*s)",
+	if (ch && ch->name[0])
+		snprintf(at, sizeof(at), "channel %.*s (device %.*s, driver %.*s)",
 			 DMAENGINE_BENCH_NAME_LEN, ch->name,
 			 DMAENGINE_BENCH_NAME_LEN, ch->device,
 			 DMAENGINE_BENCH_NAME_LEN, ch->driver);
 	else
-		snprintf(buf, len, "channel #%u", i);
-}
-
-/* which_run() - "warm-up run 1 of 2" or "timed run 3 of 20" */
-static void which_run(char *buf, size_t len, const struct dmaengine_benchmark *b)
-{
+		snprintf(at, sizeof(at), "channel #%u", b->error_channel);
 	/* the kernel numbers the warm-up runs first, from 0 */
 	if (b->error_run < b->warmup_runs)
-		snprintf(buf, len, "warm-up run %u of %u", b->error_run + 1,
-			 b->warmup_runs);
+		snprintf(run, sizeof(run), "warm-up run %u of %u",
+			 b->error_run + 1, b->warmup_runs);
 	else
-		snprintf(buf, len, "timed run %u of %u",
+		snprintf(run, sizeof(run), "timed run %u of %u",
 			 b->error_run - b->warmup_runs + 1, b->runs);
-}
-
-/* where() - "channel ... (...), timed run 3 of 20, prep_memcpy_sg" */
-static void where(char *buf, size_t len, const struct dmaengine_benchmark *b,
-		  const struct dmaengine_bench_channel *channels)
-{
-	const char *mode = prep_mode_name(b->error_prep_mode);
-	char ch[160], run[64];
-
-	describe_channel(ch, sizeof(ch), b, channels);
-	which_run(run, sizeof(run), b);
-	if (mode)
-		snprintf(buf, len, "%s, %s, %s", ch, run, mode);
-	else
-		snprintf(buf, len, "%s, %s, prep mode %u", ch, run,
-			 b->error_prep_mode);
+	snprintf(num, sizeof(num), "prep mode %u", b->error_prep_mode);
+	snprintf(buf, len, "%s, %s, %s", at, run, mode ? mode : num);
 }
 
 /* "channel dma0chan1 (driver soft_dma)", or "channel #1" without a name */
-static void print_channel_driver(FILE *f,
-				 const struct dmaengine_bench_channel *ch,
-				 unsigned int index)
+static const char *channel_driver(char *buf, size_t len,
+				  const struct dmaengine_bench_channel *ch,
+				  unsigned int index)
 {
 	if (ch && ch->name[0])
-		fprintf(f, "channel %.*s (driver %.*s)",
-			DMAENGINE_BENCH_NAME_LEN, ch->name,
-			DMAENGINE_BENCH_NAME_LEN, ch->driver);
+		snprintf(buf, len, "channel %.*s (driver %.*s)",
+			 DMAENGINE_BENCH_NAME_LEN, ch->name,
+			 DMAENGINE_BENCH_NAME_LEN, ch->driver);
 	else
-		fprintf(f, "channel #%u", index);
+		snprintf(buf, len, "channel #%u", index);
+	return buf;
 }
 
 static void print_filters(FILE *f, const struct dmaengine_benchmark *b)
@@ -309,6 +291,7 @@ void dmaengine_missing_reason(char *buf, size_t len,
 			      unsigned int mode)
 {
 	const struct dmaengine_bench_channel *ch;
+	char name[128];
 	unsigned int why = mode < DMAENGINE_BENCH_MAX_PREP_MODES ?
 			   b->results[mode].missing : 0;
 
@@ -324,13 +307,9 @@ void dmaengine_missing_reason(char *buf, size_t len,
 		break;
 	case DMAENGINE_BENCH_ERR_NO_CAP:
 		ch = no_cap_channel(b, channels, mode);
-		if (ch)
-			snprintf(buf, len, "channel %.*s (driver %.*s) lacks %s",
-				 DMAENGINE_BENCH_NAME_LEN, ch->name,
-				 DMAENGINE_BENCH_NAME_LEN, ch->driver,
-				 mode_cap(mode));
-		else
-			snprintf(buf, len, "a channel lacks %s", mode_cap(mode));
+		snprintf(buf, len, "%s lacks %s",
+			 ch ? channel_driver(name, sizeof(name), ch, 0) :
+			 "a channel", mode_cap(mode));
 		break;
 	default:
 		snprintf(buf, len, "left out by the kernel (reason %u)", why);
@@ -371,7 +350,7 @@ void print_dmaengine_error(FILE *f, int err,
 			   const struct bench_opts *o)
 {
 	const struct dmaengine_bench_channel *ch = NULL;
-	char at[256], folio[32], total[32], per[32];
+	char at[256], chan[128], folio[32], total[32], per[32];
 	uint64_t bytes, batch;
 
 	fprintf(f, PROG_NAME ": DMAENGINE_BENCHMARK failed: %s\n",
@@ -422,7 +401,8 @@ void print_dmaengine_error(FILE *f, int err,
 		fprintf(f, "; run without --prep to leave out the modes this kernel lacks, or with --prep memcpy,cpu");
 		break;
 	case DMAENGINE_BENCH_ERR_NO_CAP:
-		print_channel_driver(f, ch, b->error_channel);
+		fputs(channel_driver(chan, sizeof(chan), ch, b->error_channel),
+		      f);
 		fprintf(f, " does not advertise %s; run without --prep to leave out the modes it lacks, or with --prep memcpy,cpu",
 			mode_cap(b->error_prep_mode));
 		break;
@@ -484,7 +464,8 @@ void print_dmaengine_error(FILE *f, int err,
 			at, b->timeout_ms ? b->timeout_ms : 10000);
 		break;
 	case DMAENGINE_BENCH_ERR_POLL:
-		print_channel_driver(f, ch, b->error_channel);
+		fputs(channel_driver(chan, sizeof(chan), ch, b->error_channel),
+		      f);
 		fprintf(f, " completes out of order (DMA_COMPLETION_NO_ORDER): its transfer status cannot be polled; run without --poll");
 		break;
 	case DMAENGINE_BENCH_ERR_UNBOUND:

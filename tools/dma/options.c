@@ -668,17 +668,11 @@ static enum opt_id id_of_val(int val)
  * The options whose values upstream's tool checks itself (the sg series'
  * -m included), or passes to the kernel to check (-n): it exits 1 when one
  * is invalid, and so does this tool. Other command-line errors exit 2.
+ * They are -m and the map options up to -g, in enum opt_id.
  */
 static bool upstream_checks(enum opt_id id)
 {
-	switch (id) {
-	case O_MODE: case O_THREADS: case O_SECONDS: case O_NODE:
-	case O_DMA_BITS: case O_DMA_DIR: case O_DMA_TRANS_NS:
-	case O_GRANULE:
-		return true;
-	default:
-		return false;
-	}
+	return id == O_MODE || (id >= O_THREADS && id <= O_GRANULE);
 }
 
 enum parse_status opts_parse(struct bench_opts *o, int argc, char **argv,

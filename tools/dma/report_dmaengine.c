@@ -352,17 +352,10 @@ static int display_width(const char *s)
 	return w;
 }
 
-static void mean_stddev_cell(char *cell, double mean, double stddev)
+/* count_known() - per-channel rows (no totals) have no batches, segments */
+static bool count_known(const struct row *row, enum count k)
 {
-	snprintf(cell, CELL_LEN, "%.2f \u00b1 %.2f", mean, stddev);
-}
-
-static void count_cell(char *cell, uint64_t v, bool applies)
-{
-	if (applies)
-		snprintf(cell, CELL_LEN, "%llu", (unsigned long long)v);
-	else
-		strcpy(cell, "-");
+	return row->totals || (k != CT_BATCHES && k != CT_SEGMENTS);
 }
 
 /* "4KB", or "4KB/64KB" when the destination folios differ */
@@ -372,10 +365,8 @@ static void folio_cell(const struct dmaengine_report *r, char *cell)
 
 	format_size(report_folio_bytes(r), src, sizeof(src));
 	format_size(report_dst_folio_bytes(r), dst, sizeof(dst));
-	if (dst_differs(r))
-		snprintf(cell, CELL_LEN, "%s/%s", src, dst);
-	else
-		snprintf(cell, CELL_LEN, "%s", src);
+	snprintf(cell, CELL_LEN, "%s%s%s", src, dst_differs(r) ? "/" : "",
+		 dst_differs(r) ? dst : "");
 }
 
 static void row_cells(const struct dmaengine_report *r, const struct row *row,
@@ -394,14 +385,15 @@ static void row_cells(const struct dmaengine_report *r, const struct row *row,
 
 		if (!column_figure(c))
 			continue;
-		if (!figure_applies(column_figure(c), row->prep_mode))
+		if (!figure_applies(column_figure(c), row->prep_mode) ||
+		    (p == PH_NR && !count_known(row, k)))
 			strcpy(cells[c], "-");
 		else if (p != PH_NR)
-			mean_stddev_cell(cells[c], row->mean[p],
-					 row->stddev[p]);
-		else	/* per-channel rows: no batches, no segments */
-			count_cell(cells[c], row->count[k], row->totals ||
-				   (k != CT_BATCHES && k != CT_SEGMENTS));
+			snprintf(cells[c], CELL_LEN, "%.2f \u00b1 %.2f",
+				 row->mean[p], row->stddev[p]);
+		else
+			snprintf(cells[c], CELL_LEN, "%llu",
+				 (unsigned long long)row->count[k]);
 	}
 }
 
@@ -703,7 +695,7 @@ static void json_figures_of(struct json *j, const struct row *row)
 
 	json_key_uint(j, "runs", row->runs);
 	for (k = 0; k < CT_NR; k++)
-		if (row->totals || (k != CT_BATCHES && k != CT_SEGMENTS))
+		if (count_known(row, k))
 			json_key_uint(j, counts[k].key, row->count[k]);
 	for (p = 0; p < PH_NR; p++)
 		json_key_mean_stddev(j, phases[p].key, row->mean[p],
