@@ -39,14 +39,18 @@ static inline bool tap_vok(bool cond, const char *fmt, va_list ap)
 	return cond;
 }
 
+/* TAP_VOK() - tap_vok(@cond) of the variadic function's @fmt and arguments */
+#define TAP_VOK(cond, fmt) do { \
+		va_list ap; \
+		va_start(ap, fmt); \
+		tap_vok(cond, fmt, ap); \
+		va_end(ap); \
+	} while (0)
+
 __attribute__((format(printf, 2, 3)))
 static inline bool ok(bool cond, const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	cond = tap_vok(cond, fmt, ap);
-	va_end(ap);
+	TAP_VOK(cond, fmt);
 	return cond;
 }
 
@@ -72,11 +76,8 @@ static inline bool is_str(const char *got, const char *want,
 			  const char *fmt, ...)
 {
 	bool cond = got && want && !strcmp(got, want);
-	va_list ap;
 
-	va_start(ap, fmt);
-	tap_vok(cond, fmt, ap);
-	va_end(ap);
+	TAP_VOK(cond, fmt);
 	if (!cond) {
 		tap_diag_text("want", want);
 		tap_diag_text("got", got);
@@ -89,11 +90,8 @@ static inline bool has_str(const char *got, const char *needle,
 			   const char *fmt, ...)
 {
 	bool cond = got && needle && strstr(got, needle);
-	va_list ap;
 
-	va_start(ap, fmt);
-	tap_vok(cond, fmt, ap);
-	va_end(ap);
+	TAP_VOK(cond, fmt);
 	if (!cond) {
 		tap_diag_text("want a substring", needle);
 		tap_diag_text("got", got);
@@ -105,11 +103,8 @@ __attribute__((format(printf, 3, 4)))
 static inline bool is_int(long long got, long long want, const char *fmt, ...)
 {
 	bool cond = got == want;
-	va_list ap;
 
-	va_start(ap, fmt);
-	tap_vok(cond, fmt, ap);
-	va_end(ap);
+	TAP_VOK(cond, fmt);
 	if (!cond)
 		printf("#   want %lld, got %lld\n", want, got);
 	return cond;

@@ -53,9 +53,8 @@ static void fill(struct dmaengine_benchmark *b, unsigned int error)
 static const char *dmaengine_message(struct dmaengine_benchmark *b, int err,
 				     bool with_channels)
 {
-	print_dmaengine_error(capture_begin(&cap), err, b,
-			      with_channels ? channels : NULL, &opts);
-	return capture_end(&cap);
+	return CAPTURE(&cap, print_dmaengine_error, err, b,
+		       with_channels ? channels : NULL, &opts);
 }
 
 #define AT	"channel dma0chan1 (device soft_dma.0, driver soft_dma), timed run 3 of 20, prep_memcpy_sg"
@@ -276,18 +275,17 @@ static void test_dmaengine_details(void)
 
 static void test_old_module(void)
 {
-	print_dmaengine_old_module(capture_begin(&cap),
-				   V1_NEEDS_CPU | V1_NEEDS_DISTINCT);
-	is_str(capture_end(&cap),
+	is_str(CAPTURE(&cap, print_dmaengine_old_module,
+		       V1_NEEDS_CPU | V1_NEEDS_DISTINCT),
 	       "dma_map_benchmark: DMAENGINE_BENCHMARK failed: Argument list too long\n"
 	       "dma_map_benchmark: the loaded dma_map_benchmark module is older than this tool: it does not know version 2 of struct dmaengine_benchmark. Load the module built from this tree; with this module, only a version 1 request runs, which needs --buffers reuse (distinct buffers are the default), --prep memcpy, memcpy_sg or both (the cpu and memcpy_vec modes, which run without --prep, are new)\n",
 	       "older module, default options: what to load, or the options a version 1 request needs");
-	print_dmaengine_old_module(capture_begin(&cap),
-				   V1_NEEDS_DEPTH | V1_NEEDS_CPUS);
-	has_str(capture_end(&cap), "which needs --depth 1, no --cpus\n",
+	has_str(CAPTURE(&cap, print_dmaengine_old_module,
+			V1_NEEDS_DEPTH | V1_NEEDS_CPUS),
+		"which needs --depth 1, no --cpus\n",
 		"older module with --depth and --cpus: names those two only");
-	print_dmaengine_old_module(capture_begin(&cap), V1_NEEDS_DST_ORDER);
-	has_str(capture_end(&cap), "which needs no --dst-folio-order or --dst-folio\n",
+	has_str(CAPTURE(&cap, print_dmaengine_old_module, V1_NEEDS_DST_ORDER),
+		"which needs no --dst-folio-order or --dst-folio\n",
 		"older module with --dst-folio-order: names it");
 }
 
@@ -399,16 +397,14 @@ static void test_map_ext_ioctl_errors(void)
 		snprintf(want, sizeof(want),
 			 "dma_map_benchmark: DMA_MAP_BENCHMARK_EXT failed: %s\ndma_map_benchmark: %s\n",
 			 strerror(cases[i].err), cases[i].want);
-		print_map_ext_ioctl_error(capture_begin(&cap), cases[i].err, &m);
-		is_str(capture_end(&cap), want,
+		is_str(CAPTURE(&cap, print_map_ext_ioctl_error, cases[i].err, &m), want,
 		       "map ext ioctl %s: strerror, then what to do",
 		       strerror(cases[i].err));
 	}
 	m.entries = 65536;
 	m.entry_size = 1U << 30;
 	m.threads = 1024;
-	print_map_ext_ioctl_error(capture_begin(&cap), ENOMEM, &m);
-	has_str(capture_end(&cap),
+	has_str(CAPTURE(&cap, print_map_ext_ioctl_error, ENOMEM, &m),
 		"entries 65536 x entry size 1GB x 1024 threads = 65536TB;",
 		"ENOMEM at the maxima: the product, no overflow");
 }
@@ -610,9 +606,7 @@ static void test_open_messages(void)
 		 "dma_map_benchmark: the dma_map_benchmark module is not loaded: insmod dma_map_benchmark.ko\n");
 	is_str(capture_end(&cap), want, "not loaded: the insmod command");
 
-	print_open_error(capture_begin(&cap), MAP_BENCH_PATH, ENOENT,
-			 OPEN_NO_DEVICE);
-	text = capture_end(&cap);
+	text = CAPTURE(&cap, print_open_error, MAP_BENCH_PATH, ENOENT, OPEN_NO_DEVICE);
 	ok(!strncmp(text, head, strlen(head)), "no device: what failed first");
 	has_str(text, "\necho dma_map_benchmark > /sys/bus/pci/devices/0000:00:04.0/driver_override\n"
 		"echo 0000:00:04.0 > /sys/bus/pci/drivers_probe\n",
@@ -625,16 +619,14 @@ static void test_open_messages(void)
 		"echo NAME > /sys/bus/platform/drivers_probe\n",
 		"no device: the platform-device variant");
 
-	print_open_error(capture_begin(&cap), DMAENGINE_BENCH_PATH, ENOENT,
-			 OPEN_NO_DMAENGINE);
-	text = capture_end(&cap);
+	text = CAPTURE(&cap, print_open_error, DMAENGINE_BENCH_PATH, ENOENT,
+		       OPEN_NO_DMAENGINE);
 	ok(strstr(text, "cannot open /sys/kernel/debug/dmaengine_benchmark") &&
 	   strstr(text, "has no dmaengine mode") && !strstr(text, "driver_override"),
 	   "dmaengine file missing: no binding commands");
 
-	print_open_error(capture_begin(&cap), MAP_BENCH_PATH, EACCES,
-			 OPEN_PERMISSION);
-	has_str(capture_end(&cap), "run as root", "permission: run as root");
+	has_str(CAPTURE(&cap, print_open_error, MAP_BENCH_PATH, EACCES,
+			OPEN_PERMISSION), "run as root", "permission: run as root");
 
 	print_open_error(capture_begin(&cap), MAP_BENCH_PATH, EIO, OPEN_OTHER);
 	snprintf(want, sizeof(want),
