@@ -5,6 +5,8 @@
 #ifndef DMABENCH_STATS_H
 #define DMABENCH_STATS_H
 
+#include <math.h>
+
 struct stat_acc {
 	unsigned long n;
 	double mean;
@@ -18,9 +20,24 @@ static inline void stat_init(struct stat_acc *a)
 	a->m2 = 0;
 }
 
-void stat_add(struct stat_acc *a, double x);
-double stat_mean(const struct stat_acc *a);
+static inline void stat_add(struct stat_acc *a, double x)
+{
+	double delta = x - a->mean;
+
+	a->n++;
+	a->mean += delta / a->n;
+	a->m2 += delta * (x - a->mean);
+}
+
+static inline double stat_mean(const struct stat_acc *a)
+{
+	return a->mean;
+}
+
 /* stat_stddev() - sample standard deviation (n - 1), as the kernel's; 0 if n < 2 */
-double stat_stddev(const struct stat_acc *a);
+static inline double stat_stddev(const struct stat_acc *a)
+{
+	return a->n < 2 ? 0 : sqrt(a->m2 / (a->n - 1));
+}
 
 #endif
