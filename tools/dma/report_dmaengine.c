@@ -27,7 +27,12 @@ struct figure {
 	const char *unit;
 	double scale;		/* the kernel's unit (ns, bytes/s) per unit */
 	unsigned int prep_modes;	/* DMAENGINE_BENCH_PREP_* bits */
+	size_t off;	/* the kernel's figure in struct dmaengine_bench_result2 */
 };
+
+#define R(f)	offsetof(struct dmaengine_bench_result2, r.f)
+#define R2(f)	offsetof(struct dmaengine_bench_result2, f)
+#define at_off(p, off)	((const void *)((const char *)(p) + (off)))
 
 #define PREP_DMA	(DMAENGINE_BENCH_PREP_ALL & ~DMAENGINE_BENCH_PREP_CPU)
 #define NS_PER_MS	1e6
@@ -41,18 +46,21 @@ enum phase {
 };
 
 static const struct figure phases[PH_NR] = {
-	[PH_RUN] = { "run_ms", "ms", NS_PER_MS, DMAENGINE_BENCH_PREP_ALL },
-	[PH_PREP] = { "prep_ms", "ms", NS_PER_MS, PREP_DMA },
-	[PH_SUBMIT] = { "submit_ms", "ms", NS_PER_MS, PREP_DMA },
-	[PH_ISSUE] = { "issue_ms", "ms", NS_PER_MS, PREP_DMA },
-	[PH_WAIT] = { "wait_ms", "ms", NS_PER_MS, PREP_DMA },
-	[PH_MAP] = { "map_ms", "ms", NS_PER_MS, PREP_DMA },
-	[PH_UNMAP] = { "unmap_ms", "ms", NS_PER_MS, PREP_DMA },
-	[PH_COPY] = { "copy_ms", "ms", NS_PER_MS, DMAENGINE_BENCH_PREP_CPU },
+	[PH_RUN] = { "run_ms", "ms", NS_PER_MS, DMAENGINE_BENCH_PREP_ALL,
+		     R(run_ns) },
+	[PH_PREP] = { "prep_ms", "ms", NS_PER_MS, PREP_DMA, R(prep_ns) },
+	[PH_SUBMIT] = { "submit_ms", "ms", NS_PER_MS, PREP_DMA, R(submit_ns) },
+	[PH_ISSUE] = { "issue_ms", "ms", NS_PER_MS, PREP_DMA, R(issue_ns) },
+	[PH_WAIT] = { "wait_ms", "ms", NS_PER_MS, PREP_DMA, R(wait_ns) },
+	[PH_MAP] = { "map_ms", "ms", NS_PER_MS, PREP_DMA, R(map_ns) },
+	[PH_UNMAP] = { "unmap_ms", "ms", NS_PER_MS, PREP_DMA, R(unmap_ns) },
+	[PH_COPY] = { "copy_ms", "ms", NS_PER_MS, DMAENGINE_BENCH_PREP_CPU,
+		      R2(copy_ns) },
 	[PH_CONVERT] = { "convert_ms", "ms", NS_PER_MS,
-			 DMAENGINE_BENCH_PREP_MEMCPY_VEC },
-	[PH_STALLS] = { "prep_stalls", "count", 1, PREP_DMA },
-	[PH_GBPS] = { "gbps", "GB/s", BYTES_PER_GB, DMAENGINE_BENCH_PREP_ALL },
+			 DMAENGINE_BENCH_PREP_MEMCPY_VEC, R2(convert_ns) },
+	[PH_STALLS] = { "prep_stalls", "count", 1, PREP_DMA, R2(prep_stalls) },
+	[PH_GBPS] = { "gbps", "GB/s", BYTES_PER_GB, DMAENGINE_BENCH_PREP_ALL,
+		      R(bytes_per_sec) },
 };
 
 /* Totals of one run. */
@@ -62,11 +70,13 @@ enum count {
 };
 
 static const struct figure counts[CT_NR] = {
-	[CT_BYTES] = { "bytes", "bytes", 1, DMAENGINE_BENCH_PREP_ALL },
-	[CT_PREP_CALLS] = { "prep_calls", "count", 1, PREP_DMA },
-	[CT_SUBMITS] = { "submits", "count", 1, PREP_DMA },
-	[CT_BATCHES] = { "batches", "count", 1, DMAENGINE_BENCH_PREP_ALL },
-	[CT_SEGMENTS] = { "segments", "count", 1, DMAENGINE_BENCH_PREP_ALL },
+	[CT_BYTES] = { "bytes", "bytes", 1, DMAENGINE_BENCH_PREP_ALL, R(bytes) },
+	[CT_PREP_CALLS] = { "prep_calls", "count", 1, PREP_DMA, R(prep_calls) },
+	[CT_SUBMITS] = { "submits", "count", 1, PREP_DMA, R(submits) },
+	[CT_BATCHES] = { "batches", "count", 1, DMAENGINE_BENCH_PREP_ALL,
+			 R(batches) },
+	[CT_SEGMENTS] = { "segments", "count", 1, DMAENGINE_BENCH_PREP_ALL,
+			  R(segments) },
 };
 
 /*
@@ -91,8 +101,7 @@ static const struct {
 };
 
 #define NR_SAMPLE_FIELDS	(sizeof(sample_fields) / sizeof(sample_fields[0]))
-#define sample_field(s, k) \
-	(*(const uint64_t *)((const char *)(s) + sample_fields[k].off))
+#define sample_field(s, k)	(*(const uint64_t *)at_off(s, sample_fields[k].off))
 
 /* each prep mode of @mask in prep_mode_order; @i counts, @mode is the mode */
 #define for_each_mode_in(i, mode, mask) \
@@ -181,32 +190,22 @@ static bool dst_differs(const struct dmaengine_report *r)
 static void row_from_result(const struct dmaengine_report *r,
 			    unsigned int mode, struct row *row)
 {
-	const struct dmaengine_bench_result2 *res2 = &r->b->results[mode];
-	const struct dmaengine_bench_result *res = &res2->r;
-	const struct dmaengine_bench_stat *st[PH_NR] = {
-		[PH_RUN] = &res->run_ns, [PH_PREP] = &res->prep_ns,
-		[PH_SUBMIT] = &res->submit_ns, [PH_ISSUE] = &res->issue_ns,
-		[PH_WAIT] = &res->wait_ns, [PH_MAP] = &res->map_ns,
-		[PH_UNMAP] = &res->unmap_ns, [PH_COPY] = &res2->copy_ns,
-		[PH_CONVERT] = &res2->convert_ns,
-		[PH_STALLS] = &res2->prep_stalls, [PH_GBPS] = &res->bytes_per_sec,
-	};
-	int p;
+	const struct dmaengine_bench_result2 *res = &r->b->results[mode];
+	int p, k;
 
 	memset(row, 0, sizeof(*row));
 	row->prep_mode = mode;
 	snprintf(row->chan, sizeof(row->chan), "%u",
 		 dmaengine_channels_used(r->b));
-	row->runs = res->runs;
+	row->runs = res->r.runs;
 	row->totals = true;
-	row->count[CT_BYTES] = res->bytes;
-	row->count[CT_PREP_CALLS] = res->prep_calls;
-	row->count[CT_SUBMITS] = res->submits;
-	row->count[CT_BATCHES] = res->batches;
-	row->count[CT_SEGMENTS] = res->segments;
+	for (k = 0; k < CT_NR; k++)
+		row->count[k] = *(const uint64_t *)at_off(res, counts[k].off);
 	for (p = 0; p < PH_NR; p++) {
-		row->mean[p] = st[p]->mean / phases[p].scale;
-		row->stddev[p] = st[p]->stddev / phases[p].scale;
+		const struct dmaengine_bench_stat *st = at_off(res, phases[p].off);
+
+		row->mean[p] = st->mean / phases[p].scale;
+		row->stddev[p] = st->stddev / phases[p].scale;
 	}
 }
 
