@@ -1,8 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
- * What the reports say about where they ran: tool version, kernel release,
- * the CPU frequency state, and (--system) the machine.
- */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
- * Strict number and size parsing, and size formatting.
- */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
