@@ -69,15 +69,13 @@ void report_map_ext(FILE *f, const struct report_ctx *ctx,
  * DMAENGINE_BENCH_SIZE_VER1), the channel array it filled (NULL if none
  * was passed) and its samples (NULL, or b->samples_written entries).
  *
- * Rows: one per prep mode of ->prep_modes_run, in prep_mode_order (memcpy,
- * memcpy_sg, memcpy_vec, cpu), from ->results[]. The table prints '-' for
- * a phase a row's mode does not have (cpu: prep, submit, issue, wait, map,
- * unmap, prep_calls, prep_stalls, submits; the DMA modes: copy_ms; all but
- * memcpy_vec: convert_ms, a column of --verbose); CSV and JSON print the
- * kernel's figures there, which are 0. With DMAENGINE_BENCH_F_DST_ORDER
- * and another destination folio order, the '#' line and the table's folio
- * column name both sizes; JSON (params and results) and CSV always carry
- * dst_folio_order and dst_folio_bytes (the source's without the flag).
+ * Rows: one per prep mode of ->prep_modes_run, in prep_mode_order, from
+ * ->results[]; a figure a row's mode does not have (report_dmaengine.c's
+ * phases[] and counts[] say which) is '-' in the table, the kernel's 0 in
+ * CSV and JSON. With DMAENGINE_BENCH_F_DST_ORDER and another destination
+ * folio order, the '#' line and the table's folio column name both sizes;
+ * JSON (params and results) and CSV always carry dst_folio_order and
+ * dst_folio_bytes (the source's without the flag).
  */
 struct dmaengine_report {
 	const struct bench_opts *opts;	/* page size, --verbose, --per-channel */
