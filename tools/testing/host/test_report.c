@@ -303,75 +303,51 @@ static const struct report_ctx fctx = {
  * The reference table's two rows, one channel, version 2, distinct
  * buffers, depth 1, --prep both.
  */
+#define STAT_MS(mean, sd)	{ MS(mean), MS(sd) }
+#define PREP_BOTH	(DMAENGINE_BENCH_PREP_MEMCPY | DMAENGINE_BENCH_PREP_MEMCPY_SG)
+
 static void fill_reference(struct dmaengine_benchmark *b,
 			   struct dmaengine_bench_channel *ch)
 {
-	struct dmaengine_bench_result *r;
-
-	memset(b, 0, sizeof(*b));
-	b->size = sizeof(*b);
-	b->prep_modes = DMAENGINE_BENCH_PREP_MEMCPY |
-			DMAENGINE_BENCH_PREP_MEMCPY_SG;
-	b->prep_modes_run = b->prep_modes;
-	b->flags = DMAENGINE_BENCH_F_DISTINCT;
-	b->depth = 1;
-	b->channels = 1;
-	b->folio_order = 0;
-	b->sge = 512;
-	b->bytes_per_channel = 512ULL << 20;
-	b->runs = 20;
-	b->warmup_runs = 1;
-	b->src_node = -1;
-	b->dst_node = -1;
-	b->channels_used = 1;
-	b->acquire_ns = 120000;
-
-	r = &b->results[0].r;
-	r->runs = 20;
-	stat_ms(&r->run_ns, 632.86, 8.18);
-	stat_ms(&r->prep_ns, 18.00, 6.38);
-	stat_ms(&r->submit_ns, 4.44, 0.09);
-	stat_ms(&r->issue_ns, 0.09, 0.04);
-	stat_ms(&r->wait_ns, 603.54, 5.03);
-	stat_ms(&r->map_ns, 1.20, 0.03);
-	stat_ms(&r->unmap_ns, 0.80, 0.01);
-	r->bytes_per_sec.mean = 850000000;
-	r->bytes_per_sec.stddev = 10000000;
-	r->bytes = 512ULL << 20;
-	r->prep_calls = 131072;
-	r->submits = 131072;
-	r->batches = 256;
-	r->segments = 131072;
-	b->results[0].prep_stalls.mean = 12;
-	b->results[0].prep_stalls.stddev = 3;
-
-	r = &b->results[1].r;
-	r->runs = 20;
-	stat_ms(&r->run_ns, 611.34, 13.52);
-	stat_ms(&r->prep_ns, 0.74, 0.33);
-	stat_ms(&r->submit_ns, 0.01, 0.00);
-	stat_ms(&r->issue_ns, 0.08, 0.00);
-	stat_ms(&r->wait_ns, 610.48, 13.68);
-	stat_ms(&r->map_ns, 1.19, 0.02);
-	stat_ms(&r->unmap_ns, 0.79, 0.01);
-	r->bytes_per_sec.mean = 880000000;
-	r->bytes_per_sec.stddev = 20000000;
-	r->bytes = 512ULL << 20;
-	r->prep_calls = 256;
-	r->submits = 256;
-	r->batches = 256;
-	r->segments = 131072;
-
-	memset(ch, 0, sizeof(*ch));
-	strcpy(ch->name, "dma0chan0");
-	strcpy(ch->device, "soft_dma.0");
-	strcpy(ch->driver, "soft_dma");
-	ch->node = -1;
-	ch->src_node = 0;
-	ch->dst_node = 0;
-	ch->max_seg_size = 65536;
-	ch->copy_align = 0;
-	ch->has_memcpy_sg = 1;
+	*b = (struct dmaengine_benchmark){
+		.size = sizeof(*b), .flags = DMAENGINE_BENCH_F_DISTINCT,
+		.prep_modes = PREP_BOTH, .prep_modes_run = PREP_BOTH,
+		.depth = 1, .channels = 1, .folio_order = 0, .sge = 512,
+		.bytes_per_channel = 512ULL << 20, .runs = 20, .warmup_runs = 1,
+		.src_node = -1, .dst_node = -1, .channels_used = 1,
+		.acquire_ns = 120000,
+		.results[0] = { .r = {
+			.runs = 20,
+			.run_ns = STAT_MS(632.86, 8.18),
+			.prep_ns = STAT_MS(18.00, 6.38),
+			.submit_ns = STAT_MS(4.44, 0.09),
+			.issue_ns = STAT_MS(0.09, 0.04),
+			.wait_ns = STAT_MS(603.54, 5.03),
+			.map_ns = STAT_MS(1.20, 0.03),
+			.unmap_ns = STAT_MS(0.80, 0.01),
+			.bytes_per_sec = { 850000000, 10000000 },
+			.bytes = 512ULL << 20, .prep_calls = 131072,
+			.submits = 131072, .batches = 256, .segments = 131072,
+		}, .prep_stalls = { 12, 3 } },
+		.results[1] = { .r = {
+			.runs = 20,
+			.run_ns = STAT_MS(611.34, 13.52),
+			.prep_ns = STAT_MS(0.74, 0.33),
+			.submit_ns = STAT_MS(0.01, 0.00),
+			.issue_ns = STAT_MS(0.08, 0.00),
+			.wait_ns = STAT_MS(610.48, 13.68),
+			.map_ns = STAT_MS(1.19, 0.02),
+			.unmap_ns = STAT_MS(0.79, 0.01),
+			.bytes_per_sec = { 880000000, 20000000 },
+			.bytes = 512ULL << 20, .prep_calls = 256, .submits = 256,
+			.batches = 256, .segments = 131072,
+		} },
+	};
+	*ch = (struct dmaengine_bench_channel){
+		.name = "dma0chan0", .device = "soft_dma.0",
+		.driver = "soft_dma", .node = -1, .src_node = 0, .dst_node = 0,
+		.max_seg_size = 65536, .copy_align = 0, .has_memcpy_sg = 1,
+	};
 }
 
 /*
