@@ -28,25 +28,20 @@ static void fill(struct dmaengine_benchmark *b, unsigned int error)
 {
 	int i;
 
-	memset(b, 0, sizeof(*b));
-	b->size = sizeof(*b);
-	b->prep_modes = DMAENGINE_BENCH_PREP_ALL;
-	b->channels = 4;
-	b->sge = 512;
-	b->runs = 20;
-	b->warmup_runs = 2;
-	b->error = error;
-	b->error_channel = 1;
-	b->error_run = 4;		/* third timed run */
-	b->error_prep_mode = 1;
-	memset(channels, 0, sizeof(channels));
+	*b = (struct dmaengine_benchmark){
+		.size = sizeof(*b), .prep_modes = DMAENGINE_BENCH_PREP_ALL,
+		.channels = 4, .sge = 512, .runs = 20, .warmup_runs = 2,
+		.error = error, .error_channel = 1,
+		.error_run = 4,		/* third timed run */
+		.error_prep_mode = 1,
+	};
 	for (i = 0; i < 4; i++) {
+		channels[i] = (struct dmaengine_bench_channel){
+			.device = "soft_dma.0", .driver = "soft_dma",
+			.max_seg_size = 65536, .copy_align = 3,
+		};
 		snprintf(channels[i].name, sizeof(channels[i].name),
 			 "dma0chan%d", i);
-		strcpy(channels[i].device, "soft_dma.0");
-		strcpy(channels[i].driver, "soft_dma");
-		channels[i].max_seg_size = 65536;
-		channels[i].copy_align = 3;
 	}
 }
 
