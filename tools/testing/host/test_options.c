@@ -959,6 +959,12 @@ static void test_requests(void)
 		channels[i].name[0] = 0;
 }
 
+#define MEMCPY		DMAENGINE_BENCH_PREP_MEMCPY
+#define SG		DMAENGINE_BENCH_PREP_MEMCPY_SG
+#define VEC		DMAENGINE_BENCH_PREP_MEMCPY_VEC
+#define CPU		DMAENGINE_BENCH_PREP_CPU
+#define PREP_BOTH	(MEMCPY | SG)
+
 /* --prep: which modes, and whether the missing ones may be left out */
 static void test_prep(void)
 {
@@ -966,8 +972,23 @@ static void test_prep(void)
 		"all", "both", "memcpy", "memcpy_sg", "cpu", "memcpy,cpu",
 		"memcpy_vec", "memcpy_sg,memcpy_vec",
 	};
+	static const struct {
+		unsigned int modes;
+		const char *name;
+	} words[] = {
+		{ DMAENGINE_BENCH_PREP_ALL, "all" }, { PREP_BOTH, "both" },
+		{ CPU, "cpu" }, { MEMCPY | CPU, "memcpy,cpu" },
+		{ SG | CPU, "memcpy_sg,cpu" }, { VEC, "memcpy_vec" },
+		{ 0, "?" }, { 16, "?" }, { DMAENGINE_BENCH_PREP_ALL | 16, "?" },
+	}, lists[] = {
+		{ SG | VEC, "memcpy_sg,memcpy_vec" },
+		{ PREP_BOTH | CPU, "memcpy,memcpy_sg,cpu" },
+		{ CPU | VEC, "memcpy_vec,cpu" }, { MEMCPY | VEC, "memcpy,memcpy_vec" },
+		{ SG | VEC, "memcpy_sg,memcpy_vec" },
+	};
 	struct bench_opts o;
 	size_t i;
+	bool all;
 
 	ok(parse(&o, "-m", "dmaengine", NULL) == PARSE_RUN &&
 	   o.prep_modes == DMAENGINE_BENCH_PREP_ALL &&
@@ -980,36 +1001,12 @@ static void test_prep(void)
 		   explicit[i]);
 	ok(parse(&o, "-m", "dmaengine", "-p", "x", NULL) == PARSE_USAGE,
 	   "an invalid --prep is an error, not a default");
-	ok(!strcmp(prep_modes_name(DMAENGINE_BENCH_PREP_ALL), "all") &&
-	   !strcmp(prep_modes_name(DMAENGINE_BENCH_PREP_MEMCPY |
-				   DMAENGINE_BENCH_PREP_MEMCPY_SG), "both") &&
-	   !strcmp(prep_modes_name(DMAENGINE_BENCH_PREP_CPU), "cpu") &&
-	   !strcmp(prep_modes_name(DMAENGINE_BENCH_PREP_MEMCPY |
-				   DMAENGINE_BENCH_PREP_CPU), "memcpy,cpu") &&
-	   !strcmp(prep_modes_name(DMAENGINE_BENCH_PREP_MEMCPY_SG |
-				   DMAENGINE_BENCH_PREP_CPU), "memcpy_sg,cpu") &&
-	   !strcmp(prep_modes_name(DMAENGINE_BENCH_PREP_MEMCPY_VEC),
-		   "memcpy_vec") &&
-	   !strcmp(prep_modes_name(0), "?") && !strcmp(prep_modes_name(16), "?") &&
-	   !strcmp(prep_modes_name(DMAENGINE_BENCH_PREP_ALL | 16), "?"),
-	   "prep_modes_name(): each set of modes by --prep's words");
-	ok(!strcmp(prep_modes_name(DMAENGINE_BENCH_PREP_MEMCPY_SG |
-				   DMAENGINE_BENCH_PREP_MEMCPY_VEC),
-		   "memcpy_sg,memcpy_vec") &&
-	   !strcmp(prep_modes_name(DMAENGINE_BENCH_PREP_MEMCPY |
-				   DMAENGINE_BENCH_PREP_MEMCPY_SG |
-				   DMAENGINE_BENCH_PREP_CPU),
-		   "memcpy,memcpy_sg,cpu") &&
-	   !strcmp(prep_modes_name(DMAENGINE_BENCH_PREP_CPU |
-				   DMAENGINE_BENCH_PREP_MEMCPY_VEC),
-		   "memcpy_vec,cpu") &&
-	   !strcmp(prep_modes_name(DMAENGINE_BENCH_PREP_MEMCPY |
-				   DMAENGINE_BENCH_PREP_MEMCPY_VEC),
-		   "memcpy,memcpy_vec") &&
-	   !strcmp(prep_modes_name(DMAENGINE_BENCH_PREP_MEMCPY_SG |
-				   DMAENGINE_BENCH_PREP_MEMCPY_VEC),
-		   "memcpy_sg,memcpy_vec"),
-	   "prep_modes_name(): other lists in report order (DMA forms, then cpu), the same twice");
+	for (i = 0, all = true; i < sizeof(words) / sizeof(words[0]); i++)
+		all &= !strcmp(prep_modes_name(words[i].modes), words[i].name);
+	ok(all, "prep_modes_name(): each set of modes by --prep's words");
+	for (i = 0, all = true; i < sizeof(lists) / sizeof(lists[0]); i++)
+		all &= !strcmp(prep_modes_name(lists[i].modes), lists[i].name);
+	ok(all, "prep_modes_name(): other lists in report order (DMA forms, then cpu), the same twice");
 	ok(!strcmp(prep_mode_name(DMAENGINE_BENCH_MODE_MEMCPY), "prep_memcpy") &&
 	   !strcmp(prep_mode_name(DMAENGINE_BENCH_MODE_MEMCPY_SG),
 		   "prep_memcpy_sg") &&
