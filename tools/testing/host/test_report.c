@@ -134,20 +134,13 @@ static void op_stat(struct map_benchmark_op_stat *s, uint64_t count,
 /* the cache-sync reference: sg, 2560 x 4 KiB, 200 iterations, CPU 0, sync */
 static void fill_ext(struct map_benchmark_ext *m)
 {
-	memset(m, 0, sizeof(*m));
-	m->size = sizeof(*m);
-	m->flags = DMA_MAP_BENCH_F_SYNC;
-	m->map_mode = DMA_MAP_BENCH_SG_MODE;
-	m->threads = 1;
-	m->seconds = 300;
-	m->iterations = 200;
-	m->node = -1;
-	m->dma_bits = 32;
-	m->dma_dir = DMA_MAP_TO_DEVICE;
-	m->entries = 2560;
-	m->entry_size = 4096;
-	m->cpus_ptr = (uintptr_t)ref_cpus;
-	m->nr_cpus = 1;
+	*m = (struct map_benchmark_ext){
+		.size = sizeof(*m), .flags = DMA_MAP_BENCH_F_SYNC,
+		.map_mode = DMA_MAP_BENCH_SG_MODE, .threads = 1, .seconds = 300,
+		.iterations = 200, .node = -1, .dma_bits = 32,
+		.dma_dir = DMA_MAP_TO_DEVICE, .entries = 2560, .entry_size = 4096,
+		.cpus_ptr = (uintptr_t)ref_cpus, .nr_cpus = 1,
+	};
 	op_stat(&m->op[DMA_MAP_BENCH_OP_MAP], 200, 123456, 5678, 110200,
 		121000, 130500, 150200, 160300);
 	op_stat(&m->op[DMA_MAP_BENCH_OP_UNMAP], 200, 45678, 1234, 40001,
@@ -911,25 +904,20 @@ static void fill_samples(struct dmaengine_bench_sample *s, unsigned int *n)
 	*n = 0;
 	for (run = 0; run < RUNS; run++)
 		for (mode = 0; mode < 2; mode++)
-			for (ch = 0; ch < 2; ch++, (*n)++) {
-				memset(&s[*n], 0, sizeof(s[*n]));
-				s[*n].prep_mode = mode;
-				s[*n].run = run;
-				s[*n].channel = ch;
-				s[*n].start_ns = MS(ch);
-				s[*n].end_ns = MS(ch + run_ms[run] * (mode + 1) +
-						  ch);
-				s[*n].prep_ns = MS(prep_ms[run] / (mode + 1));
-				s[*n].submit_ns = MS(1);
-				s[*n].issue_ns = MS(0.5);
-				s[*n].wait_ns = MS(80);
-				s[*n].map_ns = MS(2);
-				s[*n].unmap_ns = MS(1);
-				s[*n].bytes = 100000000;
-				s[*n].prep_calls = mode ? 256 : 131072;
-				s[*n].submits = mode ? 256 : 131072;
-				s[*n].prep_stalls = mode ? 0 : run * 2;
-			}
+			for (ch = 0; ch < 2; ch++, (*n)++)
+				s[*n] = (struct dmaengine_bench_sample){
+					.prep_mode = mode, .run = run,
+					.channel = ch, .start_ns = MS(ch),
+					.end_ns = MS(ch + run_ms[run] *
+						     (mode + 1) + ch),
+					.prep_ns = MS(prep_ms[run] / (mode + 1)),
+					.submit_ns = MS(1), .issue_ns = MS(0.5),
+					.wait_ns = MS(80), .map_ns = MS(2),
+					.unmap_ns = MS(1), .bytes = 100000000,
+					.prep_calls = mode ? 256 : 131072,
+					.submits = mode ? 256 : 131072,
+					.prep_stalls = mode ? 0 : run * 2,
+				};
 }
 
 static void mean_sd(const double *v, int n, double *mean, double *sd)
