@@ -55,14 +55,12 @@ int open(const char *path, int flags, ...)
 
 static void fill_result(struct dmaengine_bench_result *r, unsigned int mode)
 {
-	r->runs = 2;
-	r->run_ns.mean = 10000000 * (mode + 1);
-	r->bytes_per_sec.mean = 1000000000;
-	r->bytes = 1 << 20;
-	r->prep_calls = mode ? 16 : 256;
-	r->submits = r->prep_calls;
-	r->batches = 16;
-	r->segments = 256;
+	*r = (struct dmaengine_bench_result){
+		.runs = 2, .run_ns.mean = 10000000 * (mode + 1),
+		.bytes_per_sec.mean = 1000000000, .bytes = 1 << 20,
+		.prep_calls = mode ? 16 : 256, .submits = mode ? 16 : 256,
+		.batches = 16, .segments = 256,
+	};
 }
 
 /* what a module of version 1 writes into a sample array */
@@ -73,12 +71,10 @@ static void v1_samples(struct dmaengine_benchmark *b)
 	unsigned int i;
 
 	for (i = 0; s && i < b->samples_len; i++) {
-		memset(&one, 0, sizeof(one));
-		one.prep_mode = i % 2;
-		one.run = i / 2;
-		one.end_ns = 5000000;
-		one.bytes = 1 << 20;
-		one.prep_calls = one.submits = 7;
+		one = (struct dmaengine_bench_sample){
+			.prep_mode = i % 2, .run = i / 2, .end_ns = 5000000,
+			.bytes = 1 << 20, .prep_calls = 7, .submits = 7,
+		};
 		memcpy(s + i * DMAENGINE_BENCH_SAMPLE_SIZE_VER1, &one,
 		       DMAENGINE_BENCH_SAMPLE_SIZE_VER1);
 	}

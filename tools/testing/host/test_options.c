@@ -1100,13 +1100,11 @@ static void test_v1_fallback(void)
 	b.samples_written = 2;
 	memset(samples, 0x5a, sizeof(samples));
 	for (i = 0; i < 2; i++) {
-		memset(&want, 0, sizeof(want));
-		want.prep_mode = i;
-		want.run = 0;
-		want.channel = 0;
-		want.end_ns = 1000 + i;
-		want.bytes = 4096;
-		want.submits = 512 - 511 * i;
+		want = (struct dmaengine_bench_sample){
+			.prep_mode = i, .run = 0, .channel = 0,
+			.end_ns = 1000 + i, .bytes = 4096,
+			.submits = 512 - 511 * i,
+		};
 		memcpy((char *)samples + i * DMAENGINE_BENCH_SAMPLE_SIZE_VER1,
 		       &want, DMAENGINE_BENCH_SAMPLE_SIZE_VER1);
 	}
