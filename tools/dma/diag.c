@@ -11,6 +11,7 @@
 
 #include "diag.h"
 #include "dmaengine.h"
+#include "report.h"
 #include "units.h"
 
 #define DEBUGFS_DIR	"/sys/kernel/debug"
@@ -261,7 +262,7 @@ static const struct dmaengine_bench_channel *
 no_cap_channel(const struct dmaengine_benchmark *b,
 	       const struct dmaengine_bench_channel *channels, unsigned int mode)
 {
-	unsigned int i, n = b->channels_used ? b->channels_used : b->channels;
+	unsigned int i, n = dmaengine_channels_used(b);
 
 	for (i = 0; channels && i < n && i < b->channels; i++) {
 		const struct dmaengine_bench_channel *ch = &channels[i];
