@@ -429,11 +429,17 @@ static char char_at(const char *line, int col)
 	return '\n';
 }
 
-/* aligned() - each column of the table at @table starts where its heading does */
-static bool aligned(const char *table, int nlines)
+/*
+ * aligned() - each column of the first table in @text (its "mode" heading
+ * and @nlines - 1 rows) starts where its heading does
+ */
+static bool aligned(const char *text, int nlines)
 {
+	const char *line = text ? strstr(text, "\nmode ") : NULL, *p;
 	int starts[32], n = 0, i, k;
-	const char *line = table, *p;
+
+	if (!line++)
+		return false;
 
 	for (p = line; *p && *p != '\n'; p++)
 		if (*p != ' ' && (p == line || p[-1] == ' ') && n < 32)
@@ -502,7 +508,6 @@ static void test_table(void)
 static void test_cpu_row(void)
 {
 	REFERENCE(1);
-	const char *table;
 
 	add_cpu(&b);
 	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
@@ -517,13 +522,11 @@ static void test_cpu_row(void)
 	has_str(cap.buf,
 		"\ncpu            1    4KB   512 250.50 \u00b1 2.25   -              -             -           -                 -             -             248.75 \u00b1 2.50   -          2.14 \u00b1 0.03\n",
 		"the cpu row, last: run_ms, copy_ms and GB/s; '-' for the DMA phases and prep_calls");
-	table = strstr(cap.buf, "\nmode ");
-	ok(table && aligned(table + 1, 4), "the table with the cpu row is aligned");
+	ok(aligned(cap.buf, 4), "the table with the cpu row is aligned");
 
 	o.verbose = true;
 	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
-	table = strstr(cap.buf, "\nmode ");
-	ok(table && aligned(table + 1, 4), "--verbose with the cpu row is aligned");
+	ok(aligned(cap.buf, 4), "--verbose with the cpu row is aligned");
 	has_str(cap.buf,
 		"-          2.14 \u00b1 0.03 -            -       256     131072   536870912\n",
 		"--verbose cpu row: '-' for prep_stalls and submits, the kernel's batches, segments, bytes");
@@ -617,7 +620,7 @@ static void test_verbose(void)
 static void test_vec_row(void)
 {
 	REFERENCE(1);
-	const char *table, *sg, *vec, *cpu;
+	const char *sg, *vec, *cpu;
 
 	add_cpu(&b);
 	add_vec(&b, ch);
@@ -633,8 +636,7 @@ static void test_vec_row(void)
 		"\nprep_memcpy_vec 1    4KB   512 600.50 \u00b1 10.25  0.90 \u00b1 0.30    0.01 \u00b1 0.00   0.08 \u00b1 0.00 610.48 \u00b1 13.68    1.19 \u00b1 0.02   0.79 \u00b1 0.01   -               256        0.88 \u00b1 0.02\n",
 		"the memcpy_vec row: its phases, '-' for copy_ms, its prep calls");
 	ok(!strstr(cap.buf, "convert_ms"), "without --verbose: no convert_ms column");
-	table = strstr(cap.buf, "\nmode ");
-	ok(table && aligned(table + 1, 5), "the table of four rows is aligned");
+	ok(aligned(cap.buf, 5), "the table of four rows is aligned");
 
 	o.verbose = true;
 	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
@@ -646,8 +648,7 @@ static void test_vec_row(void)
 		"--verbose memcpy row: '-' for convert_ms");
 	has_str(cap.buf, "memcpy_sg yes, memcpy_vec yes, no_order no)",
 		"--verbose channel list: memcpy_vec yes");
-	table = strstr(cap.buf, "\nmode ");
-	ok(table && aligned(table + 1, 5), "--verbose with four rows is aligned");
+	ok(aligned(cap.buf, 5), "--verbose with four rows is aligned");
 	o.verbose = false;
 
 	CAPTURE(&cap, report_dmaengine_csv, &ctx, &r);
@@ -671,7 +672,6 @@ static void test_vec_row(void)
 static void test_dst_order(void)
 {
 	REFERENCE(1);
-	const char *table;
 
 	b.flags |= DMAENGINE_BENCH_F_DST_ORDER;
 	b.dst_folio_order = 9;
@@ -682,8 +682,7 @@ static void test_dst_order(void)
 		"the folio column says src/dst");
 	has_str(cap.buf, "\nprep_memcpy    1    4KB/2MB       512 632.86 ",
 		"the rows: source/destination folio sizes");
-	table = strstr(cap.buf, "\nmode ");
-	ok(table && aligned(table + 1, 3), "the table with src/dst folios is aligned");
+	ok(aligned(cap.buf, 3), "the table with src/dst folios is aligned");
 
 	CAPTURE(&cap, report_dmaengine_json, &ctx, &r);
 	has_str(cap.buf, "\"folio_order\":0,\"folio_bytes\":4096,\"dst_folio_order\":9,\"dst_folio_bytes\":2097152,\"page_size\":4096,",
@@ -756,7 +755,6 @@ static void test_v1(void)
 static void test_wide_values(void)
 {
 	REFERENCE(256);
-	const char *table;
 	int i;
 
 	for (i = 1; i < 256; i++)
@@ -772,16 +770,14 @@ static void test_wide_values(void)
 	stat_ms(&b.results[2].copy_ns, 7654321.25, 0.5);
 	b.results[0].prep_stalls.mean = 12345678901ULL;
 	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
-	table = strstr(cap.buf, "\nmode ");
-	ok(table && aligned(table + 1, 4),
+	ok(aligned(cap.buf, 4),
 	   "wide values (256 channels, sge 65536, 1GB folios, long numbers) widen their columns; all stay aligned");
 	has_str(cap.buf, "prep_memcpy    256  1GB   65536 123456.78 \u00b1 1234.50 ",
 		"wide row: chan 256, folio 1GB, sge 65536");
 
 	o.verbose = true;
 	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
-	table = strstr(cap.buf, "\nmode ");
-	ok(table && aligned(table + 1, 4), "wide values with --verbose stay aligned");
+	ok(aligned(cap.buf, 4), "wide values with --verbose stay aligned");
 }
 
 static void test_folio_labels(void)
@@ -972,7 +968,7 @@ static void test_per_channel(void)
 		 "\nprep_memcpy_sg dma0chan0 4KB   512 220.00 \u00b1 20.00  6.00 \u00b1 1.00    1.00 \u00b1 0.00   0.50 \u00b1 0.00 80.00 \u00b1 0.00      2.00 \u00b1 0.00   1.00 \u00b1 0.00   256        %.2f \u00b1 %.2f\n",
 		 mean, sd);
 	has_str(pc, want, "per-channel memcpy_sg row, GB/s = bytes / (end - start)");
-	ok(pc && aligned(strchr(pc, '\n') + 1, 5), "per-channel table aligned");
+	ok(aligned(pc, 5), "per-channel table aligned");
 
 	o.verbose = true;
 	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
