@@ -203,7 +203,10 @@ void print_map_ext_ioctl_error(FILE *f, int err,
 	fputc('\n', f);
 }
 
-/* where() - "channel ... (device ..., driver ...), timed run 3 of 20, prep_memcpy_sg" */
+/*
+ * where() - "channel dma0chan1 (device soft_dma.0, driver soft_dma), timed
+ * run 3 of 20, prep_memcpy_sg"
+ */
 static void where(char *buf, size_t len, const struct dmaengine_benchmark *b,
 		  const struct dmaengine_bench_channel *channels)
 {

@@ -53,7 +53,7 @@ struct opt_desc {
 	const char *def;	/* default, as typed; NULL: none */
 	const char *help;
 	const char *def_help;	/* --help's default when ->def is NULL */
-	size_t off, width;	/* the field of struct bench_opts set; width 0: none */
+	size_t off, width;	/* the bench_opts field set; width 0: none */
 	int value;		/* K_FLAG: what the field is set to */
 	unsigned int flag;	/* DMAENGINE_BENCH_F_* bit set in ->flags */
 };
@@ -93,7 +93,8 @@ static const struct choice buffers_choices[] = {
 #define FIELD(f)	.off = offsetof(struct bench_opts, f), \
 			.width = sizeof(((struct bench_opts *)0)->f)
 #define INT_OPT(lo, hi, f, sc, d) \
-	.kind = K_INT, .min = (lo), .max = (hi), FIELD(f), .scope = (sc), .def = (d)
+	.kind = K_INT, .min = (lo), .max = (hi), FIELD(f), .scope = (sc), \
+	.def = (d)
 #define MAP_INT(lo, hi, f, d)	INT_OPT(lo, hi, f, SC_MAP, d)
 #define DE_INT(lo, hi, f, d)	INT_OPT(lo, hi, f, SC_DMAENGINE, d)
 #define BOOL_OPT(f)	.kind = K_FLAG, FIELD(f), .value = true
@@ -149,7 +150,7 @@ static const struct opt_desc opt_table[O_NR] = {
 		MAP_INT(1, DMA_MAP_MAX_ENTRIES, granule, "1"),
 		.help = "entries of --entry-size bytes: sg entries (sg) or parts of the one buffer (single); -g by another name, beyond upstream's 1024" },
 	[O_ENTRY_SIZE] = { .name = "entry-size", .metavar = "SIZE",
-		.kind = K_SIZE, .min = 1, .max = FOLIO_MAX_BYTES, FIELD(entry_size),
+		.kind = K_SIZE, FIELD(entry_size), .min = 1, .max = FOLIO_MAX_BYTES,
 		.scope = SC_MAP, .def_help = "the page size",
 		.help = "bytes an entry, e.g. 4K, 64K, 1M; the kernel refuses more than its largest contiguous allocation (4MB with 4K pages on x86-64)" },
 	[O_ITERATIONS] = { .name = "iterations", .metavar = "N",

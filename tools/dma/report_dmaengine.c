@@ -27,7 +27,7 @@ struct figure {
 	const char *unit;
 	double scale;		/* the kernel's unit (ns, bytes/s) per unit */
 	unsigned int prep_modes;	/* DMAENGINE_BENCH_PREP_* bits */
-	size_t off;	/* the kernel's figure in struct dmaengine_bench_result2 */
+	size_t off;	/* of the figure in struct dmaengine_bench_result2 */
 };
 
 #define R(f)	offsetof(struct dmaengine_bench_result2, r.f)
@@ -70,7 +70,8 @@ enum count {
 };
 
 static const struct figure counts[CT_NR] = {
-	[CT_BYTES] = { "bytes", "bytes", 1, DMAENGINE_BENCH_PREP_ALL, R(bytes) },
+	[CT_BYTES] = { "bytes", "bytes", 1, DMAENGINE_BENCH_PREP_ALL,
+		       R(bytes) },
 	[CT_PREP_CALLS] = { "prep_calls", "count", 1, PREP_DMA, R(prep_calls) },
 	[CT_SUBMITS] = { "submits", "count", 1, PREP_DMA, R(submits) },
 	[CT_BATCHES] = { "batches", "count", 1, DMAENGINE_BENCH_PREP_ALL,
@@ -95,13 +96,16 @@ static const struct {
 	SAMPLE(issue_ns, PH_ISSUE, CT_NR), SAMPLE(wait_ns, PH_WAIT, CT_NR),
 	SAMPLE(map_ns, PH_MAP, CT_NR), SAMPLE(unmap_ns, PH_UNMAP, CT_NR),
 	SAMPLE(copy_ns, PH_COPY, CT_NR), SAMPLE(convert_ns, PH_CONVERT, CT_NR),
-	SAMPLE(bytes, PH_NR, CT_BYTES), SAMPLE(prep_calls, PH_NR, CT_PREP_CALLS),
+	SAMPLE(bytes, PH_NR, CT_BYTES),
+	SAMPLE(prep_calls, PH_NR, CT_PREP_CALLS),
 	SAMPLE(submits, PH_NR, CT_SUBMITS),
 	SAMPLE(prep_stalls, PH_STALLS, CT_NR),
 };
 
-#define NR_SAMPLE_FIELDS	(sizeof(sample_fields) / sizeof(sample_fields[0]))
-#define sample_field(s, k)	(*(const uint64_t *)at_off(s, sample_fields[k].off))
+#define NR_SAMPLE_FIELDS \
+	(sizeof(sample_fields) / sizeof(sample_fields[0]))
+#define sample_field(s, k) \
+	(*(const uint64_t *)at_off(s, sample_fields[k].off))
 
 /* each prep mode of @mask in prep_mode_order; @i counts, @mode is the mode */
 #define for_each_mode_in(i, mode, mask) \
@@ -202,7 +206,8 @@ static void row_from_result(const struct dmaengine_report *r,
 	for (k = 0; k < CT_NR; k++)
 		row->count[k] = *(const uint64_t *)at_off(res, counts[k].off);
 	for (p = 0; p < PH_NR; p++) {
-		const struct dmaengine_bench_stat *st = at_off(res, phases[p].off);
+		const struct dmaengine_bench_stat *st =
+			at_off(res, phases[p].off);
 
 		row->mean[p] = st->mean / phases[p].scale;
 		row->stddev[p] = st->stddev / phases[p].scale;

@@ -146,7 +146,8 @@ static inline const char *capture_end(struct capture *c)
 }
 
 /* CAPTURE() - what @fn(FILE *, ...) prints, captured in @c */
-#define CAPTURE(c, fn, ...)	(fn(capture_begin(c), __VA_ARGS__), capture_end(c))
+#define CAPTURE(c, fn, ...) \
+	(fn(capture_begin(c), __VA_ARGS__), capture_end(c))
 
 static inline void capture_free(struct capture *c)
 {

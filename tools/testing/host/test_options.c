@@ -983,7 +983,8 @@ static void test_prep(void)
 	}, lists[] = {
 		{ SG | VEC, "memcpy_sg,memcpy_vec" },
 		{ PREP_BOTH | CPU, "memcpy,memcpy_sg,cpu" },
-		{ CPU | VEC, "memcpy_vec,cpu" }, { MEMCPY | VEC, "memcpy,memcpy_vec" },
+		{ CPU | VEC, "memcpy_vec,cpu" },
+		{ MEMCPY | VEC, "memcpy,memcpy_vec" },
 		{ SG | VEC, "memcpy_sg,memcpy_vec" },
 	};
 	struct bench_opts o;
