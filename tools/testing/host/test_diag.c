@@ -504,25 +504,20 @@ static void test_cpus_online(void)
 static void cpu_files(unsigned int cpu, const char *gov, const char *driver,
 		      const char *cur, const char *max)
 {
+	static const char *const names[] = {
+		"scaling_governor", "scaling_driver", "scaling_cur_freq",
+		"cpuinfo_max_freq",
+	};
+	const char *const texts[] = { gov, driver, cur, max };
 	char dir[128], path[192];
+	size_t i;
 
 	snprintf(dir, sizeof(dir), "/sys/devices/system/cpu/cpu%u/cpufreq", cpu);
 	tree_mkdir(dir);
-	if (gov) {
-		snprintf(path, sizeof(path), "%s/scaling_governor", dir);
-		tree_write(path, gov);
-	}
-	if (driver) {
-		snprintf(path, sizeof(path), "%s/scaling_driver", dir);
-		tree_write(path, driver);
-	}
-	if (cur) {
-		snprintf(path, sizeof(path), "%s/scaling_cur_freq", dir);
-		tree_write(path, cur);
-	}
-	if (max) {
-		snprintf(path, sizeof(path), "%s/cpuinfo_max_freq", dir);
-		tree_write(path, max);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (texts[i])
+			tree_write(path, texts[i]);
 	}
 }
 
