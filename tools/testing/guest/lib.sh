@@ -276,11 +276,24 @@ sd_knobs_reset() {
 	sd_knob error_every 0 && sd_knob stall_channel -1
 }
 
-# sd_stat_sum COLUMN: a counter of soft_dma's stats summed over all channels
-sd_stat_sum() {
-	awk -v k="$1" '
+# sd_stat CHANNEL|all COLUMN: a counter of soft_dma's stats, of one channel
+# (nothing when there is no such channel) or summed over all
+sd_stat() {
+	awk -v c="$1" -v k="$2" '
 		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		{ s += $col[k] } END { print s + 0 }' "$SD/stats"
+		c == "all" || $1 == c { s += $col[k]; n++ }
+		END { if (n || c == "all") print s + 0 }' "$SD/stats"
+}
+
+# sd_with KNOB=VALUE COMMAND...: COMMAND with that run-time knob set; every
+# knob at its default after
+sd_with() {
+	sd_knob "${1%%=*}" "${1#*=}" || return 1
+	shift
+	"$@"
+	_sw_rc=$?
+	sd_knobs_reset
+	return $_sw_rc
 }
 
 sd_stats_reset() {

@@ -9,20 +9,9 @@ SD_DRV=/sys/bus/platform/drivers/soft_dma
 
 # --- soft_dma -------------------------------------------------------------
 
-# sd_stat CHANNEL COLUMN: one counter of debugfs stats
-sd_stat() {
-	awk -v c="$1" -v k="$2" '
-		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		$1 == c { print $col[k] }' "$SD/stats"
-}
-
 # sd_expect_stat CHANNEL|all COLUMN OP VALUE: e.g. sd_expect_stat all errors -eq 0
 sd_expect_stat() {
-	if [ "$1" = all ]; then
-		_ses_v=$(sd_stat_sum "$2")
-	else
-		_ses_v=$(sd_stat "$1" "$2")
-	fi
+	_ses_v=$(sd_stat "$1" "$2")
 	if test "${_ses_v:-x}" "$3" "$4" 2>/dev/null; then
 		return 0
 	fi
@@ -406,32 +395,25 @@ sd_group_tool() {
 		tap_skip "dmaengine mode with memcpy_sg: the kernel has no DMA_MEMCPY_SG"
 	fi
 	# a NULL prep with descriptors in flight is retried; with none, fatal
-	sd_knob fail_prep_every 10
+	_one="-f 64K -r 1 -p memcpy"
 	check "dmaengine mode: fail_prep_every=10: the NULL preps are retried, verified" \
-		sd_tool -f 64K --sge 64 --bytes-per-channel 4M -r 1 -p memcpy --verify
-	sd_knob fail_prep_every 1
+		sd_with fail_prep_every=10 sd_tool $_one --sge 64 --bytes-per-channel 4M --verify
 	check_fails_with "dmaengine mode: fail_prep_every=1 makes every prep return NULL" \
-		'prep call returned NULL' sd_tool -f 64K --sge 64 --bytes-per-channel 4M -r 1 -p memcpy
-	sd_knob fail_prep_every 0
-	sd_knob error_every 1
+		'prep call returned NULL' \
+		sd_with fail_prep_every=1 sd_tool $_one --sge 64 --bytes-per-channel 4M
 	check_fails_with "dmaengine mode: error_every=1 fails the batch" \
-		'completed with an error' sd_tool -f 64K --sge 16 --bytes-per-channel 4M -r 1 -p memcpy
+		'completed with an error' \
+		sd_with error_every=1 sd_tool $_one --sge 16 --bytes-per-channel 4M
 	check_fails_with "dmaengine mode: error_every=1, polled: DMA_ERROR status" \
-		'completed with an error' sd_tool -f 64K --sge 16 --bytes-per-channel 4M -r 1 -p memcpy --poll
-	sd_knob error_every 0
-	sd_knob nocopy 1
-	check_fails_with "dmaengine mode: nocopy=1 fails verification" \
-		'differs' sd_tool -f 64K --sge 16 --bytes-per-channel 4M -r 1 -p memcpy --verify
-	sd_knob nocopy 0
-	sd_knob stall_channel 0
-	check_fails_with "dmaengine mode: a stalled channel times out" \
-		'did not complete' sd_tool -C "$(sd_chan 0)" -f 64K --sge 4 --bytes-per-channel 1M -r 1 \
-		-p memcpy --timeout-ms 500
-	sd_knob stall_channel -1
-	sd_knob delay_us 1000
-	check "dmaengine mode: delay_us=1000, polled" \
-		sd_tool -f 64K --sge 16 --bytes-per-channel 1M -r 1 -p memcpy --poll --verify
-	sd_knob delay_us 0
+		'completed with an error' \
+		sd_with error_every=1 sd_tool $_one --sge 16 --bytes-per-channel 4M --poll
+	check_fails_with "dmaengine mode: nocopy=1 fails verification" 'differs' \
+		sd_with nocopy=1 sd_tool $_one --sge 16 --bytes-per-channel 4M --verify
+	check_fails_with "dmaengine mode: a stalled channel times out" 'did not complete' \
+		sd_with stall_channel=0 sd_tool -C "$(sd_chan 0)" $_one --sge 4 \
+		--bytes-per-channel 1M --timeout-ms 500
+	check "dmaengine mode: delay_us=1000, polled" sd_with delay_us=1000 \
+		sd_tool $_one --sge 16 --bytes-per-channel 1M --poll --verify
 	check "dmaengine mode: a clean run passes after the faults" \
 		sd_tool -c 2 -f 64K --sge 64 --bytes-per-channel 8M -r 2 -p memcpy --verify
 	check "dmaengine mode: nothing left allocated" sd_no_descriptors
@@ -481,10 +463,9 @@ sd_personality_done() {
 # nocopy mode on channel 0 (which dmatest must not hold)
 sd_tool_stats() {
 	dt_release
-	sd_stats_reset && sd_knob nocopy 1 &&
-	sd_tool -C "$(sd_chan 0)" "$@" > /tmp/sd_tool.out 2>&1
+	sd_stats_reset &&
+	sd_with nocopy=1 sd_tool -C "$(sd_chan 0)" "$@" > /tmp/sd_tool.out 2>&1
 	_sts_rc=$?
-	sd_knob nocopy 0
 	[ "$_sts_rc" = 0 ] || cat /tmp/sd_tool.out
 	return "$_sts_rc"
 }
@@ -492,8 +473,8 @@ sd_tool_stats() {
 # sd_interrupts_per SGE: the batches of SGE descriptors, only the last
 # flagged DMA_PREP_INTERRUPT, raised one interrupt each
 sd_interrupts_per() {
-	_ip_c=$(sd_stat_sum completed)
-	_ip_i=$(sd_stat_sum interrupts)
+	_ip_c=$(sd_stat all completed)
+	_ip_i=$(sd_stat all interrupts)
 	[ "$_ip_c" -gt 0 ] && [ $((_ip_i * $1)) -eq "$_ip_c" ] && return 0
 	echo "completed $_ip_c, interrupts $_ip_i: expected one per $1"
 	cat "$SD/stats"

@@ -164,10 +164,8 @@ suite_tool() {
 		'--allow-fewer' "$TOOL" $TOOL_DE --prep memcpy --channels 64
 	check_fails_with "tool: a stalled channel: says timeout and which channel" \
 		'(time|timed out).*dma[0-9]+chan0|dma[0-9]+chan0.*(time|timed out)' \
-		sh -c "echo 0 > /sys/kernel/debug/soft_dma/stall_channel; \
-		       $TOOL $TOOL_DE --prep memcpy --timeout-ms 300 --channel \
-		       \$(basename \$(ls -d /sys/class/dma/dma*chan0 | head -1)); \
-		       rc=\$?; echo -1 > /sys/kernel/debug/soft_dma/stall_channel; exit \$rc"
+		sd_with stall_channel=0 "$TOOL" $TOOL_DE --prep memcpy --timeout-ms 300 \
+		--channel "$(sd_chan 0)"
 	check "tool: soft_dma unloads" unload_module soft_dma
 	check "tool: benchmark unloads" unload_module dma_map_benchmark
 	check_klog_clean "tool"
