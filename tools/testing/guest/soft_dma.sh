@@ -29,17 +29,7 @@ sd_no_descriptors() {
 	return 1
 }
 
-sd_workers() {
-	ps | grep -c '[[]sdma/'
-}
-
 # --- dmatest --------------------------------------------------------------
-
-# dt_running: Y while dmatest threads run (reading "run" releases the
-# channels of a finished run)
-dt_running() {
-	[ "$(cat "$DT/run")" = Y ]
-}
 
 # dt_expect_result PATTERN: a failed test's result line matches
 dt_expect_result() {
@@ -77,19 +67,12 @@ dt_max_iops() {
 
 # --- composite checks (functions: check runs them in this shell) --------
 
-sd_no_workers() {
-	_w=$(sd_workers)
-	[ "$_w" -eq 0 ] && return 0
-	echo "$_w soft_dma worker threads left"
-	ps | grep '[[]sdma/'
-	return 1
-}
-
-# sd_expect_workers N
+# sd_expect_workers N: N soft_dma worker threads
 sd_expect_workers() {
-	_w=$(sd_workers)
+	_w=$(ps | grep -c '[[]sdma/')
 	[ "$_w" -eq "$1" ] && return 0
 	echo "$_w soft_dma worker threads, expected $1"
+	ps | grep '[[]sdma/'
 	return 1
 }
 
@@ -211,16 +194,12 @@ sd_gone() {
 
 sd_group_load() {
 	sd_unload
-	check_fails "soft_dma: channels=0 refused" insmod "$MODDIR/soft_dma.ko" channels=0
-	check_fails "soft_dma: channels=257 refused" insmod "$MODDIR/soft_dma.ko" channels=257
-	check_fails "soft_dma: max_seg_size below a page refused" \
-		insmod "$MODDIR/soft_dma.ko" max_seg_size=1000
-	check_fails "soft_dma: pool_size=65537 refused" \
-		insmod "$MODDIR/soft_dma.ko" pool_size=65537
-	check_fails "soft_dma: prep_lock=2 refused" \
-		insmod "$MODDIR/soft_dma.ko" prep_lock=2
-	check_fails "soft_dma: no_order=x refused" \
-		insmod "$MODDIR/soft_dma.ko" no_order=x
+	for _p in channels=0 channels=257 max_seg_size=1000 pool_size=65537 \
+		prep_lock=2 no_order=x; do
+		_d=$_p
+		[ "$_p" != max_seg_size=1000 ] || _d="max_seg_size below a page"
+		check_fails "soft_dma: $_d refused" insmod "$MODDIR/soft_dma.ko" "$_p"
+	done
 	check "soft_dma: loads with channels=64" insmod "$MODDIR/soft_dma.ko" channels=64
 	check_output "soft_dma: 64 channels registered" '^64$' sd_nchannels
 	check "soft_dma: unloads" rmmod soft_dma
@@ -241,7 +220,7 @@ sd_group_load() {
 	check_fails "soft_dma: knob out of range refused (delay_us=-1)" sd_knob delay_us -1
 	check_output "soft_dma: max_seg_size 4 MiB by default" '^4194304$' \
 		cat /sys/module/soft_dma/parameters/max_seg_size
-	check "soft_dma: no worker threads while no channel is held" sd_no_workers
+	check "soft_dma: no worker threads while no channel is held" sd_expect_workers 0
 	check_klog_clean "soft_dma: load"
 }
 
@@ -283,7 +262,7 @@ sd_group_dmatest() {
 	check "dmatest: fixed offsets and lengths (norandom), 4 threads on one channel" \
 		dt_run_expect 4 20 0 chan="$(sd_chan 0)" threads_per_chan=4 norandom=1
 	dt_release
-	check "soft_dma: worker threads stop when the channels are released" sd_no_workers
+	check "soft_dma: worker threads stop when the channels are released" sd_expect_workers 0
 	check "soft_dma: nothing left allocated" sd_no_descriptors
 	check_klog_clean "soft_dma: dmatest"
 }
@@ -328,12 +307,12 @@ sd_group_faults() {
 	sd_knob nocopy 0
 
 	sd_knob delay_us 20000
-	check "delay_us=20000: 10 tests pass" \
-		dt_run_expect 1 10 0 chan="$SD_C0" iterations=10
-	check "delay_us=20000: no faster than 50 tests/s" dt_max_iops 50
-	check "delay_us=20000 (polled): 10 tests pass" \
-		dt_run_expect 1 10 0 chan="$SD_C0" iterations=10 polled=1
-	check "delay_us=20000 (polled): no faster than 50 tests/s" dt_max_iops 50
+	for _p in '' polled=1; do
+		_d="delay_us=20000${_p:+ (polled)}"
+		check "$_d: 10 tests pass" \
+			dt_run_expect 1 10 0 chan="$SD_C0" iterations=10 $_p
+		check "$_d: no faster than 50 tests/s" dt_max_iops 50
+	done
 	sd_knob delay_us 0
 	check_klog_clean "soft_dma: nocopy, delay_us"
 
@@ -586,7 +565,7 @@ sd_group_unload() {
 	sleep 1
 	check "dmatest stops and releases the unbound channels" sd_stop_unbound
 	sleep 1
-	check "no worker thread left after the unbound device was released" sd_no_workers
+	check "no worker thread left after the unbound device was released" sd_expect_workers 0
 	check "no descriptor left after the unbound device was released" sd_no_descriptors
 	check "rebind soft_dma" sd_rebind "$SD_N"
 	check "after rebinding: dmatest passes on every channel" \
