@@ -5,57 +5,44 @@
 # personalities: ioat's prep lock, idxd's out-of-order completion, bounded
 # descriptor pools), every error path (each must unwind: channels
 # released, module usable), the unbinding of the provider mid-run, and
-# kernel validation of every field.
-
-
-# No soft_dma channel may stay held after a run, failed or not.
-channels_released() {
-	for _c in /sys/class/dma/dma*chan*; do
-		[ -e "$_c/in_use" ] || continue
-		[ "$(cat "$_c/in_use")" = 0 ] || return 1
-	done
-	return 0
-}
-
-# dmaengine_field MODE FIELD: a figure from the last mbioctl output
-dmaengine_field() {
-	sed -n "s/^mode$1 .* $2=\([0-9]*\).*/\1/p" /tmp/deb.out
-}
-
-dmaengine_run() {
-	"$MBIOCTL" dmaengine "$@" > /tmp/deb.out 2>&1
-}
+# kernel validation of every field. (The runs, their figures and the ABI's
+# names are lib.sh's de_*: hwdma.sh runs them on boards.)
 
 # dmaengine_counts_exact MODE BYTES SEG SGE: prep calls, submits and bytes are
 # exactly what the request implies: one call per segment, or per batch.
 dmaengine_counts_exact() {
-	# busybox sh has no locals: these names are this function's alone
-	_ce_bytes=$(dmaengine_field "$1" bytes)
-	_ce_calls=$(dmaengine_field "$1" prep_calls)
-	_ce_submits=$(dmaengine_field "$1" submits)
 	if [ "$1" = 0 ]; then
-		_ce_want=$(($2 / $3))
+		de_calls 0 $(($2 / $3)) "$2"
 	else
-		_ce_want=$(($2 / ($3 * $4)))
+		de_calls "$1" $(($2 / ($3 * $4))) "$2"
 	fi
-	echo "bytes=$_ce_bytes (want $2) prep_calls=$_ce_calls submits=$_ce_submits (want $_ce_want)"
-	[ "$_ce_bytes" = "$2" ] && [ "$_ce_calls" = "$_ce_want" ] &&
-		[ "$_ce_submits" = "$_ce_want" ]
 }
 
-# dmaengine_error_is ERRNO ERROR: the last run failed with this errno and error
-dmaengine_error_is() {
-	cat /tmp/deb.out
-	grep -q "^errno=$1 error=$2 " /tmp/deb.out
+# de_batch_exact HEAD TAIL BYTES SEG SGE: "HEADmemcpy_sgTAIL" and
+# "HEADmemcpy_vecTAIL", where the kernel has them: one call per batch
+de_batch_exact() {
+	for _be in sg:1 vec:3; do
+		have_memcpy_${_be%:*} || continue
+		check "$1memcpy_${_be%:*}$2" \
+			dmaengine_counts_exact ${_be#*:} "$3" "$4" "$5"
+	done
 }
 
-# The error enum of the ABI, by name.
-ERR_INVAL=1 ERR_NO_CHANNEL=2 ERR_NO_API=3 ERR_NO_CAP=4 ERR_NOMEM=5
-ERR_PREP=7 ERR_RESULT=9 ERR_TIMEOUT=10 ERR_VERIFY=11 ERR_LIMIT=13
-ERR_POLL=15 ERR_UNBOUND=16
-# flags and prep modes
-F_VERIFY=1 F_POLL=2 F_DISTINCT=8 F_SKIP_MISSING=16 F_DST_ORDER=32
-PREP_CPU=4 PREP_MEMCPY_VEC=8
+# de_fails DESC ERRNO WHAT ERROR [KNOB=VALUE] FIELD=VALUE...: the run fails
+# ("dmaengine: DESC") with ERRNO and the ABI's ERROR ("... the WHAT
+# error"), with that soft_dma knob set for it; every knob reset after
+de_fails() {
+	_df_d=$1 _df_e=$2 _df_w=$3 _df_n=$4
+	shift 4
+	if sd_is_knob "$1"; then
+		sd_knob "${1%%=*}" "${1#*=}"
+		shift
+	fi
+	check_fails "dmaengine: $_df_d" de_run "$@"
+	check "dmaengine: ... with $_df_e and the $_df_w error" \
+		de_error_is "$_df_e" "$_df_n"
+	sd_knobs_reset
+}
 
 # The prep modes this kernel has, without and with the CPU copy.
 dma_modes() {
@@ -66,13 +53,6 @@ dma_modes() {
 }
 all_modes() {
 	echo $(($(dma_modes) | PREP_CPU))
-}
-
-# dmaengine_stalls MODE: prep stalls of the last run were counted
-dmaengine_stalls() {
-	_st=$(dmaengine_field "$1" prep_stalls)
-	echo "prep_stalls=$_st"
-	[ "${_st:-0}" -gt 0 ]
 }
 
 # soft_reload PARAM...: soft_dma again, 8 channels and these parameters
@@ -96,38 +76,30 @@ dmaengine_matrix() {
 				_mseg=$((256 << 10))
 			fi
 			check "dmaengine: $_ch ch, order $_order, prep_modes $_modes, verified" \
-				dmaengine_run channels=$_ch folio_order=$_order sge=$_sge \
+				de_run channels=$_ch folio_order=$_order sge=$_sge \
 				bytes_per_channel=$_bytes runs=2 flags=1 \
 				prep_modes=$_modes
 			check "dmaengine: $_ch ch, order $_order: per-segment prep calls exact" \
 				dmaengine_counts_exact 0 $((_bytes * _ch)) $_mseg $_sge
-			if have_memcpy_sg; then
-				check "dmaengine: $_ch ch, order $_order: memcpy_sg prep calls exact" \
-					dmaengine_counts_exact 1 $((_bytes * _ch)) $_seg $_sge
-			fi
-			if have_memcpy_vec; then
-				check "dmaengine: $_ch ch, order $_order: memcpy_vec prep calls exact" \
-					dmaengine_counts_exact 3 $((_bytes * _ch)) $_seg $_sge
-			fi
+			de_batch_exact "dmaengine: $_ch ch, order $_order: " \
+				" prep calls exact" $((_bytes * _ch)) $_seg $_sge
 		done
 	done
 	check "dmaengine: the reference shape: 512 entries, memcpy_sg 512x fewer preps" \
-		dmaengine_run channels=1 folio_order=0 sge=512 \
+		de_run channels=1 folio_order=0 sge=512 \
 		bytes_per_channel=$((4 << 20)) runs=1 prep_modes=$_modes
 	check "dmaengine: 4 MiB in 4 KiB segments: 1024 prep calls" \
 		dmaengine_counts_exact 0 $((4 << 20)) 4096 512
-	if have_memcpy_sg; then
-		check "dmaengine: 4 MiB in batches of 512: 2 prep calls" \
-			dmaengine_counts_exact 1 $((4 << 20)) 4096 512
-	fi
+	have_memcpy_sg && check "dmaengine: 4 MiB in batches of 512: 2 prep calls" \
+		dmaengine_counts_exact 1 $((4 << 20)) 4096 512
 	if have_memcpy_vec; then
 		check "dmaengine: ... memcpy_vec too: 2 prep calls" \
 			dmaengine_counts_exact 3 $((4 << 20)) 4096 512
 		check_output "dmaengine: ... its dma_vec arrays were built, in prep time" \
-			'^mode3 .* convert_ns=[1-9]' cat /tmp/deb.out
+			'^mode3 .* convert_ns=[1-9]' cat "$DE_OUT"
 	fi
 	check "dmaengine: polled completion, verified" \
-		dmaengine_run channels=2 sge=16 flags=3 runs=2 prep_modes=$_modes
+		de_run channels=2 sge=16 flags=3 runs=2 prep_modes=$_modes
 	check "dmaengine: channels released after the runs" channels_released
 }
 
@@ -141,55 +113,48 @@ dmaengine_workload() {
 				_f=$F_VERIFY
 				[ $_buf = distinct ] && _f=$((_f | F_DISTINCT))
 				check "dmaengine: $_ch ch, depth $_depth, $_buf buffers, prep_modes $_all, verified" \
-					dmaengine_run channels=$_ch depth=$_depth sge=16 \
+					de_run channels=$_ch depth=$_depth sge=16 \
 					bytes_per_channel=$((1 << 20)) runs=2 \
 					flags=$_f prep_modes=$_all
 				check "dmaengine: ... per-segment prep calls exact" \
 					dmaengine_counts_exact 0 $((_ch << 20)) 4096 16
 				check_output "dmaengine: ... the CPU copied every byte, in CPU time" \
 					"^mode2 .* bytes=$((_ch << 20)) .* copy_ns=[1-9]" \
-					cat /tmp/deb.out
+					cat "$DE_OUT"
 			done
 		done
 	done
 
 	# one map per batch with distinct buffers, one per run reused
-	if [ -d /sys/kernel/tracing/events/dma ]; then
+	if [ -d $TRACING/events/dma ]; then
 		check "dmaengine: distinct buffers map each of 8 batches" \
-			dmaengine_trace_maps 16 channels=1 sge=16 \
-			bytes_per_channel=$((512 << 10)) flags=$F_DISTINCT
+			dmaengine_trace_maps 16 $F_DISTINCT
 		check "dmaengine: reused buffers map once a run" \
-			dmaengine_trace_maps 2 channels=1 sge=16 \
-			bytes_per_channel=$((512 << 10)) flags=0
+			dmaengine_trace_maps 2 0
 	else
 		tap_skip "dmaengine: map counts: no dma trace events in this kernel"
 	fi
 
 	# distinct buffers are all allocated: refused before anything is
 	klog_mark
-	check_fails "dmaengine: 8 GiB of distinct buffers refused" \
-		dmaengine_run channels=1 bytes_per_channel=$((4 << 30)) \
-		flags=$F_DISTINCT
-	check "dmaengine: ... with ENOMEM and the memory error" \
-		dmaengine_error_is ENOMEM $ERR_NOMEM
+	de_fails "8 GiB of distinct buffers refused" ENOMEM memory $ERR_NOMEM \
+		channels=1 bytes_per_channel=$((4 << 30)) flags=$F_DISTINCT
 	check "dmaengine: ... before any channel was taken" \
-		grep -q ' channels_used=0$' /tmp/deb.out
+		grep -q ' channels_used=0$' "$DE_OUT"
 	check_klog_has "dmaengine: ... the message gives the size and the way out" \
 		'buffers of 1 channel\(s\) with distinct folios for every batch \(reuse one batch.* = 8192 MiB: more than 3/4'
 	# the same bytes through one reused batch (nocopy: TCG is slow;
 	# swiotlb bounces at most 256 KiB in one piece)
 	_order=9 _sge=8
 	[ "$(dma_config)" = swiotlb ] && { _order=6; _sge=64; }
-	sd_knob nocopy 1
 	check "dmaengine: ... the same bytes through one reused batch run" \
-		dmaengine_run channels=1 bytes_per_channel=$((4 << 30)) sge=$_sge \
-		folio_order=$_order runs=1 prep_modes=$(dma_modes) flags=0 \
-		timeout_ms=60000
-	sd_knobs_reset
+		sd_with nocopy=1 de_run channels=1 bytes_per_channel=$((4 << 30)) \
+		sge=$_sge folio_order=$_order runs=1 prep_modes=$(dma_modes) \
+		flags=0 timeout_ms=60000
 
 	# an older caller: the version 1 structure, the first two modes
 	check "dmaengine: a version 1 request runs" \
-		dmaengine_run size=608 sge=16 bytes_per_channel=$((1 << 20)) \
+		de_run size=608 sge=16 bytes_per_channel=$((1 << 20)) \
 		prep_modes=$(($(dma_modes) & 3)) flags=$F_VERIFY
 	check "dmaengine: ... and gets its results in ->result" \
 		dmaengine_counts_exact 0 $((1 << 20)) 4096 16
@@ -201,18 +166,18 @@ dmaengine_workload() {
 	# a kernel without memcpy_sg runs what it has when asked to
 	if ! have_memcpy_sg; then
 		check "dmaengine: SKIP_MISSING runs the modes there are" \
-			dmaengine_run prep_modes=15 flags=$F_SKIP_MISSING
+			de_run prep_modes=15 flags=$F_SKIP_MISSING
 		check_output "dmaengine: ... memcpy and cpu ran" \
-			'prep_modes_run=5' cat /tmp/deb.out
+			'prep_modes_run=5' cat "$DE_OUT"
 		check_output "dmaengine: ... memcpy_sg is missing for want of the API" \
-			"^mode1 .* missing=$ERR_NO_API" cat /tmp/deb.out
+			"^mode1 .* missing=$ERR_NO_API" cat "$DE_OUT"
 	fi
 	if ! have_memcpy_vec; then
 		check "dmaengine: SKIP_MISSING without memcpy_vec runs the rest" \
-			dmaengine_run prep_modes=$((PREP_MEMCPY_VEC | 5)) \
+			de_run prep_modes=$((PREP_MEMCPY_VEC | 5)) \
 			flags=$F_SKIP_MISSING
 		check_output "dmaengine: ... memcpy_vec is missing for want of the API" \
-			"^mode3 .* missing=$ERR_NO_API" cat /tmp/deb.out
+			"^mode3 .* missing=$ERR_NO_API" cat "$DE_OUT"
 	fi
 
 	# the modes take turns going first: samples come in run order
@@ -248,20 +213,15 @@ dmaengine_rotation() {
 	[ "$_n" -ge 2 ] && [ "$_firsts" = "$_want" ]
 }
 
-# dmaengine_trace_maps N FIELD...: a run maps exactly N sg tables
+# dmaengine_trace_maps N FLAGS: a run of 8 batches of 16 pages, with
+# these flags, maps exactly N sg tables
 dmaengine_trace_maps() {
 	_tm_want=$1
-	shift
-	echo 0 > /sys/kernel/tracing/tracing_on
-	echo > /sys/kernel/tracing/trace
-	echo 1 > /sys/kernel/tracing/events/dma/dma_map_sg/enable
-	echo 1 > /sys/kernel/tracing/tracing_on
-	dmaengine_run prep_modes=1 runs=1 "$@"
+	trace_run dma/dma_map_sg de_run prep_modes=1 runs=1 channels=1 sge=16 \
+		bytes_per_channel=$((512 << 10)) flags="$2"
 	_tm_rc=$?
-	echo 0 > /sys/kernel/tracing/tracing_on
-	echo 0 > /sys/kernel/tracing/events/dma/dma_map_sg/enable
 	# soft_dma's alone: another driver's mappings are not the run's
-	_tm_n=$(grep -c ' dma_map_sg: soft_dma\.[0-9]* ' /sys/kernel/tracing/trace)
+	_tm_n=$(grep -c ' dma_map_sg: soft_dma\.[0-9]* ' /tmp/trace.out)
 	echo "dma_map_sg events: $_tm_n (want $_tm_want)"
 	[ $_tm_rc = 0 ] && [ "$_tm_n" = "$_tm_want" ]
 }
@@ -297,32 +257,28 @@ dmaengine_threads_now_on() {
 # Each personality of soft_dma models a real driver's contract.
 dmaengine_contracts() {
 	_modes=$(dma_modes)
+	# verified batches of 64 in distinct buffers, several in flight
+	_run="sge=64 bytes_per_channel=$((1 << 20)) runs=2 flags=$((F_VERIFY | F_DISTINCT)) prep_modes=$_modes"
 
 	# ioat: a prep lock held from prep until submit
 	check "dmaengine: soft_dma with ioat's prep lock" \
 		soft_reload prep_lock=1
 	klog_mark
 	check "dmaengine: prep lock: 4 ch, depth 2, both modes, verified" \
-		dmaengine_run channels=4 sge=64 bytes_per_channel=$((1 << 20)) \
-		runs=2 depth=2 flags=$((F_VERIFY | F_DISTINCT)) \
-		prep_modes=$_modes
+		de_run channels=4 depth=2 $_run
 	check_klog_clean "dmaengine: prep lock: no lockdep report"
 
 	# idxd: completions out of order
 	check "dmaengine: soft_dma completing out of order (idxd)" \
 		soft_reload no_order=1
-	echo 0 > $SD/stats
+	sd_stats_reset
 	check "dmaengine: NO_ORDER: 2 ch, depth 4, both modes, verified" \
-		dmaengine_run channels=2 sge=64 bytes_per_channel=$((1 << 20)) \
-		runs=2 depth=4 flags=$((F_VERIFY | F_DISTINCT)) \
-		prep_modes=$_modes
+		de_run channels=2 depth=4 $_run
 	check "dmaengine: ... and the descriptors did complete out of order" \
 		test "$(sd_stat all out_of_order)" -gt 0
 	klog_mark
-	check_fails "dmaengine: NO_ORDER: polling refused" \
-		dmaengine_run flags=$((F_VERIFY | F_POLL))
-	check "dmaengine: ... with EOPNOTSUPP and the poll error" \
-		dmaengine_error_is EOPNOTSUPP $ERR_POLL
+	de_fails "NO_ORDER: polling refused" EOPNOTSUPP poll $ERR_POLL \
+		flags=$((F_VERIFY | F_POLL))
 	check_klog_has "dmaengine: ... the message names the capability" \
 		'completes out of order \(DMA_COMPLETION_NO_ORDER\)'
 	check "dmaengine: ... channels released" channels_released
@@ -331,24 +287,20 @@ dmaengine_contracts() {
 	check "dmaengine: soft_dma with 16 descriptors a channel" \
 		soft_reload pool_size=16
 	check "dmaengine: pool of 16, 512 entries a batch, verified" \
-		dmaengine_run channels=2 sge=512 bytes_per_channel=$((4 << 20)) \
+		de_run channels=2 sge=512 bytes_per_channel=$((4 << 20)) \
 		runs=2 flags=$((F_VERIFY | F_DISTINCT)) prep_modes=$_modes
 	check "dmaengine: ... per-segment preps stalled and were retried" \
-		dmaengine_stalls 0
+		de_stalls 0
 	check "dmaengine: ... prep calls still exact" \
 		dmaengine_counts_exact 0 $((8 << 20)) 4096 512
 	check "dmaengine: pool of 16, depth 4, polled, verified" \
-		dmaengine_run channels=1 sge=64 bytes_per_channel=$((1 << 20)) \
+		de_run channels=1 sge=64 bytes_per_channel=$((1 << 20)) \
 		runs=1 depth=4 flags=$((F_VERIFY | F_POLL)) prep_modes=$_modes
-	sd_knob stall_channel 0
 	klog_mark
-	check_fails "dmaengine: a full pool that never drains fails the run" \
-		dmaengine_run channel="$(first_soft_chan)" sge=64 timeout_ms=500
-	check "dmaengine: ... with ENOSPC and the stall error" \
-		dmaengine_error_is ENOSPC 14
+	de_fails "a full pool that never drains fails the run" ENOSPC stall \
+		$ERR_STALL stall_channel=0 channel="$(sd_chan 0)" sge=64 timeout_ms=500
 	check_klog_has "dmaengine: ... the message names the pool" \
 		"returned NULL for 500 ms while descriptors were in flight: the provider's descriptor pool made no room"
-	sd_knobs_reset
 	check "dmaengine: ... channels released" channels_released
 
 	check "dmaengine: soft_dma in order again" soft_reload
@@ -378,133 +330,100 @@ dmaengine_unbind() {
 	check "dmaengine: the provider binds again" \
 		sh -c "echo soft_dma.0 > $_drv/bind"
 	sd_knobs_reset
-	check "dmaengine: ... and the next run works" dmaengine_run flags=1
+	check "dmaengine: ... and the next run works" de_run flags=1
 	check "dmaengine: ... channels released" channels_released
 }
 
 dmaengine_errors() {
 	# fewer channels than asked, and allowed fewer
-	check "dmaengine: 300 channels refused" dmaengine_field_refused_q channels=300
-	check_fails "dmaengine: 64 channels asked of 8: ENODEV" \
-		dmaengine_run channels=64
+	check_fails_with "dmaengine: 300 channels refused" '^errno=EINVAL error=1 ' \
+		"$MBIOCTL" dmaengine channels=300
+	check_fails "dmaengine: 64 channels asked of 8: ENODEV" de_run channels=64
 	check "dmaengine: ... the error says no channel" \
-		dmaengine_error_is ENODEV $ERR_NO_CHANNEL
+		de_error_is ENODEV $ERR_NO_CHANNEL
 	check "dmaengine: --allow-fewer runs on the channels found" \
-		dmaengine_run channels=64 flags=4
+		de_run channels=64 flags=4
 	check_output "dmaengine: ... and uses all 8" 'channels_used=8' \
-		cat /tmp/deb.out
+		cat "$DE_OUT"
 	check_fails "dmaengine: no channel of that name: ENODEV" \
-		dmaengine_run channel=dma99chan99
+		de_run channel=dma99chan99
 	check "dmaengine: a channel chosen by name" \
-		dmaengine_run channel="$(first_soft_chan)"
+		de_run channel="$(sd_chan 0)"
 	check_fails "dmaengine: no device of that name: ENODEV" \
-		dmaengine_run device=nonexistent.0
+		de_run device=nonexistent.0
 
 	# memory
 	klog_mark
-	check_fails "dmaengine: 64 GiB of buffers refused before allocating" \
-		dmaengine_run channels=8 folio_order=9 sge=65536
-	check "dmaengine: ... with ENOMEM and the memory error" \
-		dmaengine_error_is ENOMEM $ERR_NOMEM
+	de_fails "64 GiB of buffers refused before allocating" ENOMEM memory \
+		$ERR_NOMEM channels=8 folio_order=9 sge=65536
 	check_klog_has "dmaengine: ... and a message with the sizes" \
 		'more than 3/4 of the [0-9]+ MiB available'
 
 	# memcpy_sg and memcpy_vec on a kernel without their API
 	if ! have_memcpy_sg; then
 		check_fails "dmaengine: memcpy_sg without the API fails" \
-			dmaengine_run prep_modes=2
+			de_run prep_modes=2
 		check "dmaengine: ... with EOPNOTSUPP and NO_API" \
-			dmaengine_error_is EOPNOTSUPP $ERR_NO_API
+			de_error_is EOPNOTSUPP $ERR_NO_API
 		check "dmaengine: per-segment memcpy still works" \
-			dmaengine_run prep_modes=1 flags=1
+			de_run prep_modes=1 flags=1
 	fi
 	if ! have_memcpy_vec; then
 		klog_mark
 		check_fails "dmaengine: memcpy_vec without the API fails" \
-			dmaengine_run prep_modes=$PREP_MEMCPY_VEC
+			de_run prep_modes=$PREP_MEMCPY_VEC
 		check "dmaengine: ... with EOPNOTSUPP and NO_API" \
-			dmaengine_error_is EOPNOTSUPP $ERR_NO_API
+			de_error_is EOPNOTSUPP $ERR_NO_API
 		check_klog_has "dmaengine: ... the message names the call and the patches" \
 			'prep_memcpy_vec: this kernel has no dmaengine_prep_dma_memcpy_vec\(\).*see kernel/patches/'
 		check "dmaengine: ... channels released" channels_released
 	fi
 
 	# prep returns NULL: retried while descriptors are in flight
-	sd_knob fail_prep_every 5
 	check "dmaengine: a prep returning NULL mid-batch is retried, verified" \
-		dmaengine_run channels=2 sge=16 flags=1 prep_modes=$(dma_modes)
-	check "dmaengine: ... and counted as a stall" dmaengine_stalls 0
-	sd_knob fail_prep_every 1
-	check_fails "dmaengine: a prep that fails with nothing in flight fails the run" \
-		dmaengine_run channels=2 sge=16
-	check "dmaengine: ... with EIO and the prep error" \
-		dmaengine_error_is EIO $ERR_PREP
-	sd_knobs_reset
+		sd_with fail_prep_every=5 de_run channels=2 sge=16 flags=1 \
+		prep_modes=$(dma_modes)
+	check "dmaengine: ... and counted as a stall" de_stalls 0
+	de_fails "a prep that fails with nothing in flight fails the run" EIO \
+		prep $ERR_PREP fail_prep_every=1 channels=2 sge=16
 	check "dmaengine: ... channels released" channels_released
-	check "dmaengine: ... and the next run works" dmaengine_run channels=2 flags=1
+	check "dmaengine: ... and the next run works" de_run channels=2 flags=1
 
 	# a transfer completes with an error result
-	sd_knob error_every 1
-	check_fails "dmaengine: an error result fails the run" \
-		dmaengine_run channels=1 sge=8
-	check "dmaengine: ... with EIO and the result error" \
-		dmaengine_error_is EIO $ERR_RESULT
-	sd_knobs_reset
-	check "dmaengine: ... and the next run works" dmaengine_run flags=1
+	de_fails "an error result fails the run" EIO result $ERR_RESULT \
+		error_every=1 channels=1 sge=8
+	check "dmaengine: ... and the next run works" de_run flags=1
 
 	# an error on a descriptor before the last: --verify checks every one
-	sd_knob error_every 3
-	check_fails "dmaengine: an error mid-batch fails a verified run" \
-		dmaengine_run channels=1 sge=8 flags=1
-	check "dmaengine: ... with EIO and the result error" \
-		dmaengine_error_is EIO $ERR_RESULT
-	sd_knobs_reset
-	check "dmaengine: ... and the next run works" dmaengine_run flags=1
+	de_fails "an error mid-batch fails a verified run" EIO result \
+		$ERR_RESULT error_every=3 channels=1 sge=8 flags=1
+	check "dmaengine: ... and the next run works" de_run flags=1
 
 	# a stalled channel: timeout, terminate, clean
-	sd_knob stall_channel 0
-	check_fails "dmaengine: a stalled channel times out" \
-		dmaengine_run channel="$(first_soft_chan)" timeout_ms=300
-	check "dmaengine: ... with ETIMEDOUT and the timeout error" \
-		dmaengine_error_is ETIMEDOUT $ERR_TIMEOUT
-	sd_knobs_reset
+	de_fails "a stalled channel times out" ETIMEDOUT timeout $ERR_TIMEOUT \
+		stall_channel=0 channel="$(sd_chan 0)" timeout_ms=300
 	check "dmaengine: ... channels released" channels_released
 	check "dmaengine: ... and the next run works" \
-		dmaengine_run channel="$(first_soft_chan)" flags=1
+		de_run channel="$(sd_chan 0)" flags=1
 
 	# verification catches a copy that did not happen
-	sd_knob nocopy 1
-	check_fails "dmaengine: verification catches missing data" \
-		dmaengine_run flags=1
-	check "dmaengine: ... with EILSEQ and the verify error" \
-		dmaengine_error_is EILSEQ $ERR_VERIFY
-	sd_knobs_reset
+	de_fails "verification catches missing data" EILSEQ verify \
+		$ERR_VERIFY nocopy=1 flags=1
 
 	# memcpy_vec under the same faults: one descriptor a batch, so each
 	# fault is the whole batch's
 	if have_memcpy_vec; then
-		sd_knob error_every 1
-		check_fails "dmaengine: memcpy_vec: an error result fails the run" \
-			dmaengine_run channels=1 sge=8 prep_modes=$PREP_MEMCPY_VEC
-		check "dmaengine: ... with EIO and the result error" \
-			dmaengine_error_is EIO $ERR_RESULT
-		sd_knobs_reset
-		sd_knob nocopy 1
-		check_fails "dmaengine: memcpy_vec: verification catches missing data" \
-			dmaengine_run flags=1 prep_modes=$PREP_MEMCPY_VEC
-		check "dmaengine: ... with EILSEQ and the verify error" \
-			dmaengine_error_is EILSEQ $ERR_VERIFY
-		sd_knobs_reset
-		sd_knob stall_channel 0
-		check_fails "dmaengine: memcpy_vec: a stalled channel times out" \
-			dmaengine_run channel="$(first_soft_chan)" timeout_ms=300 \
+		de_fails "memcpy_vec: an error result fails the run" EIO result \
+			$ERR_RESULT error_every=1 channels=1 sge=8 \
 			prep_modes=$PREP_MEMCPY_VEC
-		check "dmaengine: ... with ETIMEDOUT and the timeout error" \
-			dmaengine_error_is ETIMEDOUT $ERR_TIMEOUT
-		sd_knobs_reset
+		de_fails "memcpy_vec: verification catches missing data" EILSEQ \
+			verify $ERR_VERIFY nocopy=1 flags=1 prep_modes=$PREP_MEMCPY_VEC
+		de_fails "memcpy_vec: a stalled channel times out" ETIMEDOUT \
+			timeout $ERR_TIMEOUT stall_channel=0 channel="$(sd_chan 0)" \
+			timeout_ms=300 prep_modes=$PREP_MEMCPY_VEC
 		check "dmaengine: ... channels released" channels_released
 		check "dmaengine: ... and the next memcpy_vec run works, verified" \
-			dmaengine_run flags=1 prep_modes=$PREP_MEMCPY_VEC
+			de_run flags=1 prep_modes=$PREP_MEMCPY_VEC
 	fi
 
 	# a signal ends a long run cleanly
@@ -523,22 +442,7 @@ dmaengine_errors() {
 	check_klog_has "dmaengine: ... the module saw it" \
 		'run interrupted by a signal'
 	check "dmaengine: ... channels released" channels_released
-	check "dmaengine: ... and the next run works" dmaengine_run flags=1
-}
-
-dmaengine_field_refused_q() {
-	"$MBIOCTL" dmaengine "$@" | grep -q '^errno=EINVAL error=1 '
-}
-
-# The first channel of soft_dma, whose sysfs path runs through its device.
-first_soft_chan() {
-	for _c in /sys/class/dma/dma*chan*; do
-		if readlink -f "$_c" | grep -q '/soft_dma'; then
-			basename "$_c"
-			return 0
-		fi
-	done
-	return 1
+	check "dmaengine: ... and the next run works" de_run flags=1
 }
 
 dmaengine_validation() {
@@ -593,8 +497,8 @@ dmaengine_validation() {
 # dmaengine_convert_in_prep: memcpy_vec's dma_vec arrays were built, and that
 # time is a part of its prep time
 dmaengine_convert_in_prep() {
-	_cv=$(dmaengine_field 3 convert_ns)
-	_pp=$(dmaengine_field 3 prep_ns)
+	_cv=$(de_field 3 convert_ns)
+	_pp=$(de_field 3 prep_ns)
 	echo "mode3 convert_ns=$_cv prep_ns=$_pp"
 	[ "${_cv:-0}" -gt 0 ] && [ "$_cv" -le "$_pp" ]
 }
@@ -616,36 +520,26 @@ dmaengine_layouts() {
 		[ "$(dma_config)" = swiotlb ] && [ $_piece -gt $((256 << 10)) ] &&
 			_piece=$((256 << 10))
 		check "dmaengine: odd layout: $2 x order $1 into order $3, 2 ch, prep_modes $_modes, verified" \
-			dmaengine_run channels=2 folio_order=$1 sge=$2 \
+			de_run channels=2 folio_order=$1 sge=$2 \
 			flags=$((F_VERIFY | F_DST_ORDER)) dst_folio_order=$3 \
 			bytes_per_channel=$_batch runs=2 prep_modes=$_modes
 		check "dmaengine: ... per-segment: one call per $_piece-byte piece" \
 			dmaengine_counts_exact 0 $((2 * _batch)) $_piece $2
-		if have_memcpy_sg; then
-			check "dmaengine: ... memcpy_sg: one call per batch" \
-				dmaengine_counts_exact 1 $((2 * _batch)) $_sseg $2
-		fi
-		if have_memcpy_vec; then
-			check "dmaengine: ... memcpy_vec: one call per batch" \
-				dmaengine_counts_exact 3 $((2 * _batch)) $_sseg $2
-			check "dmaengine: ... its conversion is timed within prep" \
-				dmaengine_convert_in_prep
-		fi
+		de_batch_exact "dmaengine: ... " ": one call per batch" \
+			$((2 * _batch)) $_sseg $2
+		have_memcpy_vec && check "dmaengine: ... its conversion is timed within prep" \
+			dmaengine_convert_in_prep
 		check_output "dmaengine: ... the CPU copied every byte" \
-			"^mode2 .* bytes=$((2 * _batch)) " cat /tmp/deb.out
+			"^mode2 .* bytes=$((2 * _batch)) " cat "$DE_OUT"
 	done
 	check "dmaengine: odd layout, distinct buffers, depth 4, verified" \
-		dmaengine_run channels=2 folio_order=0 sge=64 depth=4 \
+		de_run channels=2 folio_order=0 sge=64 depth=4 \
 		flags=$((F_VERIFY | F_DISTINCT | F_DST_ORDER)) dst_folio_order=4 \
 		bytes_per_channel=$((2 << 20)) runs=2 prep_modes=$_modes
 	# a copy that lands in the wrong place is caught across layouts too
-	sd_knob nocopy 1
-	check_fails "dmaengine: odd layout: verification catches missing data" \
-		dmaengine_run folio_order=2 sge=8 flags=$((F_VERIFY | F_DST_ORDER)) \
-		dst_folio_order=0 prep_modes=$(dma_modes)
-	check "dmaengine: ... with EILSEQ and the verify error" \
-		dmaengine_error_is EILSEQ $ERR_VERIFY
-	sd_knobs_reset
+	de_fails "odd layout: verification catches missing data" EILSEQ verify \
+		$ERR_VERIFY nocopy=1 folio_order=2 sge=8 \
+		flags=$((F_VERIFY | F_DST_ORDER)) dst_folio_order=0 prep_modes=$(dma_modes)
 	check "dmaengine: ... channels released" channels_released
 }
 
@@ -670,7 +564,7 @@ suite_dmaengine() {
 	dmaengine_unbind
 	check_klog_clean "dmaengine: unbind"
 	check "dmaengine: soft_dma unloads" unload_module soft_dma
-	check_fails "dmaengine: without providers: ENODEV" dmaengine_run
+	check_fails "dmaengine: without providers: ENODEV" de_run
 	check "dmaengine: benchmark unloads" unload_module dma_map_benchmark
 	check_klog_clean "dmaengine"
 }

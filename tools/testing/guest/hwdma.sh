@@ -20,43 +20,21 @@
 #                     and device_prep_dma_memcpy_vec (the patched 6.12
 #                     kernels); empty: they are refused
 #   HWDMA_MAP_DEVICE  a platform device without a driver, for the map modes
-# (lib.sh lists and loads the channels: hw_channels, hw_load_modules.)
+# (lib.sh lists and loads the channels: hw_channels, hw_load_modules; and
+# runs the dmaengine ioctl: de_run, de_field, de_calls, de_error_is.)
 
-UPSTREAM=$PROJECT/bin/upstream_dma_map_benchmark
-TRACING=/sys/kernel/tracing
 HW_OUT=/tmp/hw.out
 
-ERR_NO_API=3 ERR_NO_CAP=4 ERR_PREP=7
-F_VERIFY=1 F_DST_ORDER=32
-
 hw_channels_released() {
-	for _c in $(hw_channels); do
-		[ "$(cat "/sys/class/dma/$_c/in_use")" = 0 ] || {
-			echo "$_c is still in use"
-			return 1
-		}
-	done
-}
-
-# hw_device_args: the benchmark's device filter, if the machine names one
-hw_device_args() {
-	[ -n "$HWDMA_DEVICE" ] && echo "device=$HWDMA_DEVICE"
+	channels_released $(hw_channels)
 }
 
 # --- the dmaengine mode ---------------------------------------------------
 
-# hw_field MODE FIELD: a figure of the last mbioctl run
-hw_field() {
-	sed -n "s/^mode$1 .* $2=\([0-9]*\).*/\1/p" "$HW_OUT"
-}
-
-# hw_run FIELD=VALUE...: the dmaengine ioctl on the channels under test
+# hw_run FIELD=VALUE...: the dmaengine ioctl on the channels under test (of
+# HWDMA_DEVICE, if the machine names one)
 hw_run() {
-	# shellcheck disable=SC2046
-	"$MBIOCTL" dmaengine $(hw_device_args) "$@" > "$HW_OUT" 2>&1
-	_rc=$?
-	cat "$HW_OUT"
-	return $_rc
+	de_run ${HWDMA_DEVICE:+device="$HWDMA_DEVICE"} "$@"
 }
 
 # hw_segs ORDER: descriptors one folio of that order takes (the benchmark
@@ -78,14 +56,6 @@ hw_sge() {
 	echo "$_s"
 }
 
-# hw_calls_are MODE WANT: prep calls and submits of the last run
-hw_calls_are() {
-	_calls=$(hw_field "$1" prep_calls)
-	_submits=$(hw_field "$1" submits)
-	echo "mode$1: prep_calls=$_calls submits=$_submits (want $2)"
-	[ "$_calls" = "$2" ] && [ "$_submits" = "$2" ]
-}
-
 # hw_counts_exact CHANNELS BYTES ORDER SGE [MODE]: bytes, prep calls and
 # submits are what the request implies: for memcpy (mode 0, the default)
 # one a segment, folios split at the max segment size; for memcpy_sg
@@ -101,37 +71,26 @@ hw_counts_exact() {
 	else
 		_want_calls=$(($1 * _batches * $4 * $(hw_segs "$3")))
 	fi
-	# (not _bytes: the callers' loops use it)
-	_got_bytes=$(hw_field "$_mode" bytes)
-	echo "mode$_mode: bytes=$_got_bytes (want $_want_bytes)"
-	[ "$_got_bytes" = "$_want_bytes" ] && hw_calls_are "$_mode" "$_want_calls"
+	de_calls "$_mode" "$_want_calls" "$_want_bytes"
 }
 
-# the prep modes the dmaengine checks run: memcpy, and memcpy_sg on the
-# same buffers where the driver has it
-hw_prep_modes() {
-	if [ "${HWDMA_MEMCPY_SG:-}" = 1 ]; then echo 3; else echo 1; fi
-}
-
-hw_error_is() {	# hw_error_is ERRNO ERROR
-	cat "$HW_OUT"
-	grep -q "^errno=$1 error=$2 " "$HW_OUT"
-}
-
-# The tool names the channels, their device and driver, and the limits.
-hw_tool_channels() {
-	# shellcheck disable=SC2046
+# hw_tool_all PREP STRING...: the tool's JSON of a short verified run of
+# PREP on every channel under test has each STRING once a channel (the
+# channels' driver and limits, their capabilities)
+hw_tool_all() {
 	"$TOOL" -m dmaengine -c "$HWDMA_CHANNELS" ${HWDMA_DEVICE:+-D "$HWDMA_DEVICE"} \
-		--sge 4 --bytes-per-channel 64K -r 1 -w 0 -p memcpy --verify --json > "$HW_OUT" || {
+		--sge 4 --bytes-per-channel 64K -r 1 -w 0 -p "$1" --verify --json > "$HW_OUT" || {
 		cat "$HW_OUT"
 		return 1
 	}
+	shift
 	cat "$HW_OUT"
-	_n=$(grep -o "\"driver\":\"$HWDMA_DRIVER\"" "$HW_OUT" | wc -l)
-	_s=$(grep -o "\"max_seg_size\":$HWDMA_MAX_SEG," "$HW_OUT" | wc -l)
 	echo
-	echo "channels of $HWDMA_DRIVER: $_n, with max_seg_size $HWDMA_MAX_SEG: $_s"
-	[ "$_n" = "$HWDMA_CHANNELS" ] && [ "$_s" = "$HWDMA_CHANNELS" ]
+	for _s in "$@"; do
+		_n=$(grep -o "$_s" "$HW_OUT" | wc -l)
+		echo "$_s: on $_n channels (want $HWDMA_CHANNELS)"
+		[ "$_n" = "$HWDMA_CHANNELS" ] || return 1
+	done
 }
 
 # hw_tool_table CHANNELS ORDER SGE [PREP]: the tool's table, verified, with
@@ -151,10 +110,14 @@ hw_tool_table() {
 
 hw_dmaengine() {
 	check "hwdma: the tool reports $HWDMA_CHANNELS channels of $HWDMA_DRIVER, max_seg_size $HWDMA_MAX_SEG" \
-		hw_tool_channels
+		hw_tool_all memcpy "\"driver\":\"$HWDMA_DRIVER\"" \
+		"\"max_seg_size\":$HWDMA_MAX_SEG,"
 	check "hwdma: the tool's table, 2 channels, verified" hw_tool_table 2 0 8
 
 	_max=$HWDMA_CHANNELS
+	# memcpy, and memcpy_sg on the same buffers where the driver has it
+	_pm=1
+	[ "${HWDMA_MEMCPY_SG:-}" = 1 ] && _pm=3
 	for _ch in 1 4 $_max; do
 		for _order in $(echo "$HWDMA_ORDERS" | tr , ' '); do
 			_sge=$(hw_sge "$_order")
@@ -165,7 +128,7 @@ hw_dmaengine() {
 			check "hwdma: $_ch ch, order $_order, sge $_sge ($(hw_segs "$_order") segments a folio): memcpy${HWDMA_MEMCPY_SG:+ and memcpy_sg} verified" \
 				hw_run channels=$_ch folio_order=$_order sge=$_sge \
 				bytes_per_channel=$_bytes runs=2 flags=1 \
-				prep_modes="$(hw_prep_modes)"
+				prep_modes=$_pm
 			check "hwdma: ... prep calls and submits: one per segment" \
 				hw_counts_exact $_ch $_bytes $_order $_sge
 			[ "${HWDMA_MEMCPY_SG:-}" = 1 ] || continue
@@ -184,38 +147,18 @@ hw_dmaengine() {
 	if [ "${HWDMA_MEMCPY_SG:-}" = 1 ]; then
 		hw_memcpy_sg
 	else
-		# memcpy_sg: the stock drivers never had it; 6.1 lacks the
-		# API itself
-		if have_memcpy_sg; then
-			_err=$ERR_NO_CAP
-		else
+		# memcpy_sg and memcpy_vec: the stock drivers never had them;
+		# 6.1 lacks the API itself (and struct dma_vec)
+		for _p in sg:2 vec:8; do
 			_err=$ERR_NO_API
-		fi
-		check_fails "hwdma: prep_memcpy_sg refused" hw_run prep_modes=2
-		check "hwdma: ... EOPNOTSUPP, error $_err" hw_error_is EOPNOTSUPP $_err
-		# memcpy_vec likewise: 6.1 lacks struct dma_vec itself
-		if have_memcpy_vec; then
-			_err=$ERR_NO_CAP
-		else
-			_err=$ERR_NO_API
-		fi
-		check_fails "hwdma: prep_memcpy_vec refused" hw_run prep_modes=8
-		check "hwdma: ... EOPNOTSUPP, error $_err" hw_error_is EOPNOTSUPP $_err
+			have_memcpy_${_p%:*} && _err=$ERR_NO_CAP
+			check_fails "hwdma: prep_memcpy_${_p%:*} refused" \
+				hw_run prep_modes=${_p#*:}
+			check "hwdma: ... EOPNOTSUPP, error $_err" \
+				de_error_is EOPNOTSUPP $_err
+		done
 	fi
 	check_klog_clean "hwdma: dmaengine mode"
-}
-
-# hw_tool_cap PREP: the tool runs --prep PREP on every channel, and says
-# each has the capability (has_PREP in its JSON)
-hw_tool_cap() {
-	"$TOOL" -m dmaengine -c "$HWDMA_CHANNELS" ${HWDMA_DEVICE:+-D "$HWDMA_DEVICE"} \
-		--sge 4 --bytes-per-channel 64K -r 1 -w 0 -p "$1" --verify --json > "$HW_OUT" || {
-		cat "$HW_OUT"
-		return 1
-	}
-	_n=$(grep -o "\"has_$1\":true" "$HW_OUT" | wc -l)
-	echo "channels with $1: $_n"
-	[ "$_n" = "$HWDMA_CHANNELS" ]
 }
 
 # The driver's device_prep_dma_memcpy_sg: the channels advertise it, and
@@ -228,7 +171,7 @@ hw_tool_cap() {
 hw_memcpy_sg() {
 	_top=$(echo "$HWDMA_ORDERS" | tr , '\n' | sort -n | tail -n 1)
 	check "hwdma: the tool reports DMA_MEMCPY_SG on all $HWDMA_CHANNELS channels" \
-		hw_tool_cap memcpy_sg
+		hw_tool_all memcpy_sg '"has_memcpy_sg":true'
 	check "hwdma: the tool's table, --prep both, 4 channels, verified" \
 		hw_tool_table 4 0 16 both
 	# memcpy_vec, where the kernel has it, on the same runs: one
@@ -276,11 +219,11 @@ hw_memcpy_vec() {
 		check_fails "hwdma: prep_memcpy_vec refused without the API" \
 			hw_run prep_modes=8
 		check "hwdma: ... EOPNOTSUPP, error $ERR_NO_API" \
-			hw_error_is EOPNOTSUPP $ERR_NO_API
+			de_error_is EOPNOTSUPP $ERR_NO_API
 		return
 	fi
 	check "hwdma: the tool reports DMA_MEMCPY_VEC on all $HWDMA_CHANNELS channels" \
-		hw_tool_cap memcpy_vec
+		hw_tool_all memcpy_vec '"has_memcpy_vec":true'
 	# the driver's contract, called directly: zero-length entries refused,
 	# layouts paired, a copy ending with the shorter array (the engines
 	# here have no copy_align: that case is skipped)
@@ -342,10 +285,10 @@ hw_layouts() {
 			flags=$((F_VERIFY | F_DST_ORDER)) dst_folio_order=$3 \
 			bytes_per_channel=$_batch runs=1 prep_modes=$_modes
 		check "hwdma: ... memcpy: one call per piece" \
-			hw_calls_are 0 $((2 * $(hw_pieces $_batch $_sf $_df)))
-		check "hwdma: ... memcpy_sg: one per batch" hw_calls_are 1 2
+			de_calls 0 $((2 * $(hw_pieces $_batch $_sf $_df)))
+		check "hwdma: ... memcpy_sg: one per batch" de_calls 1 2
 		[ $_modes = 3 ] ||
-			check "hwdma: ... memcpy_vec: one per batch" hw_calls_are 3 2
+			check "hwdma: ... memcpy_vec: one per batch" de_calls 3 2
 	done
 	check "hwdma: channels released after the layouts" hw_channels_released
 }
@@ -355,25 +298,22 @@ hw_layouts() {
 # and retries (prep_stalls), so the batch completes; a driver that
 # allocates on need takes a large batch without stalling.
 hw_limits() {
+	# the benchmark waits for room and retries: a batch of 512
+	# per-segment descriptors runs on a pool of 32
+	_what="one batch of 512 descriptors (the pool grows)"
+	[ -z "$HWDMA_DESC_POOL" ] ||
+		_what="512 descriptors a batch on a pool of $HWDMA_DESC_POOL"
+	check "hwdma: $_what, verified" hw_run channels=1 folio_order=0 sge=512 \
+		bytes_per_channel=$((2 << 20)) runs=1 flags=1 prep_modes=1
+	check "hwdma: ... 512 prep calls" hw_counts_exact 1 $((2 << 20)) 0 512
 	if [ -n "$HWDMA_DESC_POOL" ]; then
-		# the benchmark waits for room and retries: a batch of 512
-		# per-segment descriptors runs on a pool of 32
-		check "hwdma: 512 descriptors a batch on a pool of $HWDMA_DESC_POOL, verified" \
-			hw_run channels=1 folio_order=0 sge=512 \
-			bytes_per_channel=$((2 << 20)) runs=1 flags=1 prep_modes=1
-		check "hwdma: ... 512 prep calls" hw_counts_exact 1 $((2 << 20)) 0 512
 		check "hwdma: ... the full pool stalled preps, which were retried" \
-			sh -c "_s=\$(sed -n 's/^mode0 .* prep_stalls=\([0-9]*\).*/\1/p' $HW_OUT); echo prep_stalls=\$_s; [ \"\${_s:-0}\" -gt 0 ]"
+			de_stalls 0
 		check "hwdma: ... channels released" hw_channels_released
 		check_output "hwdma: ... the tool too, on 4 channels at 512 entries, verified" \
 			'^prep_memcpy +4 ' \
 			"$TOOL" -m dmaengine -c 4 ${HWDMA_DEVICE:+-D "$HWDMA_DEVICE"} \
 			--sge 512 --bytes-per-channel 2M -r 1 -w 0 -p memcpy --verify
-	else
-		check "hwdma: one batch of 512 descriptors (the pool grows), verified" \
-			hw_run channels=1 folio_order=0 sge=512 \
-			bytes_per_channel=$((2 << 20)) runs=1 flags=1 prep_modes=1
-		check "hwdma: ... 512 prep calls" hw_counts_exact 1 $((2 << 20)) 0 512
 	fi
 	check_klog_clean "hwdma: limits"
 }
@@ -542,26 +482,18 @@ suite_hwdma() {
 		return 0
 	fi
 	klog_mark
-	HW_KLOG_START=$KLOG_MARK
+	_hw_start=$KLOG_MARK
 	check "hwdma: $HWDMA_DRIVER has $HWDMA_CHANNELS channels${HWDMA_DEVICE:+ on $HWDMA_DEVICE}" \
 		hw_load_modules
-	tap_diag_channels
+	echo "# channels under test: $(hw_channels | tr '\n' ' ')"
 	check "hwdma: benchmark module loads" load_module dma_map_benchmark
 	hw_dmaengine
 	hw_limits
 	hw_dmatest_suite
 	hw_map
 	check "hwdma: benchmark unloads" unload_module dma_map_benchmark
-	klog_mark_all
+	# the whole log since the suite began
+	KLOG_MARK=$_hw_start
 	check "hwdma: no driver error, fault or timeout in the kernel log" hw_klog_quiet
 	check_klog_clean "hwdma"
-}
-
-# the whole log since the suite began
-klog_mark_all() {
-	KLOG_MARK=${HW_KLOG_START:-0}
-}
-
-tap_diag_channels() {
-	echo "# channels under test: $(hw_channels | tr '\n' ' ')"
 }

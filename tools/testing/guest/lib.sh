@@ -10,6 +10,9 @@ TOOL=${TOOL:-$PROJECT/bin/dma_map_benchmark}
 MODDIR=${MODDIR:-$PROJECT/modules}
 # the raw ioctl client (src/mbioctl.c)
 MBIOCTL=$PROJECT/bin/mbioctl
+# upstream's tool, built from the kernel's selftest source
+UPSTREAM=$PROJECT/bin/upstream_dma_map_benchmark
+TRACING=/sys/kernel/tracing
 # DMA-API debugging (CONFIG_DMA_API_DEBUG), on the debug kernel only
 DMA_API=/sys/kernel/debug/dma-api
 
@@ -100,6 +103,85 @@ check_refused() {
 	check_fails_with "$_cr_ioctl: $_cr_fields refused with EINVAL" \
 		"$_cr_errno" "$MBIOCTL" "$_cr_ioctl" $_cr_fields
 	check_klog_has "$_cr_ioctl: $_cr_fields: the kernel message names it" "$1"
+}
+
+# trace_run EVENTS COMMAND...: COMMAND (its output dropped) with the trace
+# events EVENTS (dma, dma/dma_map_sg, ...) on; the trace in /tmp/trace.out
+trace_run() {
+	_tr_ev=$TRACING/events/$1/enable
+	shift
+	trace_reset
+	echo 1 > "$_tr_ev"
+	echo 1 > $TRACING/tracing_on
+	"$@" > /dev/null
+	_tr_rc=$?
+	echo 0 > $TRACING/tracing_on
+	echo 0 > "$_tr_ev"
+	cat $TRACING/trace > /tmp/trace.out
+	return $_tr_rc
+}
+
+trace_reset() {
+	echo 0 > $TRACING/tracing_on
+	echo > $TRACING/trace
+	echo 0 > $TRACING/events/enable
+}
+
+# --- the dmaengine ioctl (dmaengine.sh on soft_dma, hwdma.sh on boards) ---
+
+# The ABI's error enum, its flags and prep modes, by name.
+ERR_NO_CHANNEL=2 ERR_NO_API=3 ERR_NO_CAP=4 ERR_NOMEM=5 ERR_PREP=7
+ERR_RESULT=9 ERR_TIMEOUT=10 ERR_VERIFY=11 ERR_STALL=14 ERR_POLL=15
+ERR_UNBOUND=16
+F_VERIFY=1 F_POLL=2 F_DISTINCT=8 F_SKIP_MISSING=16 F_DST_ORDER=32
+PREP_CPU=4 PREP_MEMCPY_VEC=8
+DE_OUT=/tmp/deb.out
+
+# de_run FIELD=VALUE...: mbioctl dmaengine; its output printed and in $DE_OUT
+de_run() {
+	"$MBIOCTL" dmaengine "$@" > "$DE_OUT" 2>&1
+	_dr_rc=$?
+	cat "$DE_OUT"
+	return $_dr_rc
+}
+
+# de_field MODE FIELD: a figure of the last run
+de_field() {
+	sed -n "s/^mode$1 .* $2=\([0-9]*\).*/\1/p" "$DE_OUT"
+}
+
+# de_error_is ERRNO ERROR: the last run failed with this errno and error
+de_error_is() {
+	cat "$DE_OUT"
+	grep -q "^errno=$1 error=$2 " "$DE_OUT"
+}
+
+# de_calls MODE CALLS [BYTES]: the last run's mode MODE made CALLS prep
+# calls and as many submits, and copied BYTES (when given)
+de_calls() {
+	_dc_b=$(de_field "$1" bytes)
+	_dc_c=$(de_field "$1" prep_calls)
+	_dc_s=$(de_field "$1" submits)
+	echo "mode$1: bytes=$_dc_b (want ${3:-any}) prep_calls=$_dc_c submits=$_dc_s (want $2)"
+	[ "$_dc_c" = "$2" ] && [ "$_dc_s" = "$2" ] && { [ -z "$3" ] || [ "$_dc_b" = "$3" ]; }
+}
+
+# de_stalls MODE: prep stalls of the last run were counted
+de_stalls() {
+	_st=$(de_field "$1" prep_stalls)
+	echo "prep_stalls=$_st"
+	[ "${_st:-0}" -gt 0 ]
+}
+
+# channels_released [CHANNEL...]: no dmaengine channel (of these) is held
+channels_released() {
+	[ $# -gt 0 ] || set -- $(ls /sys/class/dma)
+	for _c in "$@"; do
+		[ "$(cat "/sys/class/dma/$_c/in_use")" = 0 ] || {
+			echo "$_c is still in use"
+			return 1
+		}
+	done
 }
 
 # --- the kernel's dmatest ------------------------------------------------

@@ -3,8 +3,6 @@
 # validation of every field, serialization, signals, binding and unloading,
 # and proof through the dma trace events that each mode calls its API.
 
-UPSTREAM=$PROJECT/bin/upstream_dma_map_benchmark
-TRACING=/sys/kernel/tracing
 
 # A map-mode result line of mbioctl: avg_map_100ns=N ... within sane bounds
 # (the line is printed when it is not, for the test's diagnostics).
@@ -30,25 +28,6 @@ concurrent_large_maps() {
 	_cl_after=$(cat $DMA_API/error_count)
 	echo "DMA-API errors: $_cl_before before, $_cl_after after"
 	[ "$_cl_after" = "$_cl_before" ]
-}
-
-trace_reset() {
-	echo 0 > $TRACING/tracing_on
-	echo > $TRACING/trace
-	echo 0 > $TRACING/events/enable
-}
-
-# trace_mode_calls MODE_ARGS... : run with dma events on, keep the trace
-trace_map_run() {
-	trace_reset
-	echo 1 > $TRACING/events/dma/enable
-	echo 1 > $TRACING/tracing_on
-	"$MBIOCTL" map "$@" > /dev/null
-	_rc=$?
-	echo 0 > $TRACING/tracing_on
-	echo 0 > $TRACING/events/dma/enable
-	cat $TRACING/trace > /tmp/trace.out
-	return $_rc
 }
 
 trace_has() {
@@ -190,13 +169,13 @@ suite_map() {
 	# the trace events prove which API each mode calls
 	if [ -d $TRACING/events/dma ]; then
 		check "map: sg mode runs with dma events on" \
-			trace_map_run map_mode=1 granule=8
+			trace_run dma "$MBIOCTL" map map_mode=1 granule=8
 		check "map: sg mode calls dma_map_sg" trace_has dma_map_sg
 		check "map: sg mode calls dma_unmap_sg" trace_has dma_unmap_sg
 		check "map: sg mode does not call dma_map_page" \
 			trace_lacks dma_map_page
 		check "map: single mode runs with dma events on" \
-			trace_map_run map_mode=0 granule=8
+			trace_run dma "$MBIOCTL" map map_mode=0 granule=8
 		check "map: single mode calls dma_map_page" \
 			trace_has dma_map_page
 		check "map: single mode does not call dma_map_sg" \
@@ -209,15 +188,13 @@ suite_map() {
 	# the DMA configuration is what the VM claims it is
 	case $(dma_config) in
 	swiotlb)
-		check_klog_has_boot "map: swiotlb forced" 'software IO TLB|swiotlb'
+		# the whole log since boot
+		_mark=$KLOG_MARK
+		KLOG_MARK=0
+		check_klog_has "map: swiotlb forced" 'software IO TLB|swiotlb'
+		KLOG_MARK=$_mark
 		if [ -d $TRACING/events/swiotlb ]; then
-			trace_reset
-			echo 1 > $TRACING/events/swiotlb/enable
-			echo 1 > $TRACING/tracing_on
-			"$MBIOCTL" map map_mode=1 granule=8 > /dev/null
-			echo 0 > $TRACING/tracing_on
-			echo 0 > $TRACING/events/swiotlb/enable
-			cat $TRACING/trace > /tmp/trace.out
+			trace_run swiotlb "$MBIOCTL" map map_mode=1 granule=8
 			check "map: mappings bounce through swiotlb" \
 				trace_has swiotlb_bounced
 			trace_reset
@@ -305,12 +282,4 @@ second_bind_refused() {
 	_bound=$([ -e "/sys/bus/pci/devices/$_second/driver" ] && echo yes)
 	echo > "/sys/bus/pci/devices/$_second/driver_override"
 	[ -z "$_bound" ] && "$MBIOCTL" map > /dev/null
-}
-
-check_klog_has_boot() {
-	if dmesg | grep -Eq -- "$2"; then
-		tap_ok "$1"
-	else
-		tap_not_ok "$1"
-	fi
 }
