@@ -355,15 +355,7 @@ hw_map_dev=/sys/bus/platform/devices/$HWDMA_MAP_DEVICE
 hw_map_bind() {
 	[ -e "$hw_map_dev" ] || { echo "no $hw_map_dev"; return 1; }
 	[ ! -e "$hw_map_dev/driver" ] || { echo "$HWDMA_MAP_DEVICE has a driver"; return 1; }
-	echo dma_map_benchmark > "$hw_map_dev/driver_override"
-	echo "$HWDMA_MAP_DEVICE" > /sys/bus/platform/drivers_probe
-	[ -e /sys/kernel/debug/dma_map_benchmark ]
-}
-
-hw_map_unbind() {
-	[ ! -e "$hw_map_dev/driver" ] || echo "$HWDMA_MAP_DEVICE" > "$hw_map_dev/driver/unbind"
-	echo > "$hw_map_dev/driver_override"
-	[ ! -e /sys/kernel/debug/dma_map_benchmark ]
+	bind_benchmark platform "$HWDMA_MAP_DEVICE"
 }
 
 # Neither the device nor a parent bus says dma-coherent: the kernel must
@@ -375,15 +367,6 @@ hw_map_not_coherent() {
 		[ ! -e "$_n/dma-coherent" ] || { echo "$_n is dma-coherent"; return 1; }
 		_n=$(dirname "$_n")
 	done
-}
-
-hw_map_plausible() {
-	"$MBIOCTL" map "$@" > "$HW_OUT" 2>&1 || { cat "$HW_OUT"; return 1; }
-	cat "$HW_OUT"
-	awk '{
-		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-		exit !(v["avg_map_100ns"] + v["avg_unmap_100ns"] > 0)
-	}' "$HW_OUT"
 }
 
 # hw_ftrace COMMAND...: run COMMAND with the function tracer on the
@@ -415,17 +398,6 @@ hw_ftrace_has() {
 	[ "$_n" -gt 0 ] || { grep -v '^#' /tmp/ftrace | head -20; return 1; }
 }
 
-hw_cache_sync() {
-	"$TOOL" -m sg --entries 2560 --entry-size 4K --iterations 200 --cpus 0 \
-		--sync -d to_device -s 300 > /tmp/hwsync.out 2>&1
-	_hs_rc=$?
-	cat /tmp/hwsync.out
-	[ "$_hs_rc" = 0 ] &&
-	grep -Eq '^map +count 200 mean [0-9.]+ us sd [0-9.]+ min [0-9.]+ p50 [0-9.]+ p90 [0-9.]+ p99 [0-9.]+ max' /tmp/hwsync.out &&
-	grep -Eq '^sync_cpu +count 200 ' /tmp/hwsync.out &&
-	grep -Eq '^sync_device +count 200 ' /tmp/hwsync.out
-}
-
 hw_map() {
 	check "hwdma: $HWDMA_MAP_DEVICE is not dma-coherent" hw_map_not_coherent
 	check "hwdma: bind $HWDMA_MAP_DEVICE through driver_override" hw_map_bind
@@ -435,14 +407,13 @@ hw_map() {
 	for _mode in 0 1; do
 		for _dir in 0 1 2; do
 			check "hwdma: map mode $_mode dir $_dir: results" \
-				hw_map_plausible map_mode=$_mode dma_dir=$_dir \
+				map_plausible map_mode=$_mode dma_dir=$_dir \
 				granule=8 threads=1 seconds=1
 		done
 	done
-	# the cache-sync reference: 10 MiB in 4 KiB entries, 200 iterations,
-	# one CPU, map/unmap/sync means and percentiles (timings mean nothing
-	# under TCG; that it runs, with cache maintenance, does)
-	check "hwdma: the cache-sync reference command" hw_cache_sync
+	# the cache-sync reference (timings mean nothing under TCG; that it
+	# runs, with cache maintenance, does)
+	check "hwdma: the cache-sync reference command" cache_sync_reference -s 300
 	if [ -e $TRACING/set_ftrace_filter ]; then
 		check "hwdma: sg mode FROM_DEVICE under the function tracer" \
 			hw_ftrace "$MBIOCTL" map map_mode=1 dma_dir=2 granule=4 seconds=1
@@ -458,7 +429,8 @@ hw_map() {
 	else
 		tap_skip "hwdma: no function tracer in this kernel"
 	fi
-	check "hwdma: unbind $HWDMA_MAP_DEVICE" hw_map_unbind
+	check "hwdma: unbind $HWDMA_MAP_DEVICE" \
+		unbind_benchmark platform "$HWDMA_MAP_DEVICE"
 	check_klog_clean "hwdma: map modes"
 }
 

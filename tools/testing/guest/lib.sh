@@ -298,20 +298,68 @@ edu_device() {
 	[ -n "$_e" ] && echo "$_e"
 }
 
+# bind_benchmark [BUS DEVICE]: bind DEVICE (default: the edu PCI device)
 bind_benchmark() {
-	_dev=$(edu_device) || return 1
-	echo dma_map_benchmark > "/sys/bus/pci/devices/$_dev/driver_override"
-	echo "$_dev" > /sys/bus/pci/drivers_probe
+	_bus=${1:-pci}
+	_dev=${2:-$(edu_device)} || return 1
+	echo dma_map_benchmark > "/sys/bus/$_bus/devices/$_dev/driver_override"
+	echo "$_dev" > "/sys/bus/$_bus/drivers_probe"
 	[ -e /sys/kernel/debug/dma_map_benchmark ]
 }
 
-unbind_benchmark() {
-	_dev=$(edu_device) || return 1
-	if [ -e "/sys/bus/pci/devices/$_dev/driver" ]; then
-		echo "$_dev" > "/sys/bus/pci/devices/$_dev/driver/unbind"
+unbind_benchmark() {	# unbind_benchmark [BUS DEVICE]
+	_bus=${1:-pci}
+	_dev=${2:-$(edu_device)} || return 1
+	if [ -e "/sys/bus/$_bus/devices/$_dev/driver" ]; then
+		echo "$_dev" > "/sys/bus/$_bus/devices/$_dev/driver/unbind"
 	fi
-	echo > "/sys/bus/pci/devices/$_dev/driver_override"
+	echo > "/sys/bus/$_bus/devices/$_dev/driver_override"
 	[ ! -e /sys/kernel/debug/dma_map_benchmark ]
+}
+
+# map_plausible FIELD=VALUE...: a map-mode run (mbioctl map) whose result
+# line, avg_map_100ns=N ..., is within sane bounds (printed, for the test's
+# diagnostics): some mapping took time, and no mean is above a second (a
+# 1024-entry dma_map_sg takes 85 ms on the debug kernel under TCG, more on
+# a loaded host)
+map_plausible() {
+	"$MBIOCTL" map "$@" > /tmp/map.out || { cat /tmp/map.out; return 1; }
+	cat /tmp/map.out
+	awk '{
+		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		exit !(v["avg_map_100ns"] + v["avg_unmap_100ns"] > 0 &&
+		       v["avg_map_100ns"] < 10000000 && v["avg_unmap_100ns"] < 10000000)
+	}' /tmp/map.out
+}
+
+# lines_match FILE PATTERN...: line i of FILE matches PATTERN i
+lines_match() {
+	_f=$1
+	shift
+	_i=1
+	for _pat in "$@"; do
+		sed -n "${_i}p" "$_f" | grep -Eq -- "$_pat" || {
+			echo "line $_i does not match /$_pat/:"
+			cat "$_f"
+			return 1
+		}
+		_i=$((_i + 1))
+	done
+}
+
+# cache_sync_reference [OPTION...]: the cache-sync reference command, 10 MiB
+# in 4 KiB entries, 200 iterations, one CPU: upstream's lines, then
+# map/unmap/sync means and percentiles
+cache_sync_reference() {
+	"$TOOL" -m sg --entries 2560 --entry-size 4K --iterations 200 --cpus 0 \
+		--sync -d to_device "$@" > /tmp/tool.out || { cat /tmp/tool.out; return 1; }
+	cat /tmp/tool.out
+	lines_match /tmp/tool.out \
+		'^dma mapping benchmark\(SG_MODE\): .* granule:2560$' \
+		'^average map latency' \
+		'^average unmap latency' \
+		'^map +count 200 mean [0-9.]+ us sd [0-9.]+ min [0-9.]+ p50 [0-9.]+ p90 [0-9.]+ p99 [0-9.]+ max [0-9.]+$' \
+		'^unmap +count 200 ' '^sync_cpu +count 200 ' '^sync_device +count 200 '
 }
 
 # --- soft_dma, the software provider (soft_dma.sh tests it) --------------

@@ -3,22 +3,6 @@
 # validation of every field, serialization, signals, binding and unloading,
 # and proof through the dma trace events that each mode calls its API.
 
-
-# A map-mode result line of mbioctl: avg_map_100ns=N ... within sane bounds
-# (the line is printed when it is not, for the test's diagnostics).
-map_result_plausible() {
-	"$MBIOCTL" map "$@" > /tmp/map.out && awk '{
-		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-		# some mapping took time, and no mean is above a second (a
-		# 1024-entry dma_map_sg takes 85 ms on the debug kernel under
-		# TCG, more on a loaded host)
-		exit !(v["avg_map_100ns"] + v["avg_unmap_100ns"] > 0 &&
-		       v["avg_map_100ns"] < 10000000 && v["avg_unmap_100ns"] < 10000000)
-	}' /tmp/map.out && return 0
-	cat /tmp/map.out
-	return 1
-}
-
 # concurrent_large_maps: two threads map 64-page buffers, FROM_DEVICE then
 # bidirectionally, and DMA-API debugging counts no new error
 concurrent_large_maps() {
@@ -159,12 +143,12 @@ suite_map() {
 	for mode in 0 1; do
 		for dir in 0 1 2; do
 			check "map: mode $mode dir $dir: results plausible" \
-				map_result_plausible map_mode=$mode dma_dir=$dir \
+				map_plausible map_mode=$mode dma_dir=$dir \
 				granule=16 threads=2
 		done
 	done
 	check "map: sg mode, 1024 entries, node 0" \
-		map_result_plausible map_mode=1 granule=1024 node=0
+		map_plausible map_mode=1 granule=1024 node=0
 
 	# the trace events prove which API each mode calls
 	if [ -d $TRACING/events/dma ]; then
@@ -202,7 +186,7 @@ suite_map() {
 		# 4 MiB in one piece is more than a bounce buffer slot run
 		check_fails_with "map: swiotlb refuses a 4 MiB single mapping" \
 			'^errno=ENOMEM$' "$MBIOCTL" map granule=1024
-		check "map: and the next run works" map_result_plausible granule=4
+		check "map: and the next run works" map_plausible granule=4
 		;;
 	iommu)
 		check "map: the device is behind an IOMMU" \
@@ -254,19 +238,19 @@ suite_map() {
 		test $((_t1 - _t0)) -lt 10
 	check_klog_has "map: the module saw the signal" \
 		'run interrupted by a signal'
-	check "map: the next run works" map_result_plausible granule=4
+	check "map: the next run works" map_plausible granule=4
 
 	# unbind, rebind, unload
 	check "map: unbind" unbind_benchmark
 	check "map: rebind" bind_benchmark
-	check "map: run after rebind" map_result_plausible map_mode=1 granule=4
+	check "map: run after rebind" map_plausible map_mode=1 granule=4
 	check "map: unbind again" unbind_benchmark
 	check "map: module unloads" unload_module dma_map_benchmark
 	check_fails "map: the dmaengine file is gone" \
 		test -e /sys/kernel/debug/dmaengine_benchmark
 	check "map: module loads again" load_module dma_map_benchmark
 	check "map: bind after reload" bind_benchmark
-	check "map: run after reload" map_result_plausible granule=2
+	check "map: run after reload" map_plausible granule=2
 	check "map: final unbind" unbind_benchmark
 	check "map: final unload" unload_module dma_map_benchmark
 	check_klog_clean "map"

@@ -3,24 +3,9 @@
 # modes, the dmaengine table, CSV and JSON, and the messages a user gets
 # when something is missing or wrong.
 
-# tool_lines_match FILE PATTERN...: line i of FILE matches PATTERN i
-tool_lines_match() {
-	_f=$1
-	shift
-	_i=1
-	for _pat in "$@"; do
-		sed -n "${_i}p" "$_f" | grep -Eq -- "$_pat" || {
-			echo "line $_i does not match /$_pat/:"
-			cat "$_f"
-			return 1
-		}
-		_i=$((_i + 1))
-	done
-}
-
 tool_map_sg() {
 	"$TOOL" -m sg -g 8 -t 2 -s 1 -d 2 > /tmp/tool.out &&
-	tool_lines_match /tmp/tool.out \
+	lines_match /tmp/tool.out \
 		'^dma mapping benchmark\(SG_MODE\): threads:2 seconds:1 node:-1 dir:FROM_DEVICE granule:8$' \
 		'^average map latency\(us\):[0-9]+\.[0-9] standard deviation:[0-9]+\.[0-9]$' \
 		'^average unmap latency\(us\):[0-9]+\.[0-9] standard deviation:[0-9]+\.[0-9]$'
@@ -29,7 +14,7 @@ tool_map_sg() {
 # without -m: Linux 6.12's lines
 tool_map_single() {
 	"$TOOL" -g 4 -s 1 > /tmp/tool.out &&
-	tool_lines_match /tmp/tool.out \
+	lines_match /tmp/tool.out \
 		'^dma mapping benchmark: threads:1 seconds:1 node:-1 dir:BIDIRECTIONAL granule: 4$' \
 		'^average map latency' '^average unmap latency'
 }
@@ -46,18 +31,6 @@ tool_refuses() {	# tool_refuses STATUS PATTERN ARGS...
 	cat /tmp/tool.out
 	[ "$_rc" = "$_st" ] && grep -Eq -- "$_pat" /tmp/tool.out &&
 		[ -z "$(klog_since_mark | grep dma_map_benchmark)" ]
-}
-
-tool_cache_sync() {
-	"$TOOL" -m sg --entries 2560 --entry-size 4K --iterations 200 --cpus 0 \
-		--sync -d to_device > /tmp/tool.out || { cat /tmp/tool.out; return 1; }
-	cat /tmp/tool.out
-	tool_lines_match /tmp/tool.out \
-		'^dma mapping benchmark\(SG_MODE\): .* granule:2560$' \
-		'^average map latency' \
-		'^average unmap latency' \
-		'^map +count 200 mean [0-9.]+ us sd [0-9.]+ min [0-9.]+ p50 [0-9.]+ p90 [0-9.]+ p99 [0-9.]+ max [0-9.]+$' \
-		'^unmap +count 200 ' '^sync_cpu +count 200 ' '^sync_device +count 200 '
 }
 
 TOOL_DE="-m dmaengine --sge 16 --bytes-per-channel 1M --runs 3 --warmup-runs 1"
@@ -122,9 +95,7 @@ suite_tool() {
 	check "tool: ... and the next run works" tool_map_single
 	check_output "tool: map mode --json" '"map_us": *\{ *"mean"' \
 		"$TOOL" -m sg -g 4 -s 1 --json
-	# the cache-sync reference: 10 MiB in 4 KiB entries, 200 iterations,
-	# one CPU, with map/unmap/sync means and percentiles
-	check "tool: the cache-sync reference command" tool_cache_sync
+	check "tool: the cache-sync reference command" cache_sync_reference
 	check "tool: unbind" unbind_benchmark
 
 	# the dmaengine mode needs no bound device
