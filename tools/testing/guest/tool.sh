@@ -70,16 +70,16 @@ suite_tool() {
 
 	# invalid values: a message naming the option, no ioctl; exit 1 for
 	# upstream's options as upstream's tool, 2 for the others
-	check "tool: --threads 0 refused before the ioctl, exit 1" \
-		tool_refuses 1 "invalid --threads '0': must be 1\.\.1024" -t 0
-	check "tool: -g 65537 refused, exit 1" \
-		tool_refuses 1 "invalid --granule '65537'" -g 65537
-	check "tool: -m bogus refused, exit 1" \
-		tool_refuses 1 "invalid --mode 'bogus'" -m bogus
-	check "tool: --sge 0 refused, exit 2" \
-		tool_refuses 2 "invalid --sge '0'" -m dmaengine --sge 0
-	check "tool: --folio 3K refused, exit 2" \
-		tool_refuses 2 "invalid --folio '3K'" -m dmaengine --folio 3K
+	# (DESCRIPTION|STATUS|PATTERN|OPTIONS)
+	while IFS='|' read -r _d _st _p _o; do
+		check "tool: $_d" tool_refuses "$_st" "$_p" $_o < /dev/null
+	done <<'EOF'
+--threads 0 refused before the ioctl, exit 1|1|invalid --threads '0': must be 1\.\.1024|-t 0
+-g 65537 refused, exit 1|1|invalid --granule '65537'|-g 65537
+-m bogus refused, exit 1|1|invalid --mode 'bogus'|-m bogus
+--sge 0 refused, exit 2|2|invalid --sge '0'|-m dmaengine --sge 0
+--folio 3K refused, exit 2|2|invalid --folio '3K'|-m dmaengine --folio 3K
+EOF
 
 	check "tool: bind the benchmark" bind_benchmark
 	check "tool: sg mode prints upstream's lines" tool_map_sg
@@ -102,19 +102,16 @@ suite_tool() {
 	check "tool: soft_dma loads" load_module soft_dma channels=4
 	check "tool: dmaengine table, per-segment memcpy, 2 channels, verified" \
 		tool_dmaengine_table memcpy 1 --channels 2 --verify
-	check_output "tool: dmaengine --csv" \
-		'^prep_memcpy,1,0,4096,16,1,distinct,,3,1048576,256,' \
-		"$TOOL" $TOOL_DE --prep memcpy --csv
-	check_output "tool: dmaengine --prep cpu: the CPU copy's row" \
-		'^cpu +1 +4KB +16 +[0-9.]+ ± [0-9.]+ +- ' \
-		"$TOOL" $TOOL_DE --prep cpu
-	check_output "tool: dmaengine --buffers reuse --depth 4 --cpus 0" \
-		'; buffers reuse, depth 4, cpus 0$' \
-		"$TOOL" $TOOL_DE --prep memcpy --buffers reuse --depth 4 --cpus 0
-	check_output "tool: dmaengine --json names the results" \
-		'"prep_mode": *"prep_memcpy"' "$TOOL" $TOOL_DE --prep memcpy --json
-	check_output "tool: --per-channel rows" 'dma[0-9]+chan[0-9]+' \
-		"$TOOL" $TOOL_DE --prep memcpy --channels 2 --per-channel
+	# its outputs (DESCRIPTION|PATTERN|OPTIONS after $TOOL_DE)
+	while IFS='|' read -r _d _p _o; do
+		check_output "tool: $_d" "$_p" "$TOOL" $TOOL_DE $_o < /dev/null
+	done <<'EOF'
+dmaengine --csv|^prep_memcpy,1,0,4096,16,1,distinct,,3,1048576,256,|--prep memcpy --csv
+dmaengine --prep cpu: the CPU copy's row|^cpu +1 +4KB +16 +[0-9.]+ ± [0-9.]+ +- |--prep cpu
+dmaengine --buffers reuse --depth 4 --cpus 0|; buffers reuse, depth 4, cpus 0$|--prep memcpy --buffers reuse --depth 4 --cpus 0
+dmaengine --json names the results|"prep_mode": *"prep_memcpy"|--prep memcpy --json
+--per-channel rows|dma[0-9]+chan[0-9]+|--prep memcpy --channels 2 --per-channel
+EOF
 	if have_memcpy_sg; then
 		check "tool: both prep modes in one table" \
 			tool_dmaengine_table both 2 --channels 2 --verify
