@@ -51,27 +51,17 @@ def figure_stat(row, fig):
     raise KeyError(fig)
 
 
-CELL_NAMES = ("channels", "folio_order", "sge", "depth", "buffers",
-              "dst_folio_order")
-
-
 def key_dict(kind, key, prep_mode=True):
-    if kind == "map":
-        return dict(zip(("mode", "granule", "threads"), key))
-    names = ("prep_mode",) + CELL_NAMES if prep_mode else CELL_NAMES
-    return dict(zip(names, key))
+    names = list(results.ROW_KEY[kind])
+    return dict(zip(names if prep_mode or kind == "map" else names[1:], key))
 
 
 def label_of(kind, key, prep_mode=True, folio_bytes=None):
     if kind == "map":
         mode, granule, threads = key
         return f"{mode} granule={granule} threads={threads}"
-    if prep_mode:
-        mode, chan, order, sge, depth, buffers, dst = key
-        head = f"{mode} "
-    else:
-        chan, order, sge, depth, buffers, dst = key
-        head = ""
+    head = f"{key[0]} " if prep_mode else ""
+    chan, order, sge, depth, buffers, dst = key[1:] if prep_mode else key
     folio = results.format_size(folio_bytes) if folio_bytes else f"order {order}"
     if dst != order:
         folio += f" dst_order={dst}"
@@ -302,38 +292,37 @@ def build(args):
     figs = results.figures(ra)
     if not figures and kind == "dmaengine":
         figures = dmaengine_figures(figs, ra["rows"])
+    prep_key = not args.prep
+    key_of = results.row_key if prep_key else results.cell_key
+
+    def index(res, mode, where):
+        rows = [r for r in res["rows"] if prep_key or r["prep_mode"] == mode]
+        return index_rows(kind, rows, lambda r: key_of(kind, r), warnings,
+                          where, prep_key)
     if args.prep:
         if kind != "dmaengine":
             raise ValueError("--prep compares prep modes: a dmaengine sweep is needed")
         ma, mb = args.modes
-        a_idx = index_rows(kind, [r for r in ra["rows"] if r["prep_mode"] == ma],
-                           lambda r: results.cell_key(kind, r), warnings, "A", False)
-        b_idx = index_rows(kind, [r for r in ra["rows"] if r["prep_mode"] == mb],
-                           lambda r: results.cell_key(kind, r), warnings, "B", False)
+        a_idx, b_idx = index(ra, ma, "A"), index(ra, mb, "B")
         d = describe_file(args.files[0], ra)
         da = dict(d, name=f"{ma} in {d['name']}", short=ma)
         db = dict(d, name=f"{mb} in {d['name']}", short=mb)
-        prep_key = False
     else:
         rb = results.load(args.files[1])
         figs = results.figures(ra, rb)
         if rb.get("kind", "dmaengine") != kind:
             raise ValueError(f"A is a {kind} sweep, B a {rb.get('kind')} sweep")
-        a_idx = index_rows(kind, ra["rows"], lambda r: results.row_key(kind, r),
-                           warnings, "A")
-        b_idx = index_rows(kind, rb["rows"], lambda r: results.row_key(kind, r),
-                           warnings, "B")
+        a_idx, b_idx = index(ra, None, "A"), index(rb, None, "B")
         da = describe_file(args.files[0], ra)
         db = describe_file(args.files[1], rb)
         if da["short"] == db["short"]:
             da["short"], db["short"] = "A", "B"
         warnings += param_warnings(ra, rb)
-        prep_key = True
     keys = list(a_idx) + [k for k in b_idx if k not in a_idx]
     # the order of the tables: that of sweep.py's table
-    order = {results.row_key(kind, r) if prep_key else results.cell_key(kind, r): i
-             for i, r in enumerate(results.sort_rows(kind, list(a_idx.values())
-                                                     + list(b_idx.values())))}
+    both = list(a_idx.values()) + list(b_idx.values())
+    order = {key_of(kind, r): i
+             for i, r in enumerate(results.sort_rows(kind, both))}
     keys.sort(key=lambda k: order.get(k, math.inf))
     pairs = [(k, a_idx.get(k), b_idx.get(k)) for k in keys]
     comps = compare(kind, pairs, figures, args.alpha, prep_key, figs)

@@ -296,9 +296,7 @@ def main(argv=None):
                    default="auto", help="gnuplot's PNG terminal: pngcairo "
                    "(antialiased) when there is one, else png (libgd) [auto]")
     a = p.parse_args(argv)
-    path = a.results
-    if os.path.isdir(path):
-        path = os.path.join(path, "results.json")
+    path = results.results_path(a.results)
     gnuplot = shutil.which(a.gnuplot)
     if not gnuplot:
         print("plot.py: gnuplot not found: apt-get install gnuplot-nox "

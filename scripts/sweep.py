@@ -27,6 +27,7 @@ results.json. See Documentation/sweeps.rst.
 
 import argparse
 import datetime
+import itertools
 import json
 import os
 import re
@@ -75,41 +76,25 @@ PERF_EVENTS = "cycles,instructions,cache-misses"
 # Parameters and cells
 # ---------------------------------------------------------------------------
 
-def int_list(s):
-    try:
-        vals = [int(x) for x in re.split(r"[,\s]+", s.strip()) if x]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{s}' is not a list of integers")
-    if not vals:
-        raise argparse.ArgumentTypeError("empty list")
-    return vals
-
-
-def word_list(choices):
+def list_of(choices=None, convert=str):
+    """An option's list, comma or space separated: words of CHOICES (any
+    word without), or what CONVERT makes of each (int)."""
     def parse(s):
         vals = [x for x in re.split(r"[,\s]+", s.strip()) if x]
-        bad = [v for v in vals if v not in choices]
-        if bad or not vals:
+        if choices and (not vals or any(v not in choices for v in vals)):
             raise argparse.ArgumentTypeError(
                 f"'{s}': each must be one of {', '.join(choices)}")
+        try:
+            vals = [convert(x) for x in vals]
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{s}' is not a list of integers")
+        if not vals:
+            raise argparse.ArgumentTypeError("empty list")
         return vals
     return parse
 
 
-def word_list_any(s):
-    vals = [x for x in re.split(r"[,\s]+", s.strip()) if x]
-    if not vals:
-        raise argparse.ArgumentTypeError("empty list")
-    return vals
-
-
-def parse_size(s):
-    """The tool's sizes: digits and an optional K, M, G, T (1024s)."""
-    m = re.fullmatch(r"(\d+)\s*([KMGT]?)(i?B)?", s.strip(), re.I)
-    if not m:
-        raise argparse.ArgumentTypeError(f"'{s}' is not a size (e.g. 1M, 512M, 1G)")
-    return int(m.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30,
-                               "T": 40}[m.group(2).upper()]
+int_list = list_of(convert=int)
 
 
 def effective_bytes(bytes_per_channel, sge, order, page_size):
@@ -124,7 +109,7 @@ def folio_orders(a, page_size):
         return a.orders
     orders = []
     for f in a.folios:
-        size = parse_size(f)
+        size = results.parse_size(f)
         if size < page_size or size % page_size or \
            (size // page_size) & (size // page_size - 1):
             raise ValueError(f"--folios {f}: not a power-of-two multiple of "
@@ -135,63 +120,49 @@ def folio_orders(a, page_size):
 
 def plan_dmaengine(a, page_size):
     cells = []
-    bytes_pc = parse_size(a.bytes_per_channel) if a.bytes_per_channel \
+    bytes_pc = results.parse_size(a.bytes_per_channel) if a.bytes_per_channel \
         else TOOL_DEFAULT_BYTES
     warmup_runs = a.warmup_runs if a.warmup_runs is not None else \
         TOOL_DEFAULT_WARMUP_RUNS
     common = []
-    for opt, val in (("--src-node", a.src_node), ("--dst-node", a.dst_node),
+    for opt, val in (("--warmup-runs", a.warmup_runs),
+                     ("--bytes-per-channel", a.bytes_per_channel or None),
+                     ("--src-node", a.src_node), ("--dst-node", a.dst_node),
                      ("--cpus", a.cpus)):
         if val is not None:
             common += [opt, str(val)]
-    for buffers in a.buffers:
-        for depth in a.depth:
-            for ch in a.channels:
-                for order in folio_orders(a, page_size):
-                    for sge in a.sge:
-                        # innermost: the modes alternate in time
-                        for prep in a.prep:
-                            argv = ["-m", "dmaengine"]
-                            if prep != "auto":
-                                argv += ["--prep", prep]
-                            argv += ["--channels", str(ch), "--folio-order",
-                                     str(order), "--sge", str(sge), "--runs",
-                                     str(a.runs), "--buffers", buffers,
-                                     "--depth", str(depth)]
-                            if a.warmup_runs is not None:
-                                argv += ["--warmup-runs", str(a.warmup_runs)]
-                            if a.bytes_per_channel:
-                                argv += ["--bytes-per-channel",
-                                         a.bytes_per_channel]
-                            argv += common + shlex.split(a.tool_args or "") + \
-                                ["--json"]
-                            nmodes = len(results.PREP_OF_OPTION[prep])
-                            cells.append({
-                                "index": len(cells), "prep": prep,
-                                "channels": ch, "folio_order": order,
-                                "folio_bytes": page_size << order, "sge": sge,
-                                "depth": depth, "buffers": buffers,
-                                "argv": argv, "invocations": 1,
-                                "weight": nmodes * (a.runs + warmup_runs) * ch *
-                                effective_bytes(bytes_pc, sge, order,
-                                                page_size),
-                            })
+    # innermost: the modes alternate in time
+    for buffers, depth, ch, order, sge, prep in itertools.product(
+            a.buffers, a.depth, a.channels, folio_orders(a, page_size), a.sge,
+            a.prep):
+        argv = ["-m", "dmaengine"] + (["--prep", prep] if prep != "auto" else [])
+        argv += ["--channels", str(ch), "--folio-order", str(order), "--sge",
+                 str(sge), "--runs", str(a.runs), "--buffers", buffers,
+                 "--depth", str(depth)] + common + \
+            shlex.split(a.tool_args or "") + ["--json"]
+        nmodes = len(results.PREP_OF_OPTION[prep])
+        cells.append({
+            "index": len(cells), "prep": prep, "channels": ch,
+            "folio_order": order, "folio_bytes": page_size << order,
+            "sge": sge, "depth": depth, "buffers": buffers, "argv": argv,
+            "invocations": 1,
+            "weight": nmodes * (a.runs + warmup_runs) * ch *
+            effective_bytes(bytes_pc, sge, order, page_size),
+        })
     return cells
 
 
 def plan_map(a):
     cells = []
-    for mode in a.map_modes:
-        for threads in a.threads:
-            for g in a.granules:
-                argv = ["-m", mode, "-g", str(g), "-t", str(threads), "-s",
-                        str(a.seconds)] + shlex.split(a.tool_args or "") + \
-                    ["--json"]
-                cells.append({
-                    "index": len(cells), "mode": mode, "granule": g,
-                    "threads": threads, "seconds": a.seconds, "argv": argv,
-                    "invocations": a.runs, "weight": a.runs * a.seconds,
-                })
+    for mode, threads, g in itertools.product(a.map_modes, a.threads,
+                                              a.granules):
+        argv = ["-m", mode, "-g", str(g), "-t", str(threads), "-s",
+                str(a.seconds)] + shlex.split(a.tool_args or "") + ["--json"]
+        cells.append({
+            "index": len(cells), "mode": mode, "granule": g,
+            "threads": threads, "seconds": a.seconds, "argv": argv,
+            "invocations": a.runs, "weight": a.runs * a.seconds,
+        })
     return cells
 
 
@@ -398,6 +369,11 @@ def parse_perf_stat(text):
             counters[event] = float(f[0]) if "." in f[0] else int(f[0])
         except ValueError:
             counters[event] = None	# <not supported>, <not counted>
+    return with_ipc(counters)
+
+
+def with_ipc(counters):
+    """The counters, with instructions per cycle when both were counted."""
     c, i = counters.get("cycles"), counters.get("instructions")
     if c and i:
         counters["ipc"] = i / c
@@ -417,9 +393,7 @@ def perf_collect(cell):
                         total[k] = total.get(k, 0) + v
         except OSError:
             pass
-    if total.get("cycles") and total.get("instructions"):
-        total["ipc"] = total["instructions"] / total["cycles"]
-    p["counters"] = total
+    p["counters"] = with_ipc(total)
 
 
 def perf_table(res):
@@ -474,10 +448,7 @@ class Sweep:
 
     def finish_cell(self, cell, invs, seconds):
         cell["elapsed_s"] = round(seconds, 3)
-        if self.kind == "map":
-            rows = map_rows(cell, invs)
-        else:
-            rows = dmaengine_rows(cell, invs)
+        rows = self.rows(cell, invs)
         if invs and invs[-1][2] and cell["status"] == "ok":
             cell["stderr"] = invs[-1][2]	# warnings of a successful run
         perf_collect(cell)
@@ -499,11 +470,11 @@ class Sweep:
             if c["index"] in self.rows_by_cell:
                 continue
             c["elapsed_s"] = 0
-            invs = [(1, "", message, 0.0)]
-            rows = map_rows(c, invs) if self.kind == "map" else \
-                dmaengine_rows(c, invs)
+            self.rows_by_cell[c["index"]] = self.rows(c, [(1, "", message, 0.0)])
             c["exit_status"] = None
-            self.rows_by_cell[c["index"]] = rows
+
+    def rows(self, cell, invs):
+        return (map_rows if self.kind == "map" else dmaengine_rows)(cell, invs)
 
     def checkpoint(self):
         self.res["cells"] = self.cells
@@ -747,7 +718,7 @@ def parse_args(argv):
                    "sge 512, 4K and 2M folios, 1 and 16 channels, --src-node "
                    "0 --dst-node 1, every prep mode with the CPU copy, "
                    "distinct buffers, depth 1); options given override it")
-    d.add_argument("--prep", type=word_list(tuple(results.PREP_OF_OPTION)),
+    d.add_argument("--prep", type=list_of(tuple(results.PREP_OF_OPTION)),
                    default=DEFAULT_PREP, metavar="LIST",
                    help="auto (no --prep: every mode this kernel has, the CPU "
                    "copy included, one call a cell, the modes alternating), "
@@ -757,11 +728,11 @@ def parse_args(argv):
                    metavar="LIST", help="channel counts [1,4,8,16]")
     d.add_argument("--orders", type=int_list, default=DEFAULT_ORDERS,
                    metavar="LIST", help="folio orders [0,4,8,9]")
-    d.add_argument("--folios", type=word_list_any, metavar="LIST",
+    d.add_argument("--folios", type=list_of(), metavar="LIST",
                    help="folio sizes, e.g. 4K,2M, instead of --orders")
     d.add_argument("--depth", type=int_list, default=DEFAULT_DEPTHS,
                    metavar="LIST", help="batches in flight a channel [1]")
-    d.add_argument("--buffers", type=word_list(("distinct", "reuse")),
+    d.add_argument("--buffers", type=list_of(("distinct", "reuse")),
                    default=DEFAULT_BUFFERS, metavar="LIST",
                    help="distinct, reuse, or both as a list [distinct]")
     d.add_argument("--src-node", type=int, metavar="N",
@@ -780,7 +751,7 @@ def parse_args(argv):
     m = p.add_argument_group("map matrix")
     m.add_argument("--map", action="store_true",
                    help="sweep the map modes instead (a device bound)")
-    m.add_argument("--map-modes", type=word_list(results.MAP_MODES),
+    m.add_argument("--map-modes", type=list_of(results.MAP_MODES),
                    default=list(results.MAP_MODES), metavar="LIST",
                    help="single, sg [single,sg]")
     m.add_argument("--granules", type=int_list, default=DEFAULT_MAP_GRANULES,
@@ -832,17 +803,17 @@ def parse_args(argv):
         p.error("--runs must be at least 1")
     if a.perf and a.vm:
         p.error("--perf runs here only: the VM has no perf")
-    if a.bytes_per_channel:
-        parse_size(a.bytes_per_channel)
+    try:
+        results.parse_size(a.bytes_per_channel or "0")
+    except ValueError as e:
+        p.error(f"--bytes-per-channel: {e}")
     return a
 
 
 def main(argv=None):
     a = parse_args(argv)
     if a.render:
-        path = a.render
-        if os.path.isdir(path):
-            path = os.path.join(path, "results.json")
+        path = results.results_path(a.render)
         res = results.load(path)
         sys.stdout.write(write_reports(res, os.path.dirname(path) or "."))
         return 0

@@ -47,6 +47,7 @@ import csv
 import io
 import json
 import os
+import re
 
 FORMAT = "dma-bench-sweep"
 FORMAT_VERSION = 3
@@ -103,13 +104,30 @@ MAP_CSV = (("cell", "status", "mode", "granule", "threads", "seconds", "runs")
            + ("error",))
 
 
+SIZE_SHIFTS = ((40, "T"), (30, "G"), (20, "M"), (10, "K"))
+
+
+def parse_size(s):
+    """The tool's sizes (units.c): digits and an optional K, M, G, T
+    (1024s); ValueError for anything else."""
+    m = re.fullmatch(r"(\d+)\s*([KMGT]?)(i?B)?", s.strip(), re.I)
+    if not m:
+        raise ValueError(f"'{s}' is not a size (e.g. 1M, 512M, 1G)")
+    return int(m.group(1)) << dict((u, sh) for sh, u in SIZE_SHIFTS + ((0, ""),))[
+        m.group(2).upper()]
+
+
 def format_size(n):
     """The tool's size labels: 4KB, 64KB, 2MB, 1GB, else bytes (units.c)."""
-    for shift, name in ((40, "TB"), (30, "GB"), (20, "MB"), (10, "KB")):
-        unit = 1 << shift
-        if n >= unit and not n & (unit - 1):
-            return f"{n >> shift}{name}"
+    for shift, name in SIZE_SHIFTS:
+        if n >= 1 << shift and not n & ((1 << shift) - 1):
+            return f"{n >> shift}{name}B"
     return f"{n}B"
+
+
+def results_path(path):
+    """RESULTS, or the results.json in the directory RESULTS."""
+    return os.path.join(path, "results.json") if os.path.isdir(path) else path
 
 
 def load(path):
@@ -152,7 +170,6 @@ def save(res, path):
     with open(tmp, "w", encoding="utf-8") as f:
         json.dump(res, f, indent=1, sort_keys=False)
         f.write("\n")
-    import os
     os.replace(tmp, path)
 
 
@@ -241,32 +258,26 @@ def dst_order_of(row):
     return row.get("dst_folio_order", row["folio_order"])
 
 
+# what identifies a row across results files (compare.py): its key's
+# names, and how a row gives each (an older file's defaults)
+ROW_KEY = {
+    "map": {"mode": lambda r: r["mode"], "granule": lambda r: r["granule"],
+            "threads": lambda r: r["threads"]},
+    "dmaengine": {"prep_mode": lambda r: r["prep_mode"],
+                  "channels": lambda r: r["channels"],
+                  "folio_order": lambda r: r["folio_order"],
+                  "sge": lambda r: r["sge"], "depth": depth_of,
+                  "buffers": buffers_of, "dst_folio_order": dst_order_of},
+}
+
+
 def row_key(kind, row):
-    """What identifies a row across results files (compare.py)."""
-    if kind == "map":
-        return (row["mode"], row["granule"], row["threads"])
-    return (row["prep_mode"], row["channels"], row["folio_order"], row["sge"],
-            depth_of(row), buffers_of(row), dst_order_of(row))
+    return tuple(get(row) for get in ROW_KEY[kind].values())
 
 
 def cell_key(kind, row):
     """A row's key without the prep mode (compare.py --prep)."""
     return row_key(kind, row)[1:]
-
-
-def key_label(kind, key, with_mode=True):
-    if kind == "map":
-        mode, granule, threads = key
-        s = f"granule {granule} threads {threads}"
-        return f"{mode} {s}" if with_mode else s
-    if with_mode:
-        mode, chan, order, sge, depth, buffers, dst = key
-    else:
-        chan, order, sge, depth, buffers, dst = key
-    s = f"chan {chan} order {order} sge {sge} depth {depth} {buffers}"
-    if dst != order:
-        s += f" dst order {dst}"
-    return f"{mode} {s}" if with_mode else s
 
 
 def sort_rows(kind, rows):
@@ -277,10 +288,6 @@ def sort_rows(kind, rows):
     return sorted(rows, key=lambda r: (prep_index(r["prep_mode"]),
                                        r["channels"], r["folio_order"],
                                        r["sge"], depth_of(r), buffers_of(r)))
-
-
-def _display_width(s):
-    return len(s)
 
 
 def _ms(stat, decimals=2):
@@ -305,13 +312,13 @@ def _layout(columns, rows):
     for cells in rows:
         for i, c in enumerate(cells):
             if len(cells) == ncols or i < len(cells) - 1:
-                width[i] = max(width[i], _display_width(c))
+                width[i] = max(width[i], len(c))
     out = []
     for cells in [[h for h, _ in columns]] + rows:
         parts = []
         for i, c in enumerate(cells):
             last = i == len(cells) - 1
-            parts.append(c if last else c + " " * (width[i] - _display_width(c) + 1))
+            parts.append(c if last else c + " " * (width[i] - len(c) + 1))
         out.append("".join(parts))
     return "\n".join(out) + "\n"
 
@@ -452,7 +459,7 @@ def header_lines(res):
                 f"{', ...' if len(pr['channels']) > 4 else ''})"
                 for pr in provs))
         tools = tool_docs(res)
-        tp = tools[0].get("params", {}) if tools else {}
+        tp = tool_params(tools)
         bpc = tp.get("bytes_per_channel")
         size = format_size(bpc) if bpc else p.get("bytes_per_channel") or "?"
         warm = tp.get("warmup_runs", p.get("warmup_runs"))
@@ -469,7 +476,7 @@ def header_lines(res):
 def _setup_words(p, tools):
     """buffers, depth, nodes, cpus of a dmaengine sweep: its parameters, or
     (format 1, or none given) what the tool's JSON says."""
-    tp = tools[0].get("params", {}) if tools else {}
+    tp = tool_params(tools)
     words = []
     bufs = p.get("buffers") or ([tp["buffers"]] if "buffers" in tp else None)
     if bufs:
@@ -505,16 +512,19 @@ def cpufreq_text(cf):
 
 def cpufreq_states(tools):
     """The distinct CPU frequency states in the tool's JSON documents."""
-    out = []
-    for t in tools:
-        if "system" in t and cpufreq_text(t["system"].get("cpufreq")) not in out:
-            out.append(cpufreq_text(t["system"].get("cpufreq")))
-    return out
+    texts = [cpufreq_text(t["system"].get("cpufreq")) for t in tools
+             if "system" in t]
+    return [x for i, x in enumerate(texts) if x not in texts[:i]]
 
 
 def tool_docs(res):
     """The tool's JSON of each cell that has one."""
     return [c["tool"] for c in res.get("cells", []) if c.get("tool")]
+
+
+def tool_params(tools):
+    """The params of the first of the tool's JSON documents, or {}."""
+    return tools[0].get("params", {}) if tools else {}
 
 
 def setup_lines(p, tools):
@@ -568,34 +578,28 @@ def dmaengine_csv_header(figs):
 
 def format_csv(res):
     kind = res.get("kind", "dmaengine")
-    rows = sort_rows(kind, res.get("rows", []))
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     if kind == "map":
         w.writerow(MAP_CSV)
-        for r in rows:
-            ok = r["status"] == "ok"
-            line = [r["cell"], r["status"], r["mode"], r["granule"], r["threads"],
-                    r.get("seconds"), r.get("runs") if ok else ""]
-            for f in MAP_FIGURES:
-                line += [_num(r[f]["mean"]), _num(r[f]["stddev"])] \
-                    if ok and r.get(f) \
-                    else ["", ""]
-            line.append("" if ok else first_line(r.get("error"), 1000))
-            w.writerow(line)
+        counts, stats = (), MAP_FIGURES
     else:
         figs = figures(res)
         w.writerow(dmaengine_csv_header(figs))
-        for r in rows:
-            ok = r["status"] == "ok"
+        counts, stats = figs.counts, figs.phases
+    for r in sort_rows(kind, res.get("rows", [])):
+        ok = r["status"] == "ok"
+        if kind == "map":
+            line = [r["cell"], r["status"], r["mode"], r["granule"],
+                    r["threads"], r.get("seconds"), r.get("runs") if ok else ""]
+        else:
             line = [r["cell"], r["status"], r["prep_mode"], r["channels"],
                     r.get("chan", "") if ok else "", r["folio_order"],
                     r["folio_bytes"], r["sge"], depth_of(r), buffers_of(r),
                     r.get("runs", "") if ok else ""]
-            line += [r.get(c, "") if ok else "" for c in figs.counts]
-            for p in figs.phases:
-                line += [_num(r[p]["mean"]), _num(r[p]["stddev"])] \
-                    if ok and r.get(p) else ["", ""]
-            line.append("" if ok else first_line(r.get("error"), 1000))
-            w.writerow(line)
+        line += [r.get(c, "") if ok else "" for c in counts]
+        for f in stats:
+            line += [_num(r[f]["mean"]), _num(r[f]["stddev"])] \
+                if ok and r.get(f) else ["", ""]
+        w.writerow(line + ["" if ok else first_line(r.get("error"), 1000)])
     return buf.getvalue()
