@@ -45,15 +45,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report import results  # noqa: E402
 
 WIDTH, HEIGHT = 1000, 620
-PHASE_NAMES = ("prep_ms", "submit_ms", "issue_ms", "wait_ms", "map_ms",
-               "unmap_ms")
-CPU_PHASE_NAMES = ("copy_ms",)
-# memcpy_vec: its prep split in the conversion and the rest
-VEC_PHASE_NAMES = ("convert_ms", "prep_rest_ms") + PHASE_NAMES[1:]
-PHASE_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-                "#8c564b")
-CPU_PHASE_COLORS = ("#7f7f7f",)
-VEC_PHASE_COLORS = ("#17becf",) + PHASE_COLORS
+# the phases of a prep mode's bars and their colours; memcpy_vec: its prep
+# split in the conversion and the rest
+DMA_PHASES = (("prep_ms", "#1f77b4"), ("submit_ms", "#ff7f0e"),
+              ("issue_ms", "#2ca02c"), ("wait_ms", "#d62728"),
+              ("map_ms", "#9467bd"), ("unmap_ms", "#8c564b"))
+PHASES = {"cpu": (("copy_ms", "#7f7f7f"),),
+          "prep_memcpy_vec": (("convert_ms", "#17becf"),
+                              ("prep_rest_ms", "#1f77b4")) + DMA_PHASES[1:]}
 
 
 def terminals(gnuplot, want="auto"):
@@ -115,8 +114,12 @@ class Plotter:
             f.write(text)
         return path
 
-    def render(self, stem, body):
-        """body: gnuplot commands ending with a plot; drawn once per format."""
+    def render(self, stem, title, settings, plots):
+        """A plot under TITLE (and the results' subtitle), after the gnuplot
+        commands SETTINGS; drawn once per format."""
+        body = "\n".join([f"set title {gp_quote(title)} . \"\\n\" . "
+                          f"{gp_quote(subtitle(self.res))}"] + settings +
+                         ["plot " + ", \\\n     ".join(plots)])
         outs = []
         script = ["set encoding utf8", "set termoption noenhanced"]
         for term, ext in ((self.png, "png"), (self.svg, "svg")):
@@ -193,21 +196,15 @@ class Plotter:
         if per_mode:
             ch = next(iter(by_mode.values()))[0]["channels"]
             what += f", {ch} channel{'s' if ch > 1 else ''}"
-        body = "\n".join([
-            f"set title {gp_quote(f'{what}: throughput, batches of {sge} folios')}"
-            f" . \"\\n\" . {gp_quote(subtitle(self.res))}",
+        self.render(stem, f"{what}: throughput, batches of {sge} folios", [
             "set xlabel 'folio size'", "set ylabel 'GB/s (10^9 bytes/s), mean ± SD'",
             f"set xtics ({xtics})",
             f"set xrange [{orders[0] - 0.5}:{orders[-1] + 0.5}]",
             "set yrange [0:*]", "set grid ytics", "set key outside right top",
-            "set bars small",
-            "plot " + ", \\\n     ".join(plots)])
-        self.render(stem, body)
+            "set bars small"], plots)
 
     def phases(self, stem, mode, sel, sge):
-        names, colors = (CPU_PHASE_NAMES, CPU_PHASE_COLORS) if mode == "cpu" \
-            else (VEC_PHASE_NAMES, VEC_PHASE_COLORS) \
-            if mode == "prep_memcpy_vec" else (PHASE_NAMES, PHASE_COLORS)
+        names, colors = zip(*PHASES.get(mode, DMA_PHASES))
         sel = sorted(sel, key=lambda r: (r["channels"], r["folio_order"]))
         lines = ["# label " + " ".join(names) + " run_ms"]
         for r in sel:
@@ -224,16 +221,14 @@ class Plotter:
                      "title 'run (wall time)'")
         rotate = ("set xtics rotate by -45 nomirror\nset bmargin 6" if len(sel) > 6
                   else "set xtics nomirror")
-        body = "\n".join([
-            f"set title {gp_quote(f'{mode}: time by phase per channel (sum over channels / channels), batches of {sge} folios')}"
-            f" . \"\\n\" . {gp_quote(subtitle(self.res))}",
+        self.render(stem, f"{mode}: time by phase per channel (sum over "
+                    f"channels / channels), batches of {sge} folios", [
             "set style data histograms", "set style histogram rowstacked",
             "set style fill solid 0.85 border -1", "set boxwidth 0.75",
             "set ylabel 'ms per run and channel (mean over runs)'",
             "set xlabel 'channels, folio size'",
-            rotate, "set yrange [0:*]", "set grid ytics", "set key outside right top",
-            "plot " + ", \\\n     ".join(plots)])
-        self.render(stem, body)
+            rotate, "set yrange [0:*]", "set grid ytics", "set key outside right top"],
+            plots)
 
     # --- map ---------------------------------------------------------------
 
@@ -270,18 +265,14 @@ class Plotter:
                              f"title {gp_quote(op + ', ' + th)}")
         what = "sg entries (one page each)" if mode == "sg" else "granule (pages)"
         api = "dma_map_sg()" if mode == "sg" else "dma_map_single()"
-        body = "\n".join([
-            f"set title {gp_quote(f'{mode} mode: {api} latency')}"
-            f" . \"\\n\" . {gp_quote(subtitle(self.res))}",
+        self.render(stem, f"{mode} mode: {api} latency", [
             f"set xlabel {gp_quote(what)}",
             "set ylabel 'latency, us (mean over runs ± SD)'",
             "set logscale x 2", "set logscale y 10",
             f"set xtics ({', '.join(f'{gp_quote(g)} {g}' for g in granules)})",
             f"set xrange [{granules[0] / 1.5}:{granules[-1] * 1.5}]",
             "set grid xtics ytics mytics", "set key outside right top",
-            "set bars small",
-            "plot " + ", \\\n     ".join(plots)])
-        self.render(stem, body)
+            "set bars small"], plots)
 
 
 def main(argv=None):

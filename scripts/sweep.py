@@ -184,6 +184,10 @@ def describe(kind, cell):
 # Progress
 # ---------------------------------------------------------------------------
 
+def say(msg, prefix="sweep.py: "):
+    print(prefix + msg, file=sys.stderr, flush=True)
+
+
 def hms(seconds):
     if seconds is None:
         return "?"
@@ -265,13 +269,10 @@ def dmaengine_rows(cell, inv):
                         tool.get("params", {}).get("bytes_per_channel")})
             rows.append(row)
         if rows:
-            cell["status"] = "ok"
-            cell["error"] = None
+            cell.update(status="ok", error=None)
             return rows
         error = "the tool's JSON has no results"
-    cell["status"] = "failed"
-    cell["error"] = error
-    cell["exit_status"] = rc
+    cell.update(status="failed", error=error, exit_status=rc)
     return [dict(base, prep_mode=m, status="failed", error=error)
             for m in results.PREP_OF_OPTION[cell["prep"]]]
 
@@ -312,8 +313,7 @@ def map_rows(cell, invs):
     if error is None and len(runs) < cell["invocations"]:
         error = f"only {len(runs)} of {cell['invocations']} runs finished"
     if error is not None:
-        cell["status"] = "failed"
-        cell["error"] = error
+        cell.update(status="failed", error=error)
         return [dict(base, status="failed", error=error)]
     row = dict(base, status="ok", error=None, runs=len(runs))
     for op in results.MAP_OPS:
@@ -327,8 +327,7 @@ def map_rows(cell, invs):
                 row[op + suffix] = {"mean": m, "stddev": stddev}
         row[op + "_count"] = sum(x[3] for x in per_run) \
             if all(x[3] is not None for x in per_run) else None
-    cell["status"] = "ok"
-    cell["error"] = None
+    cell.update(status="ok", error=None)
     return [row]
 
 
@@ -458,11 +457,10 @@ class Sweep:
         left = eta(self.done, [c["weight"] for c in self.cells
                                if c["index"] not in self.rows_by_cell])
         if not self.a.quiet:
-            print(progress_line(len(self.done), len(self.cells),
-                                describe(self.kind, cell), ok, seconds,
-                                cell_summary(self.kind, rows),
-                                time.monotonic() - self.t0, left),
-                  file=sys.stderr, flush=True)
+            say(progress_line(len(self.done), len(self.cells),
+                              describe(self.kind, cell), ok, seconds,
+                              cell_summary(self.kind, rows),
+                              time.monotonic() - self.t0, left), "")
         self.checkpoint()
 
     def fail_rest(self, message):
@@ -563,7 +561,7 @@ class GuestReader:
             if not self.ready:
                 self.log.append(line)
                 if self.sw.a.verbose:
-                    print(f"guest: {line}", file=sys.stderr)
+                    say(line, "guest: ")
             return
         what = rec["sweep"]
         if what == "system" and rec.get("rc") == 0 and "tool" in rec:
@@ -645,8 +643,8 @@ def run_vm(sw):
         cmd.append("-q")
     cmd += ["--", guest_command(sw.kind, soft, "cells.txt")]
     if not a.quiet:
-        print(f"booting the VM ({a.kernel_machine}/{a.dma_config}); "
-              f"{len(sw.cells)} cells", file=sys.stderr, flush=True)
+        say(f"booting the VM ({a.kernel_machine}/{a.dma_config}); "
+            f"{len(sw.cells)} cells", "")
     gr = GuestReader(sw)
     # its own process group: an interrupt stops run.sh, timeout and QEMU
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True,
@@ -823,7 +821,7 @@ def main(argv=None):
     try:
         cells = plan_map(a) if a.map else plan_dmaengine(a, page_size)
     except ValueError as e:
-        print(f"sweep.py: {e}", file=sys.stderr)
+        say(str(e))
         return 2
     if a.dry_run:
         for cell in cells:
@@ -837,8 +835,7 @@ def main(argv=None):
     a.output = a.output or "sweep-" + now.strftime("%Y%m%d-%H%M%S")
     os.makedirs(a.output, exist_ok=True)
     if os.path.exists(os.path.join(a.output, "results.json")) and not a.force:
-        print(f"sweep.py: {a.output}/results.json exists (--force overwrites)",
-              file=sys.stderr)
+        say(f"{a.output}/results.json exists (--force overwrites)")
         return 2
 
     if a.vm:	# the guest's tool describes the guest
@@ -847,8 +844,8 @@ def main(argv=None):
     else:
         a.tool_path = find_tool(a.tool)
         if not os.access(a.tool_path, os.X_OK):
-            print(f"sweep.py: no tool at {a.tool_path}: build it (make -C "
-                  "tools/dma) or give --tool", file=sys.stderr)
+            say(f"no tool at {a.tool_path}: build it (make -C tools/dma) or "
+                "give --tool")
             return 2
         system = sysinfo.ask_tool(a.tool_path)
     params = {k: v for k, v in vars(a).items()
@@ -872,7 +869,7 @@ def main(argv=None):
         if a.vm:
             err = run_vm(sw)
             if err:
-                print(f"sweep.py: {err}", file=sys.stderr)
+                say(err)
                 status = 1
         else:
             run_here(sw)
@@ -886,26 +883,24 @@ def main(argv=None):
     sys.stdout.write(table)
     failed = sum(1 for c in cells if c.get("status") != "ok")
     if not a.quiet:
-        print(f"{len(cells) - failed} of {len(cells)} cells ok; results in "
-              f"{a.output}/ (results.json, results.csv, table.txt)",
-              file=sys.stderr)
+        say(f"{len(cells) - failed} of {len(cells)} cells ok; results in "
+            f"{a.output}/ (results.json, results.csv, table.txt)", "")
         for mode in ("memcpy_sg", "memcpy_vec"):
             if kind == "dmaengine" and any(
                     mode in (c.get("error") or "") and
                     c.get("status") != "ok" for c in cells):
-                print(f"sweep.py: {mode} is missing on this kernel: sweep "
-                      "--prep auto (the default) or --prep memcpy,cpu, or use "
-                      "the patched kernel (--vm --kernel-machine x86-debug)",
-                      file=sys.stderr)
+                say(f"{mode} is missing on this kernel: sweep --prep auto (the "
+                    "default) or --prep memcpy,cpu, or use the patched kernel "
+                    "(--vm --kernel-machine x86-debug)")
         left_out = sorted({m.get("prep_mode") for c in cells
                            for m in (c.get("tool") or {}).get("missing") or []})
         if kind == "dmaengine" and left_out:
-            print(f"sweep.py: not run on this kernel: {', '.join(left_out)} "
-                  "(the table's '# not run' lines say why)", file=sys.stderr)
+            say(f"not run on this kernel: {', '.join(left_out)} (the table's "
+                "'# not run' lines say why)")
         if a.perf == "record":
-            print(f"sweep.py: flame graphs: perf script -i {a.output}/perf/"
-                  "cell-N.perf.data | stackcollapse-perf.pl | flamegraph.pl "
-                  "> cell-N.svg (Documentation/sweeps.rst)", file=sys.stderr)
+            say(f"flame graphs: perf script -i {a.output}/perf/cell-N.perf.data"
+                " | stackcollapse-perf.pl | flamegraph.pl > cell-N.svg "
+                "(Documentation/sweeps.rst)")
     if status == 0 and failed == len(cells):
         status = 1
     return status

@@ -54,16 +54,14 @@ FORMAT_VERSION = 3
 # Keys a version renamed (one name for one parameter, from the ABI to the
 # tool's options and JSON to the results): load() gives an older file's
 # keys, wherever they are, their new names, so that a sweep can be
-# compared with one made before. {version: {old name: new name}}, and
-# RENAMED_PARAMS for the keys of the sweep's params alone
+# compared with one made before. {version: ({old name: new name}, and
+# those of the keys of the sweep's params alone)}
 RENAMED = {
-    3: dict({"trans_delay_ns": "dma_trans_ns", "warmup": "warmup_runs",
-             "sd": "stddev", "sd_ns": "stddev_ns", "dir": "dma_dir"},
-            **{f"{op}_sd_us": f"{op}_stddev_us"
-               for op in ("map", "unmap", "sync_cpu", "sync_device")}),
-}
-RENAMED_PARAMS = {
-    3: {"bytes": "bytes_per_channel"},	# rows' bytes is a count
+    3: (dict({"trans_delay_ns": "dma_trans_ns", "warmup": "warmup_runs",
+              "sd": "stddev", "sd_ns": "stddev_ns", "dir": "dma_dir"},
+             **{f"{op}_sd_us": f"{op}_stddev_us"
+                for op in ("map", "unmap", "sync_cpu", "sync_device")}),
+        {"bytes": "bytes_per_channel"}),	# rows' bytes is a count
 }
 
 # in the tool's order: the DMA forms, then the CPU copy
@@ -154,14 +152,12 @@ def upgrade(res):
     """An older results file with the keys of this FORMAT_VERSION (its
     format_version stays what it was: what it lacks, it still lacks)."""
     version = res.get("format_version", 1)
-    for since in sorted(RENAMED):
+    for since, (names, params) in sorted(RENAMED.items()):
         if version < since:
-            res = _rename_keys(res, RENAMED[since])
-    for since in sorted(RENAMED_PARAMS):
-        if version < since and isinstance(res.get("params"), dict):
-            names = RENAMED_PARAMS[since]
-            res["params"] = {names.get(k, k): v
-                             for k, v in res["params"].items()}
+            res = _rename_keys(res, names)
+            if isinstance(res.get("params"), dict):
+                res["params"] = {params.get(k, k): v
+                                 for k, v in res["params"].items()}
     return res
 
 
