@@ -22,7 +22,6 @@ run_py_tests "$TOP" "$WORK" <<'PY'
 import csv, io, json, os, re, subprocess, sys
 from pytap import check, done
 top, work = sys.argv[1], sys.argv[2]
-sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(top, "scripts"))
 import sweep
 from report import results, sysinfo
@@ -47,6 +46,17 @@ def doc(rows, cells=(), kind="dmaengine"):
 
 real = open(os.path.join(FIX, "tool-dmaengine.json")).read()
 
+def rows_of(t=None, c=None):
+    """The rows of a successful call: the captured JSON, or the document t."""
+    return sweep.dmaengine_rows(c or cell(), [(0, real if t is None else json.dumps(t), "", 1.0)])
+
+def table(rows):
+    return results.format_table(doc(rows), with_header=False).splitlines()
+
+def plan(*argv, page_size=4096):
+    a = sweep.parse_args(list(argv))
+    return sweep.plan_map(a) if a.map else sweep.plan_dmaengine(a, page_size)
+
 def reference_row():
     t = json.loads(real)
     r = t["results"][0]
@@ -55,20 +65,20 @@ def reference_row():
              submit_ms={"mean": 4.44, "stddev": 0.09}, issue_ms={"mean": 0.09, "stddev": 0.04},
              wait_ms={"mean": 603.54, "stddev": 5.03}, map_ms={"mean": 1.2, "stddev": 0.03},
              unmap_ms={"mean": 0.8, "stddev": 0.01}, gbps={"mean": 0.85, "stddev": 0.01})
-    rows = sweep.dmaengine_rows(cell(ch=1, sge=512), [(0, json.dumps(t), "", 1.0)])
+    rows = rows_of(t, cell(ch=1, sge=512))
     got = results.format_table(doc(rows), with_header=False)
     assert got == REF, "\n" + got + REF
 check("table: the reference row, byte for byte (header, widths, \u00b1)", reference_row)
 
 def real_json():
     c = cell()
-    rows = sweep.dmaengine_rows(c, [(0, real, "", 1.0)])
+    rows = rows_of(c=c)
     assert c["status"] == "ok" and c["tool"]["kernel"] == "6.12.117+deb12-amd64"
     assert len(rows) == 1 and rows[0]["status"] == "ok" and rows[0]["chan"] == 2
     assert rows[0]["bytes_per_channel"] == 1048576
     assert rows[0]["depth"] == 1 and rows[0]["buffers"] == "reuse"
     assert rows[0]["copy_ms"] == {"mean": 0, "stddev": 0} and "prep_stalls" in rows[0]
-    line = results.format_table(doc(rows), with_header=False).splitlines()[1]
+    line = table(rows)[1]
     want = ("prep_memcpy    2    4KB   16  23.16 \u00b1 31.95   0.40 \u00b1 0.09    "
             "0.09 \u00b1 0.01   5.69 \u00b1 5.69 19.73 \u00b1 29.27     0.01 \u00b1 0.00   "
             "0.01 \u00b1 0.00   512        0.36 \u00b1 0.35")
@@ -94,7 +104,7 @@ def failed_rows():
     assert c["status"] == "failed" and c["exit_status"] == 1 and c["error"] == msg.strip()
     assert [r["prep_mode"] for r in rows] == ["prep_memcpy", "prep_memcpy_sg"]
     assert all(r["status"] == "failed" for r in rows)
-    t = results.format_table(doc(rows), with_header=False).splitlines()
+    t = table(rows)
     assert t[1] == "prep_memcpy    2    4KB   16  FAILED: this kernel has no dmaengine_prep_dma_memcpy_sg(): use --prep memcpy", t[1]
     c = cell()
     sweep.dmaengine_rows(c, [(0, "not json", "", 0.1)])
@@ -105,7 +115,7 @@ def failed_rows():
 check("failed cells: a row per prep mode, the diagnosis line in the table", failed_rows)
 
 def csv_writer():
-    rows = sweep.dmaengine_rows(cell(), [(0, real, "", 1.0)])
+    rows = rows_of()
     rows += sweep.dmaengine_rows(dict(cell(prep="memcpy_sg", ch=4), index=1), [(1, "", "x: no channel", 0.1)])
     text = results.format_csv(doc(rows))
     rd = list(csv.DictReader(io.StringIO(text)))
@@ -133,9 +143,8 @@ def progress():
 check("progress: the estimate of the time left (failed cells excluded), the line", progress)
 
 def weights():
-    a = sweep.parse_args(["--channels", "1,4", "--orders", "0,9", "--sge", "512",
-                          "--bytes-per-channel", "1M", "--runs", "3"])
-    cells = sweep.plan_dmaengine(a, 4096)
+    cells = plan("--channels", "1,4", "--orders", "0,9", "--sge", "512",
+                 "--bytes-per-channel", "1M", "--runs", "3")
     assert len(cells) == 4 and [c["channels"] for c in cells] == [1, 1, 4, 4]
     # weight: prep modes x (runs + warm-up) x channels x bytes a channel
     # copies; order 9 x 512 is a 1G batch: 1M is rounded up to it
@@ -147,10 +156,9 @@ def weights():
                                 "--folio-order", "0", "--sge", "512", "--runs", "3",
                                 "--buffers", "distinct", "--depth", "1",
                                 "--bytes-per-channel", "1M", "--json"], cells[0]["argv"]
-    a = sweep.parse_args(["--prep", "both,cpu", "--channels", "1", "--orders", "0",
-                          "--depth", "1,4", "--buffers", "reuse,distinct",
-                          "--src-node", "0", "--dst-node", "1", "--cpus", "0-3"])
-    cells = sweep.plan_dmaengine(a, 4096)
+    cells = plan("--prep", "both,cpu", "--channels", "1", "--orders", "0", "--depth", "1,4",
+                 "--buffers", "reuse,distinct", "--src-node", "0", "--dst-node", "1",
+                 "--cpus", "0-3")
     assert [(c["buffers"], c["depth"], c["prep"]) for c in cells] == [
         ("reuse", 1, "both"), ("reuse", 1, "cpu"), ("reuse", 4, "both"), ("reuse", 4, "cpu"),
         ("distinct", 1, "both"), ("distinct", 1, "cpu"), ("distinct", 4, "both"),
@@ -161,22 +169,20 @@ def weights():
                                 "--dst-node", "1", "--cpus", "0-3", "--json"], cells[2]["argv"]
     assert cells[0]["weight"] == 2 * 21 * (512 << 20) and cells[1]["weight"] == 21 * (512 << 20)
     assert sweep.describe("dmaengine", cells[2]) == "both chan 1 folio 4KB sge 512 depth 4 reuse buffers"
-    a = sweep.parse_args(["--prep", "memcpy,memcpy_sg", "--channels", "2", "--orders", "0"])
-    assert [c["prep"] for c in sweep.plan_dmaengine(a, 4096)] == ["memcpy", "memcpy_sg"]
-    a = sweep.parse_args(["--prep", "memcpy_sg,memcpy_vec", "--channels", "2", "--orders", "0"])
-    cells = sweep.plan_dmaengine(a, 4096)
+    assert [c["prep"] for c in plan("--prep", "memcpy,memcpy_sg", "--channels", "2",
+                                    "--orders", "0")] == ["memcpy", "memcpy_sg"]
+    cells = plan("--prep", "memcpy_sg,memcpy_vec", "--channels", "2", "--orders", "0")
     assert [c["prep"] for c in cells] == ["memcpy_sg", "memcpy_vec"]
     assert cells[1]["argv"][:4] == ["-m", "dmaengine", "--prep", "memcpy_vec"], cells[1]["argv"]
     assert cells[1]["weight"] == 21 * 2 * (512 << 20)
     assert sweep.describe("dmaengine", cells[1]) == "memcpy_vec chan 2 folio 4KB sge 512"
-    a = sweep.parse_args(["--prep", "all", "--channels", "1", "--orders", "0"])
-    assert sweep.plan_dmaengine(a, 4096)[0]["weight"] == 4 * 21 * (512 << 20)
+    assert plan("--prep", "all", "--channels", "1", "--orders", "0")[0]["weight"] == \
+        4 * 21 * (512 << 20)
     assert results.PREP_OF_OPTION["all"] == ("prep_memcpy", "prep_memcpy_sg",
                                              "prep_memcpy_vec", "cpu")
     assert results.PREP_OF_OPTION["both"] == ("prep_memcpy", "prep_memcpy_sg")
-    a = sweep.parse_args(["--map"])
-    cells = sweep.plan_map(a)
-    assert len(cells) == 2 * 3 * 5 and a.runs == 5 and cells[0]["invocations"] == 5
+    cells = plan("--map")
+    assert len(cells) == 2 * 3 * 5 and cells[0]["invocations"] == 5 == sweep.parse_args(["--map"]).runs
     assert cells[0]["argv"] == ["-m", "single", "-g", "1", "-t", "1", "-s", "10", "--json"]
 check("cells: matrix order (prep innermost), argv, weights, map defaults", weights)
 
@@ -184,6 +190,14 @@ def run(args, env=None):
     e = dict(os.environ)
     e.update(env or {})
     return subprocess.run([sys.executable, SWEEP] + args, capture_output=True, text=True, env=e)
+
+def swept(name, args, env=None, rc=0):
+    """A sweep here of the stand-in tool into WORK/NAME: the process, its
+    results.json and the directory."""
+    o = os.path.join(work, name)
+    q = run(["--tool", FAKE] + args + ["-o", o], env)
+    assert q.returncode == rc, (q.returncode, q.stderr)
+    return q, json.load(open(os.path.join(o, "results.json"))), o
 
 out1 = os.path.join(work, "de")
 log = os.path.join(work, "tool.log")
@@ -304,38 +318,29 @@ def render_again():
 check("--render rewrites the same table; an existing results.json needs --force", render_again)
 
 def no_sg():
-    o = os.path.join(work, "nosg")
-    q = run(["--tool", FAKE, "--channels", "1", "--orders", "0", "--runs", "2",
-             "--prep", "both,memcpy", "-o", o], {"FAKE_TOOL_NO_SG": "1"})
-    assert q.returncode == 0, q.stderr
-    r = json.load(open(os.path.join(o, "results.json")))
+    q, r, _ = swept("nosg", ["--channels", "1", "--orders", "0", "--runs", "2",
+                             "--prep", "both,memcpy"], {"FAKE_TOOL_NO_SG": "1"})
     assert [c["status"] for c in r["cells"]] == ["failed", "ok"]
     assert "no dmaengine_prep_dma_memcpy_sg" in r["cells"][0]["error"]
     assert "sweep --prep auto (the default) or --prep memcpy,cpu" in q.stderr
     # --prep auto: the tool leaves memcpy_sg out and says why
-    o = os.path.join(work, "nosg-auto")
-    q = run(["--tool", FAKE, "--channels", "1", "--orders", "0", "--runs", "2", "-o", o],
-            {"FAKE_TOOL_NO_SG": "1"})
-    assert q.returncode == 0, q.stderr
-    r = json.load(open(os.path.join(o, "results.json")))
+    q, r, _ = swept("nosg-auto", ["--channels", "1", "--orders", "0", "--runs", "2"],
+                    {"FAKE_TOOL_NO_SG": "1"})
     assert [c["status"] for c in r["cells"]] == ["ok"]
     assert [x["prep_mode"] for x in r["rows"]] == ["prep_memcpy", "cpu"]
     assert ("# not run: prep_memcpy_sg: this kernel has no dmaengine_prep_dma_memcpy_sg(): "
             "see kernel/patches/ in the project") in q.stdout.splitlines(), q.stdout
     assert "not run on this kernel: prep_memcpy_sg" in q.stderr
-    q = run(["--tool", FAKE, "--channels", "1", "--orders", "0", "--prep", "memcpy_sg",
-             "-o", os.path.join(work, "allfail")], {"FAKE_TOOL_NO_SG": "1"})
-    assert q.returncode == 1 and "0 of 1 cells ok" in q.stderr
+    q, r, _ = swept("allfail", ["--channels", "1", "--orders", "0", "--prep", "memcpy_sg"],
+                    {"FAKE_TOOL_NO_SG": "1"}, rc=1)
+    assert "0 of 1 cells ok" in q.stderr
 check("memcpy_sg missing: named, the cell fails with a hint; auto: left out, said in the table; all failed: exit 1", no_sg)
 
 def map_sweep():
-    o = os.path.join(work, "map")
     lg = os.path.join(work, "map.log")
-    q = run(["--map", "--tool", FAKE, "--granules", "1,8", "--threads", "2", "--runs", "3",
-             "--seconds", "1", "-o", o], {"FAKE_TOOL_LOG": lg})
-    assert q.returncode == 0, q.stderr
+    q, r, o = swept("map", ["--map", "--granules", "1,8", "--threads", "2", "--runs", "3",
+                            "--seconds", "1"], {"FAKE_TOOL_LOG": lg})
     assert len(open(lg).read().splitlines()) == 2 * 2 * 3
-    r = json.load(open(os.path.join(o, "results.json")))
     assert r["kind"] == "map" and len(r["rows"]) == 4 and len(r["cells"][0]["runs"]) == 3
     row = r["rows"][1]
     assert (row["mode"], row["granule"], row["threads"], row["runs"]) == ("single", 8, 2, 3)
@@ -351,11 +356,9 @@ def map_sweep():
 check("--map: runs a cell, mean and SD over runs, map table and CSV", map_sweep)
 
 def map_ext():
-    o = os.path.join(work, "mapsync")
-    q = run(["--map", "--tool", FAKE, "--map-modes", "sg", "--granules", "8,2048", "--threads", "1",
-             "--runs", "2", "--seconds", "1", "--tool-args=--sync", "-o", o])
-    assert q.returncode == 0, q.stderr
-    r = json.load(open(os.path.join(o, "results.json")))
+    q, r, o = swept("mapsync", ["--map", "--map-modes", "sg", "--granules", "8,2048",
+                                "--threads", "1", "--runs", "2", "--seconds", "1",
+                                "--tool-args=--sync"])
     row = r["rows"][0]
     # the extended interface's ns, not the selftest's 100 ns steps
     assert abs(row["map_us"]["mean"] - 1.807) < 1e-9 and abs(row["sync_cpu_us"]["mean"] - 0.457) < 1e-9
@@ -373,13 +376,11 @@ def map_ext():
 check("--map --tool-args=--sync: ns from results.ops, sync columns, p99, compare's figures", map_ext)
 
 def map_fail():
-    o = os.path.join(work, "mapfail")
     lg = os.path.join(work, "mapfail.log")
-    q = run(["--map", "--tool", FAKE, "--map-modes", "sg", "--granules", "1", "--threads", "1",
-             "--runs", "4", "-o", o], {"FAKE_TOOL_FAIL_MAP": "1", "FAKE_TOOL_LOG": lg})
-    assert q.returncode == 1
+    q, r, o = swept("mapfail", ["--map", "--map-modes", "sg", "--granules", "1", "--threads", "1",
+                                "--runs", "4"], {"FAKE_TOOL_FAIL_MAP": "1", "FAKE_TOOL_LOG": lg},
+                    rc=1)
     assert len(open(lg).read().splitlines()) == 1      # stops at the first failure
-    r = json.load(open(os.path.join(o, "results.json")))
     assert r["rows"][0]["status"] == "failed" and "no device is bound" in r["rows"][0]["error"]
 check("--map: a failing call ends its cell at once, recorded with the message", map_fail)
 
@@ -600,8 +601,7 @@ def dry_run():
 check("--dry-run lists the cells and their commands", dry_run)
 
 def preset_mail():
-    a = sweep.parse_args(["--preset", "mail"])
-    cells = sweep.plan_dmaengine(a, 4096)
+    cells = plan("--preset", "mail")
     assert [(c["channels"], c["folio_bytes"]) for c in cells] == [
         (1, 4096), (1, 2 << 20), (16, 4096), (16, 2 << 20)], cells
     assert cells[3]["argv"] == ["-m", "dmaengine", "--channels", "16", "--folio-order", "9",
@@ -609,17 +609,13 @@ def preset_mail():
                                 "--depth", "1", "--bytes-per-channel", "512M", "--src-node", "0",
                                 "--dst-node", "1", "--json"], cells[3]["argv"]
     assert cells[0]["prep"] == "auto"	# every mode this kernel has, the CPU copy too
-    a = sweep.parse_args(["--preset", "mail", "--channels", "4", "--runs", "3"])
-    cells = sweep.plan_dmaengine(a, 4096)
-    assert [c["channels"] for c in cells] == [4, 4] and a.runs == 3
-    a = sweep.parse_args(["--preset", "mail", "--orders", "4"])
-    assert [c["folio_order"] for c in sweep.plan_dmaengine(a, 4096)] == [4, 4]
-    a = sweep.parse_args(["--preset", "mail", "--folios", "16K,2M"])
-    assert [c["folio_order"] for c in sweep.plan_dmaengine(a, 16384)] == [0, 7] * 2, \
-        "16K and 2M with 16K pages"
-    a = sweep.parse_args(["--folios", "4K,3K"])
+    cells = plan("--preset", "mail", "--channels", "4", "--runs", "3")
+    assert [c["channels"] for c in cells] == [4, 4] and cells[0]["argv"][8:10] == ["--runs", "3"]
+    assert [c["folio_order"] for c in plan("--preset", "mail", "--orders", "4")] == [4, 4]
+    assert [c["folio_order"] for c in plan("--preset", "mail", "--folios", "16K,2M",
+                                           page_size=16384)] == [0, 7] * 2, "16K and 2M, 16K pages"
     try:
-        sweep.plan_dmaengine(a, 4096)
+        plan("--folios", "4K,3K")
         assert False, "3K accepted"
     except ValueError as e:
         assert "--folios 3K" in str(e)
@@ -637,8 +633,8 @@ def varied_table():
         c = dict(cell(ch=1), index=i, depth=depth, buffers=bufs)
         t = json.loads(real)
         t["results"][0].update(depth=depth, buffers=bufs)
-        rows += sweep.dmaengine_rows(c, [(0, json.dumps(t), "", 1.0)])
-    lines = results.format_table(doc(rows), with_header=False).splitlines()
+        rows += rows_of(t, c)
+    lines = table(rows)
     assert lines[0].split()[:6] == ["mode", "chan", "folio", "sge", "depth", "buffers"], lines[0]
     assert lines[1].startswith("prep_memcpy    2    4KB   16  1     distinct 23.16"), lines[1]
     assert lines[2].startswith("prep_memcpy    2    4KB   16  1     reuse    23.16"), lines[2]
@@ -647,7 +643,7 @@ def varied_table():
     old = [dict(r) for r in rows[:1]]
     for k in ("depth", "buffers", "copy_ms", "prep_stalls"):
         old[0].pop(k)
-    line = results.format_table(doc(old), with_header=False).splitlines()[1]
+    line = table(old)[1]
     assert line.startswith("prep_memcpy    2    4KB   16  23.16"), line
     rd = list(csv.DictReader(io.StringIO(results.format_csv(doc(old)))))
     assert rd[0]["depth"] == "1" and rd[0]["buffers"] == "reuse" and rd[0]["copy_ms_mean"] == ""
@@ -655,11 +651,8 @@ def varied_table():
 check("depth and buffers varied: their columns; format 1 rows read as depth 1, reuse", varied_table)
 
 def vec_sweep():
-    o = os.path.join(work, "vec")
-    q = run(["--tool", FAKE, "--channels", "2", "--orders", "0", "--sge", "16", "--runs", "2",
-             "-o", o], {"FAKE_TOOL_VEC": "1"})
-    assert q.returncode == 0, q.stderr
-    r = json.load(open(os.path.join(o, "results.json")))
+    q, r, o = swept("vec", ["--channels", "2", "--orders", "0", "--sge", "16", "--runs", "2"],
+                    {"FAKE_TOOL_VEC": "1"})
     assert [x["prep_mode"] for x in r["rows"]] == ["prep_memcpy", "prep_memcpy_sg",
                                                    "prep_memcpy_vec", "cpu"]
     assert r["system"]["providers"][0]["has_memcpy_vec"] is True
@@ -676,11 +669,8 @@ def vec_sweep():
     assert [x["mode"] for x in rd] == ["prep_memcpy", "prep_memcpy_sg", "prep_memcpy_vec", "cpu"]
     assert rd[2]["convert_ms_mean"] == "0.500000" and rd[1]["convert_ms_mean"] == "0.000000"
     # --prep memcpy_vec on a kernel without it: the cell fails, a hint
-    o = os.path.join(work, "novec")
-    q = run(["--tool", FAKE, "--channels", "1", "--orders", "0", "--runs", "2",
-             "--prep", "memcpy_vec,memcpy_sg", "-o", o])
-    assert q.returncode == 0, q.stderr
-    r = json.load(open(os.path.join(o, "results.json")))
+    q, r, o = swept("novec", ["--channels", "1", "--orders", "0", "--runs", "2",
+                              "--prep", "memcpy_vec,memcpy_sg"])
     assert [c["status"] for c in r["cells"]] == ["failed", "ok"]
     assert "no dmaengine_prep_dma_memcpy_vec" in r["cells"][0]["error"]
     assert "sweep.py: memcpy_vec is missing on this kernel: sweep --prep auto" in q.stderr, q.stderr
@@ -689,9 +679,7 @@ def vec_sweep():
     assert len(t) == 1 and "FAILED: this kernel has no dmaengine_prep_dma_memcpy_vec()" in t[0], t
     assert "convert_ms" not in q.stdout	# no memcpy_vec row ran
     # auto on that kernel: left out, said in the table and on stderr
-    o = os.path.join(work, "novec-auto")
-    q = run(["--tool", FAKE, "--channels", "1", "--orders", "0", "--runs", "2", "-o", o])
-    assert q.returncode == 0, q.stderr
+    q, r, o = swept("novec-auto", ["--channels", "1", "--orders", "0", "--runs", "2"])
     assert "not run on this kernel: prep_memcpy_vec" in q.stderr, q.stderr
     assert "# not run: prep_memcpy_vec: this kernel has no dmaengine_prep_dma_memcpy_vec()" in q.stdout
 check("memcpy_vec: auto runs it where the kernel has it (its row, convert_ms column and CSV); "
@@ -719,16 +707,16 @@ def vec_rows():
     assert "convert_ms_mean" in head and \
         head.index("convert_ms_mean") == head.index("copy_ms_stddev") + 1
     # a tool from before memcpy_vec: no convert_ms in its rows
-    rows = sweep.dmaengine_rows(cell(), [(0, real, "", 1.0)])
+    rows = rows_of()
     del rows[0]["convert_ms"]
     rd = list(csv.DictReader(io.StringIO(results.format_csv(doc(rows)))))
     assert rd[0]["convert_ms_mean"] == ""
     # --dst-folio-order: the folio cell names both sizes
     t = json.loads(real)
     t["results"][0].update(dst_folio_order=4, dst_folio_bytes=65536)
-    rows = sweep.dmaengine_rows(cell(), [(0, json.dumps(t), "", 1.0)])
+    rows = rows_of(t)
     assert results.folio_label(rows[0]) == "4KB/64KB"
-    line = results.format_table(doc(rows), with_header=False).splitlines()[1]
+    line = table(rows)[1]
     assert line.startswith("prep_memcpy    2    4KB/64KB 16  23.16"), line
 check("results.py: convert_ms is memcpy_vec's alone, rows in the tool's order, CSV column; src/dst folio label", vec_rows)
 
