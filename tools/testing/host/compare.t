@@ -30,7 +30,6 @@ import atexit, json, math, os, shutil, subprocess, sys, tempfile
 from pytap import check, close, done
 import scipy.stats
 top = sys.argv[1]
-sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(top, "scripts"))
 from report import stats
 
@@ -99,10 +98,12 @@ def against_scipy():
         close(w["p"], p, 1e-12)
 check("Welch: t and p equal scipy.stats.ttest_ind_from_stats (1e-12), 6 cases", against_scipy)
 
+TMP = tempfile.mkdtemp()
+atexit.register(shutil.rmtree, TMP)
+
 def hide_scipy():
     """An environment whose python3 cannot import scipy."""
-    d = tempfile.mkdtemp()
-    atexit.register(shutil.rmtree, d)
+    d = TMP
     os.mkdir(os.path.join(d, "scipy"))
     with open(os.path.join(d, "scipy", "__init__.py"), "w") as f:
         f.write("raise ImportError('No module named scipy (hidden)')\n")
@@ -125,6 +126,21 @@ def run(*args, env=None):
     # by its #!, as the documentation runs it
     p = subprocess.run([COMPARE] + list(args), capture_output=True, text=True, env=env)
     return p.returncode, p.stdout, p.stderr
+
+def jrun(*args, env=None):
+    """compare.py --json ARGS: exit 0, its document."""
+    rc, out, err = run("--json", *args, env=env)
+    assert rc == 0, err
+    return json.loads(out)
+
+RD = os.path.join(FIX, "results-dmaengine.json")
+def variant(name, edit):
+    """A copy of results-dmaengine.json that edit(results) changed, in TMP."""
+    r = json.load(open(RD))
+    edit(r)
+    f = os.path.join(TMP, name)
+    json.dump(r, open(f, "w"))
+    return f
 
 rc, out, err = run("--json", A, B)
 doc = {}
@@ -168,8 +184,7 @@ check("either side of alpha: +6% p 0.065 '~', +7% p 0.033 significant", boundary
 def sleep_cell():
     c = find("run_ms", "prep_memcpy", 16)
     close(c["p"], 0.07939, 1e-5); assert c["significant"] is False
-    rc2, out2, _ = run("--json", "--alpha", "0.1", A, B)
-    d2 = json.loads(out2)
+    d2 = jrun("--alpha", "0.1", A, B)
     assert find("run_ms", "prep_memcpy", 16, d2)["significant"] is True
     assert d2["alpha"] == 0.1
 check("sleep data as a cell: p 0.07939, '~' at alpha 0.05, significant with --alpha 0.1", sleep_cell)
@@ -197,10 +212,8 @@ check("geomean over the 7 cells both sides have", geo)
 def all_against_scipy():
     """Every comparison of A B and of --prep A: SciPy's p; both SDs 0,
     the documented 1 (equal means) or 0."""
-    rc, out, err = run("--prep", "--json", A)
-    assert rc == 0, err
     n = 0
-    for c in doc["comparisons"] + json.loads(out)["comparisons"]:
+    for c in doc["comparisons"] + jrun("--prep", A)["comparisons"]:
         if c["status"] != "ok" or c["p"] is None:
             continue
         a = (c["a"]["mean"], c["a"]["stddev"], c["a"]["n"])
@@ -240,9 +253,7 @@ def text_table():
 check("text: per-figure tables, deltas, '~ (p=...)', '?', not-compared list, summary", text_table)
 
 def prep():
-    rc, out, err = run("--prep", "--json", A)
-    assert rc == 0, err
-    d = json.loads(out)
+    d = jrun("--prep", A)
     assert d["mode"] == "prep"
     c = [x for x in d["comparisons"] if x["figure"] == "run_ms" and x["key"]["channels"] == 8][0]
     close(c["delta_pct"], -50.0, 1e-9); assert c["significant"] is True and c["better"] is True
@@ -255,10 +266,8 @@ def prep():
 check("--prep: prep_memcpy_sg against prep_memcpy in one file (-50%, better)", prep)
 
 def cpu_modes():
-    r = os.path.join(FIX, "results-dmaengine.json")
-    rc, out, err = run("--prep", "--modes", "cpu,prep_memcpy_sg", "--json", r)
-    assert rc == 0, err
-    d = json.loads(out)
+    r = RD
+    d = jrun("--prep", "--modes", "cpu,prep_memcpy_sg", r)
     assert d["a"]["short"] == "cpu" and d["b"]["short"] == "prep_memcpy_sg"
     # the tool's figures in ms and GB/s, in its order (its JSON's figures)
     assert d["figures"] == ["run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms",
@@ -277,29 +286,20 @@ def cpu_modes():
     assert rc == 2 and "--modes needs two different prep modes" in err
 check("--prep --modes cpu,prep_memcpy_sg: the offload against the CPU copy, only the figures both have", cpu_modes)
 
-def vec_file():
-    """results-dmaengine.json with a prep_memcpy_vec row beside each
-    prep_memcpy_sg row: 10% faster, and a conversion time."""
-    import tempfile
-    r = json.load(open(os.path.join(FIX, "results-dmaengine.json")))
-    vec = []
-    for x in r["rows"]:
+def add_vec(r):
+    """A prep_memcpy_vec row beside each prep_memcpy_sg row: 10% faster, and
+    a conversion time."""
+    for x in list(r["rows"]):
         if x["prep_mode"] == "prep_memcpy_sg":
             v = dict(x, prep_mode="prep_memcpy_vec")
             if x["status"] == "ok":
                 v["run_ms"] = {"mean": x["run_ms"]["mean"] * 0.9, "stddev": x["run_ms"]["stddev"]}
                 v["convert_ms"] = {"mean": 0.25, "stddev": 0.01}
-            vec.append(v)
-    r["rows"] += vec
-    f = os.path.join(tempfile.mkdtemp(), "vec.json")
-    json.dump(r, open(f, "w"))
-    return f
+            r["rows"].append(v)
 
 def vec_modes():
-    f = vec_file()
-    rc, out, err = run("--prep", "--modes", "prep_memcpy_sg,prep_memcpy_vec", "--json", f)
-    assert rc == 0, err
-    d = json.loads(out)
+    f = variant("vec.json", add_vec)
+    d = jrun("--prep", "--modes", "prep_memcpy_sg,prep_memcpy_vec", f)
     assert d["a"]["short"] == "prep_memcpy_sg" and d["b"]["short"] == "prep_memcpy_vec"
     assert d["figures"][-3:] == ["copy_ms", "convert_ms", "gbps"], d["figures"]
     figs = {c["figure"] for c in d["comparisons"]}
@@ -310,12 +310,10 @@ def vec_modes():
     close(c["delta_pct"], -10.0, 1e-9)
     assert c["better"] is True
     # the default stays memcpy against memcpy_sg
-    rc, out, err = run("--prep", "--json", f)
-    d = json.loads(out)
+    d = jrun("--prep", f)
     assert d["a"]["short"] == "prep_memcpy" and d["b"]["short"] == "prep_memcpy_sg"
     # before/after files with memcpy_vec rows: convert_ms compared for them
-    rc, out, err = run("--json", f, f)
-    d = json.loads(out)
+    d = jrun(f, f)
     assert "convert_ms" in d["figures"]
     conv = [c for c in d["comparisons"] if c["figure"] == "convert_ms"]
     assert conv and all(c["key"]["prep_mode"] == "prep_memcpy_vec" for c in conv)
@@ -330,38 +328,21 @@ check("--prep --modes prep_memcpy_sg,prep_memcpy_vec: the two batch forms; conve
 def dst_order_cells():
     """A file whose rows differ from the other's only in the destination
     folio order: no cell pairs up, and the labels say why."""
-    import tempfile
-    r = json.load(open(os.path.join(FIX, "results-dmaengine.json")))
-    for x in r["rows"]:
-        x["dst_folio_order"] = x["folio_order"] + 1
-    f = os.path.join(tempfile.mkdtemp(), "dst.json")
-    json.dump(r, open(f, "w"))
-    plain = os.path.join(FIX, "results-dmaengine.json")
-    rc, out, err = run("--json", plain, f)
-    assert rc == 0, err
-    d = json.loads(out)
-    both = [c for c in d["comparisons"] if c.get("status") == "ok"]
+    f = variant("dst.json", lambda r: [x.update(dst_folio_order=x["folio_order"] + 1)
+                                       for x in r["rows"]])
+    both = [c for c in jrun(RD, f)["comparisons"] if c.get("status") == "ok"]
     assert not both, both[:1]
-    rc, out, err = run(plain, f)
+    rc, out, err = run(RD, f)
     assert "dst_order=" in out, out
-    rc, out, err = run("--json", f, f)
-    d = json.loads(out)
-    ok = [c for c in d["comparisons"] if c.get("status") == "ok"]
+    ok = [c for c in jrun(f, f)["comparisons"] if c.get("status") == "ok"]
     assert ok and all(c["key"]["dst_folio_order"] == c["key"]["folio_order"] + 1
                       for c in ok)
 check("rows of another destination folio order are other cells, labelled dst_order=", dst_order_cells)
 
 def cpufreq_warning():
-    import tempfile
-    r = json.load(open(os.path.join(FIX, "results-dmaengine.json")))
-    d = tempfile.mkdtemp()
-    a = os.path.join(d, "a.json")
-    json.dump(r, open(a, "w"))
-    for c in r["cells"]:
-        if c.get("tool"):
-            c["tool"]["system"]["cpufreq"]["governor"] = "powersave"
-    b = os.path.join(d, "b.json")
-    json.dump(r, open(b, "w"))
+    a = RD
+    b = variant("b.json", lambda r: [c["tool"]["system"]["cpufreq"].update(governor="powersave")
+                                     for c in r["cells"] if c.get("tool")])
     rc, out, err = run(a, b)
     assert rc == 0 and "# warning: the CPU frequency state differs: governor performance, " \
         "now 2000 MHz, max 3000 MHz; boost off in A, governor powersave" in out, out[:600]
@@ -370,8 +351,7 @@ def cpufreq_warning():
 check("a warning when the two files' CPU frequency states differ", cpufreq_warning)
 
 def figures():
-    rc, out, err = run("--json", "--figures", "prep_calls,wait_ms", A, B)
-    d = json.loads(out)
+    d = jrun("--figures", "prep_calls,wait_ms", A, B)
     assert d["figures"] == ["prep_calls", "wait_ms"]
     c = find("prep_calls", "prep_memcpy", 4, d)
     assert c["status"] == "ok" and c["delta_pct"] == 0.0 and c["p"] == 1.0
@@ -397,8 +377,7 @@ def no_scipy():
     # no t-test to make: no SciPy needed
     rc, out, err = run("--help", env=env)
     assert rc == 0, err
-    rc, out, err = run("--json", "--figures", "prep_calls", A, B, env=env)
-    assert rc == 0 and json.loads(out)["comparisons"], err
+    assert jrun("--figures", "prep_calls", A, B, env=env)["comparisons"]
     # the other scripts, and scripts/report, do without
     for script in ("sweep.py", "plot.py"):
         p = subprocess.run([os.path.join(top, "scripts", script), "--help"], env=env,
@@ -413,9 +392,8 @@ check("without SciPy: compare.py says to apt-get install python3-scipy, exit 2, 
 
 def map_compare():
     m = os.path.join(FIX, "results-map.json")
-    rc, out, err = run("--json", m, m)
-    d = json.loads(out)
-    assert rc == 0 and d["kind"] == "map" and d["figures"] == ["map_us", "unmap_us"]
+    d = jrun(m, m)
+    assert d["kind"] == "map" and d["figures"] == ["map_us", "unmap_us"]
     ok = [c for c in d["comparisons"] if c["status"] == "ok"]
     assert len(ok) == 60 and all(c["significant"] is not True for c in ok)
     assert all(c["delta_pct"] == 0.0 for c in ok)
