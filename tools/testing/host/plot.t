@@ -27,6 +27,18 @@ PLOT = os.path.join(top, "scripts/plot.py")
 def run(*args):
     return subprocess.run([sys.executable, PLOT] + list(args), capture_output=True, text=True)
 
+def load():
+    return json.load(open(os.path.join(FIX, "results-dmaengine.json")))
+
+def plot(name, r, *opts, rc=0):
+    """plot.py on the results r (written to WORK/NAME.json) into WORK/NAME:
+    the process, the directory, the names of the SVGs made."""
+    f, o = os.path.join(work, name + ".json"), os.path.join(work, name)
+    json.dump(r, open(f, "w"))
+    q = run(*opts, f, o)
+    assert q.returncode == rc, q.stderr
+    return q, o, {os.path.basename(x)[:-4] for x in q.stdout.split() if x.endswith(".svg")}
+
 def png_ok(path):
     data = open(path, "rb").read()
     assert data[:8] == b"\x89PNG\r\n\x1a\n", path
@@ -106,34 +118,25 @@ def data_kept():
 check("data/: the gnuplot scripts and data, phases per channel (map, unmap; the cpu copy)", data_kept)
 
 def depth_buffers():
-    r = json.load(open(os.path.join(FIX, "results-dmaengine.json")))
+    r = load()
     r["rows"] += [dict(x, depth=4) for x in r["rows"]]
     r["rows"] += [dict(x, buffers="reuse") for x in r["rows"] if x["depth"] == 1]
-    f = os.path.join(work, "depth.json")
-    json.dump(r, open(f, "w"))
-    o = os.path.join(work, "depth")
-    q = run(f, o)
-    assert q.returncode == 0, q.stderr
-    names = {os.path.basename(x) for x in q.stdout.split()}
+    q, o, names = plot("depth", r)
     for stem in ("throughput-cpu-d1-distinct", "throughput-cpu-d4-distinct",
                  "throughput-modes-ch1-d1-reuse", "phases-prep_memcpy-d4-distinct"):
-        assert stem + ".svg" in names, (stem, sorted(names))
-    assert len(names) == 3 * 2 * len(DE), len(names)
+        assert stem in names, (stem, sorted(names))
+    assert len(q.stdout.split()) == 3 * 2 * len(DE), q.stdout
 check("depth and buffers varied: a set of plots each (-dN, -distinct, -reuse)", depth_buffers)
 
 def format1():
-    r = json.load(open(os.path.join(FIX, "results-dmaengine.json")))
+    r = load()
     r["format_version"] = 1
     r["rows"] = [x for x in r["rows"] if x["prep_mode"] != "cpu"]
     for x in r["rows"]:
         for k in ("depth", "buffers", "copy_ms", "prep_stalls"):
             x.pop(k, None)
-    f = os.path.join(work, "format1.json")
-    json.dump(r, open(f, "w"))
-    q = run(f, os.path.join(work, "format1"))
-    assert q.returncode == 0, q.stderr
-    names = sorted(os.path.basename(x)[:-4] for x in q.stdout.split() if x.endswith(".svg"))
-    assert names == sorted(["throughput-prep_memcpy", "phases-prep_memcpy",
+    q, o, names = plot("format1", r)
+    assert sorted(names) == sorted(["throughput-prep_memcpy", "phases-prep_memcpy",
                             "throughput-prep_memcpy_sg", "phases-prep_memcpy_sg",
                             "throughput-both", "throughput-modes-ch1",
                             "throughput-modes-ch4"]), names
@@ -141,7 +144,7 @@ check("a format 1 file (before the cpu mode): the plots of its two modes", forma
 
 
 def vec_plots():
-    r = json.load(open(os.path.join(FIX, "results-dmaengine.json")))
+    r = load()
     vec = []
     for x in r["rows"]:
         if x["prep_mode"] == "prep_memcpy_sg" and x["status"] == "ok":
@@ -151,12 +154,7 @@ def vec_plots():
                      convert_ms={"mean": x["channels"] / 4, "stddev": 0.01})
             vec.append(v)
     r["rows"] += vec
-    f = os.path.join(work, "vec.json")
-    json.dump(r, open(f, "w"))
-    o = os.path.join(work, "vec")
-    q = run(f, o)
-    assert q.returncode == 0, q.stderr
-    names = {os.path.basename(x)[:-4] for x in q.stdout.split() if x.endswith(".svg")}
+    q, o, names = plot("vec", r)
     assert names == set(DE) | {"throughput-prep_memcpy_vec", "phases-prep_memcpy_vec"}, sorted(names)
     png_ok(os.path.join(o, "phases-prep_memcpy_vec.png"))
     svg_ok(os.path.join(o, "throughput-both.svg"),
@@ -174,9 +172,7 @@ def vec_plots():
     assert os.path.exists(os.path.join(d, "throughput-both-prep_memcpy_vec-c4.dat"))
     # the two batch forms alone: throughput-both of the two
     r["rows"] = [x for x in r["rows"] if x["prep_mode"] in ("prep_memcpy_sg", "prep_memcpy_vec")]
-    json.dump(r, open(f, "w"))
-    q = run(f, os.path.join(work, "vec2"))
-    assert q.returncode == 0, q.stderr
+    plot("vec2", r)
     svg_ok(os.path.join(work, "vec2", "throughput-both.svg"),
            "prep_memcpy_sg vs prep_memcpy_vec: throughput")
 check("memcpy_vec: its throughput and phases (convert apart from the rest of prep); "
@@ -196,14 +192,9 @@ def map_plots():
 check("map: latency against sg entries per mode, a line per thread count", map_plots)
 
 def sge_and_libgd():
-    r = json.load(open(os.path.join(FIX, "results-dmaengine.json")))
-    extra = [dict(x, sge=16) for x in r["rows"]]
-    r["rows"] += extra
-    f = os.path.join(work, "two-sge.json")
-    json.dump(r, open(f, "w"))
-    o = os.path.join(work, "sge")
-    q = run("--png-terminal", "png", f, o)
-    assert q.returncode == 0, q.stderr
+    r = load()
+    r["rows"] += [dict(x, sge=16) for x in r["rows"]]
+    q, o, _ = plot("sge", r, "--png-terminal", "png")
     names = sorted(os.path.basename(x) for x in q.stdout.split())
     assert "throughput-prep_memcpy-sge16.png" in names and "phases-prep_memcpy_sg-sge512.svg" in names
     assert len(names) == 2 * 2 * len(DE), names
@@ -213,13 +204,11 @@ check("two sg entry counts: a plot each (-sgeN); libgd png terminal", sge_and_li
 def errors():
     q = run("--gnuplot", "no-such-gnuplot", os.path.join(FIX, "results-map.json"), work)
     assert q.returncode == 1 and "gnuplot not found" in q.stderr
-    r = json.load(open(os.path.join(FIX, "results-dmaengine.json")))
+    r = load()
     for x in r["rows"]:
         x["status"] = "failed"
-    f = os.path.join(work, "none.json")
-    json.dump(r, open(f, "w"))
-    q = run(f, os.path.join(work, "none"))
-    assert q.returncode == 1 and "nothing to plot" in q.stderr
+    q, o, _ = plot("none", r, rc=1)
+    assert "nothing to plot" in q.stderr
     q = run(os.path.join(FIX, "fake_tool.py"), os.path.join(work, "x"))
     assert q.returncode == 1 and q.stderr.startswith("plot.py:")
 check("errors: no gnuplot, no successful cell, not a results file", errors)
