@@ -52,7 +52,7 @@ def figure_stat(row, fig):
 
 
 def key_dict(kind, key, prep_mode=True):
-    names = list(results.ROW_KEY[kind])
+    names = results.ROW_KEY[kind]
     return dict(zip(names if prep_mode or kind == "map" else names[1:], key))
 
 

@@ -2,27 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Sweep the DMA map benchmark over a matrix of parameters.
 
-dmaengine mode (default): prep modes x channels x folio orders x sg
-entries x depths x buffers, one invocation of the tool a cell (--prep auto,
-the default, runs the modes this kernel has of memcpy, memcpy_sg,
-memcpy_vec and the CPU copy in one call, on the same buffers, alternating;
-the table says which it left out). --preset mail: the workload of the mail the project
-reproduces. --map: map modes (single, sg) x granule/sg entries x threads,
---runs invocations a cell.
-
-It runs here, where the module is loaded (--tool), or inside a throwaway
-test VM (--vm) booted by scripts/vm/run.sh with the project's modules
-(soft_dma as the DMA provider, or the edu PCI device bound for --map), all
-cells in one boot. A progress line per cell on stderr says how long the
-rest will take. A failed cell (the tool's exit status and message) is
-recorded, and the sweep goes on.
-
-Output, in --output DIR: results.json (everything needed to interpret the
-numbers later: every parameter, the tool's JSON per cell, kernel, CPU,
-NUMA layout, providers and channels, tool version, date), results.csv
-(one row per cell and prep mode) and table.txt (the reference table, also
-printed on stdout). scripts/compare.py and scripts/plot.py read
-results.json. See Documentation/sweeps.rst.
+dmaengine mode (default): a cell per --prep word, channel count, folio
+order, sg entries, depth and buffers, one call of the tool each (--prep
+auto: the modes this kernel has, alternating in one call); --preset mail:
+the mail's workload; --map: map modes x granules x threads, --runs calls
+a cell. Here (--tool) or in a throwaway test VM (--vm, scripts/vm/run.sh),
+all cells in one boot, a progress line per cell on stderr; a failed cell
+is recorded and the sweep goes on. In --output: results.json, results.csv
+and table.txt (also on stdout), which scripts/compare.py and
+scripts/plot.py read. See Documentation/sweeps.rst.
 """
 
 import argparse

@@ -1,46 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The sweep's results file and the views of it: table, CSV, cell keys.
 
-A results file (results.json, written by scripts/sweep.py) is one JSON
-object:
-
-  format, format_version   "dma-bench-sweep", 3 (load() reads 1 and 2)
-  kind                     "dmaengine" or "map"
-  label, date, duration_s, command
-  params                   every parameter of the sweep
-  system                   where it ran: kernel, CPU model, NUMA layout,
-                           tool version, providers and channels, ...
-  cells                    one per tool invocation (dmaengine) or group of
-                           invocations (map): its parameters, argv, status
-                           ("ok" or "failed"), the message of a failure,
-                           elapsed_s, and the tool's JSON ("tool", or
-                           "runs" for map cells)
-  tool_figures             dmaengine: the tool's description of its figures
-                           and table (its JSON's "figures" and "table",
-                           the same in every call: kept here, once)
-  rows                     one per cell and prep mode (dmaengine) or per
-                           cell (map): the figures the table, the CSV,
-                           compare.py and plot.py read
-
-A dmaengine row holds the tool's result object (prep_mode, chan,
-folio_order, folio_bytes, sge, depth, buffers, runs, bytes, prep_calls,
-submits, batches, segments, and {mean, stddev} for each phase: the figures
-the tool's JSON describes, see Figures) plus
-cell, status, error and channels (the count asked for; chan is the count
-used).
-prep_mode is prep_memcpy, prep_memcpy_sg, prep_memcpy_vec (one
-dmaengine_prep_dma_memcpy_vec() a batch: convert_ms, the part of prep_ms
-building its dma_vec arrays, 0 in the other modes) or cpu (the CPU copy:
-copy_ms, and 0 for the DMA phases); rows of a tool with --dst-folio-order also
-hold dst_folio_order and dst_folio_bytes. Rows of a tool from before
-memcpy_vec lack convert_ms (read as none). Format 1 files (before the cpu mode) lack depth,
-buffers, copy_ms and prep_stalls: their rows read as depth 1, buffers
-reuse, which is what that tool did. A map row holds
-mode, granule, threads, seconds, runs (invocations), and for each
-operation OP of MAP_OPS the run measured: OP_us ({mean, stddev} over the
-invocations' means), OP_stddev_us (the kernel's within-run standard
-deviation, {mean, stddev} over the invocations), OP_p99_us and OP_count
-(with the extended interface), plus cell, status, error.
+Documentation/sweeps.rst describes results.json (written by
+scripts/sweep.py; format_version 3, load() reads 1 and 2) and its table
+and CSV. Its rows: a dmaengine row is the tool's result object (the
+figures its JSON describes, see Figures) plus cell, status, error and
+channels (the count asked for; chan is the count used); a row of a tool
+from before memcpy_vec lacks convert_ms, a format 1 row depth, buffers,
+copy_ms and prep_stalls (read as none, depth 1 and reused buffers, what
+that tool did). A map row holds mode, granule, threads, seconds, runs
+(invocations), and for each operation OP of MAP_OPS the run measured:
+OP_us ({mean, stddev} over the invocations' means), OP_stddev_us (the
+kernel's within-run standard deviation, {mean, stddev} over the
+invocations), OP_p99_us and OP_count (with the extended interface), plus
+cell, status, error.
 """
 
 import csv
@@ -241,34 +214,33 @@ def hoist_figures(res):
             res["tool_figures"] = desc
 
 
+# what a row lacks reads as: a format 1 row's depth and buffers (what that
+# tool did), the destination folio order the source's (no --dst-folio-order)
+ROW_DEFAULTS = {"depth": lambda r: DEFAULT_DEPTH,
+                "buffers": lambda r: FORMAT1_BUFFERS,
+                "dst_folio_order": lambda r: r["folio_order"]}
+
+
+def field(row, key):
+    return row[key] if key in row else ROW_DEFAULTS[key](row)
+
+
 def depth_of(row):
-    return row.get("depth", DEFAULT_DEPTH)
+    return field(row, "depth")
 
 
 def buffers_of(row):
-    return row.get("buffers", FORMAT1_BUFFERS)
+    return field(row, "buffers")
 
 
-def dst_order_of(row):
-    """The destination folio order: the source's unless --dst-folio-order."""
-    return row.get("dst_folio_order", row["folio_order"])
-
-
-# what identifies a row across results files (compare.py): its key's
-# names, and how a row gives each (an older file's defaults)
-ROW_KEY = {
-    "map": {"mode": lambda r: r["mode"], "granule": lambda r: r["granule"],
-            "threads": lambda r: r["threads"]},
-    "dmaengine": {"prep_mode": lambda r: r["prep_mode"],
-                  "channels": lambda r: r["channels"],
-                  "folio_order": lambda r: r["folio_order"],
-                  "sge": lambda r: r["sge"], "depth": depth_of,
-                  "buffers": buffers_of, "dst_folio_order": dst_order_of},
-}
+# what identifies a row across results files (compare.py): its key's names
+ROW_KEY = {"map": ("mode", "granule", "threads"),
+           "dmaengine": ("prep_mode", "channels", "folio_order", "sge",
+                         "depth", "buffers", "dst_folio_order")}
 
 
 def row_key(kind, row):
-    return tuple(get(row) for get in ROW_KEY[kind].values())
+    return tuple(field(row, k) for k in ROW_KEY[kind])
 
 
 def cell_key(kind, row):
