@@ -2,24 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Compare sweep results: before/after a patch, or memcpy vs memcpy_sg.
 
-  compare.py A.json B.json      each cell of B against the same cell of A
-  compare.py --prep A.json      prep_memcpy_sg against prep_memcpy, cell
-                                by cell, inside one results file
-  compare.py --prep --modes cpu,prep_memcpy_sg A.json
-                                any two prep modes: the offload against
-                                the CPU copy
-  compare.py --prep --modes prep_memcpy_sg,prep_memcpy_vec A.json
-                                the two batch forms: a scatterlist against
-                                dma_vec arrays (convert_ms is memcpy_vec's
-                                alone, so it is not compared)
-
-For every cell and figure: A and B as mean +- SD, the change (B - A) / A
-in percent, and Welch's t-test (unequal variances, from mean, SD and the
-number of runs n). A change whose p-value is not below --alpha is printed
-as "~": within the noise, as benchstat does. The last row of each figure
-is the geometric mean over the cells both sides have. --json prints the
-same for scripts. Reads the results.json of scripts/sweep.py; see
-Documentation/sweeps.rst.
+Each cell of B against the same cell of A, or (--prep) two prep modes
+cell by cell inside one results file: for every figure A and B as mean +-
+SD, the change (B - A) / A and Welch's t-test, "~" for a change within
+the noise (p not below --alpha), and the geometric mean over the cells
+both sides have; --json the same for scripts. Reads the results.json of
+scripts/sweep.py; Documentation/sweeps.rst says more.
 """
 
 import argparse
@@ -104,10 +92,8 @@ def dmaengine_figures(figs, rows):
     """The figures compared unless --figures: the times and the
     throughput, in the tool's order; one prep mode's (copy_ms, convert_ms)
     only when a row is that mode's."""
-    modes = {r.get("prep_mode") for r in rows}
-    return tuple(k for k in figs.phases
-                 if figs.figures[k]["unit"] in DMAENGINE_UNITS
-                 and figs.one_mode(k) in (None, *modes))
+    return tuple(figs.phases_of({r.get("prep_mode") for r in rows},
+                                DMAENGINE_UNITS))
 
 
 def compare(kind, pairs, figures, alpha, prep_key, figs):
@@ -195,8 +181,8 @@ def fmt_delta(c):
 def side(c, s):
     if c["status"] != "ok":
         return ""
-    dec = decimals(c[s]["mean"])	# the SD to the mean's precision
-    return f"{fmt_num(c[s]['mean'], dec)} \u00b1 {fmt_num(c[s]['stddev'], dec)}"
+    # the SD to the mean's precision
+    return results.mean_sd(c[s], decimals(c[s]["mean"]))
 
 
 def format_text(doc):

@@ -183,6 +183,12 @@ class Figures:
         modes = self.figures[key]["prep_modes"]
         return modes[0] if len(modes) == 1 else None
 
+    def phases_of(self, modes, units):
+        """The phases in UNITS, in the tool's order, but one prep mode's
+        (copy_ms, convert_ms) only when it is of MODES."""
+        return [k for k in self.phases if self.figures[k]["unit"] in units
+                and self.one_mode(k) in (None, *modes)]
+
     def column(self, key):
         c = self.columns[key]
         return (c["heading"], c["width"])
@@ -258,7 +264,8 @@ def sort_rows(kind, rows):
                                        r["sge"], depth_of(r), buffers_of(r)))
 
 
-def _ms(stat, decimals=2):
+def mean_sd(stat, decimals=2):
+    """A {mean, stddev} as the tool prints it: mean \u00b1 SD."""
     return f"{stat['mean']:.{decimals}f} \u00b1 {stat['stddev']:.{decimals}f}"
 
 
@@ -324,9 +331,7 @@ def dmaengine_figures(rows, figs):
     mode ran: the rows of a failed call name every mode it asked for), then
     the other figures of the tool's table without -v (prep_calls, GB/s)."""
     ran = {r["prep_mode"] for r in rows if r["status"] == "ok"}
-    timed = [k for k in figs.phases if figs.figures[k]["unit"] == "ms"
-             and figs.one_mode(k) in (None, *ran)]
-    return timed + [c["key"] for c in figs.table
+    return figs.phases_of(ran, ("ms",)) + [c["key"] for c in figs.table
                     if c["key"] in figs.figures and not c["verbose"]
                     and figs.figures[c["key"]]["unit"] != "ms"]
 
@@ -349,7 +354,7 @@ def _figure_cell(r, key, figs):
         return "-"
     if figs.figures[key]["kind"] == "total":
         return str(r[key])
-    return _ms(r[key])
+    return mean_sd(r[key])
 
 
 def dmaengine_table_rows(rows, figs):
@@ -374,10 +379,8 @@ def map_has_sync(rows):
 
 def _us(stat):
     """Latencies: 3 decimals below 10 us (the extended interface's ns)."""
-    if stat is None:
-        return "-"
-    d = 3 if abs(stat["mean"]) < 10 else 2
-    return f"{stat['mean']:.{d}f} \u00b1 {stat['stddev']:.{d}f}"
+    return "-" if stat is None else \
+        mean_sd(stat, 3 if abs(stat["mean"]) < 10 else 2)
 
 
 def map_table_rows(rows):
