@@ -121,17 +121,14 @@ def compare(kind, pairs, figures, alpha, prep_key, figs):
             else:
                 try:
                     c.update(compare_stat(figure_stat(ra, fig),
-                                          figure_stat(rb, fig), alpha))
+                                          figure_stat(rb, fig), alpha),
+                             status="ok")
                 except KeyError:
                     c["status"] = "no_figure"
-                    out.append(c)
-                    continue
-                c["status"] = "ok"
-                if c["significant"]:
-                    up = c["b"]["mean"] > c["a"]["mean"]
-                    c["better"] = up == (fig in HIGHER_IS_BETTER)
                 else:
-                    c["better"] = None
+                    up = c["b"]["mean"] > c["a"]["mean"]
+                    c["better"] = up == (fig in HIGHER_IS_BETTER) \
+                        if c["significant"] else None
             out.append(c)
     return out
 
@@ -211,18 +208,16 @@ def format_text(doc):
                          + "  " + r[3])
     sig = [c for c in doc["comparisons"] if c.get("significant")]
     ok = [c for c in doc["comparisons"] if c["status"] == "ok"]
-    seen = set()
-    skipped = []
+    skipped = {}	# a cell once, with why its first figure was not compared
     for c in doc["comparisons"]:
-        if c["status"] != "ok" and c["label"] not in seen:
-            seen.add(c["label"])
-            why = fmt_delta(c) + (f": {c['error']}" if c.get("error") else "")
-            skipped.append((c["label"], why))
+        if c["status"] != "ok":
+            skipped.setdefault(c["label"], fmt_delta(c) + (
+                f": {c['error']}" if c.get("error") else ""))
     if skipped:
         lines.append("")
         lines.append(f"# not compared ({len(skipped)} cell{'s' if len(skipped) > 1 else ''}):")
-        width = max(len(x[0]) for x in skipped)
-        lines += [f"#   {lab.ljust(width)}  {why}" for lab, why in skipped]
+        width = max(len(lab) for lab in skipped)
+        lines += [f"#   {lab.ljust(width)}  {why}" for lab, why in skipped.items()]
     lines.append("")
     if ok:
         lines.append(f"# {len(sig)} of {len(ok)} comparisons differ "

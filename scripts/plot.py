@@ -74,6 +74,10 @@ def terminals(gnuplot, want="auto"):
     return png, svg
 
 
+def plural(n, what):
+    return f"{n} {what}{'s' if n > 1 else ''}"
+
+
 def gp_quote(s):
     return "'" + str(s).replace("'", "''") + "'"
 
@@ -142,14 +146,14 @@ class Plotter:
         rows = [r for r in self.res["rows"] if r["status"] == "ok"]
         modes = [m for m in results.PREP_MODES if any(r["prep_mode"] == m for r in rows)]
         # a set of plots per sg entry count, depth and buffers
-        groups = sorted({(r["sge"], results.depth_of(r), results.buffers_of(r))
-                         for r in rows})
+        def group(r):
+            return r["sge"], results.depth_of(r), results.buffers_of(r)
+        groups = sorted({group(r) for r in rows})
         vary = [len({g[i] for g in groups}) > 1 for i in range(3)]
         for sge, depth, bufs in groups:
             suffix = (f"-sge{sge}" if vary[0] else "") + \
                 (f"-d{depth}" if vary[1] else "") + (f"-{bufs}" if vary[2] else "")
-            grp = [r for r in rows if (r["sge"], results.depth_of(r),
-                                       results.buffers_of(r)) == (sge, depth, bufs)]
+            grp = [r for r in rows if group(r) == (sge, depth, bufs)]
             for mode in modes:
                 sel = [r for r in grp if r["prep_mode"] == mode]
                 if sel:
@@ -182,11 +186,8 @@ class Plotter:
                 dat = self.write(f"{stem}-{mode}-c{ch}.dat",
                                  "# folio_order gbps_mean gbps_stddev\n" +
                                  "".join(f"{o} {m:.6f} {s:.6f}\n" for o, m, s in pts))
-                title = f"{ch} channel{'s' if ch > 1 else ''}"
-                if per_mode:
-                    title = mode
-                elif len(by_mode) > 1:
-                    title = f"{mode}, {title}"
+                title = mode if per_mode else f"{mode}, {plural(ch, 'channel')}" \
+                    if len(by_mode) > 1 else plural(ch, "channel")
                 lc, dt = (mi + 1, 1) if per_mode else (ci + 1, mi + 1)
                 plots.append(f"{gp_quote(os.path.basename(dat))} using 1:2:3 "
                              f"with yerrorlines lc {lc} dt {dt} lw 2 pt {ci + mi + 5} "
@@ -195,7 +196,7 @@ class Plotter:
         what = " vs ".join(by_mode) if len(by_mode) > 1 else next(iter(by_mode))
         if per_mode:
             ch = next(iter(by_mode.values()))[0]["channels"]
-            what += f", {ch} channel{'s' if ch > 1 else ''}"
+            what += f", {plural(ch, 'channel')}"
         self.render(stem, f"{what}: throughput, batches of {sge} folios", [
             "set xlabel 'folio size'", "set ylabel 'GB/s (10^9 bytes/s), mean ± SD'",
             f"set xtics ({xtics})",
@@ -257,7 +258,7 @@ class Plotter:
                                                     for x in xs) + "\n"
                                  for g, xs in pts))
             d = gp_quote(os.path.basename(dat))
-            th = f"{t} thread{'s' if t > 1 else ''}"
+            th = plural(t, "thread")
             for oi, op in enumerate(ops):
                 dt, pt = style[op]
                 plots.append(f"{d} using 1:{2 * oi + 2}:{2 * oi + 3} with yerrorlines "

@@ -330,16 +330,13 @@ def perf_prefix(a, cell, inv):
     os.makedirs(d, exist_ok=True)
     stem = os.path.join(d, f"cell-{cell['index']}" +
                         (f"-run-{inv}" if cell["invocations"] > 1 else ""))
-    extra = shlex.split(a.perf_args or "")
+    stat = a.perf == "stat"
+    f = stem + (".stat.csv" if stat else ".perf.data")
+    cell.setdefault("perf", {"kind": a.perf, "files": []})["files"].append(f)
     # -a: the benchmark runs in kernel threads, not in the tool's process
-    if a.perf == "stat":
-        f = stem + ".stat.csv"
-        cell.setdefault("perf", {"kind": "stat", "files": []})["files"].append(f)
-        return ["perf", "stat", "-a", "-x", ",", "-e", PERF_EVENTS, "-o", f] + \
-            extra + ["--"]
-    f = stem + ".perf.data"
-    cell.setdefault("perf", {"kind": "record", "files": []})["files"].append(f)
-    return ["perf", "record", "-g", "-a", "-o", f] + extra + ["--"]
+    return (["perf", "stat", "-a", "-x", ",", "-e", PERF_EVENTS] if stat else
+            ["perf", "record", "-g", "-a"]) + ["-o", f] + \
+        shlex.split(a.perf_args or "") + ["--"]
 
 
 def parse_perf_stat(text):
@@ -653,12 +650,12 @@ def run_vm(sw):
 # main
 # ---------------------------------------------------------------------------
 
-def write_reports(res, outdir, quiet=False):
+def write_reports(res, outdir):
     table = results.format_table(res) + perf_table(res)
-    with open(os.path.join(outdir, "table.txt"), "w", encoding="utf-8") as f:
-        f.write(table)
-    with open(os.path.join(outdir, "results.csv"), "w", encoding="utf-8") as f:
-        f.write(results.format_csv(res))
+    for name, text in (("table.txt", table),
+                       ("results.csv", results.format_csv(res))):
+        with open(os.path.join(outdir, name), "w", encoding="utf-8") as f:
+            f.write(text)
     return table
 
 
