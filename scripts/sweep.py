@@ -877,8 +877,7 @@ def main(argv=None):
                 say(f"{mode} is missing on this kernel: sweep --prep auto (the "
                     "default) or --prep memcpy,cpu, or use the patched kernel "
                     "(--vm --kernel-machine x86-debug)")
-        left_out = sorted({m.get("prep_mode") for c in cells
-                           for m in (c.get("tool") or {}).get("missing") or []})
+        left_out = sorted(results.missing_modes(results.tool_docs(res)))
         if kind == "dmaengine" and left_out:
             say(f"not run on this kernel: {', '.join(left_out)} (the table's "
                 "'# not run' lines say why)")

@@ -63,12 +63,6 @@ MAP_MODES = ("single", "sg")
 
 # after sge, when a sweep varies them
 DMAENGINE_SETUP_COLUMNS = (("depth", 5), ("buffers", 8))
-MAP_COLUMNS = (("mode", 6), ("granule", 7), ("threads", 7), ("map_us", 15),
-               ("unmap_us", 15), ("map_stddev_us", 13),
-               ("unmap_stddev_us", 15),
-               ("runs", 4))
-# with --sync, after unmap_stddev_us
-MAP_SYNC_COLUMNS = (("sync_cpu_us", 15), ("sync_device_us", 15))
 
 MAP_CSV = (("cell", "status", "mode", "granule", "threads", "seconds", "runs")
            + tuple(f"{f}_{s}" for f in MAP_FIGURES for s in ("mean", "stddev"))
@@ -373,32 +367,37 @@ def dmaengine_table_rows(rows, figs):
     return out
 
 
-def map_has_sync(rows):
-    return any(r.get("sync_cpu_us") for r in rows)
-
-
 def _us(stat):
     """Latencies: 3 decimals below 10 us (the extended interface's ns)."""
     return "-" if stat is None else \
         mean_sd(stat, 3 if abs(stat["mean"]) < 10 else 2)
 
 
-def map_table_rows(rows):
-    sync = map_has_sync(rows)
-    out = []
-    for r in rows:
-        cells = [r["mode"], str(r["granule"]), str(r["threads"])]
-        if r["status"] != "ok":
-            cells.append("FAILED: " + first_line(r.get("error")))
-        else:
-            cells += [_us(r["map_us"]), _us(r["unmap_us"]),
-                      f"{r['map_stddev_us']['mean']:.1f}",
-                      f"{r['unmap_stddev_us']['mean']:.1f}"]
-            if sync:
-                cells += [_us(r.get("sync_cpu_us")), _us(r.get("sync_device_us"))]
-            cells.append(str(r["runs"]))
-        out.append(cells)
-    return out
+def _map_cell(k):
+    """How a map row gives its cell of column k: a latency (mean \u00b1 SD),
+    the kernel's SD within a run (its mean), or the value."""
+    if k.endswith("_stddev_us"):
+        return lambda r: f"{r[k]['mean']:.1f}"
+    if k.endswith("_us"):
+        return lambda r: _us(r.get(k))
+    return lambda r: str(r[k])
+
+
+# the map table's columns (heading, width, cell), the first three a failed
+# row's too; the syncs (the tool's --sync) when a row has them
+MAP_COLUMNS = tuple((k, w, _map_cell(k)) for k, w in (
+    ("mode", 6), ("granule", 7), ("threads", 7), ("map_us", 15),
+    ("unmap_us", 15), ("map_stddev_us", 13), ("unmap_stddev_us", 15),
+    ("sync_cpu_us", 15), ("sync_device_us", 15), ("runs", 4)))
+
+
+def map_table(rows):
+    sync = any(r.get("sync_cpu_us") for r in rows)
+    cols = [c for c in MAP_COLUMNS if sync or not c[0].startswith("sync_")]
+    return _layout([c[:2] for c in cols], [
+        [cell(r) for _, _, cell in cols[:3]] +
+        ([cell(r) for _, _, cell in cols[3:]] if r["status"] == "ok" else
+         ["FAILED: " + first_line(r.get("error"))]) for r in rows])
 
 
 def header_lines(res):
@@ -449,12 +448,10 @@ def _setup_words(p, tools):
     (format 1, or none given) what the tool's JSON says."""
     tp = tool_params(tools)
     words = []
-    bufs = p.get("buffers") or ([tp["buffers"]] if "buffers" in tp else None)
-    if bufs:
-        words.append("buffers " + ",".join(bufs))
-    depth = p.get("depth") or ([tp["depth"]] if "depth" in tp else None)
-    if depth:
-        words.append("depth " + ",".join(str(d) for d in depth))
+    for k in ("buffers", "depth"):
+        vals = p.get(k) or ([tp[k]] if k in tp else None)
+        if vals:
+            words.append(f"{k} " + ",".join(str(v) for v in vals))
     for k in ("src_node", "dst_node"):
         v = p.get(k) if p.get(k) is not None else tp.get(k)
         if v is not None:
@@ -505,23 +502,24 @@ def setup_lines(p, tools):
     freqs = cpufreq_states(tools)
     if freqs:
         lines.append("# cpufreq: " + "; then ".join(freqs))
+    return lines + [f"# not run: {mode}: {why}"
+                    for mode, why in missing_modes(tools).items()]
+
+
+def missing_modes(tools):
+    """{prep mode: why} of the modes the tool left out (the first reason)."""
     missing = {}
     for t in tools:
         for m in t.get("missing") or []:
             missing.setdefault(m.get("prep_mode"), m.get("reason"))
-    for mode, why in missing.items():
-        lines.append(f"# not run: {mode}: {why}")
-    return lines
+    return missing
 
 
 def format_table(res, with_header=True):
     kind = res.get("kind", "dmaengine")
     rows = sort_rows(kind, res.get("rows", []))
     if kind == "map":
-        cols = MAP_COLUMNS
-        if map_has_sync(rows):
-            cols = MAP_COLUMNS[:-1] + MAP_SYNC_COLUMNS + MAP_COLUMNS[-1:]
-        body = _layout(cols, map_table_rows(rows))
+        body = map_table(rows)
     else:
         figs = figures(res)
         body = _layout(dmaengine_columns(rows, figs),
