@@ -33,26 +33,15 @@ sys.path.insert(0, HERE)
 
 from report import results, stats, sysinfo  # noqa: E402
 
-DEFAULT_CHANNELS = [1, 4, 8, 16]
-DEFAULT_ORDERS = [0, 4, 8, 9]
-DEFAULT_SGE = [512]
 DEFAULT_RUNS = 20
-DEFAULT_PREP = ["auto"]
-DEFAULT_DEPTHS = [1]
-DEFAULT_BUFFERS = ["distinct"]
 # --preset NAME: sweep parameters (option dest: value) that options given
-# on the command line override. "mail": the mail's workload, 512 MiB per
-# channel, 20 runs, 512 entries a batch, 4 KiB and 2 MiB folios, 1 and 16
-# channels, source node 0, destination node 1, every prep mode (the CPU
-# copy included), distinct buffers mapped per batch, depth 1.
+# on the command line override (--preset's help says what "mail" is)
 PRESETS = {
     "mail": {"bytes_per_channel": "512M", "runs": 20, "sge": [512],
              "folios": ["4K", "2M"], "channels": [1, 16], "src_node": 0,
              "dst_node": 1, "prep": ["auto"], "buffers": ["distinct"],
              "depth": [1]},
 }
-DEFAULT_MAP_GRANULES = [1, 8, 64, 512, 1024]
-DEFAULT_MAP_THREADS = [1, 2, 4]
 DEFAULT_MAP_RUNS = 5
 DEFAULT_MAP_SECONDS = 10
 TOOL_DEFAULT_BYTES = 512 << 20
@@ -702,21 +691,21 @@ def parse_args(argv):
                    "0 --dst-node 1, every prep mode with the CPU copy, "
                    "distinct buffers, depth 1); options given override it")
     d.add_argument("--prep", type=list_of(tuple(results.PREP_OF_OPTION)),
-                   default=DEFAULT_PREP, metavar="LIST",
+                   default=["auto"], metavar="LIST",
                    help="auto (no --prep: every mode this kernel has, the CPU "
                    "copy included, one call a cell, the modes alternating), "
                    "all, both, memcpy, memcpy_sg, memcpy_vec, cpu, or a "
                    "list: a call each [auto]")
-    d.add_argument("--channels", type=int_list, default=DEFAULT_CHANNELS,
+    d.add_argument("--channels", type=int_list, default=[1, 4, 8, 16],
                    metavar="LIST", help="channel counts [1,4,8,16]")
-    d.add_argument("--orders", type=int_list, default=DEFAULT_ORDERS,
+    d.add_argument("--orders", type=int_list, default=[0, 4, 8, 9],
                    metavar="LIST", help="folio orders [0,4,8,9]")
     d.add_argument("--folios", type=list_of(), metavar="LIST",
                    help="folio sizes, e.g. 4K,2M, instead of --orders")
-    d.add_argument("--depth", type=int_list, default=DEFAULT_DEPTHS,
+    d.add_argument("--depth", type=int_list, default=[1],
                    metavar="LIST", help="batches in flight a channel [1]")
     d.add_argument("--buffers", type=list_of(("distinct", "reuse")),
-                   default=DEFAULT_BUFFERS, metavar="LIST",
+                   default=["distinct"], metavar="LIST",
                    help="distinct, reuse, or both as a list [distinct]")
     d.add_argument("--src-node", type=int, metavar="N",
                    help="NUMA node of the source folios [the tool's: the "
@@ -725,7 +714,7 @@ def parse_args(argv):
                    help="NUMA node of the destination folios [the tool's]")
     d.add_argument("--cpus", metavar="LIST",
                    help="pin the channel threads, as the tool's --cpus")
-    d.add_argument("--sge", type=int_list, default=DEFAULT_SGE, metavar="LIST",
+    d.add_argument("--sge", type=int_list, default=[512], metavar="LIST",
                    help="sg entries a batch [512]")
     d.add_argument("--bytes-per-channel", metavar="SIZE",
                    help="bytes a channel copies in a run [the tool's: 512M]")
@@ -737,9 +726,9 @@ def parse_args(argv):
     m.add_argument("--map-modes", type=list_of(results.MAP_MODES),
                    default=list(results.MAP_MODES), metavar="LIST",
                    help="single, sg [single,sg]")
-    m.add_argument("--granules", type=int_list, default=DEFAULT_MAP_GRANULES,
+    m.add_argument("--granules", type=int_list, default=[1, 8, 64, 512, 1024],
                    metavar="LIST", help="granule / sg entries [1,8,64,512,1024]")
-    m.add_argument("--threads", type=int_list, default=DEFAULT_MAP_THREADS,
+    m.add_argument("--threads", type=int_list, default=[1, 2, 4],
                    metavar="LIST", help="threads [1,2,4]")
     m.add_argument("--seconds", type=int, default=DEFAULT_MAP_SECONDS,
                    metavar="N", help=f"seconds a run [{DEFAULT_MAP_SECONDS}]")
