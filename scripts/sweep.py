@@ -470,7 +470,7 @@ def run_here(sw):
         t = time.monotonic()
         for i in range(cell["invocations"]):
             argv = perf_prefix(a, cell, i) + [tool] + cell["argv"]
-            cell["command"] = " ".join(shlex.quote(x) for x in argv)
+            cell["command"] = shlex.join(argv)
             ti = time.monotonic()
             try:
                 p = subprocess.run(argv, capture_output=True, text=True,
@@ -490,8 +490,7 @@ def run_here(sw):
 def cells_text(cells):
     """The cells for the guest (tools/testing/guest/sweep.sh): a line
     each, its index, how many runs, the tool's arguments as shell words."""
-    return "".join(f"{c['index']} {c['invocations']} " +
-                   " ".join(shlex.quote(x) for x in c["argv"]) + "\n"
+    return "".join(f"{c['index']} {c['invocations']} {shlex.join(c['argv'])}\n"
                    for c in cells)
 
 
@@ -515,13 +514,9 @@ class GuestReader:
     until the cells start, and ignored after."""
 
     def __init__(self, sw):
-        self.sw = sw
-        self.log = []
-        self.setup_error = None
-        self.ready = False
-        self.finished = False
+        self.sw, self.log, self.invs = sw, [], []
+        self.setup_error, self.ready, self.finished = None, False, False
         self.current = None	# the cell whose runs are coming in
-        self.invs = []
 
     def feed(self, line):
         line = line.rstrip("\n")
@@ -574,8 +569,7 @@ class GuestReader:
         if why:
             self.invs.append((125, "", why, 0.0))
         cell = self.sw.cells[self.current]
-        cell["command"] = "$TOOL " + " ".join(shlex.quote(x)
-                                              for x in cell["argv"])
+        cell["command"] = "$TOOL " + shlex.join(cell["argv"])
         self.sw.finish_cell(cell, self.invs, sum(i[3] for i in self.invs))
         self.current = None
         self.invs = []
@@ -802,7 +796,7 @@ def main(argv=None):
             n = cell["invocations"]
             print(f"{cell['index']:3d} {describe(kind, cell):<40} "
                   f"{'x' + str(n) + ' ' if n > 1 else ''}"
-                  f"dma_map_benchmark {' '.join(shlex.quote(x) for x in cell['argv'])}")
+                  f"dma_map_benchmark {shlex.join(cell['argv'])}")
         return 0
 
     now = datetime.datetime.now().astimezone()

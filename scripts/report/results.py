@@ -300,23 +300,12 @@ def folio_label(row):
         else label
 
 
-def dmaengine_varies(rows):
-    """(depth varies, buffers vary) over the rows: columns for them."""
-    return (len({depth_of(r) for r in rows}) > 1,
-            len({buffers_of(r) for r in rows}) > 1)
-
-
 # what a row's cell of each of the tool's table columns that are not
 # figures says (the tool's table: its "table" member)
 ROW_CELLS = {"prep_mode": lambda r: r["prep_mode"],
              "chan": lambda r: str(r.get("chan") or r["channels"]),
              "folio_bytes": lambda r: folio_label(r),
              "sge": lambda r: str(r["sge"])}
-
-
-def row_keys(figs):
-    """The tool's table columns that are not figures, in its order."""
-    return [c["key"] for c in figs.table if c["key"] not in figs.figures]
 
 
 def dmaengine_figures(rows, figs):
@@ -330,17 +319,6 @@ def dmaengine_figures(rows, figs):
                     and figs.figures[c["key"]]["unit"] != "ms"]
 
 
-def dmaengine_columns(rows, figs):
-    """The table's columns: the tool's (its row's keys, then the figures
-    of dmaengine_figures()), with depth and buffers after sge when they
-    vary."""
-    depth, bufs = dmaengine_varies(rows)
-    setup = tuple(c for c, on in zip(DMAENGINE_SETUP_COLUMNS, (depth, bufs)) if on)
-    keys = tuple(figs.column(k) for k in row_keys(figs))
-    return keys + setup + tuple(figs.column(k)
-                                for k in dmaengine_figures(rows, figs))
-
-
 def _figure_cell(r, key, figs):
     """A figure: mean +- SD or a count, '-' where the row's mode has none
     (as the tool; also for a format 1 row without the figure)."""
@@ -351,20 +329,20 @@ def _figure_cell(r, key, figs):
     return mean_sd(r[key])
 
 
-def dmaengine_table_rows(rows, figs):
-    depth, bufs = dmaengine_varies(rows)
+def dmaengine_table(rows, figs):
+    """The table: the tool's columns (its row's keys, then the figures of
+    dmaengine_figures()), with depth and buffers after sge when they vary;
+    a failed row's message after its keys."""
+    keys = [c["key"] for c in figs.table if c["key"] not in figs.figures]
+    setup = [c for c in DMAENGINE_SETUP_COLUMNS
+             if len({field(r, c[0]) for r in rows}) > 1]
     shown = dmaengine_figures(rows, figs)
-    out = []
-    for r in rows:
-        cells = [ROW_CELLS[k](r) for k in row_keys(figs)]
-        cells += [str(depth_of(r))] if depth else []
-        cells += [buffers_of(r)] if bufs else []
-        if r["status"] != "ok":
-            cells.append("FAILED: " + first_line(r.get("error")))
-        else:
-            cells += [_figure_cell(r, k, figs) for k in shown]
-        out.append(cells)
-    return out
+    body = [[ROW_CELLS[k](r) for k in keys] +
+            [str(field(r, k)) for k, _ in setup] +
+            ([_figure_cell(r, k, figs) for k in shown] if r["status"] == "ok"
+             else ["FAILED: " + first_line(r.get("error"))]) for r in rows]
+    return _layout([figs.column(k) for k in keys] + setup +
+                   [figs.column(k) for k in shown], body)
 
 
 def _us(stat):
@@ -521,9 +499,7 @@ def format_table(res, with_header=True):
     if kind == "map":
         body = map_table(rows)
     else:
-        figs = figures(res)
-        body = _layout(dmaengine_columns(rows, figs),
-                       dmaengine_table_rows(rows, figs))
+        body = dmaengine_table(rows, figures(res))
     head = "\n".join(header_lines(res)) + "\n" if with_header else ""
     failed = [c for c in res.get("cells", []) if c.get("status") != "ok"]
     tail = ""
