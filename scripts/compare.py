@@ -61,12 +61,9 @@ def compare_stat(a, b, alpha):
     out = {"a": {"mean": a[0], "stddev": a[1], "n": a[2]},
            "b": {"mean": b[0], "stddev": b[1], "n": b[2]},
            "delta_pct": stats.pct_change(a[0], b[0])}
-    w = stats.welch(a[0], a[1], a[2], b[0], b[1], b[2])
-    if w is None:
-        out.update(t=None, df=None, p=None, significant=None)
-    else:
-        out.update(t=w["t"], df=w["df"], p=w["p"],
-                   significant=bool(w["p"] < alpha))
+    w = stats.welch(*a, *b) or {"t": None, "df": None, "p": None}
+    out.update(t=w["t"], df=w["df"], p=w["p"],
+               significant=None if w["p"] is None else bool(w["p"] < alpha))
     return out
 
 

@@ -218,6 +218,16 @@ def failure_message(rc, out, err):
     return f"exit status {rc}: {msg}" if rc not in (0, 1) else msg
 
 
+def tool_output(rc, out, err):
+    """The tool's JSON of a call, and why there is none."""
+    if rc != 0:
+        return None, failure_message(rc, out, err)
+    try:
+        return json.loads(out), None
+    except ValueError as e:
+        return None, f"the tool's output is not JSON ({e})"
+
+
 def dmaengine_rows(cell, inv):
     """inv: [(rc, stdout, stderr, seconds)], one invocation."""
     rc, out, err, _ = inv[0]
@@ -226,25 +236,13 @@ def dmaengine_rows(cell, inv):
             "folio_bytes": cell["folio_bytes"], "sge": cell["sge"],
             "depth": cell.get("depth", results.DEFAULT_DEPTH),
             "buffers": cell.get("buffers", results.FORMAT1_BUFFERS)}
-    tool = None
-    error = None
-    if rc == 0:
-        try:
-            tool = json.loads(out)
-        except ValueError as e:
-            error = f"the tool's output is not JSON ({e})"
-    else:
-        error = failure_message(rc, out, err)
+    tool, error = tool_output(rc, out, err)
     if tool is not None:
         cell["tool"] = tool
-        rows = []
-        for r in tool.get("results", []):
-            row = dict(base)
-            row.update(r)
-            row.update({"cell": cell["index"], "status": "ok", "error": None,
-                        "bytes_per_channel":
-                        tool.get("params", {}).get("bytes_per_channel")})
-            rows.append(row)
+        rows = [{**base, **r, "cell": cell["index"], "status": "ok",
+                 "error": None, "bytes_per_channel":
+                 tool.get("params", {}).get("bytes_per_channel")}
+                for r in tool.get("results", [])]
         if rows:
             cell.update(status="ok", error=None)
             return rows
@@ -277,15 +275,12 @@ def map_rows(cell, invs):
     runs = []
     error = None
     for rc, out, err, _ in invs:
-        if rc != 0:
-            error = failure_message(rc, out, err)
-            cell["exit_status"] = rc
+        doc, error = tool_output(rc, out, err)
+        if error is not None:
+            if rc != 0:
+                cell["exit_status"] = rc
             break
-        try:
-            runs.append(json.loads(out))
-        except ValueError as e:
-            error = f"the tool's output is not JSON ({e})"
-            break
+        runs.append(doc)
     cell["runs"] = runs
     if error is None and len(runs) < cell["invocations"]:
         error = f"only {len(runs)} of {cell['invocations']} runs finished"

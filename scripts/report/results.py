@@ -148,22 +148,12 @@ class Figures:
 
     def __init__(self, desc):
         self.figures = {f["key"]: f for f in desc["figures"]}
-        self.order = [f["key"] for f in desc["figures"]]
         self.table = desc["table"]
         self.columns = {c["key"]: c for c in self.table}
-
-    def of_kind(self, kind):
-        return tuple(k for k in self.order if self.figures[k]["kind"] == kind)
-
-    @property
-    def phases(self):
-        """{mean, stddev} over the runs, in the tool's order."""
-        return self.of_kind("mean_stddev")
-
-    @property
-    def counts(self):
-        """Totals of a run."""
-        return self.of_kind("total")
+        # in the tool's order: {mean, stddev} over the runs; totals of a run
+        self.phases, self.counts = (tuple(
+            f["key"] for f in desc["figures"] if f["kind"] == kind)
+            for kind in ("mean_stddev", "total"))
 
     def applies(self, prep_mode, key):
         """Whether a row of prep_mode has figure key (else the tool prints
