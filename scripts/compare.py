@@ -145,9 +145,7 @@ def geomeans(comparisons, figures):
 def decimals(v):
     """2 decimals as the tool's table, more for small values."""
     a = abs(v)
-    if a != 0 and a < 0.01:
-        return 4
-    return 3 if a < 1 else 2
+    return 4 if 0 < a < 0.01 else 3 if a < 1 else 2
 
 
 def fmt_num(v, dec=None):

@@ -63,15 +63,12 @@ def terminals(gnuplot, want="auto"):
              if ln.strip() and not ln.startswith(" " * 20)}
     if want != "auto":
         names.discard("pngcairo" if want == "png" else "png")
-    if "pngcairo" in names:
-        png = f"pngcairo size {WIDTH},{HEIGHT} enhanced font 'Sans,11' noenhanced"
-    elif "png" in names:
-        png = f"png size {WIDTH},{HEIGHT} font 'Sans' 11 noenhanced"
-    else:
-        png = None
-    svg = (f"svg size {WIDTH},{HEIGHT} dynamic font 'Sans,11' noenhanced"
-           if "svg" in names else None)
-    return png, svg
+    size = f"size {WIDTH},{HEIGHT}"
+    line = {"pngcairo": f"pngcairo {size} enhanced font 'Sans,11' noenhanced",
+            "png": f"png {size} font 'Sans' 11 noenhanced",
+            "svg": f"svg {size} dynamic font 'Sans,11' noenhanced"}
+    return (next((line[t] for t in ("pngcairo", "png") if t in names), None),
+            line["svg"] if "svg" in names else None)
 
 
 def plural(n, what):

@@ -390,16 +390,11 @@ def perf_table(res):
 # ---------------------------------------------------------------------------
 
 def find_tool(path):
-    if path:
-        if os.path.sep not in path and not os.path.exists(path):
-            found = shutil.which(path)
-            if found:
-                return found
-        return os.path.abspath(path)
-    found = shutil.which("dma_map_benchmark")
-    if found:
-        return found
-    return os.path.join(TOP, "tools", "dma", "dma_map_benchmark")
+    if path:	# a bare name not here: one in PATH
+        return os.path.sep not in path and not os.path.exists(path) and \
+            shutil.which(path) or os.path.abspath(path)
+    return shutil.which("dma_map_benchmark") or \
+        os.path.join(TOP, "tools", "dma", "dma_map_benchmark")
 
 
 class Sweep:
