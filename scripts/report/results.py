@@ -272,14 +272,9 @@ def _layout(columns, rows):
         for i, c in enumerate(cells):
             if len(cells) == ncols or i < len(cells) - 1:
                 width[i] = max(width[i], len(c))
-    out = []
-    for cells in [[h for h, _ in columns]] + rows:
-        parts = []
-        for i, c in enumerate(cells):
-            last = i == len(cells) - 1
-            parts.append(c if last else c + " " * (width[i] - len(c) + 1))
-        out.append("".join(parts))
-    return "\n".join(out) + "\n"
+    return "".join("".join(c if i == len(cells) - 1 else c.ljust(width[i] + 1)
+                           for i, c in enumerate(cells)) + "\n"
+                   for cells in [[h for h, _ in columns]] + rows)
 
 
 def folio_label(row):
@@ -486,17 +481,14 @@ def missing_modes(tools):
 def format_table(res, with_header=True):
     kind = res.get("kind", "dmaengine")
     rows = sort_rows(kind, res.get("rows", []))
-    if kind == "map":
-        body = map_table(rows)
-    else:
-        body = dmaengine_table(rows, figures(res))
-    head = "\n".join(header_lines(res)) + "\n" if with_header else ""
+    body = map_table(rows) if kind == "map" else \
+        dmaengine_table(rows, figures(res))
+    if not with_header:
+        return body
     failed = [c for c in res.get("cells", []) if c.get("status") != "ok"]
-    tail = ""
-    if failed and with_header:
-        tail = f"# {len(failed)} of {len(res.get('cells', []))} cells failed" \
-               " (messages in the JSON and the CSV)\n"
-    return head + body + tail
+    return "\n".join(header_lines(res)) + "\n" + body + (
+        f"# {len(failed)} of {len(res.get('cells', []))} cells failed (messages"
+        " in the JSON and the CSV)\n" if failed else "")
 
 
 def _num(v):
