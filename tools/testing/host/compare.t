@@ -30,7 +30,6 @@ import atexit, json, math, os, shutil, subprocess, sys, tempfile
 from pytap import check, close, done
 import scipy.stats
 top = sys.argv[1]
-sys.path.insert(0, os.path.join(top, "scripts"))
 from report import stats
 
 FIX = os.path.join(top, "tools/testing/host/fixtures")

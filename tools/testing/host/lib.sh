@@ -47,7 +47,8 @@ run_c_tests() {
 # run_py_tests ARGS... < SCRIPT: runs the python3 SCRIPT, which prints
 # "ok - DESC" or "not ok - DESC" per check (anything else becomes a "#"
 # line), and numbers its checks; a script that stops early fails. The
-# script imports check(), close() and done() from pytap.py.
+# script imports check(), close() and done() from pytap.py, and the
+# scripts' modules (scripts/: sweep, compare, report) as it needs them.
 run_py_tests() {
 	local line finished=
 	while IFS= read -r line || [ -n "$line" ]; do
@@ -57,7 +58,7 @@ run_py_tests() {
 		"not ok - "*) tap_not_ok "${line#not ok - }" ;;
 		*) echo "# $line" ;;
 		esac
-	done < <(PYTHONPATH="$TOP/tools/testing/host${PYTHONPATH:+:$PYTHONPATH}" \
+	done < <(PYTHONPATH="$TOP/tools/testing/host:$TOP/scripts${PYTHONPATH:+:$PYTHONPATH}" \
 		 PYTHONDONTWRITEBYTECODE=1 python3 - "$@" 2>&1)
 	if [ -z "$finished" ]; then
 		tap_not_ok "the python3 checks did not run to the end"

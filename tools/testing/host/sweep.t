@@ -22,7 +22,6 @@ run_py_tests "$TOP" "$WORK" <<'PY'
 import csv, io, json, os, re, subprocess, sys
 from pytap import check, done
 top, work = sys.argv[1], sys.argv[2]
-sys.path.insert(0, os.path.join(top, "scripts"))
 import sweep
 from report import results, sysinfo
 
