@@ -115,6 +115,14 @@ class Plotter:
             f.write(text)
         return path
 
+    def data_file(self, name, heading, rows):
+        """A gnuplot data file: '#' and the column names, then a line a row
+        (its label, then its values), in data/; its name quoted."""
+        self.write(name, "# " + " ".join(heading) + "\n" + "".join(
+            " ".join([str(label)] + [f"{v:.6f}" for v in vals]) + "\n"
+            for label, vals in rows))
+        return gp_quote(name)
+
     def render(self, stem, title, settings, plots):
         """A plot under TITLE (and the results' subtitle), after the gnuplot
         commands SETTINGS; drawn once per format."""
@@ -177,16 +185,15 @@ class Plotter:
         plots = []
         for mi, (mode, sel) in enumerate(by_mode.items()):
             for ci, ch in enumerate(sorted({r["channels"] for r in sel})):
-                pts = sorted((r["folio_order"], r["gbps"]["mean"],
-                               r["gbps"]["stddev"])
-                             for r in sel if r["channels"] == ch)
-                dat = self.write(f"{stem}-{mode}-c{ch}.dat",
-                                 "# folio_order gbps_mean gbps_stddev\n" +
-                                 "".join(f"{o} {m:.6f} {s:.6f}\n" for o, m, s in pts))
+                d = self.data_file(
+                    f"{stem}-{mode}-c{ch}.dat",
+                    ("folio_order", "gbps_mean", "gbps_stddev"),
+                    sorted((r["folio_order"], (r["gbps"]["mean"], r["gbps"]["stddev"]))
+                           for r in sel if r["channels"] == ch))
                 title = mode if per_mode else f"{mode}, {plural(ch, 'channel')}" \
                     if len(by_mode) > 1 else plural(ch, "channel")
                 lc, dt = (mi + 1, 1) if per_mode else (ci + 1, mi + 1)
-                plots.append(f"{gp_quote(os.path.basename(dat))} using 1:2:3 "
+                plots.append(f"{d} using 1:2:3 "
                              f"with yerrorlines lc {lc} dt {dt} lw 2 pt {ci + mi + 5} "
                              f"title {gp_quote(title)}")
         xtics = ", ".join(f"{gp_quote(results.format_size(sizes[o]))} {o}" for o in orders)
@@ -204,15 +211,10 @@ class Plotter:
     def phases(self, stem, mode, sel, sge):
         names, colors = zip(*PHASES.get(mode, DMA_PHASES))
         sel = sorted(sel, key=lambda r: (r["channels"], r["folio_order"]))
-        lines = ["# label " + " ".join(names) + " run_ms"]
-        for r in sel:
-            label = f"{r['channels']}ch {results.format_size(r['folio_bytes'])}"
-            ch = r.get("chan") or r["channels"]
-            lines.append(f"\"{label}\" " + " ".join(
-                f"{phase_mean(r, p) / ch:.6f}" for p in names)
-                + f" {r['run_ms']['mean']:.6f}")
-        dat = self.write(f"{stem}.dat", "\n".join(lines) + "\n")
-        d = gp_quote(os.path.basename(dat))
+        d = self.data_file(f"{stem}.dat", ("label",) + names + ("run_ms",), [
+            (f"\"{r['channels']}ch {results.format_size(r['folio_bytes'])}\"",
+             [phase_mean(r, p) / (r.get("chan") or r["channels"]) for p in names]
+             + [r["run_ms"]["mean"]]) for r in sel])
         plots = [f"{d} using {i + 2}:xtic(1) title {gp_quote(p[:-3])} lc rgb {gp_quote(c)}"
                  for i, (p, c) in enumerate(zip(names, colors))]
         plots.append(f"{d} using ($0):{len(names) + 2} with points pt 7 ps 1.2 lc rgb 'black' "
@@ -246,15 +248,12 @@ class Plotter:
         style = {"map": (1, 7), "unmap": (2, 6), "sync_cpu": (3, 5),
                  "sync_device": (4, 4)}
         for ti, t in enumerate(sorted({r["threads"] for r in sel})):
-            pts = sorted((r["granule"], [r[op + "_us"] for op in ops])
-                         for r in sel if r["threads"] == t)
-            dat = self.write(f"{stem}-t{t}.dat",
-                             "# granule " + " ".join(f"{op}_mean {op}_stddev" for op in ops)
-                             + "\n" + "".join(
-                                 f"{g} " + " ".join(f"{x['mean']:.6f} {x['stddev']:.6f}"
-                                                    for x in xs) + "\n"
-                                 for g, xs in pts))
-            d = gp_quote(os.path.basename(dat))
+            d = self.data_file(
+                f"{stem}-t{t}.dat", ["granule"] + [f"{op}_{s}" for op in ops
+                                                   for s in ("mean", "stddev")],
+                sorted((r["granule"], [r[op + "_us"][s] for op in ops
+                                       for s in ("mean", "stddev")])
+                       for r in sel if r["threads"] == t))
             th = plural(t, "thread")
             for oi, op in enumerate(ops):
                 dt, pt = style[op]

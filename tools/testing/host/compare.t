@@ -254,9 +254,9 @@ check("text: per-figure tables, deltas, '~ (p=...)', '?', not-compared list, sum
 def prep():
     d = jrun("--prep", A)
     assert d["mode"] == "prep"
-    c = [x for x in d["comparisons"] if x["figure"] == "run_ms" and x["key"]["channels"] == 8][0]
+    c = find("run_ms", None, 8, d)
     close(c["delta_pct"], -50.0, 1e-9); assert c["significant"] is True and c["better"] is True
-    c = [x for x in d["comparisons"] if x["figure"] == "run_ms" and x["key"]["channels"] == 2][0]
+    c = find("run_ms", None, 2, d)
     close(c["delta_pct"], -10.0, 1e-9); close(c["p"], 2 * scipy.stats.t.sf(1 / math.sqrt(0.1), 38), 1e-12)
     assert [x["status"] for x in d["comparisons"]
             if x["figure"] == "run_ms" and x["key"]["channels"] == 16] == ["only_a"]
