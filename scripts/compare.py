@@ -85,14 +85,6 @@ def index_rows(kind, rows, key_fn, warnings, where, prep_key=True):
     return idx
 
 
-def dmaengine_figures(figs, rows):
-    """The figures compared unless --figures: the times and the
-    throughput, in the tool's order; one prep mode's (copy_ms, convert_ms)
-    only when a row is that mode's."""
-    return tuple(figs.phases_of({r.get("prep_mode") for r in rows},
-                                DMAENGINE_UNITS))
-
-
 def compare(kind, pairs, figures, alpha, prep_key, figs):
     """pairs: [(key, row_a or None, row_b or None)] -> comparisons; figs:
     the dmaengine figures (results.Figures)."""
@@ -261,13 +253,14 @@ def build(args):
     warnings = []
     ra = results.load(args.files[0])
     kind = ra.get("kind", "dmaengine")
-    figures = args.figures
-    if not figures and kind == "map":
-        figures = MAP_FIGURES + tuple(f for f in SYNC_FIGURES
-                                      if any(r.get(f) for r in ra["rows"]))
     figs = results.figures(ra)
-    if not figures and kind == "dmaengine":
-        figures = dmaengine_figures(figs, ra["rows"])
+    # unless --figures: map, unmap and the syncs when timed; the times and
+    # the throughput, in the tool's order, one prep mode's (copy_ms,
+    # convert_ms) only when a row is that mode's
+    figures = args.figures or (MAP_FIGURES + tuple(
+        f for f in SYNC_FIGURES if any(r.get(f) for r in ra["rows"]))
+        if kind == "map" else tuple(figs.phases_of(
+            {r.get("prep_mode") for r in ra["rows"]}, DMAENGINE_UNITS)))
     prep_key = not args.prep
     key_of = results.row_key if prep_key else results.cell_key
 

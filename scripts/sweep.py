@@ -372,17 +372,18 @@ def perf_table(res):
                 f"{os.path.dirname(stat[0]['perf']['files'][0])}/\n")
     if not cells:
         return ""
-    kind = res["kind"]
-    lines = ["# perf stat -a (whole system, summed over a cell's runs):",
-             f"{'cell':<44} {'cycles':>16} {'instructions':>16} {'IPC':>6} "
-             f"{'cache-misses':>14}"]
+    def line(name, *vals):	# the columns' widths, once
+        return " ".join([f"{name:<44}"] + [f"{v!s:>{w}}" for v, w in
+                                           zip(vals, (16, 16, 6, 14))]) + "\n"
+    out = "# perf stat -a (whole system, summed over a cell's runs):\n" + \
+        line("cell", "cycles", "instructions", "IPC", "cache-misses")
     for c in cells:
         k = c["perf"]["counters"]
-        ipc = f"{k['ipc']:.2f}" if k.get("ipc") else "-"
-        lines.append(f"{describe(kind, c):<44} {k.get('cycles', '-')!s:>16} "
-                     f"{k.get('instructions', '-')!s:>16} {ipc:>6} "
-                     f"{k.get('cache-misses', '-')!s:>14}")
-    return "\n".join(lines) + "\n"
+        out += line(describe(res["kind"], c), k.get("cycles", "-"),
+                    k.get("instructions", "-"),
+                    f"{k['ipc']:.2f}" if k.get("ipc") else "-",
+                    k.get("cache-misses", "-"))
+    return out
 
 
 # ---------------------------------------------------------------------------
