@@ -356,12 +356,9 @@ def main(argv=None):
     a.figures = a.figures or None
     try:
         doc = build(a)
-    except (OSError, ValueError, KeyError) as e:
+    except (OSError, ValueError, KeyError, stats.NoScipy) as e:
         print(f"compare.py: {e}", file=sys.stderr)
-        return 1
-    except stats.NoScipy as e:
-        print(f"compare.py: {e}", file=sys.stderr)
-        return 2
+        return 2 if isinstance(e, stats.NoScipy) else 1
     if a.json:
         json.dump(finite(doc), sys.stdout, indent=1)
         sys.stdout.write("\n")

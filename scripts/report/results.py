@@ -367,21 +367,20 @@ def header_lines(res):
     """'#' lines saying what ran where, above the table."""
     sysi = res.get("system", {})
     p = res.get("params", {})
-    lines = []
     where = sysi.get("where", "host")
     if where == "vm":
         vm = p.get("vm") or {}
         where = f"VM {vm.get('machine', '?')}/{vm.get('dma_config', '?')}"
-    lines.append(f"# sweep{' ' + res['label'] if res.get('label') else ''}"
-                 f" {res.get('date') or '?'}: kernel {sysi.get('kernel') or '?'}"
-                 f" ({where}), {sysi.get('tool_version') or 'tool ?'}")
-    lines.append(f"# cpu: {sysi.get('cpu_model') or '?'}, {sysi.get('cpus') or '?'}"
-                 f" cpus, numa nodes: {len(sysi.get('numa', [])) or '?'}")
+    tool_args = f", {p['tool_args']}" if p.get("tool_args") else ""
+    lines = [f"# sweep{' ' + res['label'] if res.get('label') else ''}"
+             f" {res.get('date') or '?'}: kernel {sysi.get('kernel') or '?'}"
+             f" ({where}), {sysi.get('tool_version') or 'tool ?'}",
+             f"# cpu: {sysi.get('cpu_model') or '?'}, {sysi.get('cpus') or '?'}"
+             f" cpus, numa nodes: {len(sysi.get('numa', [])) or '?'}"]
     if res.get("kind") == "map":
         lines.append(f"# map: {p.get('seconds')} s x {p.get('runs')} runs a cell"
-                     f"{', ' + p['tool_args'] if p.get('tool_args') else ''};"
-                     " *_us: mean \u00b1 SD over the runs of the kernel's mean;"
-                     " *_stddev_us: the kernel's SD within a run")
+                     f"{tool_args}; *_us: mean \u00b1 SD over the runs of the"
+                     " kernel's mean; *_stddev_us: the kernel's SD within a run")
     else:
         provs = sysi.get("providers") or []
         if provs:
@@ -399,8 +398,7 @@ def header_lines(res):
         lines.append(f"# {size} per channel (rounded up to whole batches); "
                      f"{p.get('runs')} runs a cell"
                      f"{' after ' + str(warm) + ' warm-up' if warm is not None else ''}"
-                     f"{', ' + p['tool_args'] if p.get('tool_args') else ''}"
-                     f"; *_ms summed over channels, run_ms wall time;"
+                     f"{tool_args}; *_ms summed over channels, run_ms wall time;"
                      f" mean \u00b1 SD over the runs")
         lines += setup_lines(p, tools)
     return lines
