@@ -466,14 +466,13 @@ def run_here(sw):
             try:
                 p = subprocess.run(argv, capture_output=True, text=True,
                                    timeout=a.cell_timeout)
-                invs.append((p.returncode, p.stdout, p.stderr,
-                             time.monotonic() - ti))
+                inv = (p.returncode, p.stdout, p.stderr)
             except subprocess.TimeoutExpired:
-                invs.append((124, "", f"timed out after {a.cell_timeout} s",
-                             time.monotonic() - ti))
-            except OSError as e:
-                invs.append((127, "", f"cannot run {argv[0]}: {e}", 0.0))
-            if invs[-1][0] != 0:
+                inv = (124, "", f"timed out after {a.cell_timeout} s")
+            except OSError as e:	# not run: no time
+                inv, ti = (127, "", f"cannot run {argv[0]}: {e}"), None
+            invs.append(inv + (0.0 if ti is None else time.monotonic() - ti,))
+            if inv[0] != 0:
                 break
         sw.finish_cell(cell, invs, time.monotonic() - t)
 
@@ -562,8 +561,7 @@ class GuestReader:
         cell = self.sw.cells[self.current]
         cell["command"] = "$TOOL " + shlex.join(cell["argv"])
         self.sw.finish_cell(cell, self.invs, sum(i[3] for i in self.invs))
-        self.current = None
-        self.invs = []
+        self.current, self.invs = None, []
 
     def vm_ended(self, rc):
         """After run.sh: cells run in order, so the first one unfinished
