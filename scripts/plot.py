@@ -297,10 +297,7 @@ def main(argv=None):
         if not any(r["status"] == "ok" for r in res["rows"]):
             print("plot.py: no cell succeeded: nothing to plot", file=sys.stderr)
             return 1
-        if res.get("kind") == "map":
-            pl.map()
-        else:
-            pl.dmaengine()
+        (pl.map if res.get("kind") == "map" else pl.dmaengine)()
     except (OSError, ValueError, RuntimeError) as e:
         print(f"plot.py: {e}", file=sys.stderr)
         return 1

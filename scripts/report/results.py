@@ -64,9 +64,13 @@ MAP_MODES = ("single", "sg")
 # after sge, when a sweep varies them
 DMAENGINE_SETUP_COLUMNS = (("depth", 5), ("buffers", 8))
 
-MAP_CSV = (("cell", "status", "mode", "granule", "threads", "seconds", "runs")
-           + tuple(f"{f}_{s}" for f in MAP_FIGURES for s in ("mean", "stddev"))
-           + ("error",))
+# the CSV's first columns, the row's keys (dmaengine's prep_mode headed
+# mode); a failed row's chan and runs are empty
+CSV_FIRST = {"map": ("cell", "status", "mode", "granule", "threads", "seconds",
+                     "runs"),
+             "dmaengine": ("cell", "status", "prep_mode", "channels", "chan",
+                           "folio_order", "folio_bytes", "sge", "depth",
+                           "buffers", "runs")}
 
 
 SIZE_SHIFTS = ((40, "T"), (30, "G"), (20, "M"), (10, "K"))
@@ -494,34 +498,31 @@ def _num(v):
     return "" if v is None else f"{float(v):.6f}"
 
 
-def dmaengine_csv_header(figs):
-    return (("cell", "status", "mode", "channels", "chan", "folio_order",
-             "folio_bytes", "sge", "depth", "buffers", "runs") + figs.counts
-            + tuple(f"{p}_{s}" for p in figs.phases for s in ("mean", "stddev"))
+def csv_columns(kind, figs):
+    """The CSV's first columns, its counts and its {mean, stddev} figures."""
+    return (CSV_FIRST[kind],) + (((), MAP_FIGURES) if kind == "map" else
+                                 (figs.counts, figs.phases))
+
+
+def csv_header(kind, figs=None):
+    first, counts, stats = csv_columns(kind, figs)
+    return (tuple("mode" if k == "prep_mode" else k for k in first) + counts
+            + tuple(f"{f}_{s}" for f in stats for s in ("mean", "stddev"))
             + ("error",))
 
 
 def format_csv(res):
     kind = res.get("kind", "dmaengine")
+    figs = None if kind == "map" else figures(res)
+    first, counts, stats = csv_columns(kind, figs)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    if kind == "map":
-        w.writerow(MAP_CSV)
-        counts, stats = (), MAP_FIGURES
-    else:
-        figs = figures(res)
-        w.writerow(dmaengine_csv_header(figs))
-        counts, stats = figs.counts, figs.phases
+    w.writerow(csv_header(kind, figs))
     for r in sort_rows(kind, res.get("rows", [])):
         ok = r["status"] == "ok"
-        if kind == "map":
-            line = [r["cell"], r["status"], r["mode"], r["granule"],
-                    r["threads"], r.get("seconds"), r.get("runs") if ok else ""]
-        else:
-            line = [r["cell"], r["status"], r["prep_mode"], r["channels"],
-                    r.get("chan", "") if ok else "", r["folio_order"],
-                    r["folio_bytes"], r["sge"], depth_of(r), buffers_of(r),
-                    r.get("runs", "") if ok else ""]
+        line = ["" if not ok and k in ("chan", "runs") else
+                field(r, k) if k in ROW_DEFAULTS else r.get(k, "")
+                for k in first]
         line += [r.get(c, "") if ok else "" for c in counts]
         for f in stats:
             line += [_num(r[f]["mean"]), _num(r[f]["stddev"])] \

@@ -43,9 +43,8 @@ def ask_tool(tool, where="host"):
     try:
         return from_tool(json.loads(run("--system") or ""), where)
     except (ValueError, AttributeError):
-        s = skeleton(where)
-        s["tool_version"] = (run("--version") or "").strip() or None
-        return s
+        return dict(skeleton(where),
+                    tool_version=(run("--version") or "").strip() or None)
 
 
 def host_summary(tool):

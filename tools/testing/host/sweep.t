@@ -118,7 +118,7 @@ def csv_writer():
     rows += sweep.dmaengine_rows(dict(cell(prep="memcpy_sg", ch=4), index=1), [(1, "", "x: no channel", 0.1)])
     text = results.format_csv(doc(rows))
     rd = list(csv.DictReader(io.StringIO(text)))
-    assert text.splitlines()[0] == ",".join(results.dmaengine_csv_header(results.figures()))
+    assert text.splitlines()[0] == ",".join(results.csv_header("dmaengine", results.figures()))
     assert len(rd) == 2
     assert rd[0]["status"] == "ok" and rd[0]["mode"] == "prep_memcpy" and rd[0]["chan"] == "2"
     assert rd[0]["run_ms_mean"] == "23.156093" and rd[0]["gbps_stddev"] == "0.346115"
@@ -702,7 +702,7 @@ def vec_rows():
         assert figs.phases[:2] == ("run_ms", "prep_ms") and figs.phases[-1] == "gbps"
     assert results.prep_index("prep_memcpy_sg") < results.prep_index("prep_memcpy_vec") \
         < results.prep_index("cpu")
-    head = results.dmaengine_csv_header(results.figures())
+    head = results.csv_header("dmaengine", results.figures())
     assert "convert_ms_mean" in head and \
         head.index("convert_ms_mean") == head.index("copy_ms_stddev") + 1
     # a tool from before memcpy_vec: no convert_ms in its rows
