@@ -49,9 +49,7 @@ TOOL_DEFAULT_WARMUP_RUNS = 1
 PERF_EVENTS = "cycles,instructions,cache-misses"
 
 
-# ---------------------------------------------------------------------------
-# Parameters and cells
-# ---------------------------------------------------------------------------
+# --- Parameters and cells --------------------------------------------------
 
 def list_of(choices=None, convert=str):
     """An option's list, comma or space separated: words of CHOICES (any
@@ -157,9 +155,7 @@ def describe(kind, cell):
             f"{extra}")
 
 
-# ---------------------------------------------------------------------------
-# Progress
-# ---------------------------------------------------------------------------
+# --- Progress --------------------------------------------------------------
 
 def say(msg, prefix="sweep.py: "):
     print(prefix + msg, file=sys.stderr, flush=True)
@@ -207,9 +203,7 @@ def cell_summary(kind, rows):
                      for r in ok)
 
 
-# ---------------------------------------------------------------------------
-# Turning the tool's output into rows
-# ---------------------------------------------------------------------------
+# --- Turning the tool's output into rows -----------------------------------
 
 def failure_message(rc, out, err):
     msg = (err or "").strip()
@@ -303,9 +297,7 @@ def map_rows(cell, invs):
     return [row]
 
 
-# ---------------------------------------------------------------------------
-# perf (real machines)
-# ---------------------------------------------------------------------------
+# --- perf (real machines) --------------------------------------------------
 
 def perf_prefix(a, cell, inv):
     if not a.perf:
@@ -386,9 +378,7 @@ def perf_table(res):
     return out
 
 
-# ---------------------------------------------------------------------------
-# Runners: here, or in a VM
-# ---------------------------------------------------------------------------
+# --- Runners: here, or in a VM ---------------------------------------------
 
 def find_tool(path):
     if path:	# a bare name not here: one in PATH
@@ -618,9 +608,7 @@ def run_vm(sw):
     return gr.vm_ended(rc)
 
 
-# ---------------------------------------------------------------------------
-# main
-# ---------------------------------------------------------------------------
+# --- main ------------------------------------------------------------------
 
 def write_reports(res, outdir):
     table = results.format_table(res) + perf_table(res)
