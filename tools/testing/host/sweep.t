@@ -19,7 +19,7 @@ need python3
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 run_py_tests "$TOP" "$WORK" <<'PY'
-import csv, io, json, os, re, subprocess, sys
+import csv, io, json, os, re, shlex, subprocess, sys
 from pytap import check, done
 top, work = sys.argv[1], sys.argv[2]
 import sweep
@@ -52,8 +52,8 @@ def rows_of(t=None, c=None):
 def table(rows):
     return results.format_table(doc(rows), with_header=False).splitlines()
 
-def plan(*argv, page_size=4096):
-    a = sweep.parse_args(list(argv))
+def plan(args, page_size=4096):
+    a = sweep.parse_args(shlex.split(args))
     return sweep.plan_map(a) if a.map else sweep.plan_dmaengine(a, page_size)
 
 def reference_row():
@@ -142,8 +142,7 @@ def progress():
 check("progress: the estimate of the time left (failed cells excluded), the line", progress)
 
 def weights():
-    cells = plan("--channels", "1,4", "--orders", "0,9", "--sge", "512",
-                 "--bytes-per-channel", "1M", "--runs", "3")
+    cells = plan("--channels 1,4 --orders 0,9 --sge 512 --bytes-per-channel 1M --runs 3")
     assert len(cells) == 4 and [c["channels"] for c in cells] == [1, 1, 4, 4]
     # weight: prep modes x (runs + warm-up) x channels x bytes a channel
     # copies; order 9 x 512 is a 1G batch: 1M is rounded up to it
@@ -151,41 +150,40 @@ def weights():
     # --prep auto: four modes
     assert cells[0]["weight"] == 4 * 4 * 1 * (2 << 20)
     assert cells[1]["weight"] == 4 * 4 * 1 * (1 << 30)
-    assert cells[0]["argv"] == ["-m", "dmaengine", "--channels", "1",
-                                "--folio-order", "0", "--sge", "512", "--runs", "3",
-                                "--buffers", "distinct", "--depth", "1",
-                                "--bytes-per-channel", "1M", "--json"], cells[0]["argv"]
-    cells = plan("--prep", "both,cpu", "--channels", "1", "--orders", "0", "--depth", "1,4",
-                 "--buffers", "reuse,distinct", "--src-node", "0", "--dst-node", "1",
-                 "--cpus", "0-3")
+    assert cells[0]["argv"] == ("-m dmaengine --channels 1 --folio-order 0 --sge 512 --runs 3 "
+                                "--buffers distinct --depth 1 --bytes-per-channel 1M --json"
+                                ).split(), cells[0]["argv"]
+    cells = plan("--prep both,cpu --channels 1 --orders 0 --depth 1,4 --buffers reuse,distinct "
+                 "--src-node 0 --dst-node 1 --cpus 0-3")
     assert [(c["buffers"], c["depth"], c["prep"]) for c in cells] == [
         ("reuse", 1, "both"), ("reuse", 1, "cpu"), ("reuse", 4, "both"), ("reuse", 4, "cpu"),
         ("distinct", 1, "both"), ("distinct", 1, "cpu"), ("distinct", 4, "both"),
         ("distinct", 4, "cpu")], cells
-    assert cells[2]["argv"] == ["-m", "dmaengine", "--prep", "both", "--channels", "1",
-                                "--folio-order", "0", "--sge", "512", "--runs", "20",
-                                "--buffers", "reuse", "--depth", "4", "--src-node", "0",
-                                "--dst-node", "1", "--cpus", "0-3", "--json"], cells[2]["argv"]
+    assert cells[2]["argv"] == ("-m dmaengine --prep both --channels 1 --folio-order 0 --sge 512 "
+                                "--runs 20 --buffers reuse --depth 4 --src-node 0 --dst-node 1 "
+                                "--cpus 0-3 --json").split(), cells[2]["argv"]
     assert cells[0]["weight"] == 2 * 21 * (512 << 20) and cells[1]["weight"] == 21 * (512 << 20)
     assert sweep.describe("dmaengine", cells[2]) == "both chan 1 folio 4KB sge 512 depth 4 reuse buffers"
-    assert [c["prep"] for c in plan("--prep", "memcpy,memcpy_sg", "--channels", "2",
-                                    "--orders", "0")] == ["memcpy", "memcpy_sg"]
-    cells = plan("--prep", "memcpy_sg,memcpy_vec", "--channels", "2", "--orders", "0")
+    assert [c["prep"] for c in plan("--prep memcpy,memcpy_sg --channels 2 --orders 0")] == \
+        ["memcpy", "memcpy_sg"]
+    cells = plan("--prep memcpy_sg,memcpy_vec --channels 2 --orders 0")
     assert [c["prep"] for c in cells] == ["memcpy_sg", "memcpy_vec"]
     assert cells[1]["argv"][:4] == ["-m", "dmaengine", "--prep", "memcpy_vec"], cells[1]["argv"]
     assert cells[1]["weight"] == 21 * 2 * (512 << 20)
     assert sweep.describe("dmaengine", cells[1]) == "memcpy_vec chan 2 folio 4KB sge 512"
-    assert plan("--prep", "all", "--channels", "1", "--orders", "0")[0]["weight"] == \
+    assert plan("--prep all --channels 1 --orders 0")[0]["weight"] == \
         4 * 21 * (512 << 20)
     assert results.PREP_OF_OPTION["all"] == ("prep_memcpy", "prep_memcpy_sg",
                                              "prep_memcpy_vec", "cpu")
     assert results.PREP_OF_OPTION["both"] == ("prep_memcpy", "prep_memcpy_sg")
     cells = plan("--map")
     assert len(cells) == 2 * 3 * 5 and cells[0]["invocations"] == 5 == sweep.parse_args(["--map"]).runs
-    assert cells[0]["argv"] == ["-m", "single", "-g", "1", "-t", "1", "-s", "10", "--json"]
+    assert cells[0]["argv"] == "-m single -g 1 -t 1 -s 10 --json".split()
 check("cells: matrix order (prep innermost), argv, weights, map defaults", weights)
 
 def run(args, env=None):
+    """sweep.py ARGS (a list, or words in a string)."""
+    args = shlex.split(args) if isinstance(args, str) else args
     e = dict(os.environ)
     e.update(env or {})
     return subprocess.run([sys.executable, SWEEP] + args, capture_output=True, text=True, env=e)
@@ -194,7 +192,7 @@ def swept(name, args, env=None, rc=0):
     """A sweep here of the stand-in tool into WORK/NAME: the process, its
     results.json and the directory."""
     o = os.path.join(work, name)
-    q = run(["--tool", FAKE] + args + ["-o", o], env)
+    q = run(["--tool", FAKE] + shlex.split(args) + ["-o", o], env)
     assert q.returncode == rc, (q.returncode, q.stderr)
     return q, json.load(open(os.path.join(o, "results.json"))), o
 
@@ -317,28 +315,28 @@ def render_again():
 check("--render rewrites the same table; an existing results.json needs --force", render_again)
 
 def no_sg():
-    q, r, _ = swept("nosg", ["--channels", "1", "--orders", "0", "--runs", "2",
-                             "--prep", "both,memcpy"], {"FAKE_TOOL_NO_SG": "1"})
+    q, r, _ = swept("nosg", "--channels 1 --orders 0 --runs 2 --prep both,memcpy",
+                    {"FAKE_TOOL_NO_SG": "1"})
     assert [c["status"] for c in r["cells"]] == ["failed", "ok"]
     assert "no dmaengine_prep_dma_memcpy_sg" in r["cells"][0]["error"]
     assert "sweep --prep auto (the default) or --prep memcpy,cpu" in q.stderr
     # --prep auto: the tool leaves memcpy_sg out and says why
-    q, r, _ = swept("nosg-auto", ["--channels", "1", "--orders", "0", "--runs", "2"],
+    q, r, _ = swept("nosg-auto", "--channels 1 --orders 0 --runs 2",
                     {"FAKE_TOOL_NO_SG": "1"})
     assert [c["status"] for c in r["cells"]] == ["ok"]
     assert [x["prep_mode"] for x in r["rows"]] == ["prep_memcpy", "cpu"]
     assert ("# not run: prep_memcpy_sg: this kernel has no dmaengine_prep_dma_memcpy_sg(): "
             "see kernel/patches/ in the project") in q.stdout.splitlines(), q.stdout
     assert "not run on this kernel: prep_memcpy_sg" in q.stderr
-    q, r, _ = swept("allfail", ["--channels", "1", "--orders", "0", "--prep", "memcpy_sg"],
+    q, r, _ = swept("allfail", "--channels 1 --orders 0 --prep memcpy_sg",
                     {"FAKE_TOOL_NO_SG": "1"}, rc=1)
     assert "0 of 1 cells ok" in q.stderr
 check("memcpy_sg missing: named, the cell fails with a hint; auto: left out, said in the table; all failed: exit 1", no_sg)
 
 def map_sweep():
     lg = os.path.join(work, "map.log")
-    q, r, o = swept("map", ["--map", "--granules", "1,8", "--threads", "2", "--runs", "3",
-                            "--seconds", "1"], {"FAKE_TOOL_LOG": lg})
+    q, r, o = swept("map", "--map --granules 1,8 --threads 2 --runs 3 --seconds 1",
+                    {"FAKE_TOOL_LOG": lg})
     assert len(open(lg).read().splitlines()) == 2 * 2 * 3
     assert r["kind"] == "map" and len(r["rows"]) == 4 and len(r["cells"][0]["runs"]) == 3
     row = r["rows"][1]
@@ -355,9 +353,8 @@ def map_sweep():
 check("--map: runs a cell, mean and SD over runs, map table and CSV", map_sweep)
 
 def map_ext():
-    q, r, o = swept("mapsync", ["--map", "--map-modes", "sg", "--granules", "8,2048",
-                                "--threads", "1", "--runs", "2", "--seconds", "1",
-                                "--tool-args=--sync"])
+    q, r, o = swept("mapsync", "--map --map-modes sg --granules 8,2048 --threads 1 --runs 2 "
+                    "--seconds 1 --tool-args=--sync")
     row = r["rows"][0]
     # the extended interface's ns, not the selftest's 100 ns steps
     assert abs(row["map_us"]["mean"] - 1.807) < 1e-9 and abs(row["sync_cpu_us"]["mean"] - 0.457) < 1e-9
@@ -365,8 +362,8 @@ def map_ext():
     assert r["rows"][1]["granule"] == 2048
     t = open(os.path.join(o, "table.txt")).read().splitlines()
     i = [k for k, l in enumerate(t) if l.startswith("mode ")][0]
-    assert t[i].split() == ["mode", "granule", "threads", "map_us", "unmap_us", "map_stddev_us",
-                            "unmap_stddev_us", "sync_cpu_us", "sync_device_us", "runs"], t[i]
+    assert t[i].split() == ("mode granule threads map_us unmap_us map_stddev_us unmap_stddev_us "
+                            "sync_cpu_us sync_device_us runs").split(), t[i]
     assert t[i + 1].startswith("sg     8       1       1.807 \u00b1 0.000   0.907 \u00b1 0.000"), t[i + 1]
     c = subprocess.run([sys.executable, os.path.join(top, "scripts/compare.py"), "--json",
                         os.path.join(o, "results.json"), os.path.join(o, "results.json")],
@@ -376,9 +373,8 @@ check("--map --tool-args=--sync: ns from results.ops, sync columns, p99, compare
 
 def map_fail():
     lg = os.path.join(work, "mapfail.log")
-    q, r, o = swept("mapfail", ["--map", "--map-modes", "sg", "--granules", "1", "--threads", "1",
-                                "--runs", "4"], {"FAKE_TOOL_FAIL_MAP": "1", "FAKE_TOOL_LOG": lg},
-                    rc=1)
+    q, r, o = swept("mapfail", "--map --map-modes sg --granules 1 --threads 1 --runs 4",
+                    {"FAKE_TOOL_FAIL_MAP": "1", "FAKE_TOOL_LOG": lg}, rc=1)
     assert len(open(lg).read().splitlines()) == 1      # stops at the first failure
     assert r["rows"][0]["status"] == "failed" and "no device is bound" in r["rows"][0]["error"]
 check("--map: a failing call ends its cell at once, recorded with the message", map_fail)
@@ -413,8 +409,8 @@ def guest(name, kind, soft, cells, env=None):
     log = open(e["GUEST_LOG"]).read() if os.path.exists(e["GUEST_LOG"]) else ""
     return q, log
 
-def vm_sweep(name, argv):
-    a = sweep.parse_args(["--vm", "-q"] + argv)
+def vm_sweep(name, args):
+    a = sweep.parse_args(["--vm", "-q"] + shlex.split(args))
     a.output = os.path.join(work, name + ".out")
     os.makedirs(a.output)
     kind = "map" if a.map else "dmaengine"
@@ -465,9 +461,8 @@ check("guest lib.sh: json_string escapes quotes, backslashes, tabs, CR and contr
 
 gq, glog = {}, {}
 def guest_real():
-    sw = vm_sweep("gde", ["--prep", "memcpy", "--channels", "2,8", "--orders", "0",
-                          "--sge", "16", "--bytes-per-channel", "1M", "--runs", "3",
-                          "--soft-dma", "pool_size=32 nocopy=1"])
+    sw = vm_sweep("gde", "--prep memcpy --channels 2,8 --orders 0 --sge 16 --bytes-per-channel 1M "
+                  "--runs 3 --soft-dma 'pool_size=32 nocopy=1'")
     q, log = guest("gde", "dmaengine", "channels=8 pool_size=32 nocopy=1", sw.cells,
                    {"FAKE_TOOL_MAX_CHANNELS": "4"})
     gq["de"] = q.stdout
@@ -504,8 +499,7 @@ check("VM, the guest side run by busybox sh with the stand-in tool: modules, sof
       "guest clock), read into cells, rows and system", guest_real)
 
 def guest_map():
-    sw = vm_sweep("gmap", ["--map", "--map-modes", "sg", "--granules", "1,8", "--threads", "1",
-                           "--runs", "2", "--seconds", "1"])
+    sw = vm_sweep("gmap", "--map --map-modes sg --granules 1,8 --threads 1 --runs 2 --seconds 1")
     q, log = guest("gmap", "map", None, sw.cells)
     assert q.returncode == 0 and log == "load_module dma_map_benchmark\nbind_benchmark\n", \
         (q.stderr, log)
@@ -516,8 +510,7 @@ def guest_map():
     assert err is None and [c["status"] for c in sw.cells] == ["ok", "ok"]
     assert len(sw.cells[1]["runs"]) == 2 and sw.rows_by_cell[1][0]["granule"] == 8
     # a failing run ends its cell; the next cell runs
-    sw = vm_sweep("gmapf", ["--map", "--map-modes", "sg", "--granules", "1,8", "--threads", "1",
-                            "--runs", "3"])
+    sw = vm_sweep("gmapf", "--map --map-modes sg --granules 1,8 --threads 1 --runs 3")
     q, log = guest("gmapf", "map", None, sw.cells, {"FAKE_TOOL_FAIL_MAP": "1"})
     recs = [json.loads(l) for l in q.stdout.splitlines()]
     assert [(r.get("cell"), r.get("inv")) for r in recs if r["sweep"] == "run"] == \
@@ -529,7 +522,7 @@ def guest_map():
 check("VM, map: the edu device bound, runs a cell, a failing run ends its cell", guest_map)
 
 def guest_setup_failed():
-    sw = vm_sweep("gfail", ["--prep", "memcpy", "--channels", "1", "--orders", "0"])
+    sw = vm_sweep("gfail", "--prep memcpy --channels 1 --orders 0")
     q, log = guest("gfail", "dmaengine", "channels=1", sw.cells, {"FAIL_LOAD": "soft_dma"})
     assert q.returncode == 1, q
     recs = [json.loads(l) for l in q.stdout.splitlines()]
@@ -544,8 +537,7 @@ check("VM: a setup that fails says so, and every cell fails with its message", g
 def guest_cut_short():
     # the VM dies in the second run of a 3-run map cell: that cell ended
     # during, the next one before; the partial line is not JSON
-    sw = vm_sweep("gcut", ["--map", "--map-modes", "single", "--granules", "1,8,64",
-                           "--threads", "1", "--runs", "3"])
+    sw = vm_sweep("gcut", "--map --map-modes single --granules 1,8,64 --threads 1 --runs 3")
     run = ('{"sweep":"run","cell":%d,"inv":%d,"rc":0,"t0":1.0,"t1":2.5,"err":"",'
            '"tool":{"mode":"single","results":{"map_us":{"mean":1.0,"stddev":0.1},'
            '"unmap_us":{"mean":0.5,"stddev":0.1}}}}\n')
@@ -562,7 +554,7 @@ def guest_cut_short():
     assert c[2]["status"] == "failed" and c[2]["error"].startswith("not run: the VM ended before")
     assert sw.res["system"]["kernel"] == "6.12.0-fake" and gr.log == ["noise"]
     # nothing but boot noise: the VM did not start the sweep
-    sw = vm_sweep("gnone", ["--map", "--granules", "1", "--threads", "1", "--map-modes", "sg"])
+    sw = vm_sweep("gnone", "--map --granules 1 --threads 1 --map-modes sg")
     gr, err = feed(sw, "Kernel panic\n", rc=125)
     assert err == "the VM did not start the sweep (run.sh exit 125)"
     assert sw.cells[0]["error"].endswith("(run.sh exit 125)\nKernel panic"), sw.cells[0]
@@ -588,40 +580,39 @@ def perf():
     pre = sweep.perf_prefix(a, {"index": 2, "invocations": 3}, 1)
     assert pre == ["perf", "record", "-g", "-a", "-o",
                    os.path.join(a.output, "perf", "cell-2-run-1.perf.data"), "--"], pre
-    q = run(["--vm", "--perf", "stat"])
+    q = run("--vm --perf stat")
     assert q.returncode == 2 and "the VM has no perf" in q.stderr
 check("perf: stat -x, parsing, the perf stat/record command lines, refused with --vm", perf)
 
 def dry_run():
-    q = run(["--dry-run", "--channels", "4", "--orders", "0,9"])
+    q = run("--dry-run --channels 4 --orders 0,9")
     assert q.returncode == 0
     l = q.stdout.splitlines()
     assert len(l) == 2 and "--channels 4 --folio-order 9 --sge 512 --runs 20 --buffers distinct --depth 1 --json" in l[1], l
 check("--dry-run lists the cells and their commands", dry_run)
 
 def preset_mail():
-    cells = plan("--preset", "mail")
+    cells = plan("--preset mail")
     assert [(c["channels"], c["folio_bytes"]) for c in cells] == [
         (1, 4096), (1, 2 << 20), (16, 4096), (16, 2 << 20)], cells
-    assert cells[3]["argv"] == ["-m", "dmaengine", "--channels", "16", "--folio-order", "9",
-                                "--sge", "512", "--runs", "20", "--buffers", "distinct",
-                                "--depth", "1", "--bytes-per-channel", "512M", "--src-node", "0",
-                                "--dst-node", "1", "--json"], cells[3]["argv"]
+    assert cells[3]["argv"] == ("-m dmaengine --channels 16 --folio-order 9 --sge 512 --runs 20 "
+                                "--buffers distinct --depth 1 --bytes-per-channel 512M "
+                                "--src-node 0 --dst-node 1 --json").split(), cells[3]["argv"]
     assert cells[0]["prep"] == "auto"	# every mode this kernel has, the CPU copy too
-    cells = plan("--preset", "mail", "--channels", "4", "--runs", "3")
+    cells = plan("--preset mail --channels 4 --runs 3")
     assert [c["channels"] for c in cells] == [4, 4] and cells[0]["argv"][8:10] == ["--runs", "3"]
-    assert [c["folio_order"] for c in plan("--preset", "mail", "--orders", "4")] == [4, 4]
-    assert [c["folio_order"] for c in plan("--preset", "mail", "--folios", "16K,2M",
+    assert [c["folio_order"] for c in plan("--preset mail --orders 4")] == [4, 4]
+    assert [c["folio_order"] for c in plan("--preset mail --folios 16K,2M",
                                            page_size=16384)] == [0, 7] * 2, "16K and 2M, 16K pages"
     try:
-        plan("--folios", "4K,3K")
+        plan("--folios 4K,3K")
         assert False, "3K accepted"
     except ValueError as e:
         assert "--folios 3K" in str(e)
-    q = run(["--dry-run", "--preset", "mail"])
+    q = run("--dry-run --preset mail")
     assert q.returncode == 0 and len(q.stdout.splitlines()) == 4
     assert "--src-node 0 --dst-node 1" in q.stdout
-    q = run(["--dry-run", "--folios", "5K"])
+    q = run("--dry-run --folios 5K")
     assert q.returncode == 2 and "not a power-of-two multiple" in q.stderr
 check("--preset mail: 512M, 20 runs, sge 512, 4K and 2M, 1 and 16 channels, nodes 0 and 1, "
       "all modes; options override it; --folios", preset_mail)
@@ -650,7 +641,7 @@ def varied_table():
 check("depth and buffers varied: their columns; format 1 rows read as depth 1, reuse", varied_table)
 
 def vec_sweep():
-    q, r, o = swept("vec", ["--channels", "2", "--orders", "0", "--sge", "16", "--runs", "2"],
+    q, r, o = swept("vec", "--channels 2 --orders 0 --sge 16 --runs 2",
                     {"FAKE_TOOL_VEC": "1"})
     assert [x["prep_mode"] for x in r["rows"]] == ["prep_memcpy", "prep_memcpy_sg",
                                                    "prep_memcpy_vec", "cpu"]
@@ -668,8 +659,7 @@ def vec_sweep():
     assert [x["mode"] for x in rd] == ["prep_memcpy", "prep_memcpy_sg", "prep_memcpy_vec", "cpu"]
     assert rd[2]["convert_ms_mean"] == "0.500000" and rd[1]["convert_ms_mean"] == "0.000000"
     # --prep memcpy_vec on a kernel without it: the cell fails, a hint
-    q, r, o = swept("novec", ["--channels", "1", "--orders", "0", "--runs", "2",
-                              "--prep", "memcpy_vec,memcpy_sg"])
+    q, r, o = swept("novec", "--channels 1 --orders 0 --runs 2 --prep memcpy_vec,memcpy_sg")
     assert [c["status"] for c in r["cells"]] == ["failed", "ok"]
     assert "no dmaengine_prep_dma_memcpy_vec" in r["cells"][0]["error"]
     assert "sweep.py: memcpy_vec is missing on this kernel: sweep --prep auto" in q.stderr, q.stderr
@@ -678,7 +668,7 @@ def vec_sweep():
     assert len(t) == 1 and "FAILED: this kernel has no dmaengine_prep_dma_memcpy_vec()" in t[0], t
     assert "convert_ms" not in q.stdout	# no memcpy_vec row ran
     # auto on that kernel: left out, said in the table and on stderr
-    q, r, o = swept("novec-auto", ["--channels", "1", "--orders", "0", "--runs", "2"])
+    q, r, o = swept("novec-auto", "--channels 1 --orders 0 --runs 2")
     assert "not run on this kernel: prep_memcpy_vec" in q.stderr, q.stderr
     assert "# not run: prep_memcpy_vec: this kernel has no dmaengine_prep_dma_memcpy_vec()" in q.stdout
 check("memcpy_vec: auto runs it where the kernel has it (its row, convert_ms column and CSV); "
