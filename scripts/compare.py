@@ -301,17 +301,6 @@ def build(args):
             "geomeans": geomeans(comps, figures)}
 
 
-def finite(v):
-    """JSON has no infinities: a t of +-inf (both SDs 0) becomes null."""
-    if isinstance(v, float) and not math.isfinite(v):
-        return None
-    if isinstance(v, dict):
-        return {k: finite(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [finite(x) for x in v]
-    return v
-
-
 def main(argv=None):
     p = argparse.ArgumentParser(
         prog="compare.py", description=__doc__.split("\n\n")[0],
@@ -360,7 +349,10 @@ def main(argv=None):
         print(f"compare.py: {e}", file=sys.stderr)
         return 2 if isinstance(e, stats.NoScipy) else 1
     if a.json:
-        json.dump(finite(doc), sys.stdout, indent=1)
+        # JSON has no infinities: a t of +-inf (both SDs 0) becomes null
+        json.dump(results.remap(doc, leaf=lambda v: None if isinstance(v, float)
+                                and not math.isfinite(v) else v),
+                  sys.stdout, indent=1)
         sys.stdout.write("\n")
     else:
         sys.stdout.write(format_text(doc))

@@ -111,12 +111,15 @@ def load(path):
     return upgrade(res)
 
 
-def _rename_keys(v, names):
+def remap(v, names=None, leaf=None):
+    """A JSON value with its objects' keys renamed by NAMES and its other
+    values through LEAF, at every depth."""
     if isinstance(v, dict):
-        return {names.get(k, k): _rename_keys(x, names) for k, x in v.items()}
+        return {(names or {}).get(k, k): remap(x, names, leaf)
+                for k, x in v.items()}
     if isinstance(v, list):
-        return [_rename_keys(x, names) for x in v]
-    return v
+        return [remap(x, names, leaf) for x in v]
+    return leaf(v) if leaf else v
 
 
 def upgrade(res):
@@ -125,7 +128,7 @@ def upgrade(res):
     version = res.get("format_version", 1)
     for since, (names, params) in sorted(RENAMED.items()):
         if version < since:
-            res = _rename_keys(res, names)
+            res = remap(res, names)
             if isinstance(res.get("params"), dict):
                 res["params"] = {params.get(k, k): v
                                  for k, v in res["params"].items()}
