@@ -145,11 +145,9 @@ def describe(kind, cell):
     if kind == "map":
         return (f"{cell['mode']} granule {cell['granule']} threads "
                 f"{cell['threads']}")
-    extra = ""
-    if cell.get("depth", 1) != 1:
-        extra += f" depth {cell['depth']}"
-    if cell.get("buffers", "distinct") != "distinct":
-        extra += f" {cell['buffers']} buffers"
+    extra = (f" depth {cell['depth']}" if cell.get("depth", 1) != 1 else "") + \
+        (f" {cell['buffers']} buffers"
+         if cell.get("buffers", "distinct") != "distinct" else "")
     return (f"{cell['prep']} chan {cell['channels']} folio "
             f"{results.format_size(cell['folio_bytes'])} sge {cell['sge']}"
             f"{extra}")
@@ -176,11 +174,7 @@ def eta(done, remaining_weights):
     w = sum(d[0] for d in done if d[2])
     t = sum(d[1] for d in done if d[2])
     rest = sum(remaining_weights)
-    if rest == 0:
-        return 0.0
-    if w <= 0:
-        return None
-    return t / w * rest
+    return 0.0 if rest == 0 else None if w <= 0 else t / w * rest
 
 
 def progress_line(n, total, desc, ok, cell_s, summary, elapsed_s, left_s):

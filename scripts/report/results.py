@@ -264,9 +264,7 @@ def first_line(msg, limit=120):
     """The line of a tool's stderr that says why, shortened for a table."""
     lines = [ln.strip() for ln in (msg or "").splitlines() if ln.strip()]
     # the tool prints the failed call first and the diagnosis after it
-    line = lines[-1] if lines else "failed"
-    if line.startswith("dma_map_benchmark: "):
-        line = line[len("dma_map_benchmark: "):]
+    line = (lines[-1] if lines else "failed").removeprefix("dma_map_benchmark: ")
     return line if len(line) <= limit else line[:limit - 3] + "..."
 
 
