@@ -71,17 +71,14 @@ def index_rows(kind, rows, key_fn, warnings, where, prep_key=True):
     idx = {}
     for r in rows:
         k = key_fn(r)
-        if k in idx:
-            # e.g. --prep both,memcpy: prep_memcpy twice; keep the first
-            # that succeeded
-            if idx[k]["status"] != "ok":
-                idx[k] = r
-            elif r["status"] == "ok":
-                warnings.append(
-                    f"{where}: {label_of(kind, k, prep_key, r.get('folio_bytes'))}"
-                    f" appears twice; the first (cell {idx[k]['cell']}) is used")
-            continue
-        idx[k] = r
+        # twice (e.g. --prep both,memcpy: prep_memcpy): the first that
+        # succeeded
+        if k not in idx or idx[k]["status"] != "ok":
+            idx[k] = r
+        elif r["status"] == "ok":
+            warnings.append(
+                f"{where}: {label_of(kind, k, prep_key, r.get('folio_bytes'))}"
+                f" appears twice; the first (cell {idx[k]['cell']}) is used")
     return idx
 
 
