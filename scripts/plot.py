@@ -159,19 +159,18 @@ class Plotter:
             suffix = (f"-sge{sge}" if vary[0] else "") + \
                 (f"-d{depth}" if vary[1] else "") + (f"-{bufs}" if vary[2] else "")
             grp = [r for r in rows if group(r) == (sge, depth, bufs)]
-            for mode in modes:
-                sel = [r for r in grp if r["prep_mode"] == mode]
+            of = {m: [r for r in grp if r["prep_mode"] == m] for m in modes}
+            for mode, sel in of.items():
                 if sel:
                     self.throughput(f"throughput-{mode}{suffix}", {mode: sel}, sge)
                     self.phases(f"phases-{mode}{suffix}", mode, sel, sge)
-            dma = [m for m in modes if m in results.DMA_MODES]
+            dma = {m: sel for m, sel in of.items() if m in results.DMA_MODES}
             if len(dma) > 1:
-                both = {m: [r for r in grp if r["prep_mode"] == m] for m in dma}
-                self.throughput(f"throughput-both{suffix}", both, sge)
+                self.throughput(f"throughput-both{suffix}", dma, sge)
             if len(modes) > 1:
                 for ch in sorted({r["channels"] for r in grp}):
-                    by_mode = {m: [r for r in grp if r["prep_mode"] == m and
-                                   r["channels"] == ch] for m in modes}
+                    by_mode = {m: [r for r in sel if r["channels"] == ch]
+                               for m, sel in of.items()}
                     by_mode = {m: sel for m, sel in by_mode.items() if sel}
                     if len(by_mode) > 1:
                         self.throughput(f"throughput-modes-ch{ch}{suffix}",

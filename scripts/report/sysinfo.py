@@ -24,10 +24,8 @@ def skeleton(where):
 def from_tool(doc, where):
     """"system" of the tool's --system object: where it ran ("host" or
     "vm"), its "system" members, tool_version as --version says it."""
-    s = skeleton(where)
-    s.update(doc.get("system") or {})
-    s["tool_version"] = f"{doc.get('tool')} {doc.get('version')}"
-    return s
+    return {**skeleton(where), **(doc.get("system") or {}),
+            "tool_version": f"{doc.get('tool')} {doc.get('version')}"}
 
 
 def ask_tool(tool, where="host"):
