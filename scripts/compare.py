@@ -46,8 +46,7 @@ def key_dict(kind, key, prep_mode=True):
 
 def label_of(kind, key, prep_mode=True, folio_bytes=None):
     if kind == "map":
-        mode, granule, threads = key
-        return f"{mode} granule={granule} threads={threads}"
+        return "{} granule={} threads={}".format(*key)
     head = f"{key[0]} " if prep_mode else ""
     chan, order, sge, depth, buffers, dst = key[1:] if prep_mode else key
     folio = results.format_size(folio_bytes) if folio_bytes else f"order {order}"

@@ -313,10 +313,8 @@ def parse_perf_stat(text):
     """Counters of `perf stat -x,` output: {event: value or None}."""
     counters = {}
     for line in text.splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
         f = line.split(",")
-        if len(f) < 3:
+        if len(f) < 3 or line.startswith("#"):	# blank lines too
             continue
         event = f[2].split(":")[0]
         try:
@@ -579,10 +577,8 @@ def run_vm(sw):
     with open(cells, "w", encoding="utf-8") as f:
         f.write(cells_text(sw.cells))
     cmd = [os.path.join(TOP, "scripts", "vm", "run.sh"), "-m", a.kernel_machine,
-           "-c", a.dma_config, "-t", str(a.vm_timeout), "-f", cells]
-    if not a.verbose:
-        cmd.append("-q")
-    cmd += ["--", guest_command(sw.kind, soft, "cells.txt")]
+           "-c", a.dma_config, "-t", str(a.vm_timeout), "-f", cells] + \
+        ([] if a.verbose else ["-q"]) + ["--", guest_command(sw.kind, soft, "cells.txt")]
     if not a.quiet:
         say(f"booting the VM ({a.kernel_machine}/{a.dma_config}); "
             f"{len(sw.cells)} cells", "")
