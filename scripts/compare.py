@@ -136,10 +136,8 @@ def decimals(v):
     return 4 if 0 < a < 0.01 else 3 if a < 1 else 2
 
 
-def fmt_num(v, dec=None):
-    if v is None:
-        return "-"
-    return f"{v:.{decimals(v) if dec is None else dec}f}"
+def fmt_num(v):
+    return "-" if v is None else f"{v:.{decimals(v)}f}"
 
 
 def fmt_delta(c):
@@ -159,10 +157,8 @@ def fmt_delta(c):
 
 
 def side(c, s):
-    if c["status"] != "ok":
-        return ""
-    # the SD to the mean's precision
-    return results.mean_sd(c[s], decimals(c[s]["mean"]))
+    """A side's mean \u00b1 SD, the SD to the mean's precision."""
+    return results.mean_sd(c[s], decimals(c[s]["mean"])) if c["status"] == "ok" else ""
 
 
 def format_text(doc):
