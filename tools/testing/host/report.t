@@ -44,9 +44,8 @@ check("without -m, the lines are upstream 6.12's printf formats byte for byte", 
 
 
 docs = {}
-for name in ["map_single", "map_sg", "map_ext", "map_ext_nosync", "dmaengine",
-             "dmaengine_full", "dmaengine_sg", "dmaengine_cpu",
-             "dmaengine_missing", "dmaengine_vec"]:
+for name in ("map_single map_sg map_ext map_ext_nosync dmaengine dmaengine_full dmaengine_sg "
+             "dmaengine_cpu dmaengine_missing dmaengine_vec").split():
     def parse(name=name):
         docs[name] = json.load(open("%s/%s.json" % (sys.argv[1], name)))
     check("%s.json is valid JSON (python3 json)" % name, parse)
@@ -90,20 +89,16 @@ check("extended map JSON without --sync: map and unmap only", map_ext_nosync_jso
 
 def dmaengine_json():
     d = docs["dmaengine"]
-    assert list(d) == ["tool", "version", "kernel", "mode", "params",
-                       "interface_version", "prep_modes_run", "missing",
-                       "system", "channels_used", "channels", "results",
-                       "figures", "table"], list(d)
+    assert list(d) == ("tool version kernel mode params interface_version prep_modes_run "
+                       "missing system channels_used channels results figures table").split(), list(d)
     assert d["interface_version"] == 2 and d["missing"] == []
     assert d["prep_modes_run"] == ["prep_memcpy", "prep_memcpy_sg"]
     assert d["system"] == {"cpufreq": None}, d["system"]
     assert d["mode"] == "dmaengine" and d["kernel"] == "6.12.0-test"
     p = d["params"]
-    for k in ["channels", "channel", "device", "folio_order", "folio_bytes",
-              "dst_folio_order", "dst_folio_bytes", "sge",
-              "bytes_per_channel", "runs", "warmup_runs", "src_node", "dst_node", "prep",
-              "skip_missing", "buffers", "depth", "cpus",
-              "verify", "poll", "allow_fewer", "timeout_ms"]:
+    for k in ("channels channel device folio_order folio_bytes dst_folio_order dst_folio_bytes "
+              "sge bytes_per_channel runs warmup_runs src_node dst_node prep skip_missing "
+              "buffers depth cpus verify poll allow_fewer timeout_ms").split():
         assert k in p, k
     assert p["bytes_per_channel"] == 512 << 20 and p["prep"] == "both"
     assert p["buffers"] == "distinct" and p["depth"] == 1 and p["cpus"] == []
@@ -115,14 +110,11 @@ def dmaengine_json():
     r = d["results"]
     assert [x["prep_mode"] for x in r] == ["prep_memcpy", "prep_memcpy_sg"]
     for x in r:
-        for k in ["chan", "folio_order", "folio_bytes", "dst_folio_order",
-                  "dst_folio_bytes", "sge", "depth", "runs",
-                  "bytes", "prep_calls", "submits", "batches", "segments",
-                  "acquire_ms"]:
+        for k in ("chan folio_order folio_bytes dst_folio_order dst_folio_bytes sge depth runs "
+                  "bytes prep_calls submits batches segments acquire_ms").split():
             assert isinstance(x[k], (int, float)), k
-        for k in ["run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms",
-                  "map_ms", "unmap_ms", "copy_ms", "convert_ms", "prep_stalls",
-                  "gbps"]:
+        for k in ("run_ms prep_ms submit_ms issue_ms wait_ms map_ms unmap_ms copy_ms "
+                  "convert_ms prep_stalls gbps").split():
             assert set(x[k]) == {"mean", "stddev"}, k
         assert x["buffers"] == "distinct"
         assert x["convert_ms"] == {"mean": 0, "stddev": 0}, x["convert_ms"]
@@ -141,10 +133,8 @@ def description_json():
     # the results' figures, in their order: the counts, then the phases
     keys = [k for k in d["results"][0] if k in f]
     assert [x["key"] for x in d["figures"]] == keys, keys
-    assert list(f) == ["bytes", "prep_calls", "submits", "batches", "segments",
-                       "run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms",
-                       "map_ms", "unmap_ms", "copy_ms", "convert_ms",
-                       "prep_stalls", "gbps"], list(f)
+    assert list(f) == ("bytes prep_calls submits batches segments run_ms prep_ms submit_ms "
+                       "issue_ms wait_ms map_ms unmap_ms copy_ms convert_ms prep_stalls gbps").split(), list(f)
     for k, x in f.items():
         assert x["kind"] == ("total" if isinstance(d["results"][0][k], int)
                              else "mean_stddev"), k
@@ -187,8 +177,7 @@ def cpu_json():
     assert [x["prep_mode"] for x in r] == ["prep_memcpy", "prep_memcpy_sg", "cpu"]
     cpu = r[2]
     assert cpu["copy_ms"] == {"mean": 248.75, "stddev": 2.5}
-    for k in ["prep_ms", "submit_ms", "issue_ms", "wait_ms", "map_ms", "unmap_ms",
-              "prep_stalls"]:
+    for k in "prep_ms submit_ms issue_ms wait_ms map_ms unmap_ms prep_stalls".split():
         assert cpu[k] == {"mean": 0, "stddev": 0}, k
     assert cpu["prep_calls"] == 0 and cpu["submits"] == 0
     assert r[0]["copy_ms"] == {"mean": 0, "stddev": 0}
