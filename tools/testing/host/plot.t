@@ -39,7 +39,8 @@ def plot(name, r, *opts, rc=0):
     assert q.returncode == rc, q.stderr
     return q, o, {os.path.basename(x)[:-4] for x in q.stdout.split() if x.endswith(".svg")}
 
-def png_ok(path):
+def png_ok(d, stem):
+    path = os.path.join(d, stem + ".png")
     data = open(path, "rb").read()
     assert data[:8] == b"\x89PNG\r\n\x1a\n", path
     pos, idat, ihdr = 8, b"", None
@@ -60,7 +61,8 @@ def png_ok(path):
     assert len(set(raw)) > 8, "an image of one colour: " + path
     return ihdr
 
-def svg_ok(path, *texts):
+def svg_ok(d, stem, *texts):
+    path = os.path.join(d, stem + ".svg")
     root = ET.parse(path).getroot()
     assert root.tag.endswith("svg"), root.tag
     alltext = " ".join(t for t in root.itertext())
@@ -82,20 +84,19 @@ check("dmaengine: throughput and phases per prep mode (cpu too), both DMA modes 
 
 def pngs():
     for s in DE:
-        png_ok(os.path.join(out, s + ".png"))
+        png_ok(out, s)
 check("dmaengine: every PNG valid (signature, CRCs, 1000x620, not blank)", pngs)
 
 def svgs():
-    svg_ok(os.path.join(out, "throughput-prep_memcpy.svg"),
-           "prep_memcpy: throughput, batches of 512 folios", "4KB", "64KB", "2MB",
-           "1 channel", "4 channels", "folio size", "kernel 6.12.0-synthetic")
-    svg_ok(os.path.join(out, "phases-prep_memcpy_sg.svg"), "time by phase", "prep",
-           "submit", "issue", "wait", "1ch 4KB", "4ch 2MB")
-    svg_ok(os.path.join(out, "throughput-both.svg"), "prep_memcpy_sg, 4 channels")
-    svg_ok(os.path.join(out, "throughput-modes-ch4.svg"),
+    svg_ok(out, "throughput-prep_memcpy", "prep_memcpy: throughput, batches of 512 folios",
+           "4KB", "64KB", "2MB", "1 channel", "4 channels", "folio size", "kernel 6.12.0-synthetic")
+    svg_ok(out, "phases-prep_memcpy_sg", "time by phase", "prep", "submit", "issue", "wait",
+           "1ch 4KB", "4ch 2MB")
+    svg_ok(out, "throughput-both", "prep_memcpy_sg, 4 channels")
+    svg_ok(out, "throughput-modes-ch4",
            "prep_memcpy vs prep_memcpy_sg vs cpu, 4 channels: throughput",
            "prep_memcpy", "prep_memcpy_sg", "cpu", "4KB", "2MB")
-    svg_ok(os.path.join(out, "phases-cpu.svg"), "cpu: time by phase", "copy")
+    svg_ok(out, "phases-cpu", "cpu: time by phase", "copy")
     # the failed cells (8 channels) are not plotted
     t = " ".join(ET.parse(os.path.join(out, "throughput-prep_memcpy.svg")).getroot().itertext())
     assert "8 channels" not in t
@@ -156,14 +157,13 @@ def vec_plots():
     r["rows"] += vec
     q, o, names = plot("vec", r)
     assert names == set(DE) | {"throughput-prep_memcpy_vec", "phases-prep_memcpy_vec"}, sorted(names)
-    png_ok(os.path.join(o, "phases-prep_memcpy_vec.png"))
-    svg_ok(os.path.join(o, "throughput-both.svg"),
+    png_ok(o, "phases-prep_memcpy_vec")
+    svg_ok(o, "throughput-both",
            "prep_memcpy vs prep_memcpy_sg vs prep_memcpy_vec: throughput",
            "prep_memcpy_vec, 4 channels", "prep_memcpy_sg, 1 channel")
-    svg_ok(os.path.join(o, "phases-prep_memcpy_vec.svg"), "prep_memcpy_vec: time by phase",
+    svg_ok(o, "phases-prep_memcpy_vec", "prep_memcpy_vec: time by phase",
            "convert", "prep_rest", "submit", "wait")
-    svg_ok(os.path.join(o, "throughput-modes-ch4.svg"),
-           "prep_memcpy vs prep_memcpy_sg vs prep_memcpy_vec vs cpu, 4 channels")
+    svg_ok(o, "throughput-modes-ch4", "prep_memcpy vs prep_memcpy_sg vs prep_memcpy_vec vs cpu, 4 channels")
     d = os.path.join(o, "data")
     lines = open(os.path.join(d, "phases-prep_memcpy_vec.dat")).read().splitlines()
     assert lines[0] == "# label convert_ms prep_rest_ms submit_ms issue_ms wait_ms map_ms unmap_ms run_ms", lines[0]
@@ -172,9 +172,7 @@ def vec_plots():
     assert os.path.exists(os.path.join(d, "throughput-both-prep_memcpy_vec-c4.dat"))
     # the two batch forms alone: throughput-both of the two
     r["rows"] = [x for x in r["rows"] if x["prep_mode"] in ("prep_memcpy_sg", "prep_memcpy_vec")]
-    plot("vec2", r)
-    svg_ok(os.path.join(work, "vec2", "throughput-both.svg"),
-           "prep_memcpy_sg vs prep_memcpy_vec: throughput")
+    svg_ok(plot("vec2", r)[1], "throughput-both", "prep_memcpy_sg vs prep_memcpy_vec: throughput")
 check("memcpy_vec: its throughput and phases (convert apart from the rest of prep); "
       "throughput-both with the three DMA forms, or the two batch forms", vec_plots)
 
@@ -185,10 +183,10 @@ def map_plots():
     assert sorted(os.path.basename(x) for x in q.stdout.split()) == [
         "map-latency-sg.png", "map-latency-sg.svg", "map-latency-single.png",
         "map-latency-single.svg"]
-    png_ok(os.path.join(o, "map-latency-sg.png"))
-    svg_ok(os.path.join(o, "map-latency-sg.svg"), "sg mode: dma_map_sg() latency",
+    png_ok(o, "map-latency-sg")
+    svg_ok(o, "map-latency-sg", "sg mode: dma_map_sg() latency",
            "sg entries", "map, 1 thread", "unmap, 4 threads", "1024")
-    svg_ok(os.path.join(o, "map-latency-single.svg"), "dma_map_single()", "granule (pages)")
+    svg_ok(o, "map-latency-single", "dma_map_single()", "granule (pages)")
 check("map: latency against sg entries per mode, a line per thread count", map_plots)
 
 def sge_and_libgd():
@@ -198,7 +196,7 @@ def sge_and_libgd():
     names = sorted(os.path.basename(x) for x in q.stdout.split())
     assert "throughput-prep_memcpy-sge16.png" in names and "phases-prep_memcpy_sg-sge512.svg" in names
     assert len(names) == 2 * 2 * len(DE), names
-    png_ok(os.path.join(o, "throughput-both-sge16.png"))
+    png_ok(o, "throughput-both-sge16")
 check("two sg entry counts: a plot each (-sgeN); libgd png terminal", sge_and_libgd)
 
 def errors():
