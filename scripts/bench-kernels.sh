@@ -21,7 +21,7 @@
 #   -o, --output DIR     where results.json, results.csv and table.txt go
 #                        (default: build/results/bench-kernels-DATE)
 #
-# Every cell is the project's dmaengine mode with --prep memcpy on one
+# Every cell is the project's dmaengine mode with --prep-modes memcpy on one
 # soft_dma channel: one dmaengine_prep_dma_memcpy() per folio. Each timed
 # run gives a GB/s (10^9 bytes/s: its bytes over its wall time); the table
 # shows, per kernel and cell, the median and the best of the runs of all
@@ -144,7 +144,7 @@ def table(out, lo, hi, load0, load1, ncpu, bench, stock, sge, nbytes, runs,
         cells.append(c)
     doc = {
         "benchmark": "bench-kernels",
-        "cell": {"mode": "dmaengine", "prep": "memcpy",
+        "cell": {"mode": "dmaengine", "prep_modes": "memcpy",
                  "provider": "soft_dma", "channels": 1, "sge": int(sge),
                  "bytes": nbytes, "runs": int(runs), "append": append},
         "kernels": {"bench": {"machine": bench,
@@ -171,8 +171,8 @@ def table(out, lo, hi, load0, load1, ncpu, bench, stock, sge, nbytes, runs,
                 c["ratio_best"], c["within"]))
     n = cells[0]["bench"]["boots"]
     lines = [
-        "soft_dma, --prep memcpy, 1 channel, --sge %s, --bytes %s, %s runs"
-        " x %d boot(s) of each kernel, GB/s" % (sge, nbytes, runs, n),
+        "soft_dma, --prep-modes memcpy, 1 channel, --sge %s, --bytes %s,"
+        " %s runs x %d boot(s) of each kernel, GB/s" % (sge, nbytes, runs, n),
         "  bench: %s (%s)" % (release.get("bench"), bench),
         "  stock: %s (%s)" % (release.get("stock"), stock),
     ]

@@ -2,15 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Sweep the DMA map benchmark over a matrix of parameters.
 
-dmaengine mode (default): a cell per --prep word, channel count, folio
-order, sg entries, depth and buffers, one call of the tool each (--prep
-auto: the modes this kernel has, alternating in one call); --preset mail:
-the mail's workload; --map: map modes x granules x threads, --runs calls
-a cell. Here (--tool) or in a throwaway test VM (--vm, scripts/vm/run.sh),
-all cells in one boot, a progress line per cell on stderr; a failed cell
-is recorded and the sweep goes on. In --output: results.json, results.csv
-and table.txt (also on stdout), which scripts/compare.py and
-scripts/plot.py read. See Documentation/sweeps.rst.
+dmaengine mode (default): a cell per --prep-modes word, channel count,
+folio order, sg entries, depth and buffers, one call of the tool each
+(--prep-modes auto: the modes this kernel has, alternating in one call);
+--preset mail: the mail's workload; --map: map modes x granules x
+threads, --runs calls a cell. Here (--tool) or in a throwaway test VM
+(--vm, scripts/vm/run.sh), all cells in one boot, a progress line per
+cell on stderr; a failed cell is recorded and the sweep goes on. In
+--output: results.json, results.csv and table.txt (also on stdout),
+which scripts/compare.py and scripts/plot.py read. See
+Documentation/sweeps.rst.
 """
 
 import argparse
@@ -39,7 +40,7 @@ DEFAULT_RUNS = 20
 PRESETS = {
     "mail": {"bytes_per_channel": "512M", "runs": 20, "sge": [512],
              "folios": ["4K", "2M"], "channels": [1, 16], "src_node": 0,
-             "dst_node": 1, "prep": ["auto"], "buffers": ["distinct"],
+             "dst_node": 1, "prep_modes": ["auto"], "buffers": ["distinct"],
              "depth": [1]},
 }
 DEFAULT_MAP_RUNS = 5
@@ -109,15 +110,16 @@ def plan_dmaengine(a, page_size):
     # innermost: the modes alternate in time
     for buffers, depth, ch, order, sge, prep in itertools.product(
             a.buffers, a.depth, a.channels, folio_orders(a, page_size), a.sge,
-            a.prep):
-        argv = ["-m", "dmaengine"] + (["--prep", prep] if prep != "auto" else [])
+            a.prep_modes):
+        argv = ["-m", "dmaengine"] + (["--prep-modes", prep] if prep != "auto"
+                                   else [])
         argv += ["--channels", str(ch), "--folio-order", str(order), "--sge",
                  str(sge), "--runs", str(a.runs), "--buffers", buffers,
                  "--depth", str(depth)] + common + \
             shlex.split(a.tool_args or "") + ["--json"]
         nmodes = len(results.PREP_OF_OPTION[prep])
         cells.append({
-            "index": len(cells), "prep": prep, "channels": ch,
+            "index": len(cells), "prep_modes": prep, "channels": ch,
             "folio_order": order, "folio_bytes": page_size << order,
             "sge": sge, "depth": depth, "buffers": buffers, "argv": argv,
             "invocations": 1,
@@ -148,7 +150,7 @@ def describe(kind, cell):
     extra = (f" depth {cell['depth']}" if cell.get("depth", 1) != 1 else "") + \
         (f" {cell['buffers']} buffers"
          if cell.get("buffers", "distinct") != "distinct" else "")
-    return (f"{cell['prep']} chan {cell['channels']} folio "
+    return (f"{cell['prep_modes']} chan {cell['channels']} folio "
             f"{results.format_size(cell['folio_bytes'])} sge {cell['sge']}"
             f"{extra}")
 
@@ -237,7 +239,7 @@ def dmaengine_rows(cell, inv):
         error = "the tool's JSON has no results"
     cell.update(status="failed", error=error, exit_status=rc)
     return [dict(base, prep_mode=m, status="failed", error=error)
-            for m in results.PREP_OF_OPTION[cell["prep"]]]
+            for m in results.PREP_OF_OPTION[cell["prep_modes"]]]
 
 
 def map_op_stat(run, op):
@@ -615,7 +617,7 @@ def parse_args(argv):
         description=__doc__.split("\n\n")[0],
         epilog="examples:\n"
         "  scripts/sweep.py                                 # here, module loaded\n"
-        "  scripts/sweep.py --vm --prep memcpy --bytes-per-channel 16M\n"
+        "  scripts/sweep.py --vm --prep-modes memcpy --bytes-per-channel 16M\n"
         "                                                   # stock kernel VM\n"
         "  scripts/sweep.py --preset mail                   # the mail's table\n"
         "  scripts/sweep.py --depth 1,4 --buffers distinct,reuse --channels 1\n"
@@ -651,10 +653,11 @@ def parse_args(argv):
                    "sge 512, 4K and 2M folios, 1 and 16 channels, --src-node "
                    "0 --dst-node 1, every prep mode with the CPU copy, "
                    "distinct buffers, depth 1); options given override it")
-    d.add_argument("--prep", type=list_of(tuple(results.PREP_OF_OPTION)),
+    d.add_argument("--prep-modes", type=list_of(tuple(results.PREP_OF_OPTION)),
                    default=["auto"], metavar="LIST",
-                   help="auto (no --prep: every mode this kernel has, the CPU "
-                   "copy included, one call a cell, the modes alternating), "
+                   help="auto (no --prep-modes: every mode this kernel has, "
+                   "the CPU copy included, one call a cell, the modes "
+                   "alternating), "
                    "all, both, memcpy, memcpy_sg, memcpy_vec, cpu, or a "
                    "list: a call each [auto]")
     d.add_argument("--channels", type=int_list, default=[1, 4, 8, 16],
@@ -824,9 +827,9 @@ def main(argv=None):
             if kind == "dmaengine" and any(
                     mode in (c.get("error") or "") and
                     c.get("status") != "ok" for c in cells):
-                say(f"{mode} is missing on this kernel: sweep --prep auto (the "
-                    "default) or --prep memcpy,cpu, or use the patched kernel "
-                    "(--vm --kernel-machine x86-debug)")
+                say(f"{mode} is missing on this kernel: sweep --prep-modes "
+                    "auto (the default) or --prep-modes memcpy,cpu, or use "
+                    "the patched kernel (--vm --kernel-machine x86-debug)")
         left_out = sorted(results.missing_modes(results.tool_docs(res)))
         if kind == "dmaengine" and left_out:
             say(f"not run on this kernel: {', '.join(left_out)} (the table's "

@@ -23,7 +23,7 @@ import os
 import re
 
 FORMAT = "dma-bench-sweep"
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 # Keys a version renamed (one name for one parameter, from the ABI to the
 # tool's options and JSON to the results): load() gives an older file's
 # keys, wherever they are, their new names, so that a sweep can be
@@ -35,13 +35,14 @@ RENAMED = {
              **{f"{op}_sd_us": f"{op}_stddev_us"
                 for op in ("map", "unmap", "sync_cpu", "sync_device")}),
         {"bytes": "bytes_per_channel"}),	# rows' bytes is a count
+    4: ({"prep": "prep_modes"}, {}),
 }
 
 # in the tool's order: the DMA forms, then the CPU copy
 PREP_MODES = ("prep_memcpy", "prep_memcpy_sg", "prep_memcpy_vec", "cpu")
 DMA_MODES = PREP_MODES[:3]
-# the sweep's --prep words: the modes a call asks for; "auto" passes no
-# --prep, and the tool runs those of the four this kernel has
+# the sweep's --prep-modes words: the modes a call asks for; "auto" passes no
+# --prep-modes, and the tool runs those of the four this kernel has
 PREP_OF_OPTION = {"memcpy": ("prep_memcpy",), "memcpy_sg": ("prep_memcpy_sg",),
                   "memcpy_vec": ("prep_memcpy_vec",), "cpu": ("cpu",),
                   "both": PREP_MODES[:2], "all": PREP_MODES,

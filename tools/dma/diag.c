@@ -328,7 +328,7 @@ void print_dmaengine_old_module(FILE *f, unsigned int blockers)
 		const char *opt;
 	} opts[] = {
 		{ V1_NEEDS_DISTINCT, "--buffers reuse (distinct buffers are the default)" },
-		{ V1_NEEDS_CPU, "--prep memcpy, memcpy_sg or both (the cpu and memcpy_vec modes, which run without --prep, are new)" },
+		{ V1_NEEDS_CPU, "--prep-modes memcpy, memcpy_sg or both (the cpu and memcpy_vec modes, which run without --prep-modes, are new)" },
 		{ V1_NEEDS_DEPTH, "--depth 1" },
 		{ V1_NEEDS_CPUS, "no --cpus" },
 		{ V1_NEEDS_DST_ORDER, "no --dst-folio-order or --dst-folio" },
@@ -387,7 +387,7 @@ void print_dmaengine_error(FILE *f, int err,
 		 */
 		if (o->flags & DMAENGINE_BENCH_F_SKIP_MISSING &&
 		    b->prep_modes & DMAENGINE_BENCH_PREP_MEMCPY_VEC)
-			fprintf(f, ". If it says 'invalid prep_modes', the module is older than this tool and does not know prep mode memcpy_vec, which runs without --prep: load the module built from the tool's tree, or name the modes it has with --prep (e.g. memcpy,cpu)");
+			fprintf(f, ". If it says 'invalid prep_modes', the module is older than this tool and does not know prep mode memcpy_vec, which runs without --prep-modes: load the module built from the tool's tree, or name the modes it has with --prep-modes (e.g. memcpy,cpu)");
 		if (b->flags & DMAENGINE_BENCH_F_DST_ORDER)
 			fprintf(f, ". If it says 'invalid flags', the module is older than this tool and does not know --dst-folio-order: load the module built from the tool's tree");
 		break;
@@ -402,12 +402,12 @@ void print_dmaengine_error(FILE *f, int err,
 			fprintf(f, NO_API_MEMCPY_VEC);
 		else
 			fprintf(f, NO_API_MEMCPY_SG " (DMA_MEMCPY_SG was removed from mainline in 6.0)");
-		fprintf(f, "; run without --prep to leave out the modes this kernel lacks, or with --prep memcpy,cpu");
+		fprintf(f, "; run without --prep-modes to leave out the modes this kernel lacks, or with --prep-modes memcpy,cpu");
 		break;
 	case DMAENGINE_BENCH_ERR_NO_CAP:
 		fputs(channel_driver(chan, sizeof(chan), ch, b->error_channel),
 		      f);
-		fprintf(f, " does not advertise %s; run without --prep to leave out the modes it lacks, or with --prep memcpy,cpu",
+		fprintf(f, " does not advertise %s; run without --prep-modes to leave out the modes it lacks, or with --prep-modes memcpy,cpu",
 			mode_cap(b->error_prep_mode));
 		break;
 	case DMAENGINE_BENCH_ERR_NOMEM:

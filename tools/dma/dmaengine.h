@@ -30,7 +30,7 @@ void dmaengine_fill_request(const struct bench_opts *o,
 /* What a version 1 request cannot ask for (dmaengine_v1_blockers()). */
 enum dmaengine_v1_blocker {
 	V1_NEEDS_CPU = 1 << 0,		/* prep mode cpu or memcpy_vec
-					 * (also: no --prep) */
+					 * (also: no --prep-modes) */
 	V1_NEEDS_DEPTH = 1 << 1,	/* --depth above 1 */
 	V1_NEEDS_CPUS = 1 << 2,		/* --cpus */
 	V1_NEEDS_DISTINCT = 1 << 3,	/* --buffers distinct (the default) */

@@ -215,12 +215,12 @@ static const struct opt_desc opt_table[O_NR] = {
 	[O_DST_NODE] = { .name = "dst-node", .metavar = "N",
 		DE_INT(-1, NODE_MAX, dst_node, "-1"),
 		.help = "NUMA node of the destination folios; -1: the channel's node" },
-	[O_PREP] = { .name = "prep", .short_opt = 'p', .metavar = "PREP",
+	[O_PREP] = { .name = "prep-modes", .short_opt = 'p', .metavar = "PREP",
 		.kind = K_CHOICES, .choices = prep_choices, FIELD(prep_modes),
 		.accepts = "memcpy, memcpy_sg, memcpy_vec, cpu, both or all, or a comma-separated list of them",
 		.scope = SC_DMAENGINE,
 		.def_help = "the modes this kernel and channel have, of all",
-		.help = "memcpy: one dmaengine_prep_dma_memcpy() per segment; memcpy_sg: one dmaengine_prep_dma_memcpy_sg() per batch; memcpy_vec: one dmaengine_prep_dma_memcpy_vec() per batch, over dma_vec arrays built from the mapped tables (their building is part of prep, and -v shows it alone as convert_ms); cpu: the channel's thread copies the same batches with the CPU; both: memcpy and memcpy_sg; all: the four. With several, runs alternate between them in a rotating order. A mode named here that the kernel or a channel lacks is an error; without --prep the missing ones are left out and the '#' lines say why" },
+		.help = "memcpy: one dmaengine_prep_dma_memcpy() per segment; memcpy_sg: one dmaengine_prep_dma_memcpy_sg() per batch; memcpy_vec: one dmaengine_prep_dma_memcpy_vec() per batch, over dma_vec arrays built from the mapped tables (their building is part of prep, and -v shows it alone as convert_ms); cpu: the channel's thread copies the same batches with the CPU; both: memcpy and memcpy_sg; all: the four. With several, runs alternate between them in a rotating order. A mode named here that the kernel or a channel lacks is an error; without --prep-modes the missing ones are left out and the '#' lines say why" },
 	[O_BUFFERS] = { .name = "buffers", .metavar = "KIND",
 		.kind = K_CHOICE, .choices = buffers_choices, FIELD(flags),
 		.accepts = "distinct or reuse", .scope = SC_DMAENGINE,
@@ -566,7 +566,7 @@ void opts_init(struct bench_opts *o, long page_size)
 	memset(o, 0, sizeof(*o));
 	o->page_size = page_size;
 	o->entry_size = page_size;
-	/* no --prep: every mode, those this kernel lacks left out */
+	/* no --prep-modes: every mode, those this kernel lacks left out */
 	o->prep_modes = DMAENGINE_BENCH_PREP_ALL;
 	o->flags = DMAENGINE_BENCH_F_SKIP_MISSING;
 	for (id = 0; id < O_NR; id++)
@@ -921,11 +921,11 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "        --cpus 0 -d to_device\n"
 "    " PROG_NAME " -m dmaengine --channels 4 --folio 64K --sge 512 \\\n"
 "        --bytes-per-channel 1G\n"
-"    " PROG_NAME " -m dmaengine --prep all --depth 4 --cpus 0-3 -c 4 \\\n"
+"    " PROG_NAME " -m dmaengine --prep-modes all --depth 4 --cpus 0-3 -c 4 \\\n"
 "        --src-node 0 --dst-node 1\n"
-"    " PROG_NAME " -m dmaengine --prep memcpy --poll --verify\n"
-"    " PROG_NAME " -m dmaengine --prep memcpy_sg,memcpy_vec --folio 4K \\\n"
-"        --dst-folio 64K -v\n"
+"    " PROG_NAME " -m dmaengine --prep-modes memcpy --poll --verify\n"
+"    " PROG_NAME " -m dmaengine --prep-modes memcpy_sg,memcpy_vec \\\n"
+"        --folio 4K --dst-folio 64K -v\n"
 "    " PROG_NAME " -m dmaengine --json --samples > run.json\n"
 "    " PROG_NAME " -m dmaengine --device soft_dma.0 --csv > run.csv\n",
 		o->page_size);

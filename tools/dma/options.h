@@ -83,7 +83,7 @@ struct bench_opts {
 	int src_node;
 	int dst_node;
 	unsigned int prep_modes;	/* DMAENGINE_BENCH_PREP_* */
-	unsigned int flags;		/* DMAENGINE_BENCH_F_*; SKIP_MISSING without --prep */
+	unsigned int flags;		/* DMAENGINE_BENCH_F_*; SKIP_MISSING without --prep-modes */
 	unsigned int depth;		/* batches in flight per channel */
 	unsigned int timeout_ms;
 	bool per_channel;
@@ -151,7 +151,7 @@ const char *prep_mode_name(unsigned int index);
  */
 extern const unsigned int prep_mode_order[DMAENGINE_BENCH_NR_MODES];
 /*
- * prep_modes_name() - --prep's word for DMAENGINE_BENCH_PREP_* bits:
+ * prep_modes_name() - --prep-modes's word for DMAENGINE_BENCH_PREP_* bits:
  * "memcpy", "memcpy_sg", "cpu", "memcpy_vec", "both", "all", or a list in
  * prep_mode_order as "memcpy,cpu"; "?" for none or unknown bits
  */

@@ -728,7 +728,7 @@ static void json_params(struct json *j, const struct dmaengine_report *r)
 	json_key_uint(j, "warmup_runs", b->warmup_runs);
 	json_key_int(j, "src_node", b->src_node);
 	json_key_int(j, "dst_node", b->dst_node);
-	json_key_string(j, "prep", prep_modes_name(b->prep_modes));
+	json_key_string(j, "prep_modes", prep_modes_name(b->prep_modes));
 	json_key_bool(j, "skip_missing",
 		      b->flags & DMAENGINE_BENCH_F_SKIP_MISSING);
 	json_key_string(j, "buffers", buffers_name(b->flags));

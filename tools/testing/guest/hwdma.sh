@@ -94,7 +94,7 @@ hw_tool_all() {
 }
 
 # hw_tool_table CHANNELS ORDER SGE [PREP]: the tool's table, verified, with
-# --prep PREP (default memcpy; both: the memcpy_sg row too)
+# --prep-modes PREP (default memcpy; both: the memcpy_sg row too)
 hw_tool_table() {
 	_prep=${4:-memcpy}
 	"$TOOL" -m dmaengine -c "$1" ${HWDMA_DEVICE:+-D "$HWDMA_DEVICE"} -o "$2" \
@@ -172,7 +172,7 @@ hw_memcpy_sg() {
 	_top=$(echo "$HWDMA_ORDERS" | tr , '\n' | sort -n | tail -n 1)
 	check "hwdma: the tool reports DMA_MEMCPY_SG on all $HWDMA_CHANNELS channels" \
 		hw_tool_all memcpy_sg '"has_memcpy_sg":true'
-	check "hwdma: the tool's table, --prep both, 4 channels, verified" \
+	check "hwdma: the tool's table, --prep-modes both, 4 channels, verified" \
 		hw_tool_table 4 0 16 both
 	# memcpy_vec, where the kernel has it, on the same runs: one
 	# descriptor per batch from dma_vec arrays, verified beside memcpy_sg

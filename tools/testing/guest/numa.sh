@@ -25,7 +25,7 @@ suite_numa() {
 	check_output "numa: the tool reports where the folios came from" \
 		'"src_node": *0, *"dst_node": *1' \
 		"$TOOL" -m dmaengine --channels 1 --src-node 0 --dst-node 1 \
-		--sge 8 --bytes-per-channel 1M --runs 1 --prep memcpy --json
+		--sge 8 --bytes-per-channel 1M --runs 1 --prep-modes memcpy --json
 	check_fails_with "numa: a node without memory is refused" \
 		'^errno=EINVAL' "$MBIOCTL" dmaengine src_node=2
 	check "numa: soft_dma unloads" unload_module soft_dma

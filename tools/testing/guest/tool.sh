@@ -40,7 +40,7 @@ tool_dmaengine_table() {	# tool_dmaengine_table PREP ROWS ARGS...
 	_rows=$2
 	shift 2
 	# shellcheck disable=SC2086
-	"$TOOL" $TOOL_DE --prep "$_prep" "$@" > /tmp/tool.out || {
+	"$TOOL" $TOOL_DE --prep-modes "$_prep" "$@" > /tmp/tool.out || {
 		cat /tmp/tool.out
 		return 1
 	}
@@ -106,33 +106,33 @@ EOF
 	while IFS='|' read -r _d _p _o; do
 		check_output "tool: $_d" "$_p" "$TOOL" $TOOL_DE $_o < /dev/null
 	done <<'EOF'
-dmaengine --csv|^prep_memcpy,1,0,4096,16,1,distinct,,3,1048576,256,|--prep memcpy --csv
-dmaengine --prep cpu: the CPU copy's row|^cpu +1 +4KB +16 +[0-9.]+ ± [0-9.]+ +- |--prep cpu
-dmaengine --buffers reuse --depth 4 --cpus 0|; buffers reuse, depth 4, cpus 0$|--prep memcpy --buffers reuse --depth 4 --cpus 0
-dmaengine --json names the results|"prep_mode": *"prep_memcpy"|--prep memcpy --json
---per-channel rows|dma[0-9]+chan[0-9]+|--prep memcpy --channels 2 --per-channel
+dmaengine --csv|^prep_memcpy,1,0,4096,16,1,distinct,,3,1048576,256,|--prep-modes memcpy --csv
+dmaengine --prep-modes cpu: the CPU copy's row|^cpu +1 +4KB +16 +[0-9.]+ ± [0-9.]+ +- |--prep-modes cpu
+dmaengine --buffers reuse --depth 4 --cpus 0|; buffers reuse, depth 4, cpus 0$|--prep-modes memcpy --buffers reuse --depth 4 --cpus 0
+dmaengine --json names the results|"prep_mode": *"prep_memcpy"|--prep-modes memcpy --json
+--per-channel rows|dma[0-9]+chan[0-9]+|--prep-modes memcpy --channels 2 --per-channel
 EOF
 	if have_memcpy_sg; then
 		check "tool: both prep modes in one table" \
 			tool_dmaengine_table both 2 --channels 2 --verify
 		check_output "tool: memcpy_sg makes sge times fewer prep calls" \
 			'^prep_memcpy_sg,1,0,4096,16,1,distinct,,3,1048576,16,' \
-			"$TOOL" $TOOL_DE --prep memcpy_sg --csv
-		check_output "tool: no --prep: the three modes" \
+			"$TOOL" $TOOL_DE --prep-modes memcpy_sg --csv
+		check_output "tool: no --prep-modes: the three modes" \
 			'^cpu +1 ' "$TOOL" $TOOL_DE
 	else
 		check_fails_with "tool: memcpy_sg on a stock kernel says why" \
 			'no dmaengine_prep_dma_memcpy_sg\(\): see kernel/patches/ in the project' \
-			"$TOOL" $TOOL_DE --prep both
-		check_output "tool: no --prep on a stock kernel: memcpy and cpu, memcpy_sg said missing" \
+			"$TOOL" $TOOL_DE --prep-modes both
+		check_output "tool: no --prep-modes on a stock kernel: memcpy and cpu, memcpy_sg said missing" \
 			'^# not run: prep_memcpy_sg: this kernel has no dmaengine_prep_dma_memcpy_sg\(\)' \
 			"$TOOL" $TOOL_DE
 	fi
 	check_fails_with "tool: too many channels: says --allow-fewer" \
-		'--allow-fewer' "$TOOL" $TOOL_DE --prep memcpy --channels 64
+		'--allow-fewer' "$TOOL" $TOOL_DE --prep-modes memcpy --channels 64
 	check_fails_with "tool: a stalled channel: says timeout and which channel" \
 		'(time|timed out).*dma[0-9]+chan0|dma[0-9]+chan0.*(time|timed out)' \
-		sd_with stall_channel=0 "$TOOL" $TOOL_DE --prep memcpy --timeout-ms 300 \
+		sd_with stall_channel=0 "$TOOL" $TOOL_DE --prep-modes memcpy --timeout-ms 300 \
 		--channel "$(sd_chan 0)"
 	check "tool: soft_dma unloads" unload_module soft_dma
 	check "tool: benchmark unloads" unload_module dma_map_benchmark

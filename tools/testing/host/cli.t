@@ -117,11 +117,11 @@ expect 2 "invalid --warmup-runs '101': must be 0\.\.100" "--warmup-runs 101: exi
 	-m dmaengine --warmup-runs 101
 expect 2 "invalid --timeout-ms '600001': must be 0\.\.600000" \
 	"--timeout-ms 600001: exit 2" -m dmaengine --timeout-ms 600001
-expect 2 "invalid --prep 'x': must be memcpy, memcpy_sg, memcpy_vec, cpu, both or all, or a comma-separated list of them" \
-	"--prep x: exit 2" -m dmaengine --prep x
-expect 2 "invalid --prep 'memcpy,,cpu'" "--prep memcpy,,cpu: exit 2" \
+expect 2 "invalid --prep-modes 'x': must be memcpy, memcpy_sg, memcpy_vec, cpu, both or all, or a comma-separated list of them" \
+	"--prep x (an abbreviation of --prep-modes): exit 2" -m dmaengine --prep x
+expect 2 "invalid --prep-modes 'memcpy,,cpu'" "--prep memcpy,,cpu: exit 2" \
 	-m dmaengine --prep memcpy,,cpu
-expect 2 "invalid --prep 'memcpy_vecs'" "--prep memcpy_vecs: exit 2" \
+expect 2 "invalid --prep-modes 'memcpy_vecs'" "--prep memcpy_vecs: exit 2" \
 	-m dmaengine --prep memcpy_vecs
 expect 2 "^dma_map_benchmark: invalid --dst-folio-order '19': must be 0\.\.18$" \
 	"--dst-folio-order 19: exit 2, the message names --dst-folio-order and its range" \

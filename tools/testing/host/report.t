@@ -97,10 +97,10 @@ def dmaengine_json():
     assert d["mode"] == "dmaengine" and d["kernel"] == "6.12.0-test"
     p = d["params"]
     for k in ("channels channel device folio_order folio_bytes dst_folio_order dst_folio_bytes "
-              "sge bytes_per_channel runs warmup_runs src_node dst_node prep skip_missing "
+              "sge bytes_per_channel runs warmup_runs src_node dst_node prep_modes skip_missing "
               "buffers depth cpus verify poll allow_fewer timeout_ms").split():
         assert k in p, k
-    assert p["bytes_per_channel"] == 512 << 20 and p["prep"] == "both"
+    assert p["bytes_per_channel"] == 512 << 20 and p["prep_modes"] == "both"
     assert p["buffers"] == "distinct" and p["depth"] == 1 and p["cpus"] == []
     assert p["dst_folio_order"] == p["folio_order"] == 0 and p["dst_folio_bytes"] == 4096
     assert d["channels"] == [{"name": "dma0chan0", "device": "soft_dma.0",
@@ -190,7 +190,7 @@ check("dmaengine JSON with the cpu mode: copy_ms, 0 for the DMA phases; depth, c
 
 def missing_json():
     d = docs["dmaengine_missing"]
-    assert d["params"]["prep"] == "all" and d["params"]["skip_missing"] is True
+    assert d["params"]["prep_modes"] == "all" and d["params"]["skip_missing"] is True
     assert d["prep_modes_run"] == ["prep_memcpy", "cpu"]
     assert d["missing"] == [{"prep_mode": "prep_memcpy_sg", "error": "no_cap",
         "reason": "channel dma1chan0 (driver ioatdma) lacks DMA_MEMCPY_SG"},
@@ -201,7 +201,7 @@ check("dmaengine JSON with a mode missing: prep_modes_run, missing with the reas
 
 def vec_json():
     d = docs["dmaengine_vec"]
-    assert d["params"]["prep"] == "all"
+    assert d["params"]["prep_modes"] == "all"
     assert d["prep_modes_run"] == ["prep_memcpy", "prep_memcpy_sg",
                                    "prep_memcpy_vec", "cpu"], d["prep_modes_run"]
     r = d["results"]
@@ -215,7 +215,7 @@ check("dmaengine JSON with memcpy_vec: its result after memcpy_sg's, convert_ms,
 
 def sg_json():
     assert [x["prep_mode"] for x in docs["dmaengine_sg"]["results"]] == ["prep_memcpy_sg"]
-check("dmaengine JSON with --prep memcpy_sg: one result", sg_json)
+check("dmaengine JSON with --prep-modes memcpy_sg: one result", sg_json)
 
 # The host tests of the scripts run on a fake tool and on results files
 # written by hand (fixtures/): both must keep the real tool's JSON shape,
@@ -259,7 +259,7 @@ def fake_shapes():
                docs["map_sg"], "fake_tool -m sg")
     same_shape(fake("-m", "sg", "-g", "2560", "--sync", "--percentiles", "--json"),
                docs["map_ext"], "fake_tool -m sg --sync")
-    same_shape(fake("-m", "dmaengine", "--prep", "both", "--json"), docs["dmaengine"],
+    same_shape(fake("-m", "dmaengine", "--prep-modes", "both", "--json"), docs["dmaengine"],
                "fake_tool -m dmaengine")
 check("fake_tool.py prints the real tool's JSON shape (map, extended map, dmaengine)", fake_shapes)
 

@@ -35,7 +35,7 @@ REF = ("mode           chan folio sge run_ms          prep_ms        submit_ms  
        "prep_memcpy    1    4KB   512 632.86 \u00b1 8.18   18.00 \u00b1 6.38   4.44 \u00b1 0.09   0.09 \u00b1 0.04 603.54 \u00b1 5.03     1.20 \u00b1 0.03   0.80 \u00b1 0.01   131072     0.85 \u00b1 0.01\n")
 
 def cell(prep="memcpy", ch=2, order=0, sge=16):
-    return {"index": 0, "prep": prep, "channels": ch, "folio_order": order,
+    return {"index": 0, "prep_modes": prep, "channels": ch, "folio_order": order,
             "folio_bytes": 4096 << order, "sge": sge, "argv": [], "invocations": 1,
             "weight": 1}
 
@@ -97,14 +97,14 @@ check("the tool's JSON captured in the VM: row, table line, providers", real_jso
 
 def failed_rows():
     msg = ("dma_map_benchmark: DMAENGINE_BENCHMARK failed: Operation not supported\n"
-           "dma_map_benchmark: this kernel has no dmaengine_prep_dma_memcpy_sg(): use --prep memcpy\n")
+           "dma_map_benchmark: this kernel has no dmaengine_prep_dma_memcpy_sg(): use --prep-modes memcpy\n")
     c = cell(prep="both")
     rows = sweep.dmaengine_rows(c, [(1, "", msg, 0.1)])
     assert c["status"] == "failed" and c["exit_status"] == 1 and c["error"] == msg.strip()
     assert [r["prep_mode"] for r in rows] == ["prep_memcpy", "prep_memcpy_sg"]
     assert all(r["status"] == "failed" for r in rows)
     t = table(rows)
-    assert t[1] == "prep_memcpy    2    4KB   16  FAILED: this kernel has no dmaengine_prep_dma_memcpy_sg(): use --prep memcpy", t[1]
+    assert t[1] == "prep_memcpy    2    4KB   16  FAILED: this kernel has no dmaengine_prep_dma_memcpy_sg(): use --prep-modes memcpy", t[1]
     c = cell()
     sweep.dmaengine_rows(c, [(0, "not json", "", 0.1)])
     assert c["status"] == "failed" and "not JSON" in c["error"]
@@ -147,31 +147,31 @@ def weights():
     # weight: prep modes x (runs + warm-up) x channels x bytes a channel
     # copies; order 9 x 512 is a 1G batch: 1M is rounded up to it
     # 1M rounds up to one batch of 512 x 4K
-    # --prep auto: four modes
+    # --prep-modes auto: four modes
     assert cells[0]["weight"] == 4 * 4 * 1 * (2 << 20)
     assert cells[1]["weight"] == 4 * 4 * 1 * (1 << 30)
     assert cells[0]["argv"] == ("-m dmaengine --channels 1 --folio-order 0 --sge 512 --runs 3 "
                                 "--buffers distinct --depth 1 --bytes-per-channel 1M --json"
                                 ).split(), cells[0]["argv"]
-    cells = plan("--prep both,cpu --channels 1 --orders 0 --depth 1,4 --buffers reuse,distinct "
+    cells = plan("--prep-modes both,cpu --channels 1 --orders 0 --depth 1,4 --buffers reuse,distinct "
                  "--src-node 0 --dst-node 1 --cpus 0-3")
-    assert [(c["buffers"], c["depth"], c["prep"]) for c in cells] == [
+    assert [(c["buffers"], c["depth"], c["prep_modes"]) for c in cells] == [
         ("reuse", 1, "both"), ("reuse", 1, "cpu"), ("reuse", 4, "both"), ("reuse", 4, "cpu"),
         ("distinct", 1, "both"), ("distinct", 1, "cpu"), ("distinct", 4, "both"),
         ("distinct", 4, "cpu")], cells
-    assert cells[2]["argv"] == ("-m dmaengine --prep both --channels 1 --folio-order 0 --sge 512 "
+    assert cells[2]["argv"] == ("-m dmaengine --prep-modes both --channels 1 --folio-order 0 --sge 512 "
                                 "--runs 20 --buffers reuse --depth 4 --src-node 0 --dst-node 1 "
                                 "--cpus 0-3 --json").split(), cells[2]["argv"]
     assert cells[0]["weight"] == 2 * 21 * (512 << 20) and cells[1]["weight"] == 21 * (512 << 20)
     assert sweep.describe("dmaengine", cells[2]) == "both chan 1 folio 4KB sge 512 depth 4 reuse buffers"
-    assert [c["prep"] for c in plan("--prep memcpy,memcpy_sg --channels 2 --orders 0")] == \
+    assert [c["prep_modes"] for c in plan("--prep-modes memcpy,memcpy_sg --channels 2 --orders 0")] == \
         ["memcpy", "memcpy_sg"]
-    cells = plan("--prep memcpy_sg,memcpy_vec --channels 2 --orders 0")
-    assert [c["prep"] for c in cells] == ["memcpy_sg", "memcpy_vec"]
-    assert cells[1]["argv"][:4] == ["-m", "dmaengine", "--prep", "memcpy_vec"], cells[1]["argv"]
+    cells = plan("--prep-modes memcpy_sg,memcpy_vec --channels 2 --orders 0")
+    assert [c["prep_modes"] for c in cells] == ["memcpy_sg", "memcpy_vec"]
+    assert cells[1]["argv"][:4] == ["-m", "dmaengine", "--prep-modes", "memcpy_vec"], cells[1]["argv"]
     assert cells[1]["weight"] == 21 * 2 * (512 << 20)
     assert sweep.describe("dmaengine", cells[1]) == "memcpy_vec chan 2 folio 4KB sge 512"
-    assert plan("--prep all --channels 1 --orders 0")[0]["weight"] == \
+    assert plan("--prep-modes all --channels 1 --orders 0")[0]["weight"] == \
         4 * 21 * (512 << 20)
     assert results.PREP_OF_OPTION["all"] == ("prep_memcpy", "prep_memcpy_sg",
                                              "prep_memcpy_vec", "cpu")
@@ -210,9 +210,9 @@ def whole_sweep():
                         "--buffers distinct --depth 1 --json"), calls[0]
     res.update(json.load(open(os.path.join(out1, "results.json"))))
     assert res["format"] == "dma-bench-sweep" and res["kind"] == "dmaengine" and res["label"] == "fake"
-    assert res["format_version"] == results.FORMAT_VERSION == 3
+    assert res["format_version"] == results.FORMAT_VERSION == 4
     # ok cells: the three modes the stand-in kernel has; failed cells: a
-    # row for each of the four a call without --prep asks for
+    # row for each of the four a call without --prep-modes asks for
     assert len(res["cells"]) == 4 and len(res["rows"]) == 2 * 3 + 2 * 4
     assert [c["status"] for c in res["cells"]] == ["ok", "ok", "failed", "failed"]
     assert "found fewer DMA_MEMCPY channels than --channels 8" in res["cells"][2]["error"]
@@ -227,7 +227,7 @@ def recorded():
     assert s["numa"][1] == {"node": 1, "cpulist": "2-3", "mem_total_kb": 1019000, "distance": [20, 10]}
     assert s["providers"][0]["driver"] == "fake_dma" and s["providers"][0]["channels"] == ["dma0chan0"]
     assert prm["channels"] == [1, 8] and prm["orders"] == [0, 4] and prm["sge"] == [16]
-    assert prm["runs"] == 3 and prm["prep"] == ["auto"] and prm["tool"] == FAKE
+    assert prm["runs"] == 3 and prm["prep_modes"] == ["auto"] and prm["tool"] == FAKE
     assert prm["depth"] == [1] and prm["buffers"] == ["distinct"] and prm["preset"] is None
     assert re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", res["date"])
     assert res["cells"][0]["tool"]["results"][0]["prep_mode"] == "prep_memcpy"
@@ -315,12 +315,12 @@ def render_again():
 check("--render rewrites the same table; an existing results.json needs --force", render_again)
 
 def no_sg():
-    q, r, _ = swept("nosg", "--channels 1 --orders 0 --runs 2 --prep both,memcpy",
+    q, r, _ = swept("nosg", "--channels 1 --orders 0 --runs 2 --prep-modes both,memcpy",
                     {"FAKE_TOOL_NO_SG": "1"})
     assert [c["status"] for c in r["cells"]] == ["failed", "ok"]
     assert "no dmaengine_prep_dma_memcpy_sg" in r["cells"][0]["error"]
-    assert "sweep --prep auto (the default) or --prep memcpy,cpu" in q.stderr
-    # --prep auto: the tool leaves memcpy_sg out and says why
+    assert "sweep --prep-modes auto (the default) or --prep-modes memcpy,cpu" in q.stderr
+    # --prep-modes auto: the tool leaves memcpy_sg out and says why
     q, r, _ = swept("nosg-auto", "--channels 1 --orders 0 --runs 2",
                     {"FAKE_TOOL_NO_SG": "1"})
     assert [c["status"] for c in r["cells"]] == ["ok"]
@@ -328,7 +328,7 @@ def no_sg():
     assert ("# not run: prep_memcpy_sg: this kernel has no dmaengine_prep_dma_memcpy_sg(): "
             "see kernel/patches/ in the project") in q.stdout.splitlines(), q.stdout
     assert "not run on this kernel: prep_memcpy_sg" in q.stderr
-    q, r, _ = swept("allfail", "--channels 1 --orders 0 --prep memcpy_sg",
+    q, r, _ = swept("allfail", "--channels 1 --orders 0 --prep-modes memcpy_sg",
                     {"FAKE_TOOL_NO_SG": "1"}, rc=1)
     assert "0 of 1 cells ok" in q.stderr
 check("memcpy_sg missing: named, the cell fails with a hint; auto: left out, said in the table; all failed: exit 1", no_sg)
@@ -461,7 +461,7 @@ check("guest lib.sh: json_string escapes quotes, backslashes, tabs, CR and contr
 
 gq, glog = {}, {}
 def guest_real():
-    sw = vm_sweep("gde", "--prep memcpy --channels 2,8 --orders 0 --sge 16 --bytes-per-channel 1M "
+    sw = vm_sweep("gde", "--prep-modes memcpy --channels 2,8 --orders 0 --sge 16 --bytes-per-channel 1M "
                   "--runs 3 --soft-dma 'pool_size=32 nocopy=1'")
     q, log = guest("gde", "dmaengine", "channels=8 pool_size=32 nocopy=1", sw.cells,
                    {"FAKE_TOOL_MAX_CHANNELS": "4"})
@@ -486,7 +486,7 @@ def guest_real():
     assert err is None and gr.finished
     c = sw.cells
     assert c[0]["status"] == "ok" and c[0]["tool"]["params"]["channels"] == 2
-    assert c[0]["command"].startswith("$TOOL -m dmaengine --prep memcpy --channels 2 ")
+    assert c[0]["command"].startswith("$TOOL -m dmaengine --prep-modes memcpy --channels 2 ")
     assert c[1]["status"] == "failed" and c[1]["exit_status"] == 1
     assert "found fewer DMA_MEMCPY channels than --channels 8" in c[1]["error"], c[1]
     s = sw.res["system"]
@@ -522,7 +522,7 @@ def guest_map():
 check("VM, map: the edu device bound, runs a cell, a failing run ends its cell", guest_map)
 
 def guest_setup_failed():
-    sw = vm_sweep("gfail", "--prep memcpy --channels 1 --orders 0")
+    sw = vm_sweep("gfail", "--prep-modes memcpy --channels 1 --orders 0")
     q, log = guest("gfail", "dmaengine", "channels=1", sw.cells, {"FAIL_LOAD": "soft_dma"})
     assert q.returncode == 1, q
     recs = [json.loads(l) for l in q.stdout.splitlines()]
@@ -598,7 +598,7 @@ def preset_mail():
     assert cells[3]["argv"] == ("-m dmaengine --channels 16 --folio-order 9 --sge 512 --runs 20 "
                                 "--buffers distinct --depth 1 --bytes-per-channel 512M "
                                 "--src-node 0 --dst-node 1 --json").split(), cells[3]["argv"]
-    assert cells[0]["prep"] == "auto"	# every mode this kernel has, the CPU copy too
+    assert cells[0]["prep_modes"] == "auto"	# every mode this kernel has, the CPU copy too
     cells = plan("--preset mail --channels 4 --runs 3")
     assert [c["channels"] for c in cells] == [4, 4] and cells[0]["argv"][8:10] == ["--runs", "3"]
     assert [c["folio_order"] for c in plan("--preset mail --orders 4")] == [4, 4]
@@ -658,11 +658,11 @@ def vec_sweep():
     rd = list(csv.DictReader(open(os.path.join(o, "results.csv"))))
     assert [x["mode"] for x in rd] == ["prep_memcpy", "prep_memcpy_sg", "prep_memcpy_vec", "cpu"]
     assert rd[2]["convert_ms_mean"] == "0.500000" and rd[1]["convert_ms_mean"] == "0.000000"
-    # --prep memcpy_vec on a kernel without it: the cell fails, a hint
-    q, r, o = swept("novec", "--channels 1 --orders 0 --runs 2 --prep memcpy_vec,memcpy_sg")
+    # --prep-modes memcpy_vec on a kernel without it: the cell fails, a hint
+    q, r, o = swept("novec", "--channels 1 --orders 0 --runs 2 --prep-modes memcpy_vec,memcpy_sg")
     assert [c["status"] for c in r["cells"]] == ["failed", "ok"]
     assert "no dmaengine_prep_dma_memcpy_vec" in r["cells"][0]["error"]
-    assert "sweep.py: memcpy_vec is missing on this kernel: sweep --prep auto" in q.stderr, q.stderr
+    assert "sweep.py: memcpy_vec is missing on this kernel: sweep --prep-modes auto" in q.stderr, q.stderr
     assert "memcpy_sg is missing" not in q.stderr
     t = [l for l in q.stdout.splitlines() if l.startswith("prep_memcpy_vec ")]
     assert len(t) == 1 and "FAILED: this kernel has no dmaengine_prep_dma_memcpy_vec()" in t[0], t
@@ -749,6 +749,22 @@ def old_files():
 check("results.load(): a format 2 file's keys get their format 3 names (%s; params: %s)" %
       (", ".join("%s -> %s" % (o, n) for n, o in OLD_NAMES.items()),
        ", ".join("%s -> %s" % (o, n) for n, o in OLD_PARAMS.items())), old_files)
+
+def format3_prep():
+    """Format 3 named the prep modes of the sweep, of a cell and of the
+    tool's params "prep"; format 4 names them as the ABI: prep_modes."""
+    new = results.load(os.path.join(FIX, "results-dmaengine.json"))
+    old = json.loads(json.dumps(new))
+    old["format_version"] = 3
+    for o in [old["params"]] + old["cells"] + \
+            [c["tool"]["params"] for c in old["cells"] if c.get("tool")]:
+        o["prep"] = o.pop("prep_modes")
+    path = os.path.join(work, "format3.json")
+    with open(path, "w") as f:
+        json.dump(old, f)
+    assert results.load(path) == dict(new, format_version=3)
+check("results.load(): a format 3 file's prep is prep_modes (params, cells, the tool's params)",
+      format3_prep)
 done()
 PY
 tap_end

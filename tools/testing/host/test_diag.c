@@ -61,13 +61,13 @@ static const struct {
 } errors[] = {
 	/* the defaults: every mode, memcpy_vec included, SKIP_MISSING */
 	{ DMAENGINE_BENCH_ERR_INVAL, EINVAL,
-	  "a field is out of range; see dmesg for the field the kernel refused. If it says 'invalid prep_modes', the module is older than this tool and does not know prep mode memcpy_vec, which runs without --prep: load the module built from the tool's tree, or name the modes it has with --prep (e.g. memcpy,cpu)" },
+	  "a field is out of range; see dmesg for the field the kernel refused. If it says 'invalid prep_modes', the module is older than this tool and does not know prep mode memcpy_vec, which runs without --prep-modes: load the module built from the tool's tree, or name the modes it has with --prep-modes (e.g. memcpy,cpu)" },
 	{ DMAENGINE_BENCH_ERR_NO_CHANNEL, ENODEV,
 	  "found fewer DMA_MEMCPY channels than --channels 4; --allow-fewer runs on those found; list them with ls /sys/class/dma" },
 	{ DMAENGINE_BENCH_ERR_NO_API, EOPNOTSUPP,
-	  "this kernel has no dmaengine_prep_dma_memcpy_sg(): see kernel/patches/ in the project (DMA_MEMCPY_SG was removed from mainline in 6.0); run without --prep to leave out the modes this kernel lacks, or with --prep memcpy,cpu" },
+	  "this kernel has no dmaengine_prep_dma_memcpy_sg(): see kernel/patches/ in the project (DMA_MEMCPY_SG was removed from mainline in 6.0); run without --prep-modes to leave out the modes this kernel lacks, or with --prep-modes memcpy,cpu" },
 	{ DMAENGINE_BENCH_ERR_NO_CAP, EOPNOTSUPP,
-	  "channel dma0chan1 (driver soft_dma) does not advertise DMA_MEMCPY_SG; run without --prep to leave out the modes it lacks, or with --prep memcpy,cpu" },
+	  "channel dma0chan1 (driver soft_dma) does not advertise DMA_MEMCPY_SG; run without --prep-modes to leave out the modes it lacks, or with --prep-modes memcpy,cpu" },
 	{ DMAENGINE_BENCH_ERR_NOMEM, ENOMEM,
 	  "buffers larger than memory allows: sge 512 x folio 4KB x 2 (source and destination) x 4 channels = 16MB; lower --sge, --folio or --channels" },
 	{ DMAENGINE_BENCH_ERR_MAP, ENOMEM,
@@ -152,7 +152,7 @@ static void test_dmaengine_details(void)
 
 	fill(&b, DMAENGINE_BENCH_ERR_NO_CAP);
 	has_str(dmaengine_message(&b, EOPNOTSUPP, false),
-		"channel #1 does not advertise DMA_MEMCPY_SG; run without --prep",
+		"channel #1 does not advertise DMA_MEMCPY_SG; run without --prep-modes",
 		"NO_CAP without the channel array: the index");
 	fill(&b, DMAENGINE_BENCH_ERR_NO_CAP);
 	memset(channels, 0, sizeof(channels));
@@ -162,13 +162,13 @@ static void test_dmaengine_details(void)
 	fill(&b, DMAENGINE_BENCH_ERR_NO_API);
 	b.error_prep_mode = DMAENGINE_BENCH_MODE_MEMCPY_VEC;
 	has_str(dmaengine_message(&b, EOPNOTSUPP, true),
-		"dma_map_benchmark: this kernel has no dmaengine_prep_dma_memcpy_vec() (DMA_MEMCPY_VEC): the project's series in kernel/patches/v6.12/ adds it; run without --prep to leave out the modes this kernel lacks, or with --prep memcpy,cpu\n",
+		"dma_map_benchmark: this kernel has no dmaengine_prep_dma_memcpy_vec() (DMA_MEMCPY_VEC): the project's series in kernel/patches/v6.12/ adds it; run without --prep-modes to leave out the modes this kernel lacks, or with --prep-modes memcpy,cpu\n",
 		"NO_API refusing memcpy_vec: names memcpy_vec's API and the series");
 	ok(!strstr(cap.buf, "memcpy_sg"), "NO_API refusing memcpy_vec: memcpy_sg not named");
 	fill(&b, DMAENGINE_BENCH_ERR_NO_CAP);
 	b.error_prep_mode = DMAENGINE_BENCH_MODE_MEMCPY_VEC;
 	has_str(dmaengine_message(&b, EOPNOTSUPP, true),
-		"channel dma0chan1 (driver soft_dma) does not advertise DMA_MEMCPY_VEC; run without --prep",
+		"channel dma0chan1 (driver soft_dma) does not advertise DMA_MEMCPY_VEC; run without --prep-modes",
 		"NO_CAP refusing memcpy_vec: the channel and DMA_MEMCPY_VEC");
 
 	/* EINVAL: the hint about a module from before memcpy_vec */
@@ -178,9 +178,9 @@ static void test_dmaengine_details(void)
 	       "dma_map_benchmark: a field is out of range; see dmesg for the field the kernel refused\n",
 	       "INVAL without memcpy_vec asked for: no hint about it");
 	fill(&b, DMAENGINE_BENCH_ERR_INVAL);
-	opts.flags &= ~DMAENGINE_BENCH_F_SKIP_MISSING;	/* --prep all */
+	opts.flags &= ~DMAENGINE_BENCH_F_SKIP_MISSING;	/* --prep-modes all */
 	ok(!strstr(dmaengine_message(&b, EINVAL, true), "invalid prep_modes"),
-	   "INVAL with memcpy_vec named by --prep: no hint about the default");
+	   "INVAL with memcpy_vec named by --prep-modes: no hint about the default");
 	opts.flags |= DMAENGINE_BENCH_F_SKIP_MISSING;
 	fill(&b, DMAENGINE_BENCH_ERR_INVAL);
 	b.prep_modes = DMAENGINE_BENCH_PREP_MEMCPY;
@@ -273,7 +273,7 @@ static void test_old_module(void)
 	is_str(CAPTURE(&cap, print_dmaengine_old_module,
 		       V1_NEEDS_CPU | V1_NEEDS_DISTINCT),
 	       "dma_map_benchmark: DMAENGINE_BENCHMARK failed: Argument list too long\n"
-	       "dma_map_benchmark: the loaded dma_map_benchmark module is older than this tool: it does not know version 2 of struct dmaengine_benchmark. Load the module built from this tree; with this module, only a version 1 request runs, which needs --buffers reuse (distinct buffers are the default), --prep memcpy, memcpy_sg or both (the cpu and memcpy_vec modes, which run without --prep, are new)\n",
+	       "dma_map_benchmark: the loaded dma_map_benchmark module is older than this tool: it does not know version 2 of struct dmaengine_benchmark. Load the module built from this tree; with this module, only a version 1 request runs, which needs --buffers reuse (distinct buffers are the default), --prep-modes memcpy, memcpy_sg or both (the cpu and memcpy_vec modes, which run without --prep-modes, are new)\n",
 	       "older module, default options: what to load, or the options a version 1 request needs");
 	has_str(CAPTURE(&cap, print_dmaengine_old_module,
 			V1_NEEDS_DEPTH | V1_NEEDS_CPUS),

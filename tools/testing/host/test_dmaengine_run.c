@@ -220,7 +220,7 @@ static void test_v2(void)
 
 	ok(run(FAKE_V2, "--json", "--samples", "-p", "memcpy,cpu", NULL) == 0 &&
 	   fake.flags[0] == DMAENGINE_BENCH_F_DISTINCT,
-	   "--prep memcpy,cpu: no SKIP_MISSING");
+	   "--prep-modes memcpy,cpu: no SKIP_MISSING");
 	has_str(out_text, "\"interface_version\":2,", "JSON: interface_version 2");
 	has_str(out_text, "\"prep_stalls\":{\"mean\":3.000000,",
 		"JSON: prep_stalls from ->results[]");
@@ -228,7 +228,7 @@ static void test_v2(void)
 	ok(run(FAKE_V2, "--sge", "16", "--bytes-per-channel", "1M", NULL) == 0 &&
 	   fake.prep_modes[0] == DMAENGINE_BENCH_PREP_ALL &&
 	   (fake.prep_modes[0] & DMAENGINE_BENCH_PREP_MEMCPY_VEC),
-	   "no --prep: the request asks for memcpy_vec too");
+	   "no --prep-modes: the request asks for memcpy_vec too");
 	has_str(out_text, "# not run: prep_memcpy_vec: this kernel has no dmaengine_prep_dma_memcpy_vec() (DMA_MEMCPY_VEC): the project's series in kernel/patches/v6.12/ adds it\n",
 		"a kernel without memcpy_vec: a '#' line says so and where the series is");
 
@@ -267,9 +267,9 @@ static void test_v2(void)
 	   fake.prep_modes[0] == (DMAENGINE_BENCH_PREP_MEMCPY_SG |
 				  DMAENGINE_BENCH_PREP_MEMCPY_VEC) &&
 	   !(fake.flags[0] & DMAENGINE_BENCH_F_SKIP_MISSING),
-	   "--prep memcpy_sg,memcpy_vec: the two batch forms, no SKIP_MISSING");
+	   "--prep-modes memcpy_sg,memcpy_vec: the two batch forms, no SKIP_MISSING");
 	ok(run(FAKE_V2_OLD, "-p", "memcpy,cpu", NULL) == 0 && fake.calls == 1,
-	   "a module from before memcpy_vec runs --prep memcpy,cpu");
+	   "a module from before memcpy_vec runs --prep-modes memcpy,cpu");
 }
 
 /* A module of version 2 from before memcpy_vec, asked for every mode. */
@@ -279,18 +279,18 @@ static void test_old_v2(void)
 	   "a module from before memcpy_vec, the defaults: EINVAL, no second call");
 	ok(fake.prep_modes[0] == DMAENGINE_BENCH_PREP_ALL,
 	   "the one call asked for every mode, memcpy_vec included");
-	has_str(err_text, "a field is out of range; see dmesg for the field the kernel refused. If it says 'invalid prep_modes', the module is older than this tool and does not know prep mode memcpy_vec, which runs without --prep: load the module built from the tool's tree, or name the modes it has with --prep (e.g. memcpy,cpu)\n",
+	has_str(err_text, "a field is out of range; see dmesg for the field the kernel refused. If it says 'invalid prep_modes', the module is older than this tool and does not know prep mode memcpy_vec, which runs without --prep-modes: load the module built from the tool's tree, or name the modes it has with --prep-modes (e.g. memcpy,cpu)\n",
 		"stderr: why, and what to do (no silent retry)");
 	ok(!out_text[0], "nothing on stdout");
 	ok(run(FAKE_V2_OLD, "-p", "all", NULL) == 1 && fake.calls == 1 &&
 	   strstr(err_text, "see dmesg for the field the kernel refused\n") &&
 	   !strstr(err_text, "invalid prep_modes"),
-	   "--prep all (asked for): refused, no hint about the default");
+	   "--prep-modes all (asked for): refused, no hint about the default");
 }
 
 static void test_v1(void)
 {
-	ok(run(FAKE_V1, "--buffers", "reuse", "--prep", "both", "-r", "2",
+	ok(run(FAKE_V1, "--buffers", "reuse", "--prep-modes", "both", "-r", "2",
 	       "--json", "--samples", NULL) == 0 && fake.calls == 2,
 	   "an older module, options version 1 can say: two calls, exit status 0");
 	ok(fake.sizes[0] == DMAENGINE_BENCH_SIZE_VER2 &&
@@ -310,7 +310,7 @@ static void test_v1(void)
 	ok(run(FAKE_V1, NULL) == 1 && fake.calls == 1,
 	   "an older module, the defaults: one call, exit status 1");
 	has_str(err_text, "is older than this tool", "stderr: the module is older");
-	has_str(err_text, "which needs --buffers reuse (distinct buffers are the default), --prep memcpy, memcpy_sg or both",
+	has_str(err_text, "which needs --buffers reuse (distinct buffers are the default), --prep-modes memcpy, memcpy_sg or both",
 		"stderr: the options a version 1 request needs");
 	ok(!out_text[0], "nothing on stdout");
 
@@ -324,8 +324,8 @@ static void test_v1(void)
 	   "an older module with --dst-folio-order: refused, --dst-folio-order named");
 	ok(run(FAKE_V1, "--buffers", "reuse", "-p", "memcpy_vec", NULL) == 1 &&
 	   fake.calls == 1 &&
-	   strstr(err_text, "(the cpu and memcpy_vec modes, which run without --prep, are new)"),
-	   "an older module with --prep memcpy_vec: refused, the new modes named");
+	   strstr(err_text, "(the cpu and memcpy_vec modes, which run without --prep-modes, are new)"),
+	   "an older module with --prep-modes memcpy_vec: refused, the new modes named");
 }
 
 static void test_other(void)

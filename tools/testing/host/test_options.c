@@ -10,11 +10,11 @@
  * above 1024), --entry-size, --iterations (and the --seconds it implies),
  * --cpus, --sync, --percentiles; which of them need DMA_MAP_BENCHMARK_EXT,
  * and struct map_benchmark_ext filled from them. The dmaengine mode's
- * --prep lists (cpu, all; SKIP_MISSING only without --prep), --buffers,
+ * --prep-modes lists (cpu, all; SKIP_MISSING only without --prep-modes), --buffers,
  * --depth and --cpus; version 2 of struct dmaengine_benchmark filled from
  * them, and the version 1 fallback: which options forbid it, the request
  * and the answer turned back into version 2. Prep mode memcpy_vec (in
- * --prep lists, all and the default) and --dst-folio-order/--dst-folio (F_DST_ORDER,
+ * --prep-modes lists, all and the default) and --dst-folio-order/--dst-folio (F_DST_ORDER,
  * batches of whole destination folios, at most 65536 of them).
  */
 #include <ctype.h>
@@ -224,7 +224,7 @@ static const struct opt_case cases[] = {
 	{ "dmaengine", 0, "dst-node", "-1..1023", get_dst_node,
 	  GOOD({ "-1", -1 }, { "1", 1 }, { "1023", 1023 }),
 	  BAD("-2", "1024", NOTNUM) },
-	{ "dmaengine", 'p', "prep",
+	{ "dmaengine", 'p', "prep-modes",
 	  "memcpy, memcpy_sg, memcpy_vec, cpu, both or all, or a comma-separated list of them",
 	  get_prep_modes,
 	  GOOD({ "memcpy", DMAENGINE_BENCH_PREP_MEMCPY },
@@ -363,10 +363,10 @@ static void test_flags(void)
 	ok(parse(&o, "-m", "dmaengine", "--folio-order", "3", NULL) == PARSE_RUN &&
 	   !(o.flags & DMAENGINE_BENCH_F_DST_ORDER) && !o.dst_folio_order,
 	   "without --dst-folio-order: no F_DST_ORDER, dst_folio_order 0");
-	ok(parse(&o, "-m", "dmaengine", "--buffers", "reuse", "--prep", "both",
+	ok(parse(&o, "-m", "dmaengine", "--buffers", "reuse", "--prep-modes", "both",
 		 "--verify", NULL) == PARSE_RUN &&
 	   o.flags == DMAENGINE_BENCH_F_VERIFY,
-	   "--buffers reuse and --prep clear F_DISTINCT and F_SKIP_MISSING");
+	   "--buffers reuse and --prep-modes clear F_DISTINCT and F_SKIP_MISSING");
 	ok(parse(&o, "-m", "dmaengine", "--buffers", "reuse", "--buffers",
 		 "distinct", NULL) == PARSE_RUN &&
 	   (o.flags & DMAENGINE_BENCH_F_DISTINCT), "the last --buffers wins");
@@ -511,7 +511,7 @@ static void test_scope(void)
 		{ "--device", "x" }, { "--folio-order", "1" }, { "--folio", "8K" },
 		{ "--sge", "4" }, { "--bytes-per-channel", "1M" }, { "--runs", "3" },
 		{ "--warmup-runs", "0" }, { "--src-node", "0" }, { "--dst-node", "0" },
-		{ "--prep", "memcpy" }, { "--verify", NULL }, { "--poll", NULL },
+		{ "--prep-modes", "memcpy" }, { "--verify", NULL }, { "--poll", NULL },
 		{ "--allow-fewer", NULL }, { "--timeout-ms", "5" },
 		{ "--per-channel", NULL }, { "--csv", NULL }, { "--verbose", NULL },
 		{ "--buffers", "reuse" }, { "--depth", "2" },
@@ -647,7 +647,7 @@ static void test_help_version(void)
 		"--threads", "--seconds", "--node", "--dma-bits", "--dma-dir",
 		"--dma-trans-ns", "--granule", "--channels", "--channel",
 		"--device", "--folio-order", "--folio", "--sge", "--bytes-per-channel", "--runs",
-		"--warmup-runs", "--src-node", "--dst-node", "--prep", "--verify",
+		"--warmup-runs", "--src-node", "--dst-node", "--prep-modes", "--verify",
 		"--poll", "--allow-fewer", "--timeout-ms", "--per-channel",
 		"--samples", "--entries", "--entry-size", "--iterations",
 		"--cpus", "--sync", "--percentiles", "--buffers", "--depth",
@@ -661,7 +661,7 @@ static void test_help_version(void)
 		"[--dst-folio-order N | --dst-folio SIZE]",
 		"memcpy_vec: one dmaengine_prep_dma_memcpy_vec() per batch",
 		"all: the four", "-v shows it alone as convert_ms",
-		"--prep memcpy_sg,memcpy_vec --folio 4K \\ --dst-folio 64K -v",
+		"--prep-modes memcpy_sg,memcpy_vec \\ --folio 4K --dst-folio 64K -v",
 		"default the modes this kernel and channel have, of all]",
 		"[distinct or reuse; default distinct]", "[1..64; default 1]",
 		"the thread of channel i (dmaengine)",
@@ -914,7 +914,7 @@ static void test_requests(void)
 	   b.flags == (DMAENGINE_BENCH_F_VERIFY | DMAENGINE_BENCH_F_POLL |
 		       DMAENGINE_BENCH_F_DISTINCT) &&
 	   b.timeout_ms == 500 && b.depth == 4,
-	   "dmaengine request: every input field; --prep given: no SKIP_MISSING");
+	   "dmaengine request: every input field; --prep-modes given: no SKIP_MISSING");
 	ok(b.nr_cpus == 2 && b.cpus_ptr == (uintptr_t)o.cpus &&
 	   o.cpus[0] == 2 && o.cpus[1] == 3, "dmaengine request: the CPU list");
 	ok(b.channels_ptr == (uintptr_t)channels &&
@@ -938,11 +938,11 @@ static void test_requests(void)
 	   "samples_len: runs x 2 modes x channels");
 	parse(&o, "-m", "dmaengine", "-c", "3", "-r", "7", NULL);
 	ok(dmaengine_samples_len(&o) == 7 * 4 * 3,
-	   "samples_len without --prep: runs x 4 modes x channels");
+	   "samples_len without --prep-modes: runs x 4 modes x channels");
 	parse(&o, "-m", "dmaengine", "-c", "3", "-r", "7", "-p",
 	      "memcpy_sg,memcpy_vec", NULL);
 	ok(dmaengine_samples_len(&o) == 7 * 2 * 3,
-	   "samples_len of --prep memcpy_sg,memcpy_vec: runs x 2 modes x channels");
+	   "samples_len of --prep-modes memcpy_sg,memcpy_vec: runs x 2 modes x channels");
 	parse(&o, "-m", "dmaengine", "-c", "256", "-r", "10000", NULL);
 	ok(dmaengine_samples_len(&o) == 10000U * 4 * 256,
 	   "samples_len at the maxima does not overflow");
@@ -965,7 +965,7 @@ static void test_requests(void)
 #define CPU		DMAENGINE_BENCH_PREP_CPU
 #define PREP_BOTH	(MEMCPY | SG)
 
-/* --prep: which modes, and whether the missing ones may be left out */
+/* --prep-modes: which modes, and whether the missing ones may be left out */
 static void test_prep(void)
 {
 	static const char *const explicit[] = {
@@ -994,17 +994,17 @@ static void test_prep(void)
 	ok(parse(&o, "-m", "dmaengine", NULL) == PARSE_RUN &&
 	   o.prep_modes == DMAENGINE_BENCH_PREP_ALL &&
 	   (o.flags & DMAENGINE_BENCH_F_SKIP_MISSING),
-	   "no --prep: all four modes, the missing ones left out");
+	   "no --prep-modes: all four modes, the missing ones left out");
 	for (i = 0; i < sizeof(explicit) / sizeof(explicit[0]); i++)
-		ok(parse(&o, "-m", "dmaengine", "--prep", explicit[i], NULL) ==
+		ok(parse(&o, "-m", "dmaengine", "--prep-modes", explicit[i], NULL) ==
 		   PARSE_RUN && !(o.flags & DMAENGINE_BENCH_F_SKIP_MISSING),
-		   "--prep %s: the modes named must run (no SKIP_MISSING)",
+		   "--prep-modes %s: the modes named must run (no SKIP_MISSING)",
 		   explicit[i]);
 	ok(parse(&o, "-m", "dmaengine", "-p", "x", NULL) == PARSE_USAGE,
-	   "an invalid --prep is an error, not a default");
+	   "an invalid --prep-modes is an error, not a default");
 	for (i = 0, all = true; i < sizeof(words) / sizeof(words[0]); i++)
 		all &= !strcmp(prep_modes_name(words[i].modes), words[i].name);
-	ok(all, "prep_modes_name(): each set of modes by --prep's words");
+	ok(all, "prep_modes_name(): each set of modes by --prep-modes's words");
 	for (i = 0, all = true; i < sizeof(lists) / sizeof(lists[0]); i++)
 		all &= !strcmp(prep_modes_name(lists[i].modes), lists[i].name);
 	ok(all, "prep_modes_name(): other lists in report order (DMA forms, then cpu), the same twice");
@@ -1039,22 +1039,22 @@ static void test_v1_fallback(void)
 		const char *args[6];
 		unsigned int want;
 	} cases[] = {
-		{ { "--buffers", "reuse", "--prep", "both" }, 0 },
-		{ { "--buffers", "reuse", "--prep", "memcpy" }, 0 },
-		{ { "--buffers", "reuse", "--prep", "memcpy_sg", "--depth", "1" }, 0 },
+		{ { "--buffers", "reuse", "--prep-modes", "both" }, 0 },
+		{ { "--buffers", "reuse", "--prep-modes", "memcpy" }, 0 },
+		{ { "--buffers", "reuse", "--prep-modes", "memcpy_sg", "--depth", "1" }, 0 },
 		{ { NULL }, V1_NEEDS_CPU | V1_NEEDS_DISTINCT },
-		{ { "--prep", "both" }, V1_NEEDS_DISTINCT },
+		{ { "--prep-modes", "both" }, V1_NEEDS_DISTINCT },
 		{ { "--buffers", "reuse" }, V1_NEEDS_CPU },
-		{ { "--buffers", "reuse", "--prep", "all" }, V1_NEEDS_CPU },
-		{ { "--buffers", "reuse", "--prep", "memcpy,cpu" }, V1_NEEDS_CPU },
-		{ { "--buffers", "reuse", "--prep", "both", "--depth", "2" },
+		{ { "--buffers", "reuse", "--prep-modes", "all" }, V1_NEEDS_CPU },
+		{ { "--buffers", "reuse", "--prep-modes", "memcpy,cpu" }, V1_NEEDS_CPU },
+		{ { "--buffers", "reuse", "--prep-modes", "both", "--depth", "2" },
 		  V1_NEEDS_DEPTH },
-		{ { "--buffers", "reuse", "--prep", "both", "--cpus", "0" },
+		{ { "--buffers", "reuse", "--prep-modes", "both", "--cpus", "0" },
 		  V1_NEEDS_CPUS },
-		{ { "--buffers", "reuse", "--prep", "memcpy_vec" }, V1_NEEDS_CPU },
-		{ { "--buffers", "reuse", "--prep", "both", "--dst-folio-order", "0" },
+		{ { "--buffers", "reuse", "--prep-modes", "memcpy_vec" }, V1_NEEDS_CPU },
+		{ { "--buffers", "reuse", "--prep-modes", "both", "--dst-folio-order", "0" },
 		  V1_NEEDS_DST_ORDER },
-		{ { "--prep", "both", "--dst-folio", "8K" },
+		{ { "--prep-modes", "both", "--dst-folio", "8K" },
 		  V1_NEEDS_DST_ORDER | V1_NEEDS_DISTINCT },
 	};
 	struct dmaengine_bench_sample samples[3], want;
@@ -1076,7 +1076,7 @@ static void test_v1_fallback(void)
 		   cases[i].want);
 	}
 
-	parse(&o, "-m", "dmaengine", "--buffers", "reuse", "--prep", "both",
+	parse(&o, "-m", "dmaengine", "--buffers", "reuse", "--prep-modes", "both",
 	      "--verify", "-r", "1", NULL);
 	dmaengine_fill_request(&o, &b, channels, samples, 3);
 	dmaengine_v1_request(&b);

@@ -294,7 +294,7 @@ static const struct report_ctx fctx = {
 
 /*
  * The reference table's two rows, one channel, version 2, distinct
- * buffers, depth 1, --prep both.
+ * buffers, depth 1, --prep-modes both.
  */
 #define STAT_MS(mean, sd)	{ MS(mean), MS(sd) }
 #define PREP_BOTH	(DMAENGINE_BENCH_PREP_MEMCPY | DMAENGINE_BENCH_PREP_MEMCPY_SG)
@@ -482,7 +482,7 @@ static void test_table(void)
 	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
 	snprintf(want, sizeof(want), "%s%s", ref_header, ref_row1);
 	ok(strstr(capture_end(&cap), want) && !strstr(cap.buf, "prep_memcpy "),
-	   "--prep memcpy_sg: the memcpy_sg row only");
+	   "--prep-modes memcpy_sg: the memcpy_sg row only");
 	has_str(cap.buf, "; prep memcpy_sg; buffers reuse, depth 1, cpus not pinned, verify, poll\n",
 		"the parameter line names the prep mode, buffers and flags");
 	ok(!strstr(cap.buf, "# cpufreq"), "no cpufreq line when it was not read");
@@ -536,7 +536,7 @@ static void test_cpu_row(void)
 	o.verbose = false;
 	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	ok(strstr(cap.buf, "; prep cpu;") && strstr(cap.buf, "\ncpu ") &&
-	   !strstr(cap.buf, "\nprep_memcpy"), "--prep cpu: the cpu row only");
+	   !strstr(cap.buf, "\nprep_memcpy"), "--prep-modes cpu: the cpu row only");
 }
 
 static void test_missing(void)
@@ -584,7 +584,7 @@ static void test_missing(void)
 	tap_out_file("dmaengine_missing.json", text);
 	has_str(text, "\"prep_modes_run\":[\"prep_memcpy\",\"cpu\"],\"missing\":[{\"prep_mode\":\"prep_memcpy_sg\",\"error\":\"no_cap\",\"reason\":\"channel dma1chan0 (driver ioatdma) lacks DMA_MEMCPY_SG\"},{\"prep_mode\":\"prep_memcpy_vec\",\"error\":\"no_cap\",\"reason\":\"channel dma1chan0 (driver ioatdma) lacks DMA_MEMCPY_VEC\"}]",
 		"JSON: prep_modes_run and missing with the reason");
-	has_str(text, "\"prep\":\"all\",\"skip_missing\":true,",
+	has_str(text, "\"prep_modes\":\"all\",\"skip_missing\":true,",
 		"JSON params: prep all, skip_missing");
 }
 
@@ -626,7 +626,7 @@ static void test_vec_row(void)
 	add_vec(&b, ch);
 	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	has_str(cap.buf, "; prep all; buffers distinct",
-		"the four modes: --prep all in the parameter line");
+		"the four modes: --prep-modes all in the parameter line");
 	sg = strstr(cap.buf, "\nprep_memcpy_sg ");
 	vec = strstr(cap.buf, "\nprep_memcpy_vec ");
 	cpu = strstr(cap.buf, "\ncpu ");
@@ -876,7 +876,7 @@ static void test_csv(void)
 	   !strncmp(cap.buf + strlen(csv_header),
 		    "prep_memcpy,2,4,65536,512,8,reuse,\"0,2\",20,", 43) &&
 	   !strstr(cap.buf, "prep_memcpy_sg") && !strstr(cap.buf, "\ncpu,"),
-	   "CSV with --prep memcpy, order 4, 2 channels, depth 8, reuse, cpus 0,2 (quoted): one row");
+	   "CSV with --prep-modes memcpy, order 4, 2 channels, depth 8, reuse, cpus 0,2 (quoted): one row");
 	ok(strstr(cap.buf, "0.850000,0.010000,,,,,,4,65536\n") != NULL,
 	   "CSV without cpufreq: the cpufreq columns empty");
 	b.cpus_ptr = (uintptr_t)(const uint32_t[]){ 0, 1, 2, 3 };
@@ -1005,7 +1005,7 @@ static void test_json(void)
 	tap_out_file("dmaengine.json", text);
 	ok(!strncmp(text, json_start, strlen(json_start)),
 	   "JSON starts with tool, version, kernel, mode, params");
-	has_str(text, "\"params\":{\"channels\":1,\"channel\":\"\",\"device\":\"\",\"folio_order\":0,\"folio_bytes\":4096,\"dst_folio_order\":0,\"dst_folio_bytes\":4096,\"page_size\":4096,\"sge\":512,\"bytes_per_channel\":536870912,\"runs\":20,\"warmup_runs\":1,\"src_node\":-1,\"dst_node\":-1,\"prep\":\"both\",\"skip_missing\":false,\"buffers\":\"distinct\",\"depth\":1,\"cpus\":[],\"verify\":false,\"poll\":false,\"allow_fewer\":false,\"timeout_ms\":0},\"interface_version\":2,\"prep_modes_run\":[\"prep_memcpy\",\"prep_memcpy_sg\"],\"missing\":[],\"system\":{\"cpufreq\":null},",
+	has_str(text, "\"params\":{\"channels\":1,\"channel\":\"\",\"device\":\"\",\"folio_order\":0,\"folio_bytes\":4096,\"dst_folio_order\":0,\"dst_folio_bytes\":4096,\"page_size\":4096,\"sge\":512,\"bytes_per_channel\":536870912,\"runs\":20,\"warmup_runs\":1,\"src_node\":-1,\"dst_node\":-1,\"prep_modes\":\"both\",\"skip_missing\":false,\"buffers\":\"distinct\",\"depth\":1,\"cpus\":[],\"verify\":false,\"poll\":false,\"allow_fewer\":false,\"timeout_ms\":0},\"interface_version\":2,\"prep_modes_run\":[\"prep_memcpy\",\"prep_memcpy_sg\"],\"missing\":[],\"system\":{\"cpufreq\":null},",
 		"JSON params: every parameter; interface_version, prep_modes_run, missing, system");
 	has_str(text, "\"channels\":[{\"name\":\"dma0chan0\",\"device\":\"soft_dma.0\",\"driver\":\"soft_dma\",\"node\":-1,\"src_node\":0,\"dst_node\":0,\"max_seg_size\":65536,\"copy_align\":0,\"has_memcpy_sg\":true,\"has_memcpy_vec\":false,\"no_order\":false}]",
 		"JSON channels, with no_order");
@@ -1070,7 +1070,7 @@ static void test_json(void)
 	tap_out_file("dmaengine_sg.json", text);
 	ok(text[0] == '{' && !strstr(text, "\"prep_mode\":\"prep_memcpy\"") &&
 	   strstr(text, "\"prep_mode\":\"prep_memcpy_sg\""),
-	   "report_dmaengine() --json, --prep memcpy_sg: one result");
+	   "report_dmaengine() --json, --prep-modes memcpy_sg: one result");
 }
 
 int main(int argc, char **argv)

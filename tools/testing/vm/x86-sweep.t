@@ -13,7 +13,7 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 SWEEP=$TOP/scripts/sweep.py
 
-"$SWEEP" --vm --vm-timeout 600 --prep memcpy,memcpy_sg --channels 1,2 --orders 0,4 \
+"$SWEEP" --vm --vm-timeout 600 --prep-modes memcpy,memcpy_sg --channels 1,2 --orders 0,4 \
 	--sge 16 --bytes-per-channel 1M --runs 3 --label vm-test -o "$WORK/de" \
 	> "$WORK/de.stdout" 2> "$WORK/de.stderr"
 echo "$?" > "$WORK/de.rc"
@@ -52,7 +52,7 @@ check("a progress line per cell, streamed from the guest, with the time left", p
 
 def cells():
     c = res["cells"]
-    assert [x["prep"] for x in c] == ["memcpy", "memcpy_sg"] * 4
+    assert [x["prep_modes"] for x in c] == ["memcpy", "memcpy_sg"] * 4
     assert all(x["status"] == "ok" for x in c[0::2]), [x.get("error") for x in c]
     for x in c[1::2]:
         assert x["status"] == "failed" and x["exit_status"] == 1
@@ -70,7 +70,7 @@ def system():
     assert "console=ttyS0" in s["cmdline"] and s["iommus"] == [], s
     assert s["host"]["hostname"] == os.uname().nodename, s["host"]
     cells = open(os.path.join(work, "de/cells.txt")).read().splitlines()
-    assert len(cells) == 8 and cells[0].startswith("0 1 -m dmaengine --prep memcpy "), cells
+    assert len(cells) == 8 and cells[0].startswith("0 1 -m dmaengine --prep-modes memcpy "), cells
     p = s["providers"]
     assert p[0]["driver"] == "soft_dma" and p[0]["device"] == "soft_dma.0", p
     assert len(p[0]["channels"]) == 2 and p[0]["has_memcpy_sg"] is False

@@ -5,7 +5,7 @@
 #   sh tests/bench/kernels.sh SGE BYTES RUNS FOLIO...
 # prints "KERNEL release", then "JSON folio {...}" per cell as each cell
 # ends: the tool's JSON with every run's sample, on one line. Each cell is
-# the dmaengine mode with --prep memcpy on one soft_dma channel.
+# the dmaengine mode with --prep-modes memcpy on one soft_dma channel.
 
 . "$PROJECT/tests/lib.sh"
 sge=$1

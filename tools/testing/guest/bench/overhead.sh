@@ -13,4 +13,4 @@ sd_knob nocopy 1 || exit 1
 prep=memcpy
 have_memcpy_sg && prep=$prep,memcpy_sg
 have_memcpy_vec && prep=$prep,memcpy_vec
-"$TOOL" -m dmaengine --prep "$prep" "$@" --json
+"$TOOL" -m dmaengine --prep-modes "$prep" "$@" --json

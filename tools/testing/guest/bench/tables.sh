@@ -6,7 +6,7 @@
 # prints the tool's dmaengine table for each depth and channel count, on
 # soft_dma (-n: in its nocopy mode) or, on a board whose machine names
 # HWDMA_DRIVER, on that driver's channels (HWDMA_DEVICE's if it names one).
-# Without --prep in TOOL_OPTIONS the tool runs every mode the kernel has
+# Without --prep-modes in TOOL_OPTIONS the tool runs every mode the kernel has
 # and names those it lacks.
 
 . "$PROJECT/tests/lib.sh"
