@@ -56,6 +56,13 @@ struct opt_desc {
 	size_t off, width;	/* the bench_opts field set; width 0: none */
 	int value;		/* K_FLAG: what the field is set to */
 	unsigned int flag;	/* DMAENGINE_BENCH_F_* bit set in ->flags */
+	/*
+	 * upstream's tool checks the value itself (the sg series' -m
+	 * included), or passes it to the kernel to check (-n): it exits 1 when
+	 * the value is invalid, and so does this tool. Other command-line
+	 * errors exit 2.
+	 */
+	bool upstream;
 };
 
 static const struct choice mode_choices[] = {
@@ -105,6 +112,7 @@ static const struct opt_desc opt_table[O_NR] = {
 		.kind = K_CHOICE, .choices = mode_choices, FIELD(mode),
 		.accepts = "single, sg, dmaengine, 0 or 1", .scope = SC_ALL,
 		.def = "single",
+		.upstream = true,
 		.help = "single: dma_map_single() of --granule pages (--entries x --entry-size bytes); sg: dma_map_sg() of --granule one-page entries (--entries of --entry-size); dmaengine: dmaengine_prep_dma_memcpy() per segment vs dmaengine_prep_dma_memcpy_sg() or dmaengine_prep_dma_memcpy_vec() per batch vs a CPU copy" },
 	[O_JSON] = { .name = "json", .kind = K_FLAG, FIELD(format),
 		.value = OUT_JSON, .scope = SC_ALL,
@@ -124,27 +132,34 @@ static const struct opt_desc opt_table[O_NR] = {
 
 	[O_THREADS] = { .name = "threads", .short_opt = 't', .metavar = "N",
 		MAP_INT(1, DMA_MAP_MAX_THREADS, threads, "1"),
+		.upstream = true,
 		.help = "threads mapping in parallel" },
 	[O_SECONDS] = { .name = "seconds", .short_opt = 's', .metavar = "N",
 		MAP_INT(1, DMA_MAP_MAX_SECONDS, seconds, "20"),
+		.upstream = true,
 		.help = "duration of the run; with --iterations, the most the run may take, default then 300" },
 	[O_NODE] = { .name = "node", .short_opt = 'n', .metavar = "N",
 		MAP_INT(-1, NODE_MAX, node, "-1"),
+		.upstream = true,
 		.help = "NUMA node to run the threads on; -1: any" },
 	[O_DMA_BITS] = { .name = "dma-bits", .short_opt = 'b', .metavar = "N",
 		MAP_INT(20, 64, dma_bits, "32"),
+		.upstream = true,
 		.help = "DMA mask width set on the device for the run" },
 	[O_DMA_DIR] = { .name = "dma-dir", .short_opt = 'd', .metavar = "DIR",
 		.kind = K_CHOICE, .choices = dir_choices, FIELD(dma_dir),
 		.accepts = "0..2 or bidirectional, to_device, from_device",
 		.scope = SC_MAP, .def = "0",
+		.upstream = true,
 		.help = "DMA direction: 0 bidirectional, 1 to_device, 2 from_device" },
 	[O_DMA_TRANS_NS] = { .name = "dma-trans-ns", .short_opt = 'x',
 		.metavar = "NS",
 		MAP_INT(0, DMA_MAP_MAX_TRANS_DELAY, dma_trans_ns, "0"),
+		.upstream = true,
 		.help = "pretend-transfer delay between map and unmap" },
 	[O_GRANULE] = { .name = "granule", .short_opt = 'g', .metavar = "N",
 		MAP_INT(1, DMA_MAP_MAX_ENTRIES, granule, "1"),
+		.upstream = true,
 		.help = "pages per mapping (single) or one-page sg entries (sg); the same setting as --entries" },
 	[O_ENTRIES] = { .name = "entries", .metavar = "N",
 		MAP_INT(1, DMA_MAP_MAX_ENTRIES, granule, "1"),
@@ -665,17 +680,6 @@ static enum opt_id id_of_val(int val)
 	return O_NR;
 }
 
-/*
- * The options whose values upstream's tool checks itself (the sg series'
- * -m included), or passes to the kernel to check (-n): it exits 1 when one
- * is invalid, and so does this tool. Other command-line errors exit 2.
- * They are -m and the map options up to -g, in enum opt_id.
- */
-static bool upstream_checks(enum opt_id id)
-{
-	return id == O_MODE || (id >= O_THREADS && id <= O_GRANULE);
-}
-
 enum parse_status opts_parse(struct bench_opts *o, int argc, char **argv,
 			     FILE *out, FILE *err)
 {
@@ -735,7 +739,7 @@ enum parse_status opts_parse(struct bench_opts *o, int argc, char **argv,
 		}
 		if (store(o, id, optarg, err)) {
 			usage_hint(err);
-			return upstream_checks(id) ? PARSE_INVALID : PARSE_USAGE;
+			return opt_table[id].upstream ? PARSE_INVALID : PARSE_USAGE;
 		}
 		o->given |= 1ULL << id;
 		if (id == O_PREP)	/* the modes named must all run */
