@@ -81,6 +81,17 @@ def index_rows(kind, rows, key_fn, warnings, where, prep_key=True):
     return idx
 
 
+def default_figures(kind, rows, figs):
+    """The figures compared unless --figures: map, unmap and the syncs when
+    timed; the times and the throughput, in the tool's order, one prep
+    mode's (copy_ms, convert_ms) only when a row is that mode's."""
+    if kind == "map":
+        return MAP_FIGURES + tuple(f for f in SYNC_FIGURES
+                                   if any(r.get(f) for r in rows))
+    return tuple(figs.phases_of({r.get("prep_mode") for r in rows},
+                                DMAENGINE_UNITS))
+
+
 def compare(kind, pairs, figures, alpha, prep_key, figs):
     """pairs: [(key, row_a or None, row_b or None)] -> comparisons; figs:
     the dmaengine figures (results.Figures)."""
@@ -112,8 +123,8 @@ def compare(kind, pairs, figures, alpha, prep_key, figs):
                     c["status"] = "no_figure"
                 else:
                     up = c["b"]["mean"] > c["a"]["mean"]
-                    c["better"] = up == (fig in HIGHER_IS_BETTER) \
-                        if c["significant"] else None
+                    c["better"] = (up == (fig in HIGHER_IS_BETTER)
+                                   if c["significant"] else None)
             out.append(c)
     return out
 
@@ -246,13 +257,7 @@ def build(args):
     ra = results.load(args.files[0])
     kind = ra.get("kind", "dmaengine")
     figs = results.figures(ra)
-    # unless --figures: map, unmap and the syncs when timed; the times and
-    # the throughput, in the tool's order, one prep mode's (copy_ms,
-    # convert_ms) only when a row is that mode's
-    figures = args.figures or (MAP_FIGURES + tuple(
-        f for f in SYNC_FIGURES if any(r.get(f) for r in ra["rows"]))
-        if kind == "map" else tuple(figs.phases_of(
-            {r.get("prep_mode") for r in ra["rows"]}, DMAENGINE_UNITS)))
+    figures = args.figures or default_figures(kind, ra["rows"], figs)
     prep_key = not args.prep
     key_of = results.row_key if prep_key else results.cell_key
 
@@ -337,9 +342,12 @@ def main(argv=None):
     a.figures = a.figures or None
     try:
         doc = build(a)
-    except (OSError, ValueError, KeyError, stats.NoScipy) as e:
+    except (OSError, ValueError, KeyError) as e:
         print(f"compare.py: {e}", file=sys.stderr)
-        return 2 if isinstance(e, stats.NoScipy) else 1
+        return 1
+    except stats.NoScipy as e:
+        print(f"compare.py: {e}", file=sys.stderr)
+        return 2
     if a.json:
         # JSON has no infinities: a t of +-inf (both SDs 0) becomes null
         json.dump(results.remap(doc, leaf=lambda v: None if isinstance(v, float)

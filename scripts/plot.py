@@ -189,8 +189,11 @@ class Plotter:
                     ("folio_order", "gbps_mean", "gbps_stddev"),
                     sorted((r["folio_order"], (r["gbps"]["mean"], r["gbps"]["stddev"]))
                            for r in sel if r["channels"] == ch))
-                title = mode if per_mode else f"{mode}, {plural(ch, 'channel')}" \
-                    if len(by_mode) > 1 else plural(ch, "channel")
+                title = plural(ch, "channel")
+                if per_mode:
+                    title = mode
+                elif len(by_mode) > 1:
+                    title = f"{mode}, {title}"
                 lc, dt = (mi + 1, 1) if per_mode else (ci + 1, mi + 1)
                 plots.append(f"{d} using 1:2:3 "
                              f"with yerrorlines lc {lc} dt {dt} lw 2 pt {ci + mi + 5} "

@@ -176,7 +176,9 @@ def eta(done, remaining_weights):
     w = sum(d[0] for d in done if d[2])
     t = sum(d[1] for d in done if d[2])
     rest = sum(remaining_weights)
-    return 0.0 if rest == 0 else None if w <= 0 else t / w * rest
+    if rest == 0:
+        return 0.0
+    return t / w * rest if w > 0 else None
 
 
 def progress_line(n, total, desc, ok, cell_s, summary, elapsed_s, left_s):
@@ -375,11 +377,13 @@ def perf_table(res):
 # --- Runners: here, or in a VM ---------------------------------------------
 
 def find_tool(path):
-    if path:	# a bare name not here: one in PATH
-        return os.path.sep not in path and not os.path.exists(path) and \
-            shutil.which(path) or os.path.abspath(path)
-    return shutil.which("dma_map_benchmark") or \
-        os.path.join(TOP, "tools", "dma", "dma_map_benchmark")
+    if not path:
+        return shutil.which("dma_map_benchmark") or \
+            os.path.join(TOP, "tools", "dma", "dma_map_benchmark")
+    if os.path.sep not in path and not os.path.exists(path):
+        # a bare name not here: the one in PATH, if any
+        return shutil.which(path) or os.path.abspath(path)
+    return os.path.abspath(path)
 
 
 class Sweep:

@@ -2,7 +2,7 @@
 """The sweep's results file and the views of it: table, CSV, cell keys.
 
 Documentation/sweeps.rst describes results.json (written by
-scripts/sweep.py; format_version 3, load() reads 1 and 2) and its table
+scripts/sweep.py; format_version 4, load() reads 1 to 3) and its table
 and CSV. Its rows: a dmaengine row is the tool's result object (the
 figures its JSON describes, see Figures) plus cell, status, error and
 channels (the count asked for; chan is the count used); a row of a tool
@@ -83,8 +83,8 @@ def parse_size(s):
     m = re.fullmatch(r"(\d+)\s*([KMGT]?)(i?B)?", s.strip(), re.I)
     if not m:
         raise ValueError(f"'{s}' is not a size (e.g. 1M, 512M, 1G)")
-    return int(m.group(1)) << dict((u, sh) for sh, u in SIZE_SHIFTS + ((0, ""),))[
-        m.group(2).upper()]
+    shift = {u: sh for sh, u in SIZE_SHIFTS}.get(m.group(2).upper(), 0)
+    return int(m.group(1)) << shift
 
 
 def format_size(n):
@@ -449,7 +449,7 @@ def cpufreq_states(tools):
     """The distinct CPU frequency states in the tool's JSON documents."""
     texts = [cpufreq_text(t["system"].get("cpufreq")) for t in tools
              if "system" in t]
-    return [x for i, x in enumerate(texts) if x not in texts[:i]]
+    return list(dict.fromkeys(texts))
 
 
 def tool_docs(res):
