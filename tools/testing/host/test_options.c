@@ -658,7 +658,7 @@ static void test_help_version(void)
 		"[-1..1023;", "default 32]", "default 512]", "default 512M]",
 		"[0..18; default 0]", "[0..100; default 1]",
 		"[0..18; default --folio-order]", "4KB..1GB; default --folio]",
-		"[--dst-folio-order N | --dst-folio SIZE]",
+		"dma_map_benchmark -m dmaengine [OPTION]...",
 		"memcpy_vec: one dmaengine_prep_dma_memcpy_vec() per batch",
 		"all: the four", "-v shows it alone as convert_ms",
 		"--prep-modes memcpy_sg,memcpy_vec \\ --folio 4K --dst-folio 64K -v",
