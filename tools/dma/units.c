@@ -26,6 +26,7 @@ int parse_int(const char *s, long long min, long long max, long long *out)
 	return 0;
 }
 
+/* The suffixes of sizes, read by parse_size() and written by format_size(). */
 static const struct {
 	char letter;
 	unsigned int shift;
@@ -68,16 +69,16 @@ int parse_size(const char *s, uint64_t *out)
 
 void format_size(uint64_t bytes, char *buf, size_t len)
 {
-	static const char *const names[] = { "TB", "GB", "MB", "KB" };
-	size_t i;
+	size_t i = sizeof(size_units) / sizeof(size_units[0]);
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		unsigned int shift = 40 - 10 * i;
+	while (i--) {	/* the largest unit that divides @bytes */
+		unsigned int shift = size_units[i].shift;
 		uint64_t unit = (uint64_t)1 << shift;
 
 		if (bytes >= unit && !(bytes & (unit - 1))) {
-			snprintf(buf, len, "%llu%s",
-				 (unsigned long long)(bytes >> shift), names[i]);
+			snprintf(buf, len, "%llu%cB",
+				 (unsigned long long)(bytes >> shift),
+				 size_units[i].letter);
 			return;
 		}
 	}
