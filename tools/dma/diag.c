@@ -248,15 +248,6 @@ static const char *channel_driver(char *buf, size_t len,
 	return buf;
 }
 
-static void print_filters(FILE *f, const struct dmaengine_benchmark *b)
-{
-	if (b->channel[0])
-		fprintf(f, " named %.*s", DMAENGINE_BENCH_NAME_LEN, b->channel);
-	if (b->device[0])
-		fprintf(f, " of device %.*s", DMAENGINE_BENCH_NAME_LEN,
-			b->device);
-}
-
 /*
  * no_cap_channel() - the first channel without the capability prep mode
  * @mode needs (DMA_MEMCPY_SG, DMA_MEMCPY_VEC), or NULL
@@ -393,7 +384,12 @@ void print_dmaengine_error(FILE *f, int err,
 		break;
 	case DMAENGINE_BENCH_ERR_NO_CHANNEL:
 		fprintf(f, "found fewer DMA_MEMCPY channels");
-		print_filters(f, b);
+		if (b->channel[0])	/* --channel and --device */
+			fprintf(f, " named %.*s", DMAENGINE_BENCH_NAME_LEN,
+				b->channel);
+		if (b->device[0])
+			fprintf(f, " of device %.*s", DMAENGINE_BENCH_NAME_LEN,
+				b->device);
 		fprintf(f, " than --channels %u; --allow-fewer runs on those found; list them with ls /sys/class/dma",
 			b->channels);
 		break;

@@ -153,12 +153,6 @@ static void channel_name(const struct dmaengine_report *r, unsigned int i,
 		snprintf(buf, len, "#%u", i);
 }
 
-/* figure_applies() - whether prep mode @mode has figure @fig (else '-') */
-static bool figure_applies(const struct figure *fig, unsigned int mode)
-{
-	return fig->prep_modes & (1U << mode);
-}
-
 /* cpus_text() - the --cpus list of the run, "" when not pinned */
 static void cpus_text(const struct dmaengine_benchmark *b, char *buf,
 		      size_t len)
@@ -384,12 +378,14 @@ static void row_cells(const struct dmaengine_report *r, const struct row *row,
 	folio_cell(r, cells[C_FOLIO]);
 	snprintf(cells[C_SGE], CELL_LEN, "%u", r->b->sge);
 	for (c = 0; c < C_NR; c++) {
+		const struct figure *fig = column_figure(c);
 		enum phase p = columns[c].phase;
 		enum count k = columns[c].count;
 
-		if (!column_figure(c))
+		if (!fig)
 			continue;
-		if (!figure_applies(column_figure(c), row->prep_mode) ||
+		/* '-': a figure the row's mode lacks, or an unknown count */
+		if (!(fig->prep_modes & (1U << row->prep_mode)) ||
 		    (p == PH_NR && !count_known(row, k)))
 			strcpy(cells[c], "-");
 		else if (p != PH_NR)
