@@ -889,19 +889,24 @@ static void test_csv(void)
 	   "report_dmaengine() with --csv prints CSV only");
 }
 
-/* 2 channels x 2 prep modes x 3 runs of made-up samples */
+/*
+ * 2 channels x 2 prep modes x 3 runs of made-up samples in @s, and @b a run
+ * of 2 channels and 3 runs that returned them
+ */
 #define RUNS	3
-static void fill_samples(struct dmaengine_bench_sample *s, unsigned int *n)
+static void fill_samples(struct dmaengine_benchmark *b,
+			 struct dmaengine_bench_sample *s)
 {
 	static const double run_ms[RUNS] = { 100, 110, 120 };
 	static const double prep_ms[RUNS] = { 10, 12, 14 };
-	unsigned int run, mode, ch;
+	unsigned int run, mode, ch, n = 0;
 
-	*n = 0;
+	b->channels = b->channels_used = 2;
+	b->runs = RUNS;
 	for (run = 0; run < RUNS; run++)
 		for (mode = 0; mode < 2; mode++)
-			for (ch = 0; ch < 2; ch++, (*n)++)
-				s[*n] = (struct dmaengine_bench_sample){
+			for (ch = 0; ch < 2; ch++, n++)
+				s[n] = (struct dmaengine_bench_sample){
 					.prep_mode = mode, .run = run,
 					.channel = ch, .start_ns = MS(ch),
 					.end_ns = MS(ch + run_ms[run] *
@@ -914,6 +919,7 @@ static void fill_samples(struct dmaengine_bench_sample *s, unsigned int *n)
 					.submits = mode ? 256 : 131072,
 					.prep_stalls = mode ? 0 : run * 2,
 				};
+	b->samples_written = n;
 }
 
 static void mean_sd(const double *v, int n, double *mean, double *sd)
@@ -932,27 +938,17 @@ static void mean_sd(const double *v, int n, double *mean, double *sd)
 static void test_per_channel(void)
 {
 	struct dmaengine_bench_sample samples[2 * 2 * RUNS];
-	struct dmaengine_bench_channel ch[2];
-	struct dmaengine_benchmark b;
-	struct bench_opts o;
-	struct dmaengine_report r = {
-		.opts = &o, .b = &b, .channels = ch, .samples = samples,
-	};
+	REFERENCE(2);
 	double gbps[RUNS], mean, sd;
 	char want[256];
-	unsigned int n;
 	const char *pc;
 	int i;
 
-	opts_init(&o, 4096);
 	o.per_channel = true;
-	fill_reference(&b, &ch[0]);
+	r.samples = samples;
 	ch[1] = ch[0];
 	strcpy(ch[1].name, "dma0chan1");
-	b.channels = b.channels_used = 2;
-	b.runs = RUNS;
-	fill_samples(samples, &n);
-	b.samples_written = n;
+	fill_samples(&b, samples);
 	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	pc = strstr(cap.buf, "# per channel, from 12 samples:\n");
 	ok(pc != NULL, "--per-channel: a second table after the first");
@@ -999,7 +995,6 @@ static void test_json(void)
 	struct dmaengine_bench_sample samples[2 * 2 * RUNS];
 	REFERENCE(2);
 	const char *text;
-	unsigned int n;
 
 	text = CAPTURE(&cap, report_dmaengine_json, &ctx, &r);
 	tap_out_file("dmaengine.json", text);
@@ -1044,11 +1039,8 @@ static void test_json(void)
 	memset(ch[1].device, 'd', sizeof(ch[1].device));	/* no NUL */
 	strcpy(ch[1].driver, "caf\xc3\xa9\xff");
 	strcpy(b.channel, "dma0chan0");
-	b.channels = b.channels_used = 2;
-	b.runs = RUNS;
 	b.flags = DMAENGINE_BENCH_F_ALL;
-	fill_samples(samples, &n);
-	b.samples_written = n;
+	fill_samples(&b, samples);
 	text = CAPTURE(&cap, report_dmaengine_json, &ctx, &r);
 	tap_out_file("dmaengine_full.json", text);
 	has_str(text, "\"name\":\"q\\\"b\\\\s\\t\\u0001\"", "channel name escaped");
