@@ -54,8 +54,3 @@ linux_source_dir() {
 	fi
 	echo "$dir"
 }
-
-# content_hash FILE...: a short hash of the files' contents (a cache key).
-content_hash() {
-	cat "$@" | sha256sum | cut -c1-16
-}
