@@ -33,12 +33,8 @@ expect() {
 
 out=$("$TOOL" --help)
 rc=$?
-if [ "$rc" -eq 0 ] && grep -q -- '--dma-trans-ns' <<<"$out" &&
-   grep -q '^EXAMPLES' <<<"$out"; then
-	tap_ok "--help: exit 0, usage with options and examples"
-else
-	tap_not_ok "--help: exit 0, usage with options and examples (rc $rc)"
-fi
+[ "$rc" -eq 0 ] && grep -q -- '--dma-trans-ns' <<<"$out" && grep -q '^EXAMPLES' <<<"$out"
+tap_result $? "--help: exit 0, usage with options and examples"
 missing=
 for o in mode json csv verbose help version threads seconds node dma-bits dma-dir \
 	 dma-trans-ns granule channels channel device folio-order folio sge bytes-per-channel \
@@ -47,24 +43,15 @@ for o in mode json csv verbose help version threads seconds node dma-bits dma-di
 	 buffers depth dst-folio-order dst-folio; do
 	grep -q -- "--$o\b" <<<"$out" || missing="$missing --$o"
 done
-if [ -z "$missing" ]; then
-	tap_ok "--help lists every long option"
-else
-	tap_not_ok "--help lacks:$missing"
-fi
-if [ "$(wc -L <<<"$out")" -le 80 ]; then
-	tap_ok "--help fits in 80 columns"
-else
-	tap_not_ok "--help has lines longer than 80 columns"
-fi
+[ -z "$missing" ]
+tap_result $? "--help lists every long option${missing:+ (it lacks:$missing)}"
+[ "$(wc -L <<<"$out")" -le 80 ]
+tap_result $? "--help fits in 80 columns"
 
 out=$("$TOOL" --version)
 rc=$?
-if [ "$rc" -eq 0 ] && grep -Eq '^dma_map_benchmark [^ ]+$' <<<"$out"; then
-	tap_ok "--version: exit 0, 'dma_map_benchmark VERSION'"
-else
-	tap_not_ok "--version: exit 0, 'dma_map_benchmark VERSION' (rc $rc, '$out')"
-fi
+[ "$rc" -eq 0 ] && grep -Eq '^dma_map_benchmark [^ ]+$' <<<"$out"
+tap_result $? "--version: exit 0, 'dma_map_benchmark VERSION'"
 
 expect 1 "^dma_map_benchmark: invalid --threads '0': must be 1\.\.1024$" \
 	"-t 0: exit 1 (as upstream), message names --threads and its range" -t 0
@@ -181,21 +168,16 @@ else
 	done
 	"$mbioctl" dmaengine reserved2=1 >/dev/null 2>&1
 	[ $? -eq 2 ] || bad="$bad reserved2(accepted)"
-	if [ -z "$bad" ]; then
-		tap_ok "mbioctl knows dst_folio_order and list_channels, no longer reserved2"
-	else
-		tap_not_ok "mbioctl's dmaengine fields:$bad"
-	fi
+	[ -z "$bad" ]
+	tap_result $? "mbioctl knows dst_folio_order and list_channels, no longer reserved2${bad:+ (wrong:$bad)}"
 fi
 
 # Valid options: on a host without the module, opening debugfs fails.
 if [ -e /sys/kernel/debug/dma_map_benchmark ] ||
    [ -e /sys/kernel/debug/dmaengine_benchmark ]; then
-	tap_skip "the module is loaded here: runtime errors not exercised"
-	tap_skip "the module is loaded here: runtime errors not exercised"
-	tap_skip "the module is loaded here: runtime errors not exercised"
-	tap_skip "the module is loaded here: runtime errors not exercised"
-	tap_skip "the module is loaded here: runtime errors not exercised"
+	for _ in 1 2 3 4 5; do
+		tap_skip "the module is loaded here: runtime errors not exercised"
+	done
 else
 	diag='debugfs is not mounted: mount -t debugfs none|module is not loaded: insmod|no device is bound|debugfs is for root only'
 	expect 1 "^dma_map_benchmark: cannot open /sys/kernel/debug/dma_map_benchmark: .*" \
