@@ -25,17 +25,16 @@ if ! python3 -c 'import scipy.stats' 2>/dev/null; then
 	tap_skip "not installed: python3-scipy (scripts/setup.sh installs it)"
 	tap_end
 fi
-run_py_tests "$TOP" <<'PY'
-import atexit, json, math, os, shutil, subprocess, sys, tempfile
-from pytap import check, close, done
+out_dir
+run_py_tests "$TEST_OUT_DIR" <<'PY'
+import json, math, os, subprocess, sys
+from pytap import FIX, TOP, check, close, done
 import scipy.stats
-top = sys.argv[1]
 from report import stats
 
-FIX = os.path.join(top, "tools/testing/host/fixtures")
 A = os.path.join(FIX, "compare-a.json")
 B = os.path.join(FIX, "compare-b.json")
-COMPARE = os.path.join(top, "scripts/compare.py")
+COMPARE = os.path.join(TOP, "scripts/compare.py")
 
 
 SLEEP1 = [0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0]
@@ -97,8 +96,7 @@ def against_scipy():
         close(w["p"], p, 1e-12)
 check("Welch: t and p equal scipy.stats.ttest_ind_from_stats (1e-12), 6 cases", against_scipy)
 
-TMP = tempfile.mkdtemp()
-atexit.register(shutil.rmtree, TMP)
+TMP = sys.argv[1]
 
 def hide_scipy():
     """An environment whose python3 cannot import scipy."""
@@ -379,11 +377,11 @@ def no_scipy():
     assert jrun("--figures", "prep_calls", A, B, env=env)["comparisons"]
     # the other scripts, and scripts/report, do without
     for script in ("sweep.py", "plot.py"):
-        p = subprocess.run([os.path.join(top, "scripts", script), "--help"], env=env,
+        p = subprocess.run([os.path.join(TOP, "scripts", script), "--help"], env=env,
                            capture_output=True, text=True)
         assert p.returncode == 0 and p.stdout.startswith("usage:"), (script, p.stderr)
     p = subprocess.run(["python3", "-c", "import report.results, report.stats, "
-                        "report.sysinfo"], cwd=os.path.join(top, "scripts"), env=env,
+                        "report.sysinfo"], cwd=os.path.join(TOP, "scripts"), env=env,
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
 check("without SciPy: compare.py says to apt-get install python3-scipy, exit 2, only "

@@ -47,7 +47,7 @@ run_c_tests() {
 # run_py_tests ARGS... < SCRIPT: runs the python3 SCRIPT, which prints
 # "ok - DESC" or "not ok - DESC" per check (anything else becomes a "#"
 # line), and numbers its checks; a script that stops early fails. The
-# script imports check(), close() and done() from pytap.py, and the
+# script imports check(), close(), done(), TOP and FIX from pytap.py, and the
 # scripts' modules (scripts/: sweep, compare, report) as it needs them.
 run_py_tests() {
 	local line finished=
@@ -76,7 +76,7 @@ need() {
 	tap_end
 }
 
-# out_dir: a fresh TEST_OUT_DIR for the C tests' files, removed at exit
+# out_dir: a fresh TEST_OUT_DIR for the tests' files, removed at exit
 out_dir() {
 	TEST_OUT_DIR=$(mktemp -d)
 	export TEST_OUT_DIR

@@ -13,15 +13,13 @@
 . "$(dirname "$0")/lib.sh"
 
 need python3 gnuplot
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-run_py_tests "$TOP" "$WORK" <<'PY'
+out_dir
+run_py_tests "$TEST_OUT_DIR" <<'PY'
 import json, os, struct, subprocess, sys, zlib
-from pytap import check, done
+from pytap import FIX, TOP, check, done
 import xml.etree.ElementTree as ET
-top, work = sys.argv[1], sys.argv[2]
-FIX = os.path.join(top, "tools/testing/host/fixtures")
-PLOT = os.path.join(top, "scripts/plot.py")
+work = sys.argv[1]
+PLOT = os.path.join(TOP, "scripts/plot.py")
 
 
 def run(*args):
@@ -31,7 +29,7 @@ def load():
     return json.load(open(os.path.join(FIX, "results-dmaengine.json")))
 
 def plot(name, r, *opts, rc=0):
-    """plot.py on the results r (written to WORK/NAME.json) into WORK/NAME:
+    """plot.py on the results r (written to work/NAME.json) into work/NAME:
     the process, the directory, the names of the SVGs made."""
     f, o = os.path.join(work, name + ".json"), os.path.join(work, name)
     json.dump(r, open(f, "w"))

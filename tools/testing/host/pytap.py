@@ -4,9 +4,13 @@
 Each check prints "ok - DESC" or "not ok - DESC" and, on failure, the
 traceback; run_py_tests numbers them and turns every other line into a
 TAP comment. done() says the script ran to its end: a script that stops
-early fails.
+early fails. TOP is the checkout, FIX the host tests' fixtures/.
 """
+import os
 import traceback
+
+FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(FIX))))
 
 
 def check(desc, fn):

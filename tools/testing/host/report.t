@@ -25,14 +25,14 @@ run_c_tests "$HOST_OUT/test_report"
 need python3
 . "$TOP/scripts/lib.sh"
 upstream_tool=$(linux_source_dir)/tools/testing/selftests/dma/dma_map_benchmark.c
-run_py_tests "$TEST_OUT_DIR" "$TOP" "$upstream_tool" <<'PY'
+run_py_tests "$TEST_OUT_DIR" "$upstream_tool" <<'PY'
 import json, os, re, subprocess, sys
-from pytap import check, done
+from pytap import FIX, TOP, check, done
 
 def upstream_lines():
     # Linux 6.12's tool's three printf() formats, applied to the values
     # test_report.c gave report_map_text() without -m
-    src = open(sys.argv[3], encoding="utf-8").read()
+    src = open(sys.argv[2], encoding="utf-8").read()
     fmts = re.findall(r'printf\("((?:[^"\\]|\\.)*)"', src)
     fmts = [f.replace("\\n", "\n") for f in fmts]
     assert len(fmts) == 3 and fmts[0].startswith("dma mapping benchmark: "), fmts
@@ -220,7 +220,6 @@ check("dmaengine JSON with --prep-modes memcpy_sg: one result", sg_json)
 # The host tests of the scripts run on a fake tool and on results files
 # written by hand (fixtures/): both must keep the real tool's JSON shape,
 # which the documents above are, so they cannot drift from it.
-FIX = os.path.join(sys.argv[2], "tools/testing/host/fixtures")
 
 def shape(v):
     """The JSON shape of v: its keys, kinds of values (int and float both
@@ -305,7 +304,7 @@ check("fixtures/*.json: the tool documents and rows in them have the real tool's
 def legacy_figures():
     # what results.py reads files of older tools with: that tool's
     # description, which the tool may only have added to since
-    legacy = json.load(open(os.path.join(sys.argv[2], "scripts/report/legacy_figures.json")))
+    legacy = json.load(open(os.path.join(TOP, "scripts/report/legacy_figures.json")))
     now = docs["dmaengine"]
     for k in DESCRIPTION:
         have = {x["key"]: x for x in now[k]}

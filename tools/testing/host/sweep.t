@@ -16,18 +16,16 @@
 . "$(dirname "$0")/lib.sh"
 
 need python3
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-run_py_tests "$TOP" "$WORK" <<'PY'
+out_dir
+run_py_tests "$TEST_OUT_DIR" <<'PY'
 import csv, io, json, os, re, shlex, subprocess, sys
-from pytap import check, done
-top, work = sys.argv[1], sys.argv[2]
+from pytap import FIX, TOP, check, done
+work = sys.argv[1]
 import sweep
 from report import results, sysinfo
 
-FIX = os.path.join(top, "tools/testing/host/fixtures")
 FAKE = os.path.join(FIX, "fake_tool.py")
-SWEEP = os.path.join(top, "scripts/sweep.py")
+SWEEP = os.path.join(TOP, "scripts/sweep.py")
 
 
 # the tool's table (test_report.c): map_ms and unmap_ms beside the phases
@@ -189,7 +187,7 @@ def run(args, env=None):
     return subprocess.run([sys.executable, SWEEP] + args, capture_output=True, text=True, env=e)
 
 def swept(name, args, env=None, rc=0):
-    """A sweep here of the stand-in tool into WORK/NAME: the process, its
+    """A sweep here of the stand-in tool into work/NAME: the process, its
     results.json and the directory."""
     o = os.path.join(work, name)
     q = run(["--tool", FAKE] + shlex.split(args) + ["-o", o], env)
@@ -365,7 +363,7 @@ def map_ext():
     assert t[i].split() == ("mode granule threads map_us unmap_us map_stddev_us unmap_stddev_us "
                             "sync_cpu_us sync_device_us runs").split(), t[i]
     assert t[i + 1].startswith("sg     8       1       1.807 \u00b1 0.000   0.907 \u00b1 0.000"), t[i + 1]
-    c = subprocess.run([sys.executable, os.path.join(top, "scripts/compare.py"), "--json",
+    c = subprocess.run([sys.executable, os.path.join(TOP, "scripts/compare.py"), "--json",
                         os.path.join(o, "results.json"), os.path.join(o, "results.json")],
                        capture_output=True, text=True)
     assert json.loads(c.stdout)["figures"] == ["map_us", "unmap_us", "sync_cpu_us", "sync_device_us"]
@@ -379,7 +377,7 @@ def map_fail():
     assert r["rows"][0]["status"] == "failed" and "no device is bound" in r["rows"][0]["error"]
 check("--map: a failing call ends its cell at once, recorded with the message", map_fail)
 
-GUEST = os.path.join(top, "tools/testing/guest")
+GUEST = os.path.join(TOP, "tools/testing/guest")
 BUSYBOX = "/bin/busybox"
 
 # The guest side, tools/testing/guest/sweep.sh, run here by busybox sh (as
