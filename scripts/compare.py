@@ -316,9 +316,9 @@ def main(argv=None):
                    help="with --prep: B against A, of prep_memcpy, "
                    "prep_memcpy_sg, prep_memcpy_vec, cpu; "
                    "prep_memcpy_sg,prep_memcpy_vec compares the two batch "
-                   "forms [prep_memcpy,prep_memcpy_sg]")
+                   "forms [%(default)s]")
     p.add_argument("--alpha", type=float, default=0.05,
-                   help="significance level of the t-test [0.05]")
+                   help="significance level of the t-test [%(default)s]")
     p.add_argument("--figures", type=lambda s: [x for x in s.split(",") if x],
                    help="figures to compare: dmaengine run_ms, prep_ms, "
                    "submit_ms, issue_ms, wait_ms, map_ms, unmap_ms, copy_ms, "

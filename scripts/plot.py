@@ -152,7 +152,8 @@ class Plotter:
         modes = [m for m in results.PREP_MODES if any(r["prep_mode"] == m for r in rows)]
         # a set of plots per sg entry count, depth and buffers
         def group(r):
-            return r["sge"], results.depth_of(r), results.buffers_of(r)
+            return (r["sge"], results.field(r, "depth"),
+                    results.field(r, "buffers"))
         groups = sorted({group(r) for r in rows})
         vary = [len({g[i] for g in groups}) > 1 for i in range(3)]
         for sge, depth, bufs in groups:
@@ -284,7 +285,8 @@ def main(argv=None):
     p.add_argument("--gnuplot", default="gnuplot", help="the gnuplot to run")
     p.add_argument("--png-terminal", choices=("auto", "pngcairo", "png"),
                    default="auto", help="gnuplot's PNG terminal: pngcairo "
-                   "(antialiased) when there is one, else png (libgd) [auto]")
+                   "(antialiased) when there is one, else png (libgd) "
+                   "[%(default)s]")
     a = p.parse_args(argv)
     path = results.results_path(a.results)
     gnuplot = shutil.which(a.gnuplot)

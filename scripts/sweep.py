@@ -73,6 +73,12 @@ def list_of(choices=None, convert=str):
 int_list = list_of(convert=int)
 
 
+def list_option(group, name, default, text, parse=int_list):
+    """A matrix option: a list, its default given once (and in its help)."""
+    group.add_argument(name, type=parse, default=default, metavar="LIST",
+                       help=f"{text} [{','.join(map(str, default))}]")
+
+
 def effective_bytes(bytes_per_channel, sge, order, page_size):
     """Bytes a channel copies in a run: rounded up to whole batches."""
     batch = sge * (page_size << order)
@@ -203,17 +209,12 @@ def cell_summary(kind, rows):
 
 # --- Turning the tool's output into rows -----------------------------------
 
-def failure_message(rc, out, err):
-    msg = (err or "").strip()
-    if not msg:
-        msg = (out or "").strip()[-500:] or "no message"
-    return f"exit status {rc}: {msg}" if rc not in (0, 1) else msg
-
-
 def tool_output(rc, out, err):
-    """The tool's JSON of a call, and why there is none."""
+    """The tool's JSON of a call, and why there is none: what it said (the
+    end of its stdout if nothing on stderr), and its exit status unless 1."""
     if rc != 0:
-        return None, failure_message(rc, out, err)
+        msg = (err or "").strip() or (out or "").strip()[-500:] or "no message"
+        return None, msg if rc == 1 else f"exit status {rc}: {msg}"
     try:
         return json.loads(out), None
     except ValueError as e:
@@ -639,16 +640,17 @@ def parse_args(argv):
     w.add_argument("--kernel-machine", default="x86", metavar="NAME",
                    help="VM machine (scripts/vm/machines): x86 (Debian's "
                    "6.12, no memcpy_sg), x86-bench (patched: memcpy_sg), "
-                   "x86-debug (patched, KASAN, lockdep, ...) [x86]")
+                   "x86-debug (patched, KASAN, lockdep, ...) [%(default)s]")
     w.add_argument("--dma-config", default="direct", metavar="CONFIG",
-                   help="VM DMA configuration: direct, swiotlb, iommu [direct]")
+                   help="VM DMA configuration: direct, swiotlb, iommu "
+                   "[%(default)s]")
     w.add_argument("--soft-dma", metavar="PARAMS", default="",
                    help="soft_dma in the VM: load-time parameters (e.g. "
                    "pool_size=32 prep_lock=1 no_order=1; channels= is the "
                    "largest --channels) and run-time knobs (nocopy=1, "
                    "delay_us=N, ...: written to its debugfs files)")
     w.add_argument("--vm-timeout", type=int, default=21600, metavar="SEC",
-                   help="stop the VM after SEC seconds [21600]")
+                   help="stop the VM after SEC seconds [%(default)s]")
     w.add_argument("--cell-timeout", type=float, default=None, metavar="SEC",
                    help="here: give up on an invocation after SEC seconds")
     d = p.add_argument_group("dmaengine matrix")
@@ -657,24 +659,18 @@ def parse_args(argv):
                    "sge 512, 4K and 2M folios, 1 and 16 channels, --src-node "
                    "0 --dst-node 1, every prep mode with the CPU copy, "
                    "distinct buffers, depth 1); options given override it")
-    d.add_argument("--prep-modes", type=list_of(tuple(results.PREP_OF_OPTION)),
-                   default=["auto"], metavar="LIST",
-                   help="auto (no --prep-modes: every mode this kernel has, "
-                   "the CPU copy included, one call a cell, the modes "
-                   "alternating), "
-                   "all, both, memcpy, memcpy_sg, memcpy_vec, cpu, or a "
-                   "list: a call each [auto]")
-    d.add_argument("--channels", type=int_list, default=[1, 4, 8, 16],
-                   metavar="LIST", help="channel counts [1,4,8,16]")
-    d.add_argument("--orders", type=int_list, default=[0, 4, 8, 9],
-                   metavar="LIST", help="folio orders [0,4,8,9]")
+    list_option(d, "--prep-modes", ["auto"],
+                "auto (no --prep-modes: every mode this kernel has, the CPU "
+                "copy included, one call a cell, the modes alternating), all, "
+                "both, memcpy, memcpy_sg, memcpy_vec, cpu, or a list: a call "
+                "each", list_of(tuple(results.PREP_OF_OPTION)))
+    list_option(d, "--channels", [1, 4, 8, 16], "channel counts")
+    list_option(d, "--orders", [0, 4, 8, 9], "folio orders")
     d.add_argument("--folios", type=list_of(), metavar="LIST",
                    help="folio sizes, e.g. 4K,2M, instead of --orders")
-    d.add_argument("--depth", type=int_list, default=[1],
-                   metavar="LIST", help="batches in flight a channel [1]")
-    d.add_argument("--buffers", type=list_of(("distinct", "reuse")),
-                   default=["distinct"], metavar="LIST",
-                   help="distinct, reuse, or both as a list [distinct]")
+    list_option(d, "--depth", [1], "batches in flight a channel")
+    list_option(d, "--buffers", ["distinct"], "distinct, reuse, or both as a "
+                "list", list_of(("distinct", "reuse")))
     d.add_argument("--src-node", type=int, metavar="N",
                    help="NUMA node of the source folios [the tool's: the "
                    "channel's]")
@@ -682,8 +678,7 @@ def parse_args(argv):
                    help="NUMA node of the destination folios [the tool's]")
     d.add_argument("--cpus", metavar="LIST",
                    help="pin the channel threads, as the tool's --cpus")
-    d.add_argument("--sge", type=int_list, default=[512], metavar="LIST",
-                   help="sg entries a batch [512]")
+    list_option(d, "--sge", [512], "sg entries a batch")
     d.add_argument("--bytes-per-channel", metavar="SIZE",
                    help="bytes a channel copies in a run [the tool's: 512M]")
     d.add_argument("--warmup-runs", type=int, metavar="N",
@@ -691,13 +686,10 @@ def parse_args(argv):
     m = p.add_argument_group("map matrix")
     m.add_argument("--map", action="store_true",
                    help="sweep the map modes instead (a device bound)")
-    m.add_argument("--map-modes", type=list_of(results.MAP_MODES),
-                   default=list(results.MAP_MODES), metavar="LIST",
-                   help="single, sg [single,sg]")
-    m.add_argument("--granules", type=int_list, default=[1, 8, 64, 512, 1024],
-                   metavar="LIST", help="granule / sg entries [1,8,64,512,1024]")
-    m.add_argument("--threads", type=int_list, default=[1, 2, 4],
-                   metavar="LIST", help="threads [1,2,4]")
+    list_option(m, "--map-modes", list(results.MAP_MODES), "single, sg",
+                list_of(results.MAP_MODES))
+    list_option(m, "--granules", [1, 8, 64, 512, 1024], "granule / sg entries")
+    list_option(m, "--threads", [1, 2, 4], "threads")
     m.add_argument("--seconds", type=int, default=DEFAULT_MAP_SECONDS,
                    metavar="N", help=f"seconds a run [{DEFAULT_MAP_SECONDS}]")
     c = p.add_argument_group("both")

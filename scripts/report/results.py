@@ -223,14 +223,6 @@ def field(row, key):
     return row[key] if key in row else ROW_DEFAULTS[key](row)
 
 
-def depth_of(row):
-    return field(row, "depth")
-
-
-def buffers_of(row):
-    return field(row, "buffers")
-
-
 # what identifies a row across results files (compare.py): its key's names
 ROW_KEY = {"map": ("mode", "granule", "threads"),
            "dmaengine": ("prep_mode", "channels", "folio_order", "sge",
@@ -253,7 +245,8 @@ def sort_rows(kind, rows):
                                            r["threads"], r["granule"]))
     return sorted(rows, key=lambda r: (prep_index(r["prep_mode"]),
                                        r["channels"], r["folio_order"],
-                                       r["sge"], depth_of(r), buffers_of(r)))
+                                       r["sge"], field(r, "depth"),
+                                       field(r, "buffers")))
 
 
 def mean_sd(stat, decimals=2):
