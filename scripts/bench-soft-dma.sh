@@ -94,15 +94,17 @@ function add(key, x) {
 	val[key, ++cnt[key]] = x
 	if (x > best[key]) best[key] = x
 }
+BEGIN {
+	# what a measurement is compared with
+	vs["dmatest"] = "ref1"; vs["tool"] = "ref16"; vs["engine"] = "ref16"
+	vs["tool2"] = "tool"; vs["tool4"] = "tool"
+}
 $3 == "cpus" { online[$1] = $4; cpus[++ncpus] = $1; next }
 {
 	k = $1
 	v[k, $2, $3] = $4
 	add(k SUBSEP $3, $4)
-	ref = ""
-	if ($3 == "dmatest") ref = "ref1"
-	if ($3 == "tool" || $3 == "engine") ref = "ref16"
-	if ($3 ~ /^tool[0-9]/) ref = "tool"
+	ref = vs[$3]
 	if (ref != "" && v[k, $2, ref])
 		add(k SUBSEP "ratio_" $3, $4 / v[k, $2, ref])
 }
@@ -114,8 +116,6 @@ END {
 	desc["engine"] = "  soft_dma copy time only"
 	desc["tool2"] = "dmaengine mode, 2 channels"
 	desc["tool4"] = "dmaengine mode, 4 channels"
-	vs["dmatest"] = "ref1"; vs["tool"] = "ref16"; vs["engine"] = "ref16"
-	vs["tool2"] = "tool"; vs["tool4"] = "tool"
 	split("ref1 dmatest ref16 tool engine tool2 tool4", names, " ")
 	for (c = 1; c <= ncpus; c++) {
 		k = cpus[c]

@@ -27,14 +27,14 @@ set -euo pipefail
 machine=${DMA_BENCH_MACHINE:-x86-bench}
 chans="1 4"
 depths="1 4"
-nocopy=0
+nflag=
 memory=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	-m) machine=$2; shift 2 ;;
 	-c) chans=$2; shift 2 ;;
 	-d) depths=$2; shift 2 ;;
-	-n) nocopy=1; shift ;;
+	-n) nflag=-n; shift ;;
 	-M) memory=(-M "$2"); shift 2 ;;
 	--) shift; break ;;
 	-h|--help) sed -n '4,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -57,8 +57,6 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 # One boot: the guest (tools/testing/guest/bench/tables.sh) prints a table
 # per depth and channel count.
-nflag=
-[ "$nocopy" = 0 ] || nflag=-n
 "$DMA_BENCH_TOP/scripts/vm/run.sh" -q -m "$machine" ${memory[@]+"${memory[@]}"} -t 3600 -- \
 	sh tests/bench/tables.sh $nflag "'$chans'" "'$depths'" "${opts[@]}" | tee "$out"
 rc=${PIPESTATUS[0]}
