@@ -69,25 +69,17 @@ while [ $# -gt 0 ]; do
 	*) die "unknown option $1 (see --help)" ;;
 	esac
 done
-case $rounds in
-''|*[!0-9]*|0) die "--rounds takes a positive number, got '$rounds'" ;;
-esac
+[[ -n $rounds && $rounds != *[!0-9]* && $rounds != 0 ]] ||
+	die "--rounds takes a positive number, got '$rounds'"
 for f in $folios; do
-	case $f in
-	[1-9]*[KMG]) ;;
-	*) die "--folios takes sizes such as 4K 64K 2M, got '$f'" ;;
-	esac
+	[[ $f == [1-9]*[KMG] ]] || die "--folios takes sizes such as 4K 64K 2M, got '$f'"
 done
 [ -n "$folios" ] || die "--folios is empty"
 for n in "$sge" "$runs"; do
-	case $n in
-	''|0*|*[!0-9]*) die "--sge and --runs take positive numbers, got '$sge' and '$runs'" ;;
-	esac
+	[[ $n == [1-9]* && $n != *[!0-9]* ]] ||
+		die "--sge and --runs take positive numbers, got '$sge' and '$runs'"
 done
-case $bytes in
-[1-9]*|[1-9]*[KMG]) ;;
-*) die "--bytes takes a size such as 64M, got '$bytes'" ;;
-esac
+[[ $bytes == [1-9]* ]] || die "--bytes takes a size such as 64M, got '$bytes'"
 # the tool checks the values themselves in the guest, naming the field
 
 "$DMA_BENCH_TOP/scripts/setup.sh" bench
