@@ -221,31 +221,27 @@ check("dmaengine JSON with --prep-modes memcpy_sg: one result", sg_json)
 # written by hand (fixtures/): both must keep the real tool's JSON shape,
 # which the documents above are, so they cannot drift from it.
 
-def shape(v):
-    """The JSON shape of v: its keys, kinds of values (int and float both
-    numbers), the shape of a list's first element."""
-    if isinstance(v, dict):
-        return {k: shape(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [shape(v[0])] if v else []
-    if isinstance(v, bool) or v is None or isinstance(v, str):
-        return type(v).__name__
-    return "number"
+def kind(v):
+    """A JSON value's kind: int and float are both numbers."""
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return "number"
+    return type(v).__name__
 
-def same_shape(got, want, where):
-    g, w = shape(got), shape(want)
-    def walk(g, w, path):
-        if isinstance(w, dict) and isinstance(g, dict):
-            assert set(g) == set(w), "%s%s: keys %s, the tool has %s" % (where, path, sorted(g), sorted(w))
-            for k in w:
-                walk(g[k], w[k], path + "." + k)
-        elif isinstance(w, list) and isinstance(g, list):
-            if g and w:
-                walk(g[0], w[0], path + "[0]")
-        else:
-            # a null stands for a value the tool omits or has not
-            assert g == w or "NoneType" in (g, w), "%s%s: %s, the tool has %s" % (where, path, g, w)
-    walk(g, w, "")
+def same_shape(got, want, where, path=""):
+    """got has want's JSON shape: the same keys, the same kinds of values,
+    a list's first element of the same shape."""
+    if isinstance(want, dict) and isinstance(got, dict):
+        assert set(got) == set(want), "%s%s: keys %s, the tool has %s" % (
+            where, path, sorted(got), sorted(want))
+        for k in want:
+            same_shape(got[k], want[k], where, path + "." + k)
+    elif isinstance(want, list) and isinstance(got, list):
+        if got and want:
+            same_shape(got[0], want[0], where, path + "[0]")
+    else:
+        # a null stands for a value the tool omits or has not
+        g, w = kind(got), kind(want)
+        assert g == w or "NoneType" in (g, w), "%s%s: %s, the tool has %s" % (where, path, g, w)
 
 def fake(*argv):
     p = subprocess.run([sys.executable, os.path.join(FIX, "fake_tool.py")] + list(argv),
