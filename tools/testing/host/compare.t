@@ -27,7 +27,7 @@ if ! python3 -c 'import scipy.stats' 2>/dev/null; then
 fi
 out_dir
 run_py_tests "$TEST_OUT_DIR" <<'PY'
-import json, math, os, subprocess, sys
+import json, math, os, re, subprocess, sys
 from pytap import FIX, TOP, check, close, done
 import scipy.stats
 from report import stats
@@ -355,14 +355,13 @@ def figures():
 check("--figures: chosen figures only; counts compare exactly (SD 0)", figures)
 
 def errors():
-    rc, out, err = run(A)
-    assert rc == 2 and "two results files" in err
-    rc, out, err = run(A, os.path.join(FIX, "fake_tool.py"))
-    assert rc == 1 and err.startswith("compare.py:"), err
-    rc, out, err = run(A, os.path.join(FIX, "results-map.json"))
-    assert rc == 1 and "map sweep" in err, err
-    rc, out, err = run("--alpha", "2", A, B)
-    assert rc == 2
+    # the arguments, the exit status, what stderr says (a regular expression)
+    for args, want, said in (((A,), 2, "two results files"),
+                             ((A, os.path.join(FIX, "fake_tool.py")), 1, r"^compare\.py:"),
+                             ((A, os.path.join(FIX, "results-map.json")), 1, "map sweep"),
+                             (("--alpha", "2", A, B), 2, "--alpha must be between 0 and 1")):
+        rc, out, err = run(*args)
+        assert rc == want and re.search(said, err), (args, rc, err)
 check("errors: one file without --prep, not a results file, map vs dmaengine, bad alpha", errors)
 
 def no_scipy():

@@ -182,9 +182,8 @@ check("cells: matrix order (prep innermost), argv, weights, map defaults", weigh
 def run(args, env=None):
     """sweep.py ARGS (a list, or words in a string)."""
     args = shlex.split(args) if isinstance(args, str) else args
-    e = dict(os.environ)
-    e.update(env or {})
-    return subprocess.run([sys.executable, SWEEP] + args, capture_output=True, text=True, env=e)
+    return subprocess.run([sys.executable, SWEEP] + args, capture_output=True, text=True,
+                          env=dict(os.environ, **(env or {})))
 
 def swept(name, args, env=None, rc=0):
     """A sweep here of the stand-in tool into work/NAME: the process, its
