@@ -116,14 +116,14 @@ END {
 	desc["engine"] = "  soft_dma copy time only"
 	desc["tool2"] = "dmaengine mode, 2 channels"
 	desc["tool4"] = "dmaengine mode, 4 channels"
-	split("ref1 dmatest ref16 tool engine tool2 tool4", names, " ")
+	nnames = split("ref1 dmatest ref16 tool engine tool2 tool4", names, " ")
 	for (c = 1; c <= ncpus; c++) {
 		k = cpus[c]
 		printf "\n%d online CPU(s), %d round(s), 2 MiB copies (MB/s):\n",
 			online[k], cnt[k SUBSEP "ref1"]
 		printf "  %-36s %7s %7s  %-22s\n", "measurement", "median", "best",
 			"ratio: median / bests"
-		for (i = 1; i <= 7; i++) {
+		for (i = 1; i <= nnames; i++) {
 			n = names[i]
 			if (!cnt[k SUBSEP n])
 				continue
