@@ -34,7 +34,6 @@
 
 #include "dmaengine_bench.h"
 
-#define DMAENGINE_BENCH_DEFAULT_TIMEOUT_MS	10000
 /* beyond a batch's timeout, what an unbind waits for the run to end */
 #define DMAENGINE_BENCH_QUIESCE_SLACK		(5 * HZ)
 #define DMAENGINE_BENCH_MAX_BYTES		BIT_ULL(40)

@@ -339,6 +339,13 @@ void print_dmaengine_old_module(FILE *f, unsigned int blockers)
 	fputs("\n", f);
 }
 
+/* the kernel's bound on one batch: --timeout-ms, 0 meaning its default */
+static unsigned int batch_timeout_ms(const struct dmaengine_benchmark *b)
+{
+	return b->timeout_ms ? b->timeout_ms :
+			       DMAENGINE_BENCH_DEFAULT_TIMEOUT_MS;
+}
+
 void print_dmaengine_error(FILE *f, int err,
 			   const struct dmaengine_benchmark *b,
 			   const struct dmaengine_bench_channel *channels,
@@ -444,7 +451,7 @@ void print_dmaengine_error(FILE *f, int err,
 		break;
 	case DMAENGINE_BENCH_ERR_TIMEOUT:
 		fprintf(f, "a batch did not complete within %u ms on %s; raise --timeout-ms or try --poll",
-			b->timeout_ms ? b->timeout_ms : 10000, at);
+			batch_timeout_ms(b), at);
 		break;
 	case DMAENGINE_BENCH_ERR_VERIFY:
 		fprintf(f, "the destination differs from the source on %s: the copy is wrong", at);
@@ -461,7 +468,7 @@ void print_dmaengine_error(FILE *f, int err,
 		break;
 	case DMAENGINE_BENCH_ERR_STALL:
 		fprintf(f, "prep kept returning NULL on %s: the provider's descriptor pool made no progress within %u ms; raise --timeout-ms, or lower --sge or --depth",
-			at, b->timeout_ms ? b->timeout_ms : 10000);
+			at, batch_timeout_ms(b));
 		break;
 	case DMAENGINE_BENCH_ERR_POLL:
 		fputs(channel_driver(chan, sizeof(chan), ch, b->error_channel),

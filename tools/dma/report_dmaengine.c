@@ -185,6 +185,12 @@ static bool dst_differs(const struct dmaengine_report *r)
 	return report_dst_order(r) != r->b->folio_order;
 }
 
+/* batches in flight per channel; the ABI reads 0 as 1 */
+static unsigned int report_depth(const struct dmaengine_benchmark *b)
+{
+	return b->depth ? b->depth : 1;
+}
+
 static void row_from_result(const struct dmaengine_report *r,
 			    unsigned int mode, struct row *row)
 {
@@ -503,7 +509,7 @@ static void print_params_line(FILE *f, const struct dmaengine_report *r)
 	fprintf(f, "# %s per channel in batches of %u x %s%s; %u runs after %u warm-up; src node %d, dst node %d; prep %s; buffers %s, depth %u, cpus %s%s%s%s\n",
 		bytes, b->sge, folio, dst_text, b->runs, b->warmup_runs, b->src_node,
 		b->dst_node, prep_modes_name(b->prep_modes),
-		buffers_name(b->flags), b->depth ? b->depth : 1,
+		buffers_name(b->flags), report_depth(b),
 		cpus[0] ? cpus : "not pinned",
 		b->flags & DMAENGINE_BENCH_F_VERIFY ? ", verify" : "",
 		b->flags & DMAENGINE_BENCH_F_POLL ? ", poll" : "",
@@ -665,7 +671,7 @@ void report_dmaengine_csv(FILE *f, const struct report_ctx *ctx,
 		fprintf(f, "%s,%s,%u,%llu,%u,%u,%s,", prep_mode_name(mode),
 			row.chan, r->b->folio_order,
 			(unsigned long long)report_folio_bytes(r), r->b->sge,
-			r->b->depth ? r->b->depth : 1, buffers_name(r->b->flags));
+			report_depth(r->b), buffers_name(r->b->flags));
 		csv_text(f, cpus);
 		fprintf(f, ",%u", row.runs);
 		for (k = 0; k < CT_NR; k++)
@@ -728,7 +734,7 @@ static void json_params(struct json *j, const struct dmaengine_report *r)
 	json_key_bool(j, "skip_missing",
 		      b->flags & DMAENGINE_BENCH_F_SKIP_MISSING);
 	json_key_string(j, "buffers", buffers_name(b->flags));
-	json_key_uint(j, "depth", b->depth ? b->depth : 1);
+	json_key_uint(j, "depth", report_depth(b));
 	json_key(j, "cpus");
 	json_array_begin(j);
 	for (i = 0; cpus && i < b->nr_cpus; i++)
@@ -858,7 +864,7 @@ static void json_results(struct json *j, const struct dmaengine_report *r)
 		json_key_uint(j, "dst_folio_order", report_dst_order(r));
 		json_key_uint(j, "dst_folio_bytes", report_dst_folio_bytes(r));
 		json_key_uint(j, "sge", r->b->sge);
-		json_key_uint(j, "depth", r->b->depth ? r->b->depth : 1);
+		json_key_uint(j, "depth", report_depth(r->b));
 		json_key_string(j, "buffers", buffers_name(r->b->flags));
 		json_figures_of(j, &row);
 		json_key(j, "acquire_ms");

@@ -224,6 +224,7 @@ enum {
 #define DMAENGINE_BENCH_MAX_RUNS	10000
 #define DMAENGINE_BENCH_MAX_WARMUP	100
 #define DMAENGINE_BENCH_MAX_TIMEOUT_MS	600000
+#define DMAENGINE_BENCH_DEFAULT_TIMEOUT_MS	10000	/* timeout_ms 0 */
 #define DMAENGINE_BENCH_MAX_DEPTH	64
 #define DMAENGINE_BENCH_MAX_CPUS	1024
 #define DMAENGINE_BENCH_NAME_LEN	32
@@ -411,7 +412,8 @@ struct dmaengine_bench_channel {
  * @warmup_runs: untimed runs of each prep mode first
  * @src_node: NUMA node of the source folios, -1: the channel's node
  * @dst_node: NUMA node of the destination folios, -1: the channel's node
- * @timeout_ms: how long one batch may take before the run fails; 0: 10 s
+ * @timeout_ms: how long one batch may take before the run fails; 0:
+ *	DMAENGINE_BENCH_DEFAULT_TIMEOUT_MS, 10 s
  * @channel: only channels whose name matches this (strcmp), empty: any
  * @device: only channels of the DMA device with this dev_name(), empty: any
  * @samples_ptr: user pointer to an array of struct dmaengine_bench_sample,
