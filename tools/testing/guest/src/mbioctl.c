@@ -34,6 +34,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -50,86 +51,129 @@
 #define MAP_PATH	"/sys/kernel/debug/dma_map_benchmark"
 #define DMAENGINE_PATH	"/sys/kernel/debug/dmaengine_benchmark"
 
+/*
+ * A field of an ioctl's structure that an argument can set: a number
+ * (name=value), a string ('s', name=text, or "!" to fill it without a NUL)
+ * or an array of bytes ('b', name[index]=value, for reserved bytes).
+ * def is its value before any argument.
+ */
 struct field {
 	const char *name;
 	size_t offset;
 	size_t size;
-	int is_string;
+	char kind;
+	long long def;
 };
 
-#define F(type, member) \
-	{ #member, offsetof(type, member), sizeof(((type *)0)->member), 0 }
-#define S(type, member) \
-	{ #member, offsetof(type, member), sizeof(((type *)0)->member), 1 }
+#define FIELD(type, member, kind, def) \
+	{ #member, offsetof(type, member), sizeof(((type *)0)->member), kind, def }
+#define MAP(member, def)	FIELD(struct map_benchmark, member, 'n', def)
+#define EXT(member, def)	FIELD(struct map_benchmark_ext, member, 'n', def)
+#define DE(member, def)		FIELD(struct dmaengine_benchmark, member, 'n', def)
 
 static const struct field map_fields[] = {
-	F(struct map_benchmark, threads),
-	F(struct map_benchmark, seconds),
-	F(struct map_benchmark, node),
-	F(struct map_benchmark, dma_bits),
-	F(struct map_benchmark, dma_dir),
-	F(struct map_benchmark, dma_trans_ns),
-	F(struct map_benchmark, granule),
-	F(struct map_benchmark, map_mode),
-	F(struct map_benchmark, avg_map_100ns),
-	{ NULL, 0, 0, 0 }
+	MAP(threads, 1),
+	MAP(seconds, 1),
+	MAP(node, -1),
+	MAP(dma_bits, 32),
+	MAP(dma_dir, 0),
+	MAP(dma_trans_ns, 0),
+	MAP(granule, 1),
+	MAP(map_mode, 0),
+	MAP(avg_map_100ns, 0),
+	FIELD(struct map_benchmark, expansion, 'b', 0),
+	{ NULL }
 };
 
 static const struct field mapext_fields[] = {
-	F(struct map_benchmark_ext, size),
-	F(struct map_benchmark_ext, flags),
-	F(struct map_benchmark_ext, map_mode),
-	F(struct map_benchmark_ext, threads),
-	F(struct map_benchmark_ext, seconds),
-	F(struct map_benchmark_ext, iterations),
-	F(struct map_benchmark_ext, node),
-	F(struct map_benchmark_ext, dma_bits),
-	F(struct map_benchmark_ext, dma_dir),
-	F(struct map_benchmark_ext, dma_trans_ns),
-	F(struct map_benchmark_ext, entries),
-	F(struct map_benchmark_ext, entry_size),
-	F(struct map_benchmark_ext, cpus_ptr),
-	F(struct map_benchmark_ext, nr_cpus),
-	F(struct map_benchmark_ext, reserved0),
-	{ NULL, 0, 0, 0 }
+	EXT(size, sizeof(struct map_benchmark_ext)),
+	EXT(flags, 0),
+	EXT(map_mode, 0),
+	EXT(threads, 1),
+	EXT(seconds, 1),
+	EXT(iterations, 0),
+	EXT(node, -1),
+	EXT(dma_bits, 32),
+	EXT(dma_dir, 0),
+	EXT(dma_trans_ns, 0),
+	EXT(entries, 1),
+	EXT(entry_size, 0),
+	EXT(cpus_ptr, 0),
+	EXT(nr_cpus, 0),
+	EXT(reserved0, 0),
+	{ NULL }
 };
 
 static const struct field dmaengine_fields[] = {
-	F(struct dmaengine_benchmark, size),
-	F(struct dmaengine_benchmark, flags),
-	F(struct dmaengine_benchmark, prep_modes),
-	F(struct dmaengine_benchmark, channels),
-	F(struct dmaengine_benchmark, folio_order),
-	F(struct dmaengine_benchmark, sge),
-	F(struct dmaengine_benchmark, bytes_per_channel),
-	F(struct dmaengine_benchmark, runs),
-	F(struct dmaengine_benchmark, warmup_runs),
-	F(struct dmaengine_benchmark, src_node),
-	F(struct dmaengine_benchmark, dst_node),
-	F(struct dmaengine_benchmark, timeout_ms),
-	F(struct dmaengine_benchmark, reserved0),
-	S(struct dmaengine_benchmark, channel),
-	S(struct dmaengine_benchmark, device),
-	F(struct dmaengine_benchmark, samples_ptr),
-	F(struct dmaengine_benchmark, samples_len),
-	F(struct dmaengine_benchmark, reserved1),
-	F(struct dmaengine_benchmark, channels_ptr),
-	F(struct dmaengine_benchmark, error),
-	F(struct dmaengine_benchmark, depth),
-	F(struct dmaengine_benchmark, sample_size),
-	F(struct dmaengine_benchmark, cpus_ptr),
-	F(struct dmaengine_benchmark, nr_cpus),
-	F(struct dmaengine_benchmark, dst_folio_order),
-	{ NULL, 0, 0, 0 }
+	DE(size, sizeof(struct dmaengine_benchmark)),
+	DE(flags, 0),
+	DE(prep_modes, DMAENGINE_BENCH_PREP_MEMCPY),
+	DE(channels, 1),
+	DE(folio_order, 0),
+	DE(sge, 8),
+	DE(bytes_per_channel, 1 << 20),
+	DE(runs, 1),
+	DE(warmup_runs, 0),
+	DE(src_node, -1),
+	DE(dst_node, -1),
+	DE(timeout_ms, 0),
+	DE(reserved0, 0),
+	FIELD(struct dmaengine_benchmark, channel, 's', 0),
+	FIELD(struct dmaengine_benchmark, device, 's', 0),
+	DE(samples_ptr, 0),
+	DE(samples_len, 0),
+	DE(reserved1, 0),
+	DE(channels_ptr, 0),
+	FIELD(struct dmaengine_benchmark, reserved_in, 'b', 0),
+	DE(error, 0),
+	FIELD(struct dmaengine_benchmark, reserved_out, 'b', 0),
+	DE(depth, 0),
+	DE(sample_size, 0),
+	DE(cpus_ptr, 0),
+	DE(nr_cpus, 0),
+	DE(dst_folio_order, 0),
+	{ NULL }
 };
 
+/* The arguments that are no field: how to issue the ioctl. */
 static long fail_nth;
 static long list_channels;
 static long as_uid = -1;
 static long repeat = 1;
+static long tail;
+
+static const struct setting {
+	const char *name;
+	long *value;
+	long min;
+} settings[] = {
+	{ "fail_nth", &fail_nth, LONG_MIN },
+	{ "uid", &as_uid, LONG_MIN },
+	{ "list_channels", &list_channels, LONG_MIN },
+	{ "repeat", &repeat, 1 },
+	{ "tail", &tail, 0 },
+	{ NULL }
+};
+
+/* One ioctl: its file, its structure and how its results are printed. */
+struct bench_ioctl {
+	const char *name;
+	const char *path;
+	unsigned long cmd;
+	const struct field *fields;
+	size_t size;
+	/* it begins with its __u32 size, which tail=N grows */
+	bool sized;
+	/* where cpus= puts the list and its length; 0: it takes none */
+	size_t cpus_ptr, nr_cpus;
+	/* the results; more on the errno line; after the arguments */
+	void (*report)(const void *buf);
+	void (*report_error)(const void *buf);
+	void (*prepare)(void *buf);
+};
 
 /* The ioctl, as user as_uid if given, repeat times. */
-static int bench_ioctl(int fd, unsigned long cmd, void *arg)
+static int repeat_ioctl(int fd, unsigned long cmd, void *arg)
 {
 	int ret = 0;
 	long i;
@@ -191,200 +235,147 @@ static void put_field(void *base, const struct field *f, uint64_t v)
 	}
 }
 
-/*
- * name=value, or name[index]=value for a byte of an array (expansion,
- * reserved_in), or tail=N for a nonzero byte N bytes past the structure
- * with ->size grown to hold it.
- */
-static int set_field(void *base, size_t base_size, const struct field *fields,
-		     const char *arg, size_t *tail)
+/* The structure as it is before any argument: every field's default. */
+static void set_defaults(void *base, size_t size, const struct field *f)
 {
-	const char *eq = strchr(arg, '=');
-	char name[64];
+	memset(base, 0, size);
+	for (; f->name; f++)
+		if (f->def)
+			put_field(base, f, f->def);
+}
+
+/* whether @arg begins with @name, @n characters long */
+static bool is_name(const char *name, const char *arg, size_t n)
+{
+	return strlen(name) == n && !strncmp(name, arg, n);
+}
+
+/* name=value for a setting, a number, a string or a byte of an array */
+static int set_field(void *base, const struct field *f, const char *arg)
+{
+	size_t n = strcspn(arg, "[="), index;
+	const char *val = strchr(arg, '=');
+	const struct setting *s;
+	char *p, *end;
 	uint64_t v;
-	char *end;
-	size_t n;
 
-	if (!eq || (size_t)(eq - arg) >= sizeof(name))
+	if (!val++)
 		return -1;
-	n = eq - arg;
-	memcpy(name, arg, n);
-	name[n] = 0;
-
-	if (!strcmp(name, "fail_nth")) {
-		fail_nth = strtol(eq + 1, NULL, 0);
-		return 0;
-	}
-	if (!strcmp(name, "uid")) {
-		as_uid = strtol(eq + 1, NULL, 0);
-		return 0;
-	}
-	if (!strcmp(name, "list_channels")) {
-		list_channels = strtol(eq + 1, NULL, 0);
-		return 0;
-	}
-	if (!strcmp(name, "repeat")) {
-		repeat = strtol(eq + 1, NULL, 0);
-		return repeat > 0 ? 0 : -1;
-	}
-	if (!strcmp(name, "tail")) {
-		*tail = strtoull(eq + 1, NULL, 0);
-		return 0;
-	}
-	if (strchr(name, '[')) {
-		size_t off = strtoull(strchr(name, '[') + 1, NULL, 0);
-		size_t at;
-
-		if (!strncmp(name, "expansion[", 10))
-			at = offsetof(struct map_benchmark, expansion) + off;
-		else if (!strncmp(name, "reserved_in[", 12))
-			at = offsetof(struct dmaengine_benchmark, reserved_in) + off;
-		else if (!strncmp(name, "reserved_out[", 13))
-			at = offsetof(struct dmaengine_benchmark, reserved_out) + off;
-		else
-			return -1;
-		if (at >= base_size)
-			return -1;
-		((unsigned char *)base)[at] = strtoul(eq + 1, NULL, 0);
-		return 0;
-	}
-	for (; fields->name; fields++) {
-		if (strcmp(fields->name, name))
+	for (s = settings; s->name && arg[n] == '='; s++) {
+		if (!is_name(s->name, arg, n))
 			continue;
-		if (fields->is_string) {
-			memset((char *)base + fields->offset, 0, fields->size);
-			/* "!" fills the field without a terminating NUL */
-			if (!strcmp(eq + 1, "!"))
-				memset((char *)base + fields->offset, 'x',
-				       fields->size);
-			else
-				strncpy((char *)base + fields->offset, eq + 1,
-					fields->size - 1);
-			return 0;
-		}
+		*s->value = strtol(val, NULL, 0);
+		return *s->value >= s->min ? 0 : -1;
+	}
+	while (f->name && !is_name(f->name, arg, n))
+		f++;
+	if (!f->name || (arg[n] == '[') != (f->kind == 'b'))
+		return -1;
+	p = (char *)base + f->offset;
+	if (f->kind == 'b') {
+		index = strtoull(arg + n + 1, NULL, 0);
+		if (index >= f->size)
+			return -1;
+		p[index] = strtoul(val, NULL, 0);
+	} else if (f->kind == 's') {
+		memset(p, 0, f->size);
+		/* "!" fills the field without a terminating NUL */
+		if (!strcmp(val, "!"))
+			memset(p, 'x', f->size);
+		else
+			strncpy(p, val, f->size - 1);
+	} else {
 		errno = 0;
-		v = strtoull(eq + 1, &end, 0);
-		if (eq[1] == '-')
-			v = (uint64_t)strtoll(eq + 1, &end, 0);
+		v = strtoull(val, &end, 0);
+		if (*val == '-')
+			v = (uint64_t)strtoll(val, &end, 0);
 		if (*end || errno)
 			return -1;
-		put_field(base, fields, v);
-		return 0;
+		put_field(base, f, v);
 	}
-	return -1;
+	return 0;
 }
 
 /*
- * cpus=0,1,...: a CPU list at @cpus (room for 1024), pointed to by @ptr.
- * Returns whether @arg was one.
+ * cpus=0,1,...: a CPU list at @cpus (room for 1024), pointed to by the
+ * structure's cpus_ptr. Returns whether @arg was one.
  */
-static int parse_cpus(char *arg, __u32 *cpus, __u32 *nr, __u64 *ptr)
+static int parse_cpus(const struct bench_ioctl *b, void *base, char *arg)
 {
+	static __u32 cpus[1024];
+	__u64 ptr = (uintptr_t)cpus;
 	char *tok, *save = NULL;
+	__u32 nr = 0;
 
-	if (strncmp(arg, "cpus=", 5))
+	if (!b->nr_cpus || strncmp(arg, "cpus=", 5))
 		return 0;
-	*nr = 0;
-	for (tok = strtok_r(arg + 5, ",", &save); tok && *nr < 1024;
+	for (tok = strtok_r(arg + 5, ",", &save); tok && nr < 1024;
 	     tok = strtok_r(NULL, ",", &save))
-		cpus[(*nr)++] = strtoul(tok, NULL, 0);
-	*ptr = (uintptr_t)cpus;
+		cpus[nr++] = strtoul(tok, NULL, 0);
+	memcpy((char *)base + b->nr_cpus, &nr, sizeof(nr));
+	memcpy((char *)base + b->cpus_ptr, &ptr, sizeof(ptr));
 	return 1;
 }
 
-static void map_defaults(struct map_benchmark *m)
+/* Issue the ioctl and print its results: 0 when it succeeded, else 1. */
+static int run(const struct bench_ioctl *b, void *buf, int quiet)
 {
-	memset(m, 0, sizeof(*m));
-	m->threads = 1;
-	m->seconds = 1;
-	m->node = -1;
-	m->dma_bits = 32;
-	m->granule = 1;
-}
-
-static void dmaengine_defaults(struct dmaengine_benchmark *d)
-{
-	memset(d, 0, sizeof(*d));
-	d->size = sizeof(*d);
-	d->prep_modes = DMAENGINE_BENCH_PREP_MEMCPY;
-	d->channels = 1;
-	d->sge = 8;
-	d->bytes_per_channel = 1 << 20;
-	d->runs = 1;
-	d->src_node = -1;
-	d->dst_node = -1;
-}
-
-static int do_map(struct map_benchmark *m, int quiet)
-{
-	int fd = open(MAP_PATH, O_RDWR), ret, nth;
+	int fd = open(b->path, O_RDWR), ret, err, nth;
 
 	if (fd < 0) {
 		printf("open=%s\n", strerrorname_np(errno));
 		return 1;
 	}
 	nth = fail_nth_arm();
-	ret = bench_ioctl(fd, DMA_MAP_BENCHMARK, m);
+	ret = repeat_ioctl(fd, b->cmd, buf);
+	err = errno;
 	fail_nth_report(nth);
-	if (ret)
-		printf("errno=%s\n", strerrorname_np(errno));
-	else if (!quiet)
-		printf("rc=0 avg_map_100ns=%llu map_stddev=%llu avg_unmap_100ns=%llu unmap_stddev=%llu\n",
-		       (unsigned long long)m->avg_map_100ns,
-		       (unsigned long long)m->map_stddev,
-		       (unsigned long long)m->avg_unmap_100ns,
-		       (unsigned long long)m->unmap_stddev);
+	if (ret) {
+		printf("errno=%s", strerrorname_np(err));
+		if (b->report_error)
+			b->report_error(buf);
+		printf("\n");
+	} else if (!quiet) {
+		b->report(buf);
+	}
 	close(fd);
 	return ret ? 1 : 0;
 }
 
-static void mapext_defaults(struct map_benchmark_ext *m)
+static void map_report(const void *buf)
 {
-	memset(m, 0, sizeof(*m));
-	m->size = sizeof(*m);
-	m->threads = 1;
-	m->seconds = 1;
-	m->node = -1;
-	m->dma_bits = 32;
-	m->entries = 1;
+	const struct map_benchmark *m = buf;
+
+	printf("rc=0 avg_map_100ns=%llu map_stddev=%llu avg_unmap_100ns=%llu unmap_stddev=%llu\n",
+	       (unsigned long long)m->avg_map_100ns,
+	       (unsigned long long)m->map_stddev,
+	       (unsigned long long)m->avg_unmap_100ns,
+	       (unsigned long long)m->unmap_stddev);
 }
 
 static const char *const op_names[DMA_MAP_BENCH_NR_OPS] = {
 	"map", "unmap", "sync_cpu", "sync_device"
 };
 
-static int do_mapext(void *buf)
+static void mapext_report(const void *buf)
 {
-	struct map_benchmark_ext *m = buf;
-	int fd = open(MAP_PATH, O_RDWR), ret, i, nth;
+	const struct map_benchmark_ext *m = buf;
+	int i;
 
-	if (fd < 0) {
-		printf("open=%s\n", strerrorname_np(errno));
-		return 1;
-	}
-	nth = fail_nth_arm();
-	ret = bench_ioctl(fd, DMA_MAP_BENCHMARK_EXT, buf);
-	fail_nth_report(nth);
-	if (ret) {
-		printf("errno=%s\n", strerrorname_np(errno));
-	} else {
-		printf("rc=0\n");
-		for (i = 0; i < DMA_MAP_BENCH_NR_OPS; i++) {
-			const struct map_benchmark_op_stat *o = &m->op[i];
+	printf("rc=0\n");
+	for (i = 0; i < DMA_MAP_BENCH_NR_OPS; i++) {
+		const struct map_benchmark_op_stat *o = &m->op[i];
 
-			printf("%s count=%llu mean=%llu stddev=%llu min=%llu p50=%llu p90=%llu p99=%llu max=%llu\n",
-			       op_names[i], (unsigned long long)o->count,
-			       (unsigned long long)o->mean_ns,
-			       (unsigned long long)o->stddev_ns,
-			       (unsigned long long)o->min_ns,
-			       (unsigned long long)o->p50_ns,
-			       (unsigned long long)o->p90_ns,
-			       (unsigned long long)o->p99_ns,
-			       (unsigned long long)o->max_ns);
-		}
+		printf("%s count=%llu mean=%llu stddev=%llu min=%llu p50=%llu p90=%llu p99=%llu max=%llu\n",
+		       op_names[i], (unsigned long long)o->count,
+		       (unsigned long long)o->mean_ns,
+		       (unsigned long long)o->stddev_ns,
+		       (unsigned long long)o->min_ns,
+		       (unsigned long long)o->p50_ns,
+		       (unsigned long long)o->p90_ns,
+		       (unsigned long long)o->p99_ns,
+		       (unsigned long long)o->max_ns);
 	}
-	close(fd);
-	return ret ? 1 : 0;
 }
 
 /* list_channels=1: the channel array the kernel filled, a line each */
@@ -406,63 +397,86 @@ static void print_channels(const struct dmaengine_benchmark *d)
 		       ch[i].no_order);
 }
 
-static int do_dmaengine(void *buf, int quiet)
+static void dmaengine_report(const void *buf)
 {
-	struct dmaengine_benchmark *d = buf;
-	int fd = open(DMAENGINE_PATH, O_RDWR), ret, i, nth;
+	const struct dmaengine_benchmark *d = buf;
+	bool v2 = d->size >= DMAENGINE_BENCH_SIZE_VER2;
+	int modes = v2 ? DMAENGINE_BENCH_NR_MODES : DMAENGINE_BENCH_NR_PREP_MODES;
+	int i;
 
-	if (fd < 0) {
-		printf("open=%s\n", strerrorname_np(errno));
-		return 1;
+	printf("rc=0 channels_used=%u samples_written=%u prep_modes_run=%u\n",
+	       d->channels_used, d->samples_written,
+	       v2 ? d->prep_modes_run : d->prep_modes);
+	for (i = 0; i < modes; i++) {
+		const struct dmaengine_bench_result2 *x = &d->results[i];
+		const struct dmaengine_bench_result *r = v2 ? &x->r : &d->result[i];
+
+		printf("mode%d runs=%u run_ns=%llu prep_ns=%llu submit_ns=%llu issue_ns=%llu wait_ns=%llu map_ns=%llu unmap_ns=%llu bytes=%llu prep_calls=%llu submits=%llu batches=%llu segments=%llu bps=%llu",
+		       i, r->runs,
+		       (unsigned long long)r->run_ns.mean,
+		       (unsigned long long)r->prep_ns.mean,
+		       (unsigned long long)r->submit_ns.mean,
+		       (unsigned long long)r->issue_ns.mean,
+		       (unsigned long long)r->wait_ns.mean,
+		       (unsigned long long)r->map_ns.mean,
+		       (unsigned long long)r->unmap_ns.mean,
+		       (unsigned long long)r->bytes,
+		       (unsigned long long)r->prep_calls,
+		       (unsigned long long)r->submits,
+		       (unsigned long long)r->batches,
+		       (unsigned long long)r->segments,
+		       (unsigned long long)r->bytes_per_sec.mean);
+		if (v2)
+			printf(" copy_ns=%llu prep_stalls=%llu missing=%u convert_ns=%llu",
+			       (unsigned long long)x->copy_ns.mean,
+			       (unsigned long long)x->prep_stalls.mean,
+			       x->missing,
+			       (unsigned long long)x->convert_ns.mean);
+		printf("\n");
 	}
-	nth = fail_nth_arm();
-	ret = bench_ioctl(fd, DMAENGINE_BENCHMARK, buf);
-	fail_nth_report(nth);
-	if (ret) {
-		printf("errno=%s error=%u channel=%u run=%u prep_mode=%u channels_used=%u\n",
-		       strerrorname_np(errno), d->error, d->error_channel,
-		       d->error_run, d->error_prep_mode, d->channels_used);
-	} else if (!quiet) {
-		bool v2 = d->size >= DMAENGINE_BENCH_SIZE_VER2;
-		int modes = v2 ? DMAENGINE_BENCH_NR_MODES :
-				 DMAENGINE_BENCH_NR_PREP_MODES;
-
-		printf("rc=0 channels_used=%u samples_written=%u prep_modes_run=%u\n",
-		       d->channels_used, d->samples_written,
-		       v2 ? d->prep_modes_run : d->prep_modes);
-		for (i = 0; i < modes; i++) {
-			const struct dmaengine_bench_result2 *x = &d->results[i];
-			const struct dmaengine_bench_result *r =
-				v2 ? &x->r : &d->result[i];
-
-			printf("mode%d runs=%u run_ns=%llu prep_ns=%llu submit_ns=%llu issue_ns=%llu wait_ns=%llu map_ns=%llu unmap_ns=%llu bytes=%llu prep_calls=%llu submits=%llu batches=%llu segments=%llu bps=%llu",
-			       i, r->runs,
-			       (unsigned long long)r->run_ns.mean,
-			       (unsigned long long)r->prep_ns.mean,
-			       (unsigned long long)r->submit_ns.mean,
-			       (unsigned long long)r->issue_ns.mean,
-			       (unsigned long long)r->wait_ns.mean,
-			       (unsigned long long)r->map_ns.mean,
-			       (unsigned long long)r->unmap_ns.mean,
-			       (unsigned long long)r->bytes,
-			       (unsigned long long)r->prep_calls,
-			       (unsigned long long)r->submits,
-			       (unsigned long long)r->batches,
-			       (unsigned long long)r->segments,
-			       (unsigned long long)r->bytes_per_sec.mean);
-			if (v2)
-				printf(" copy_ns=%llu prep_stalls=%llu missing=%u convert_ns=%llu",
-				       (unsigned long long)x->copy_ns.mean,
-				       (unsigned long long)x->prep_stalls.mean,
-				       x->missing,
-				       (unsigned long long)x->convert_ns.mean);
-			printf("\n");
-		}
-		print_channels(d);
-	}
-	close(fd);
-	return ret ? 1 : 0;
+	print_channels(d);
 }
+
+/* the ABI's error fields, on the errno line */
+static void dmaengine_report_error(const void *buf)
+{
+	const struct dmaengine_benchmark *d = buf;
+
+	printf(" error=%u channel=%u run=%u prep_mode=%u channels_used=%u",
+	       d->error, d->error_channel, d->error_run, d->error_prep_mode,
+	       d->channels_used);
+}
+
+/* list_channels=1 without channels_ptr: an array the kernel fills */
+static void dmaengine_prepare(void *buf)
+{
+	static struct dmaengine_bench_channel chans[DMAENGINE_BENCH_MAX_CHANNELS];
+	struct dmaengine_benchmark *d = buf;
+
+	if (list_channels && !d->channels_ptr &&
+	    d->channels <= DMAENGINE_BENCH_MAX_CHANNELS)
+		d->channels_ptr = (uintptr_t)chans;
+}
+
+/* name, path, cmd, fields, size, sized, cpus_ptr, nr_cpus, report... */
+enum { MAP, MAPEXT, DMAENGINE };
+static const struct bench_ioctl ioctls[] = {
+	[MAP] = { "map", MAP_PATH, DMA_MAP_BENCHMARK, map_fields,
+		  sizeof(struct map_benchmark), false, 0, 0,
+		  map_report, NULL, NULL },
+	[MAPEXT] = { "mapext", MAP_PATH, DMA_MAP_BENCHMARK_EXT, mapext_fields,
+		     sizeof(struct map_benchmark_ext), true,
+		     offsetof(struct map_benchmark_ext, cpus_ptr),
+		     offsetof(struct map_benchmark_ext, nr_cpus),
+		     mapext_report, NULL, NULL },
+	[DMAENGINE] = { "dmaengine", DMAENGINE_PATH, DMAENGINE_BENCHMARK,
+			dmaengine_fields, sizeof(struct dmaengine_benchmark), true,
+			offsetof(struct dmaengine_benchmark, cpus_ptr),
+			offsetof(struct dmaengine_benchmark, nr_cpus),
+			dmaengine_report, dmaengine_report_error,
+			dmaengine_prepare },
+	{ NULL }
+};
 
 /* ---- fuzzing: boundary values, random values, bounded run time ---- */
 
@@ -501,7 +515,7 @@ static void fuzz_map(int quiet)
 {
 	struct map_benchmark m;
 
-	map_defaults(&m);
+	set_defaults(&m, sizeof(m), map_fields);
 	if (random() % 2) m.threads = pick(1, 4);
 	if (random() % 2) m.seconds = pick(1, 1);
 	if (random() % 2) m.node = pick(0, 1);
@@ -523,7 +537,7 @@ static void fuzz_map(int quiet)
 		 "map threads=%u seconds=%u node=%d dma_bits=%u dma_dir=%u dma_trans_ns=%u granule=%u map_mode=%u",
 		 m.threads, m.seconds, m.node, m.dma_bits, m.dma_dir,
 		 m.dma_trans_ns, m.granule, m.map_mode);
-	do_map(&m, quiet);
+	run(&ioctls[MAP], &m, quiet);
 }
 
 static void fuzz_dmaengine(int quiet)
@@ -534,8 +548,7 @@ static void fuzz_dmaengine(int quiet)
 	} u;
 	struct dmaengine_benchmark *d = &u.d;
 
-	memset(&u, 0, sizeof(u));
-	dmaengine_defaults(d);
+	set_defaults(&u, sizeof(u), dmaengine_fields);
 	if (random() % 4 == 0) d->size = pick(DMAENGINE_BENCH_SIZE_VER1, sizeof(u));
 	if (random() % 4 == 0) d->flags = pick(0, DMAENGINE_BENCH_F_ALL);
 	if (random() % 2) d->prep_modes = pick(1, DMAENGINE_BENCH_PREP_ALL);
@@ -582,7 +595,7 @@ static void fuzz_dmaengine(int quiet)
 		 d->size, d->flags, d->prep_modes, d->channels, d->folio_order,
 		 d->dst_folio_order, d->sge, (unsigned long long)d->bytes_per_channel, d->runs,
 		 d->warmup_runs, d->src_node, d->dst_node, d->timeout_ms);
-	do_dmaengine(&u, quiet);
+	run(&ioctls[DMAENGINE], &u, quiet);
 }
 
 /* The DMA-API debug error count, or -1 without CONFIG_DMA_API_DEBUG. */
@@ -650,85 +663,51 @@ static int fuzz(int seconds, unsigned int seed)
 	return 0;
 }
 
+/* the largest structure, with room for a tail */
+#define TAIL_MAX 256
+static union {
+	struct map_benchmark m;
+	struct map_benchmark_ext x;
+	struct dmaengine_benchmark d;
+	unsigned char raw[sizeof(struct dmaengine_benchmark) + TAIL_MAX];
+} u;
+
 int main(int argc, char **argv)
 {
-	union {
-		struct dmaengine_benchmark d;
-		unsigned char raw[sizeof(struct dmaengine_benchmark) + 256];
-	} u;
-	struct map_benchmark m;
-	size_t tail = 0;
+	const struct bench_ioctl *b = ioctls;
+	__u32 size;
 	int i;
 
 	if (argc >= 4 && !strcmp(argv[1], "fuzz")) {
 		contend = argc >= 5 && !strcmp(argv[4], "contend");
 		return fuzz(atoi(argv[2]), strtoul(argv[3], NULL, 0));
 	}
-	if (argc < 2)
-		goto usage;
-
-	if (!strcmp(argv[1], "map")) {
-		map_defaults(&m);
-		for (i = 2; i < argc; i++)
-			if (set_field(&m, sizeof(m), map_fields, argv[i], &tail))
-				goto bad;
-		return do_map(&m, 0);
+	while (argc >= 2 && b->name && strcmp(b->name, argv[1]))
+		b++;
+	if (argc < 2 || !b->name) {
+		fprintf(stderr, "usage: mbioctl map|mapext|dmaengine [field=value]... | fuzz SECONDS SEED [contend]\n");
+		return 2;
 	}
-	if (!strcmp(argv[1], "mapext")) {
-		static uint32_t cpus[DMA_MAP_MAX_CPUS];
-		union {
-			struct map_benchmark_ext m;
-			unsigned char raw[sizeof(struct map_benchmark_ext) + 256];
-		} x;
-
-		memset(&x, 0, sizeof(x));
-		mapext_defaults(&x.m);
-		for (i = 2; i < argc; i++) {
-			if (parse_cpus(argv[i], cpus, &x.m.nr_cpus,
-				       &x.m.cpus_ptr))
-				continue;
-			if (set_field(&x, sizeof(x.m), mapext_fields, argv[i],
-				      &tail))
-				goto bad;
+	set_defaults(&u, sizeof(u), b->fields);
+	for (i = 2; i < argc; i++) {
+		if (parse_cpus(b, &u, argv[i]))
+			continue;
+		if (set_field(&u, b->fields, argv[i])) {
+			fprintf(stderr, "mbioctl: bad argument '%s'\n", argv[i]);
+			return 2;
 		}
-		if (tail) {
-			if (tail > sizeof(x) - sizeof(x.m))
-				goto bad;
-			x.raw[sizeof(x.m) + tail - 1] = 1;
-			x.m.size = sizeof(x.m) + tail;
-		}
-		return do_mapext(&x);
 	}
-	if (!strcmp(argv[1], "dmaengine")) {
-		memset(&u, 0, sizeof(u));
-		static uint32_t cpus[DMAENGINE_BENCH_MAX_CPUS];
-		static struct dmaengine_bench_channel
-			chans[DMAENGINE_BENCH_MAX_CHANNELS];
-
-		dmaengine_defaults(&u.d);
-		for (i = 2; i < argc; i++) {
-			if (parse_cpus(argv[i], cpus, &u.d.nr_cpus,
-				       &u.d.cpus_ptr))
-				continue;
-			if (set_field(&u, sizeof(u.d), dmaengine_fields, argv[i],
-				      &tail))
-				goto bad;
+	if (tail) {
+		if (!b->sized || tail > TAIL_MAX) {
+			fprintf(stderr, "mbioctl: tail=%ld: %s\n", tail,
+				b->sized ? "more than 256 bytes" : "no size field");
+			return 2;
 		}
-		if (tail) {
-			if (tail > sizeof(u) - sizeof(u.d))
-				goto bad;
-			u.raw[sizeof(u.d) + tail - 1] = 1;
-			u.d.size = sizeof(u.d) + tail;
-		}
-		if (list_channels && !u.d.channels_ptr &&
-		    u.d.channels <= DMAENGINE_BENCH_MAX_CHANNELS)
-			u.d.channels_ptr = (uintptr_t)chans;
-		return do_dmaengine(&u, 0);
+		u.raw[b->size + tail - 1] = 1;
+		size = b->size + tail;
+		memcpy(&u, &size, sizeof(size));
 	}
-usage:
-	fprintf(stderr, "usage: mbioctl map|mapext|dmaengine [field=value]... | fuzz SECONDS SEED [contend]\n");
-	return 2;
-bad:
-	fprintf(stderr, "mbioctl: bad argument '%s'\n", argv[i]);
-	return 2;
+	if (b->prepare)
+		b->prepare(&u);
+	return run(b, &u, 0);
 }
