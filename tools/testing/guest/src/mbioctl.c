@@ -162,10 +162,6 @@ struct bench_ioctl {
 	unsigned long cmd;
 	const struct field *fields;
 	size_t size;
-	/* it begins with its __u32 size, which tail=N grows */
-	bool sized;
-	/* where cpus= puts the list and its length; 0: it takes none */
-	size_t cpus_ptr, nr_cpus;
 	/* the results; more on the errno line; after the arguments */
 	void (*report)(const void *buf);
 	void (*report_error)(const void *buf);
@@ -250,6 +246,15 @@ static bool is_name(const char *name, const char *arg, size_t n)
 	return strlen(name) == n && !strncmp(name, arg, n);
 }
 
+/* the field called @name (its first @n characters), or NULL */
+static const struct field *find_field(const struct field *f,
+				      const char *name, size_t n)
+{
+	while (f->name && !is_name(f->name, name, n))
+		f++;
+	return f->name ? f : NULL;
+}
+
 /* name=value for a setting, a number, a string or a byte of an array */
 static int set_field(void *base, const struct field *f, const char *arg)
 {
@@ -267,9 +272,8 @@ static int set_field(void *base, const struct field *f, const char *arg)
 		*s->value = strtol(val, NULL, 0);
 		return *s->value >= s->min ? 0 : -1;
 	}
-	while (f->name && !is_name(f->name, arg, n))
-		f++;
-	if (!f->name || (arg[n] == '[') != (f->kind == 'b'))
+	f = find_field(f, arg, n);
+	if (!f || (arg[n] == '[') != (f->kind == 'b'))
 		return -1;
 	p = (char *)base + f->offset;
 	if (f->kind == 'b') {
@@ -297,23 +301,24 @@ static int set_field(void *base, const struct field *f, const char *arg)
 }
 
 /*
- * cpus=0,1,...: a CPU list at @cpus (room for 1024), pointed to by the
- * structure's cpus_ptr. Returns whether @arg was one.
+ * cpus=0,1,...: a CPU list (room for 1024) in the structure's cpus_ptr and
+ * nr_cpus, for a structure that has them. Returns whether @arg was one.
  */
-static int parse_cpus(const struct bench_ioctl *b, void *base, char *arg)
+static int parse_cpus(const struct field *fields, void *base, char *arg)
 {
+	const struct field *ptr = find_field(fields, "cpus_ptr", 8);
+	const struct field *nr = find_field(fields, "nr_cpus", 7);
 	static __u32 cpus[1024];
-	__u64 ptr = (uintptr_t)cpus;
 	char *tok, *save = NULL;
-	__u32 nr = 0;
+	unsigned int n = 0;
 
-	if (!b->nr_cpus || strncmp(arg, "cpus=", 5))
+	if (!ptr || !nr || strncmp(arg, "cpus=", 5))
 		return 0;
-	for (tok = strtok_r(arg + 5, ",", &save); tok && nr < 1024;
+	for (tok = strtok_r(arg + 5, ",", &save); tok && n < 1024;
 	     tok = strtok_r(NULL, ",", &save))
-		cpus[nr++] = strtoul(tok, NULL, 0);
-	memcpy((char *)base + b->nr_cpus, &nr, sizeof(nr));
-	memcpy((char *)base + b->cpus_ptr, &ptr, sizeof(ptr));
+		cpus[n++] = strtoul(tok, NULL, 0);
+	put_field(base, nr, n);
+	put_field(base, ptr, (uintptr_t)cpus);
 	return 1;
 }
 
@@ -458,21 +463,16 @@ static void dmaengine_prepare(void *buf)
 		d->channels_ptr = (uintptr_t)chans;
 }
 
-/* name, path, cmd, fields, size, sized, cpus_ptr, nr_cpus, report... */
+/* name, path, cmd, fields, size, report, report_error, prepare */
 enum { MAP, MAPEXT, DMAENGINE };
 static const struct bench_ioctl ioctls[] = {
 	[MAP] = { "map", MAP_PATH, DMA_MAP_BENCHMARK, map_fields,
-		  sizeof(struct map_benchmark), false, 0, 0,
-		  map_report, NULL, NULL },
+		  sizeof(struct map_benchmark), map_report, NULL, NULL },
 	[MAPEXT] = { "mapext", MAP_PATH, DMA_MAP_BENCHMARK_EXT, mapext_fields,
-		     sizeof(struct map_benchmark_ext), true,
-		     offsetof(struct map_benchmark_ext, cpus_ptr),
-		     offsetof(struct map_benchmark_ext, nr_cpus),
-		     mapext_report, NULL, NULL },
+		     sizeof(struct map_benchmark_ext), mapext_report, NULL,
+		     NULL },
 	[DMAENGINE] = { "dmaengine", DMAENGINE_PATH, DMAENGINE_BENCHMARK,
-			dmaengine_fields, sizeof(struct dmaengine_benchmark), true,
-			offsetof(struct dmaengine_benchmark, cpus_ptr),
-			offsetof(struct dmaengine_benchmark, nr_cpus),
+			dmaengine_fields, sizeof(struct dmaengine_benchmark),
 			dmaengine_report, dmaengine_report_error,
 			dmaengine_prepare },
 	{ NULL }
@@ -675,7 +675,7 @@ static union {
 int main(int argc, char **argv)
 {
 	const struct bench_ioctl *b = ioctls;
-	__u32 size;
+	const struct field *size;
 	int i;
 
 	if (argc >= 4 && !strcmp(argv[1], "fuzz")) {
@@ -690,22 +690,23 @@ int main(int argc, char **argv)
 	}
 	set_defaults(&u, sizeof(u), b->fields);
 	for (i = 2; i < argc; i++) {
-		if (parse_cpus(b, &u, argv[i]))
+		if (parse_cpus(b->fields, &u, argv[i]))
 			continue;
 		if (set_field(&u, b->fields, argv[i])) {
 			fprintf(stderr, "mbioctl: bad argument '%s'\n", argv[i]);
 			return 2;
 		}
 	}
+	/* a nonzero byte @tail bytes past the structure, ->size grown to it */
 	if (tail) {
-		if (!b->sized || tail > TAIL_MAX) {
+		size = find_field(b->fields, "size", 4);
+		if (!size || tail > TAIL_MAX) {
 			fprintf(stderr, "mbioctl: tail=%ld: %s\n", tail,
-				b->sized ? "more than 256 bytes" : "no size field");
+				size ? "more than 256 bytes" : "no size field");
 			return 2;
 		}
 		u.raw[b->size + tail - 1] = 1;
-		size = b->size + tail;
-		memcpy(&u, &size, sizeof(size));
+		put_field(&u, size, b->size + tail);
 	}
 	if (b->prepare)
 		b->prepare(&u);
