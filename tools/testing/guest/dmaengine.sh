@@ -216,14 +216,11 @@ dmaengine_rotation() {
 # dmaengine_trace_maps N FLAGS: a run of 8 batches of 16 pages, with
 # these flags, maps exactly N sg tables
 dmaengine_trace_maps() {
-	_tm_want=$1
 	trace_run dma/dma_map_sg de_run prep_modes=1 runs=1 channels=1 sge=16 \
-		bytes_per_channel=$((512 << 10)) flags="$2"
-	_tm_rc=$?
+		bytes_per_channel=$((512 << 10)) flags="$2" || return 1
 	# soft_dma's alone: another driver's mappings are not the run's
-	_tm_n=$(grep -c ' dma_map_sg: soft_dma\.[0-9]* ' /tmp/trace.out)
-	echo "dma_map_sg events: $_tm_n (want $_tm_want)"
-	[ $_tm_rc = 0 ] && [ "$_tm_n" = "$_tm_want" ]
+	expect_value "dma_map_sg events" \
+		"$(grep -c ' dma_map_sg: soft_dma\.[0-9]* ' /tmp/trace.out)" -eq "$1"
 }
 
 # dmaengine_threads_on CPU PID: while the run in the background (PID) lasts, its

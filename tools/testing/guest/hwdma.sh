@@ -87,9 +87,8 @@ hw_tool_all() {
 	cat "$HW_OUT"
 	echo
 	for _s in "$@"; do
-		_n=$(grep -o "$_s" "$HW_OUT" | wc -l)
-		echo "$_s: on $_n channels (want $HWDMA_CHANNELS)"
-		[ "$_n" = "$HWDMA_CHANNELS" ] || return 1
+		expect_value "channels with $_s" "$(grep -o "$_s" "$HW_OUT" | wc -l)" \
+			-eq "$HWDMA_CHANNELS" || return 1
 	done
 }
 
@@ -332,11 +331,8 @@ hw_dmatest() {
 	# shellcheck disable=SC2086
 	dt_start_on "$HWDMA_DEVICE" timeout=5000 $_hd_chans "$@" || return 1
 	dt_finish || return 1
-	cat "$DT_LOG"
 	dt_release
-	_ok=$(grep -c ': summary 20 tests, 0 failures ' "$DT_LOG")
-	echo "$_ok of $_n threads: 20 tests, 0 failures"
-	[ "$_ok" = "$_n" ]
+	dt_expect "$_n" 20 0
 }
 
 hw_dmatest_suite() {
@@ -393,9 +389,9 @@ hw_ftrace() {
 
 # hw_ftrace_has FUNCTION COMM: the trace has calls of FUNCTION by COMM
 hw_ftrace_has() {
-	_n=$(grep -E "^ *$2[^ ]*-[0-9]+ .* $1 " /tmp/ftrace | wc -l)
-	echo "$_n calls of $1 by $2*"
-	[ "$_n" -gt 0 ] || { grep -v '^#' /tmp/ftrace | head -20; return 1; }
+	expect_value "calls of $1 by $2*" \
+		"$(grep -cE "^ *$2[^ ]*-[0-9]+ .* $1 " /tmp/ftrace)" -gt 0 ||
+		{ grep -v '^#' /tmp/ftrace | head -20; return 1; }
 }
 
 hw_map() {

@@ -168,9 +168,7 @@ de_calls() {
 
 # de_stalls MODE: prep stalls of the last run were counted
 de_stalls() {
-	_st=$(de_field "$1" prep_stalls)
-	echo "prep_stalls=$_st"
-	[ "${_st:-0}" -gt 0 ]
+	expect_value prep_stalls "$(de_field "$1" prep_stalls)" -gt 0
 }
 
 # channels_released [CHANNEL...]: no dmaengine channel (of these) is held
@@ -332,6 +330,14 @@ map_plausible() {
 	}' /tmp/map.out
 }
 
+# expect_value WHAT VALUE OP WANT: VALUE OP WANT holds (test's -eq, -gt,
+# ...), else a line says what WHAT was and what it should be
+expect_value() {
+	test "${2:-x}" "$3" "$4" 2>/dev/null && return 0
+	echo "$1 = ${2:-none}, expected $3 $4"
+	return 1
+}
+
 # lines_match FILE PATTERN...: line i of FILE matches PATTERN i
 lines_match() {
 	_f=$1
@@ -367,8 +373,9 @@ cache_sync_reference() {
 SD=/sys/kernel/debug/soft_dma
 SD_DEV=soft_dma.0
 SD_CHANNELS=8
-# its run-time knobs: debugfs files in $SD, not module parameters
-SD_KNOBS="nocopy delay_us fail_prep_every error_every stall_channel"
+# its run-time knobs, each with its default: debugfs files in $SD, not
+# module parameters
+SD_KNOBS="nocopy=0 delay_us=0 fail_prep_every=0 error_every=0 stall_channel=-1"
 
 # sd_channels: the soft_dma channels, e.g. dma0chan0, one a line
 sd_channels() {
@@ -396,14 +403,15 @@ sd_knob() {
 # sd_is_knob WORD: WORD (NAME or NAME=VALUE) names a run-time knob
 sd_is_knob() {
 	case " $SD_KNOBS " in
-	*" ${1%%=*} "*) return 0 ;;
+	*" ${1%%=*}="*) return 0 ;;
 	esac
 	return 1
 }
 
 sd_knobs_reset() {
-	sd_knob nocopy 0 && sd_knob delay_us 0 && sd_knob fail_prep_every 0 &&
-	sd_knob error_every 0 && sd_knob stall_channel -1
+	for _kr in $SD_KNOBS; do
+		sd_knob "${_kr%%=*}" "${_kr#*=}" || return 1
+	done
 }
 
 # sd_stat CHANNEL|all COLUMN: a counter of soft_dma's stats, of one channel

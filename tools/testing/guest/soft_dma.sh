@@ -11,22 +11,14 @@ SD_DRV=/sys/bus/platform/drivers/soft_dma
 
 # sd_expect_stat CHANNEL|all COLUMN OP VALUE: e.g. sd_expect_stat all errors -eq 0
 sd_expect_stat() {
-	_ses_v=$(sd_stat "$1" "$2")
-	if test "${_ses_v:-x}" "$3" "$4" 2>/dev/null; then
-		return 0
-	fi
-	echo "stats $1 $2 = ${_ses_v:-none}, expected $3 $4"
-	cat "$SD/stats"
-	return 1
+	expect_value "stats $1 $2" "$(sd_stat "$1" "$2")" "$3" "$4" ||
+		{ cat "$SD/stats"; return 1; }
 }
 
 # sd_no_descriptors: every descriptor soft_dma allocated was freed
 sd_no_descriptors() {
-	_snd_n=$(cat "$SD/descriptors")
-	[ "$_snd_n" = 0 ] && return 0
-	echo "$_snd_n descriptors still allocated"
-	cat "$SD/stats"
-	return 1
+	expect_value "descriptors still allocated" "$(cat "$SD/descriptors")" -eq 0 ||
+		{ cat "$SD/stats"; return 1; }
 }
 
 # --- dmatest --------------------------------------------------------------
@@ -69,18 +61,15 @@ dt_max_iops() {
 
 # sd_expect_workers N: N soft_dma worker threads
 sd_expect_workers() {
-	_w=$(ps | grep -c '[[]sdma/')
-	[ "$_w" -eq "$1" ] && return 0
-	echo "$_w soft_dma worker threads, expected $1"
-	ps | grep '[[]sdma/'
-	return 1
+	expect_value "soft_dma worker threads" "$(ps | grep -c '[[]sdma/')" -eq "$1" ||
+		{ ps | grep '[[]sdma/'; return 1; }
 }
 
 # sd_knobs_show: the five run-time knobs' values on one line
 sd_knobs_show() {
-	# shellcheck disable=SC2086
-	(cd "$SD" && cat $SD_KNOBS) |
-		tr '\n' ' ' | sed 's/ $//'
+	for _k in $SD_KNOBS; do
+		cat "$SD/${_k%%=*}"
+	done | tr '\n' ' ' | sed 's/ $//'
 }
 
 # sd_params_show: the load-time parameters prep_lock no_order pool_size
@@ -92,7 +81,7 @@ sd_params_show() {
 # the run-time knobs are debugfs files only, not module parameters
 sd_knobs_not_params() {
 	for _k in $SD_KNOBS; do
-		[ -e "/sys/module/soft_dma/parameters/$_k" ] && return 1
+		[ -e "/sys/module/soft_dma/parameters/${_k%%=*}" ] && return 1
 	done
 	return 0
 }
