@@ -186,12 +186,9 @@ dmaengine_workload() {
 	check "dmaengine: ... with two modes too" dmaengine_rotation memcpy,cpu
 
 	# threads pinned as asked
-	"$MBIOCTL" dmaengine channels=2 sge=4 runs=2000 cpus=1 > /dev/null &
-	_p=$!
 	check "dmaengine: cpus=1 pins every channel thread to CPU 1" \
-		dmaengine_threads_on 1 $_p
-	kill -TERM $_p
-	wait $_p
+		pinned_run dmaengine-bench 1 \
+		"$MBIOCTL" dmaengine channels=2 sge=4 runs=2000 cpus=1
 }
 
 # dmaengine_rotation [PREP]: over 4 runs on one channel, run r starts with mode
@@ -221,34 +218,6 @@ dmaengine_trace_maps() {
 	# soft_dma's alone: another driver's mappings are not the run's
 	expect_value "dma_map_sg events" \
 		"$(grep -c ' dma_map_sg: soft_dma\.[0-9]* ' /tmp/trace.out)" -eq "$1"
-}
-
-# dmaengine_threads_on CPU PID: while the run in the background (PID) lasts, its
-# dmaengine-bench threads appear, each allowed only on CPU; a loaded host
-# may take seconds to start them and pin them
-dmaengine_threads_on() {
-	_t=0
-	: > /tmp/threads.out
-	while kill -0 "$2" 2>/dev/null && [ $_t -lt 30 ]; do
-		dmaengine_threads_now_on "$1" > /tmp/threads.out && return 0
-		sleep 1
-		_t=$((_t + 1))
-	done
-	cat /tmp/threads.out
-	echo "no channel thread seen, or one not on CPU $1, in ${_t} s"
-	return 1
-}
-
-# dmaengine_threads_now_on CPU: there are dmaengine-bench threads, each on CPU
-dmaengine_threads_now_on() {
-	_n=0
-	for _s in /proc/[0-9]*/status; do
-		grep -q '^Name:.*dmaengine-bench' "$_s" 2>/dev/null || continue
-		_n=$((_n + 1))
-		grep "^Cpus_allowed_list:" "$_s"
-		grep -q "^Cpus_allowed_list:[[:space:]]*$1\$" "$_s" || return 1
-	done
-	[ $_n -gt 0 ]
 }
 
 # Each personality of soft_dma models a real driver's contract.

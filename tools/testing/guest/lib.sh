@@ -127,6 +127,47 @@ trace_reset() {
 	echo 0 > $TRACING/events/enable
 }
 
+# pinned_run NAME CPU COMMAND...: while COMMAND, a run pinned to CPU, lasts
+# in the background, its kernel threads NAME (dma-map-bench,
+# dmaengine-bench) appear, each allowed only on CPU; then a signal ends
+# it. A thread exists before it is pinned, and a loaded host may take
+# seconds to start and pin them: look for 30 s.
+pinned_run() {
+	_pr_name=$1 _pr_cpu=$2
+	shift 2
+	"$@" > /dev/null 2>&1 &
+	_pr_p=$!
+	_pr_t=0
+	_pr_rc=1
+	: > /tmp/threads.out
+	while kill -0 $_pr_p 2>/dev/null && [ $_pr_t -lt 30 ]; do
+		if threads_now_on "$_pr_name" "$_pr_cpu" > /tmp/threads.out; then
+			_pr_rc=0
+			break
+		fi
+		sleep 1
+		_pr_t=$((_pr_t + 1))
+	done
+	kill -TERM $_pr_p
+	wait $_pr_p
+	[ $_pr_rc = 0 ] && return 0
+	cat /tmp/threads.out
+	echo "no $_pr_name thread seen, or one not on CPU $_pr_cpu, in $_pr_t s"
+	return 1
+}
+
+# threads_now_on NAME CPU: there are kernel threads NAME, each on CPU only
+threads_now_on() {
+	_tn_n=0
+	for _s in /proc/[0-9]*/status; do
+		grep -q "^Name:.*$1" "$_s" 2>/dev/null || continue
+		_tn_n=$((_tn_n + 1))
+		grep "^Cpus_allowed_list:" "$_s"
+		grep -q "^Cpus_allowed_list:[[:space:]]*$2\$" "$_s" || return 1
+	done
+	[ $_tn_n -gt 0 ]
+}
+
 # --- the dmaengine ioctl (dmaengine.sh on soft_dma, hwdma.sh on boards) ---
 
 # The ABI's error enum, its flags and prep modes, by name.

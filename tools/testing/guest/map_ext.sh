@@ -3,8 +3,6 @@
 # entry sizes, iteration counts, CPU pinning, sync timing, percentiles.
 # The cache-sync reference: 2560 x 4 KiB entries, 200 iterations, one CPU.
 
-TRACING=/sys/kernel/tracing
-
 # ext_stat OP FIELD: a figure of the last mbioctl mapext output
 ext_stat() {
 	sed -n "s/^$1 \(.* \)\{0,1\}$2=\([0-9]*\).*/\2/p" /tmp/ext.out
@@ -24,31 +22,6 @@ ext_count() {
 	_count=$(ext_stat "$1" count)
 	grep "^$1 " /tmp/ext.out
 	[ "$_count" = "$2" ]
-}
-
-# A thread pinned with cpus=N may run on CPU N alone.
-ext_pinned() {
-	"$MBIOCTL" mapext map_mode=1 entries=64 iterations=100000000 \
-		seconds=30 cpus=1 > /dev/null 2>&1 &
-	_p=$!
-	_ok=1
-	_tries=0
-	# the thread appears once the request is validated: look for a while
-	while [ "$_ok" = 1 ] && [ "$_tries" -lt 100 ]; do
-		sleep 0.1
-		_tries=$((_tries + 1))
-		for _s in /proc/[0-9]*/status; do
-			grep -q '^Name:.*dma-map-bench' "$_s" 2>/dev/null ||
-				continue
-			_ok=0
-			grep -q '^Cpus_allowed_list:[[:space:]]*1$' "$_s" || _ok=2
-			grep -E '^(Name|Cpus_allowed_list)' "$_s"
-		done
-	done
-	# seen (or not): a signal ends the run
-	kill -TERM $_p
-	wait $_p
-	[ "$_ok" = 0 ]
 }
 
 suite_map_ext() {
@@ -95,18 +68,14 @@ suite_map_ext() {
 	check "map_ext: 64 KiB entries in sg mode" \
 		ext_run map_mode=1 entries=16 entry_size=65536 iterations=20 \
 		seconds=60
-	check "map_ext: threads pinned to the CPU asked for" ext_pinned
+	# a thread pinned with cpus=N may run on CPU N alone
+	check "map_ext: threads pinned to the CPU asked for" \
+		pinned_run dma-map-bench 1 "$MBIOCTL" mapext map_mode=1 \
+		entries=64 iterations=100000000 seconds=30 cpus=1
 
 	if [ -d $TRACING/events/dma ]; then
-		echo 0 > $TRACING/tracing_on
-		echo > $TRACING/trace
-		echo 1 > $TRACING/events/dma/enable
-		echo 1 > $TRACING/tracing_on
-		"$MBIOCTL" mapext map_mode=1 entries=8 iterations=2 flags=1 \
-			seconds=60 > /dev/null
-		echo 0 > $TRACING/tracing_on
-		echo 0 > $TRACING/events/dma/enable
-		cat $TRACING/trace > /tmp/trace.out
+		trace_run dma "$MBIOCTL" mapext map_mode=1 entries=8 \
+			iterations=2 flags=1 seconds=60
 		check "map_ext: the sg mode's trace shows dma_map_sg" \
 			grep -q ' dma_map_sg:' /tmp/trace.out
 		case $(dma_config) in
@@ -130,7 +99,7 @@ suite_map_ext() {
 			fi
 			;;
 		esac
-		echo > $TRACING/trace
+		trace_reset
 	else
 		tap_skip "map_ext: no dma trace events in this kernel"
 	fi

@@ -130,10 +130,7 @@ sd_unbind_running() {
 	dt_start iterations=0 max_channels=2 || return 1
 	sleep 2
 	echo "$SD_DEV" > "$SD_DRV/unbind" || return 1
-	_c=$(sd_nchannels)
-	[ "$_c" -eq 0 ] && return 0
-	echo "$_c soft_dma channels left after unbind"
-	return 1
+	expect_value "soft_dma channels left after unbind" "$(sd_nchannels)" -eq 0
 }
 
 # sd_stop_unbound: dmatest stops on unbound channels and releases them
