@@ -363,20 +363,17 @@ sd_group_tool() {
 	_one="-f 64K -r 1 -p memcpy"
 	check "dmaengine mode: fail_prep_every=10: the NULL preps are retried, verified" \
 		sd_with fail_prep_every=10 sd_tool $_one --sge 64 --bytes-per-channel 4M --verify
-	check_fails_with "dmaengine mode: fail_prep_every=1 makes every prep return NULL" \
-		'prep call returned NULL' \
-		sd_with fail_prep_every=1 sd_tool $_one --sge 64 --bytes-per-channel 4M
-	check_fails_with "dmaengine mode: error_every=1 fails the batch" \
-		'completed with an error' \
-		sd_with error_every=1 sd_tool $_one --sge 16 --bytes-per-channel 4M
-	check_fails_with "dmaengine mode: error_every=1, polled: DMA_ERROR status" \
-		'completed with an error' \
-		sd_with error_every=1 sd_tool $_one --sge 16 --bytes-per-channel 4M --poll
-	check_fails_with "dmaengine mode: nocopy=1 fails verification" 'differs' \
-		sd_with nocopy=1 sd_tool $_one --sge 16 --bytes-per-channel 4M --verify
-	check_fails_with "dmaengine mode: a stalled channel times out" 'did not complete' \
-		sd_with stall_channel=0 sd_tool -C "$(sd_chan 0)" $_one --sge 4 \
-		--bytes-per-channel 1M --timeout-ms 500
+	# faults the tool must report (DESCRIPTION|PATTERN|KNOB|OPTIONS after $_one)
+	while IFS='|' read -r _d _p _k _o; do
+		check_fails_with "dmaengine mode: $_d" "$_p" \
+			sd_with "$_k" sd_tool $_one $_o < /dev/null
+	done <<EOF
+fail_prep_every=1 makes every prep return NULL|prep call returned NULL|fail_prep_every=1|--sge 64 --bytes-per-channel 4M
+error_every=1 fails the batch|completed with an error|error_every=1|--sge 16 --bytes-per-channel 4M
+error_every=1, polled: DMA_ERROR status|completed with an error|error_every=1|--sge 16 --bytes-per-channel 4M --poll
+nocopy=1 fails verification|differs|nocopy=1|--sge 16 --bytes-per-channel 4M --verify
+a stalled channel times out|did not complete|stall_channel=0|-C $(sd_chan 0) --sge 4 --bytes-per-channel 1M --timeout-ms 500
+EOF
 	check "dmaengine mode: delay_us=1000, polled" sd_with delay_us=1000 \
 		sd_tool $_one --sge 16 --bytes-per-channel 1M --poll --verify
 	check "dmaengine mode: a clean run passes after the faults" \
