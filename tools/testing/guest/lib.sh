@@ -123,6 +123,13 @@ trace_run() {
 
 trace_reset() {
 	echo 0 > $TRACING/tracing_on
+	# Without record-cmd, enabling an event leaves sched_switch's probe
+	# alone: its static key in __schedule(), which every CPU runs, is not
+	# live-patched, and TCG's stale translations of live-patched code
+	# (Documentation/testing.rst) have no hot site to hit. The suites
+	# read the events, not the task names.
+	[ -w $TRACING/options/record-cmd ] &&
+		echo 0 > $TRACING/options/record-cmd
 	echo > $TRACING/trace
 	echo 0 > $TRACING/events/enable
 }
