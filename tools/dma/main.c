@@ -8,7 +8,6 @@
  * upstream's tool has (as upstream's tool exits), 2 any other invalid
  * command line.
  */
-#include <stdlib.h>
 #include <unistd.h>
 
 #include "dmaengine.h"

@@ -10,7 +10,6 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "options.h"
