@@ -96,7 +96,12 @@ static size_t utf8_len(const unsigned char *s, size_t len)
 	return n;
 }
 
-void json_escape(FILE *f, const char *str, size_t len)
+/*
+ * json_escape() - @len bytes of @str as the inside of a JSON string: '"', '\'
+ * and control characters escaped, valid UTF-8 kept, each byte of invalid
+ * UTF-8 replaced by U+FFFD.
+ */
+static void json_escape(FILE *f, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0, n;

@@ -51,11 +51,4 @@ void json_key_string_or_null(struct json *j, const char *key, const char *s);
 void json_key_mean_stddev(struct json *j, const char *key, double mean,
 			  double stddev, int decimals);
 
-/*
- * json_escape() - @len bytes of @s as the inside of a JSON string: '"', '\'
- * and control characters escaped, valid UTF-8 kept, each byte of invalid
- * UTF-8 replaced by U+FFFD.
- */
-void json_escape(FILE *f, const char *s, size_t len);
-
 #endif

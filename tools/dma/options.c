@@ -358,11 +358,6 @@ uint64_t dst_folio_bytes(const struct bench_opts *o)
 	return (uint64_t)o->page_size << dst_folio_order(o);
 }
 
-bool whole_dst_folios(const struct bench_opts *o)
-{
-	return !((uint64_t)o->sge * folio_bytes(o) % dst_folio_bytes(o));
-}
-
 static unsigned int max_order(const struct bench_opts *o)
 {
 	return ilog2_u64(FOLIO_MAX_BYTES / (uint64_t)o->page_size);
@@ -652,7 +647,8 @@ static enum parse_status validate(const struct bench_opts *o, FILE *err)
 	format_size(batch, batch_s, sizeof(batch_s));
 	format_size(folio_bytes(o), src, sizeof(src));
 	format_size(dst_folio_bytes(o), dst, sizeof(dst));
-	if (!whole_dst_folios(o))
+	/* a batch must be a whole number of destination folios */
+	if (batch % dst_folio_bytes(o))
 		return usage_error(err, "--%s: a batch of --sge %u x %s folios (%s) is not a whole number of %s destination folios: give --sge a multiple of %llu, a larger --folio or a smaller --%s",
 				   dst_opt, o->sge, src, batch_s, dst,
 				   (unsigned long long)(dst_folio_bytes(o) /
@@ -665,6 +661,159 @@ static enum parse_status validate(const struct bench_opts *o, FILE *err)
 							dst_folio_bytes(o)),
 				   dst, DMAENGINE_BENCH_MAX_SGE);
 	return PARSE_RUN;
+}
+
+/* Joins two words that must stay on one line of --help. */
+#define NBSP	'\x1f'
+
+/* print_wrapped() - @text from column @col, wrapped at 79, indent @indent */
+static void print_wrapped(FILE *f, const char *text, int col, int indent)
+{
+	bool line_start = true;
+
+	while (*text) {
+		int len = strcspn(text, " ");
+
+		if (!line_start && col + 1 + len > 79) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+			line_start = true;
+		}
+		if (!line_start) {
+			fputc(' ', f);
+			col++;
+		}
+		for (int i = 0; i < len; i++)
+			fputc(text[i] == NBSP ? ' ' : text[i], f);
+		col += len;
+		line_start = false;
+		text += len;
+		while (*text == ' ')
+			text++;
+	}
+	fputc('\n', f);
+}
+
+static void usage_options(const struct bench_opts *o, FILE *f,
+			  enum opt_scope scope)
+{
+	const int help_col = 26;
+	char accepts[128], text[1024];
+	int id, col;
+
+	for (id = 0; id < O_NR; id++) {
+		const struct opt_desc *d = &opt_table[id];
+
+		if (d->scope != scope)
+			continue;
+		if (d->short_opt)
+			col = fprintf(f, "    -%c, ", d->short_opt);
+		else
+			col = fprintf(f, "        ");
+		col += fprintf(f, "--%s%s%s", d->name, d->metavar ? " " : "",
+			       d->metavar ? d->metavar : "");
+		if (col >= help_col) {
+			fputc('\n', f);
+			col = 0;
+		}
+		col += fprintf(f, "%*s", help_col - col, "");
+		if (d->kind == K_FLAG || d->kind == K_ACTION) {
+			snprintf(text, sizeof(text), "%s", d->help);
+		} else {
+			const char *def = d->def ? d->def : d->def_help;
+
+			opt_accepts(o, id, accepts, sizeof(accepts));
+			if (def)
+				snprintf(text, sizeof(text), "%s [%s; default%c%s]",
+					 d->help, accepts, NBSP, def);
+			else
+				snprintf(text, sizeof(text), "%s [%s]", d->help,
+					 accepts);
+		}
+		print_wrapped(f, text, col, help_col);
+	}
+}
+
+/* opts_usage() - the --help text */
+static void opts_usage(const struct bench_opts *o, FILE *f)
+{
+	fprintf(f,
+"NAME\n"
+"    " PROG_NAME " - DMA map/unmap latency and dmaengine memcpy benchmark\n"
+"\n"
+"SYNOPSIS\n"
+"    " PROG_NAME " [-m single|sg] [OPTION]...\n"
+"    " PROG_NAME " -m dmaengine [OPTION]...\n"
+"    " PROG_NAME " --system | --help | --version\n"
+"\n"
+"DESCRIPTION\n"
+"    The map modes (single, sg) time dma_map_*()/dma_unmap_*() in kernel\n"
+"    threads on the device bound to the dma_map_benchmark module; their\n"
+"    options, defaults and output are those of the kernel's selftest tool.\n"
+"    The options beyond upstream's (--entries, --entry-size, --iterations,\n"
+"    --cpus, --sync, --percentiles, -g above 1024) go through the module's\n"
+"    extended interface, DMA_MAP_BENCHMARK_EXT; without them the request is\n"
+"    upstream's, byte for byte (Documentation/map-modes.rst).\n"
+"    The dmaengine mode copies --bytes-per-channel per channel in batches\n"
+"    of --sge folios with each prep mode of --prep-modes, and times each\n"
+"    phase (Documentation/dmaengine-mode.rst). Every value is checked\n"
+"    before the kernel is asked.\n"
+"\n"
+"OPTIONS\n");
+	usage_options(o, f, SC_ALL);
+	fprintf(f, "\n  Map modes (-m single, -m sg):\n");
+	usage_options(o, f, SC_MAP);
+	fprintf(f, "\n  dmaengine mode (-m dmaengine):\n");
+	usage_options(o, f, SC_DMAENGINE);
+	fprintf(f,
+"\n"
+"    Long options take their value as --opt VALUE or --opt=VALUE. Sizes are\n"
+"    bytes with an optional K, M, G or T suffix (powers of 1024); the page\n"
+"    size here is %ld bytes.\n"
+"\n"
+"OUTPUT\n"
+"    Map modes: upstream's three lines (Documentation/map-modes.rst); with\n"
+"    the extended interface a line per timed operation follows (map, unmap,\n"
+"    and with --sync sync_cpu and sync_device):\n"
+"      OP count N mean US us sd US min US p50 US p90 US p99 US max US\n"
+"    in microseconds to the nanosecond; count is over all threads, sd the\n"
+"    standard deviation, p50/p90/p99 percentiles from a log-linear\n"
+"    histogram. --json adds results.ops.OP: count, mean_ns, stddev_ns,\n"
+"    min_ns, p50_ns, p90_ns, p99_ns and max_ns.\n"
+"\n"
+"    dmaengine: '#' lines (the kernel, the channels, the parameters, the\n"
+"    prep modes left out and why, the CPU frequency state), then a row per\n"
+"    prep mode: mean +- standard deviation over the runs of each phase in\n"
+"    ms, summed over channels ('-' where the row's mode has no such phase),\n"
+"    the prep calls of a run and GB/s (10^9 bytes/s); --csv and --json give\n"
+"    the same numbers for scripts (Documentation/dmaengine-mode.rst).\n"
+"\n"
+"EXIT STATUS\n"
+"    0 success; 1 the benchmark could not run or failed (open, ioctl), or\n"
+"    an invalid value of an option upstream's tool has (-m -t -s -n -b -d\n"
+"    -x -g), as upstream's tool exits; 2 any other invalid command line,\n"
+"    or a --cpus CPU that is not online.\n"
+"\n"
+"FILES\n"
+"    /sys/kernel/debug/dma_map_benchmark    map modes (a device bound)\n"
+"    /sys/kernel/debug/dmaengine_benchmark  dmaengine mode\n"
+"\n"
+"EXAMPLES\n"
+"    " PROG_NAME " -t 8 -s 30 -d from_device -g 8 -m sg\n"
+"    # the batched cache-sync series' workload (its 64.61%%): dma_map_sg()\n"
+"    # of 2560 x 4 KiB entries, 200 iterations, one thread on CPU 0:\n"
+"    " PROG_NAME " -m sg --entries 2560 --entry-size 4K --iterations 200 \\\n"
+"        --cpus 0 -d to_device\n"
+"    " PROG_NAME " -m dmaengine --channels 4 --folio 64K --sge 512 \\\n"
+"        --bytes-per-channel 1G\n"
+"    " PROG_NAME " -m dmaengine --prep-modes all --depth 4 --cpus 0-3 -c 4 \\\n"
+"        --src-node 0 --dst-node 1\n"
+"    " PROG_NAME " -m dmaengine --prep-modes memcpy --poll --verify\n"
+"    " PROG_NAME " -m dmaengine --prep-modes memcpy_sg,memcpy_vec \\\n"
+"        --folio 4K --dst-folio 64K -v\n"
+"    " PROG_NAME " -m dmaengine --json --samples > run.json\n"
+"    " PROG_NAME " -m dmaengine --device soft_dma.0 --csv > run.csv\n",
+		o->page_size);
 }
 
 static enum opt_id id_of_val(int val)
@@ -751,156 +900,4 @@ enum parse_status opts_parse(struct bench_opts *o, int argc, char **argv,
 	if (o->iterations && !given(o, O_SECONDS))
 		o->seconds = DMA_MAP_MAX_SECONDS;
 	return validate(o, err);
-}
-
-/* Joins two words that must stay on one line of --help. */
-#define NBSP	'\x1f'
-
-/* print_wrapped() - @text from column @col, wrapped at 79, indent @indent */
-static void print_wrapped(FILE *f, const char *text, int col, int indent)
-{
-	bool line_start = true;
-
-	while (*text) {
-		int len = strcspn(text, " ");
-
-		if (!line_start && col + 1 + len > 79) {
-			fprintf(f, "\n%*s", indent, "");
-			col = indent;
-			line_start = true;
-		}
-		if (!line_start) {
-			fputc(' ', f);
-			col++;
-		}
-		for (int i = 0; i < len; i++)
-			fputc(text[i] == NBSP ? ' ' : text[i], f);
-		col += len;
-		line_start = false;
-		text += len;
-		while (*text == ' ')
-			text++;
-	}
-	fputc('\n', f);
-}
-
-static void usage_options(const struct bench_opts *o, FILE *f,
-			  enum opt_scope scope)
-{
-	const int help_col = 26;
-	char accepts[128], text[1024];
-	int id, col;
-
-	for (id = 0; id < O_NR; id++) {
-		const struct opt_desc *d = &opt_table[id];
-
-		if (d->scope != scope)
-			continue;
-		if (d->short_opt)
-			col = fprintf(f, "    -%c, ", d->short_opt);
-		else
-			col = fprintf(f, "        ");
-		col += fprintf(f, "--%s%s%s", d->name, d->metavar ? " " : "",
-			       d->metavar ? d->metavar : "");
-		if (col >= help_col) {
-			fputc('\n', f);
-			col = 0;
-		}
-		col += fprintf(f, "%*s", help_col - col, "");
-		if (d->kind == K_FLAG || d->kind == K_ACTION) {
-			snprintf(text, sizeof(text), "%s", d->help);
-		} else {
-			const char *def = d->def ? d->def : d->def_help;
-
-			opt_accepts(o, id, accepts, sizeof(accepts));
-			if (def)
-				snprintf(text, sizeof(text), "%s [%s; default%c%s]",
-					 d->help, accepts, NBSP, def);
-			else
-				snprintf(text, sizeof(text), "%s [%s]", d->help,
-					 accepts);
-		}
-		print_wrapped(f, text, col, help_col);
-	}
-}
-
-void opts_usage(const struct bench_opts *o, FILE *f)
-{
-	fprintf(f,
-"NAME\n"
-"    " PROG_NAME " - DMA map/unmap latency and dmaengine memcpy benchmark\n"
-"\n"
-"SYNOPSIS\n"
-"    " PROG_NAME " [-m single|sg] [OPTION]...\n"
-"    " PROG_NAME " -m dmaengine [OPTION]...\n"
-"    " PROG_NAME " --system | --help | --version\n"
-"\n"
-"DESCRIPTION\n"
-"    The map modes (single, sg) time dma_map_*()/dma_unmap_*() in kernel\n"
-"    threads on the device bound to the dma_map_benchmark module; their\n"
-"    options, defaults and output are those of the kernel's selftest tool.\n"
-"    The options beyond upstream's (--entries, --entry-size, --iterations,\n"
-"    --cpus, --sync, --percentiles, -g above 1024) go through the module's\n"
-"    extended interface, DMA_MAP_BENCHMARK_EXT; without them the request is\n"
-"    upstream's, byte for byte (Documentation/map-modes.rst).\n"
-"    The dmaengine mode copies --bytes-per-channel per channel in batches\n"
-"    of --sge folios with each prep mode of --prep-modes, and times each\n"
-"    phase (Documentation/dmaengine-mode.rst). Every value is checked\n"
-"    before the kernel is asked.\n"
-"\n"
-"OPTIONS\n");
-	usage_options(o, f, SC_ALL);
-	fprintf(f, "\n  Map modes (-m single, -m sg):\n");
-	usage_options(o, f, SC_MAP);
-	fprintf(f, "\n  dmaengine mode (-m dmaengine):\n");
-	usage_options(o, f, SC_DMAENGINE);
-	fprintf(f,
-"\n"
-"    Long options take their value as --opt VALUE or --opt=VALUE. Sizes are\n"
-"    bytes with an optional K, M, G or T suffix (powers of 1024); the page\n"
-"    size here is %ld bytes.\n"
-"\n"
-"OUTPUT\n"
-"    Map modes: upstream's three lines (Documentation/map-modes.rst); with\n"
-"    the extended interface a line per timed operation follows (map, unmap,\n"
-"    and with --sync sync_cpu and sync_device):\n"
-"      OP count N mean US us sd US min US p50 US p90 US p99 US max US\n"
-"    in microseconds to the nanosecond; count is over all threads, sd the\n"
-"    standard deviation, p50/p90/p99 percentiles from a log-linear\n"
-"    histogram. --json adds results.ops.OP: count, mean_ns, stddev_ns,\n"
-"    min_ns, p50_ns, p90_ns, p99_ns and max_ns.\n"
-"\n"
-"    dmaengine: '#' lines (the kernel, the channels, the parameters, the\n"
-"    prep modes left out and why, the CPU frequency state), then a row per\n"
-"    prep mode: mean +- standard deviation over the runs of each phase in\n"
-"    ms, summed over channels ('-' where the row's mode has no such phase),\n"
-"    the prep calls of a run and GB/s (10^9 bytes/s); --csv and --json give\n"
-"    the same numbers for scripts (Documentation/dmaengine-mode.rst).\n"
-"\n"
-"EXIT STATUS\n"
-"    0 success; 1 the benchmark could not run or failed (open, ioctl), or\n"
-"    an invalid value of an option upstream's tool has (-m -t -s -n -b -d\n"
-"    -x -g), as upstream's tool exits; 2 any other invalid command line,\n"
-"    or a --cpus CPU that is not online.\n"
-"\n"
-"FILES\n"
-"    /sys/kernel/debug/dma_map_benchmark    map modes (a device bound)\n"
-"    /sys/kernel/debug/dmaengine_benchmark  dmaengine mode\n"
-"\n"
-"EXAMPLES\n"
-"    " PROG_NAME " -t 8 -s 30 -d from_device -g 8 -m sg\n"
-"    # the batched cache-sync series' workload (its 64.61%%): dma_map_sg()\n"
-"    # of 2560 x 4 KiB entries, 200 iterations, one thread on CPU 0:\n"
-"    " PROG_NAME " -m sg --entries 2560 --entry-size 4K --iterations 200 \\\n"
-"        --cpus 0 -d to_device\n"
-"    " PROG_NAME " -m dmaengine --channels 4 --folio 64K --sge 512 \\\n"
-"        --bytes-per-channel 1G\n"
-"    " PROG_NAME " -m dmaengine --prep-modes all --depth 4 --cpus 0-3 -c 4 \\\n"
-"        --src-node 0 --dst-node 1\n"
-"    " PROG_NAME " -m dmaengine --prep-modes memcpy --poll --verify\n"
-"    " PROG_NAME " -m dmaengine --prep-modes memcpy_sg,memcpy_vec \\\n"
-"        --folio 4K --dst-folio 64K -v\n"
-"    " PROG_NAME " -m dmaengine --json --samples > run.json\n"
-"    " PROG_NAME " -m dmaengine --device soft_dma.0 --csv > run.csv\n",
-		o->page_size);
 }

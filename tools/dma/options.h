@@ -112,9 +112,6 @@ void opts_init(struct bench_opts *o, long page_size);
 enum parse_status opts_parse(struct bench_opts *o, int argc, char **argv,
 			     FILE *out, FILE *err);
 
-/* opts_usage() - the --help text */
-void opts_usage(const struct bench_opts *o, FILE *f);
-
 /*
  * map_use_ext() - whether the map modes need DMA_MAP_BENCHMARK_EXT: more
  * than DMA_MAP_MAX_GRANULE entries, or any option the upstream ioctl lacks
@@ -131,11 +128,6 @@ uint64_t folio_bytes(const struct bench_opts *o);
  */
 unsigned int dst_folio_order(const struct bench_opts *o);
 uint64_t dst_folio_bytes(const struct bench_opts *o);
-/*
- * whole_dst_folios() - a batch (--sge source folios) is a whole number of
- * destination folios, as the kernel requires
- */
-bool whole_dst_folios(const struct bench_opts *o);
 
 /* Names of the enum values, for reports. */
 const char *mode_name(enum bench_mode mode);		/* "single", "sg", "dmaengine" */

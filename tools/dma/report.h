@@ -97,7 +97,4 @@ void report_dmaengine(FILE *f, const struct report_ctx *ctx,
 /* dmaengine_channels_used() - channels the run used, as far as known */
 unsigned int dmaengine_channels_used(const struct dmaengine_benchmark *b);
 
-/* dmaengine_modes_run() - DMAENGINE_BENCH_PREP_* bits of the modes that ran */
-unsigned int dmaengine_modes_run(const struct dmaengine_benchmark *b);
-
 #endif

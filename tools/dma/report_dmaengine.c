@@ -129,7 +129,8 @@ unsigned int dmaengine_channels_used(const struct dmaengine_benchmark *b)
 	return b->channels_used ? b->channels_used : b->channels;
 }
 
-unsigned int dmaengine_modes_run(const struct dmaengine_benchmark *b)
+/* dmaengine_modes_run() - DMAENGINE_BENCH_PREP_* bits of the modes that ran */
+static unsigned int dmaengine_modes_run(const struct dmaengine_benchmark *b)
 {
 	return b->prep_modes_run ? b->prep_modes_run : b->prep_modes;
 }
