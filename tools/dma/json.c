@@ -220,6 +220,16 @@ void json_key_string_or_null(struct json *j, const char *key, const char *s)
 		json_null(j);
 }
 
+void json_key_uint_or_null(struct json *j, const char *key,
+			   unsigned long long v, bool known)
+{
+	json_key(j, key);
+	if (known)
+		json_uint(j, v);
+	else
+		json_null(j);
+}
+
 void json_key_mean_stddev(struct json *j, const char *key, double mean,
 			  double stddev, int decimals)
 {

@@ -46,6 +46,9 @@ void json_key_int(struct json *j, const char *key, long long v);
 void json_key_bool(struct json *j, const char *key, bool v);
 /* json_key_string_or_null() - member @key: @s, or null when @s is NULL */
 void json_key_string_or_null(struct json *j, const char *key, const char *s);
+/* json_key_uint_or_null() - member @key: @v, or null when !@known */
+void json_key_uint_or_null(struct json *j, const char *key,
+			   unsigned long long v, bool known);
 
 /* json_key_mean_stddev() - member @key: {"mean":@mean,"stddev":@stddev} */
 void json_key_mean_stddev(struct json *j, const char *key, double mean,

@@ -779,17 +779,6 @@ static void json_modes_run(struct json *j, const struct dmaengine_report *r)
 	json_array_end(j);
 }
 
-/* member @key: @v, or null when @known is 0 */
-static void json_key_uint_or_null(struct json *j, const char *key,
-				  unsigned long long v, unsigned long long known)
-{
-	json_key(j, key);
-	if (known)
-		json_uint(j, v);
-	else
-		json_null(j);
-}
-
 static void json_system(struct json *j, const struct report_ctx *ctx)
 {
 	const struct cpufreq_info *fi = ctx->cpufreq;

@@ -262,7 +262,8 @@ static char *node_file(const char *root, unsigned int n, const char *name)
 static void json_numa_node(struct json *j, const char *root, unsigned int n)
 {
 	char *text, *p, *end, *mem;
-	long long v;
+	long long v = 0;
+	bool known;
 
 	json_object_begin(j);
 	json_key_uint(j, "node", n);
@@ -271,11 +272,8 @@ static void json_numa_node(struct json *j, const char *root, unsigned int n)
 	free(text);
 	text = node_file(root, n, "meminfo");
 	mem = text ? strstr(text, "MemTotal:") : NULL;
-	json_key(j, "mem_total_kb");
-	if (mem && sscanf(mem, "MemTotal: %lld", &v) == 1 && v >= 0)
-		json_int(j, v);
-	else
-		json_null(j);
+	known = mem && sscanf(mem, "MemTotal: %lld", &v) == 1 && v >= 0;
+	json_key_uint_or_null(j, "mem_total_kb", v, known);
 	free(text);
 	text = node_file(root, n, "distance");
 	json_key(j, "distance");
@@ -363,11 +361,7 @@ void report_system_json(FILE *f, const char *root)
 					  sizeof(model)) ? model : NULL);
 	free(cpuinfo);
 	free(dt);
-	json_key(&j, "cpus");
-	if (cpus > 0)
-		json_int(&j, cpus);
-	else
-		json_null(&j);
+	json_key_uint_or_null(&j, "cpus", cpus, cpus > 0);
 	json_dir(&j, "numa", root, "/sys/devices/system/node", is_node,
 		 json_node_entry);
 	json_key(&j, "page_size");
