@@ -298,26 +298,12 @@ static int is_entry(const struct dirent *de)
 	return de->d_name[0] != '.';
 }
 
-static void json_node_entry(struct json *j, const char *root,
-			    const char *name)
-{
-	json_numa_node(j, root, strtoul(name + strlen("node"), NULL, 10));
-}
-
-static void json_name_entry(struct json *j, const char *root,
-			    const char *name)
-{
-	(void)root;
-	json_string(j, name);
-}
-
 /*
- * member @key: an array of what @entry writes for each entry of @root@dir
- * that @filter takes, in version order (node2 before node10)
+ * member @key: an array of the entries of @root@dir, in version order (node2
+ * before node10): with @nodes each nodeN's object, else each entry's name
  */
 static void json_dir(struct json *j, const char *key, const char *root,
-		     const char *dir, int (*filter)(const struct dirent *),
-		     void (*entry)(struct json *, const char *, const char *))
+		     const char *dir, bool nodes)
 {
 	struct dirent **de;
 	char path[4096];
@@ -326,9 +312,13 @@ static void json_dir(struct json *j, const char *key, const char *root,
 	json_key(j, key);
 	json_array_begin(j);
 	snprintf(path, sizeof(path), "%s%s", root, dir);
-	n = scandir(path, &de, filter, versionsort);
+	n = scandir(path, &de, nodes ? is_node : is_entry, versionsort);
 	for (i = 0; i < n; i++) {
-		entry(j, root, de[i]->d_name);
+		if (nodes)
+			json_numa_node(j, root, strtoul(de[i]->d_name + strlen("node"),
+							NULL, 10));
+		else
+			json_string(j, de[i]->d_name);
 		free(de[i]);
 	}
 	if (n >= 0)
@@ -362,15 +352,13 @@ void report_system_json(FILE *f, const char *root)
 	free(cpuinfo);
 	free(dt);
 	json_key_uint_or_null(&j, "cpus", cpus, cpus > 0);
-	json_dir(&j, "numa", root, "/sys/devices/system/node", is_node,
-		 json_node_entry);
+	json_dir(&j, "numa", root, "/sys/devices/system/node", true);
 	json_key(&j, "page_size");
 	json_int(&j, page > 0 ? page : 4096);
 	json_key_file(&j, "cmdline", root, "/proc/cmdline");
 	json_key_file(&j, "dmi_product", root,
 		      "/sys/class/dmi/id/product_name");
-	json_dir(&j, "iommus", root, "/sys/class/iommu", is_entry,
-		 json_name_entry);
+	json_dir(&j, "iommus", root, "/sys/class/iommu", false);
 	json_object_end(&j);
 	json_object_end(&j);
 	fputc('\n', f);
