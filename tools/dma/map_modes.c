@@ -49,22 +49,9 @@ void map_fill_request(const struct bench_opts *o, struct map_benchmark *m)
 	map_ext_to_legacy(&e, m);
 }
 
-static int map_run_ext(int fd, const struct bench_opts *o,
-		       const struct report_ctx *ctx)
-{
-	struct map_benchmark_ext m;
-
-	map_fill_ext_request(o, &m);
-	if (ioctl(fd, DMA_MAP_BENCHMARK_EXT, &m)) {
-		print_map_ext_ioctl_error(stderr, errno, &m);
-		return 1;
-	}
-	report_map_ext(stdout, ctx, o, &m);
-	return 0;
-}
-
 int map_run(const struct bench_opts *o, const struct report_ctx *ctx)
 {
+	struct map_benchmark_ext e;
 	struct map_benchmark m;
 	int fd, ret = 0;
 
@@ -74,7 +61,13 @@ int map_run(const struct bench_opts *o, const struct report_ctx *ctx)
 	if (fd < 0)
 		return 1;
 	if (map_use_ext(o)) {
-		ret = map_run_ext(fd, o, ctx);
+		map_fill_ext_request(o, &e);
+		if (ioctl(fd, DMA_MAP_BENCHMARK_EXT, &e)) {
+			print_map_ext_ioctl_error(stderr, errno, &e);
+			ret = 1;
+		} else {
+			report_map_ext(stdout, ctx, o, &e);
+		}
 	} else {
 		map_fill_request(o, &m);
 		if (ioctl(fd, DMA_MAP_BENCHMARK, &m)) {
