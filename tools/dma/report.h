@@ -23,8 +23,9 @@ struct report_ctx {
 };
 
 /*
- * Upstream's three lines, byte for byte: Linux 6.12's tool's, or with
- * @with_mode (-m given) the sg series' header line naming the mode.
+ * Upstream's three lines, byte for byte: Linux 6.12's tool's
+ * (tools/testing/selftests/dma/dma_map_benchmark.c), or with @with_mode (-m
+ * given) the sg series' header line naming the mode.
  */
 void report_map_text(FILE *f, const struct map_benchmark *m, bool with_mode);
 void report_map_json(FILE *f, const struct report_ctx *ctx,

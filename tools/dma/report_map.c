@@ -23,11 +23,6 @@ static const char *map_mode_enum_name(unsigned int mode)
 	}
 }
 
-/*
- * Upstream's lines, byte for byte: without -m those of Linux 6.12's tool
- * (tools/testing/selftests/dma/dma_map_benchmark.c); with -m the sg
- * series' header line, which names the mode, then the same two.
- */
 void report_map_text(FILE *f, const struct map_benchmark *m, bool with_mode)
 {
 	const char *dir = dir_name(m->dma_dir);
