@@ -208,11 +208,8 @@ void print_map_ext_ioctl_error(FILE *f, int err,
  * run 3 of 20, prep_memcpy_sg"
  */
 static void where(char *buf, size_t len, const struct dmaengine_benchmark *b,
-		  const struct dmaengine_bench_channel *channels)
+		  const struct dmaengine_bench_channel *ch)
 {
-	const struct dmaengine_bench_channel *ch =
-		channels && b->error_channel < b->channels ?
-		&channels[b->error_channel] : NULL;
 	const char *mode = prep_mode_name(b->error_prep_mode);
 	char at[128], run[48], num[32];
 
@@ -351,15 +348,15 @@ void print_dmaengine_error(FILE *f, int err,
 			   const struct dmaengine_bench_channel *channels,
 			   const struct bench_opts *o)
 {
-	const struct dmaengine_bench_channel *ch = NULL;
+	const struct dmaengine_bench_channel *ch =
+		channels && b->error_channel < b->channels ?
+		&channels[b->error_channel] : NULL;
 	char at[256], chan[128], folio[32], total[32], per[32];
 	uint64_t bytes, batch;
 
 	fprintf(f, PROG_NAME ": DMAENGINE_BENCHMARK failed: %s\n",
 		strerror(err));
-	where(at, sizeof(at), b, channels);
-	if (channels && b->error_channel < b->channels)
-		ch = &channels[b->error_channel];
+	where(at, sizeof(at), b, ch);
 	format_size((uint64_t)o->page_size << b->folio_order, folio,
 		    sizeof(folio));
 	fprintf(f, PROG_NAME ": ");
