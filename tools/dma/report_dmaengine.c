@@ -158,8 +158,7 @@ static void channel_name(const struct dmaengine_report *r, unsigned int i,
 static void cpus_text(const struct dmaengine_benchmark *b, char *buf,
 		      size_t len)
 {
-	format_cpu_list(b->nr_cpus && b->cpus_ptr ?
-			(const uint32_t *)(uintptr_t)b->cpus_ptr : NULL,
+	format_cpu_list((const uint32_t *)(uintptr_t)b->cpus_ptr,
 			b->cpus_ptr ? b->nr_cpus : 0, buf, len);
 }
 
@@ -377,10 +376,9 @@ static void folio_cell(const struct dmaengine_report *r, char *cell)
 static void row_cells(const struct dmaengine_report *r, const struct row *row,
 		      char (*cells)[CELL_LEN])
 {
-	const char *mode = prep_mode_name(row->prep_mode);
 	int c;
 
-	snprintf(cells[C_MODE], CELL_LEN, "%s", mode ? mode : "?");
+	snprintf(cells[C_MODE], CELL_LEN, "%s", prep_mode_name(row->prep_mode));
 	snprintf(cells[C_CHAN], CELL_LEN, "%s", row->chan);
 	folio_cell(r, cells[C_FOLIO]);
 	snprintf(cells[C_SGE], CELL_LEN, "%u", r->b->sge);
