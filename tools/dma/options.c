@@ -453,7 +453,7 @@ static bool choice_matches(const char *name, const char *arg)
 	return !*name && !*arg;
 }
 
-static int parse_choice(const struct choice *c, const char *arg, int *out)
+static int parse_choice(const struct choice *c, const char *arg, long long *out)
 {
 	for (; c->name; c++) {
 		if (choice_matches(c->name, arg)) {
@@ -465,10 +465,10 @@ static int parse_choice(const struct choice *c, const char *arg, int *out)
 }
 
 /* parse_choices() - "a,b": the values of each, or'ed; no empty item */
-static int parse_choices(const struct choice *c, const char *arg, int *out)
+static int parse_choices(const struct choice *c, const char *arg, long long *out)
 {
 	char item[64];
-	int v;
+	long long v;
 
 	*out = 0;
 	do {
@@ -505,37 +505,36 @@ static int store(struct bench_opts *o, enum opt_id id, const char *arg,
 		 FILE *err)
 {
 	const struct opt_desc *d = &opt_table[id];
-	long long n = 0;
-	uint64_t size = 0;
-	int choice = 0;
-	long nr_cpus = 0;
+	long long v = 0;	/* what the field is set to */
+	uint64_t size;
 
 	switch (d->kind) {
 	case K_INT:
-		if (parse_int(arg, d->min, d->max, &n))
+		if (parse_int(arg, d->min, d->max, &v))
 			return bad_value(o, id, arg, err);
 		break;
 	case K_SIZE:
 		if (parse_size(arg, &size) || size < (uint64_t)d->min ||
 		    size > (uint64_t)d->max)
 			return bad_value(o, id, arg, err);
+		v = size;
 		break;
 	case K_ORDER:
-		if (parse_int(arg, 0, max_order(o), &n))
+		if (parse_int(arg, 0, max_order(o), &v))
 			return bad_value(o, id, arg, err);
 		break;
 	case K_FOLIO:
 		if (parse_size(arg, &size) || !is_pow2(size) ||
 		    size < (uint64_t)o->page_size || size > FOLIO_MAX_BYTES)
 			return bad_value(o, id, arg, err);
-		n = ilog2_u64(size / (uint64_t)o->page_size);
+		v = ilog2_u64(size / (uint64_t)o->page_size);
 		break;
 	case K_CHOICE:
-		if (parse_choice(d->choices, arg, &choice))
+		if (parse_choice(d->choices, arg, &v))
 			return bad_value(o, id, arg, err);
 		break;
 	case K_CHOICES:
-		if (parse_choices(d->choices, arg, &choice))
+		if (parse_choices(d->choices, arg, &v))
 			return bad_value(o, id, arg, err);
 		break;
 	case K_NAME:
@@ -543,9 +542,8 @@ static int store(struct bench_opts *o, enum opt_id id, const char *arg,
 			return bad_value(o, id, arg, err);
 		break;
 	case K_CPUS:
-		nr_cpus = parse_cpu_list(arg, CPU_MAX, o->cpus,
-					 DMA_MAP_MAX_CPUS);
-		if (nr_cpus < 0) {
+		v = parse_cpu_list(arg, CPU_MAX, o->cpus, DMA_MAP_MAX_CPUS);
+		if (v < 0) {
 			o->nr_cpus = 0;
 			return bad_value(o, id, arg, err);
 		}
@@ -556,14 +554,11 @@ static int store(struct bench_opts *o, enum opt_id id, const char *arg,
 	}
 
 	if (id == O_BUFFERS)	/* the other flags stay */
-		choice |= o->flags & ~DMAENGINE_BENCH_F_DISTINCT;
+		v |= o->flags & ~DMAENGINE_BENCH_F_DISTINCT;
 	if (d->kind == K_NAME)
 		strcpy((char *)o + d->off, arg);
 	else
-		set_field(o, d, d->kind == K_SIZE ? (long long)size :
-			  d->kind == K_CHOICE || d->kind == K_CHOICES ? choice :
-			  d->kind == K_CPUS ? nr_cpus :
-			  d->kind == K_FLAG ? d->value : n);
+		set_field(o, d, d->kind == K_FLAG ? d->value : v);
 	o->flags |= d->flag;
 	return 0;
 }
