@@ -376,10 +376,7 @@ void print_dmaengine_error(FILE *f, int err,
 		break;
 	case DMAENGINE_BENCH_ERR_INVAL:
 		fprintf(f, "a field is out of range; see dmesg for the field the kernel refused");
-		/*
-		 * A module from before memcpy_vec refuses the default request
-		 * (every mode); the tool does not ask again without it.
-		 */
+		/* the default request, to a module from before memcpy_vec: dmaengine.c */
 		if (o->flags & DMAENGINE_BENCH_F_SKIP_MISSING &&
 		    b->prep_modes & DMAENGINE_BENCH_PREP_MEMCPY_VEC)
 			fprintf(f, ". If it says 'invalid prep_modes', the module is older than this tool and does not know prep mode memcpy_vec, which runs without --prep-modes: load the module built from the tool's tree, or name the modes it has with --prep-modes (e.g. memcpy,cpu)");
