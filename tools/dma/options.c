@@ -328,11 +328,10 @@ const char *prep_modes_name(unsigned int prep_modes)
 		return list;
 	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
 		bit = 1U << prep_mode_order[i];
-		name = choice_name(prep_choices, bit);
 		if (prep_modes & bit)
 			snprintf(list + strlen(list),
 				 sizeof(lists[0]) - strlen(list), "%s%s",
-				 list[0] ? "," : "", name ? name : "?");
+				 list[0] ? "," : "", choice_name(prep_choices, bit));
 	}
 	return list;
 }
