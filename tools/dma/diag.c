@@ -1,8 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
- * Runtime errors: why the debugfs file cannot be opened and what to do,
- * and what a failed ioctl means.
- */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

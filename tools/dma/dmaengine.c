@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * dmaengine mode: DMAENGINE_BENCHMARK, no device binding needed.
- *
  * The tool sends version 2 of struct dmaengine_benchmark. A module older
  * than the tool refuses it with E2BIG (its tail is not zero); when the
  * options need nothing of version 2, the tool asks again with version 1.

@@ -1,7 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
- * A small streaming JSON writer.
- */
 #include <math.h>
 #include <string.h>
 

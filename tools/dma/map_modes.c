@@ -1,8 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
- * Map modes (single, sg): DMA_MAP_BENCHMARK on the bound device, or
- * DMA_MAP_BENCHMARK_EXT for what upstream's interface cannot ask.
- */
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>

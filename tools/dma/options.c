@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Command line: the option table, parsing, validation and --help.
- *
  * One table describes every option: its names, what it accepts, its default
  * and its help line. Parsing, the error messages, the defaults and --help
  * are all driven by it, so they cannot disagree.
