@@ -15,9 +15,7 @@ struct stat_acc {
 
 static inline void stat_init(struct stat_acc *a)
 {
-	a->n = 0;
-	a->mean = 0;
-	a->m2 = 0;
+	*a = (struct stat_acc){ .n = 0 };
 }
 
 static inline void stat_add(struct stat_acc *a, double x)
