@@ -38,14 +38,27 @@ struct figure {
 #define NS_PER_MS	1e6
 #define BYTES_PER_GB	1e9
 
-/* Mean and standard deviation over the runs. */
-enum phase {
-	PH_RUN, PH_PREP, PH_SUBMIT, PH_ISSUE, PH_WAIT, PH_MAP, PH_UNMAP,
+/*
+ * One run's totals (the counts, CT_*), then the means and standard
+ * deviations over the runs (the phases, PH_*): the order of CSV and JSON.
+ */
+enum figure_id {
+	CT_BYTES, CT_PREP_CALLS, CT_SUBMITS, CT_BATCHES, CT_SEGMENTS,
+	CT_NR,
+	PH_RUN = CT_NR, PH_PREP, PH_SUBMIT, PH_ISSUE, PH_WAIT, PH_MAP, PH_UNMAP,
 	PH_COPY, PH_CONVERT, PH_STALLS, PH_GBPS,
-	PH_NR
+	FIG_NR
 };
 
-static const struct figure phases[PH_NR] = {
+static const struct figure figures[FIG_NR] = {
+	[CT_BYTES] = { "bytes", "bytes", 1, DMAENGINE_BENCH_PREP_ALL,
+		       R(bytes) },
+	[CT_PREP_CALLS] = { "prep_calls", "count", 1, PREP_DMA, R(prep_calls) },
+	[CT_SUBMITS] = { "submits", "count", 1, PREP_DMA, R(submits) },
+	[CT_BATCHES] = { "batches", "count", 1, DMAENGINE_BENCH_PREP_ALL,
+			 R(batches) },
+	[CT_SEGMENTS] = { "segments", "count", 1, DMAENGINE_BENCH_PREP_ALL,
+			  R(segments) },
 	[PH_RUN] = { "run_ms", "ms", NS_PER_MS, DMAENGINE_BENCH_PREP_ALL,
 		     R(run_ns) },
 	[PH_PREP] = { "prep_ms", "ms", NS_PER_MS, PREP_DMA, R(prep_ns) },
@@ -63,43 +76,23 @@ static const struct figure phases[PH_NR] = {
 		      R(bytes_per_sec) },
 };
 
-/* Totals of one run. */
-enum count {
-	CT_BYTES, CT_PREP_CALLS, CT_SUBMITS, CT_BATCHES, CT_SEGMENTS,
-	CT_NR
-};
-
-static const struct figure counts[CT_NR] = {
-	[CT_BYTES] = { "bytes", "bytes", 1, DMAENGINE_BENCH_PREP_ALL,
-		       R(bytes) },
-	[CT_PREP_CALLS] = { "prep_calls", "count", 1, PREP_DMA, R(prep_calls) },
-	[CT_SUBMITS] = { "submits", "count", 1, PREP_DMA, R(submits) },
-	[CT_BATCHES] = { "batches", "count", 1, DMAENGINE_BENCH_PREP_ALL,
-			 R(batches) },
-	[CT_SEGMENTS] = { "segments", "count", 1, DMAENGINE_BENCH_PREP_ALL,
-			  R(segments) },
-};
-
 /*
  * A sample's fields as the JSON's "samples" name them, in its order, and
- * the phase (as in phases[]) or count of a per-channel row each one feeds.
+ * the figure of a per-channel row each one feeds.
  */
-#define SAMPLE(f, p, c)	{ #f, offsetof(struct dmaengine_bench_sample, f), p, c }
+#define SAMPLE(f, fig)	{ #f, offsetof(struct dmaengine_bench_sample, f), fig }
 static const struct {
 	const char *key;
 	size_t off;
-	enum phase phase;	/* PH_NR: none */
-	enum count count;	/* CT_NR: none */
+	enum figure_id fig;	/* FIG_NR: none */
 } sample_fields[] = {
-	SAMPLE(start_ns, PH_NR, CT_NR), SAMPLE(end_ns, PH_NR, CT_NR),
-	SAMPLE(prep_ns, PH_PREP, CT_NR), SAMPLE(submit_ns, PH_SUBMIT, CT_NR),
-	SAMPLE(issue_ns, PH_ISSUE, CT_NR), SAMPLE(wait_ns, PH_WAIT, CT_NR),
-	SAMPLE(map_ns, PH_MAP, CT_NR), SAMPLE(unmap_ns, PH_UNMAP, CT_NR),
-	SAMPLE(copy_ns, PH_COPY, CT_NR), SAMPLE(convert_ns, PH_CONVERT, CT_NR),
-	SAMPLE(bytes, PH_NR, CT_BYTES),
-	SAMPLE(prep_calls, PH_NR, CT_PREP_CALLS),
-	SAMPLE(submits, PH_NR, CT_SUBMITS),
-	SAMPLE(prep_stalls, PH_STALLS, CT_NR),
+	SAMPLE(start_ns, FIG_NR), SAMPLE(end_ns, FIG_NR),
+	SAMPLE(prep_ns, PH_PREP), SAMPLE(submit_ns, PH_SUBMIT),
+	SAMPLE(issue_ns, PH_ISSUE), SAMPLE(wait_ns, PH_WAIT),
+	SAMPLE(map_ns, PH_MAP), SAMPLE(unmap_ns, PH_UNMAP),
+	SAMPLE(copy_ns, PH_COPY), SAMPLE(convert_ns, PH_CONVERT),
+	SAMPLE(bytes, CT_BYTES), SAMPLE(prep_calls, CT_PREP_CALLS),
+	SAMPLE(submits, CT_SUBMITS), SAMPLE(prep_stalls, PH_STALLS),
 };
 
 #define NR_SAMPLE_FIELDS \
@@ -121,7 +114,7 @@ struct row {
 	unsigned int runs;
 	bool totals;			/* batches and segments are known */
 	uint64_t count[CT_NR];
-	double mean[PH_NR], stddev[PH_NR];
+	double mean[FIG_NR], stddev[FIG_NR];	/* from PH_RUN */
 };
 
 unsigned int dmaengine_channels_used(const struct dmaengine_benchmark *b)
@@ -204,13 +197,13 @@ static void row_from_result(const struct dmaengine_report *r,
 	row->runs = res->r.runs;
 	row->totals = true;
 	for (k = 0; k < CT_NR; k++)
-		row->count[k] = *(const uint64_t *)at_off(res, counts[k].off);
-	for (p = 0; p < PH_NR; p++) {
+		row->count[k] = *(const uint64_t *)at_off(res, figures[k].off);
+	for (p = PH_RUN; p < FIG_NR; p++) {
 		const struct dmaengine_bench_stat *st =
-			at_off(res, phases[p].off);
+			at_off(res, figures[p].off);
 
-		row->mean[p] = st->mean / phases[p].scale;
-		row->stddev[p] = st->stddev / phases[p].scale;
+		row->mean[p] = st->mean / figures[p].scale;
+		row->stddev[p] = st->stddev / figures[p].scale;
 	}
 }
 
@@ -219,7 +212,7 @@ static bool row_from_samples(const struct dmaengine_report *r,
 			     unsigned int mode, unsigned int ch,
 			     struct row *row)
 {
-	struct stat_acc acc[PH_NR];
+	struct stat_acc acc[FIG_NR];
 	unsigned int i;
 	size_t k;
 	int p;
@@ -228,7 +221,7 @@ static bool row_from_samples(const struct dmaengine_report *r,
 	row->prep_mode = mode;
 	row->channel = ch;
 	channel_name(r, ch, row->chan, sizeof(row->chan));
-	for (p = 0; p < PH_NR; p++)
+	for (p = PH_RUN; p < FIG_NR; p++)
 		stat_init(&acc[p]);
 	for (i = 0; r->samples && i < r->b->samples_written; i++) {
 		const struct dmaengine_bench_sample *s = &r->samples[i];
@@ -241,17 +234,16 @@ static bool row_from_samples(const struct dmaengine_report *r,
 		if (run_ns)	/* bytes per ns is GB/s */
 			stat_add(&acc[PH_GBPS], (double)s->bytes / run_ns);
 		for (k = 0; k < NR_SAMPLE_FIELDS; k++) {
-			p = sample_fields[k].phase;
-			if (p != PH_NR)
+			p = sample_fields[k].fig;
+			if (p < CT_NR)
+				row->count[p] = sample_field(s, k);
+			else if (p != FIG_NR)
 				stat_add(&acc[p], sample_field(s, k) /
-						  phases[p].scale);
-			if (sample_fields[k].count != CT_NR)
-				row->count[sample_fields[k].count] =
-					sample_field(s, k);
+						  figures[p].scale);
 		}
 	}
 	row->runs = acc[PH_RUN].n;
-	for (p = 0; p < PH_NR; p++) {
+	for (p = PH_RUN; p < FIG_NR; p++) {
 		row->mean[p] = stat_mean(&acc[p]);
 		row->stddev[p] = stat_stddev(&acc[p]);
 	}
@@ -293,49 +285,40 @@ enum column {
  * phase, or a count) or the row's key. The JSON's "table" member says the
  * same to scripts, which lay their tables out by it.
  */
-#define COL(h, w, k)		{ .head = h, .width = w, .key = k, \
-				  .phase = PH_NR, .count = CT_NR }
-#define PHASE_COL(h, w, p)	{ .head = h, .width = w, .key = NULL, \
-				  .phase = p, .count = CT_NR }
-#define COUNT_COL(h, w, c)	{ .head = h, .width = w, .key = NULL, \
-				  .phase = PH_NR, .count = c }
+#define COL(h, w, k)	{ .head = h, .width = w, .key = k, .fig = FIG_NR }
+#define FIG_COL(h, w, f)	{ .head = h, .width = w, .key = NULL, .fig = f }
 static const struct {
 	const char *head;
 	int width;
 	const char *key;	/* NULL: the figure's */
-	enum phase phase;	/* PH_NR: not a phase */
-	enum count count;	/* CT_NR: not a count */
+	enum figure_id fig;	/* FIG_NR: not a figure */
 } columns[C_NR] = {
 	[C_MODE] = COL("mode", 14, "prep_mode"),
 	[C_CHAN] = COL("chan", 4, "chan"),
 	[C_FOLIO] = COL("folio", 5, "folio_bytes"),
 	[C_SGE] = COL("sge", 3, "sge"),
-	[C_RUN] = PHASE_COL("run_ms", 15, PH_RUN),
-	[C_PREP] = PHASE_COL("prep_ms", 14, PH_PREP),
-	[C_SUBMIT] = PHASE_COL("submit_ms", 13, PH_SUBMIT),
-	[C_ISSUE] = PHASE_COL("issue_ms", 11, PH_ISSUE),
-	[C_WAIT] = PHASE_COL("wait_ms", 17, PH_WAIT),
-	[C_MAP] = PHASE_COL("map_ms", 13, PH_MAP),
-	[C_UNMAP] = PHASE_COL("unmap_ms", 13, PH_UNMAP),
-	[C_COPY] = PHASE_COL("copy_ms", 15, PH_COPY),
-	[C_CALLS] = COUNT_COL("prep_calls", 10, CT_PREP_CALLS),
-	[C_GBPS] = PHASE_COL("GB/s", 11, PH_GBPS),
-	[C_CONVERT] = PHASE_COL("convert_ms", 13, PH_CONVERT),
-	[C_STALLS] = PHASE_COL("prep_stalls", 11, PH_STALLS),
-	[C_SUBMITS] = COUNT_COL("submits", 7, CT_SUBMITS),
-	[C_BATCHES] = COUNT_COL("batches", 7, CT_BATCHES),
-	[C_SEGMENTS] = COUNT_COL("segments", 8, CT_SEGMENTS),
-	[C_BYTES] = COUNT_COL("bytes", 5, CT_BYTES),
+	[C_RUN] = FIG_COL("run_ms", 15, PH_RUN),
+	[C_PREP] = FIG_COL("prep_ms", 14, PH_PREP),
+	[C_SUBMIT] = FIG_COL("submit_ms", 13, PH_SUBMIT),
+	[C_ISSUE] = FIG_COL("issue_ms", 11, PH_ISSUE),
+	[C_WAIT] = FIG_COL("wait_ms", 17, PH_WAIT),
+	[C_MAP] = FIG_COL("map_ms", 13, PH_MAP),
+	[C_UNMAP] = FIG_COL("unmap_ms", 13, PH_UNMAP),
+	[C_COPY] = FIG_COL("copy_ms", 15, PH_COPY),
+	[C_CALLS] = FIG_COL("prep_calls", 10, CT_PREP_CALLS),
+	[C_GBPS] = FIG_COL("GB/s", 11, PH_GBPS),
+	[C_CONVERT] = FIG_COL("convert_ms", 13, PH_CONVERT),
+	[C_STALLS] = FIG_COL("prep_stalls", 11, PH_STALLS),
+	[C_SUBMITS] = FIG_COL("submits", 7, CT_SUBMITS),
+	[C_BATCHES] = FIG_COL("batches", 7, CT_BATCHES),
+	[C_SEGMENTS] = FIG_COL("segments", 8, CT_SEGMENTS),
+	[C_BYTES] = FIG_COL("bytes", 5, CT_BYTES),
 };
 
 /* the figure column @c shows, or NULL */
 static const struct figure *column_figure(int c)
 {
-	if (columns[c].phase != PH_NR)
-		return &phases[columns[c].phase];
-	if (columns[c].count != CT_NR)
-		return &counts[columns[c].count];
-	return NULL;
+	return columns[c].fig == FIG_NR ? NULL : &figures[columns[c].fig];
 }
 
 static bool column_verbose(int c)
@@ -357,7 +340,7 @@ static int display_width(const char *s)
 }
 
 /* count_known() - per-channel rows (no totals) have no batches, segments */
-static bool count_known(const struct row *row, enum count k)
+static bool count_known(const struct row *row, enum figure_id k)
 {
 	return row->totals || (k != CT_BATCHES && k != CT_SEGMENTS);
 }
@@ -384,18 +367,17 @@ static void row_cells(const struct dmaengine_report *r, const struct row *row,
 	snprintf(cells[C_SGE], CELL_LEN, "%u", r->b->sge);
 	for (c = 0; c < C_NR; c++) {
 		const struct figure *fig = column_figure(c);
-		enum phase p = columns[c].phase;
-		enum count k = columns[c].count;
+		enum figure_id k = columns[c].fig;
 
 		if (!fig)
 			continue;
 		/* '-': a figure the row's mode lacks, or an unknown count */
 		if (!(fig->prep_modes & (1U << row->prep_mode)) ||
-		    (p == PH_NR && !count_known(row, k)))
+		    (k < CT_NR && !count_known(row, k)))
 			strcpy(cells[c], "-");
-		else if (p != PH_NR)
+		else if (k >= PH_RUN)
 			snprintf(cells[c], CELL_LEN, "%.2f \u00b1 %.2f",
-				 row->mean[p], row->stddev[p]);
+				 row->mean[k], row->stddev[k]);
 		else
 			snprintf(cells[c], CELL_LEN, "%llu",
 				 (unsigned long long)row->count[k]);
@@ -648,9 +630,9 @@ static void csv_header(FILE *f)
 
 	fputs("mode,chan,folio_order,folio_bytes,sge,depth,buffers,cpus,runs", f);
 	for (k = 0; k < CT_NR; k++)
-		fprintf(f, ",%s", counts[k].key);
-	for (p = 0; p < PH_NR; p++)
-		fprintf(f, ",%s_mean,%s_stddev", phases[p].key, phases[p].key);
+		fprintf(f, ",%s", figures[k].key);
+	for (p = PH_RUN; p < FIG_NR; p++)
+		fprintf(f, ",%s_mean,%s_stddev", figures[p].key, figures[p].key);
 	fputs(",cpufreq_governor,cpu_cur_khz_min,cpu_cur_khz_max,cpu_max_khz,boost,dst_folio_order,dst_folio_bytes\n",
 	      f);
 }
@@ -675,7 +657,7 @@ void report_dmaengine_csv(FILE *f, const struct report_ctx *ctx,
 		fprintf(f, ",%u", row.runs);
 		for (k = 0; k < CT_NR; k++)
 			fprintf(f, ",%llu", (unsigned long long)row.count[k]);
-		for (p = 0; p < PH_NR; p++)
+		for (p = PH_RUN; p < FIG_NR; p++)
 			fprintf(f, ",%.6f,%.6f", row.mean[p], row.stddev[p]);
 		csv_cpufreq(f, ctx->cpufreq);
 		fprintf(f, ",%u,%llu\n", report_dst_order(r),
@@ -701,9 +683,9 @@ static void json_figures_of(struct json *j, const struct row *row)
 	json_key_uint(j, "runs", row->runs);
 	for (k = 0; k < CT_NR; k++)
 		if (count_known(row, k))
-			json_key_uint(j, counts[k].key, row->count[k]);
-	for (p = 0; p < PH_NR; p++)
-		json_key_mean_stddev(j, phases[p].key, row->mean[p],
+			json_key_uint(j, figures[k].key, row->count[k]);
+	for (p = PH_RUN; p < FIG_NR; p++)
+		json_key_mean_stddev(j, figures[p].key, row->mean[p],
 				     row->stddev[p], 6);
 }
 
@@ -887,14 +869,12 @@ static void json_figure(struct json *j, const struct figure *fig,
  */
 static void json_description(struct json *j)
 {
-	int k, p, c;
+	int k, c;
 
 	json_key(j, "figures");
 	json_array_begin(j);
-	for (k = 0; k < CT_NR; k++)
-		json_figure(j, &counts[k], "total");
-	for (p = 0; p < PH_NR; p++)
-		json_figure(j, &phases[p], "mean_stddev");
+	for (k = 0; k < FIG_NR; k++)
+		json_figure(j, &figures[k], k < CT_NR ? "total" : "mean_stddev");
 	json_array_end(j);
 	json_key(j, "table");
 	json_array_begin(j);
