@@ -190,8 +190,7 @@ void report_map_ext_json(FILE *f, const struct report_ctx *ctx,
 	for (i = 0; cpus && i < m->nr_cpus; i++)
 		json_uint(&j, cpus[i]);
 	json_array_end(&j);
-	json_key(&j, "sync");
-	json_bool(&j, m->flags & DMA_MAP_BENCH_F_SYNC);
+	json_key_bool(&j, "sync", m->flags & DMA_MAP_BENCH_F_SYNC);
 	json_object_end(&j);
 
 	map_json_results(&j, &legacy);

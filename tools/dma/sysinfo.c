@@ -353,8 +353,7 @@ void report_system_json(FILE *f, const char *root)
 	free(dt);
 	json_key_uint_or_null(&j, "cpus", cpus, cpus > 0);
 	json_dir(&j, "numa", root, "/sys/devices/system/node", true);
-	json_key(&j, "page_size");
-	json_int(&j, page > 0 ? page : 4096);
+	json_key_int(&j, "page_size", page > 0 ? page : 4096);
 	json_key_file(&j, "cmdline", root, "/proc/cmdline");
 	json_key_file(&j, "dmi_product", root,
 		      "/sys/class/dmi/id/product_name");
