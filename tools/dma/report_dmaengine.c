@@ -511,9 +511,9 @@ static void print_missing_lines(FILE *f, const struct dmaengine_report *r)
 	}
 }
 
-static void print_mhz(FILE *f, unsigned long khz)
+static unsigned long mhz(unsigned long khz)
 {
-	fprintf(f, "%lu MHz", (khz + 500) / 1000);
+	return (khz + 500) / 1000;
 }
 
 static void print_cpufreq_line(FILE *f, const struct cpufreq_info *fi)
@@ -530,16 +530,12 @@ static void print_cpufreq_line(FILE *f, const struct cpufreq_info *fi)
 		fprintf(f, " on %u CPU%s", fi->cpus, fi->cpus == 1 ? "" : "s");
 		if (fi->cur_khz_max) {
 			fprintf(f, ", now ");
-			if (fi->cur_khz_min != fi->cur_khz_max) {
-				print_mhz(f, fi->cur_khz_min);
-				fprintf(f, " to ");
-			}
-			print_mhz(f, fi->cur_khz_max);
+			if (fi->cur_khz_min != fi->cur_khz_max)
+				fprintf(f, "%lu MHz to ", mhz(fi->cur_khz_min));
+			fprintf(f, "%lu MHz", mhz(fi->cur_khz_max));
 		}
-		if (fi->max_khz) {
-			fprintf(f, ", max ");
-			print_mhz(f, fi->max_khz);
-		}
+		if (fi->max_khz)
+			fprintf(f, ", max %lu MHz", mhz(fi->max_khz));
 	}
 	if (fi->boost >= 0)
 		fprintf(f, "; boost %s (%s)", fi->boost ? "on" : "off",
