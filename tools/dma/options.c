@@ -611,7 +611,8 @@ static enum parse_status validate(const struct bench_opts *o, FILE *err)
 	enum opt_scope scope = o->mode == MODE_DMAENGINE ? SC_DMAENGINE : SC_MAP;
 	const char *dst_opt = given(o, O_DST_FOLIO) ? "dst-folio" :
 						      "dst-folio-order";
-	uint64_t batch = (uint64_t)o->sge * folio_bytes(o);
+	uint64_t folio = folio_bytes(o), dst_folio = dst_folio_bytes(o);
+	uint64_t batch = (uint64_t)o->sge * folio;
 	char batch_s[32], src[32], dst[32];
 	size_t i;
 	int id;
@@ -637,20 +638,16 @@ static enum parse_status validate(const struct bench_opts *o, FILE *err)
 	if (o->mode != MODE_DMAENGINE)
 		return PARSE_RUN;
 	format_size(batch, batch_s, sizeof(batch_s));
-	format_size(folio_bytes(o), src, sizeof(src));
-	format_size(dst_folio_bytes(o), dst, sizeof(dst));
+	format_size(folio, src, sizeof(src));
+	format_size(dst_folio, dst, sizeof(dst));
 	/* a batch must be a whole number of destination folios */
-	if (batch % dst_folio_bytes(o))
+	if (batch % dst_folio)
 		return usage_error(err, "--%s: a batch of --sge %u x %s folios (%s) is not a whole number of %s destination folios: give --sge a multiple of %llu, a larger --folio or a smaller --%s",
 				   dst_opt, o->sge, src, batch_s, dst,
-				   (unsigned long long)(dst_folio_bytes(o) /
-							folio_bytes(o)),
-				   dst_opt);
-	if (batch / dst_folio_bytes(o) > DMAENGINE_BENCH_MAX_SGE)
+				   (unsigned long long)(dst_folio / folio), dst_opt);
+	if (batch / dst_folio > DMAENGINE_BENCH_MAX_SGE)
 		return usage_error(err, "--%s: a batch of --sge %u folios would take %llu destination folios of %s, more than %u: lower --sge or give larger destination folios",
-				   dst_opt, o->sge,
-				   (unsigned long long)(batch /
-							dst_folio_bytes(o)),
+				   dst_opt, o->sge, (unsigned long long)(batch / dst_folio),
 				   dst, DMAENGINE_BENCH_MAX_SGE);
 	return PARSE_RUN;
 }
