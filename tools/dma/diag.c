@@ -372,7 +372,7 @@ void print_dmaengine_error(FILE *f, int err,
 		break;
 	case DMAENGINE_BENCH_ERR_INVAL:
 		fprintf(f, "a field is out of range; see dmesg for the field the kernel refused");
-		/* the default request, to a module from before memcpy_vec: dmaengine.c */
+		/* the default request to an older module: see dmaengine.c */
 		if (o->flags & DMAENGINE_BENCH_F_SKIP_MISSING &&
 		    b->prep_modes & DMAENGINE_BENCH_PREP_MEMCPY_VEC)
 			fprintf(f, ". If it says 'invalid prep_modes', the module is older than this tool and does not know prep mode memcpy_vec, which runs without --prep-modes: load the module built from the tool's tree, or name the modes it has with --prep-modes (e.g. memcpy,cpu)");

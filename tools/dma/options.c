@@ -329,7 +329,8 @@ const char *prep_modes_name(unsigned int prep_modes)
 		if (prep_modes & bit)
 			snprintf(list + strlen(list),
 				 sizeof(lists[0]) - strlen(list), "%s%s",
-				 list[0] ? "," : "", choice_name(prep_choices, bit));
+				 list[0] ? "," : "",
+				 choice_name(prep_choices, bit));
 	}
 	return list;
 }
@@ -462,7 +463,8 @@ static int parse_choice(const struct choice *c, const char *arg, long long *out)
 }
 
 /* parse_choices() - "a,b": the values of each, or'ed; no empty item */
-static int parse_choices(const struct choice *c, const char *arg, long long *out)
+static int parse_choices(const struct choice *c, const char *arg,
+			 long long *out)
 {
 	char item[64];
 	long long v;
@@ -644,10 +646,12 @@ static enum parse_status validate(const struct bench_opts *o, FILE *err)
 	if (batch % dst_folio)
 		return usage_error(err, "--%s: a batch of --sge %u x %s folios (%s) is not a whole number of %s destination folios: give --sge a multiple of %llu, a larger --folio or a smaller --%s",
 				   dst_opt, o->sge, src, batch_s, dst,
-				   (unsigned long long)(dst_folio / folio), dst_opt);
+				   (unsigned long long)(dst_folio / folio),
+				   dst_opt);
 	if (batch / dst_folio > DMAENGINE_BENCH_MAX_SGE)
 		return usage_error(err, "--%s: a batch of --sge %u folios would take %llu destination folios of %s, more than %u: lower --sge or give larger destination folios",
-				   dst_opt, o->sge, (unsigned long long)(batch / dst_folio),
+				   dst_opt, o->sge,
+				   (unsigned long long)(batch / dst_folio),
 				   dst, DMAENGINE_BENCH_MAX_SGE);
 	return PARSE_RUN;
 }

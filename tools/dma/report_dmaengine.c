@@ -628,7 +628,8 @@ static void csv_header(FILE *f)
 	for (k = 0; k < CT_NR; k++)
 		fprintf(f, ",%s", figures[k].key);
 	for (p = PH_RUN; p < FIG_NR; p++)
-		fprintf(f, ",%s_mean,%s_stddev", figures[p].key, figures[p].key);
+		fprintf(f, ",%s_mean,%s_stddev", figures[p].key,
+			figures[p].key);
 	fputs(",cpufreq_governor,cpu_cur_khz_min,cpu_cur_khz_max,cpu_max_khz,boost,dst_folio_order,dst_folio_bytes\n",
 	      f);
 }
@@ -870,7 +871,8 @@ static void json_description(struct json *j)
 	json_key(j, "figures");
 	json_array_begin(j);
 	for (k = 0; k < FIG_NR; k++)
-		json_figure(j, &figures[k], k < CT_NR ? "total" : "mean_stddev");
+		json_figure(j, &figures[k],
+			    k < CT_NR ? "total" : "mean_stddev");
 	json_array_end(j);
 	json_key(j, "table");
 	json_array_begin(j);

@@ -259,8 +259,10 @@ static char *node_file(const char *root, unsigned int n, const char *name)
 	return read_file(root, path);
 }
 
-static void json_numa_node(struct json *j, const char *root, unsigned int n)
+/* node @name ("nodeN") of /sys/devices/system/node */
+static void json_numa_node(struct json *j, const char *root, const char *name)
 {
+	unsigned int n = strtoul(name + strlen("node"), NULL, 10);
 	char *text, *p, *end, *mem;
 	long long v = 0;
 	bool known;
@@ -315,8 +317,7 @@ static void json_dir(struct json *j, const char *key, const char *root,
 	n = scandir(path, &de, nodes ? is_node : is_entry, versionsort);
 	for (i = 0; i < n; i++) {
 		if (nodes)
-			json_numa_node(j, root, strtoul(de[i]->d_name + strlen("node"),
-							NULL, 10));
+			json_numa_node(j, root, de[i]->d_name);
 		else
 			json_string(j, de[i]->d_name);
 		free(de[i]);
