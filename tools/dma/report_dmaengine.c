@@ -366,13 +366,12 @@ static void row_cells(const struct dmaengine_report *r, const struct row *row,
 	folio_cell(r, cells[C_FOLIO]);
 	snprintf(cells[C_SGE], CELL_LEN, "%u", r->b->sge);
 	for (c = 0; c < C_NR; c++) {
-		const struct figure *fig = column_figure(c);
 		enum figure_id k = columns[c].fig;
 
-		if (!fig)
+		if (k == FIG_NR)
 			continue;
 		/* '-': a figure the row's mode lacks, or an unknown count */
-		if (!(fig->prep_modes & (1U << row->prep_mode)) ||
+		if (!(figures[k].prep_modes & (1U << row->prep_mode)) ||
 		    (k < CT_NR && !count_known(row, k)))
 			strcpy(cells[c], "-");
 		else if (k >= PH_RUN)
