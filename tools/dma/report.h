@@ -72,10 +72,10 @@ void report_map_ext(FILE *f, const struct report_ctx *ctx,
  *
  * Rows: one per prep mode of ->prep_modes_run, in prep_mode_order, from
  * ->results[]; a figure a row's mode does not have (report_dmaengine.c's
- * figures[] says which) is '-' in the table, the kernel's 0 in
- * CSV and JSON. With DMAENGINE_BENCH_F_DST_ORDER and another destination
- * folio order, the '#' line and the table's folio column name both sizes;
- * JSON (params and results) and CSV always carry dst_folio_order and
+ * figures[] says which) is '-' in the table, the kernel's 0 in CSV and
+ * JSON. With DMAENGINE_BENCH_F_DST_ORDER and another destination folio
+ * order, the '#' line and the table's folio column name both sizes; JSON
+ * (params and results) and CSV always carry dst_folio_order and
  * dst_folio_bytes (the source's without the flag).
  */
 struct dmaengine_report {
