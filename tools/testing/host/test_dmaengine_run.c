@@ -262,7 +262,6 @@ static void test_v2(void)
 	has_str(strstr(out_text, "\nprep_memcpy_vec "), "2.50 \u00b1 0.00 ",
 		"the memcpy_vec row's convert_ms: 2.5 ms from ->results[3].convert_ns");
 
-	memset(&fake, 0, sizeof(fake));
 	ok(run(FAKE_V2, "-p", "memcpy_sg,memcpy_vec", "--json", NULL) == 0 &&
 	   fake.prep_modes[0] == (DMAENGINE_BENCH_PREP_MEMCPY_SG |
 				  DMAENGINE_BENCH_PREP_MEMCPY_VEC) &&

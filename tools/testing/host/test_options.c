@@ -955,8 +955,6 @@ static void test_requests(void)
 		       DMAENGINE_BENCH_F_SKIP_MISSING) &&
 	   b.depth == 1 && !b.cpus_ptr && !b.nr_cpus && !b.dst_folio_order,
 	   "dmaengine request from the defaults: all modes (memcpy_vec too), SKIP_MISSING, distinct, depth 1, no CPUs, no dst order");
-	for (i = 0; i < sizeof(channels) / sizeof(channels[0]); i++)
-		channels[i].name[0] = 0;
 }
 
 #define MEMCPY		DMAENGINE_BENCH_PREP_MEMCPY
