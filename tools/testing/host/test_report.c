@@ -28,16 +28,19 @@ static struct capture cap;
 /* Map modes                                                          */
 /* ------------------------------------------------------------------ */
 
+/* the sg series' run: 8 threads, 30 s, granule 8, from_device */
+static const struct map_benchmark map_sg = {
+	.avg_map_100ns = 14, .map_stddev = 3,
+	.avg_unmap_100ns = 13, .unmap_stddev = 3,
+	.threads = 8, .seconds = 30, .node = -1, .dma_bits = 32,
+	.dma_dir = DMA_MAP_FROM_DEVICE, .granule = 8,
+	.map_mode = DMA_MAP_BENCH_SG_MODE,
+};
+
 static void test_map_text(void)
 {
+	struct map_benchmark m = map_sg;
 	const char *text;
-	struct map_benchmark m = {
-		.avg_map_100ns = 14, .map_stddev = 3,
-		.avg_unmap_100ns = 13, .unmap_stddev = 3,
-		.threads = 8, .seconds = 30, .node = -1, .dma_bits = 32,
-		.dma_dir = DMA_MAP_FROM_DEVICE, .granule = 8,
-		.map_mode = DMA_MAP_BENCH_SG_MODE,
-	};
 
 	text = CAPTURE(&cap, report_map_text, &m, true);
 	is_str(text,
@@ -75,13 +78,7 @@ static void test_map_text(void)
 
 static void test_map_json(void)
 {
-	struct map_benchmark m = {
-		.avg_map_100ns = 14, .map_stddev = 3,
-		.avg_unmap_100ns = 13, .unmap_stddev = 3,
-		.threads = 8, .seconds = 30, .node = -1, .dma_bits = 32,
-		.dma_dir = DMA_MAP_FROM_DEVICE, .granule = 8,
-		.map_mode = DMA_MAP_BENCH_SG_MODE,
-	};
+	struct map_benchmark m = map_sg;
 	struct bench_opts o;
 	const char *text;
 
@@ -151,36 +148,32 @@ static void fill_ext(struct map_benchmark_ext *m)
 		21900, 23000, 25000, 26000);
 }
 
-static const char ext_head[] =
-	"dma mapping benchmark(SG_MODE): threads:1 seconds:300 node:-1 dir:TO_DEVICE granule:2560\n"
-	"average map latency(us):123.4 standard deviation:5.6\n"
-	"average unmap latency(us):45.6 standard deviation:1.2\n";
-static const char ext_map[] =
-	"map         count 200 mean 123.456 us sd 5.678 min 110.200 p50 121.000 p90 130.500 p99 150.200 max 160.300\n";
-static const char ext_unmap[] =
-	"unmap       count 200 mean 45.678 us sd 1.234 min 40.001 p50 45.000 p90 47.000 p99 52.000 max 60.999\n";
-static const char ext_sync[] =
-	"sync_cpu    count 200 mean 21.000 us sd 0.999 min 19.000 p50 20.800 p90 22.000 p99 24.000 max 25.000\n"
-	"sync_device count 200 mean 22.000 us sd 0.001 min 20.000 p50 21.900 p90 23.000 p99 25.000 max 26.000\n";
+#define EXT_HEAD \
+	"dma mapping benchmark(SG_MODE): threads:1 seconds:300 node:-1 dir:TO_DEVICE granule:2560\n" \
+	"average map latency(us):123.4 standard deviation:5.6\n" \
+	"average unmap latency(us):45.6 standard deviation:1.2\n"
+#define EXT_MAP \
+	"map         count 200 mean 123.456 us sd 5.678 min 110.200 p50 121.000 p90 130.500 p99 150.200 max 160.300\n"
+#define EXT_UNMAP \
+	"unmap       count 200 mean 45.678 us sd 1.234 min 40.001 p50 45.000 p90 47.000 p99 52.000 max 60.999\n"
+#define EXT_SYNC \
+	"sync_cpu    count 200 mean 21.000 us sd 0.999 min 19.000 p50 20.800 p90 22.000 p99 24.000 max 25.000\n" \
+	"sync_device count 200 mean 22.000 us sd 0.001 min 20.000 p50 21.900 p90 23.000 p99 25.000 max 26.000\n"
 
 static void test_map_ext_text(void)
 {
 	struct map_benchmark_ext m;
 	struct map_benchmark legacy;
 	struct bench_opts o;
-	char want[2048];
 
 	fill_ext(&m);
-	report_map_ext_text(capture_begin(&cap), &m, true);
-	snprintf(want, sizeof(want), "%s%s%s%s", ext_head, ext_map, ext_unmap,
-		 ext_sync);
-	is_str(capture_end(&cap), want,
+	is_str(CAPTURE(&cap, report_map_ext_text, &m, true),
+	       EXT_HEAD EXT_MAP EXT_UNMAP EXT_SYNC,
 	       "ext, --sync: upstream's three lines, then map, unmap, sync_cpu, sync_device at ns resolution");
 
 	m.flags = 0;
-	report_map_ext_text(capture_begin(&cap), &m, true);
-	snprintf(want, sizeof(want), "%s%s%s", ext_head, ext_map, ext_unmap);
-	is_str(capture_end(&cap), want, "ext without --sync: no sync lines");
+	is_str(CAPTURE(&cap, report_map_ext_text, &m, true), EXT_HEAD EXT_MAP EXT_UNMAP,
+	       "ext without --sync: no sync lines");
 
 	/* the three lines are what DMA_MAP_BENCHMARK gives for the same run */
 	map_ext_to_legacy(&m, &legacy);
@@ -191,7 +184,7 @@ static void test_map_ext_text(void)
 	   legacy.dma_dir == DMA_MAP_TO_DEVICE && legacy.dma_bits == 32 &&
 	   legacy.map_mode == DMA_MAP_BENCH_SG_MODE,
 	   "map_ext_to_legacy(): 100 ns units truncated; granule = entries");
-	is_str(CAPTURE(&cap, report_map_text, &legacy, true), ext_head,
+	is_str(CAPTURE(&cap, report_map_text, &legacy, true), EXT_HEAD,
 	       "the three lines equal report_map_text() of the legacy result");
 
 	/* edges of the us formatting: exact, no float rounding */
@@ -218,7 +211,7 @@ static void test_map_ext_text(void)
 	fill_ext(&m);
 	opts_init(&o, 4096);
 	o.given |= 1ULL << O_MODE;
-	ok(!strncmp(CAPTURE(&cap, report_map_ext, &ctx, &o, &m), ext_head, strlen(ext_head)),
+	ok(!strncmp(CAPTURE(&cap, report_map_ext, &ctx, &o, &m), EXT_HEAD, strlen(EXT_HEAD)),
 	   "report_map_ext() without --json, with -m: text");
 }
 
@@ -395,14 +388,14 @@ static void add_vec(struct dmaengine_benchmark *b,
 	ch->has_memcpy_vec = 1;
 }
 
-static const char ref_header[] =
-	"mode           chan folio sge run_ms          prep_ms        submit_ms     issue_ms    wait_ms           map_ms        unmap_ms      prep_calls GB/s\n";
-static const char ref_row0[] =
-	"prep_memcpy    1    4KB   512 632.86 \u00b1 8.18   18.00 \u00b1 6.38   4.44 \u00b1 0.09   0.09 \u00b1 0.04 603.54 \u00b1 5.03     1.20 \u00b1 0.03   0.80 \u00b1 0.01   131072     0.85 \u00b1 0.01\n";
-static const char ref_row1[] =
-	"prep_memcpy_sg 1    4KB   512 611.34 \u00b1 13.52  0.74 \u00b1 0.33    0.01 \u00b1 0.00   0.08 \u00b1 0.00 610.48 \u00b1 13.68    1.19 \u00b1 0.02   0.79 \u00b1 0.01   256        0.88 \u00b1 0.02\n";
-static const char ref_params[] =
-	"# 512MB per channel in batches of 512 x 4KB; 20 runs after 1 warm-up; src node -1, dst node -1; prep both; buffers distinct, depth 1, cpus not pinned\n";
+#define REF_HEADER \
+	"mode           chan folio sge run_ms          prep_ms        submit_ms     issue_ms    wait_ms           map_ms        unmap_ms      prep_calls GB/s\n"
+#define REF_ROW0 \
+	"prep_memcpy    1    4KB   512 632.86 \u00b1 8.18   18.00 \u00b1 6.38   4.44 \u00b1 0.09   0.09 \u00b1 0.04 603.54 \u00b1 5.03     1.20 \u00b1 0.03   0.80 \u00b1 0.01   131072     0.85 \u00b1 0.01\n"
+#define REF_ROW1 \
+	"prep_memcpy_sg 1    4KB   512 611.34 \u00b1 13.52  0.74 \u00b1 0.33    0.01 \u00b1 0.00   0.08 \u00b1 0.00 610.48 \u00b1 13.68    1.19 \u00b1 0.02   0.79 \u00b1 0.01   256        0.88 \u00b1 0.02\n"
+#define REF_PARAMS \
+	"# 512MB per channel in batches of 512 x 4KB; 20 runs after 1 warm-up; src node -1, dst node -1; prep both; buffers distinct, depth 1, cpus not pinned\n"
 
 /* display column of byte @p in @line */
 static int display_col(const char *line, const char *p)
@@ -464,24 +457,20 @@ static bool aligned(const char *text, int nlines)
 static void test_table(void)
 {
 	REFERENCE(1);
-	char want[4096];
 
-	report_dmaengine_text(capture_begin(&cap), &fctx, &r);
-	snprintf(want, sizeof(want), "%s%s%s%s%s%s%s%s",
-		 "# dma_map_benchmark test-version, kernel 6.12.0-test\n",
-		 "# channels: dma0chan0 (soft_dma.0, soft_dma)\n",
-		 ref_params,
-		 "# cpufreq: governor performance (intel_pstate) on 2 CPUs, now 2100 MHz to 3200 MHz, max 3900 MHz; boost on (intel_pstate/no_turbo)\n",
-		 "# acquire_ms 0.12\n",
-		 ref_header, ref_row0, ref_row1);
-	is_str(capture_end(&cap), want,
+	is_str(CAPTURE(&cap, report_dmaengine_text, &fctx, &r),
+	       "# dma_map_benchmark test-version, kernel 6.12.0-test\n"
+	       "# channels: dma0chan0 (soft_dma.0, soft_dma)\n"
+	       REF_PARAMS
+	       "# cpufreq: governor performance (intel_pstate) on 2 CPUs, now 2100 MHz to 3200 MHz, max 3900 MHz; boost on (intel_pstate/no_turbo)\n"
+	       "# acquire_ms 0.12\n"
+	       REF_HEADER REF_ROW0 REF_ROW1,
 	       "text: '#' lines (params with buffers, depth, cpus; cpufreq), then the header with map_ms and unmap_ms beside the phases, and the rows");
 
 	b.prep_modes = b.prep_modes_run = DMAENGINE_BENCH_PREP_MEMCPY_SG;
 	b.flags = DMAENGINE_BENCH_F_VERIFY | DMAENGINE_BENCH_F_POLL;
-	report_dmaengine_text(capture_begin(&cap), &ctx, &r);
-	snprintf(want, sizeof(want), "%s%s", ref_header, ref_row1);
-	ok(strstr(capture_end(&cap), want) && !strstr(cap.buf, "prep_memcpy "),
+	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
+	ok(strstr(cap.buf, REF_HEADER REF_ROW1) && !strstr(cap.buf, "prep_memcpy "),
 	   "--prep-modes memcpy_sg: the memcpy_sg row only");
 	has_str(cap.buf, "; prep memcpy_sg; buffers reuse, depth 1, cpus not pinned, verify, poll\n",
 		"the parameter line names the prep mode, buffers and flags");
@@ -489,7 +478,7 @@ static void test_table(void)
 
 	/* prep_modes_run 0 (a kernel that does not set it): prep_modes */
 	b.prep_modes_run = 0;
-	has_str(CAPTURE(&cap, report_dmaengine_text, &ctx, &r), ref_row1,
+	has_str(CAPTURE(&cap, report_dmaengine_text, &ctx, &r), REF_ROW1,
 		"prep_modes_run 0: the rows of prep_modes");
 
 	b.prep_modes = b.prep_modes_run = DMAENGINE_BENCH_PREP_MEMCPY |
@@ -500,7 +489,7 @@ static void test_table(void)
 	b.nr_cpus = 5;
 	o.format = OUT_TEXT;
 	CAPTURE(&cap, report_dmaengine, &ctx, &r);
-	has_str(cap.buf, ref_row0, "report_dmaengine() text");
+	has_str(cap.buf, REF_ROW0, "report_dmaengine() text");
 	has_str(cap.buf, "; prep both; buffers distinct, depth 4, cpus 0-3,8\n",
 		"the parameter line says the depth and the CPUs, as ranges");
 }
@@ -697,7 +686,7 @@ static void test_dst_order(void)
 	b.dst_folio_order = 0;
 	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	ok(!strstr(cap.buf, "destination") && !strstr(cap.buf, "src/dst") &&
-	   strstr(cap.buf, ref_header), "dst order equal to the source's: one folio size");
+	   strstr(cap.buf, REF_HEADER), "dst order equal to the source's: one folio size");
 	/* without the flag, a stray dst_folio_order is not reported */
 	b.flags &= ~DMAENGINE_BENCH_F_DST_ORDER;
 	b.dst_folio_order = 5;
@@ -747,7 +736,7 @@ static void test_v1(void)
 		"# dma_map_benchmark test-version, kernel 6.12.0-test\n"
 		"# the module is older than the tool: version 1 of DMAENGINE_BENCHMARK (no prep_stalls, no cpu mode)\n",
 		"after a version 1 call: the header says so");
-	has_str(cap.buf, ref_row0, "version 1: the same rows");
+	has_str(cap.buf, REF_ROW0, "version 1: the same rows");
 	text = CAPTURE(&cap, report_dmaengine_json, &ctx, &r);
 	has_str(text, "\"interface_version\":1,", "JSON: interface_version 1");
 }
@@ -847,21 +836,19 @@ static void test_channels_line(void)
 		"a 32-byte name without NUL is cut at 32 bytes");
 }
 
-static const char csv_header[] =
-	"mode,chan,folio_order,folio_bytes,sge,depth,buffers,cpus,runs,bytes,prep_calls,submits,batches,segments,run_ms_mean,run_ms_stddev,prep_ms_mean,prep_ms_stddev,submit_ms_mean,submit_ms_stddev,issue_ms_mean,issue_ms_stddev,wait_ms_mean,wait_ms_stddev,map_ms_mean,map_ms_stddev,unmap_ms_mean,unmap_ms_stddev,copy_ms_mean,copy_ms_stddev,convert_ms_mean,convert_ms_stddev,prep_stalls_mean,prep_stalls_stddev,gbps_mean,gbps_stddev,cpufreq_governor,cpu_cur_khz_min,cpu_cur_khz_max,cpu_max_khz,boost,dst_folio_order,dst_folio_bytes\n";
+#define CSV_HEADER \
+	"mode,chan,folio_order,folio_bytes,sge,depth,buffers,cpus,runs,bytes,prep_calls,submits,batches,segments,run_ms_mean,run_ms_stddev,prep_ms_mean,prep_ms_stddev,submit_ms_mean,submit_ms_stddev,issue_ms_mean,issue_ms_stddev,wait_ms_mean,wait_ms_stddev,map_ms_mean,map_ms_stddev,unmap_ms_mean,unmap_ms_stddev,copy_ms_mean,copy_ms_stddev,convert_ms_mean,convert_ms_stddev,prep_stalls_mean,prep_stalls_stddev,gbps_mean,gbps_stddev,cpufreq_governor,cpu_cur_khz_min,cpu_cur_khz_max,cpu_max_khz,boost,dst_folio_order,dst_folio_bytes\n"
 
 static void test_csv(void)
 {
 	REFERENCE(1);
-	char want[4096];
 
 	add_cpu(&b);
-	report_dmaengine_csv(capture_begin(&cap), &fctx, &r);
-	snprintf(want, sizeof(want), "%s%s%s%s", csv_header,
-		 "prep_memcpy,1,0,4096,512,1,distinct,,20,536870912,131072,131072,256,131072,632.860000,8.180000,18.000000,6.380000,4.440000,0.090000,0.090000,0.040000,603.540000,5.030000,1.200000,0.030000,0.800000,0.010000,0.000000,0.000000,0.000000,0.000000,12.000000,3.000000,0.850000,0.010000,performance,2100000,3200000,3900000,1,0,4096\n",
-		 "prep_memcpy_sg,1,0,4096,512,1,distinct,,20,536870912,256,256,256,131072,611.340000,13.520000,0.740000,0.330000,0.010000,0.000000,0.080000,0.000000,610.480000,13.680000,1.190000,0.020000,0.790000,0.010000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.880000,0.020000,performance,2100000,3200000,3900000,1,0,4096\n",
-		 "cpu,1,0,4096,512,1,distinct,,20,536870912,0,0,256,131072,250.500000,2.250000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,248.750000,2.500000,0.000000,0.000000,0.000000,0.000000,2.140000,0.030000,performance,2100000,3200000,3900000,1,0,4096\n");
-	is_str(capture_end(&cap), want,
+	is_str(CAPTURE(&cap, report_dmaengine_csv, &fctx, &r),
+	       CSV_HEADER
+	       "prep_memcpy,1,0,4096,512,1,distinct,,20,536870912,131072,131072,256,131072,632.860000,8.180000,18.000000,6.380000,4.440000,0.090000,0.090000,0.040000,603.540000,5.030000,1.200000,0.030000,0.800000,0.010000,0.000000,0.000000,0.000000,0.000000,12.000000,3.000000,0.850000,0.010000,performance,2100000,3200000,3900000,1,0,4096\n"
+	       "prep_memcpy_sg,1,0,4096,512,1,distinct,,20,536870912,256,256,256,131072,611.340000,13.520000,0.740000,0.330000,0.010000,0.000000,0.080000,0.000000,610.480000,13.680000,1.190000,0.020000,0.790000,0.010000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.880000,0.020000,performance,2100000,3200000,3900000,1,0,4096\n"
+	       "cpu,1,0,4096,512,1,distinct,,20,536870912,0,0,256,131072,250.500000,2.250000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,248.750000,2.500000,0.000000,0.000000,0.000000,0.000000,2.140000,0.030000,performance,2100000,3200000,3900000,1,0,4096\n",
 	       "CSV: header and one row per prep mode, cpu last with 0 for the DMA phases; depth, buffers, cpus and the cpufreq columns");
 
 	b.prep_modes = b.prep_modes_run = DMAENGINE_BENCH_PREP_MEMCPY;
@@ -872,8 +859,8 @@ static void test_csv(void)
 	b.cpus_ptr = (uintptr_t)(const uint32_t[]){ 0, 2 };
 	b.nr_cpus = 2;
 	CAPTURE(&cap, report_dmaengine_csv, &ctx, &r);
-	ok(!strncmp(cap.buf, csv_header, strlen(csv_header)) &&
-	   !strncmp(cap.buf + strlen(csv_header),
+	ok(!strncmp(cap.buf, CSV_HEADER, strlen(CSV_HEADER)) &&
+	   !strncmp(cap.buf + strlen(CSV_HEADER),
 		    "prep_memcpy,2,4,65536,512,8,reuse,\"0,2\",20,", 43) &&
 	   !strstr(cap.buf, "prep_memcpy_sg") && !strstr(cap.buf, "\ncpu,"),
 	   "CSV with --prep-modes memcpy, order 4, 2 channels, depth 8, reuse, cpus 0,2 (quoted): one row");
@@ -885,7 +872,7 @@ static void test_csv(void)
 		"CSV: a range of CPUs needs no quotes");
 
 	o.format = OUT_CSV;
-	ok(!strncmp(CAPTURE(&cap, report_dmaengine, &ctx, &r), csv_header, strlen(csv_header)),
+	ok(!strncmp(CAPTURE(&cap, report_dmaengine, &ctx, &r), CSV_HEADER, strlen(CSV_HEADER)),
 	   "report_dmaengine() with --csv prints CSV only");
 }
 
