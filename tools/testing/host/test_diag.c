@@ -428,7 +428,6 @@ static void test_diagnose(void)
 	       "no /proc/mounts, /sys/kernel/debug has entries: mounted");
 
 	tree_new();
-	tree_mkdir("/proc");
 	tree_mkdir("/sys/kernel/debug/tracing");
 	tree_write("/proc/mounts", MOUNTS_NO_DEBUGFS);
 	is_int(diagnose_open(tree_root, MODE_SG, ENOENT), OPEN_NO_DEBUGFS,
@@ -448,7 +447,6 @@ static void test_diagnose(void)
 	is_int(diagnose_open(tree_root, MODE_DMAENGINE, ENOENT), OPEN_NO_DMAENGINE,
 	       "dmaengine mode, module loaded, no file: no dmaengine mode");
 	tree_new();
-	tree_mkdir("/proc");
 	tree_write("/proc/mounts", MOUNTS_DEBUGFS);
 	tree_mkdir("/sys/bus/pci/drivers/dma_map_benchmark");
 	is_int(diagnose_open(tree_root, MODE_SINGLE, ENOENT), OPEN_NO_DEVICE,
@@ -474,7 +472,6 @@ static void test_cpus_online(void)
 	o.nr_cpus = 2;
 	ok(!check_cpus_online(tree_root, &o, NULL),
 	   "no online list: left to the kernel");
-	tree_mkdir("/sys/devices/system/cpu");
 	tree_write("/sys/devices/system/cpu/online", "0-3\n");
 	ok(check_cpus_online(tree_root, &o, capture_begin(&cap)) == -1,
 	   "online 0-3, --cpus 0,5: refused");
@@ -541,7 +538,6 @@ static void test_cpufreq(void)
 	cpu_files(1, "performance\n", "intel_pstate\n", "2100000\n", "3900000\n");
 	cpu_files(2, "powersave\n", "intel_pstate\n", "800000\n", "4100000\n");
 	cpu_files(3, "performance\n", "intel_pstate\n", "3000000\n", "3900000\n");
-	tree_mkdir("/sys/devices/system/cpu/intel_pstate");
 	tree_write("/sys/devices/system/cpu/intel_pstate/no_turbo", "1\n");
 	read_cpufreq(tree_root, NULL, 0, &fi);
 	ok(fi.cpus == 4 && !strcmp(fi.driver, "intel_pstate") &&
@@ -584,17 +580,14 @@ static void test_open_messages(void)
 		 "dma_map_benchmark: cannot open /sys/kernel/debug/dma_map_benchmark: %s\n",
 		 strerror(ENOENT));
 
-	print_open_error(capture_begin(&cap), MAP_BENCH_PATH, ENOENT,
-			 OPEN_NO_DEBUGFS);
 	snprintf(want, sizeof(want), "%s%s", head,
 		 "dma_map_benchmark: debugfs is not mounted: mount -t debugfs none /sys/kernel/debug\n");
-	is_str(capture_end(&cap), want, "not mounted: the mount command");
-
-	print_open_error(capture_begin(&cap), MAP_BENCH_PATH, ENOENT,
-			 OPEN_NO_MODULE);
+	is_str(CAPTURE(&cap, print_open_error, MAP_BENCH_PATH, ENOENT, OPEN_NO_DEBUGFS),
+	       want, "not mounted: the mount command");
 	snprintf(want, sizeof(want), "%s%s", head,
 		 "dma_map_benchmark: the dma_map_benchmark module is not loaded: insmod dma_map_benchmark.ko\n");
-	is_str(capture_end(&cap), want, "not loaded: the insmod command");
+	is_str(CAPTURE(&cap, print_open_error, MAP_BENCH_PATH, ENOENT, OPEN_NO_MODULE),
+	       want, "not loaded: the insmod command");
 
 	text = CAPTURE(&cap, print_open_error, MAP_BENCH_PATH, ENOENT, OPEN_NO_DEVICE);
 	ok(!strncmp(text, head, strlen(head)), "no device: what failed first");
@@ -618,11 +611,11 @@ static void test_open_messages(void)
 	has_str(CAPTURE(&cap, print_open_error, MAP_BENCH_PATH, EACCES,
 			OPEN_PERMISSION), "run as root", "permission: run as root");
 
-	print_open_error(capture_begin(&cap), MAP_BENCH_PATH, EIO, OPEN_OTHER);
 	snprintf(want, sizeof(want),
 		 "dma_map_benchmark: cannot open /sys/kernel/debug/dma_map_benchmark: %s\n",
 		 strerror(EIO));
-	is_str(capture_end(&cap), want, "other errors: strerror only");
+	is_str(CAPTURE(&cap, print_open_error, MAP_BENCH_PATH, EIO, OPEN_OTHER), want,
+	       "other errors: strerror only");
 }
 
 int main(int argc, char **argv)
