@@ -1,9 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The JSON writer (test_json.c): nesting and commas, numbers, NaN as null,
-# string escaping and UTF-8 handling. Then python3 decodes escape.json and
-# checks that each string decodes to what went in (invalid UTF-8 bytes
-# becoming U+FFFD).
+# The JSON writer (test_json.c, whose top says what it checks); then python3
+# decodes its escape.json: each string decodes to what went in (invalid
+# UTF-8 bytes becoming U+FFFD).
 . "$(dirname "$0")/lib.sh"
 build
 out_dir

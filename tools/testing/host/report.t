@@ -1,21 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Reports (test_report.c): the map modes' selftest lines byte for byte and
-# their JSON; from struct map_benchmark_ext, the same lines plus a line per
-# timed operation and the JSON's new params and results.ops; the dmaengine
-# table against the reference header and rows (map_ms, unmap_ms beside the
-# phases; the cpu row with copy_ms and '-' for the DMA phases), the '#'
-# lines (buffers, depth, cpus, cpufreq, modes not run and why, version 1
-# interface), --verbose (prep_stalls, channel capabilities with no_order),
-# alignment, folio labels, per-channel rows from samples, CSV (depth,
-# buffers, cpus, copy_ms, prep_stalls, cpufreq columns), JSON (system,
-# prep_modes_run, missing), the memcpy_vec row (after memcpy_sg's,
-# convert_ms with --verbose, in CSV and JSON) and destination folios of
-# another size (--dst-folio-order: '#' line, folio column, dst_folio_* in JSON
-# and CSV). Then python3 parses every JSON file the test
-# wrote and checks its structure and values, and that fixtures/fake_tool.py
-# and the tool documents in fixtures/*.json have the same shape as the real
-# tool's.
+# Reports (test_report.c, whose top says what it checks); then python3
+# parses every JSON file that test wrote and checks its structure and
+# values, and that fixtures/fake_tool.py and the tool documents in
+# fixtures/*.json have the same shape as the real tool's.
 . "$(dirname "$0")/lib.sh"
 build
 out_dir

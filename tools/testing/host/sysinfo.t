@@ -1,10 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The machine as dma_map_benchmark --system describes it (test_sysinfo.c):
-# the CPU's name from /proc/cpuinfo on x86, arm and arm64 and from a
-# device tree, the JSON object read from made-up /proc and /sys trees.
-# Then python3 decodes those objects, and the tool's own --system here
-# against what Python finds on this machine.
+# The machine as dma_map_benchmark --system describes it (test_sysinfo.c,
+# whose top says what it checks); then python3 decodes the objects it wrote,
+# and the tool's own --system here against what Python finds on this machine.
 . "$(dirname "$0")/lib.sh"
 build
 out_dir

@@ -8,7 +8,8 @@
  * of DMAENGINE_BENCH_SAMPLE_SIZE_VER1 bytes). Checked: the requests the
  * tool sends (size, sample_size, flags), the fallback to version 1 when
  * the options allow it and the refusal naming the options when they do
- * not, the exit status, and what reaches stdout and stderr.
+ * not, a module without the dmaengine mode (ENOTTY), the exit status, and
+ * what reaches stdout and stderr.
  */
 #include <errno.h>
 #include <fcntl.h>

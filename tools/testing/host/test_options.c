@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Command line: defaults, every option's valid values (short and long
- * forms) and invalid values (the message names the option and its range,
- * the status is PARSE_INVALID, exit status 1, for the options upstream's
- * tool checks too, else PARSE_USAGE, exit status 2), modes
- * and directions by name and number, folio/order equivalence, options of
- * the other mode, conflicts, --help and --version, and the ioctl requests
+ * Command line: defaults, every option's valid values (short, long and
+ * --opt=value forms) and invalid values (the message names the option and
+ * its range, the status is PARSE_INVALID, exit status 1, for the options
+ * upstream's tool checks too, else PARSE_USAGE, exit status 2), modes and
+ * directions by name and number, folio/order equivalence (4K and 64K
+ * pages), options of the other mode, conflicts, unknown options and
+ * missing values, --help and --version, and the ioctl requests
  * built from the options. The extended map options: --entries (and -g
  * above 1024), --entry-size, --iterations (and the --seconds it implies),
  * --cpus, --sync, --percentiles; which of them need DMA_MAP_BENCHMARK_EXT,

@@ -4,11 +4,19 @@
  * byte for byte (single and sg) and their JSON; from a filled
  * struct map_benchmark_ext, the same three lines, a line per timed
  * operation (ns resolution, sync lines only with F_SYNC) and the JSON's
- * params and results.ops; the dmaengine table (the
- * reference header and rows), --verbose columns, column alignment with wide
- * values, folio labels, per-channel rows computed from samples, the CSV
- * header and rows, and the JSON (checked here for content; with
- * TEST_OUT_DIR set, also written there for report.t to parse with python3).
+ * params and results.ops; the dmaengine table against the reference header
+ * and rows (map_ms, unmap_ms beside the phases; the cpu row with copy_ms
+ * and '-' for the DMA phases), the '#' lines (buffers, depth, cpus,
+ * cpufreq, modes not run and why, version 1 interface), --verbose
+ * (prep_stalls, channel capabilities with no_order), column alignment with
+ * wide values, folio labels, per-channel rows computed from samples, the
+ * CSV (depth, buffers, cpus, copy_ms, prep_stalls, cpufreq columns), the
+ * JSON (system, prep_modes_run, missing), the memcpy_vec row (after
+ * memcpy_sg's, convert_ms with --verbose, in CSV and JSON) and destination
+ * folios of another size (--dst-folio-order: '#' line, folio column,
+ * dst_folio_* in JSON and CSV). The JSON is checked here for content; with
+ * TEST_OUT_DIR set, it is also written there for report.t to parse with
+ * python3.
  */
 #include <math.h>
 #include <stdint.h>
