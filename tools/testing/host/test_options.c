@@ -33,22 +33,13 @@
 
 static char out_text[65536], err_text[4096];
 
-/* parse_page() - parse the NULL-terminated arguments with @page_size pages */
-static enum parse_status parse_page(struct bench_opts *o, long page_size,
-				    const char *first, ...)
+/* parse_argv() - opts_parse() of @argv, what it prints in out_text, err_text */
+static enum parse_status parse_argv(struct bench_opts *o, long page_size,
+				    int argc, char **argv)
 {
-	char *argv[MAX_ARGS + 2] = { "dma_map_benchmark" };
 	struct capture out = { 0 }, err = { 0 };
 	enum parse_status st;
-	const char *a = first;
-	int argc = 1;
-	va_list ap;
 
-	va_start(ap, first);
-	for (; a && argc <= MAX_ARGS; a = va_arg(ap, const char *))
-		argv[argc++] = (char *)a;
-	va_end(ap);
-	argv[argc] = NULL;
 	opts_init(o, page_size);
 	st = opts_parse(o, argc, argv, capture_begin(&out), capture_begin(&err));
 	snprintf(out_text, sizeof(out_text), "%s", capture_end(&out));
@@ -58,9 +49,45 @@ static enum parse_status parse_page(struct bench_opts *o, long page_size,
 	return st;
 }
 
-/* parse(), parse64k() - parse_page() with 4K and 64K pages */
+/* parse_page() - parse the NULL-terminated arguments with @page_size pages */
+static enum parse_status parse_page(struct bench_opts *o, long page_size,
+				    const char *first, ...)
+{
+	char *argv[MAX_ARGS + 2] = { "dma_map_benchmark" };
+	const char *a = first;
+	int argc = 1;
+	va_list ap;
+
+	va_start(ap, first);
+	for (; a && argc <= MAX_ARGS; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	argv[argc] = NULL;
+	return parse_argv(o, page_size, argc, argv);
+}
+
+/* words_page() - parse the command line @words, split at its spaces */
+static enum parse_status words_page(struct bench_opts *o, long page_size,
+				    const char *words)
+{
+	char buf[1024], *argv[MAX_ARGS + 2] = { "dma_map_benchmark" }, *w;
+	int argc = 1;
+
+	snprintf(buf, sizeof(buf), "%s", words);
+	for (w = strtok(buf, " "); w && argc <= MAX_ARGS; w = strtok(NULL, " "))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	return parse_argv(o, page_size, argc, argv);
+}
+
+/*
+ * parse(), parse64k() - parse_page() with 4K and 64K pages; cmdline(),
+ * cmdline64k() - words_page() with 4K and 64K pages
+ */
 #define parse(o, ...)		parse_page(o, 4096, __VA_ARGS__)
 #define parse64k(o, ...)	parse_page(o, 65536, __VA_ARGS__)
+#define cmdline(o, words)	words_page(o, 4096, words)
+#define cmdline64k(o, words)	words_page(o, 65536, words)
 
 /*
  * Upstream's tool exits 1 on a bad value of its own options (the sg
@@ -99,8 +126,7 @@ static void test_defaults(void)
 	   o.depth == 1 && o.timeout_ms == 0 && !o.per_channel &&
 	   !o.samples && !o.verbose,
 	   "dmaengine defaults: 1 channel, order 0, sge 512, 512M, 20 runs, 1 warm-up, nodes -1, all prep modes skipping missing ones, distinct buffers, depth 1");
-	ok(parse(&o, "-m", "dmaengine", NULL) == PARSE_RUN &&
-	   o.mode == MODE_DMAENGINE && o.sge == 512,
+	ok(cmdline(&o, "-m dmaengine") == PARSE_RUN && o.mode == MODE_DMAENGINE && o.sge == 512,
 	   "-m dmaengine alone runs with the defaults");
 }
 
@@ -334,9 +360,9 @@ static void test_names(void)
 		   strstr(err_text, "invalid --") && strstr(err_text, names[i]),
 		   "%s '' refused", flag);
 	}
-	ok(parse(&o, "-m", "dmaengine", "-C", "dma1chan0", "-D", "soft_dma.0",
-		 NULL) == PARSE_RUN && !strcmp(o.channel, "dma1chan0") &&
-	   !strcmp(o.device, "soft_dma.0"), "-C and -D short forms");
+	ok(cmdline(&o, "-m dmaengine -C dma1chan0 -D soft_dma.0") == PARSE_RUN &&
+	   !strcmp(o.channel, "dma1chan0") && !strcmp(o.device, "soft_dma.0"),
+	   "-C and -D short forms");
 }
 
 static void test_flags(void)
@@ -346,47 +372,38 @@ static void test_flags(void)
 	const unsigned int def = DMAENGINE_BENCH_F_DISTINCT |
 				 DMAENGINE_BENCH_F_SKIP_MISSING;
 
-	ok(parse(&o, "-m", "dmaengine", "--verify", NULL) == PARSE_RUN &&
-	   o.flags == (def | DMAENGINE_BENCH_F_VERIFY),
-	   "--verify adds F_VERIFY only");
-	ok(parse(&o, "-m", "dmaengine", "--poll", NULL) == PARSE_RUN &&
+	ok(cmdline(&o, "-m dmaengine --verify") == PARSE_RUN &&
+	   o.flags == (def | DMAENGINE_BENCH_F_VERIFY), "--verify adds F_VERIFY only");
+	ok(cmdline(&o, "-m dmaengine --poll") == PARSE_RUN &&
 	   o.flags == (def | DMAENGINE_BENCH_F_POLL), "--poll adds F_POLL only");
-	ok(parse(&o, "-m", "dmaengine", "--allow-fewer", NULL) == PARSE_RUN &&
+	ok(cmdline(&o, "-m dmaengine --allow-fewer") == PARSE_RUN &&
 	   o.flags == (def | DMAENGINE_BENCH_F_ALLOW_FEWER),
 	   "--allow-fewer adds F_ALLOW_FEWER only");
-	ok(parse(&o, "-m", "dmaengine", "--verify", "--poll", "--allow-fewer",
-		 "--dst-folio-order", "0", NULL) == PARSE_RUN &&
-	   o.flags == DMAENGINE_BENCH_F_ALL,
+	ok(cmdline(&o, "-m dmaengine --verify --poll --allow-fewer --dst-folio-order 0") ==
+	   PARSE_RUN && o.flags == DMAENGINE_BENCH_F_ALL,
 	   "all flags: the three, --dst-folio-order's, distinct buffers, skip missing");
-	ok(parse(&o, "-m", "dmaengine", "--dst-folio-order", "2", NULL) == PARSE_RUN &&
-	   o.flags == (def | DMAENGINE_BENCH_F_DST_ORDER) &&
-	   o.dst_folio_order == 2, "--dst-folio-order adds F_DST_ORDER only");
-	ok(parse(&o, "-m", "dmaengine", "--folio-order", "3", NULL) == PARSE_RUN &&
+	ok(cmdline(&o, "-m dmaengine --dst-folio-order 2") == PARSE_RUN &&
+	   o.flags == (def | DMAENGINE_BENCH_F_DST_ORDER) && o.dst_folio_order == 2,
+	   "--dst-folio-order adds F_DST_ORDER only");
+	ok(cmdline(&o, "-m dmaengine --folio-order 3") == PARSE_RUN &&
 	   !(o.flags & DMAENGINE_BENCH_F_DST_ORDER) && !o.dst_folio_order,
 	   "without --dst-folio-order: no F_DST_ORDER, dst_folio_order 0");
-	ok(parse(&o, "-m", "dmaengine", "--buffers", "reuse", "--prep-modes", "both",
-		 "--verify", NULL) == PARSE_RUN &&
+	ok(cmdline(&o, "-m dmaengine --buffers reuse --prep-modes both --verify") == PARSE_RUN &&
 	   o.flags == DMAENGINE_BENCH_F_VERIFY,
 	   "--buffers reuse and --prep-modes clear F_DISTINCT and F_SKIP_MISSING");
-	ok(parse(&o, "-m", "dmaengine", "--buffers", "reuse", "--buffers",
-		 "distinct", NULL) == PARSE_RUN &&
+	ok(cmdline(&o, "-m dmaengine --buffers reuse --buffers distinct") == PARSE_RUN &&
 	   (o.flags & DMAENGINE_BENCH_F_DISTINCT), "the last --buffers wins");
-	ok(parse(&o, "-m", "dmaengine", "--per-channel", NULL) == PARSE_RUN &&
-	   o.per_channel && !o.samples, "--per-channel");
-	ok(parse(&o, "-m", "dmaengine", "--json", "--samples", NULL) ==
-	   PARSE_RUN && o.samples && o.format == OUT_JSON, "--json --samples");
-	ok(parse(&o, "-m", "dmaengine", "--csv", NULL) == PARSE_RUN &&
-	   o.format == OUT_CSV, "--csv");
-	ok(parse(&o, "-m", "dmaengine", "-v", NULL) == PARSE_RUN && o.verbose,
-	   "-v");
-	ok(parse(&o, "-m", "dmaengine", "--verbose", NULL) == PARSE_RUN &&
-	   o.verbose, "--verbose");
-	ok(parse(&o, "--json", NULL) == PARSE_RUN && o.format == OUT_JSON,
-	   "--json in a map mode");
-	ok(parse(&o, "-m", "sg", "--json", NULL) == PARSE_RUN &&
-	   o.format == OUT_JSON && o.mode == MODE_SG, "-m sg --json");
-	ok(parse(&o, "--verify=1", NULL) == PARSE_USAGE,
-	   "a flag given a value is refused");
+	ok(cmdline(&o, "-m dmaengine --per-channel") == PARSE_RUN && o.per_channel && !o.samples,
+	   "--per-channel");
+	ok(cmdline(&o, "-m dmaengine --json --samples") == PARSE_RUN && o.samples &&
+	   o.format == OUT_JSON, "--json --samples");
+	ok(cmdline(&o, "-m dmaengine --csv") == PARSE_RUN && o.format == OUT_CSV, "--csv");
+	ok(cmdline(&o, "-m dmaengine -v") == PARSE_RUN && o.verbose, "-v");
+	ok(cmdline(&o, "-m dmaengine --verbose") == PARSE_RUN && o.verbose, "--verbose");
+	ok(cmdline(&o, "--json") == PARSE_RUN && o.format == OUT_JSON, "--json in a map mode");
+	ok(cmdline(&o, "-m sg --json") == PARSE_RUN && o.format == OUT_JSON && o.mode == MODE_SG,
+	   "-m sg --json");
+	ok(cmdline(&o, "--verify=1") == PARSE_USAGE, "a flag given a value is refused");
 }
 
 static void test_folio(void)
@@ -407,27 +424,27 @@ static void test_folio(void)
 		   PARSE_RUN && a.folio_order == b.folio_order &&
 		   folio_bytes(&a) == folio_bytes(&b),
 		   "--folio %s is --folio-order %s", same[i].folio, same[i].order);
-	ok(parse(&a, "-m", "dmaengine", "-f", "2M", NULL) == PARSE_RUN &&
-	   folio_bytes(&a) == 2 << 20, "folio_bytes() of -f 2M is 2 MiB");
+	ok(cmdline(&a, "-m dmaengine -f 2M") == PARSE_RUN && folio_bytes(&a) == 2 << 20,
+	   "folio_bytes() of -f 2M is 2 MiB");
 
 	/* 64K pages: the same sizes are other orders */
-	ok(parse64k(&a, "-m", "dmaengine", "--folio", "64K", NULL) == PARSE_RUN &&
-	   a.folio_order == 0, "64K pages: --folio 64K is order 0");
-	ok(parse64k(&a, "-m", "dmaengine", "--folio", "2M", NULL) == PARSE_RUN &&
-	   a.folio_order == 5, "64K pages: --folio 2M is order 5");
-	ok(parse64k(&a, "-m", "dmaengine", "--folio", "4K", NULL) == PARSE_USAGE,
+	ok(cmdline64k(&a, "-m dmaengine --folio 64K") == PARSE_RUN && a.folio_order == 0,
+	   "64K pages: --folio 64K is order 0");
+	ok(cmdline64k(&a, "-m dmaengine --folio 2M") == PARSE_RUN && a.folio_order == 5,
+	   "64K pages: --folio 2M is order 5");
+	ok(cmdline64k(&a, "-m dmaengine --folio 4K") == PARSE_USAGE,
 	   "64K pages: --folio 4K refused (below the page size)");
 	is_str(err_text,
 	       "dma_map_benchmark: invalid --folio '4K': must be a power-of-two multiple of the page size, 64KB..1GB\n" HINT,
 	       "64K pages: the message names the page size");
-	ok(parse64k(&a, "-m", "dmaengine", "--folio-order", "14", NULL) == PARSE_RUN &&
+	ok(cmdline64k(&a, "-m dmaengine --folio-order 14") == PARSE_RUN &&
 	   folio_bytes(&a) == 1ULL << 30, "64K pages: order 14 is 1 GiB");
-	ok(parse64k(&a, "-m", "dmaengine", "--folio-order", "15", NULL) == PARSE_USAGE &&
+	ok(cmdline64k(&a, "-m dmaengine --folio-order 15") == PARSE_USAGE &&
 	   strstr(err_text, "invalid --folio-order '15': must be 0..14\n"),
 	   "64K pages: order 15 refused, range 0..14");
 
-	ok(parse(&a, "-m", "dmaengine", "--folio-order", "2", "--folio", "16K", NULL) ==
-	   PARSE_USAGE, "--folio-order with --folio refused, even when equal");
+	ok(cmdline(&a, "-m dmaengine --folio-order 2 --folio 16K") == PARSE_USAGE,
+	   "--folio-order with --folio refused, even when equal");
 	is_str(err_text,
 	       "dma_map_benchmark: --folio-order and --folio set the same thing: give one\n" HINT,
 	       "--folio-order with --folio: message");
@@ -439,60 +456,55 @@ static void test_dst(void)
 	struct dmaengine_benchmark b;
 	struct bench_opts a, o;
 
-	ok(parse(&o, "-m", "dmaengine", "--folio-order", "3", NULL) == PARSE_RUN &&
-	   dst_folio_order(&o) == 3 && dst_folio_bytes(&o) == 32768,
+	ok(cmdline(&o, "-m dmaengine --folio-order 3") == PARSE_RUN && dst_folio_order(&o) == 3 &&
+	   dst_folio_bytes(&o) == 32768,
 	   "no --dst-folio-order: the destination folios are the source's");
 	dmaengine_fill_request(&o, &b, NULL, NULL, 0);
 	ok(!b.dst_folio_order && !(b.flags & DMAENGINE_BENCH_F_DST_ORDER),
 	   "no --dst-folio-order: request dst_folio_order 0, no F_DST_ORDER");
-	ok(parse(&o, "-m", "dmaengine", "--folio", "4K", "--sge", "16",
-		 "--dst-folio-order", "4", NULL) == PARSE_RUN &&
-	   dst_folio_order(&o) == 4 && dst_folio_bytes(&o) == 65536 &&
-	   o.folio_order == 0, "--dst-folio-order 4 with 4K folios: 64K destination folios");
+	ok(cmdline(&o, "-m dmaengine --folio 4K --sge 16 --dst-folio-order 4") == PARSE_RUN &&
+	   dst_folio_order(&o) == 4 && dst_folio_bytes(&o) == 65536 && o.folio_order == 0,
+	   "--dst-folio-order 4 with 4K folios: 64K destination folios");
 	dmaengine_fill_request(&o, &b, NULL, NULL, 0);
 	ok(b.dst_folio_order == 4 && b.folio_order == 0 &&
 	   (b.flags & DMAENGINE_BENCH_F_DST_ORDER),
 	   "--dst-folio-order 4: request dst_folio_order 4 with F_DST_ORDER");
-	ok(parse(&a, "-m", "dmaengine", "--sge", "16", "--dst-folio", "64K",
-		 NULL) == PARSE_RUN && a.dst_folio_order == o.dst_folio_order &&
-	   a.flags == o.flags, "--dst-folio 64K is --dst-folio-order 4");
-	ok(parse(&o, "-m", "dmaengine", "--folio-order", "9", "--sge", "16",
-		 "--dst-folio-order", "0", NULL) == PARSE_RUN &&
+	ok(cmdline(&a, "-m dmaengine --sge 16 --dst-folio 64K") == PARSE_RUN &&
+	   a.dst_folio_order == o.dst_folio_order && a.flags == o.flags,
+	   "--dst-folio 64K is --dst-folio-order 4");
+	ok(cmdline(&o, "-m dmaengine --folio-order 9 --sge 16 --dst-folio-order 0") == PARSE_RUN &&
 	   dst_folio_order(&o) == 0 && o.folio_order == 9,
 	   "smaller destination folios: 16 x 2M into 4K");
-	ok(parse(&o, "-m", "dmaengine", "--folio-order", "2", "--dst-folio-order", "2",
-		 NULL) == PARSE_RUN && (o.flags & DMAENGINE_BENCH_F_DST_ORDER),
+	ok(cmdline(&o, "-m dmaengine --folio-order 2 --dst-folio-order 2") == PARSE_RUN &&
+	   (o.flags & DMAENGINE_BENCH_F_DST_ORDER),
 	   "--dst-folio-order equal to --folio-order is accepted");
-	ok(parse64k(&o, "-m", "dmaengine", "--dst-folio", "2M", NULL) ==
-	   PARSE_RUN && o.dst_folio_order == 5,
+	ok(cmdline64k(&o, "-m dmaengine --dst-folio 2M") == PARSE_RUN && o.dst_folio_order == 5,
 	   "64K pages: --dst-folio 2M is order 5");
-	ok(parse64k(&o, "-m", "dmaengine", "--dst-folio-order", "15", NULL) ==
-	   PARSE_USAGE && strstr(err_text, "invalid --dst-folio-order '15': must be 0..14\n"),
+	ok(cmdline64k(&o, "-m dmaengine --dst-folio-order 15") == PARSE_USAGE &&
+	   strstr(err_text, "invalid --dst-folio-order '15': must be 0..14\n"),
 	   "64K pages: --dst-folio-order 15 refused, range 0..14");
 
-	ok(parse(&o, "-m", "dmaengine", "--dst-folio-order", "4", "--dst-folio",
-		 "64K", NULL) == PARSE_USAGE, "--dst-folio-order with --dst-folio refused");
+	ok(cmdline(&o, "-m dmaengine --dst-folio-order 4 --dst-folio 64K") == PARSE_USAGE,
+	   "--dst-folio-order with --dst-folio refused");
 	is_str(err_text,
 	       "dma_map_benchmark: --dst-folio-order and --dst-folio set the same thing: give one\n" HINT,
 	       "--dst-folio-order with --dst-folio: message");
-	ok(parse(&o, "-m", "dmaengine", "--sge", "16", "--dst-folio-order", "9",
-		 NULL) == PARSE_USAGE, "a batch of 64K into 2M folios refused");
+	ok(cmdline(&o, "-m dmaengine --sge 16 --dst-folio-order 9") == PARSE_USAGE,
+	   "a batch of 64K into 2M folios refused");
 	is_str(err_text,
 	       "dma_map_benchmark: --dst-folio-order: a batch of --sge 16 x 4KB folios (64KB) is not a whole number of 2MB destination folios: give --sge a multiple of 512, a larger --folio or a smaller --dst-folio-order\n" HINT,
 	       "a batch of part of a destination folio: message with the --sge to give");
-	ok(parse(&o, "-m", "dmaengine", "--dst-folio", "4M", NULL) ==
-	   PARSE_USAGE && strstr(err_text, "--dst-folio: a batch of --sge 512 x 4KB folios (2MB) is not a whole number of 4MB destination folios: give --sge a multiple of 1024, a larger --folio or a smaller --dst-folio\n"),
+	ok(cmdline(&o, "-m dmaengine --dst-folio 4M") == PARSE_USAGE &&
+	   strstr(err_text, "--dst-folio: a batch of --sge 512 x 4KB folios (2MB) is not a whole number of 4MB destination folios: give --sge a multiple of 1024, a larger --folio or a smaller --dst-folio\n"),
 	   "--dst-folio 4M with the default batch: refused naming --dst-folio");
-	ok(parse(&o, "-m", "dmaengine", "--sge", "1024", "--dst-folio", "4M",
-		 NULL) == PARSE_RUN, "--sge 1024 fills 4M destination folios");
-	ok(parse(&o, "-m", "dmaengine", "--folio-order", "4", "--sge", "65536",
-		 "--dst-folio-order", "0", NULL) == PARSE_USAGE,
-	   "65536 x 64K into 4K folios: too many destination folios, refused");
+	ok(cmdline(&o, "-m dmaengine --sge 1024 --dst-folio 4M") == PARSE_RUN,
+	   "--sge 1024 fills 4M destination folios");
+	ok(cmdline(&o, "-m dmaengine --folio-order 4 --sge 65536 --dst-folio-order 0") ==
+	   PARSE_USAGE, "65536 x 64K into 4K folios: too many destination folios, refused");
 	is_str(err_text,
 	       "dma_map_benchmark: --dst-folio-order: a batch of --sge 65536 folios would take 1048576 destination folios of 4KB, more than 65536: lower --sge or give larger destination folios\n" HINT,
 	       "too many destination folios: message");
-	ok(parse(&o, "-m", "dmaengine", "--folio-order", "4", "--sge", "4096",
-		 "--dst-folio-order", "0", NULL) == PARSE_RUN,
+	ok(cmdline(&o, "-m dmaengine --folio-order 4 --sge 4096 --dst-folio-order 0") == PARSE_RUN,
 	   "4096 x 64K into 65536 4K folios: accepted, the kernel's limit");
 }
 
@@ -549,7 +561,7 @@ static void test_scope(void)
 		is_str(err_text, want, "%s in a map mode: message",
 		       dmaengine_only[i][0]);
 	}
-	ok(parse(&o, "--samples", "--json", NULL) == PARSE_USAGE &&
+	ok(cmdline(&o, "--samples --json") == PARSE_USAGE &&
 	   strstr(err_text, "--samples applies to -m dmaengine only"),
 	   "--samples refused in a map mode");
 }
@@ -558,25 +570,23 @@ static void test_conflicts(void)
 {
 	struct bench_opts o;
 
-	ok(parse(&o, "-m", "dmaengine", "--json", "--csv", NULL) == PARSE_USAGE,
-	   "--json --csv refused");
+	ok(cmdline(&o, "-m dmaengine --json --csv") == PARSE_USAGE, "--json --csv refused");
 	is_str(err_text, "dma_map_benchmark: --json and --csv exclude each other\n" HINT,
 	       "--json --csv: message");
-	ok(parse(&o, "-m", "dmaengine", "--samples", NULL) == PARSE_USAGE,
+	ok(cmdline(&o, "-m dmaengine --samples") == PARSE_USAGE,
 	   "--samples without --json refused");
 	is_str(err_text, "dma_map_benchmark: --samples needs --json\n" HINT,
 	       "--samples without --json: message");
-	ok(parse(&o, "-m", "dmaengine", "--samples", "--csv", NULL) ==
-	   PARSE_USAGE && strstr(err_text, "--samples needs --json"),
-	   "--samples --csv refused");
-	ok(parse(&o, "-m", "dmaengine", "--per-channel", "--csv", NULL) ==
-	   PARSE_USAGE, "--per-channel --csv refused");
+	ok(cmdline(&o, "-m dmaengine --samples --csv") == PARSE_USAGE &&
+	   strstr(err_text, "--samples needs --json"), "--samples --csv refused");
+	ok(cmdline(&o, "-m dmaengine --per-channel --csv") == PARSE_USAGE,
+	   "--per-channel --csv refused");
 	is_str(err_text,
 	       "dma_map_benchmark: --per-channel is not available with --csv: use --json\n" HINT,
 	       "--per-channel --csv: message");
-	ok(parse(&o, "-m", "dmaengine", "--per-channel", "--json", "--samples",
-		 NULL) == PARSE_RUN, "--per-channel --json --samples runs");
-	ok(parse(&o, "-g", "8", "--entries", "8", NULL) == PARSE_USAGE,
+	ok(cmdline(&o, "-m dmaengine --per-channel --json --samples") == PARSE_RUN,
+	   "--per-channel --json --samples runs");
+	ok(cmdline(&o, "-g 8 --entries 8") == PARSE_USAGE,
 	   "-g with --entries refused, even when equal");
 	is_str(err_text,
 	       "dma_map_benchmark: --granule and --entries set the same thing: give one\n" HINT,
@@ -587,37 +597,33 @@ static void test_syntax(void)
 {
 	struct bench_opts o;
 
-	ok(parse(&o, "--frobnicate", NULL) == PARSE_USAGE, "unknown long option");
+	ok(cmdline(&o, "--frobnicate") == PARSE_USAGE, "unknown long option");
 	is_str(err_text,
 	       "dma_map_benchmark: unknown or ambiguous option '--frobnicate'\n" HINT,
 	       "unknown long option: message");
-	ok(parse(&o, "-z", NULL) == PARSE_USAGE, "unknown short option");
+	ok(cmdline(&o, "-z") == PARSE_USAGE, "unknown short option");
 	is_str(err_text, "dma_map_benchmark: unknown option '-z'\n" HINT,
 	       "unknown short option: message");
-	ok(parse(&o, "--s", "1", NULL) == PARSE_USAGE &&
-	   strstr(err_text, "ambiguous option '--s'"),
+	ok(cmdline(&o, "--s 1") == PARSE_USAGE && strstr(err_text, "ambiguous option '--s'"),
 	   "ambiguous abbreviation --s refused");
-	ok(parse(&o, "--thr", "3", NULL) == PARSE_RUN && o.threads == 3,
+	ok(cmdline(&o, "--thr 3") == PARSE_RUN && o.threads == 3,
 	   "unique abbreviation --thr is --threads");
-	ok(parse(&o, "-t", NULL) == PARSE_USAGE, "-t without a value");
+	ok(cmdline(&o, "-t") == PARSE_USAGE, "-t without a value");
 	is_str(err_text, "dma_map_benchmark: --threads needs a value: 1..1024\n" HINT,
 	       "-t without a value: message");
-	ok(parse(&o, "-m", "dmaengine", "--sge", NULL) == PARSE_USAGE &&
-	   strstr(err_text, "--sge needs a value: 1..65536"),
-	   "--sge without a value: message");
-	ok(parse(&o, "-t", "2", "extra", NULL) == PARSE_USAGE, "positional argument");
+	ok(cmdline(&o, "-m dmaengine --sge") == PARSE_USAGE &&
+	   strstr(err_text, "--sge needs a value: 1..65536"), "--sge without a value: message");
+	ok(cmdline(&o, "-t 2 extra") == PARSE_USAGE, "positional argument");
 	is_str(err_text, "dma_map_benchmark: unexpected argument 'extra'\n" HINT,
 	       "positional argument: message");
-	ok(parse(&o, "-t", "-5", NULL) == PARSE_INVALID &&
-	   strstr(err_text, "invalid --threads '-5'"),
+	ok(cmdline(&o, "-t -5") == PARSE_INVALID && strstr(err_text, "invalid --threads '-5'"),
 	   "-t -5 takes -5 as the value and refuses it");
-	ok(parse(&o, "-n", "-1", "-t", "2", NULL) == PARSE_RUN && o.node == -1 &&
-	   o.threads == 2, "-n -1 takes -1 as the value");
-	ok(parse(&o, "-t4", NULL) == PARSE_RUN && o.threads == 4,
-	   "-t4 (value attached)");
-	ok(parse(&o, "-t", "4", "-t", "6", NULL) == PARSE_RUN && o.threads == 6,
+	ok(cmdline(&o, "-n -1 -t 2") == PARSE_RUN && o.node == -1 && o.threads == 2,
+	   "-n -1 takes -1 as the value");
+	ok(cmdline(&o, "-t4") == PARSE_RUN && o.threads == 4, "-t4 (value attached)");
+	ok(cmdline(&o, "-t 4 -t 6") == PARSE_RUN && o.threads == 6,
 	   "the last of a repeated option wins");
-	ok(parse(&o, "-t", "0", NULL) == PARSE_INVALID && !out_text[0],
+	ok(cmdline(&o, "-t 0") == PARSE_INVALID && !out_text[0],
 	   "an error prints nothing on stdout");
 }
 
@@ -625,20 +631,17 @@ static void test_upstream_command_lines(void)
 {
 	struct bench_opts o;
 
-	ok(parse(&o, "-t", "8", "-s", "30", "-n", "-1", "-b", "32", "-d", "2",
-		 "-x", "0", "-g", "8", "-m", "1", NULL) == PARSE_RUN &&
-	   o.mode == MODE_SG && o.threads == 8 && o.seconds == 30 &&
-	   o.node == -1 && o.dma_bits == 32 && o.dma_dir == 2 && o.dma_trans_ns == 0 &&
-	   o.granule == 8, "the sg series' command line");
-	ok(parse(&o, "-t", "1", "-s", "1", "-g", "1024", NULL) == PARSE_RUN &&
-	   o.mode == MODE_SINGLE && o.granule == 1024,
-	   "upstream single-mode command line");
-	ok(parse(&o, "--threads", "16", "--seconds", "5", "--node", "0",
-		 "--dma-bits", "64", "--dma-dir", "to_device", "--dma-trans-ns",
-		 "100", "--granule", "4", "--mode", "sg", NULL) == PARSE_RUN &&
-	   o.threads == 16 && o.seconds == 5 && o.node == 0 &&
-	   o.dma_bits == 64 && o.dma_dir == 1 && o.dma_trans_ns == 100 &&
-	   o.granule == 4 && o.mode == MODE_SG, "all long options");
+	ok(cmdline(&o, "-t 8 -s 30 -n -1 -b 32 -d 2 -x 0 -g 8 -m 1") == PARSE_RUN &&
+	   o.mode == MODE_SG && o.threads == 8 && o.seconds == 30 && o.node == -1 &&
+	   o.dma_bits == 32 && o.dma_dir == 2 && o.dma_trans_ns == 0 && o.granule == 8,
+	   "the sg series' command line");
+	ok(cmdline(&o, "-t 1 -s 1 -g 1024") == PARSE_RUN && o.mode == MODE_SINGLE &&
+	   o.granule == 1024, "upstream single-mode command line");
+	ok(cmdline(&o, "--threads 16 --seconds 5 --node 0 --dma-bits 64 --dma-dir to_device "
+		   "--dma-trans-ns 100 --granule 4 --mode sg") == PARSE_RUN &&
+	   o.threads == 16 && o.seconds == 5 && o.node == 0 && o.dma_bits == 64 &&
+	   o.dma_dir == 1 && o.dma_trans_ns == 100 && o.granule == 4 && o.mode == MODE_SG,
+	   "all long options");
 }
 
 static void test_help_version(void)
@@ -683,8 +686,7 @@ static void test_help_version(void)
 	size_t i;
 	bool all;
 
-	ok(parse(&o, "--help", NULL) == PARSE_DONE && !err_text[0],
-	   "--help: done, nothing on stderr");
+	ok(cmdline(&o, "--help") == PARSE_DONE && !err_text[0], "--help: done, nothing on stderr");
 	/* the text wraps: compare with runs of white space made one space */
 	for (s = out_text, d = flat; *s; s++)
 		if (!isspace((unsigned char)*s) || (d > flat && d[-1] != ' '))
@@ -698,17 +700,14 @@ static void test_help_version(void)
 	ok(all, "--help names every long option");
 	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
 		has_str(flat, bits[i], "--help shows '%s'", bits[i]);
-	ok(parse(&o, "-h", NULL) == PARSE_DONE && strstr(out_text, "--threads"),
-	   "-h is --help");
-	ok(parse(&o, "-t", "0", "-h", NULL) == PARSE_INVALID,
-	   "an invalid value before -h is still an error");
+	ok(cmdline(&o, "-h") == PARSE_DONE && strstr(out_text, "--threads"), "-h is --help");
+	ok(cmdline(&o, "-t 0 -h") == PARSE_INVALID, "an invalid value before -h is still an error");
 
 	snprintf(want, sizeof(want), "dma_map_benchmark %s\n", tool_version);
-	ok(parse(&o, "--version", NULL) == PARSE_DONE, "--version: done");
+	ok(cmdline(&o, "--version") == PARSE_DONE, "--version: done");
 	is_str(out_text, want, "--version prints the name and version");
 	ok(tool_version[0] != 0, "the version is not empty");
-	ok(parse(&o, "-V", NULL) == PARSE_DONE && !strcmp(out_text, want),
-	   "-V is --version");
+	ok(cmdline(&o, "-V") == PARSE_DONE && !strcmp(out_text, want), "-V is --version");
 }
 
 #define CPUS_ACCEPTS \
@@ -726,20 +725,18 @@ static void test_cpus(void)
 
 	ok(parse(&o, NULL) == PARSE_RUN && o.nr_cpus == 0,
 	   "no --cpus: no CPU list");
-	ok(parse(&o, "-m", "sg", "--cpus", "0", NULL) == PARSE_RUN &&
-	   o.nr_cpus == 1 && o.cpus[0] == 0, "--cpus 0");
-	ok(parse(&o, "--cpus", "0-3", NULL) == PARSE_RUN && o.nr_cpus == 4 &&
-	   o.cpus[0] == 0 && o.cpus[3] == 3, "--cpus 0-3: four CPUs");
-	ok(parse(&o, "--cpus=0,2,4", NULL) == PARSE_RUN && o.nr_cpus == 3 &&
-	   o.cpus[0] == 0 && o.cpus[1] == 2 && o.cpus[2] == 4,
-	   "--cpus=0,2,4");
-	ok(parse(&o, "--cpus", "6,1-2", NULL) == PARSE_RUN && o.nr_cpus == 3 &&
-	   o.cpus[0] == 6 && o.cpus[1] == 1 && o.cpus[2] == 2,
-	   "--cpus 6,1-2: in the order given");
-	ok(parse(&o, "--cpus", "0-1023", NULL) == PARSE_RUN &&
-	   o.nr_cpus == 1024 && o.cpus[1023] == 1023, "--cpus 0-1023: 1024 CPUs");
-	ok(parse(&o, "--cpus", "0-3", "--cpus", "5", NULL) == PARSE_RUN &&
-	   o.nr_cpus == 1 && o.cpus[0] == 5, "the last --cpus wins");
+	ok(cmdline(&o, "-m sg --cpus 0") == PARSE_RUN && o.nr_cpus == 1 && o.cpus[0] == 0,
+	   "--cpus 0");
+	ok(cmdline(&o, "--cpus 0-3") == PARSE_RUN && o.nr_cpus == 4 && o.cpus[0] == 0 &&
+	   o.cpus[3] == 3, "--cpus 0-3: four CPUs");
+	ok(cmdline(&o, "--cpus=0,2,4") == PARSE_RUN && o.nr_cpus == 3 && o.cpus[0] == 0 &&
+	   o.cpus[1] == 2 && o.cpus[2] == 4, "--cpus=0,2,4");
+	ok(cmdline(&o, "--cpus 6,1-2") == PARSE_RUN && o.nr_cpus == 3 && o.cpus[0] == 6 &&
+	   o.cpus[1] == 1 && o.cpus[2] == 2, "--cpus 6,1-2: in the order given");
+	ok(cmdline(&o, "--cpus 0-1023") == PARSE_RUN && o.nr_cpus == 1024 && o.cpus[1023] == 1023,
+	   "--cpus 0-1023: 1024 CPUs");
+	ok(cmdline(&o, "--cpus 0-3 --cpus 5") == PARSE_RUN && o.nr_cpus == 1 && o.cpus[0] == 5,
+	   "the last --cpus wins");
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(want, sizeof(want),
 			 "dma_map_benchmark: invalid --cpus '%s': must be " CPUS_ACCEPTS "\n" HINT,
@@ -748,7 +745,7 @@ static void test_cpus(void)
 		   "--cpus '%s' is a usage error", bad[i]);
 		is_str(err_text, want, "--cpus '%s': message", bad[i]);
 	}
-	ok(parse(&o, "--cpus", NULL) == PARSE_USAGE, "--cpus without a value");
+	ok(cmdline(&o, "--cpus") == PARSE_USAGE, "--cpus without a value");
 	is_str(err_text,
 	       "dma_map_benchmark: --cpus needs a value: " CPUS_ACCEPTS "\n" HINT,
 	       "--cpus without a value: message");
@@ -763,26 +760,23 @@ static void test_ext_options(void)
 	   "defaults: entry size the page size, no iterations, sync or percentiles");
 	ok(parse64k(&o, NULL) == PARSE_RUN && o.entry_size == 65536,
 	   "64K pages: the default entry size is 64K");
-	ok(parse(&o, "--sync", NULL) == PARSE_RUN && o.sync && !o.percentiles,
-	   "--sync");
-	ok(parse(&o, "-m", "sg", "--percentiles", NULL) == PARSE_RUN &&
-	   o.percentiles && !o.sync, "--percentiles");
-	ok(parse(&o, "--sync=1", NULL) == PARSE_USAGE, "--sync takes no value");
+	ok(cmdline(&o, "--sync") == PARSE_RUN && o.sync && !o.percentiles, "--sync");
+	ok(cmdline(&o, "-m sg --percentiles") == PARSE_RUN && o.percentiles && !o.sync,
+	   "--percentiles");
+	ok(cmdline(&o, "--sync=1") == PARSE_USAGE, "--sync takes no value");
 
-	ok(parse(&o, "--iterations", "200", NULL) == PARSE_RUN &&
-	   o.iterations == 200 && o.seconds == 300,
+	ok(cmdline(&o, "--iterations 200") == PARSE_RUN && o.iterations == 200 && o.seconds == 300,
 	   "--iterations without --seconds: at most 300 s");
-	ok(parse(&o, "--iterations", "200", "-s", "30", NULL) == PARSE_RUN &&
-	   o.seconds == 30, "--iterations with -s 30: 30 s");
-	ok(parse(&o, "-s", "20", "--iterations", "200", NULL) == PARSE_RUN &&
-	   o.seconds == 20, "-s 20 before --iterations: 20 s, even the default value");
-	ok(parse(&o, "--iterations", "0", NULL) == PARSE_RUN &&
-	   o.seconds == 20, "--iterations 0 is a timed run: 20 s");
+	ok(cmdline(&o, "--iterations 200 -s 30") == PARSE_RUN && o.seconds == 30,
+	   "--iterations with -s 30: 30 s");
+	ok(cmdline(&o, "-s 20 --iterations 200") == PARSE_RUN && o.seconds == 20,
+	   "-s 20 before --iterations: 20 s, even the default value");
+	ok(cmdline(&o, "--iterations 0") == PARSE_RUN && o.seconds == 20,
+	   "--iterations 0 is a timed run: 20 s");
 
-	ok(parse(&o, "-g", "1025", NULL) == PARSE_RUN && o.granule == 1025,
-	   "-g 1025 accepted");
-	ok(parse(&o, "--entries", "2560", NULL) == PARSE_RUN &&
-	   o.granule == 2560, "--entries sets the granule");
+	ok(cmdline(&o, "-g 1025") == PARSE_RUN && o.granule == 1025, "-g 1025 accepted");
+	ok(cmdline(&o, "--entries 2560") == PARSE_RUN && o.granule == 2560,
+	   "--entries sets the granule");
 }
 
 static void test_use_ext(void)
@@ -821,9 +815,8 @@ static void test_ext_request(void)
 	bool zero;
 
 	/* the cache-sync reference command line */
-	ok(parse(&o, "-m", "sg", "--entries", "2560", "--entry-size", "4K",
-		 "--iterations", "200", "--cpus", "0", "--sync", "-d",
-		 "to_device", NULL) == PARSE_RUN, "the reference command line parses");
+	ok(cmdline(&o, "-m sg --entries 2560 --entry-size 4K --iterations 200 --cpus 0 --sync "
+		   "-d to_device") == PARSE_RUN, "the reference command line parses");
 	memset(&m, 0xaa, sizeof(m));
 	map_fill_ext_request(&o, &m);
 	ok(m.size == sizeof(m) && m.size == DMA_MAP_BENCH_EXT_SIZE_VER1,
@@ -844,8 +837,7 @@ static void test_ext_request(void)
 	   !m.reserved_out[0] && !m.reserved_out[3],
 	   "ext request: reserved fields and results zero");
 
-	parse(&o, "-t", "16", "-s", "5", "-n", "1", "-b", "48", "-d", "2",
-	      "-x", "100", "-g", "4096", "--cpus", "0-3", NULL);
+	cmdline(&o, "-t 16 -s 5 -n 1 -b 48 -d 2 -x 100 -g 4096 --cpus 0-3");
 	map_fill_ext_request(&o, &m);
 	ok(m.map_mode == DMA_MAP_BENCH_SINGLE_MODE && m.threads == 16 &&
 	   m.seconds == 5 && m.node == 1 && m.dma_bits == 48 &&
@@ -854,15 +846,15 @@ static void test_ext_request(void)
 	   !m.flags && m.nr_cpus == 4,
 	   "ext request: every upstream field, -g 4096 as entries, four CPUs");
 
-	parse(&o, "--percentiles", NULL);
+	cmdline(&o, "--percentiles");
 	map_fill_ext_request(&o, &m);
 	ok(m.entries == 1 && m.entry_size == 4096 && !m.cpus_ptr &&
 	   !m.nr_cpus && !m.flags && !m.iterations && m.seconds == 20,
 	   "ext request from --percentiles alone: the defaults, no CPU list");
-	parse64k(&o, "--percentiles", NULL);
+	cmdline64k(&o, "--percentiles");
 	map_fill_ext_request(&o, &m);
 	ok(m.entry_size == 65536, "ext request, 64K pages: entry_size 65536");
-	parse(&o, "--entry-size", "1M", "--entries", "65536", NULL);
+	cmdline(&o, "--entry-size 1M --entries 65536");
 	map_fill_ext_request(&o, &m);
 	ok(m.entry_size == 1 << 20 && m.entries == 65536,
 	   "ext request: 65536 entries of 1M");
@@ -878,8 +870,7 @@ static void test_requests(void)
 	size_t i;
 	bool zero;
 
-	parse(&o, "-m", "sg", "-t", "8", "-s", "30", "-n", "1", "-b", "48",
-	      "-d", "from_device", "-x", "100", "-g", "16", NULL);
+	cmdline(&o, "-m sg -t 8 -s 30 -n 1 -b 48 -d from_device -x 100 -g 16");
 	memset(&m, 0xaa, sizeof(m));
 	map_fill_request(&o, &m);
 	ok(m.threads == 8 && m.seconds == 30 && m.node == 1 &&
@@ -895,11 +886,9 @@ static void test_requests(void)
 	   m.seconds == 20 && m.node == -1 && m.dma_bits == 32 && m.granule == 1,
 	   "map request from the defaults");
 
-	parse(&o, "-m", "dmaengine", "-c", "4", "-C", "dma0chan1", "-D",
-	      "soft_dma.0", "-f", "64K", "--sge", "128", "--bytes-per-channel", "1G", "-r",
-	      "5", "-w", "2", "--src-node", "0", "--dst-node", "1", "-p",
-	      "memcpy_sg", "--verify", "--poll", "--timeout-ms", "500",
-	      "--depth", "4", "--cpus", "2,3", NULL);
+	cmdline(&o, "-m dmaengine -c 4 -C dma0chan1 -D soft_dma.0 -f 64K --sge 128 "
+		"--bytes-per-channel 1G -r 5 -w 2 --src-node 0 --dst-node 1 -p memcpy_sg "
+		"--verify --poll --timeout-ms 500 --depth 4 --cpus 2,3");
 	memset(&b, 0xaa, sizeof(b));
 	dmaengine_fill_request(&o, &b, channels, samples, 8);
 	ok(b.size == sizeof(b) && b.size == DMAENGINE_BENCH_SIZE_VER2,
@@ -934,21 +923,20 @@ static void test_requests(void)
 
 	ok(dmaengine_samples_len(&o) == 5 * 1 * 4,
 	   "samples_len: runs x 1 mode x channels");
-	parse(&o, "-m", "dmaengine", "-c", "3", "-r", "7", "-p", "both", NULL);
+	cmdline(&o, "-m dmaengine -c 3 -r 7 -p both");
 	ok(dmaengine_samples_len(&o) == 7 * 2 * 3,
 	   "samples_len: runs x 2 modes x channels");
-	parse(&o, "-m", "dmaengine", "-c", "3", "-r", "7", NULL);
+	cmdline(&o, "-m dmaengine -c 3 -r 7");
 	ok(dmaengine_samples_len(&o) == 7 * 4 * 3,
 	   "samples_len without --prep-modes: runs x 4 modes x channels");
-	parse(&o, "-m", "dmaengine", "-c", "3", "-r", "7", "-p",
-	      "memcpy_sg,memcpy_vec", NULL);
+	cmdline(&o, "-m dmaengine -c 3 -r 7 -p memcpy_sg,memcpy_vec");
 	ok(dmaengine_samples_len(&o) == 7 * 2 * 3,
 	   "samples_len of --prep-modes memcpy_sg,memcpy_vec: runs x 2 modes x channels");
-	parse(&o, "-m", "dmaengine", "-c", "256", "-r", "10000", NULL);
+	cmdline(&o, "-m dmaengine -c 256 -r 10000");
 	ok(dmaengine_samples_len(&o) == 10000U * 4 * 256,
 	   "samples_len at the maxima does not overflow");
 
-	parse(&o, "-m", "dmaengine", NULL);
+	cmdline(&o, "-m dmaengine");
 	dmaengine_fill_request(&o, &b, channels, NULL, 0);
 	ok(b.prep_modes == DMAENGINE_BENCH_PREP_ALL &&
 	   (b.prep_modes & DMAENGINE_BENCH_PREP_MEMCPY_VEC) &&
@@ -990,8 +978,7 @@ static void test_prep(void)
 	size_t i;
 	bool all;
 
-	ok(parse(&o, "-m", "dmaengine", NULL) == PARSE_RUN &&
-	   o.prep_modes == DMAENGINE_BENCH_PREP_ALL &&
+	ok(cmdline(&o, "-m dmaengine") == PARSE_RUN && o.prep_modes == DMAENGINE_BENCH_PREP_ALL &&
 	   (o.flags & DMAENGINE_BENCH_F_SKIP_MISSING),
 	   "no --prep-modes: all four modes, the missing ones left out");
 	for (i = 0; i < sizeof(explicit) / sizeof(explicit[0]); i++)
@@ -999,7 +986,7 @@ static void test_prep(void)
 		   PARSE_RUN && !(o.flags & DMAENGINE_BENCH_F_SKIP_MISSING),
 		   "--prep-modes %s: the modes named must run (no SKIP_MISSING)",
 		   explicit[i]);
-	ok(parse(&o, "-m", "dmaengine", "-p", "x", NULL) == PARSE_USAGE,
+	ok(cmdline(&o, "-m dmaengine -p x") == PARSE_USAGE,
 	   "an invalid --prep-modes is an error, not a default");
 	for (i = 0, all = true; i < sizeof(words) / sizeof(words[0]); i++)
 		all &= !strcmp(prep_modes_name(words[i].modes), words[i].name);
@@ -1023,37 +1010,33 @@ static void test_prep(void)
 	   "prep_mode_order: memcpy, memcpy_sg, memcpy_vec, then cpu");
 	ok(!strcmp(buffers_name(DMAENGINE_BENCH_F_DISTINCT), "distinct") &&
 	   !strcmp(buffers_name(0), "reuse"), "buffers_name()");
-	ok(parse(&o, "-m", "dmaengine", "--cpus", "0-3", NULL) == PARSE_RUN &&
-	   o.nr_cpus == 4 && o.cpus[3] == 3,
+	ok(cmdline(&o, "-m dmaengine --cpus 0-3") == PARSE_RUN && o.nr_cpus == 4 && o.cpus[3] == 3,
 	   "--cpus with -m dmaengine: the map modes' parser");
-	ok(parse(&o, "-m", "dmaengine", "--cpus", "1024", NULL) == PARSE_USAGE &&
-	   strstr(err_text, "invalid --cpus '1024'"),
-	   "--cpus with -m dmaengine: the same refusal");
+	ok(cmdline(&o, "-m dmaengine --cpus 1024") == PARSE_USAGE &&
+	   strstr(err_text, "invalid --cpus '1024'"), "--cpus with -m dmaengine: the same refusal");
 }
 
 /* The fallback to version 1 for a module older than the tool. */
 static void test_v1_fallback(void)
 {
 	static const struct {
-		const char *args[6];
+		const char *line;
 		unsigned int want;
 	} cases[] = {
-		{ { "--buffers", "reuse", "--prep-modes", "both" }, 0 },
-		{ { "--buffers", "reuse", "--prep-modes", "memcpy" }, 0 },
-		{ { "--buffers", "reuse", "--prep-modes", "memcpy_sg", "--depth", "1" }, 0 },
-		{ { NULL }, V1_NEEDS_CPU | V1_NEEDS_DISTINCT },
-		{ { "--prep-modes", "both" }, V1_NEEDS_DISTINCT },
-		{ { "--buffers", "reuse" }, V1_NEEDS_CPU },
-		{ { "--buffers", "reuse", "--prep-modes", "all" }, V1_NEEDS_CPU },
-		{ { "--buffers", "reuse", "--prep-modes", "memcpy,cpu" }, V1_NEEDS_CPU },
-		{ { "--buffers", "reuse", "--prep-modes", "both", "--depth", "2" },
-		  V1_NEEDS_DEPTH },
-		{ { "--buffers", "reuse", "--prep-modes", "both", "--cpus", "0" },
-		  V1_NEEDS_CPUS },
-		{ { "--buffers", "reuse", "--prep-modes", "memcpy_vec" }, V1_NEEDS_CPU },
-		{ { "--buffers", "reuse", "--prep-modes", "both", "--dst-folio-order", "0" },
+		{ "-m dmaengine --buffers reuse --prep-modes both", 0 },
+		{ "-m dmaengine --buffers reuse --prep-modes memcpy", 0 },
+		{ "-m dmaengine --buffers reuse --prep-modes memcpy_sg --depth 1", 0 },
+		{ "-m dmaengine", V1_NEEDS_CPU | V1_NEEDS_DISTINCT },
+		{ "-m dmaengine --prep-modes both", V1_NEEDS_DISTINCT },
+		{ "-m dmaengine --buffers reuse", V1_NEEDS_CPU },
+		{ "-m dmaengine --buffers reuse --prep-modes all", V1_NEEDS_CPU },
+		{ "-m dmaengine --buffers reuse --prep-modes memcpy,cpu", V1_NEEDS_CPU },
+		{ "-m dmaengine --buffers reuse --prep-modes both --depth 2", V1_NEEDS_DEPTH },
+		{ "-m dmaengine --buffers reuse --prep-modes both --cpus 0", V1_NEEDS_CPUS },
+		{ "-m dmaengine --buffers reuse --prep-modes memcpy_vec", V1_NEEDS_CPU },
+		{ "-m dmaengine --buffers reuse --prep-modes both --dst-folio-order 0",
 		  V1_NEEDS_DST_ORDER },
-		{ { "--prep-modes", "both", "--dst-folio", "8K" },
+		{ "-m dmaengine --prep-modes both --dst-folio 8K",
 		  V1_NEEDS_DST_ORDER | V1_NEEDS_DISTINCT },
 	};
 	struct dmaengine_bench_sample samples[3], want;
@@ -1063,20 +1046,12 @@ static void test_v1_fallback(void)
 	size_t i;
 	bool zero;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		const char *const *a = cases[i].args;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ok(cmdline(&o, cases[i].line) == PARSE_RUN &&
+		   dmaengine_v1_blockers(&o) == cases[i].want,
+		   "version 1 blockers of %s: %#x", cases[i].line, cases[i].want);
 
-		parse(&o, "-m", "dmaengine", a[0], a[1], a[2], a[3], a[4], a[5],
-		      NULL);
-		ok(dmaengine_v1_blockers(&o) == cases[i].want,
-		   "version 1 blockers of -m dmaengine %s %s %s %s %s %s: %#x",
-		   a[0] ? a[0] : "", a[1] ? a[1] : "", a[2] ? a[2] : "",
-		   a[3] ? a[3] : "", a[4] ? a[4] : "", a[5] ? a[5] : "",
-		   cases[i].want);
-	}
-
-	parse(&o, "-m", "dmaengine", "--buffers", "reuse", "--prep-modes", "both",
-	      "--verify", "-r", "1", NULL);
+	cmdline(&o, "-m dmaengine --buffers reuse --prep-modes both --verify -r 1");
 	dmaengine_fill_request(&o, &b, channels, samples, 3);
 	dmaengine_v1_request(&b);
 	for (i = DMAENGINE_BENCH_SIZE_VER1, zero = true; i < sizeof(b); i++)
