@@ -152,22 +152,19 @@ static char out_text[65536], err_text[8192];
 /* the modes the next run()'s FAKE_V2 has; 0: memcpy and cpu */
 static uint32_t run_next;
 
-/* run() - dmaengine_run() of the arguments; stdout and stderr captured */
-static int run(enum fake_kind kind, const char *first, ...)
+/* run() - dmaengine_run() of -m dmaengine and @words; stdout and stderr captured */
+static int run(enum fake_kind kind, const char *words)
 {
-	char *argv[32] = { "dma_map_benchmark", "-m", "dmaengine" };
+	char *argv[32] = { "dma_map_benchmark", "-m", "dmaengine" }, buf[512], *w;
 	FILE *out = tmpfile(), *err = tmpfile();
 	int argc = 3, save_out, save_err, ret;
 	struct report_ctx ctx = { .version = "v", .kernel = "k" };
 	struct bench_opts o;
-	const char *a;
-	va_list ap;
 	size_t n;
 
-	va_start(ap, first);
-	for (a = first; a && argc < 31; a = va_arg(ap, const char *))
-		argv[argc++] = (char *)a;
-	va_end(ap);
+	snprintf(buf, sizeof(buf), "%s", words);
+	for (w = strtok(buf, " "); w && argc < 31; w = strtok(NULL, " "))
+		argv[argc++] = w;
 	argv[argc] = NULL;
 	memset(&fake, 0, sizeof(fake));
 	fake.kind = kind;
@@ -205,8 +202,8 @@ static int run(enum fake_kind kind, const char *first, ...)
 
 static void test_v2(void)
 {
-	ok(run(FAKE_V2, "--sge", "16", "--bytes-per-channel", "1M", NULL) == 0 &&
-	   fake.calls == 1, "a module of version 2: one call, exit status 0");
+	ok(run(FAKE_V2, "--sge 16 --bytes-per-channel 1M") == 0 && fake.calls == 1,
+	   "a module of version 2: one call, exit status 0");
 	ok(fake.sizes[0] == DMAENGINE_BENCH_SIZE_VER2 &&
 	   fake.sample_size[0] == sizeof(struct dmaengine_bench_sample) &&
 	   fake.flags[0] == (DMAENGINE_BENCH_F_DISTINCT |
@@ -219,23 +216,21 @@ static void test_v2(void)
 	has_str(out_text, "# cpufreq:", "the cpufreq line (read from this host)");
 	ok(!err_text[0], "nothing on stderr");
 
-	ok(run(FAKE_V2, "--json", "--samples", "-p", "memcpy,cpu", NULL) == 0 &&
-	   fake.flags[0] == DMAENGINE_BENCH_F_DISTINCT,
-	   "--prep-modes memcpy,cpu: no SKIP_MISSING");
+	ok(run(FAKE_V2, "--json --samples -p memcpy,cpu") == 0 &&
+	   fake.flags[0] == DMAENGINE_BENCH_F_DISTINCT, "--prep-modes memcpy,cpu: no SKIP_MISSING");
 	has_str(out_text, "\"interface_version\":2,", "JSON: interface_version 2");
 	has_str(out_text, "\"prep_stalls\":{\"mean\":3.000000,",
 		"JSON: prep_stalls from ->results[]");
 
-	ok(run(FAKE_V2, "--sge", "16", "--bytes-per-channel", "1M", NULL) == 0 &&
+	ok(run(FAKE_V2, "--sge 16 --bytes-per-channel 1M") == 0 &&
 	   fake.prep_modes[0] == DMAENGINE_BENCH_PREP_ALL &&
 	   (fake.prep_modes[0] & DMAENGINE_BENCH_PREP_MEMCPY_VEC),
 	   "no --prep-modes: the request asks for memcpy_vec too");
 	has_str(out_text, "# not run: prep_memcpy_vec: this kernel has no dmaengine_prep_dma_memcpy_vec() (DMA_MEMCPY_VEC): the project's series in kernel/patches/v6.12/ adds it\n",
 		"a kernel without memcpy_vec: a '#' line says so and where the series is");
 
-	ok(run(FAKE_V2, "-v", "--sge", "16", "--bytes-per-channel", "1M", "--dst-folio",
-	       "64K", NULL) == 0 && fake.dst_folio_order[0] == 4 &&
-	   (fake.flags[0] & DMAENGINE_BENCH_F_DST_ORDER),
+	ok(run(FAKE_V2, "-v --sge 16 --bytes-per-channel 1M --dst-folio 64K") == 0 &&
+	   fake.dst_folio_order[0] == 4 && (fake.flags[0] & DMAENGINE_BENCH_F_DST_ORDER),
 	   "--dst-folio 64K: dst_folio_order 4 and F_DST_ORDER in the request");
 	has_str(out_text, "in batches of 16 x 4KB into 64KB destination folios;",
 		"--dst-folio: the '#' line names both folio sizes");
@@ -248,9 +243,8 @@ static void test_v2(void)
 	   "-v without a memcpy_vec row: no convert_ms column");
 
 	run_next = DMAENGINE_BENCH_PREP_ALL;
-	ok(run(FAKE_V2, "-v", "--sge", "16", "--bytes-per-channel", "1M", NULL) == 0 &&
-	   strstr(out_text, "\nprep_memcpy_vec "),
-	   "a kernel with memcpy_vec: its row");
+	ok(run(FAKE_V2, "-v --sge 16 --bytes-per-channel 1M") == 0 &&
+	   strstr(out_text, "\nprep_memcpy_vec "), "a kernel with memcpy_vec: its row");
 	has_str(out_text, " GB/s        convert_ms    prep_stalls ",
 		"-v with a memcpy_vec row: convert_ms, first of the verbose columns");
 	has_str(out_text, "\nprep_memcpy_sg  1    4KB   16  ",
@@ -263,26 +257,26 @@ static void test_v2(void)
 	has_str(strstr(out_text, "\nprep_memcpy_vec "), "2.50 \u00b1 0.00 ",
 		"the memcpy_vec row's convert_ms: 2.5 ms from ->results[3].convert_ns");
 
-	ok(run(FAKE_V2, "-p", "memcpy_sg,memcpy_vec", "--json", NULL) == 0 &&
+	ok(run(FAKE_V2, "-p memcpy_sg,memcpy_vec --json") == 0 &&
 	   fake.prep_modes[0] == (DMAENGINE_BENCH_PREP_MEMCPY_SG |
 				  DMAENGINE_BENCH_PREP_MEMCPY_VEC) &&
 	   !(fake.flags[0] & DMAENGINE_BENCH_F_SKIP_MISSING),
 	   "--prep-modes memcpy_sg,memcpy_vec: the two batch forms, no SKIP_MISSING");
-	ok(run(FAKE_V2_OLD, "-p", "memcpy,cpu", NULL) == 0 && fake.calls == 1,
+	ok(run(FAKE_V2_OLD, "-p memcpy,cpu") == 0 && fake.calls == 1,
 	   "a module from before memcpy_vec runs --prep-modes memcpy,cpu");
 }
 
 /* A module of version 2 from before memcpy_vec, asked for every mode. */
 static void test_old_v2(void)
 {
-	ok(run(FAKE_V2_OLD, NULL) == 1 && fake.calls == 1,
+	ok(run(FAKE_V2_OLD, "") == 1 && fake.calls == 1,
 	   "a module from before memcpy_vec, the defaults: EINVAL, no second call");
 	ok(fake.prep_modes[0] == DMAENGINE_BENCH_PREP_ALL,
 	   "the one call asked for every mode, memcpy_vec included");
 	has_str(err_text, "a field is out of range; see dmesg for the field the kernel refused. If it says 'invalid prep_modes', the module is older than this tool and does not know prep mode memcpy_vec, which runs without --prep-modes: load the module built from the tool's tree, or name the modes it has with --prep-modes (e.g. memcpy,cpu)\n",
 		"stderr: why, and what to do (no silent retry)");
 	ok(!out_text[0], "nothing on stdout");
-	ok(run(FAKE_V2_OLD, "-p", "all", NULL) == 1 && fake.calls == 1 &&
+	ok(run(FAKE_V2_OLD, "-p all") == 1 && fake.calls == 1 &&
 	   strstr(err_text, "see dmesg for the field the kernel refused\n") &&
 	   !strstr(err_text, "invalid prep_modes"),
 	   "--prep-modes all (asked for): refused, no hint about the default");
@@ -290,9 +284,8 @@ static void test_old_v2(void)
 
 static void test_v1(void)
 {
-	ok(run(FAKE_V1, "--buffers", "reuse", "--prep-modes", "both", "-r", "2",
-	       "--json", "--samples", NULL) == 0 && fake.calls == 2,
-	   "an older module, options version 1 can say: two calls, exit status 0");
+	ok(run(FAKE_V1, "--buffers reuse --prep-modes both -r 2 --json --samples") == 0 &&
+	   fake.calls == 2, "an older module, options version 1 can say: two calls, exit status 0");
 	ok(fake.sizes[0] == DMAENGINE_BENCH_SIZE_VER2 &&
 	   fake.sizes[1] == DMAENGINE_BENCH_SIZE_VER1 && fake.flags[1] == 0,
 	   "the second call is version 1 (608 bytes, no new flags)");
@@ -307,31 +300,27 @@ static void test_v1(void)
 	has_str(out_text, "{\"prep_mode\":\"prep_memcpy_sg\",\"run\":1,\"channel\":0,\"start_ns\":0,\"end_ns\":5000000,\"prep_ns\":0,\"submit_ns\":0,\"issue_ns\":0,\"wait_ns\":0,\"map_ns\":0,\"unmap_ns\":0,\"copy_ns\":0,\"convert_ns\":0,\"bytes\":1048576,\"prep_calls\":7,\"submits\":7,\"prep_stalls\":0}",
 		"JSON: the last of the four samples, new fields 0");
 
-	ok(run(FAKE_V1, NULL) == 1 && fake.calls == 1,
+	ok(run(FAKE_V1, "") == 1 && fake.calls == 1,
 	   "an older module, the defaults: one call, exit status 1");
 	has_str(err_text, "is older than this tool", "stderr: the module is older");
 	has_str(err_text, "which needs --buffers reuse (distinct buffers are the default), --prep-modes memcpy, memcpy_sg or both",
 		"stderr: the options a version 1 request needs");
 	ok(!out_text[0], "nothing on stdout");
 
-	ok(run(FAKE_V1, "--buffers", "reuse", "-p", "both", "--depth", "2",
-	       NULL) == 1 && fake.calls == 1 &&
+	ok(run(FAKE_V1, "--buffers reuse -p both --depth 2") == 1 && fake.calls == 1 &&
 	   strstr(err_text, "which needs --depth 1\n"),
 	   "an older module with --depth 2: refused, --depth named");
-	ok(run(FAKE_V1, "--buffers", "reuse", "-p", "both", "--dst-folio-order", "1",
-	       NULL) == 1 && fake.calls == 1 &&
+	ok(run(FAKE_V1, "--buffers reuse -p both --dst-folio-order 1") == 1 && fake.calls == 1 &&
 	   strstr(err_text, "which needs no --dst-folio-order or --dst-folio\n"),
 	   "an older module with --dst-folio-order: refused, --dst-folio-order named");
-	ok(run(FAKE_V1, "--buffers", "reuse", "-p", "memcpy_vec", NULL) == 1 &&
-	   fake.calls == 1 &&
+	ok(run(FAKE_V1, "--buffers reuse -p memcpy_vec") == 1 && fake.calls == 1 &&
 	   strstr(err_text, "(the cpu and memcpy_vec modes, which run without --prep-modes, are new)"),
 	   "an older module with --prep-modes memcpy_vec: refused, the new modes named");
 }
 
 static void test_other(void)
 {
-	ok(run(FAKE_ENOTTY, NULL) == 1 &&
-	   strstr(err_text, "does not know DMAENGINE_BENCHMARK"),
+	ok(run(FAKE_ENOTTY, "") == 1 && strstr(err_text, "does not know DMAENGINE_BENCHMARK"),
 	   "a module without the dmaengine mode: ENOTTY, said so");
 }
 
