@@ -788,15 +788,12 @@ static void test_folio_labels(void)
 		{ 4096, 18, " 1GB " }, { 65536, 0, " 64KB " },
 		{ 65536, 5, " 2MB " }, { 16384, 1, " 32KB " },
 	};
-	struct dmaengine_bench_channel ch;
-	struct dmaengine_benchmark b;
-	struct bench_opts o;
-	struct dmaengine_report r = { .opts = &o, .b = &b, .channels = &ch };
+	REFERENCE(1);
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		reference(&o, &b, ch);
 		opts_init(&o, cases[i].page);
-		fill_reference(&b, &ch);
 		b.folio_order = cases[i].order;
 		CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 		has_str(strstr(cap.buf, "\nprep_memcpy "), cases[i].label,
