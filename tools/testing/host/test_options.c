@@ -159,6 +159,13 @@ struct opt_case {
 	const char *bad[16];
 };
 
+/* the prep modes, as --prep-modes names them */
+#define MEMCPY		DMAENGINE_BENCH_PREP_MEMCPY
+#define SG		DMAENGINE_BENCH_PREP_MEMCPY_SG
+#define VEC		DMAENGINE_BENCH_PREP_MEMCPY_VEC
+#define CPU		DMAENGINE_BENCH_PREP_CPU
+#define PREP_BOTH	(MEMCPY | SG)
+
 #define GOOD(...)	{ __VA_ARGS__, { NULL, 0 } }
 #define BAD(...)	{ __VA_ARGS__, NULL }
 #define NOTNUM		"abc", "1x", "", " 1", "+1", "0x10", \
@@ -254,27 +261,14 @@ static const struct opt_case cases[] = {
 	{ "dmaengine", 'p', "prep-modes",
 	  "memcpy, memcpy_sg, memcpy_vec, cpu, both or all, or a comma-separated list of them",
 	  get_prep_modes,
-	  GOOD({ "memcpy", DMAENGINE_BENCH_PREP_MEMCPY },
-	       { "memcpy_sg", DMAENGINE_BENCH_PREP_MEMCPY_SG },
-	       { "MEMCPY-SG", DMAENGINE_BENCH_PREP_MEMCPY_SG },
-	       { "memcpy_vec", DMAENGINE_BENCH_PREP_MEMCPY_VEC },
-	       { "memcpy_sg,memcpy_vec", DMAENGINE_BENCH_PREP_MEMCPY_SG |
-					 DMAENGINE_BENCH_PREP_MEMCPY_VEC },
-	       { "cpu", DMAENGINE_BENCH_PREP_CPU },
-	       { "both", DMAENGINE_BENCH_PREP_MEMCPY |
-			 DMAENGINE_BENCH_PREP_MEMCPY_SG },
+	  GOOD({ "memcpy", MEMCPY }, { "memcpy_sg", SG }, { "MEMCPY-SG", SG },
+	       { "memcpy_vec", VEC }, { "memcpy_sg,memcpy_vec", SG | VEC },
+	       { "cpu", CPU }, { "both", PREP_BOTH },
 	       { "all", DMAENGINE_BENCH_PREP_ALL },
-	       { "memcpy,memcpy_sg", DMAENGINE_BENCH_PREP_MEMCPY |
-				     DMAENGINE_BENCH_PREP_MEMCPY_SG },
-	       { "memcpy,cpu", DMAENGINE_BENCH_PREP_MEMCPY |
-			       DMAENGINE_BENCH_PREP_CPU },
-	       { "cpu,memcpy_sg", DMAENGINE_BENCH_PREP_MEMCPY_SG |
-				  DMAENGINE_BENCH_PREP_CPU },
-	       { "both,cpu", DMAENGINE_BENCH_PREP_MEMCPY |
-			     DMAENGINE_BENCH_PREP_MEMCPY_SG |
-			     DMAENGINE_BENCH_PREP_CPU },
+	       { "memcpy,memcpy_sg", MEMCPY | SG }, { "memcpy,cpu", MEMCPY | CPU },
+	       { "cpu,memcpy_sg", SG | CPU }, { "both,cpu", PREP_BOTH | CPU },
 	       { "both,cpu,memcpy_vec", DMAENGINE_BENCH_PREP_ALL },
-	       { "cpu,cpu", DMAENGINE_BENCH_PREP_CPU }),
+	       { "cpu,cpu", CPU }),
 	  BAD("sg", "", "3", "gpu", "memcpy,", ",cpu", "memcpy,,cpu",
 	      "memcpy;cpu", "memcpy cpu", "all,x", "vec", "memcpy_vector") },
 	{ "dmaengine", 0, "buffers", "distinct or reuse", get_distinct,
@@ -946,12 +940,6 @@ static void test_requests(void)
 	   "dmaengine request from the defaults: all modes (memcpy_vec too), SKIP_MISSING, distinct, depth 1, no CPUs, no dst order");
 }
 
-#define MEMCPY		DMAENGINE_BENCH_PREP_MEMCPY
-#define SG		DMAENGINE_BENCH_PREP_MEMCPY_SG
-#define VEC		DMAENGINE_BENCH_PREP_MEMCPY_VEC
-#define CPU		DMAENGINE_BENCH_PREP_CPU
-#define PREP_BOTH	(MEMCPY | SG)
-
 /* --prep-modes: which modes, and whether the missing ones may be left out */
 static void test_prep(void)
 {
@@ -1059,8 +1047,7 @@ static void test_v1_fallback(void)
 	ok(b.size == DMAENGINE_BENCH_SIZE_VER1 && zero,
 	   "version 1 request: size 608, the version 2 tail zero (an old module accepts it)");
 	ok(b.flags == DMAENGINE_BENCH_F_VERIFY &&
-	   b.prep_modes == (DMAENGINE_BENCH_PREP_MEMCPY |
-			    DMAENGINE_BENCH_PREP_MEMCPY_SG) &&
+	   b.prep_modes == PREP_BOTH &&
 	   b.runs == 1 && b.samples_ptr == (uintptr_t)samples &&
 	   b.samples_len == 3 && b.channels_ptr == (uintptr_t)channels,
 	   "version 1 request: the version 1 fields as before");
