@@ -489,8 +489,7 @@ static void test_table(void)
 	has_str(CAPTURE(&cap, report_dmaengine_text, &ctx, &r), REF_ROW1,
 		"prep_modes_run 0: the rows of prep_modes");
 
-	b.prep_modes = b.prep_modes_run = DMAENGINE_BENCH_PREP_MEMCPY |
-					  DMAENGINE_BENCH_PREP_MEMCPY_SG;
+	b.prep_modes = b.prep_modes_run = PREP_BOTH;
 	b.flags = DMAENGINE_BENCH_F_DISTINCT;
 	b.depth = 4;
 	b.cpus_ptr = (uintptr_t)(const uint32_t[]){ 0, 1, 2, 3, 8 };
@@ -1012,8 +1011,7 @@ static void test_json(void)
 		"JSON: the cpu result");
 	has_str(text, "\"copy_ms\":{\"mean\":248.750000,\"stddev\":2.500000}",
 		"JSON: copy_ms of the cpu result");
-	b.prep_modes = b.prep_modes_run = DMAENGINE_BENCH_PREP_MEMCPY |
-					  DMAENGINE_BENCH_PREP_MEMCPY_SG;
+	b.prep_modes = b.prep_modes_run = PREP_BOTH;
 	b.depth = 1;
 	b.cpus_ptr = 0;
 	b.nr_cpus = 0;
