@@ -524,8 +524,8 @@ static void test_scope(void)
 		{ "--buffers", "reuse" }, { "--depth", "2" },
 		{ "--dst-folio-order", "1" }, { "--dst-folio", "8K" },
 	};
+	char line[64], want[256];
 	struct bench_opts o;
-	char want[256];
 	size_t i;
 
 	for (i = 0; i < sizeof(map_only) / sizeof(map_only[0]); i++) {
@@ -537,13 +537,10 @@ static void test_scope(void)
 		   map_only[i][0]);
 		is_str(err_text, want, "%s with -m dmaengine: message",
 		       map_only[i][0]);
-		ok((map_only[i][1] ?
-		    parse(&o, map_only[i][0], map_only[i][1], "-m",
-			  "dmaengine", NULL) :
-		    parse(&o, map_only[i][0], "-m", "dmaengine", NULL)) ==
-		   PARSE_USAGE && !strcmp(err_text, want),
-		   "%s refused also when -m dmaengine comes after it",
-		   map_only[i][0]);
+		snprintf(line, sizeof(line), "%s %s -m dmaengine", map_only[i][0],
+			 map_only[i][1] ? map_only[i][1] : "");
+		ok(cmdline(&o, line) == PARSE_USAGE && !strcmp(err_text, want),
+		   "%s refused also when -m dmaengine comes after it", map_only[i][0]);
 	}
 	for (i = 0; i < sizeof(dmaengine_only) / sizeof(dmaengine_only[0]); i++) {
 		snprintf(want, sizeof(want),
