@@ -44,11 +44,9 @@ run_c_tests() {
 	fi
 }
 
-# run_py_tests ARGS... < SCRIPT: runs the python3 SCRIPT, which prints
-# "ok - DESC" or "not ok - DESC" per check (anything else becomes a "#"
-# line), and numbers its checks; a script that stops early fails. The
-# script imports check(), close(), done(), TOP and FIX from pytap.py, and the
-# scripts' modules (scripts/: sweep, compare, report) as it needs them.
+# run_py_tests ARGS... < SCRIPT: runs the python3 SCRIPT, whose checks
+# report through pytap.py (which says how), with the scripts' modules
+# (scripts/: sweep, compare, report) on its path, and numbers its checks.
 run_py_tests() {
 	local line finished=
 	while IFS= read -r line || [ -n "$line" ]; do
