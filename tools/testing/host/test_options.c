@@ -772,30 +772,29 @@ static void test_ext_options(void)
 
 static void test_use_ext(void)
 {
-	static const char *const ext[][2] = {
-		{ "--entries", "1" }, { "--entries", "1024" },
-		{ "--entry-size", "4K" }, { "--iterations", "0" },
-		{ "--iterations", "10" }, { "--cpus", "0" }, { "--sync", NULL },
-		{ "--percentiles", NULL }, { "-g", "1025" }, { "-g", "65536" },
+	static const char *const ext[] = {
+		"--entries 1", "--entries 1024", "--entry-size 4K", "--iterations 0",
+		"--iterations 10", "--cpus 0", "--sync", "--percentiles", "-g 1025",
+		"-g 65536",
 	};
-	static const char *const legacy[][2] = {
-		{ "-g", "1" }, { "-g", "1024" }, { "-t", "8" }, { "-s", "30" },
-		{ "-n", "0" }, { "-b", "64" }, { "-d", "1" }, { "-x", "100" },
-		{ "--json", NULL }, { "-m", "sg" },
+	static const char *const legacy[] = {
+		"-g 1", "-g 1024", "-t 8", "-s 30", "-n 0", "-b 64", "-d 1", "-x 100",
+		"--json", "-m sg",
 	};
 	struct bench_opts o;
+	char line[64];
 	size_t i;
 
 	ok(parse(&o, NULL) == PARSE_RUN && !map_use_ext(&o),
 	   "defaults: upstream's DMA_MAP_BENCHMARK");
 	for (i = 0; i < sizeof(legacy) / sizeof(legacy[0]); i++)
-		ok(parse(&o, legacy[i][0], legacy[i][1], NULL) == PARSE_RUN &&
-		   !map_use_ext(&o), "%s%s%s: DMA_MAP_BENCHMARK", legacy[i][0],
-		   legacy[i][1] ? " " : "", legacy[i][1] ? legacy[i][1] : "");
-	for (i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
-		ok(parse(&o, "-m", "sg", ext[i][0], ext[i][1], NULL) ==
-		   PARSE_RUN && map_use_ext(&o), "%s%s%s: DMA_MAP_BENCHMARK_EXT",
-		   ext[i][0], ext[i][1] ? " " : "", ext[i][1] ? ext[i][1] : "");
+		ok(cmdline(&o, legacy[i]) == PARSE_RUN && !map_use_ext(&o),
+		   "%s: DMA_MAP_BENCHMARK", legacy[i]);
+	for (i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		snprintf(line, sizeof(line), "-m sg %s", ext[i]);
+		ok(cmdline(&o, line) == PARSE_RUN && map_use_ext(&o),
+		   "%s: DMA_MAP_BENCHMARK_EXT", ext[i]);
+	}
 }
 
 static void test_ext_request(void)
