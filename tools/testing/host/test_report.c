@@ -366,18 +366,13 @@ static struct dmaengine_report reference(struct bench_opts *o,
 /* the CPU copy as a third row */
 static void add_cpu(struct dmaengine_benchmark *b)
 {
-	struct dmaengine_bench_result *r = &b->results[DMAENGINE_BENCH_MODE_CPU].r;
-
 	b->prep_modes |= DMAENGINE_BENCH_PREP_CPU;
 	b->prep_modes_run |= DMAENGINE_BENCH_PREP_CPU;
-	r->runs = 20;
-	stat_ms(&r->run_ns, 250.5, 2.25);
-	stat_ms(&b->results[DMAENGINE_BENCH_MODE_CPU].copy_ns, 248.75, 2.5);
-	r->bytes_per_sec.mean = 2140000000;
-	r->bytes_per_sec.stddev = 30000000;
-	r->bytes = 512ULL << 20;
-	r->batches = 256;
-	r->segments = 131072;
+	b->results[DMAENGINE_BENCH_MODE_CPU] = (struct dmaengine_bench_result2){ .r = {
+		.runs = 20, .run_ns = STAT_MS(250.5, 2.25),
+		.bytes_per_sec = { 2140000000, 30000000 }, .bytes = 512ULL << 20,
+		.batches = 256, .segments = 131072,
+	}, .copy_ns = STAT_MS(248.75, 2.5) };
 }
 
 /* dma_vec batches as a fourth row: memcpy_sg's figures, with a conversion */
