@@ -1050,11 +1050,10 @@ static void test_v1_fallback(void)
 
 	/* the module's answer: ->result[], samples of 104 bytes */
 	b.channels_used = 1;
-	b.result[0].runs = 1;
-	b.result[0].prep_calls = 512;
-	b.result[1].runs = 1;
-	b.result[1].prep_calls = 1;
-	b.result[1].run_ns.mean = 777;
+	b.result[0] = (struct dmaengine_bench_result){ .runs = 1, .prep_calls = 512 };
+	b.result[1] = (struct dmaengine_bench_result){
+		.runs = 1, .prep_calls = 1, .run_ns.mean = 777,
+	};
 	b.samples_written = 2;
 	memset(samples, 0x5a, sizeof(samples));
 	for (i = 0; i < 2; i++) {
