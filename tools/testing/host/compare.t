@@ -100,11 +100,10 @@ TMP = sys.argv[1]
 
 def hide_scipy():
     """An environment whose python3 cannot import scipy."""
-    d = TMP
-    os.mkdir(os.path.join(d, "scipy"))
-    with open(os.path.join(d, "scipy", "__init__.py"), "w") as f:
+    os.mkdir(os.path.join(TMP, "scipy"))
+    with open(os.path.join(TMP, "scipy", "__init__.py"), "w") as f:
         f.write("raise ImportError('No module named scipy (hidden)')\n")
-    env = dict(os.environ, PYTHONPATH=d)
+    env = dict(os.environ, PYTHONPATH=TMP)
     p = subprocess.run(["python3", "-c", "import scipy"], env=env,
                        capture_output=True, text=True)
     assert p.returncode != 0, "scipy not hidden"
@@ -263,8 +262,7 @@ def prep():
 check("--prep: prep_memcpy_sg against prep_memcpy in one file (-50%, better)", prep)
 
 def cpu_modes():
-    r = RD
-    d = jrun("--prep", "--modes", "cpu,prep_memcpy_sg", r)
+    d = jrun("--prep", "--modes", "cpu,prep_memcpy_sg", RD)
     assert d["a"]["short"] == "cpu" and d["b"]["short"] == "prep_memcpy_sg"
     # the tool's figures in ms and GB/s, in its order (its JSON's figures)
     assert d["figures"] == ["run_ms", "prep_ms", "submit_ms", "issue_ms", "wait_ms",
@@ -277,9 +275,9 @@ def cpu_modes():
     assert c["key"] == {"channels": 4, "folio_order": 0, "sge": 512, "depth": 1,
                         "buffers": "distinct", "dst_folio_order": 0}, c["key"]
     close(c["delta_pct"], -20.0, 1e-9)     # fake_tool: the CPU 1 GB/s faster
-    rc, out, err = run(r, r)
+    rc, out, err = run(RD, RD)
     assert rc == 0 and "copy_ms" in out and "cpu chan=4 folio=4KB sge=512 depth=1 distinct" in out
-    rc, out, err = run("--prep", "--modes", "cpu,gpu", r)
+    rc, out, err = run("--prep", "--modes", "cpu,gpu", RD)
     assert rc == 2 and "--modes needs two different prep modes" in err
 check("--prep --modes cpu,prep_memcpy_sg: the offload against the CPU copy, only the figures both have", cpu_modes)
 
@@ -337,13 +335,12 @@ def dst_order_cells():
 check("rows of another destination folio order are other cells, labelled dst_order=", dst_order_cells)
 
 def cpufreq_warning():
-    a = RD
     b = variant("b.json", lambda r: [c["tool"]["system"]["cpufreq"].update(governor="powersave")
                                      for c in r["cells"] if c.get("tool")])
-    rc, out, err = run(a, b)
+    rc, out, err = run(RD, b)
     assert rc == 0 and "# warning: the CPU frequency state differs: governor performance, " \
         "now 2000 MHz, max 3000 MHz; boost off in A, governor powersave" in out, out[:600]
-    rc, out, err = run(a, a)
+    rc, out, err = run(RD, RD)
     assert "CPU frequency" not in out
 check("a warning when the two files' CPU frequency states differ", cpufreq_warning)
 
