@@ -2,16 +2,16 @@
 /*
  * Runtime errors: the message for every enum dmaengine_bench_error value,
  * naming channel, run and prep mode (and for failures before the kernel
- * fills ->error), the map ioctl's
- * errno messages, DMA_MAP_BENCHMARK_EXT's (ENOTTY from an older module,
- * EINVAL, ETIMEDOUT, ENOMEM...), and why opening debugfs failed, diagnosed
- * on made-up /proc/mounts and /sys trees: debugfs not mounted, module not
- * loaded, no device bound (with the binding commands), no dmaengine file,
- * permission, and the commands printed for each; --cpus CPUs checked against a made-up online list. The
- * dmaengine mode's new errors (STALL, POLL, UNBOUND), a module older than
- * the tool (E2BIG) and which options keep it from the version 1 request,
- * why a prep mode was left out (NO_API, NO_CAP), NOMEM with distinct
- * buffers, and the CPU frequency state read from a made-up sysfs tree.
+ * fills ->error), the map ioctl's errno messages, DMA_MAP_BENCHMARK_EXT's
+ * (ENOTTY from an older module, EINVAL, ETIMEDOUT, ENOMEM...), and why
+ * opening debugfs failed, diagnosed on made-up /proc/mounts and /sys trees:
+ * debugfs not mounted, module not loaded, no device bound, no dmaengine
+ * file, permission, and what each prints (mount, insmod, the binding
+ * commands); --cpus CPUs checked against a made-up online list. The dmaengine
+ * mode's new errors (STALL, POLL, UNBOUND), a module older than the tool
+ * (E2BIG) and which options keep it from the version 1 request, why a prep
+ * mode was left out (NO_API, NO_CAP), NOMEM with distinct buffers, and the
+ * CPU frequency state read from a made-up sysfs tree.
  */
 #include <errno.h>
 
