@@ -540,10 +540,8 @@ static void test_missing(void)
 	ch[0].has_memcpy_vec = 0;
 	b.flags |= DMAENGINE_BENCH_F_SKIP_MISSING;
 	b.prep_modes_run = DMAENGINE_BENCH_PREP_MEMCPY | DMAENGINE_BENCH_PREP_CPU;
-	memset(&b.results[1], 0, sizeof(b.results[1]));
-	memset(&b.results[3], 0, sizeof(b.results[3]));
-	b.results[1].missing = DMAENGINE_BENCH_ERR_NO_API;
-	b.results[3].missing = DMAENGINE_BENCH_ERR_NO_API;
+	b.results[1] = (struct dmaengine_bench_result2){ .missing = DMAENGINE_BENCH_ERR_NO_API };
+	b.results[3] = b.results[1];
 	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	has_str(cap.buf, "; prep all; buffers distinct, depth 1, cpus not pinned\n"
 		"# not run: prep_memcpy_sg: this kernel has no dmaengine_prep_dma_memcpy_sg(): see kernel/patches/ in the project\n"
