@@ -748,8 +748,7 @@ static void test_wide_values(void)
 
 	for (i = 1; i < 256; i++)
 		ch[i] = ch[0];
-	b.channels = 256;
-	b.channels_used = 256;
+	b.channels = b.channels_used = 256;
 	b.sge = 65536;
 	b.folio_order = 18;
 	add_cpu(&b);
@@ -804,8 +803,7 @@ static void test_channels_line(void)
 	strcpy(ch[2].name, "dma1chan0");
 	strcpy(ch[2].device, "0000:00:04.0");
 	strcpy(ch[2].driver, "ioatdma");
-	b.channels = 3;
-	b.channels_used = 3;
+	b.channels = b.channels_used = 3;
 	has_str(CAPTURE(&cap, report_dmaengine_text, &ctx, &r),
 		"# channels: dma0chan0 (soft_dma.0, soft_dma), dma0chan1 (soft_dma.0, soft_dma), dma1chan0 (0000:00:04.0, ioatdma)\n",
 		"channels line: name (device, driver) of each channel");
