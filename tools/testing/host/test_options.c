@@ -326,7 +326,7 @@ static void test_names(void)
 	static const char *const names[] = { "channel", "device" };
 	char max[DMAENGINE_BENCH_NAME_LEN], toolong[DMAENGINE_BENCH_NAME_LEN + 1];
 	struct bench_opts o;
-	char flag[32], want[256];
+	char flag[32], want[256], *field;
 	size_t i;
 
 	memset(max, 'a', sizeof(max) - 1);
@@ -334,15 +334,13 @@ static void test_names(void)
 	memset(toolong, 'b', sizeof(toolong) - 1);
 	toolong[sizeof(toolong) - 1] = 0;
 	for (i = 0; i < 2; i++) {
-		char *field;
-
+		field = i ? o.device : o.channel;
 		snprintf(flag, sizeof(flag), "--%s", names[i]);
 		ok(parse(&o, "-m", "dmaengine", flag, "dma0chan3", NULL) ==
 		   PARSE_RUN, "%s dma0chan3", flag);
-		field = i ? o.device : o.channel;
 		is_str(field, "dma0chan3", "%s stored", flag);
 		ok(parse(&o, "-m", "dmaengine", flag, max, NULL) == PARSE_RUN &&
-		   strlen(i ? o.device : o.channel) == 31,
+		   strlen(field) == 31,
 		   "%s of 31 characters fits", flag);
 		snprintf(want, sizeof(want),
 			 "dma_map_benchmark: invalid --%s '%s': must be 1..31 characters\n" HINT,
