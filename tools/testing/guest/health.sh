@@ -37,6 +37,6 @@ suite_health() {
 	else
 		tap_skip "health: no DMA-API debugging in this kernel"
 	fi
-	KLOG_MARK=0
+	KLOG_CLEAN_MARK=0
 	check_klog_clean "health: the whole boot"
 }

@@ -9,6 +9,7 @@ cd "$(dirname "$0")" || exit 1
 . ./lib.sh
 
 klog_mark
+KLOG_CLEAN_MARK=$KLOG_MARK
 for suite in "$@"; do
 	if [ ! -f "./$suite.sh" ]; then
 		tap_not_ok "suite $suite exists"
