@@ -229,7 +229,6 @@ dmaengine_contracts() {
 	# ioat: a prep lock held from prep until submit
 	check "dmaengine: soft_dma with ioat's prep lock" \
 		soft_reload prep_lock=1
-	klog_mark
 	check "dmaengine: prep lock: 4 ch, depth 2, both modes, verified" \
 		de_run channels=4 depth=2 $_run
 	check_klog_clean "dmaengine: prep lock: no lockdep report"
@@ -510,7 +509,6 @@ dmaengine_layouts() {
 }
 
 suite_dmaengine() {
-	klog_mark
 	check "dmaengine: benchmark module loads" load_module dma_map_benchmark
 	check "dmaengine: soft_dma loads with 8 channels" \
 		load_module soft_dma channels=8

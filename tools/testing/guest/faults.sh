@@ -88,7 +88,6 @@ suite_faults() {
 		tap_skip "faults: this kernel has no fault injection (fail-nth)"
 		return
 	fi
-	klog_mark
 	faults_setup
 	check "faults: benchmark loads" load_module dma_map_benchmark
 	check "faults: soft_dma loads" load_module soft_dma channels=4

@@ -74,7 +74,6 @@ unbind_ends_run() {
 }
 
 suite_map() {
-	klog_mark
 	check "map: module loads" load_module dma_map_benchmark
 	check "map: dmaengine file exists without a bound device" \
 		test -e /sys/kernel/debug/dmaengine_benchmark
@@ -173,10 +172,8 @@ suite_map() {
 	case $(dma_config) in
 	swiotlb)
 		# the whole log since boot
-		_mark=$KLOG_MARK
 		KLOG_MARK=0
 		check_klog_has "map: swiotlb forced" 'software IO TLB|swiotlb'
-		KLOG_MARK=$_mark
 		if [ -d $TRACING/events/swiotlb ]; then
 			trace_run swiotlb "$MBIOCTL" map map_mode=1 granule=8
 			check "map: mappings bounce through swiotlb" \

@@ -25,7 +25,6 @@ ext_count() {
 }
 
 suite_map_ext() {
-	klog_mark
 	check "map_ext: module loads" load_module dma_map_benchmark
 	check "map_ext: bind" bind_benchmark
 

@@ -525,7 +525,6 @@ sd_group_prep_lock() {
 }
 
 sd_group_personalities() {
-	klog_mark
 	sd_group_interrupts
 	sd_group_pool
 	sd_group_no_order
@@ -572,7 +571,6 @@ suite_soft_dma() {
 		tap_not_ok "soft_dma: dmatest.ko is in the image"
 		return
 	fi
-	klog_mark
 	sd_group_load
 	sd_group_dmatest
 	sd_group_faults
