@@ -137,13 +137,9 @@ sd_unbind_running() {
 sd_stop_unbound() {
 	echo 0 > "$DT/run" || return 1
 	dt_log
-	_s=$(grep -c ': summary ' "$DT_LOG")
-	if [ "$_s" -eq 2 ] && [ "$(sd_refcnt)" -eq 0 ]; then
-		return 0
-	fi
-	echo "summaries: $_s, soft_dma refcnt $(sd_refcnt)"
-	cat "$DT_LOG"
-	return 1
+	expect_value summaries "$(grep -c ': summary ' "$DT_LOG")" -eq 2 &&
+		expect_value "soft_dma refcnt" "$(sd_refcnt)" -eq 0 ||
+		{ cat "$DT_LOG"; return 1; }
 }
 
 sd_rebind() {
@@ -153,11 +149,8 @@ sd_rebind() {
 # sd_swiotlb_used: swiotlb handed out bounce buffers (nothing else in the
 # VM does DMA)
 sd_swiotlb_used() {
-	_ssu_f=/sys/kernel/debug/swiotlb/io_tlb_used_hiwater
-	[ -r "$_ssu_f" ] || { echo "no $_ssu_f"; return 1; }
-	[ "$(cat "$_ssu_f")" -gt 0 ] && return 0
-	echo "io_tlb_used_hiwater is 0"
-	return 1
+	expect_value io_tlb_used_hiwater \
+		"$(cat /sys/kernel/debug/swiotlb/io_tlb_used_hiwater)" -gt 0
 }
 
 # sd_kmemleak_clean: a kmemleak scan finds nothing allocated by soft_dma or
@@ -426,10 +419,8 @@ sd_personality_done() {
 sd_tool_stats() {
 	dt_release
 	sd_stats_reset &&
-	sd_with nocopy=1 sd_tool -C "$(sd_chan 0)" "$@" > /tmp/sd_tool.out 2>&1
-	_sts_rc=$?
-	[ "$_sts_rc" = 0 ] || cat /tmp/sd_tool.out
-	return "$_sts_rc"
+		sd_with nocopy=1 sd_tool -C "$(sd_chan 0)" "$@" > /tmp/sd_tool.out 2>&1 ||
+		{ cat /tmp/sd_tool.out; return 1; }
 }
 
 # sd_interrupts_per SGE: the batches of SGE descriptors, only the last
