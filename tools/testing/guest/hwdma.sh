@@ -78,13 +78,10 @@ hw_counts_exact() {
 # PREP on every channel under test has each STRING once a channel (the
 # channels' driver and limits, their capabilities)
 hw_tool_all() {
-	"$TOOL" -m dmaengine -c "$HWDMA_CHANNELS" ${HWDMA_DEVICE:+-D "$HWDMA_DEVICE"} \
-		--sge 4 --bytes-per-channel 64K -r 1 -w 0 -p "$1" --verify --json > "$HW_OUT" || {
-		cat "$HW_OUT"
-		return 1
-	}
+	output_in "$HW_OUT" "$TOOL" -m dmaengine -c "$HWDMA_CHANNELS" \
+		${HWDMA_DEVICE:+-D "$HWDMA_DEVICE"} --sge 4 --bytes-per-channel 64K \
+		-r 1 -w 0 -p "$1" --verify --json || return 1
 	shift
-	cat "$HW_OUT"
 	echo
 	for _s in "$@"; do
 		expect_value "channels with $_s" "$(grep -o "$_s" "$HW_OUT" | wc -l)" \
@@ -96,11 +93,8 @@ hw_tool_all() {
 # --prep-modes PREP (default memcpy; both: the memcpy_sg row too)
 hw_tool_table() {
 	_prep=${4:-memcpy}
-	"$TOOL" -m dmaengine -c "$1" ${HWDMA_DEVICE:+-D "$HWDMA_DEVICE"} -o "$2" \
-		--sge "$3" --bytes-per-channel 1M -r 2 -w 1 -p "$_prep" --verify > "$HW_OUT" 2>&1
-	_rc=$?
-	cat "$HW_OUT"
-	[ $_rc = 0 ] &&
+	output_in "$HW_OUT" "$TOOL" -m dmaengine -c "$1" ${HWDMA_DEVICE:+-D "$HWDMA_DEVICE"} -o "$2" \
+		--sge "$3" --bytes-per-channel 1M -r 2 -w 1 -p "$_prep" --verify &&
 		grep -Eq "^# channels: dma[0-9]+chan[0-9]+ \([^,]*, $HWDMA_DRIVER\)" "$HW_OUT" &&
 		grep -Eq "^prep_memcpy +$1 +[0-9]+[KM]B +$3 " "$HW_OUT" &&
 		{ [ "$_prep" != both ] ||

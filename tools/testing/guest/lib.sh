@@ -190,10 +190,7 @@ DE_OUT=/tmp/deb.out
 
 # de_run FIELD=VALUE...: mbioctl dmaengine; its output printed and in $DE_OUT
 de_run() {
-	"$MBIOCTL" dmaengine "$@" > "$DE_OUT" 2>&1
-	_dr_rc=$?
-	cat "$DE_OUT"
-	return $_dr_rc
+	output_in "$DE_OUT" "$MBIOCTL" dmaengine "$@"
 }
 
 # de_field MODE FIELD: a figure of the last run
@@ -372,13 +369,23 @@ unbind_benchmark() {	# unbind_benchmark [BUS DEVICE]
 # 1024-entry dma_map_sg takes 85 ms on the debug kernel under TCG, more on
 # a loaded host)
 map_plausible() {
-	"$MBIOCTL" map "$@" > /tmp/map.out || { cat /tmp/map.out; return 1; }
-	cat /tmp/map.out
+	output_in /tmp/map.out "$MBIOCTL" map "$@" || return 1
 	awk '{
 		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 		exit !(v["avg_map_100ns"] + v["avg_unmap_100ns"] > 0 &&
 		       v["avg_map_100ns"] < 10000000 && v["avg_unmap_100ns"] < 10000000)
 	}' /tmp/map.out
+}
+
+# output_in FILE COMMAND...: COMMAND's output (stdout and stderr) kept in
+# FILE and printed; COMMAND's status
+output_in() {
+	_oi_f=$1
+	shift
+	"$@" > "$_oi_f" 2>&1
+	_oi_rc=$?
+	cat "$_oi_f"
+	return $_oi_rc
 }
 
 # expect_value WHAT VALUE OP WANT: VALUE OP WANT holds (test's -eq, -gt,

@@ -9,10 +9,7 @@ ext_stat() {
 }
 
 ext_run() {
-	"$MBIOCTL" mapext "$@" > /tmp/ext.out 2>&1
-	_rc=$?
-	cat /tmp/ext.out
-	return $_rc
+	output_in /tmp/ext.out "$MBIOCTL" mapext "$@"
 }
 
 # ext_count OP COUNT: the run timed OP COUNT times. (The figures' values

@@ -26,10 +26,8 @@ tool_refuses() {	# tool_refuses STATUS PATTERN ARGS...
 	_pat=$2
 	shift 2
 	klog_mark
-	"$TOOL" "$@" > /tmp/tool.out 2>&1
-	_rc=$?
-	cat /tmp/tool.out
-	[ "$_rc" = "$_st" ] && grep -Eq -- "$_pat" /tmp/tool.out &&
+	output_in /tmp/tool.out "$TOOL" "$@"
+	[ $? = "$_st" ] && grep -Eq -- "$_pat" /tmp/tool.out &&
 		[ -z "$(klog_since_mark | grep dma_map_benchmark)" ]
 }
 
@@ -40,11 +38,7 @@ tool_dmaengine_table() {	# tool_dmaengine_table PREP ROWS ARGS...
 	_rows=$2
 	shift 2
 	# shellcheck disable=SC2086
-	"$TOOL" $TOOL_DE --prep-modes "$_prep" "$@" > /tmp/tool.out || {
-		cat /tmp/tool.out
-		return 1
-	}
-	cat /tmp/tool.out
+	output_in /tmp/tool.out "$TOOL" $TOOL_DE --prep-modes "$_prep" "$@" &&
 	grep -Eq '^mode +chan folio sge run_ms +prep_ms +submit_ms +issue_ms +wait_ms +map_ms +unmap_ms +(copy_ms +)?prep_calls +GB/s' /tmp/tool.out &&
 	grep -Eq '^# channels: dma[0-9]+chan[0-9]+ \(soft_dma' /tmp/tool.out &&
 	[ "$(grep -Ec '^prep_memcpy(_sg)? +[0-9]+ +4KB +16 +[0-9.]+ ± [0-9.]+' /tmp/tool.out)" = "$_rows" ]
