@@ -591,13 +591,8 @@ kunit_module() {
 	_pass=$(grep -cE '^[[:space:]]+ok [0-9]+ ' /tmp/kunit.out)
 	_fail=$(grep -cE '^[[:space:]]+not ok [0-9]+ ' /tmp/kunit.out)
 	_skip=$(grep -cE '^[[:space:]]+ok [0-9]+ .*# SKIP' /tmp/kunit.out)
-	grep -E '^[[:space:]]+(not )?ok [0-9]+ ' /tmp/kunit.out |
-	while read -r _l; do
-		case $_l in
-		ok*) echo "# kunit: $_l" ;;
-		*) echo "# kunit: FAILED: $_l" ;;
-		esac
-	done
+	sed -nE 's/^[[:space:]]+(ok [0-9]+ .*)/# kunit: \1/p
+		s/^[[:space:]]+(not ok [0-9]+ .*)/# kunit: FAILED: \1/p' /tmp/kunit.out
 	# what the tests measured or saw (kunit_info), as TAP comments
 	grep -E '^[[:space:]]+# .*: ' /tmp/kunit.out | sed 's/^[[:space:]]*/# kunit: /'
 	check_output "kunit: $2 plans $3 test cases" \
