@@ -168,21 +168,6 @@ struct bench_ioctl {
 	void (*prepare)(void *buf);
 };
 
-/* The ioctl, as user as_uid if given, repeat times. */
-static int repeat_ioctl(int fd, unsigned long cmd, void *arg)
-{
-	int ret = 0;
-	long i;
-
-	if (as_uid >= 0 && (setgid(as_uid) || setuid(as_uid))) {
-		printf("setuid=%s\n", strerrorname_np(errno));
-		exit(1);
-	}
-	for (i = 0; i < repeat; i++)
-		ret = ioctl(fd, cmd, arg);
-	return ret;
-}
-
 /* Arm fail-nth for this thread just before the ioctl. */
 static int fail_nth_arm(void)
 {
@@ -322,17 +307,26 @@ static int parse_cpus(const struct field *fields, void *base, char *arg)
 	return 1;
 }
 
-/* Issue the ioctl and print its results: 0 when it succeeded, else 1. */
+/*
+ * Issue the ioctl, as user as_uid if given, repeat times, and print its
+ * results: 0 when it succeeded, else 1.
+ */
 static int run(const struct bench_ioctl *b, void *buf, int quiet)
 {
-	int fd = open(b->path, O_RDWR), ret, err, nth;
+	int fd = open(b->path, O_RDWR), ret = 0, err, nth;
+	long i;
 
 	if (fd < 0) {
 		printf("open=%s\n", strerrorname_np(errno));
 		return 1;
 	}
 	nth = fail_nth_arm();
-	ret = repeat_ioctl(fd, b->cmd, buf);
+	if (as_uid >= 0 && (setgid(as_uid) || setuid(as_uid))) {
+		printf("setuid=%s\n", strerrorname_np(errno));
+		exit(1);
+	}
+	for (i = 0; i < repeat; i++)
+		ret = ioctl(fd, b->cmd, buf);
 	err = errno;
 	fail_nth_report(nth);
 	if (ret) {
