@@ -11,11 +11,9 @@
 # dmaengine_counts_exact MODE BYTES SEG SGE: prep calls, submits and bytes are
 # exactly what the request implies: one call per segment, or per batch.
 dmaengine_counts_exact() {
-	if [ "$1" = 0 ]; then
-		de_calls 0 $(($2 / $3)) "$2"
-	else
-		de_calls "$1" $(($2 / ($3 * $4))) "$2"
-	fi
+	_ce_per=$3
+	[ "$1" = 0 ] || _ce_per=$(($3 * $4))
+	de_calls "$1" $(($2 / _ce_per)) "$2"
 }
 
 # de_batch_exact HEAD TAIL BYTES SEG SGE: "HEADmemcpy_sgTAIL" and
@@ -72,9 +70,8 @@ dmaengine_matrix() {
 			# swiotlb bounces at most 256 KiB in one piece: a
 			# 2 MiB folio takes 8 entries, and 8 memcpy calls
 			_mseg=$_seg
-			if [ "$_order" = 9 ] && [ "$(dma_config)" = swiotlb ]; then
+			[ "$_order" = 9 ] && [ "$(dma_config)" = swiotlb ] &&
 				_mseg=$((256 << 10))
-			fi
 			check "dmaengine: $_ch ch, order $_order, prep_modes $_modes, verified" \
 				de_run channels=$_ch folio_order=$_order sge=$_sge \
 				bytes_per_channel=$_bytes runs=2 flags=1 \

@@ -66,11 +66,8 @@ hw_counts_exact() {
 	_batch=$(($4 * _f))
 	_batches=$((($2 + _batch - 1) / _batch))
 	_want_bytes=$(($1 * _batches * _batch))
-	if [ "$_mode" != 0 ]; then
-		_want_calls=$(($1 * _batches))
-	else
-		_want_calls=$(($1 * _batches * $4 * $(hw_segs "$3")))
-	fi
+	_want_calls=$(($1 * _batches))
+	[ "$_mode" != 0 ] || _want_calls=$((_want_calls * $4 * $(hw_segs "$3")))
 	de_calls "$_mode" "$_want_calls" "$_want_bytes"
 }
 
