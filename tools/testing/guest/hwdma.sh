@@ -315,12 +315,8 @@ hw_limits() {
 hw_dmatest() {
 	_n=$1
 	shift
-	_hd_chans=
-	for _c in $(hw_channels | head -n "$_n"); do
-		_hd_chans="$_hd_chans chan=$_c"
-	done
-	# shellcheck disable=SC2086
-	dt_start_on "$HWDMA_DEVICE" timeout=5000 $_hd_chans "$@" || return 1
+	dt_start_on "$HWDMA_DEVICE" timeout=5000 \
+		$(hw_channels | head -n "$_n" | sed 's/^/chan=/') "$@" || return 1
 	dt_finish || return 1
 	dt_release
 	dt_expect "$_n" 20 0
