@@ -31,6 +31,8 @@
  * has_memcpy_sg and has_memcpy_vec.
  */
 #define _GNU_SOURCE
+/* __u64 is unsigned long long on every architecture: printed with %llu */
+#define __SANE_USERSPACE_TYPES__
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -346,10 +348,8 @@ static void map_report(const void *buf)
 	const struct map_benchmark *m = buf;
 
 	printf("rc=0 avg_map_100ns=%llu map_stddev=%llu avg_unmap_100ns=%llu unmap_stddev=%llu\n",
-	       (unsigned long long)m->avg_map_100ns,
-	       (unsigned long long)m->map_stddev,
-	       (unsigned long long)m->avg_unmap_100ns,
-	       (unsigned long long)m->unmap_stddev);
+	       m->avg_map_100ns, m->map_stddev, m->avg_unmap_100ns,
+	       m->unmap_stddev);
 }
 
 static const char *const op_names[DMA_MAP_BENCH_NR_OPS] = {
@@ -366,14 +366,8 @@ static void mapext_report(const void *buf)
 		const struct map_benchmark_op_stat *o = &m->op[i];
 
 		printf("%s count=%llu mean=%llu stddev=%llu min=%llu p50=%llu p90=%llu p99=%llu max=%llu\n",
-		       op_names[i], (unsigned long long)o->count,
-		       (unsigned long long)o->mean_ns,
-		       (unsigned long long)o->stddev_ns,
-		       (unsigned long long)o->min_ns,
-		       (unsigned long long)o->p50_ns,
-		       (unsigned long long)o->p90_ns,
-		       (unsigned long long)o->p99_ns,
-		       (unsigned long long)o->max_ns);
+		       op_names[i], o->count, o->mean_ns, o->stddev_ns,
+		       o->min_ns, o->p50_ns, o->p90_ns, o->p99_ns, o->max_ns);
 	}
 }
 
@@ -411,26 +405,15 @@ static void dmaengine_report(const void *buf)
 		const struct dmaengine_bench_result *r = v2 ? &x->r : &d->result[i];
 
 		printf("mode%d runs=%u run_ns=%llu prep_ns=%llu submit_ns=%llu issue_ns=%llu wait_ns=%llu map_ns=%llu unmap_ns=%llu bytes=%llu prep_calls=%llu submits=%llu batches=%llu segments=%llu bps=%llu",
-		       i, r->runs,
-		       (unsigned long long)r->run_ns.mean,
-		       (unsigned long long)r->prep_ns.mean,
-		       (unsigned long long)r->submit_ns.mean,
-		       (unsigned long long)r->issue_ns.mean,
-		       (unsigned long long)r->wait_ns.mean,
-		       (unsigned long long)r->map_ns.mean,
-		       (unsigned long long)r->unmap_ns.mean,
-		       (unsigned long long)r->bytes,
-		       (unsigned long long)r->prep_calls,
-		       (unsigned long long)r->submits,
-		       (unsigned long long)r->batches,
-		       (unsigned long long)r->segments,
-		       (unsigned long long)r->bytes_per_sec.mean);
+		       i, r->runs, r->run_ns.mean, r->prep_ns.mean,
+		       r->submit_ns.mean, r->issue_ns.mean, r->wait_ns.mean,
+		       r->map_ns.mean, r->unmap_ns.mean, r->bytes,
+		       r->prep_calls, r->submits, r->batches, r->segments,
+		       r->bytes_per_sec.mean);
 		if (v2)
 			printf(" copy_ns=%llu prep_stalls=%llu missing=%u convert_ns=%llu",
-			       (unsigned long long)x->copy_ns.mean,
-			       (unsigned long long)x->prep_stalls.mean,
-			       x->missing,
-			       (unsigned long long)x->convert_ns.mean);
+			       x->copy_ns.mean, x->prep_stalls.mean, x->missing,
+			       x->convert_ns.mean);
 		printf("\n");
 	}
 	print_channels(d);
@@ -587,7 +570,7 @@ static void fuzz_dmaengine(int quiet)
 	snprintf(last_call, sizeof(last_call),
 		 "dmaengine size=%u flags=%u prep_modes=%u channels=%u folio_order=%u dst_folio_order=%u sge=%u bytes_per_channel=%llu runs=%u warmup_runs=%u src_node=%d dst_node=%d timeout_ms=%u",
 		 d->size, d->flags, d->prep_modes, d->channels, d->folio_order,
-		 d->dst_folio_order, d->sge, (unsigned long long)d->bytes_per_channel, d->runs,
+		 d->dst_folio_order, d->sge, d->bytes_per_channel, d->runs,
 		 d->warmup_runs, d->src_node, d->dst_node, d->timeout_ms);
 	run(&ioctls[DMAENGINE], &u, quiet);
 }
