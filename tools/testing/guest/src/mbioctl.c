@@ -484,6 +484,12 @@ static uint64_t pick(uint64_t lo, uint64_t hi)
 	}
 }
 
+/* @v, when above @cap and still valid (at most @max), cut down to @cap */
+static uint64_t cut(uint64_t v, uint64_t cap, uint64_t max)
+{
+	return v > cap && v <= max ? cap : v;
+}
+
 static char last_call[512];
 static int contend;
 static unsigned long interrupted;
@@ -504,12 +510,9 @@ static void fuzz_map(int quiet)
 	if (random() % 8 == 0)
 		m.expansion[random() % sizeof(m.expansion)] = random();
 	/* keep valid runs short: the fuzzer tests refusal, not endurance */
-	if (m.seconds >= 1 && m.seconds <= DMA_MAP_MAX_SECONDS)
-		m.seconds = 1;
-	if (m.threads > 4 && m.threads <= DMA_MAP_MAX_THREADS)
-		m.threads = 4;
-	if (m.dma_trans_ns > 1000 && m.dma_trans_ns <= DMA_MAP_MAX_TRANS_DELAY)
-		m.dma_trans_ns = 1000;
+	m.seconds = cut(m.seconds, 1, DMA_MAP_MAX_SECONDS);
+	m.threads = cut(m.threads, 4, DMA_MAP_MAX_THREADS);
+	m.dma_trans_ns = cut(m.dma_trans_ns, 1000, DMA_MAP_MAX_TRANS_DELAY);
 	snprintf(last_call, sizeof(last_call),
 		 "map threads=%u seconds=%u node=%d dma_bits=%u dma_dir=%u dma_trans_ns=%u granule=%u map_mode=%u",
 		 m.threads, m.seconds, m.node, m.dma_bits, m.dma_dir,
@@ -547,23 +550,14 @@ static void fuzz_dmaengine(int quiet)
 	if (random() % 8 == 0) memset(d->channel, 'x', sizeof(d->channel));
 	if (random() % 8 == 0) u.raw[sizeof(*d) + random() % 64] = 1;
 	/* bound the work of valid requests so the fuzzer keeps moving */
-	if (d->channels > 4 && d->channels <= DMAENGINE_BENCH_MAX_CHANNELS)
-		d->channels = 4;
-	if (d->folio_order > 4 && d->folio_order < 64)
-		d->folio_order = 4;
-	if (d->dst_folio_order > 4 && d->dst_folio_order < 64)
-		d->dst_folio_order = 4;
-	if (d->sge > 64 && d->sge <= DMAENGINE_BENCH_MAX_SGE)
-		d->sge = 64;
-	if (d->bytes_per_channel > (1 << 20) &&
-	    d->bytes_per_channel <= (1ULL << 40))
-		d->bytes_per_channel = 1 << 20;
-	if (d->runs > 2 && d->runs <= DMAENGINE_BENCH_MAX_RUNS)
-		d->runs = 2;
-	if (d->warmup_runs > 1 && d->warmup_runs <= DMAENGINE_BENCH_MAX_WARMUP)
-		d->warmup_runs = 1;
-	if (d->timeout_ms > 1000)
-		d->timeout_ms = 1000;
+	d->channels = cut(d->channels, 4, DMAENGINE_BENCH_MAX_CHANNELS);
+	d->folio_order = cut(d->folio_order, 4, 63);
+	d->dst_folio_order = cut(d->dst_folio_order, 4, 63);
+	d->sge = cut(d->sge, 64, DMAENGINE_BENCH_MAX_SGE);
+	d->bytes_per_channel = cut(d->bytes_per_channel, 1 << 20, 1ULL << 40);
+	d->runs = cut(d->runs, 2, DMAENGINE_BENCH_MAX_RUNS);
+	d->warmup_runs = cut(d->warmup_runs, 1, DMAENGINE_BENCH_MAX_WARMUP);
+	d->timeout_ms = cut(d->timeout_ms, 1000, UINT64_MAX);
 	/* under contention, timeouts that expire on a slowed provider */
 	if (contend && random() % 2)
 		d->timeout_ms = pick(1, 20);
