@@ -191,7 +191,7 @@ dmaengine_workload() {
 # dmaengine_rotation [PREP]: over 4 runs on one channel, run r starts with mode
 # r modulo the modes that ran, in their order (memcpy, memcpy_sg, cpu)
 dmaengine_rotation() {
-	"$TOOL" -m dmaengine -D soft_dma.0 -c 1 --sge 8 --bytes-per-channel 64K -r 4 -w 0 \
+	"$TOOL" -m dmaengine -D "$SD_DEV" -c 1 --sge 8 --bytes-per-channel 64K -r 4 -w 0 \
 		${1:+-p "$1"} --samples --json > /tmp/rot.json || return 1
 	tr '{' '\n' < /tmp/rot.json |
 		sed -n 's/^"prep_mode":"\([a-z_]*\)","run":\([0-9]*\),.*/\2 \1/p' \
@@ -272,7 +272,6 @@ dmaengine_contracts() {
 # The provider unbound during a run: the run ends, nothing is used after
 # it is freed, and everything works again once it is bound again.
 dmaengine_unbind() {
-	_drv=/sys/bus/platform/drivers/soft_dma
 	sd_knob delay_us 2000
 	klog_mark
 	"$MBIOCTL" dmaengine channels=2 sge=64 \
@@ -280,7 +279,7 @@ dmaengine_unbind() {
 	_p=$!
 	sleep 3
 	_t0=$(date +%s)
-	echo soft_dma.0 > $_drv/unbind
+	echo "$SD_DEV" > "$SD_DRV/unbind"
 	wait $_p
 	_t1=$(date +%s)
 	check "dmaengine: unbinding the provider ends the run within 2 s" \
@@ -290,7 +289,7 @@ dmaengine_unbind() {
 	check_klog_has "dmaengine: ... the message names the channel and the provider" \
 		'dma[0-9]+chan[0-9]+: its provider soft_dma\.0 is being unbound'
 	check "dmaengine: the provider binds again" \
-		sh -c "echo soft_dma.0 > $_drv/bind"
+		sh -c "echo $SD_DEV > $SD_DRV/bind"
 	sd_knobs_reset
 	check "dmaengine: ... and the next run works" de_run flags=1
 	check "dmaengine: ... channels released" channels_released

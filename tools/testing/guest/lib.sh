@@ -430,6 +430,7 @@ cache_sync_reference() {
 
 SD=/sys/kernel/debug/soft_dma
 SD_DEV=soft_dma.0
+SD_DRV=/sys/bus/platform/drivers/soft_dma
 SD_CHANNELS=8
 # its run-time knobs, each with its default: debugfs files in $SD, not
 # module parameters

@@ -5,8 +5,6 @@
 # assert on them. Its channels, knobs, loading and dt_run are lib.sh's:
 # the benchmarks use them too.
 
-SD_DRV=/sys/bus/platform/drivers/soft_dma
-
 # --- soft_dma -------------------------------------------------------------
 
 # sd_expect_stat CHANNEL|all COLUMN OP VALUE: e.g. sd_expect_stat all errors -eq 0
