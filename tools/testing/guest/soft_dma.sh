@@ -425,11 +425,9 @@ sd_tool_stats() {
 # flagged DMA_PREP_INTERRUPT, raised one interrupt each
 sd_interrupts_per() {
 	_ip_c=$(sd_stat all completed)
-	_ip_i=$(sd_stat all interrupts)
-	[ "$_ip_c" -gt 0 ] && [ $((_ip_i * $1)) -eq "$_ip_c" ] && return 0
-	echo "completed $_ip_c, interrupts $_ip_i: expected one per $1"
-	cat "$SD/stats"
-	return 1
+	expect_value completed "$_ip_c" -gt 0 &&
+		expect_value "interrupts x $1" $(($(sd_stat all interrupts) * $1)) -eq "$_ip_c" ||
+		{ cat "$SD/stats"; return 1; }
 }
 
 sd_group_interrupts() {
