@@ -240,10 +240,6 @@ channels_released() {
 DT=/sys/module/dmatest/parameters
 DT_LOG=/tmp/dt.log
 
-dt_load() {
-	grep -q '^dmatest ' /proc/modules || insmod "$MODDIR/dmatest.ko"
-}
-
 dt_set() {
 	for _kv in "$@"; do
 		echo "${_kv#*=}" > "$DT/${_kv%%=*}" || {
@@ -266,7 +262,7 @@ dt_release() {
 dt_start_on() {
 	_dts_dev=$1
 	shift
-	dt_load || return 1
+	load_module dmatest || return 1
 	dt_release
 	_chans=
 	dt_set iterations=20 threads_per_chan=1 max_channels=0 timeout=3000 \
