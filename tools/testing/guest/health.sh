@@ -19,9 +19,7 @@ kmemleak_clean() {
 }
 
 suite_health() {
-	for _m in dmatest soft_dma dma_map_benchmark; do
-		unload_module "$_m"
-	done
+	sd_unload
 	check "health: no project module is left loaded" \
 		sh -c '! grep -Eq "^(soft_dma|dma_map_benchmark) " /proc/modules'
 	if [ -e $KMEMLEAK ]; then
