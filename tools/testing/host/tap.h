@@ -5,7 +5,7 @@
  * at the end ("1..N"), unless the test runs with --no-plan because its .t
  * script adds tests of its own and prints the plan itself. And what the
  * tests share around it: capturing a FILE *, files for the .t script,
- * made-up /proc and /sys trees.
+ * command lines written as words, made-up /proc and /sys trees.
  */
 #ifndef DMABENCH_TAP_H
 #define DMABENCH_TAP_H
@@ -171,6 +171,23 @@ static inline void tap_out_file(const char *name, const char *text)
 		printf("Bail out! cannot write %s\n", path);
 		exit(1);
 	}
+}
+
+/*
+ * split_words() - @words, split at its spaces, as @argv[@argc] on: a copy
+ * in @buf (@len bytes) holds them; @nargv is @argv's size, the last entry
+ * used is NULL. The new argc.
+ */
+static inline int split_words(char *buf, size_t len, const char *words,
+			      char **argv, int argc, int nargv)
+{
+	char *w;
+
+	snprintf(buf, len, "%s", words);
+	for (w = strtok(buf, " "); w && argc < nargv - 1; w = strtok(NULL, " "))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	return argc;
 }
 
 /*

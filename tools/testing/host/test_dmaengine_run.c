@@ -155,17 +155,15 @@ static uint32_t run_next;
 /* run() - dmaengine_run() of -m dmaengine and @words; stdout and stderr captured */
 static int run(enum fake_kind kind, const char *words)
 {
-	char *argv[32] = { "dma_map_benchmark", "-m", "dmaengine" }, buf[512], *w;
+	char *argv[32] = { "dma_map_benchmark", "-m", "dmaengine" }, buf[512];
 	FILE *out = tmpfile(), *err = tmpfile();
-	int argc = 3, save_out, save_err, ret;
+	int argc, save_out, save_err, ret;
 	struct report_ctx ctx = { .version = "v", .kernel = "k" };
 	struct bench_opts o;
 	size_t n;
 
-	snprintf(buf, sizeof(buf), "%s", words);
-	for (w = strtok(buf, " "); w && argc < 31; w = strtok(NULL, " "))
-		argv[argc++] = w;
-	argv[argc] = NULL;
+	argc = split_words(buf, sizeof(buf), words, argv, 3,
+			   sizeof(argv) / sizeof(argv[0]));
 	memset(&fake, 0, sizeof(fake));
 	fake.kind = kind;
 	fake.run = run_next ? run_next :

@@ -70,13 +70,10 @@ static enum parse_status parse_page(struct bench_opts *o, long page_size,
 static enum parse_status words_page(struct bench_opts *o, long page_size,
 				    const char *words)
 {
-	char buf[1024], *argv[MAX_ARGS + 2] = { "dma_map_benchmark" }, *w;
-	int argc = 1;
+	char buf[1024], *argv[MAX_ARGS + 2] = { "dma_map_benchmark" };
+	int argc = split_words(buf, sizeof(buf), words, argv, 1,
+			       sizeof(argv) / sizeof(argv[0]));
 
-	snprintf(buf, sizeof(buf), "%s", words);
-	for (w = strtok(buf, " "); w && argc <= MAX_ARGS; w = strtok(NULL, " "))
-		argv[argc++] = w;
-	argv[argc] = NULL;
 	return parse_argv(o, page_size, argc, argv);
 }
 
