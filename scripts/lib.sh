@@ -29,27 +29,122 @@ stock_kernel_release() {
 	echo "$v"
 }
 
-# linux_source_dir: a directory holding the files of Debian's
-# linux-source-6.12 tarball that the test bed needs (dmatest.c, upstream's
-# benchmark tool and header, checkpatch), extracted once and cached.
+# project_apt CMD ARGS...: apt-get or apt-cache (CMD) with the project's
+# own sources (scripts/apt/sources.list), lists and package cache under
+# $DMA_BENCH_CACHE/apt, and an empty dpkg status: for `download`, `policy`
+# and `show` of packages of another Debian release, never to install them.
+# The lists are fetched the first time, and again when older than a day.
+project_apt() {
+	local cmd=$1 dir=$DMA_BENCH_CACHE/apt opts
+	shift
+	mkdir -p "$dir/lists/partial" "$dir/archives/partial"
+	[ -f "$dir/status" ] || : >"$dir/status"
+	opts=(-o "Dir::Etc::sourcelist=$DMA_BENCH_TOP/scripts/apt/sources.list"
+	      -o Dir::Etc::sourceparts=- -o "Dir::Etc::preferencesparts=$dir/none"
+	      -o "Dir::State::Lists=$dir/lists" -o "Dir::State::status=$dir/status"
+	      -o "Dir::Cache=$dir" -o "Dir::Cache::archives=$dir/archives"
+	      -o APT::Architectures::=amd64 -o APT::Architectures::=arm64
+	      -o APT::Architectures::=armhf -o Debug::NoLocking=1)
+	[ "$(id -u)" = 0 ] && opts+=(-o APT::Sandbox::User=root)
+	if [ -z "$(find "$dir/lists" -maxdepth 1 -name '*_Packages*' -mmin -1440 2>/dev/null)" ]; then
+		apt-get "${opts[@]}" -qq update >"$dir/update.log" 2>&1 || {
+			cat "$dir/update.log" >&2
+			[ -n "$(find "$dir/lists" -maxdepth 1 -name '*_Packages*')" ] ||
+				die "apt-get update of scripts/apt/sources.list failed (see above)"
+			say "apt-get update failed; using the lists fetched before"
+		}
+	fi
+	"$cmd" "${opts[@]}" "$@"
+}
+
+# The Linux series the project builds its patched kernels from, and the one
+# its backport series is for.
+KERNEL_SERIES=7.3
+BACKPORT_SERIES=6.12
+
+# linux_source_tarball [SERIES]: the path of Debian's linux-source-SERIES
+# tarball (default $KERNEL_SERIES): the installed package's when it is
+# installed (6.12 on Debian 12), else the newest the project's apt sources
+# have (7.3, from trixie-backports), downloaded and unpacked once into
+# $DMA_BENCH_CACHE/linux-source/SERIES-VERSION/.
+linux_source_tarball() {
+	local series=${1:-$KERNEL_SERIES} pkg ver dir tmp
+	pkg=linux-source-$series
+	if [ -f "/usr/src/$pkg.tar.xz" ] &&
+	   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
+		echo "/usr/src/$pkg.tar.xz"
+		return
+	fi
+	dir=$(ls -1d "$DMA_BENCH_CACHE/linux-source/$series"-*/.complete 2>/dev/null |
+		sort -V | tail -n 1)
+	if [ -z "$dir" ]; then
+		ver=$(project_apt apt-cache policy "$pkg" 2>/dev/null |
+			sed -n 's/^ *Candidate: *//p')
+		[ -n "$ver" ] && [ "$ver" != "(none)" ] ||
+			die "$pkg is in neither the machine's apt sources nor scripts/apt/sources.list"
+		dir=$DMA_BENCH_CACHE/linux-source/$series-$ver
+		say "downloading Debian's $pkg $ver"
+		mkdir -p "$DMA_BENCH_CACHE/linux-source"
+		tmp=$(mktemp -d "$DMA_BENCH_CACHE/linux-source/.fetch.XXXXXX")
+		if ! (cd "$tmp" && project_apt apt-get download -q "$pkg=$ver") >"$tmp/log" 2>&1 ||
+		   ! dpkg-deb --fsys-tarfile "$tmp/${pkg}_"*.deb |
+			tar -xf - -C "$tmp" "./usr/src/$pkg.tar.xz"; then
+			cat "$tmp/log" >&2
+			rm -rf "$tmp"
+			die "apt-get download $pkg=$ver failed"
+		fi
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		mv "$tmp/usr/src/$pkg.tar.xz" "$dir/"
+		rm -rf "$tmp"
+		touch "$dir/.complete"
+	else
+		dir=${dir%/.complete}
+	fi
+	echo "$dir/$pkg.tar.xz"
+}
+
+# linux_source_version [SERIES]: the Debian version of that tarball.
+linux_source_version() {
+	local series=${1:-$KERNEL_SERIES} t
+	t=$(linux_source_tarball "$series")
+	case $t in
+	/usr/src/*) dpkg-query -W -f='${Version}' "linux-source-$series" ;;
+	*) t=${t%/*}; echo "${t##*/$series-}" ;;
+	esac
+}
+
+# linux_source_dir [SERIES]: a directory holding the files of Debian's
+# linux-source-SERIES tarball (default $KERNEL_SERIES) that the test bed
+# needs (dmatest.c, upstream's benchmark tool and header, checkpatch),
+# extracted once and cached. Upstream's tool and header are where that
+# series has them: 7.3 tools/dma/ and include/uapi/linux/map_benchmark.h,
+# 6.12 tools/testing/selftests/dma/ and include/linux/map_benchmark.h.
 linux_source_dir() {
-	local tarball=/usr/src/linux-source-6.12.tar.xz ver dir
-	[ -f "$tarball" ] || die "$tarball is missing: scripts/setup.sh installs linux-source-6.12"
-	ver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || stat -c %Y "$tarball")
-	dir=$DMA_BENCH_CACHE/linux-source/$ver
+	local series=${1:-$KERNEL_SERIES} tarball ver dir top
+	tarball=$(linux_source_tarball "$series")
+	ver=$(linux_source_version "$series")
+	dir=$DMA_BENCH_CACHE/linux-source/files-$series-$ver
+	top=linux-source-$series
 	if [ ! -f "$dir/.complete" ]; then
 		say "extracting the files the test bed needs from $tarball"
 		rm -rf "$dir"
 		mkdir -p "$dir"
 		tar -xJf "$tarball" -C "$dir" --strip-components=1 \
-			--wildcards \
-			'linux-source-6.12/drivers/dma/dmatest.c' \
-			'linux-source-6.12/include/linux/map_benchmark.h' \
-			'linux-source-6.12/tools/testing/selftests/dma/*' \
-			'linux-source-6.12/scripts/checkpatch.pl' \
-			'linux-source-6.12/scripts/spelling.txt' \
-			'linux-source-6.12/scripts/const_structs.checkpatch' \
-			'linux-source-6.12/Documentation/dev-tools/checkpatch.rst'
+			--wildcards --no-wildcards-match-slash --ignore-failed-read \
+			"$top/drivers/dma/dmatest.c" \
+			"$top/include/linux/map_benchmark.h" \
+			"$top/include/uapi/linux/map_benchmark.h" \
+			"$top/tools/testing/selftests/dma/*" \
+			"$top/tools/dma/*" \
+			"$top/scripts/checkpatch.pl" \
+			"$top/scripts/spelling.txt" \
+			"$top/scripts/const_structs.checkpatch" \
+			"$top/Documentation/dev-tools/checkpatch.rst" 2>"$dir/.tar.log" || true
+		[ -f "$dir/drivers/dma/dmatest.c" ] && [ -f "$dir/scripts/checkpatch.pl" ] || {
+			cat "$dir/.tar.log" >&2
+			die "extracting from $tarball failed"
+		}
 		touch "$dir/.complete"
 	fi
 	echo "$dir"

@@ -30,7 +30,7 @@ cd "$DMA_BENCH_TOP"
 
 lint_checkpatch() {
 	local src cp files rc
-	src=$(linux_source_dir)
+	src=$(linux_source_dir 6.12)
 	cp=$src/scripts/checkpatch.pl
 	files=$(git ls-files 'kernel/*.c' 'kernel/*.h' 'uapi/*.h' 2>/dev/null ||
 		find kernel uapi -name '*.[ch]' ! -path '*/generated/*')

@@ -144,7 +144,7 @@ cp "$kbuild/modules/"*.ko "$kbuild/modules/probes.h" "$root/opt/dma-bench/module
 # the kernel's own dmatest: Debian does not build it; the debug kernel does
 dmatest=$kmods/kernel/drivers/dma/dmatest.ko
 if [ ! -f "$dmatest" ] && [ -x "$DMA_BENCH_TOP/scripts/build-dmatest.sh" ]; then
-	"$DMA_BENCH_TOP/scripts/build-dmatest.sh" "$kdir" "${srcdir:-$(linux_source_dir)}" "$kbuild/dmatest" >/dev/null
+	"$DMA_BENCH_TOP/scripts/build-dmatest.sh" "$kdir" "${srcdir:-$(linux_source_dir 6.12)}" "$kbuild/dmatest" >/dev/null
 	dmatest=$kbuild/dmatest/dmatest.ko
 fi
 [ -f "$dmatest" ] && cp "$dmatest" "$root/opt/dma-bench/modules/"
@@ -177,7 +177,7 @@ else
 fi
 
 # upstream's own tool, unchanged, built against upstream's header
-src=$(linux_source_dir)
+src=$(linux_source_dir 6.12)
 mkdir -p "$work/upstream/linux"
 cp "$src/include/linux/map_benchmark.h" "$work/upstream/linux/"
 $VM_TOOL_CC -static -O2 -I"$work/upstream" -o "$root/opt/dma-bench/bin/upstream_dma_map_benchmark" \

@@ -52,7 +52,7 @@ awk '/^void dma_unmap_page_attrs\(/ { f = 1 }
      f && /^}/ { exit !(d && u && d < u) }' "$tmp/linux-source-6.12/kernel/dma/mapping.c"
 tap_result $? "the patched dma_unmap_page_attrs calls debug_dma_unmap_page before the unmap"
 
-src=$(linux_source_dir)
+src=$(linux_source_dir 6.12)
 checkpatch=$src/scripts/checkpatch.pl
 [ -f "$checkpatch" ]
 tap_result $? "checkpatch.pl is there to check the series ($checkpatch)"

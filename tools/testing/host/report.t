@@ -12,7 +12,7 @@ run_c_tests "$HOST_OUT/test_report"
 
 need python3
 . "$TOP/scripts/lib.sh"
-upstream_tool=$(linux_source_dir)/tools/testing/selftests/dma/dma_map_benchmark.c
+upstream_tool=$(linux_source_dir 6.12)/tools/testing/selftests/dma/dma_map_benchmark.c
 run_py_tests "$TEST_OUT_DIR" "$upstream_tool" <<'PY'
 import json, os, re, subprocess, sys
 from pytap import FIX, TOP, check, done
