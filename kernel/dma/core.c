@@ -3,7 +3,8 @@
  * DMA map benchmark core: module init and exit, and what both ioctl files
  * share: their debugfs setup, the capability check, the size-versioned
  * copy-in, range and CPU-list checks, the memory bound and the refusal rate
- * limit. The statistics are in stat.c. Nothing here knows a mode.
+ * limit, and the DMA API's segment limits. The statistics are in stat.c.
+ * Nothing here knows a mode.
  *
  * Based on the kernel's DMA map benchmark, Copyright (C) 2020 HiSilicon
  * Limited.
@@ -14,6 +15,7 @@
 #include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
+#include <linux/dma-mapping.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/sched.h>
@@ -33,6 +35,57 @@ int map_benchmark_range(const char *field, u64 val, u64 lo, u64 hi)
 		return 0;
 	mb_refuse_err("invalid %s %llu: must be %llu..%llu\n", field, val, lo, hi);
 	return -EINVAL;
+}
+
+/**
+ * mb_seg_limits_of() - the segment limits of a device, as it is now
+ * @dev: the device that maps the segments
+ * @l: filled in
+ *
+ * dma_max_mapping_size() depends on the DMA mask: call this after the
+ * mask of the run is set.
+ */
+void mb_seg_limits_of(struct device *dev, struct mb_seg_limits *l)
+{
+	unsigned int max_seg = dma_get_max_seg_size(dev);
+
+	l->max = min_t(size_t, max_seg ?: UINT_MAX, dma_max_mapping_size(dev));
+	l->boundary = dma_get_seg_boundary(dev);
+}
+
+/**
+ * mb_seg_len() - the length of the segment that starts at @off of a buffer
+ * @l: the device's limits
+ * @off: offset in the buffer
+ * @left: bytes of the buffer from @off on, at least 1
+ *
+ * The buffer must be aligned to a power of two no smaller than its size, as
+ * a buddy allocation or a folio is: then where a DMA address of the buffer
+ * crosses a boundary depends on @off alone, and every buffer of a size is
+ * cut the same way.
+ *
+ * Return: the length, 1..min(@left, @l->max).
+ */
+size_t mb_seg_len(const struct mb_seg_limits *l, size_t off, size_t left)
+{
+	size_t len = min(left, l->max);
+	unsigned long to_boundary = l->boundary - (off & l->boundary);
+
+	/* to_boundary + 1 bytes to the boundary: it overflows for ~0UL */
+	if (len - 1 > to_boundary)
+		len = to_boundary + 1;
+	return len;
+}
+
+/* Segments mb_seg_len() cuts a buffer of @size bytes into. */
+unsigned long mb_seg_count(const struct mb_seg_limits *l, size_t size)
+{
+	unsigned long n = 0;
+	size_t off;
+
+	for (off = 0; off < size; off += mb_seg_len(l, off, size - off))
+		n++;
+	return n;
 }
 
 /*

@@ -7,6 +7,7 @@
 #ifndef _KERNEL_DMA_CORE_H
 #define _KERNEL_DMA_CORE_H
 
+#include <linux/bits.h>
 #include <linux/compiler.h>
 #include <linux/fs.h>
 #include <linux/printk.h>
@@ -21,6 +22,7 @@
 #include "../compat.h"
 
 struct dentry;
+struct device;
 
 /* An unsigned 128-bit integer, portable to 32-bit kernels. */
 struct mb_u128 {
@@ -84,6 +86,28 @@ __printf(2, 3)
 int map_benchmark_memory_bound(u64 bytes, const char *fmt, ...);
 struct dentry *map_benchmark_debugfs_create(const char *name, void *data,
 					    const struct file_operations *fops);
+
+/**
+ * struct mb_seg_limits - what one scatterlist segment may be on a device
+ * @max: its largest length: the device's max_seg_size, and no more than
+ *	one mapping may take (swiotlb bounces at most dma_max_mapping_size())
+ * @boundary: the device's segment boundary mask: no segment may cross a
+ *	multiple of @boundary + 1
+ *
+ * The DMA API's terms for a scatterlist handed to dma_map_sg(); the
+ * DMA-API debugging checks both for every segment it maps.
+ */
+struct mb_seg_limits {
+	size_t max;
+	unsigned long boundary;
+};
+
+/* Entries one sg_table of the benchmark may have: a finer cut is refused. */
+#define MB_MAX_TABLE_ENTS	BIT(20)
+
+void mb_seg_limits_of(struct device *dev, struct mb_seg_limits *l);
+size_t mb_seg_len(const struct mb_seg_limits *l, size_t off, size_t left);
+unsigned long mb_seg_count(const struct mb_seg_limits *l, size_t size);
 
 /* The module's parts, started by core.c in this order, stopped in reverse. */
 int map_benchmark_driver_init(void);

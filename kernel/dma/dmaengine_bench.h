@@ -127,8 +127,9 @@ struct dmaengine_bench_run;
  * @slots: the batches in flight: dmaengine_bench_run.depth of them, reused
  *	in turn
  * @max_txs: descriptors a batch can take at the most
- * @max_seg: largest segment one memcpy descriptor, or sg entry, may carry:
- *	the device's max_seg_size and max mapping size, kept aligned
+ * @seg: what one sg entry may be: the device's max_seg_size, max mapping
+ *	size and segment boundary, the length kept aligned
+ * @max_seg: largest segment one memcpy descriptor may carry: @seg.max
  * @max_ents: entries a batch's source or destination table can have
  * @irq_every: after a prep stalled, every @irq_every-th descriptor asks
  *	for an interrupt, so that a provider that retires descriptors only
@@ -161,6 +162,7 @@ struct dmaengine_bench_chan {
 	unsigned int nsets;
 	struct dmaengine_bench_slot *slots;
 	unsigned int max_txs;
+	struct mb_seg_limits seg;
 	unsigned int max_seg;
 	unsigned int max_ents;
 	unsigned int irq_every;

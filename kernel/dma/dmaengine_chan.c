@@ -116,17 +116,18 @@ dmaengine_bench_folios_alloc(struct dmaengine_bench_chan *c, unsigned long n,
 	return folios;
 }
 
-/* Entries of a table of @n folios of @size bytes: none over max_seg. */
+/* Entries of a table of @n folios of @size bytes, cut at the limits. */
 static unsigned long
 dmaengine_bench_table_ents(const struct dmaengine_bench_chan *c,
 			   unsigned long n, size_t size)
 {
-	return n * DIV_ROUND_UP(size, c->max_seg);
+	return n * mb_seg_count(&c->seg, size);
 }
 
 /*
  * One entry per folio, or several where a folio is larger than what the
- * device takes in one segment: the DMA API wants no longer entries.
+ * device takes in one segment or crosses its segment boundary: the DMA API
+ * wants no such entries. A folio is aligned to its size (mb_seg_len()).
  */
 static int dmaengine_bench_table_fill(struct dmaengine_bench_chan *c,
 				      struct sg_table *sgt,
@@ -141,7 +142,7 @@ static int dmaengine_bench_table_fill(struct dmaengine_bench_chan *c,
 	sg = sgt->sgl;
 	for (i = 0; i < n; i++) {
 		for (off = 0; off < size; off += len) {
-			len = min_t(size_t, size - off, c->max_seg);
+			len = mb_seg_len(&c->seg, off, size - off);
 			sg_set_page(sg, folio_page(folios[i], off >> PAGE_SHIFT),
 				    len, offset_in_page(off));
 			sg = sg_next(sg);
@@ -296,33 +297,28 @@ static void dmaengine_bench_buffer_clear(struct folio **folios, unsigned long n)
 	}
 }
 
-/* Entries one table may have: a batch split finer is refused. */
-#define DMAENGINE_BENCH_MAX_TABLE_ENTS	BIT(20)
-
 /* The channel's limits, checked before anything is allocated. */
 static int dmaengine_bench_chan_limits(struct dmaengine_bench_chan *c)
 {
 	const struct dmaengine_bench_run *run = c->run;
-	unsigned int max_seg = dma_get_max_seg_size(c->dma_dev);
 	unsigned int align = c->chan->device->copy_align;
-	size_t max_map = dma_max_mapping_size(c->dma_dev);
 	unsigned long ents;
 
 	/*
 	 * A segment must fit a descriptor, a mapping (swiotlb bounces at
-	 * most dma_max_mapping_size() in one piece) and keep the device's
-	 * alignment.
+	 * most dma_max_mapping_size() in one piece), stay within the device's
+	 * segment boundary and keep its alignment.
 	 */
-	c->max_seg = max_seg ? max_seg : UINT_MAX;
-	if (max_map < c->max_seg)
-		c->max_seg = max_map;
+	mb_seg_limits_of(c->dma_dev, &c->seg);
 	if (align)
-		c->max_seg = round_down(c->max_seg, 1U << align);
-	if (!c->max_seg) {
+		c->seg.max = round_down(c->seg.max, 1U << align);
+	if (!c->seg.max) {
 		mb_refuse_err("%s: max segment size %u (max mapping size %zu) is below the copy alignment of %u bytes\n",
-			      c->name, max_seg, max_map, 1U << align);
+			      c->name, dma_get_max_seg_size(c->dma_dev),
+			      dma_max_mapping_size(c->dma_dev), 1U << align);
 		return -EINVAL;
 	}
+	c->max_seg = c->seg.max;
 	if (align && (!IS_ALIGNED(run->folio_size, 1U << align) ||
 		      !IS_ALIGNED(run->dst_folio_size, 1U << align))) {
 		mb_refuse_err("%s: folio size %zu/%zu (source/destination) breaks the copy alignment of %u bytes\n",
@@ -333,10 +329,10 @@ static int dmaengine_bench_chan_limits(struct dmaengine_bench_chan *c)
 	ents = max(dmaengine_bench_table_ents(c, run->p->sge, run->folio_size),
 		   dmaengine_bench_table_ents(c, run->dst_sge,
 					      run->dst_folio_size));
-	if (ents > DMAENGINE_BENCH_MAX_TABLE_ENTS) {
+	if (ents > MB_MAX_TABLE_ENTS) {
 		mb_refuse_err("%s: a batch would take %lu sg entries of at most %u bytes (max_seg_size of %s): more than %lu\n",
 			      c->name, ents, c->max_seg, dev_name(c->dma_dev),
-			      DMAENGINE_BENCH_MAX_TABLE_ENTS);
+			      MB_MAX_TABLE_ENTS);
 		return -EINVAL;
 	}
 	c->max_ents = ents;
