@@ -408,13 +408,9 @@ static int map_benchmark_validate_common(struct map_benchmark_params *p,
 			      dma_dir);
 		return -EINVAL;
 	}
-	if (p->ops->validate) {
-		int ret = p->ops->validate(p);
-
-		if (ret)
-			return ret;
-	}
-	return map_benchmark_check_memory(p);
+	if (p->ops->validate)
+		return p->ops->validate(p);
+	return 0;
 }
 
 static int map_benchmark_validate(const struct map_benchmark *req,
@@ -497,7 +493,10 @@ static int map_benchmark_validate_ext(const struct map_benchmark_ext *req,
 	return ret;
 }
 
-/* Serialize, set the DMA mask for the run, run, restore the mask. */
+/*
+ * Serialize, set the DMA mask for the run, fit the request to the device,
+ * run, restore the mask. @p gets the device's limits and segments.
+ */
 static int map_benchmark_locked_run(struct map_benchmark_data *map,
 				    struct map_benchmark_params *p,
 				    struct map_benchmark_op_stat *op)
@@ -509,7 +508,6 @@ static int map_benchmark_locked_run(struct map_benchmark_data *map,
 	if (mutex_lock_interruptible(&map->lock))
 		return -EINTR;
 
-	map->p = *p;
 	old_dma_mask = dma_get_mask(map->dev);
 	ret = dma_set_mask(map->dev, DMA_BIT_MASK(p->dma_bits));
 	if (ret) {
@@ -519,7 +517,15 @@ static int map_benchmark_locked_run(struct map_benchmark_data *map,
 		goto unlock;
 	}
 
-	ret = map_benchmark_run(map, op);
+	/* the device's limits depend on its mask: fit the request now */
+	mb_seg_limits_of(map->dev, &p->seg);
+	ret = map_benchmark_check_memory(p);
+	if (!ret)
+		ret = p->ops->fit(p, map->dev);
+	if (!ret) {
+		map->p = *p;
+		ret = map_benchmark_run(map, op);
+	}
 
 	/*
 	 * Restore the mask: the architecture, ACPI or the bus set it, and the
@@ -570,6 +576,8 @@ static long map_benchmark_ioctl_ext(struct map_benchmark_data *map,
 	if (ret)
 		return ret;
 	memset(req.op, 0, sizeof(req.op));
+	req.segments = 0;
+	req.max_segment = 0;
 	memset(req.reserved_out, 0, sizeof(req.reserved_out));
 
 	ret = map_benchmark_validate_ext(&req, &p);
@@ -579,6 +587,8 @@ static long map_benchmark_ioctl_ext(struct map_benchmark_data *map,
 	if (ret)
 		return ret;
 
+	req.segments = p.segments;
+	req.max_segment = min_t(size_t, p.seg.max, U32_MAX);
 	if (copy_to_user(uarg, &req, min_t(size_t, usize, sizeof(req))))
 		return -EFAULT;
 	return 0;

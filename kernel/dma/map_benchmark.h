@@ -36,6 +36,8 @@ struct page;
  *	the standard deviation derived as upstream's module derives it
  * @cpus: CPUs to pin thread i to, cpus[i % nr_cpus], or NULL
  * @nr_cpus: entries in @cpus
+ * @seg: the bound device's segment limits, once its mask is set for the run
+ * @segments: what the mode maps at once: sg segments, or 1 buffer
  */
 struct map_benchmark_params {
 	const struct map_benchmark_ops *ops;
@@ -53,6 +55,8 @@ struct map_benchmark_params {
 	bool legacy;
 	u32 *cpus;
 	u32 nr_cpus;
+	struct mb_seg_limits seg;
+	u32 segments;
 };
 
 /**
@@ -79,7 +83,11 @@ struct map_benchmark_data {
  * struct map_benchmark_ops - one map mode
  * @name: the mode's name, as the tool prints it
  * @validate: refuse, with a message, a request the mode cannot map; or NULL
+ * @fit: with the run's DMA mask set on the device and @p->seg filled in,
+ *	after the memory bound: refuse, with a message, a request the
+ *	device's DMA parameters forbid, and set @p->segments
  * @buffer_bytes: what one thread's buffers take, for the memory bound
+ *	(@p->seg is filled in)
  * @prepare: allocate a thread's buffers; returns the mode's private data
  * @unprepare: free what @prepare allocated
  * @initialize_data: touch the buffers before each map (outside timing)
@@ -94,6 +102,7 @@ struct map_benchmark_data {
 struct map_benchmark_ops {
 	const char *name;
 	int (*validate)(const struct map_benchmark_params *p);
+	int (*fit)(struct map_benchmark_params *p, struct device *dev);
 	u64 (*buffer_bytes)(const struct map_benchmark_params *p);
 	void *(*prepare)(struct map_benchmark_data *map);
 	void (*unprepare)(void *mparam);

@@ -33,6 +33,26 @@ static int dma_single_map_benchmark_validate(const struct map_benchmark_params *
 	return -EINVAL;
 }
 
+/*
+ * One buffer is one mapping: the device's largest mapping bounds it
+ * (swiotlb bounces at most dma_max_mapping_size() at once). max_seg_size
+ * bounds the segments of a scatterlist, not a dma_map_single().
+ */
+static int dma_single_map_benchmark_fit(struct map_benchmark_params *p,
+					struct device *dev)
+{
+	u64 size = (u64)p->entries * p->entry_size;
+	size_t max = dma_max_mapping_size(dev);
+
+	p->seg.max = max;
+	p->segments = 1;
+	if (size <= max)
+		return 0;
+	mb_refuse_err("invalid entries x entry_size %llu: %s maps at most %zu bytes at once (dma_max_mapping_size)\n",
+		      size, dev_name(dev), max);
+	return -EINVAL;
+}
+
 /* One allocation of whole pages, of a power-of-two order. */
 static u64 dma_single_map_benchmark_buffer_bytes(const struct map_benchmark_params *p)
 {
@@ -121,6 +141,7 @@ static void dma_single_map_benchmark_sync_for_device(void *mparam)
 const struct map_benchmark_ops dma_single_map_benchmark_ops = {
 	.name = "single",
 	.validate = dma_single_map_benchmark_validate,
+	.fit = dma_single_map_benchmark_fit,
 	.buffer_bytes = dma_single_map_benchmark_buffer_bytes,
 	.prepare = dma_single_map_benchmark_prepare,
 	.unprepare = dma_single_map_benchmark_unprepare,

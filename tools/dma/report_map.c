@@ -139,6 +139,16 @@ static unsigned int map_ops_timed(const struct map_benchmark_ext *m)
 						 DMA_MAP_BENCH_OP_SYNC_CPU;
 }
 
+/*
+ * Whether the module mapped @m's sg entries as more segments than entries:
+ * some were longer than the device takes in one, or crossed its boundary.
+ */
+static bool map_ext_split(const struct map_benchmark_ext *m)
+{
+	return m->map_mode == DMA_MAP_BENCH_SG_MODE &&
+	       m->segments > m->entries;
+}
+
 /* us3() - @ns as microseconds with 3 decimals, exactly: 123456 -> 123.456 */
 static const char *us3(char *buf, size_t len, uint64_t ns)
 {
@@ -156,6 +166,9 @@ void report_map_ext_text(FILE *f, const struct map_benchmark_ext *m,
 
 	map_ext_to_legacy(m, &legacy);
 	report_map_text(f, &legacy, with_mode);
+	if (map_ext_split(m))
+		fprintf(f, "segments:%u max_segment:%u (entries of %u bytes cut at the device's limits)\n",
+			m->segments, m->max_segment, m->entry_size);
 	for (op = 0; op < map_ops_timed(m); op++) {
 		const struct map_benchmark_op_stat *s = &m->op[op];
 
@@ -191,6 +204,10 @@ void report_map_ext_json(FILE *f, const struct report_ctx *ctx,
 		json_uint(&j, cpus[i]);
 	json_array_end(&j);
 	json_key_bool(&j, "sync", m->flags & DMA_MAP_BENCH_F_SYNC);
+	/* null from a module older than these results */
+	json_key_uint_or_null(&j, "segments", m->segments, m->segments);
+	json_key_uint_or_null(&j, "max_segment", m->max_segment,
+			      m->segments);
 	json_object_end(&j);
 
 	map_json_results(&j, &legacy);

@@ -142,6 +142,14 @@ struct map_benchmark_op_stat {
  * @nr_cpus: entries at @cpus_ptr, 0..DMA_MAP_MAX_CPUS
  * @reserved_in: zero
  * @op: results, indexed by DMA_MAP_BENCH_OP_*
+ * @segments: result: the scatterlist segments of one dma_map_sg() (sg
+ *	mode), @entries or more: an entry longer than @max_segment, or
+ *	crossing the device's segment boundary, is mapped as several; 1 in
+ *	single mode. 0 from a module older than this field.
+ * @max_segment: result: the longest segment the bound device takes, its
+ *	max_seg_size bounded by its largest mapping (dma_max_mapping_size());
+ *	in single mode, the largest buffer one dma_map_single() may map
+ *	(capped at U32_MAX)
  * @reserved_out: zero
  */
 struct map_benchmark_ext {
@@ -162,7 +170,9 @@ struct map_benchmark_ext {
 	__u32 reserved0;
 	__u64 reserved_in[4];
 	struct map_benchmark_op_stat op[DMA_MAP_BENCH_NR_OPS];
-	__u64 reserved_out[4];
+	__u32 segments;
+	__u32 max_segment;
+	__u64 reserved_out[3];
 };
 
 /* ------------------------------------------------------------------ */

@@ -21,6 +21,23 @@ ext_count() {
 	[ "$_count" = "$2" ]
 }
 
+# sg_split SIZE: 4 sg entries of SIZE bytes are mapped as the segments the
+# bound device takes (edu, as any PCI device, has the default max_seg_size
+# of 64 KiB; its boundary, 4 GiB, is beyond any entry): 4 x
+# ceil(SIZE / 64 KiB), and DMA-API debugging counts no error for them
+sg_split() {
+	_sp_before=$(dma_api_errors)
+	ext_run map_mode=1 entries=4 entry_size="$1" iterations=5 seconds=60 ||
+		return 1
+	_sp_segs=$(sed -n 's/^segments=\([0-9]*\) .*/\1/p' /tmp/ext.out)
+	_sp_max=$(sed -n 's/^segments=.* max_segment=\([0-9]*\)$/\1/p' /tmp/ext.out)
+	_sp_want=$((4 * (($1 + 65535) / 65536)))
+	_sp_after=$(dma_api_errors)
+	echo "entry_size $1: $_sp_segs segments of at most $_sp_max bytes (expected $_sp_want of at most 65536); DMA-API errors ${_sp_before:-n/a} before, ${_sp_after:-n/a} after"
+	[ "$_sp_segs" = "$_sp_want" ] && [ "$_sp_max" = 65536 ] &&
+		[ "$_sp_after" = "$_sp_before" ]
+}
+
 suite_map_ext() {
 	check "map_ext: module loads" load_module dma_map_benchmark
 	check "map_ext: bind" bind_benchmark
@@ -64,6 +81,30 @@ suite_map_ext() {
 	check "map_ext: 64 KiB entries in sg mode" \
 		ext_run map_mode=1 entries=16 entry_size=65536 iterations=20 \
 		seconds=60
+	# entries longer than the device takes in one segment, and sizes that
+	# are no page multiple: cut into conforming segments (map-modes.rst)
+	for _sz in 65537 131072 1048576 4194304 100000 470339; do
+		check "map_ext: 4 sg entries of $_sz bytes map as 64 KiB segments" \
+			sg_split $_sz
+	done
+	check "map_ext: one-page entries are one segment each" sg_split 4096
+	check_output "map_ext: the tool says how it cut 128K entries" \
+		'^segments:8 max_segment:65536 ' \
+		"$TOOL" -m sg --entries 4 --entry-size 128K -s 1
+	check "map_ext: entries of the device's size: no segments line" \
+		sh -c "\"$TOOL\" -m sg --entries 4 --entry-size 64K -s 1 > /tmp/t64.out && cat /tmp/t64.out && ! grep -q '^segments:' /tmp/t64.out"
+	# one dma_map_single() may map at most the device's largest mapping:
+	# swiotlb bounces 256 KiB at once
+	case $(dma_config) in
+	swiotlb)
+		check_refused mapext map_mode=0 entries=1 entry_size=1048576 \
+			'invalid entries x entry_size 1048576: .* maps at most 262144 bytes at once'
+		;;
+	*)
+		check "map_ext: a 1 MiB single buffer is one mapping" \
+			sh -c "\"$MBIOCTL\" mapext entries=1 entry_size=1048576 iterations=5 seconds=60 | grep -q '^segments=1 '"
+		;;
+	esac
 	# a thread pinned with cpus=N may run on CPU N alone
 	check "map_ext: threads pinned to the CPU asked for" \
 		pinned_run dma-map-bench 1 "$MBIOCTL" mapext map_mode=1 \

@@ -57,7 +57,8 @@ def map_ext_json():
     assert d["params"] == {"threads": 1, "seconds": 300, "node": -1, "dma_bits": 32,
                            "dma_dir": 1, "dma_trans_ns": 0, "granule": 2560,
                            "entries": 2560, "entry_size": 4096, "iterations": 200,
-                           "cpus": [0], "sync": True}, d["params"]
+                           "cpus": [0], "sync": True, "segments": 2560,
+                           "max_segment": 65536}, d["params"]
     r = d["results"]
     assert r["map_us"] == {"mean": 123.4, "stddev": 5.6}, r["map_us"]
     assert list(r["ops"]) == ["map", "unmap", "sync_cpu", "sync_device"], list(r["ops"])

@@ -819,7 +819,8 @@ static void test_ext_request(void)
 		zero &= !m.op[i].count && !m.op[i].mean_ns && !m.op[i].p99_ns &&
 			!m.op[i].max_ns;
 	ok(zero && !m.reserved0 && !m.reserved_in[0] && !m.reserved_in[3] &&
-	   !m.reserved_out[0] && !m.reserved_out[3],
+	   !m.segments && !m.max_segment && !m.reserved_out[0] &&
+	   !m.reserved_out[2],
 	   "ext request: reserved fields and results zero");
 
 	cmdline(&o, "-t 16 -s 5 -n 1 -b 48 -d 2 -x 100 -g 4096 --cpus 0-3");

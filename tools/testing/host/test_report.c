@@ -145,6 +145,7 @@ static void fill_ext(struct map_benchmark_ext *m)
 		.iterations = 200, .node = -1, .dma_bits = 32,
 		.dma_dir = DMA_MAP_TO_DEVICE, .entries = 2560, .entry_size = 4096,
 		.cpus_ptr = (uintptr_t)ref_cpus, .nr_cpus = 1,
+		.segments = 2560, .max_segment = 65536,
 	};
 	op_stat(&m->op[DMA_MAP_BENCH_OP_MAP], 200, 123456, 5678, 110200,
 		121000, 130500, 150200, 160300);
@@ -182,6 +183,23 @@ static void test_map_ext_text(void)
 	m.flags = 0;
 	is_str(CAPTURE(&cap, report_map_ext_text, &m, true), EXT_HEAD EXT_MAP EXT_UNMAP,
 	       "ext without --sync: no sync lines");
+
+	/* entries cut into more segments: a line after the header says so */
+	m.entry_size = 131072;
+	m.entries = 4;
+	m.segments = 8;
+	has_str(CAPTURE(&cap, report_map_ext_text, &m, true),
+		"standard deviation:1.2\nsegments:8 max_segment:65536 (entries of 131072 bytes cut at the device's limits)\nmap ",
+		"sg entries cut at the device's limits: the segments line after upstream's three");
+	m.segments = 0;
+	ok(!strstr(CAPTURE(&cap, report_map_ext_text, &m, true), "segments:"),
+	   "a module that does not say (segments 0): no segments line");
+	m.map_mode = DMA_MAP_BENCH_SINGLE_MODE;
+	m.segments = 1;
+	ok(!strstr(CAPTURE(&cap, report_map_ext_text, &m, true), "segments:"),
+	   "single mode: no segments line");
+	fill_ext(&m);
+	m.flags = 0;
 
 	/* the three lines are what DMA_MAP_BENCHMARK gives for the same run */
 	map_ext_to_legacy(&m, &legacy);
@@ -239,7 +257,8 @@ static void test_map_ext_json(void)
 	       "\"threads\":1,\"seconds\":300,\"node\":-1,\"dma_bits\":32,"
 	       "\"dma_dir\":1,\"dma_trans_ns\":0,\"granule\":2560,"
 	       "\"entries\":2560,\"entry_size\":4096,\"iterations\":200,"
-	       "\"cpus\":[0],\"sync\":true},\"results\":{"
+	       "\"cpus\":[0],\"sync\":true,\"segments\":2560,"
+	       "\"max_segment\":65536},\"results\":{"
 	       "\"map_us\":{\"mean\":123.4,\"stddev\":5.6},"
 	       "\"unmap_us\":{\"mean\":45.6,\"stddev\":1.2},\"ops\":{"
 	       "\"map\":{\"count\":200,\"mean_ns\":123456,\"stddev_ns\":5678,\"min_ns\":110200,\"p50_ns\":121000,\"p90_ns\":130500,\"p99_ns\":150200,\"max_ns\":160300},"
@@ -256,7 +275,7 @@ static void test_map_ext_json(void)
 	m.map_mode = DMA_MAP_BENCH_SINGLE_MODE;
 	text = CAPTURE(&cap, report_map_ext_json, &ctx, &m);
 	tap_out_file("map_ext_nosync.json", text);
-	has_str(text, "\"entry_size\":65536,\"iterations\":0,\"cpus\":[0,2,4,1023],\"sync\":false}",
+	has_str(text, "\"entry_size\":65536,\"iterations\":0,\"cpus\":[0,2,4,1023],\"sync\":false,",
 		"ext JSON: four CPUs, no sync, a timed run");
 	ok(strstr(text, "\"unmap\":{") && !strstr(text, "sync_cpu") &&
 	   !strstr(text, "sync_device"), "ext JSON without --sync: no sync ops");

@@ -362,6 +362,7 @@ static void mapext_report(const void *buf)
 	int i;
 
 	printf("rc=0\n");
+	printf("segments=%u max_segment=%u\n", m->segments, m->max_segment);
 	for (i = 0; i < DMA_MAP_BENCH_NR_OPS; i++) {
 		const struct map_benchmark_op_stat *o = &m->op[i];
 
@@ -520,6 +521,48 @@ static void fuzz_map(int quiet)
 	run(&ioctls[MAP], &m, quiet);
 }
 
+/*
+ * Entry sizes around the limits devices have: the default max_seg_size
+ * (64 KiB), swiotlb's largest mapping (256 KiB), sizes that are no page
+ * multiple, the largest entry and beyond.
+ */
+static uint32_t pick_entry_size(void)
+{
+	static const uint32_t sizes[] = {
+		65535, 65536, 65537, 131072, 262143, 262144, 262145, 470339,
+		1048576, 4194304, 4194305, 100000, 4097, 512,
+	};
+
+	if (random() % 3)
+		return sizes[random() % (sizeof(sizes) / sizeof(sizes[0]))];
+	return pick(1, 4194304);
+}
+
+/* the extended map ioctl: entry sizes across the device's limits */
+static void fuzz_mapext(int quiet)
+{
+	struct map_benchmark_ext m;
+
+	set_defaults(&m, sizeof(m), mapext_fields);
+	m.iterations = 4;
+	if (random() % 2) m.map_mode = pick(0, DMA_MAP_BENCH_MODE_MAX - 1);
+	if (random() % 2) m.threads = pick(1, 2);
+	if (random() % 2) m.dma_dir = pick(0, 2);
+	if (random() % 2) m.entries = pick(1, 16);
+	if (random() % 4) m.entry_size = pick_entry_size();
+	if (random() % 4 == 0) m.flags = pick(0, DMA_MAP_BENCH_F_ALL);
+	if (random() % 8 == 0) m.iterations = pick(0, 8);
+	/* keep valid runs short: a few small mappings each */
+	m.threads = cut(m.threads, 2, DMA_MAP_MAX_THREADS);
+	m.entries = cut(m.entries, 16, DMA_MAP_MAX_ENTRIES);
+	m.iterations = cut(m.iterations, 8, DMA_MAP_MAX_ITERATIONS);
+	snprintf(last_call, sizeof(last_call),
+		 "mapext map_mode=%u threads=%u dma_dir=%u entries=%u entry_size=%u flags=%u iterations=%u",
+		 m.map_mode, m.threads, m.dma_dir, m.entries, m.entry_size,
+		 m.flags, m.iterations);
+	run(&ioctls[MAPEXT], &m, quiet);
+}
+
 static void fuzz_dmaengine(int quiet)
 {
 	union {
@@ -615,10 +658,16 @@ static int fuzz(int seconds, unsigned int seed)
 	if (contend)
 		start_alarms();
 	while (time(NULL) < until) {
-		if (random() % 2)
+		switch (random() % 3) {
+		case 0:
 			fuzz_map(1);
-		else
+			break;
+		case 1:
+			fuzz_mapext(1);
+			break;
+		default:
 			fuzz_dmaengine(1);
+		}
 		n++;
 		/* name the call after which DMA-API debugging complained */
 		now = dma_api_errors();
