@@ -45,11 +45,10 @@ json_string() {
 }
 
 # Kernel log: klog_mark marks a position for klog_since_mark and
-# check_klog_has. check_klog_clean keeps a mark of its own, KLOG_CLEAN_MARK
-# (run.sh sets it at the start): each call covers the whole log since the
-# last, whatever klog_marks came between. (DMA-API debug errors are
-# WARN()s: "WARNING:" catches them, and the health suite checks the error
-# count.)
+# check_klog_has. check_klog_clean keeps marks of its own, KLOG_CLEAN_MARK and
+# KLOG_CLEAN_ERRORS (run.sh sets them at the start): each call covers the
+# whole log, and every DMA-API error counted, since the last, whatever
+# klog_marks came between.
 KLOG_BAD='WARNING:|BUG:|Oops|general protection|KASAN|kmemleak:.*(new suspected|unreferenced)|possible circular locking|possible recursive locking|inconsistent lock state|sleeping function called from invalid context|Call Trace:|list_add corruption|refcount_t:|UBSAN'
 
 klog_mark() {
@@ -61,17 +60,30 @@ klog_since_mark() {
 	dmesg | tail -n +$((${KLOG_MARK:-0} + 1))
 }
 
+# dma_api_errors: DMA-API debugging's error count, empty without it
+dma_api_errors() {
+	cat $DMA_API/error_count 2>/dev/null
+}
+
 # check_klog_clean DESCRIPTION: no WARNING/BUG/Oops/KASAN/lockdep/DMA-API
-# report in the kernel log since the last check_klog_clean
+# report in the kernel log since the last check_klog_clean, and, with
+# DMA-API debugging, no error counted since then: it WARN()s only for the
+# boot's first error (num_errors), and counts the others silently.
 check_klog_clean() {
 	dmesg | tail -n +$((${KLOG_CLEAN_MARK:-0} + 1)) > /tmp/klog.new
 	KLOG_CLEAN_MARK=$((${KLOG_CLEAN_MARK:-0} + $(wc -l < /tmp/klog.new)))
+	_kc_errors=$(dma_api_errors)
 	if grep -Eq "$KLOG_BAD" /tmp/klog.new; then
 		tap_not_ok "$1: kernel log clean"
 		grep -E -A 20 "$KLOG_BAD" /tmp/klog.new | head -60 | tap_diag
+	elif [ -n "$_kc_errors" ] && [ "$_kc_errors" != "${KLOG_CLEAN_ERRORS:-0}" ]; then
+		tap_not_ok "$1: kernel log clean"
+		echo "# DMA-API debugging counted $((_kc_errors - ${KLOG_CLEAN_ERRORS:-0})) new errors ($_kc_errors in all):"
+		grep -E 'DMA-API' /tmp/klog.new | head -20 | tap_diag
 	else
 		tap_ok "$1: kernel log clean"
 	fi
+	KLOG_CLEAN_ERRORS=${_kc_errors:-0}
 }
 
 # check_klog_has DESCRIPTION PATTERN: the log since the mark matches.

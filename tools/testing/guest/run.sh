@@ -10,6 +10,7 @@ cd "$(dirname "$0")" || exit 1
 
 klog_mark
 KLOG_CLEAN_MARK=$KLOG_MARK
+KLOG_CLEAN_ERRORS=$(dma_api_errors)
 for suite in "$@"; do
 	if [ ! -f "./$suite.sh" ]; then
 		tap_not_ok "suite $suite exists"
