@@ -176,12 +176,9 @@ else
 	cp "$DMA_BENCH_TOP/tools/dma/dma_map_benchmark" "$root/opt/dma-bench/bin/"
 fi
 
-# upstream's own tool, unchanged, built against upstream's header
-src=$(linux_source_dir 6.12)
-mkdir -p "$work/upstream/linux"
-cp "$src/include/linux/map_benchmark.h" "$work/upstream/linux/"
-$VM_TOOL_CC -static -O2 -I"$work/upstream" -o "$root/opt/dma-bench/bin/upstream_dma_map_benchmark" \
-	"$src/tools/testing/selftests/dma/dma_map_benchmark.c"
+# upstream's own tools, unchanged, each built against its own header:
+# Linux 6.12's and 7.3's
+"$DMA_BENCH_TOP/scripts/build-upstream-tools.sh" "$VM_TOOL_CC" "$root/opt/dma-bench/bin"
 
 flock -u 9
 cp -r "$DMA_BENCH_TOP/tools/testing/guest/." "$root/opt/dma-bench/tests/"

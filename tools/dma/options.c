@@ -54,10 +54,9 @@ struct opt_desc {
 	int value;		/* K_FLAG: what the field is set to */
 	unsigned int flag;	/* DMAENGINE_BENCH_F_* bit set in ->flags */
 	/*
-	 * upstream's tool checks the value itself (the sg series' -m
-	 * included), or passes it to the kernel to check (-n): it exits 1 when
-	 * the value is invalid, and so does this tool. Other command-line
-	 * errors exit 2.
+	 * upstream's tool checks the value itself (7.3's -m included), or
+	 * passes it to the kernel to check (-n): it exits 1 when the value is
+	 * invalid, and so does this tool. Other command-line errors exit 2.
 	 */
 	bool upstream;
 };
@@ -742,7 +741,7 @@ static void opts_usage(const struct bench_opts *o, FILE *f)
 "DESCRIPTION\n"
 "    The map modes (single, sg) time dma_map_*()/dma_unmap_*() in kernel\n"
 "    threads on the device bound to the dma_map_benchmark module; their\n"
-"    options, defaults and output are those of the kernel's selftest tool.\n"
+"    options, defaults and output are upstream's tool's (tools/dma/).\n"
 "    The options beyond upstream's (--entries, --entry-size, --iterations,\n"
 "    --cpus, --sync, --percentiles, -g above 1024) go through the module's\n"
 "    extended interface, DMA_MAP_BENCHMARK_EXT; without them the request is\n"
@@ -765,9 +764,10 @@ static void opts_usage(const struct bench_opts *o, FILE *f)
 "    size here is %ld bytes.\n"
 "\n"
 "OUTPUT\n"
-"    Map modes: upstream's three lines (Documentation/map-modes.rst); with\n"
-"    the extended interface a line per timed operation follows (map, unmap,\n"
-"    and with --sync sync_cpu and sync_device):\n"
+"    Map modes: upstream's three lines, Linux 6.12's, or with -m 7.3's\n"
+"    (Documentation/map-modes.rst); with the extended interface a line per\n"
+"    timed operation follows (map, unmap, and with --sync sync_cpu and\n"
+"    sync_device):\n"
 "      OP count N mean US us sd US min US p50 US p90 US p99 US max US\n"
 "    in microseconds to the nanosecond; count is over all threads, sd the\n"
 "    standard deviation, p50/p90/p99 percentiles from a log-linear\n"

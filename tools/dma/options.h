@@ -117,7 +117,7 @@ enum parse_status opts_parse(struct bench_opts *o, int argc, char **argv,
  * than DMA_MAP_MAX_GRANULE entries, or any option the upstream ioctl lacks
  */
 bool map_use_ext(const struct bench_opts *o);
-/* map_mode_given() - whether -m was given: the sg series' header line */
+/* map_mode_given() - whether -m was given: Linux 7.3's header line */
 bool map_mode_given(const struct bench_opts *o);
 
 /* folio_bytes() - bytes in one folio of @o->folio_order */

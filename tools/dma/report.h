@@ -25,7 +25,8 @@ struct report_ctx {
 /*
  * Upstream's three lines, byte for byte: Linux 6.12's tool's
  * (tools/testing/selftests/dma/dma_map_benchmark.c), or with @with_mode (-m
- * given) the sg series' header line naming the mode.
+ * given) Linux 7.3's (tools/dma/dma_map_benchmark.c, the sg series'), whose
+ * header line names the mode.
  */
 void report_map_text(FILE *f, const struct map_benchmark *m, bool with_mode);
 void report_map_json(FILE *f, const struct report_ctx *ctx,

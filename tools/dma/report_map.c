@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Map modes' output: the selftest's lines (with the sg series' mode line),
+ * Map modes' output: upstream's lines (6.12's, or 7.3's naming the mode),
  * or one JSON object; from the extended ioctl, the same plus a line (a JSON
  * member) per timed operation with count, min, max and percentiles in ns.
  */
@@ -11,8 +11,8 @@
 #include "report.h"
 
 /*
- * The mode's name in the sg series' header line: its tool's mode[] table
- * (tools/dma/dma_map_benchmark.c), indexed by map_mode.
+ * The mode's name in Linux 7.3's header line (the sg series'): its tool's
+ * mode[] table (tools/dma/dma_map_benchmark.c), indexed by map_mode.
  */
 static const char *map_mode_enum_name(unsigned int mode)
 {

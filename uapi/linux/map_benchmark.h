@@ -3,9 +3,10 @@
  * DMA map benchmark ABI.
  *
  * struct map_benchmark and DMA_MAP_BENCHMARK are binary compatible with
- * upstream (include/linux/map_benchmark.h in Linux 6.12, plus the map_mode
- * byte of the "dma-mapping: benchmark: Add support for dma_map_sg" series),
- * so upstream's tools/testing/selftests/dma/dma_map_benchmark runs unchanged.
+ * upstream: Linux 7.3's header of this name in include/uapi/linux/ (with
+ * the map_mode byte) and 6.12's include/linux/map_benchmark.h (without
+ * it), so upstream's tools/dma/dma_map_benchmark (6.12's
+ * tools/testing/selftests/dma/) runs unchanged.
  *
  * Everything new goes through extensible, size-versioned structures
  * (struct dmaengine_benchmark): userspace sets ->size to the size it was

@@ -19,6 +19,43 @@ tool_map_single() {
 		'^average map latency' '^average unmap latency'
 }
 
+# upstream 7.3's tool (tools/dma/, the sg series' tool merged), unchanged,
+# built against 7.3's uapi header (scripts/build-upstream-tools.sh)
+UPSTREAM_73=$PROJECT/bin/upstream_7.3_dma_map_benchmark
+
+# upstream_73_lines HEADER ARGS...: 7.3's tool exits 0 and prints three
+# lines: HEADER (a pattern), then the map and unmap latencies with numbers
+upstream_73_lines() {
+	_h=$1
+	shift
+	output_in /tmp/up73.out "$UPSTREAM_73" "$@" &&
+	expect_value "lines" "$(wc -l < /tmp/up73.out)" -eq 3 &&
+	lines_match /tmp/up73.out "$_h" \
+		'^average map latency\(us\):[0-9]+\.[0-9] standard deviation:[0-9]+\.[0-9]$' \
+		'^average unmap latency\(us\):[0-9]+\.[0-9] standard deviation:[0-9]+\.[0-9]$'
+}
+
+# same_lines_as_73 ARGS...: 7.3's tool and ours both succeed and print the
+# same lines, latency figures aside (two runs never time the same)
+same_lines_as_73() {
+	output_in /tmp/up73.out "$UPSTREAM_73" "$@" &&
+	output_in /tmp/ours.out "$TOOL" "$@" || return 1
+	sed 's/[0-9]*\.[0-9]/N/g' /tmp/up73.out > /tmp/up73.lines
+	sed 's/[0-9]*\.[0-9]/N/g' /tmp/ours.out > /tmp/ours.lines
+	expect_value "7.3's lines" "$(wc -l < /tmp/up73.lines)" -eq 3 &&
+	cmp /tmp/up73.lines /tmp/ours.lines
+}
+
+# upstream_73_calls MODE EVENT NOT_EVENT: 7.3's tool with -m MODE makes
+# the module call EVENT (a dma trace event), and never NOT_EVENT: the
+# map_mode byte reached the kernel
+upstream_73_calls() {
+	trace_run dma "$UPSTREAM_73" -m "$1" -g 4 -s 1 || return 1
+	_n=$(grep -c " $2:" /tmp/trace.out)
+	_not=$(grep -c " $3:" /tmp/trace.out)
+	expect_value "$2 events" "$_n" -gt 0 && expect_value "$3 events" "$_not" -eq 0
+}
+
 # A refused value exits STATUS (1 for upstream's options, as upstream's
 # tool; 2 for the others) and never reaches the kernel.
 tool_refuses() {	# tool_refuses STATUS PATTERN ARGS...
@@ -78,6 +115,31 @@ EOF
 	check "tool: bind the benchmark" bind_benchmark
 	check "tool: sg mode prints upstream's lines" tool_map_sg
 	check "tool: without -m, upstream 6.12's lines" tool_map_single
+
+	# upstream 7.3's tool, unchanged, against the module (6.12's: the
+	# map suite); with -m our lines are its lines
+	check "tool: upstream 7.3's tool, -m 1: its SG_MODE lines" \
+		upstream_73_lines '^dma mapping benchmark\(SG_MODE\): threads:2 seconds:1 node:-1 dir:FROM_DEVICE granule:8$' \
+		-m 1 -g 8 -t 2 -s 1 -d 2
+	check "tool: upstream 7.3's tool, -m 0: its SINGLE_MODE lines" \
+		upstream_73_lines '^dma mapping benchmark\(SINGLE_MODE\): threads:1 seconds:1 node:-1 dir:TO_DEVICE granule:64$' \
+		-m 0 -g 64 -s 1 -d 1
+	check "tool: upstream 7.3's tool without -m: SINGLE_MODE" \
+		upstream_73_lines '^dma mapping benchmark\(SINGLE_MODE\): threads:1 seconds:1 node:-1 dir:BIDIRECTIONAL granule:1$' \
+		-s 1
+	check "tool: -m 1: our lines are upstream 7.3's tool's" \
+		same_lines_as_73 -m 1 -g 8 -t 2 -s 1 -d 2
+	check "tool: -m 0: our lines are upstream 7.3's tool's" \
+		same_lines_as_73 -m 0 -g 4 -s 1 -d 2
+	if [ -d $TRACING/events/dma ]; then
+		check "tool: upstream 7.3's -m 1 maps with dma_map_sg, not dma_map_page" \
+			upstream_73_calls 1 dma_map_sg dma_map_page
+		check "tool: upstream 7.3's -m 0 maps with dma_map_page, not dma_map_sg" \
+			upstream_73_calls 0 dma_map_page dma_map_sg
+		trace_reset
+	else
+		tap_skip "tool: no dma trace events in this kernel"
+	fi
 	# 1024 threads of 1024 pages each (4 GiB) do not fit this guest: the
 	# kernel refuses before allocating, the tool says why, nothing stays
 	klog_mark

@@ -1,6 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Reports (test_report.c, whose top says what it checks); then python3
+# Reports (test_report.c, whose top says what it checks); then the map
+# modes' lines against upstream's printf formats, read from upstream's
+# sources (linux_source_dir): Linux 6.12's tool without -m, 7.3's with it
+# (a missing source fails); then python3
 # parses every JSON file that test wrote and checks its structure and
 # values, and that fixtures/fake_tool.py and the tool documents in
 # fixtures/*.json have the same shape as the real tool's.
@@ -12,23 +15,57 @@ run_c_tests "$HOST_OUT/test_report"
 
 need python3
 . "$TOP/scripts/lib.sh"
-upstream_tool=$(linux_source_dir 6.12)/tools/testing/selftests/dma/dma_map_benchmark.c
-run_py_tests "$TEST_OUT_DIR" "$upstream_tool" <<'PY'
+# upstream's tools, whose printf formats the lines must be: Linux 6.12's
+# without -m, 7.3's with it
+tool_612=$(linux_source_dir 6.12)/tools/testing/selftests/dma/dma_map_benchmark.c
+tool_73=$(linux_source_dir 7.3)/tools/dma/dma_map_benchmark.c
+check "Linux 6.12's tool is there: $tool_612" test -f "$tool_612"
+check "Linux 7.3's tool is there: $tool_73" test -f "$tool_73"
+run_py_tests "$TEST_OUT_DIR" "$tool_612" "$tool_73" <<'PY'
 import json, os, re, subprocess, sys
 from pytap import FIX, TOP, check, done
 
-def upstream_lines():
-    # Linux 6.12's tool's three printf() formats, applied to the values
-    # test_report.c gave report_map_text() without -m
-    src = open(sys.argv[2], encoding="utf-8").read()
+def upstream_source(path):
+    """An upstream tool's three printf() formats and its string tables
+    (directions[], and mode[] from 7.3 on)."""
+    src = open(path, encoding="utf-8").read()
     fmts = re.findall(r'printf\("((?:[^"\\]|\\.)*)"', src)
     fmts = [f.replace("\\n", "\n") for f in fmts]
-    assert len(fmts) == 3 and fmts[0].startswith("dma mapping benchmark: "), fmts
-    want = (fmts[0] % (1, 20, 0, "BIDIRECTIONAL", 1) + fmts[1] % (0.5, 0.1) +
-            fmts[2] % (12.3, 0.0))
-    got = open(os.path.join(sys.argv[1], "map_single.txt"), encoding="utf-8").read()
+    assert len(fmts) == 3, fmts
+    tables = {name: re.findall(r'"([^"]*)"', body) for name, body in
+              re.findall(r'static char \*(\w+)\[\] = \{([^}]*)\}', src)}
+    return fmts, tables
+
+def upstream_text(fmts, head, results):
+    return fmts[0] % head + fmts[1] % results[:2] + fmts[2] % results[2:]
+
+def ours(name):
+    return open(os.path.join(sys.argv[1], name), encoding="utf-8").read()
+
+def upstream_612_lines():
+    # Linux 6.12's tool's formats, applied to the values test_report.c
+    # gave report_map_text() without -m
+    fmts, tables = upstream_source(sys.argv[2])
+    assert fmts[0].startswith("dma mapping benchmark: "), fmts
+    want = upstream_text(fmts, (1, 20, 0, tables["directions"][0], 1), (0.5, 0.1, 12.3, 0.0))
+    got = ours("map_single.txt")
     assert got == want, "ours:\n%s\nupstream's:\n%s" % (got, want)
-check("without -m, the lines are upstream 6.12's printf formats byte for byte", upstream_lines)
+check("without -m, the lines are upstream 6.12's printf formats byte for byte", upstream_612_lines)
+
+def upstream_73_lines():
+    # Linux 7.3's tool's formats and mode[] and directions[] tables,
+    # applied to the values test_report.c gave report_map_text() with -m
+    fmts, tables = upstream_source(sys.argv[3])
+    assert fmts[0].startswith("dma mapping benchmark(%s): "), fmts
+    mode, dirs = tables["mode"], tables["directions"]
+    assert mode[:2] == ["SINGLE_MODE", "SG_MODE"], mode
+    for name, head, results in (
+            ("map_sg_mode.txt", (mode[1], 8, 30, -1, dirs[2], 8), (1.4, 0.3, 1.3, 0.3)),
+            ("map_single_mode.txt", (mode[0], 1, 20, 0, dirs[0], 1), (0.5, 0.1, 12.3, 0.0))):
+        want = upstream_text(fmts, head, results)
+        got = ours(name)
+        assert got == want, "%s, ours:\n%s\nupstream's:\n%s" % (name, got, want)
+check("with -m (sg, single), the lines are upstream 7.3's printf formats byte for byte", upstream_73_lines)
 
 
 docs = {}
