@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Build the DMA benchmark's debug test kernel: Debian's linux-source-6.12
-# with kernel/patches/v6.12 applied (DMA_MEMCPY_SG restored, and the DMA
-# drivers' memcpy_sg), configured as `make tinyconfig` + a config fragment
-# of scripts/kernel/, for QEMU guests:
+# Build the DMA benchmark's debug test kernel: Debian's linux-source-7.3
+# (KERNEL_SERIES of scripts/lib.sh; from trixie-backports, downloaded into
+# the cache by linux_source_tarball) with kernel/patches/v7.3 applied
+# (DMA_MEMCPY_SG restored, and the DMA drivers' memcpy_sg), configured as
+# `make tinyconfig` + a config fragment of scripts/kernel/, for QEMU guests:
 #   --arch x86_64  debug.config, a q35 PC. The debug flavor also gets
-#                  kernel/patches/v6.12-dma-debug (a dma-debug fix its
+#                  kernel/patches/v7.3-dma-debug (a dma-debug fix its
 #                  IOMMU tests need); the bench flavor does not.
 #   --arch arm64   arm64.config, cross-built: the ZynqMP ZCU102 board
 #                  (xlnx-zcu102) with its GDMA (ZDMA) driver built in
@@ -16,7 +17,8 @@
 # The result is cached under
 #   ${DMA_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dma-bench}/kernels/<key>/
 # where <key> hashes the architecture, the source package version, the
-# config fragment, the patches' diffs (not their messages) and this script.
+# config fragment, the series files, the patches' diffs (not their
+# messages) and this script.
 # Layout of <key>/ (other scripts rely on it):
 #   bzImage    the kernel image (arm64: Image, arm: zImage)
 #   dtbs/      arm64 and arm: the board's device tree, at the path Debian's
@@ -31,19 +33,27 @@
 #   build.log  the full make output
 #   stamp      written last: the build is complete
 # The last line on stdout is the absolute path of <key>/; everything else
-# goes to stderr.
+# goes to stderr. With --config-only nothing is built: the configuration
+# is made and checked in a scratch tree, and the last line is the path of
+# the resulting .config, kept as <key>.config beside the cache entries.
 
 set -euo pipefail
-
-readonly SRC_PKG=linux-source-6.12
-readonly SRC_TARBALL=/usr/src/linux-source-6.12.tar.xz
-readonly PROGRESS_INTERVAL=30
 
 SCRIPT=$(readlink -f "${BASH_SOURCE[0]}")
 SCRIPT_DIR=$(dirname "$SCRIPT")
 REPO_DIR=$(cd "$SCRIPT_DIR/../.." && pwd)
+# shellcheck source=SCRIPTDIR/../lib.sh
+. "$REPO_DIR/scripts/lib.sh"
+# shellcheck disable=SC2034 # lib.sh's say() prefixes its lines with it
+SAY_AS=build-debug-kernel
+
+readonly SRC_SERIES=$KERNEL_SERIES
+readonly SRC_PKG=linux-source-$SRC_SERIES
+readonly PROGRESS_INTERVAL=30
+
 PATCH_ROOT=$REPO_DIR/kernel/patches
 FRAGMENT=$SCRIPT_DIR/debug.config
+FRAGMENT_NAME=debug.config
 readonly SCRIPT SCRIPT_DIR REPO_DIR PATCH_ROOT
 
 log() { printf '%s\n' "build-debug-kernel: $*" >&2; }
@@ -51,10 +61,12 @@ die() { log "error: $*"; exit 1; }
 
 usage() {
 	cat <<EOF
-Usage: ${0##*/} [--arch A] [--flavor debug|bench] [--jobs N] [--force] [--print-key]
+Usage: ${0##*/} [--arch A] [--flavor debug|bench] [--jobs N] [--force]
+       [--print-key | --config-only]
 
-Build (or find in the cache) the patched debug kernel and print the
-absolute path of its cache directory as the last line on stdout.
+Build (or find in the cache) the patched debug kernel ($SRC_PKG with
+kernel/patches/v$SRC_SERIES) and print the absolute path of its cache
+directory as the last line on stdout.
 
   --arch A        x86_64 (default); arm64 (ZynqMP ZCU102, ZDMA built in)
                   or arm (Exynos4210, PL330 built in), cross-built
@@ -65,6 +77,9 @@ absolute path of its cache directory as the last line on stdout.
   --jobs N, -j N  parallel make jobs (default: nproc = $(nproc))
   --force         rebuild even if a complete build is cached
   --print-key     print the cache key and exit
+  --config-only   apply the patches and make the configuration only
+                  (tinyconfig + the fragment, olddefconfig, checked) in a
+                  scratch tree; print the path of the .config it kept
   -h, --help      this help
 
 Cache root: \${DMA_BENCH_CACHE:-\${XDG_CACHE_HOME:-\$HOME/.cache}/dma-bench}
@@ -76,6 +91,7 @@ FLAVOR=debug
 KARCH=x86_64
 FORCE=0
 PRINT_KEY=0
+CONFIG_ONLY=0
 while (($#)); do
 	case $1 in
 	--jobs | -j)
@@ -105,6 +121,10 @@ while (($#)); do
 		PRINT_KEY=1
 		shift
 		;;
+	--config-only)
+		CONFIG_ONLY=1
+		shift
+		;;
 	-h | --help)
 		usage
 		exit 0
@@ -116,6 +136,7 @@ while (($#)); do
 	esac
 done
 [[ $JOBS =~ ^[1-9][0-9]*$ ]] || die "--jobs wants a positive integer, got '$JOBS'"
+((!PRINT_KEY || !CONFIG_ONLY)) || die "--print-key and --config-only exclude each other"
 
 # What each architecture builds: the image, the cross compiler (with its
 # package) and the board's device trees (make target:path under dtbs/).
@@ -132,6 +153,7 @@ arm64)
 	CROSS=aarch64-linux-gnu-
 	CROSS_PKG=gcc-aarch64-linux-gnu
 	FRAGMENT=$SCRIPT_DIR/arm64.config
+	FRAGMENT_NAME=arm64.config
 	DTBS=(xilinx/zynqmp-zcu102-rev1.0.dtb:xilinx/zynqmp-zcu102-rev1.0.dtb)
 	;;
 arm)
@@ -140,6 +162,7 @@ arm)
 	CROSS=arm-linux-gnueabihf-
 	CROSS_PKG=gcc-arm-linux-gnueabihf
 	FRAGMENT=$SCRIPT_DIR/arm.config
+	FRAGMENT_NAME=arm.config
 	DTBS=(samsung/exynos4210-smdkv310.dtb:exynos4210-smdkv310.dtb)
 	;;
 *) die "--arch must be x86_64, arm64 or arm, got '$KARCH'" ;;
@@ -147,16 +170,20 @@ esac
 readonly KARCH IMAGE IMAGE_PATH CROSS
 
 # The bench flavor: debug.config with bench.config's symbols replaced.
+# BENCH_FRAGMENT: that temporary file, removed on exit.
+BENCH_FRAGMENT=
 case $FLAVOR in
 debug)
-	PATCH_DIRS=(v6.12 v6.12-dma-debug)
+	PATCH_DIRS=("v$SRC_SERIES" "v$SRC_SERIES-dma-debug")
 	;;
 bench)
 	[[ $KARCH == x86_64 ]] || die "the bench flavor is x86_64 only"
-	PATCH_DIRS=(v6.12)
+	PATCH_DIRS=("v$SRC_SERIES")
 	OVERLAY=$SCRIPT_DIR/bench.config
 	FRAGMENT=$(mktemp "${TMPDIR:-/tmp}/dma-bench-bench.XXXXXX.config")
-	trap 'rm -f "$FRAGMENT"' EXIT
+	FRAGMENT_NAME="debug.config + bench.config"
+	BENCH_FRAGMENT=$FRAGMENT
+	trap 'rm -f "$BENCH_FRAGMENT"' EXIT
 	syms=$(sed -nE 's/^(# )?(CONFIG_[A-Za-z0-9_]+)[= ].*/\2/p' "$OVERLAY" | paste -sd'|')
 	{ grep -vE "^(# )?($syms)[= ]" "$SCRIPT_DIR/debug.config"; cat "$OVERLAY"; } >"$FRAGMENT"
 	;;
@@ -190,26 +217,22 @@ read_series() {
 	((${#PATCHES[@]})) || die "${PATCH_DIRS[*]}: the series list no patch"
 }
 
-# The installed version of the source package; before it is installed
-# (e.g. --print-key on a fresh machine) the version apt would install.
-source_version() {
-	local v
-	v=$(dpkg-query -W -f='${db:Status-Abbrev}' "$SRC_PKG" 2>/dev/null || true)
-	if [[ $v == "ii"* ]]; then
-		dpkg-query -W -f='${Version}\n' "$SRC_PKG"
-		return
-	fi
-	v=$(apt-cache policy "$SRC_PKG" 2>/dev/null | sed -n 's/^ *Candidate: *//p')
-	[[ -n $v && $v != "(none)" ]] || die "$SRC_PKG is neither installed nor installable"
-	printf '%s\n' "$v"
+# SRC_TARBALL and SOURCE_VERSION: the source tarball the build uses and
+# its Debian version (scripts/lib.sh: the installed package's, else the
+# newest in the cache, else downloaded there with the project's apt
+# sources: once, --print-key on a fresh machine included).
+resolve_source() {
+	SRC_TARBALL=$(linux_source_tarball "$SRC_SERIES") || die "no $SRC_PKG tarball (see above)"
+	[[ -f $SRC_TARBALL ]] || die "$SRC_TARBALL does not exist"
+	SOURCE_VERSION=$(linux_source_version "$SRC_SERIES") || die "no version for $SRC_TARBALL"
+	[[ -n $SOURCE_VERSION ]] || die "no version for $SRC_TARBALL"
 }
 
 compute_key() {
-	local f version
-	version=$(source_version)
+	local f
 	{
 		printf 'dma-bench %s kernel, arch %s\n' "$FLAVOR" "$KARCH"
-		printf 'package %s %s\n' "$SRC_PKG" "$version"
+		printf 'package %s %s\n' "$SRC_PKG" "$SOURCE_VERSION"
 		printf 'fragment %s %s\n' "$FLAVOR" "$(sha256sum <"$FRAGMENT" | cut -d' ' -f1)"
 		for f in "${SERIES[@]}" "$SCRIPT"; do
 			printf '%s %s\n' "${f#"$REPO_DIR"/}" "$(sha256sum <"$f" | cut -d' ' -f1)"
@@ -231,8 +254,11 @@ is_complete() {
 
 # --- prerequisites -----------------------------------------------------------
 
+# The source package is not among them: scripts/lib.sh downloads it with
+# the project's apt sources (signed by Debian's archive keys).
 PREREQ_PKGS=(gcc libc6-dev make flex bison bc libelf-dev libssl-dev cpio xz-utils
-	kmod patch util-linux "$SRC_PKG" ${CROSS:+"$CROSS_PKG" device-tree-compiler})
+	kmod patch util-linux debian-archive-keyring
+	${CROSS:+"$CROSS_PKG" device-tree-compiler})
 
 missing_packages() {
 	local p s
@@ -264,7 +290,9 @@ ensure_packages() {
 # --- build helpers -----------------------------------------------------------
 
 STAGE=0
-readonly NSTAGES=8
+NSTAGES=8
+((!CONFIG_ONLY)) || NSTAGES=4
+readonly NSTAGES
 stage() {
 	STAGE=$((STAGE + 1))
 	log "[$STAGE/$NSTAGES] $* ($(elapsed))"
@@ -324,9 +352,9 @@ verify_config() {
 		fi
 	done <"$fragment"
 	if ((${#bad[@]})); then
-		log "Kconfig did not keep these ${FRAGMENT##*/} settings:"
+		log "Kconfig did not keep these $FRAGMENT_NAME settings:"
 		printf '    %s\n' "${bad[@]}" >&2
-		die "fix scripts/kernel/${FRAGMENT##*/} (missing dependencies or selects)"
+		die "fix scripts/kernel/$FRAGMENT_NAME (missing dependencies, selects, or symbols that $SRC_PKG renamed or removed)"
 	fi
 }
 
@@ -394,17 +422,17 @@ EOF
 # --- main --------------------------------------------------------------------
 
 read_series
+resolve_source
 if ((PRINT_KEY)); then
 	compute_key
 	exit 0
 fi
 
-CACHE_ROOT=${DMA_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dma-bench}
-KERNELS=$CACHE_ROOT/kernels
+KERNELS=$DMA_BENCH_CACHE/kernels
 KEY=$(compute_key)
 FINAL=$KERNELS/$KEY
 
-if ((!FORCE)) && is_complete "$FINAL"; then
+if ((!FORCE && !CONFIG_ONLY)) && is_complete "$FINAL"; then
 	printf '%s\n' "$FINAL"
 	exit 0
 fi
@@ -412,54 +440,72 @@ fi
 T0=$SECONDS
 stage "checking build prerequisites"
 ensure_packages "${PREREQ_PKGS[@]}"
-[[ -f $SRC_TARBALL ]] || die "$SRC_TARBALL is missing (package $SRC_PKG)"
-KEY=$(compute_key) # the installed version now, if it was not before
-FINAL=$KERNELS/$KEY
 
 mkdir -p "$KERNELS"
 KERNELS=$(cd "$KERNELS" && pwd -P)
 FINAL=$KERNELS/$KEY
 FAILED_LOG=$KERNELS/$KEY.failed.log
 
-# One builder per key; a second one waits and then finds the result.
-exec 9>"$KERNELS/.$KEY.lock"
-if ! flock -n 9; then
-	log "another build of $KEY is running; waiting for it"
-	flock 9
-fi
-if ((!FORCE)) && is_complete "$FINAL"; then
-	printf '%s\n' "$FINAL"
-	exit 0
-fi
-# Left-overs of interrupted builds of this key (we hold its lock).
-rm -rf "$KERNELS/.tmp-$KEY-"*
+if ((CONFIG_ONLY)); then
+	# A scratch tree of its own, outside the key's lock and left-overs: a
+	# build of the same key may run meanwhile.
+	OUT=$(mktemp -d "$KERNELS/.config-$KEY-XXXXXX")
+	FAILED_LOG=$KERNELS/$KEY.config.failed.log
+else
+	# One builder per key; a second one waits and then finds the result.
+	exec 9>"$KERNELS/.$KEY.lock"
+	if ! flock -n 9; then
+		log "another build of $KEY is running; waiting for it"
+		flock 9
+	fi
+	if ((!FORCE)) && is_complete "$FINAL"; then
+		printf '%s\n' "$FINAL"
+		exit 0
+	fi
+	# Left-overs of interrupted builds of this key (we hold its lock).
+	rm -rf "$KERNELS/.tmp-$KEY-"*
 
-avail_kb=$(df -Pk "$KERNELS" | awk 'NR == 2 { print $4 }')
-((avail_kb > 6 * 1024 * 1024)) ||
-	log "warning: only $((avail_kb / 1024)) MiB free in $KERNELS; the build needs about 4 GiB"
+	avail_kb=$(df -Pk "$KERNELS" | awk 'NR == 2 { print $4 }')
+	((avail_kb > 6 * 1024 * 1024)) ||
+		log "warning: only $((avail_kb / 1024)) MiB free in $KERNELS; the build needs about 4 GiB"
+	OUT=$(mktemp -d "$KERNELS/.tmp-$KEY-XXXXXX")
+fi
 
-OUT=$(mktemp -d "$KERNELS/.tmp-$KEY-XXXXXX")
 SRC=$OUT/src
 BUILD=$OUT/build
 LOG=$OUT/build.log
 KMAKE_PID=
 cleanup() {
+	local rc=$?
 	if [[ -n $KMAKE_PID ]]; then
 		kill -TERM -- "-$KMAKE_PID" 2>/dev/null || kill -TERM "$KMAKE_PID" 2>/dev/null || true
 		wait "$KMAKE_PID" 2>/dev/null || true
 	fi
 	if [[ -n ${OUT:-} ]]; then
-		log "removing the unfinished build $OUT"
+		if ((rc != 0)) && [[ -s $LOG && ! -f $FAILED_LOG ]]; then
+			cp "$LOG" "$FAILED_LOG" 2>/dev/null && log "full log: $FAILED_LOG"
+		fi
+		if ((CONFIG_ONLY)); then
+			log "removing the scratch tree $OUT"
+		else
+			log "removing the unfinished build $OUT"
+		fi
 		rm -rf "$OUT"
 	fi
+	[[ -z $BENCH_FRAGMENT ]] || rm -f "$BENCH_FRAGMENT"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 : >"$LOG"
-log "building kernel $KEY with $JOBS jobs in $OUT"
+rm -f "$FAILED_LOG"
+if ((CONFIG_ONLY)); then
+	log "configuring kernel $KEY in $OUT (--config-only)"
+else
+	log "building kernel $KEY with $JOBS jobs in $OUT"
+fi
 
-stage "extracting $SRC_TARBALL ($SRC_PKG $(source_version))"
+stage "extracting $SRC_TARBALL ($SRC_PKG $SOURCE_VERSION)"
 mkdir -p "$SRC" "$BUILD"
 tar -xf "$SRC_TARBALL" -C "$SRC" --strip-components=1
 
@@ -467,19 +513,28 @@ stage "applying ${#PATCHES[@]} patches from ${PATCH_DIRS[*]/#/kernel/patches/}"
 for p in "${PATCHES[@]}"; do
 	log "    ${p##*/}"
 	patch -d "$SRC" -p1 -F0 -N -s --no-backup-if-mismatch <"$p" >>"$LOG" 2>&1 ||
-		die "${p##*/} does not apply cleanly to $SRC_PKG $(source_version)"
+		die "${p##*/} does not apply cleanly to $SRC_PKG $SOURCE_VERSION"
 done
 
-stage "configuring: tinyconfig + ${FRAGMENT##*/}, olddefconfig"
+stage "configuring: tinyconfig + $FRAGMENT_NAME, olddefconfig"
 kmake config tinyconfig
 (cd "$SRC" && scripts/kconfig/merge_config.sh -m -O "$BUILD" "$BUILD/.config" "$FRAGMENT") >>"$LOG" 2>&1 ||
-	die "merge_config.sh failed (see $LOG)"
+	die "merge_config.sh failed"
 kmake config olddefconfig
 verify_config "$FRAGMENT" "$BUILD/.config"
 if grep -qx 'CONFIG_DEBUG_INFO_BTF=y' "$BUILD/.config"; then
 	ensure_packages dwarves
 fi
-log "    $(grep -cE '^CONFIG_[A-Za-z0-9_]+=[ym]$' "$BUILD/.config") options on, all of ${FRAGMENT##*/} kept"
+log "    $(grep -cE '^CONFIG_[A-Za-z0-9_]+=[ym]$' "$BUILD/.config") options on, all of $FRAGMENT_NAME kept"
+if ((CONFIG_ONLY)); then
+	cp "$BUILD/.config" "$KERNELS/$KEY.config"
+	rm -f "$FAILED_LOG"
+	rm -rf "$OUT"
+	OUT=
+	log "done in $(elapsed): the configuration is consistent; nothing was built"
+	printf '%s\n' "$KERNELS/$KEY.config"
+	exit 0
+fi
 
 stage "building $IMAGE, modules${DTBS[*]:+ and the device trees}"
 kmake build -j"$JOBS" "$IMAGE" modules "${DTBS[@]%%:*}"
@@ -505,7 +560,7 @@ selftest_module
 stage "publishing $FINAL"
 {
 	printf 'key=%s\n' "$KEY"
-	printf 'package=%s %s\n' "$SRC_PKG" "$(source_version)"
+	printf 'package=%s %s\n' "$SRC_PKG" "$SOURCE_VERSION"
 	printf 'release=%s\n' "$release"
 	printf 'built=%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	printf 'build_seconds=%s\n' "$((SECONDS - T0))"
