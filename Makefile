@@ -16,9 +16,12 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 PROBES := $(sort $(wildcard $(CURDIR)/kernel/probes/*.c $(CURDIR)/kernel/probes/*.exports))
 PROBES_H := $(CURDIR)/kernel/generated/probes.h
-# Probes are redone whenever the tree, architecture or probe sources change.
+# Probes are redone whenever the tree, architecture or probe sources
+# change, and once a tree that was only prepared has been built
+# (Module.symvers).
 PROBES_ID := $(KDIR) $(ARCH) $(CROSS_COMPILE) \
 	$(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null) \
+	$(notdir $(wildcard $(KDIR)/Module.symvers)) \
 	$(shell cat $(PROBES) $(CURDIR)/scripts/kbuild-probes.sh | cksum)
 
 KBUILD_ARGS := -C $(KDIR) M=$(CURDIR) \
@@ -46,8 +49,17 @@ probes: kdir-check
 		echo "$(PROBES_ID)" > $(PROBES_H).id; \
 	fi
 
+# A tree without Module.symvers (`make modules_prepare` only, never built)
+# has nothing for modpost to resolve the modules' symbols against: there
+# the modules are compiled (every warning and error included) but not
+# linked into .ko files, and one line says so.
 modules: probes
+ifeq ($(wildcard $(KDIR)/Module.symvers),)
+	@echo "  NOTE    $(KDIR) has no Module.symvers (never built): the modules are compiled, not linked; build the kernel for .ko files"
+	$(MAKE) $(KBUILD_ARGS) kernel/dma/ kernel/drivers/
+else
 	$(MAKE) $(KBUILD_ARGS) modules
+endif
 
 tool:
 	$(MAKE) -C tools/dma CROSS_COMPILE=$(CROSS_COMPILE)

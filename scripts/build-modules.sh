@@ -13,6 +13,10 @@ set -euo pipefail
 kdir=$1
 out=$2
 [ -f "$kdir/Makefile" ] || die "$kdir is not a kernel build tree"
+# .ko files need the symbols of a built kernel (`make KDIR=` alone compiles
+# the modules against a tree that is only prepared)
+[ -f "$kdir/Module.symvers" ] ||
+	die "$kdir has no Module.symvers: it was prepared, never built; build the kernel in it first"
 
 src=$out/src
 mkdir -p "$src"
