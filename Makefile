@@ -16,10 +16,11 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 PROBES := $(sort $(wildcard $(CURDIR)/kernel/probes/*.c $(CURDIR)/kernel/probes/*.exports))
 PROBES_H := $(CURDIR)/kernel/generated/probes.h
-# Probes are redone whenever the tree, architecture or probe sources
-# change, and once a tree that was only prepared has been built
-# (Module.symvers).
+# Probes are redone whenever the tree, architecture, compiler (CC=, when
+# given) or probe sources change, and once a tree that was only prepared
+# has been built (Module.symvers).
 PROBES_ID := $(KDIR) $(ARCH) $(CROSS_COMPILE) \
+	$(if $(filter command environment,$(firstword $(origin CC))),CC=$(CC)) \
 	$(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null) \
 	$(notdir $(wildcard $(KDIR)/Module.symvers)) \
 	$(shell cat $(PROBES) $(CURDIR)/scripts/kbuild-probes.sh | cksum)
