@@ -12,8 +12,8 @@
 # usage: scripts/bench.sh [-m MACHINE] [-c CHANNELS...] [-d DEPTHS...]
 #                         [-n] [-M MEMORY] [-- TOOL_OPTIONS...]
 #   -m MACHINE   a file of scripts/vm/machines (default: x86-bench, the
-#                patched kernel without debug options; arm64-zcu102-612:
-#                ZDMA, arm-exynos4210-612: PL330)
+#                patched kernel without debug options; arm64-zcu102-73:
+#                ZDMA, arm-exynos4210-73: PL330)
 #   -c "1 4"     channel counts, one table each (default: 1 4)
 #   -d "1 4"     batches in flight, one table each (default: 1 4)
 #   -n           soft_dma completes without copying (its nocopy knob): the
