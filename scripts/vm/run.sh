@@ -141,10 +141,18 @@ rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,mnt} "$root/opt/dma-bench"/{bin,modules,tests}
 cp "$kbuild/modules/"*.ko "$kbuild/modules/probes.h" "$root/opt/dma-bench/modules/"
 
-# the kernel's own dmatest: Debian does not build it; the debug kernel does
+# the kernel's own dmatest: Debian does not build it; the debug kernel does.
+# Built from the sources of the guest kernel's own series (the stock
+# kernel's 6.12, say): a foreign kernel brings them, else Debian's
+# linux-source of that series.
 dmatest=$kmods/kernel/drivers/dma/dmatest.ko
 if [ ! -f "$dmatest" ] && [ -x "$DMA_BENCH_TOP/scripts/build-dmatest.sh" ]; then
-	"$DMA_BENCH_TOP/scripts/build-dmatest.sh" "$kdir" "${srcdir:-$(linux_source_dir 6.12)}" "$kbuild/dmatest" >/dev/null
+	dmatest_src=${srcdir:-}
+	if [ -z "$dmatest_src" ]; then
+		[[ $release =~ ^([0-9]+\.[0-9]+) ]] || die "cannot tell the series of kernel $release"
+		dmatest_src=$(linux_source_dir "${BASH_REMATCH[1]}")
+	fi
+	"$DMA_BENCH_TOP/scripts/build-dmatest.sh" "$kdir" "$dmatest_src" "$kbuild/dmatest" >/dev/null
 	dmatest=$kbuild/dmatest/dmatest.ko
 fi
 [ -f "$dmatest" ] && cp "$dmatest" "$root/opt/dma-bench/modules/"
