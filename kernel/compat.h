@@ -9,6 +9,7 @@
 
 #include <linux/kernel.h>
 #include <linux/mmzone.h>
+#include <linux/slab.h>
 
 #include "generated/probes.h"
 
@@ -45,6 +46,22 @@ static inline bool dma_bench_have_memcpy_vec(void)
 #define DMA_BENCH_PLATFORM_REMOVE(fn)	.remove = (fn)
 #else
 #define DMA_BENCH_PLATFORM_REMOVE(fn)	.remove_new = (fn)
+#endif
+
+/*
+ * kmalloc_obj(), kzalloc_obj() and kvmalloc_obj() (7.x, and backported to
+ * Debian's 6.12; checkpatch asks for them): an object of the type of the
+ * first argument, as a pointer of that type. The callers always give the
+ * GFP flags, which the kernel's forms default to GFP_KERNEL and these
+ * need.
+ */
+#ifndef HAVE_KMALLOC_OBJ
+#define kmalloc_obj(obj, gfp) \
+	({ typeof(obj) *__obj = kmalloc(sizeof(obj), gfp); __obj; })
+#define kzalloc_obj(obj, gfp) \
+	({ typeof(obj) *__obj = kzalloc(sizeof(obj), gfp); __obj; })
+#define kvmalloc_obj(obj, gfp) \
+	({ typeof(obj) *__obj = kvmalloc(sizeof(obj), gfp); __obj; })
 #endif
 
 #endif /* _DMA_BENCH_COMPAT_H */

@@ -931,7 +931,7 @@ dmaengine_bench_run_alloc(struct dmaengine_benchmark *p)
 	struct dmaengine_bench_run *run;
 	u64 batch_bytes;
 
-	run = kzalloc(sizeof(*run), GFP_KERNEL);
+	run = kzalloc_obj(*run, GFP_KERNEL);
 	if (!run)
 		return NULL;
 	run->chans = kcalloc(p->channels, sizeof(*run->chans), GFP_KERNEL);
@@ -1056,7 +1056,7 @@ static long dmaengine_bench_ioctl(struct file *file, unsigned int cmd,
 		return ret;
 
 	/* too large for the stack */
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	p = kzalloc_obj(*p, GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
 	ret = map_benchmark_copy_in(p, sizeof(*p), uarg, &uarg->size,

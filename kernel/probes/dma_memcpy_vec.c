@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* HAVE_DMA_MEMCPY_VEC: the DMA_MEMCPY_VEC API (kernel/patches/v6.12 0007). */
+/* HAVE_DMA_MEMCPY_VEC: the DMA_MEMCPY_VEC API (kernel/patches/v7.3 0007). */
 #include <linux/dmaengine.h>
 
 struct dma_async_tx_descriptor *probe(struct dma_chan *chan,

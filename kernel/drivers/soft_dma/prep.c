@@ -309,7 +309,7 @@ static bool soft_dma_add_seg(struct soft_dma_desc *d,
 		if (!b || b->nr == SOFT_DMA_BLOCK_SEGS) {
 			struct soft_dma_block *nb;
 
-			nb = kmalloc(sizeof(*nb), GFP_NOWAIT | __GFP_NOWARN);
+			nb = kmalloc_obj(*nb, GFP_NOWAIT | __GFP_NOWARN);
 			if (!nb)
 				return false;
 			nb->next = NULL;
