@@ -11,11 +11,18 @@ set -euo pipefail
 what=${1:-test}
 
 # To build the modules and the tool, boot the stock kernel, run the VMs.
+# linux-source-6.12: the stock kernel's dmatest and the 6.12 backport of
+# the patch series.
 pkgs=(make gcc libc6-dev linux-image-6.12-amd64 linux-headers-6.12-amd64
       linux-source-6.12 qemu-system-x86 busybox-static cpio gzip xz-utils
       file python3)
-# To build the patched debug kernel (memcpy_sg, KASAN, lockdep, ...).
-pkgs+=(bc flex bison libelf-dev libssl-dev dwarves)
+# To build the patched kernels (memcpy_sg, KASAN, lockdep, ...) from Linux
+# 7.3: Debian 12's compiler and tools are new enough. Its source is not a
+# package here: scripts/lib.sh downloads linux-source-7.3 with the
+# project's apt sources (scripts/apt/sources.list, signed by Debian's
+# archive keys) into the cache. dwarves only for BTF, which no fragment
+# turns on (7.3 wants pahole 1.26 for it; Debian 12 has 1.24).
+pkgs+=(bc flex bison libelf-dev libssl-dev dwarves patch kmod debian-archive-keyring)
 # For sweeps, reports and plots (scripts/sweep.py, compare.py, plot.py);
 # perf for sweep.py --perf on real hardware; SciPy for compare.py's
 # Welch test (Debian's, for /usr/bin/python3, compare.py's python).
