@@ -22,7 +22,7 @@ pkgs=(make gcc libc6-dev linux-image-6.12-amd64 linux-headers-6.12-amd64
 # project's apt sources (scripts/apt/sources.list, signed by Debian's
 # archive keys) into the cache. dwarves only for BTF, which no fragment
 # turns on (7.3 wants pahole 1.26 for it; Debian 12 has 1.24).
-pkgs+=(bc flex bison libelf-dev libssl-dev dwarves patch kmod debian-archive-keyring)
+pkgs+=(bc flex bison libelf-dev libssl-dev dwarves ccache patch kmod debian-archive-keyring)
 # For sweeps, reports and plots (scripts/sweep.py, compare.py, plot.py);
 # perf for sweep.py --perf on real hardware; SciPy for compare.py's
 # Welch test (Debian's, for /usr/bin/python3, compare.py's python).

@@ -257,7 +257,7 @@ is_complete() {
 # The source package is not among them: scripts/lib.sh downloads it with
 # the project's apt sources (signed by Debian's archive keys).
 PREREQ_PKGS=(gcc libc6-dev make flex bison bc libelf-dev libssl-dev cpio xz-utils
-	kmod patch util-linux debian-archive-keyring
+	kmod patch util-linux debian-archive-keyring ccache
 	${CROSS:+"$CROSS_PKG" device-tree-compiler})
 
 missing_packages() {
@@ -311,7 +311,8 @@ kmake() {
 	shift
 	printf '\n### make %s\n' "$*" >>"$LOG"
 	# A session of its own, so that cleanup can stop make and its compilers.
-	setsid make -C "$SRC" O="$BUILD" ARCH="$KARCH" ${CROSS:+CROSS_COMPILE="$CROSS"} "$@" >>"$LOG" 2>&1 &
+	setsid make -C "$SRC" O="$BUILD" ARCH="$KARCH" ${CROSS:+CROSS_COMPILE="$CROSS"} \
+		"${CCACHE_CC[@]}" "$@" >>"$LOG" 2>&1 &
 	pid=$!
 	KMAKE_PID=$pid
 	while kill -0 "$pid" 2>/dev/null; do
@@ -419,6 +420,22 @@ EOF
 	rm -rf "$d"
 }
 
+# ccache_hits: "HITS MISSES" of ccache's statistics so far
+ccache_hits() {
+	ccache --print-stats 2>/dev/null | awk '
+		$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { h += $2 }
+		$1 == "cache_miss" { m += $2 }
+		END { print h + 0, m + 0 }'
+}
+
+# ccache_hits_since "HITS MISSES": what this build found in the cache
+ccache_hits_since() {
+	local h0 m0 h1 m1
+	read -r h0 m0 <<<"$1"
+	read -r h1 m1 < <(ccache_hits)
+	printf '%d objects from the cache, %d compiled\n' $((h1 - h0)) $((m1 - m0))
+}
+
 # --- main --------------------------------------------------------------------
 
 read_series
@@ -468,7 +485,26 @@ else
 	avail_kb=$(df -Pk "$KERNELS" | awk 'NR == 2 { print $4 }')
 	((avail_kb > 6 * 1024 * 1024)) ||
 		log "warning: only $((avail_kb / 1024)) MiB free in $KERNELS; the build needs about 4 GiB"
-	OUT=$(mktemp -d "$KERNELS/.tmp-$KEY-XXXXXX")
+	# A tree at the same path for every build of this architecture and
+	# flavor, so that ccache finds the objects of the last one (the paths
+	# are in what it hashes): a patch edit recompiles what it touches.
+	# One such build at a time; the key's own lock is taken above.
+	exec 8>"$KERNELS/.build-$KARCH-$FLAVOR.lock"
+	if ! flock -n 8; then
+		log "another $KARCH $FLAVOR kernel is building; waiting for it"
+		flock 8
+	fi
+	OUT=$KERNELS/.build-$KARCH-$FLAVOR
+	rm -rf "$OUT"
+	mkdir -p "$OUT"
+fi
+
+# ccache (Debian's), kept beside the kernels: the compiler for every make
+# of the tree, so that the configuration sees the one the build uses.
+CCACHE_CC=()
+if command -v ccache >/dev/null; then
+	export CCACHE_DIR=$DMA_BENCH_CACHE/ccache CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+	CCACHE_CC=(CC="ccache ${CROSS}gcc")
 fi
 
 SRC=$OUT/src
@@ -537,13 +573,16 @@ if ((CONFIG_ONLY)); then
 fi
 
 stage "building $IMAGE, modules${DTBS[*]:+ and the device trees}"
+((${#CCACHE_CC[@]})) && ccache_before=$(ccache_hits)
 kmake build -j"$JOBS" "$IMAGE" modules "${DTBS[@]%%:*}"
+((${#CCACHE_CC[@]})) && log "    ccache: $(ccache_hits_since "$ccache_before")"
 log "    $(grep -cE '^  (CC|AS|HOSTCC|LD|AR)( \[M\])? ' "$LOG") objects built," \
 	"$(grep -c 'warning:' "$LOG" || true) compiler warnings"
 
 stage "installing modules"
 kmake modules_install INSTALL_MOD_PATH="$OUT/modules" modules_install
-make -s -C "$SRC" O="$BUILD" ARCH="$KARCH" ${CROSS:+CROSS_COMPILE="$CROSS"} kernelrelease >"$OUT/release"
+make -s -C "$SRC" O="$BUILD" ARCH="$KARCH" ${CROSS:+CROSS_COMPILE="$CROSS"} \
+	"${CCACHE_CC[@]}" kernelrelease >"$OUT/release"
 release=$(<"$OUT/release")
 [[ -f $OUT/modules/lib/modules/$release/kernel/drivers/dma/dmatest.ko ]] ||
 	die "dmatest.ko is not under modules/lib/modules/$release"
