@@ -37,7 +37,7 @@ stock_kernel_release() {
 project_apt() {
 	local cmd=$1 dir=$DMA_BENCH_CACHE/apt opts
 	shift
-	mkdir -p "$dir/lists/partial" "$dir/archives/partial"
+	mkdir -p "$dir/lists/partial" "$dir/archives/partial" "$dir/none"
 	[ -f "$dir/status" ] || : >"$dir/status"
 	opts=(-o "Dir::Etc::sourcelist=$DMA_BENCH_TOP/scripts/apt/sources.list"
 	      -o Dir::Etc::sourceparts=- -o "Dir::Etc::preferencesparts=$dir/none"
