@@ -200,7 +200,7 @@ static int map_benchmark_report(struct map_benchmark_op_stat *op,
 	unsigned int i;
 
 	if (p->histogram) {
-		hist = kvmalloc(sizeof(*hist), GFP_KERNEL);
+		hist = kvmalloc_obj(*hist, GFP_KERNEL);
 		if (!hist)
 			return -ENOMEM;
 	}

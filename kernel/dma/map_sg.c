@@ -76,7 +76,7 @@ static void *dma_sg_map_benchmark_prepare(struct map_benchmark_data *map)
 	struct scatterlist *sg;
 	unsigned int i;
 
-	params = kzalloc(sizeof(*params), GFP_KERNEL);
+	params = kzalloc_obj(*params, GFP_KERNEL);
 	if (!params)
 		return NULL;
 

@@ -64,7 +64,7 @@ static void *dma_single_map_benchmark_prepare(struct map_benchmark_data *map)
 	struct dma_single_map_param *params;
 	struct page *page;
 
-	params = kzalloc(sizeof(*params), GFP_KERNEL);
+	params = kzalloc_obj(*params, GFP_KERNEL);
 	if (!params)
 		return NULL;
 
