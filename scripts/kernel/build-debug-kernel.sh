@@ -374,6 +374,9 @@ endif
 ifeq (\$(CROSS_COMPILE),)
 override CROSS_COMPILE := $CROSS
 endif
+# As the Makefile kbuild writes here does: since 7.x, without it the
+# source tree's Makefile takes the source tree for the output tree.
+export KBUILD_OUTPUT := \$(CURDIR)
 include ../src/Makefile
 EOF
 	ln -sfn ../src "$BUILD/source"
