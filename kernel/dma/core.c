@@ -88,6 +88,21 @@ unsigned long mb_seg_count(const struct mb_seg_limits *l, size_t size)
 	return n;
 }
 
+/**
+ * mb_kthread_pin() - keep the calling benchmark kthread on @mask
+ * @mask: the CPUs, or NULL to leave the thread's affinity as it is
+ *
+ * Called by the thread itself, before it does anything timed: from 6.14
+ * on, the kernel gives a kthread its node's affinity at its first wake-up
+ * (kthread_affine_node()), replacing one set on it before it ran, unless
+ * kthread_bind_mask() bound it, which modules cannot call.
+ */
+void mb_kthread_pin(const struct cpumask *mask)
+{
+	if (mask)
+		set_cpus_allowed_ptr(current, mask);
+}
+
 /*
  * Both files' ioctls pin memory, drive DMA and (map modes) change a
  * device's DMA mask: CAP_SYS_ADMIN only, whoever opened the file.

@@ -21,6 +21,7 @@
 #include "../../uapi/linux/map_benchmark.h"
 #include "../compat.h"
 
+struct cpumask;
 struct dentry;
 struct device;
 
@@ -82,6 +83,7 @@ int map_benchmark_cpus_from_user(u64 uptr, u32 nr, u32 max, u32 **cpus);
 int map_benchmark_copy_in(void *dst, size_t ksize, const void __user *uarg,
 			  const u32 __user *usizep, u32 min_size, u32 *usize);
 int map_benchmark_capable(void);
+void mb_kthread_pin(const struct cpumask *mask);
 __printf(2, 3)
 int map_benchmark_memory_bound(u64 bytes, const char *fmt, ...);
 struct dentry *map_benchmark_debugfs_create(const char *name, void *data,

@@ -571,10 +571,8 @@ static int dmaengine_bench_start_channels(struct dmaengine_bench_run *run,
 			goto fail;
 		}
 		get_task_struct(c->task);
-		/* set_cpus_allowed_ptr(), as kthread_bind_mask() is not exported */
 		if (run->nr_cpus)
-			set_cpus_allowed_ptr(c->task,
-					     cpumask_of(run->cpus[i % run->nr_cpus]));
+			c->affinity = cpumask_of(run->cpus[i % run->nr_cpus]);
 		wake_up_process(c->task);
 	}
 	return 0;

@@ -113,6 +113,7 @@ struct dmaengine_bench_run;
  *	and the name with it
  * @dev_name: dev_name() of the DMA device, kept likewise
  * @task: the thread
+ * @affinity: the CPUs the thread keeps to (--cpus), or NULL
  * @src_node: NUMA node of the source folios
  * @dst_node: NUMA node of the destination folios
  * @no_order: the channel completes out of order (DMA_COMPLETION_NO_ORDER):
@@ -151,6 +152,7 @@ struct dmaengine_bench_chan {
 	char name[DMAENGINE_BENCH_NAME_LEN];
 	char dev_name[DMAENGINE_BENCH_NAME_LEN];
 	struct task_struct *task;
+	const struct cpumask *affinity;
 	int src_node;
 	int dst_node;
 	bool no_order;

@@ -1098,6 +1098,7 @@ int dmaengine_bench_chan_thread(void *data)
 	struct dmaengine_bench_run *run = c->run;
 	unsigned int seen = 0;
 
+	mb_kthread_pin(c->affinity);
 	for (;;) {
 		wait_event_idle(run->wq,
 				READ_ONCE(run->gen) != seen || kthread_should_stop());

@@ -49,6 +49,7 @@ map_benchmark_modes[DMA_MAP_BENCH_MODE_MAX] = {
  * struct map_benchmark_thread - one mapping thread's state
  * @map: the device under test and the request
  * @task: the kthread
+ * @affinity: the CPUs it keeps to, or NULL
  * @ended: completed by a thread that stops on an error, and by the last
  *	thread to finish its iterations, to end the run
  * @running: threads still iterating
@@ -62,6 +63,7 @@ map_benchmark_modes[DMA_MAP_BENCH_MODE_MAX] = {
 struct map_benchmark_thread {
 	struct map_benchmark_data *map;
 	struct task_struct *task;
+	const struct cpumask *affinity;
 	struct completion *ended;
 	atomic_t *running;
 	struct mb_stat stat[DMA_MAP_BENCH_NR_OPS];
@@ -91,6 +93,8 @@ static int map_benchmark_thread_fn(void *data)
 	void *mparam;
 	int ret = 0;
 
+	/* before the buffers: they come from the node it runs on */
+	mb_kthread_pin(t->affinity);
 	mparam = ops->prepare(t->map);
 	if (!mparam) {
 		ret = -ENOMEM;
@@ -139,26 +143,19 @@ out:
 	return ret;
 }
 
-static void map_benchmark_bind(struct task_struct *task,
-			       const struct map_benchmark_params *p,
-			       unsigned int i)
+/* The CPUs thread @i keeps to (mb_kthread_pin()), or NULL for any. */
+static const struct cpumask *
+map_benchmark_affinity(const struct map_benchmark_params *p, unsigned int i)
 {
 	const struct cpumask *mask;
 
-	/*
-	 * kthread_bind_mask() is not exported; set_cpus_allowed_ptr() is, and
-	 * does the same for a thread that has not run yet.
-	 */
-	if (p->nr_cpus) {
-		set_cpus_allowed_ptr(task, cpumask_of(p->cpus[i % p->nr_cpus]));
-		return;
-	}
+	if (p->nr_cpus)
+		return cpumask_of(p->cpus[i % p->nr_cpus]);
 	if (p->node == NUMA_NO_NODE)
-		return;
+		return NULL;
 	/* a memory-only node has no CPUs: leave such threads be */
 	mask = cpumask_of_node(p->node);
-	if (cpumask_intersects(mask, cpu_online_mask))
-		set_cpus_allowed_ptr(task, mask);
+	return cpumask_intersects(mask, cpu_online_mask) ? mask : NULL;
 }
 
 static void map_benchmark_reduce(struct map_benchmark_op_stat *out,
@@ -310,7 +307,7 @@ static int map_benchmark_run(struct map_benchmark_data *map,
 		}
 		/* the thread may exit on an error before we stop it */
 		get_task_struct(t->task);
-		map_benchmark_bind(t->task, p, created);
+		t->affinity = map_benchmark_affinity(p, created);
 	}
 
 	if (!ret)
