@@ -120,6 +120,17 @@ check_refused() {
 	check_klog_has "$_cr_ioctl: $_cr_fields: the kernel message names it" "$1"
 }
 
+# map_page_event: the dma trace event of a dma_map_single()/_page():
+# dma_map_phys from Linux 7.x on (they map through dma_map_phys()),
+# dma_map_page before
+map_page_event() {
+	if [ -d $TRACING/events/dma/dma_map_phys ]; then
+		echo dma_map_phys
+	else
+		echo dma_map_page
+	fi
+}
+
 # trace_run EVENTS COMMAND...: COMMAND (its output dropped) with the trace
 # events EVENTS (dma, dma/dma_map_sg, ...) on; the trace in /tmp/trace.out
 trace_run() {

@@ -132,10 +132,11 @@ EOF
 	check "tool: -m 0: our lines are upstream 7.3's tool's" \
 		same_lines_as_73 -m 0 -g 4 -s 1 -d 2
 	if [ -d $TRACING/events/dma ]; then
-		check "tool: upstream 7.3's -m 1 maps with dma_map_sg, not dma_map_page" \
-			upstream_73_calls 1 dma_map_sg dma_map_page
-		check "tool: upstream 7.3's -m 0 maps with dma_map_page, not dma_map_sg" \
-			upstream_73_calls 0 dma_map_page dma_map_sg
+		_mp=$(map_page_event)
+		check "tool: upstream 7.3's -m 1 maps with dma_map_sg, not $_mp" \
+			upstream_73_calls 1 dma_map_sg "$_mp"
+		check "tool: upstream 7.3's -m 0 maps with $_mp, not dma_map_sg" \
+			upstream_73_calls 0 "$_mp" dma_map_sg
 		trace_reset
 	else
 		tap_skip "tool: no dma trace events in this kernel"
