@@ -168,7 +168,7 @@ trace_reset() {
 pinned_run() {
 	_pr_name=$1 _pr_cpu=$2
 	shift 2
-	"$@" > /dev/null 2>&1 &
+	"$@" > /tmp/pinned.out 2>&1 &
 	_pr_p=$!
 	_pr_t=0
 	_pr_rc=1
@@ -185,7 +185,9 @@ pinned_run() {
 	wait $_pr_p
 	[ $_pr_rc = 0 ] && return 0
 	cat /tmp/threads.out
-	echo "no $_pr_name thread seen, or one not on CPU $_pr_cpu, in $_pr_t s"
+	echo "no $_pr_name thread seen, or one not on CPU $_pr_cpu, in $_pr_t s; the command said:"
+	cat /tmp/pinned.out
+	dmesg | tail -n 5
 	return 1
 }
 
