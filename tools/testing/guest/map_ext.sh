@@ -110,7 +110,7 @@ suite_map_ext() {
 	# a thread pinned with cpus=N may run on CPU N alone
 	check "map_ext: threads pinned to the CPU asked for" \
 		pinned_run dma-map-bench 1 "$MBIOCTL" mapext map_mode=1 \
-		entries=64 iterations=100000000 seconds=30 cpus=1
+		entries=64 iterations=100000000 seconds=300 cpus=1
 
 	if [ -d $TRACING/events/dma ]; then
 		trace_run dma "$MBIOCTL" mapext map_mode=1 entries=8 \
