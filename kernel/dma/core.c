@@ -68,7 +68,7 @@ void mb_seg_limits_of(struct device *dev, struct mb_seg_limits *l)
  */
 size_t mb_seg_len(const struct mb_seg_limits *l, size_t off, size_t left)
 {
-	size_t len = min(left, l->max);
+	size_t len = min_t(size_t, left, l->max);
 	unsigned long to_boundary = l->boundary - (off & l->boundary);
 
 	/* to_boundary + 1 bytes to the boundary: it overflows for ~0UL */

@@ -91,8 +91,9 @@ struct dentry *map_benchmark_debugfs_create(const char *name, void *data,
 
 /**
  * struct mb_seg_limits - what one scatterlist segment may be on a device
- * @max: its largest length: the device's max_seg_size, and no more than
- *	one mapping may take (swiotlb bounces at most dma_max_mapping_size())
+ * @max: its largest length: the device's max_seg_size (an unsigned int, as
+ *	the DMA API has it), and no more than one mapping may take (swiotlb
+ *	bounces at most dma_max_mapping_size())
  * @boundary: the device's segment boundary mask: no segment may cross a
  *	multiple of @boundary + 1
  *
@@ -100,7 +101,7 @@ struct dentry *map_benchmark_debugfs_create(const char *name, void *data,
  * DMA-API debugging checks both for every segment it maps.
  */
 struct mb_seg_limits {
-	size_t max;
+	unsigned int max;
 	unsigned long boundary;
 };
 

@@ -128,9 +128,9 @@ struct dmaengine_bench_run;
  * @slots: the batches in flight: dmaengine_bench_run.depth of them, reused
  *	in turn
  * @max_txs: descriptors a batch can take at the most
- * @seg: what one sg entry may be: the device's max_seg_size, max mapping
- *	size and segment boundary, the length kept aligned
- * @max_seg: largest segment one memcpy descriptor may carry: @seg.max
+ * @seg: what one sg entry, or one memcpy descriptor, may be: the device's
+ *	max_seg_size, max mapping size and segment boundary, the length kept
+ *	aligned
  * @max_ents: entries a batch's source or destination table can have
  * @irq_every: after a prep stalled, every @irq_every-th descriptor asks
  *	for an interrupt, so that a provider that retires descriptors only
@@ -165,7 +165,6 @@ struct dmaengine_bench_chan {
 	struct dmaengine_bench_slot *slots;
 	unsigned int max_txs;
 	struct mb_seg_limits seg;
-	unsigned int max_seg;
 	unsigned int max_ents;
 	unsigned int irq_every;
 	unsigned int since_irq;

@@ -318,7 +318,6 @@ static int dmaengine_bench_chan_limits(struct dmaengine_bench_chan *c)
 			      dma_max_mapping_size(c->dma_dev), 1U << align);
 		return -EINVAL;
 	}
-	c->max_seg = c->seg.max;
 	if (align && (!IS_ALIGNED(run->folio_size, 1U << align) ||
 		      !IS_ALIGNED(run->dst_folio_size, 1U << align))) {
 		mb_refuse_err("%s: folio size %zu/%zu (source/destination) breaks the copy alignment of %u bytes\n",
@@ -331,7 +330,7 @@ static int dmaengine_bench_chan_limits(struct dmaengine_bench_chan *c)
 					      run->dst_folio_size));
 	if (ents > MB_MAX_TABLE_ENTS) {
 		mb_refuse_err("%s: a batch would take %lu sg entries of at most %u bytes (max_seg_size of %s): more than %lu\n",
-			      c->name, ents, c->max_seg, dev_name(c->dma_dev),
+			      c->name, ents, c->seg.max, dev_name(c->dma_dev),
 			      MB_MAX_TABLE_ENTS);
 		return -EINVAL;
 	}
@@ -354,7 +353,7 @@ int dmaengine_bench_chan_setup(struct dmaengine_bench_chan *c)
 	 * Mapped segments can merge (IOMMU) but never exceed the batch; the
 	 * source and destination tables each end segments independently.
 	 */
-	c->max_txs = 2 * c->max_ents + div_u64(batch_bytes, c->max_seg) + 1;
+	c->max_txs = 2 * c->max_ents + div_u64(batch_bytes, c->seg.max) + 1;
 	c->nsets = c->run->distinct ? c->run->batches : 1;
 	c->nfolios = (unsigned long)c->nsets * p->sge;
 	c->dst_nfolios = (unsigned long)c->nsets * c->run->dst_sge;
@@ -739,7 +738,7 @@ static int dmaengine_bench_batch_memcpy(struct dmaengine_bench_chan *c,
 	int ret;
 
 	for (;;) {
-		size_t len = min3(s_len, d_len, c->max_seg);
+		size_t len = min3(s_len, d_len, c->seg.max);
 		bool last = s_len == len && s_left == 1;
 
 		if (WARN_ON_ONCE(s->ndesc >= c->max_txs))

@@ -585,7 +585,7 @@ static long map_benchmark_ioctl_ext(struct map_benchmark_data *map,
 		return ret;
 
 	req.segments = p.segments;
-	req.max_segment = min_t(size_t, p.seg.max, U32_MAX);
+	req.max_segment = p.seg.max;
 	if (copy_to_user(uarg, &req, min_t(size_t, usize, sizeof(req))))
 		return -EFAULT;
 	return 0;

@@ -54,7 +54,7 @@ static int dma_sg_map_benchmark_fit(struct map_benchmark_params *p,
 	u64 segments = (u64)p->entries * mb_seg_count(&p->seg, p->entry_size);
 
 	if (segments > MB_MAX_TABLE_ENTS) {
-		mb_refuse_err("invalid entry_size %zu: %u entries would take %llu segments of at most %zu bytes (max_seg_size and max mapping size of %s), more than %lu\n",
+		mb_refuse_err("invalid entry_size %zu: %u entries would take %llu segments of at most %u bytes (max_seg_size and max mapping size of %s), more than %lu\n",
 			      p->entry_size, p->entries, segments, p->seg.max,
 			      dev_name(dev), MB_MAX_TABLE_ENTS);
 		return -EINVAL;

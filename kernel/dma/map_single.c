@@ -44,7 +44,7 @@ static int dma_single_map_benchmark_fit(struct map_benchmark_params *p,
 	u64 size = (u64)p->entries * p->entry_size;
 	size_t max = dma_max_mapping_size(dev);
 
-	p->seg.max = max;
+	p->seg.max = min_t(size_t, max, UINT_MAX);
 	p->segments = 1;
 	if (size <= max)
 		return 0;
