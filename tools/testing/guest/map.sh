@@ -6,10 +6,10 @@
 # concurrent_large_maps: two threads map 64-page buffers, FROM_DEVICE then
 # bidirectionally, and DMA-API debugging counts no new error
 concurrent_large_maps() {
-	_cl_before=$(cat $DMA_API/error_count)
+	_cl_before=$(dma_api_errors)
 	"$MBIOCTL" map threads=2 seconds=2 dma_dir=2 granule=64 || return 1
 	"$MBIOCTL" map threads=2 seconds=1 granule=64 || return 1
-	_cl_after=$(cat $DMA_API/error_count)
+	_cl_after=$(dma_api_errors)
 	echo "DMA-API errors: $_cl_before before, $_cl_after after"
 	[ "$_cl_after" = "$_cl_before" ]
 }
