@@ -525,4 +525,146 @@ struct dmaengine_benchmark {
 	__u64 reserved_out2[4];
 };
 
+/* ------------------------------------------------------------------ */
+/* Migration copy offload: /sys/kernel/debug/dmaengine_benchmark      */
+/* ------------------------------------------------------------------ */
+
+/*
+ * DMA_MIGRATE_OFFLOAD makes the dmaengine client page migration's copy
+ * offload, on a kernel with a migration copy-offload hook (the project's
+ * kernel/patches/v7.3-migrate/, or the RFC series it is shaped after).
+ * DMA_MIGRATE_OP_START requests the channels and registers with the hook:
+ * from then on, migrations of the reasons in ->reasons copy their batches
+ * of folios over the channels with ->prep_mode, until DMA_MIGRATE_OP_STOP
+ * or until the file that started it is closed. A folio the offload did not
+ * copy (an error, a timeout, an unbound provider) is copied by the CPU, as
+ * without the offload. DMA_MIGRATE_OP_STATS reads the counters since the
+ * start (or the last DMA_MIGRATE_F_RESET) without stopping. The structure
+ * is extensible like struct dmaengine_benchmark: ->size first.
+ */
+#define DMA_MIGRATE_OFFLOAD	_IOWR('d', 4, struct dma_migrate_offload)
+
+#define DMA_MIGRATE_OFFLOAD_SIZE_VER1	272	/* sizeof first published */
+
+/* ->op */
+enum {
+	DMA_MIGRATE_OP_START,	/* request channels, register the offload */
+	DMA_MIGRATE_OP_STOP,	/* unregister, release the channels */
+	DMA_MIGRATE_OP_STATS,	/* read the counters */
+	DMA_MIGRATE_NR_OPS
+};
+
+/* ->reasons: the migrations to offload, by reason */
+#define DMA_MIGRATE_R_SYSCALL		0x1U /* move_pages(), migrate_pages() */
+#define DMA_MIGRATE_R_NUMA_MISPLACED	0x2U /* NUMA balancing */
+#define DMA_MIGRATE_R_DEMOTION		0x4U /* memory tiering demotion */
+#define DMA_MIGRATE_R_COMPACTION	0x8U /* compaction */
+#define DMA_MIGRATE_R_ALL		(DMA_MIGRATE_R_SYSCALL | \
+					 DMA_MIGRATE_R_NUMA_MISPLACED | \
+					 DMA_MIGRATE_R_DEMOTION | \
+					 DMA_MIGRATE_R_COMPACTION)
+
+/* ->hook: which copy-offload hook the running kernel has */
+enum {
+	DMA_MIGRATE_HOOK_NONE,		/* none: offload impossible */
+	DMA_MIGRATE_HOOK_PROJECT,	/* kernel/patches/v7.3-migrate/ */
+	DMA_MIGRATE_HOOK_RFC,		/* the RFC series' interface */
+};
+
+/* ->flags */
+#define DMA_MIGRATE_F_ALLOW_FEWER	0x1U /* START on the channels found */
+#define DMA_MIGRATE_F_RESET		0x2U /* STATS: clear after reading */
+#define DMA_MIGRATE_F_ALL		(DMA_MIGRATE_F_ALLOW_FEWER | \
+					 DMA_MIGRATE_F_RESET)
+
+/**
+ * struct dma_migrate_offload_phases - where the offload's time went,
+ *	summed over batches (and over channels for the per-channel phases)
+ * @batch_ns: time in the hook's copy callback, from entry to return: the
+ *	offload's whole share of migration
+ * @map_ns: mapping the batch's source and destination folios
+ * @prep_ns: prep calls
+ * @submit_ns: dmaengine_submit()
+ * @issue_ns: dma_async_issue_pending()
+ * @wait_ns: waiting for the descriptors to complete
+ * @unmap_ns: unmapping
+ * @reserved: zero
+ *
+ * The CPU copy of the folios that fell back is not in any of these: the
+ * hook's caller does it after the callback returned.
+ */
+struct dma_migrate_offload_phases {
+	__u64 batch_ns;
+	__u64 map_ns;
+	__u64 prep_ns;
+	__u64 submit_ns;
+	__u64 issue_ns;
+	__u64 wait_ns;
+	__u64 unmap_ns;
+	__u64 reserved;
+};
+
+/**
+ * struct dma_migrate_offload - argument and result of DMA_MIGRATE_OFFLOAD
+ * @size: sizeof(struct dma_migrate_offload) as userspace knows it
+ * @op: DMA_MIGRATE_OP_*
+ * @flags: DMA_MIGRATE_F_*
+ * @prep_mode: START: DMAENGINE_BENCH_MODE_MEMCPY, _MEMCPY_SG or
+ *	_MEMCPY_VEC (not _CPU: the CPU copy is the offload switched off)
+ * @channels: START: channels to copy over, 1..DMAENGINE_BENCH_MAX_CHANNELS;
+ *	a batch's folios are shared out among them
+ * @reasons: START: DMA_MIGRATE_R_* bits, at least one
+ * @timeout_ms: START: how long one batch may take before its folios fall
+ *	back to the CPU; 0: DMAENGINE_BENCH_DEFAULT_TIMEOUT_MS
+ * @min_folios: START: a batch of fewer folios is left to the CPU; 0 or 1:
+ *	every batch is offloaded
+ * @channel: START: only channels whose name matches this, empty: any
+ * @device: START: only channels of the DMA device with this dev_name()
+ * @reserved_in: zero
+ * @error: enum dmaengine_bench_error when the ioctl fails
+ * @hook: every op: DMA_MIGRATE_HOOK_* of the running kernel
+ * @active: every op: 1 while this file's offload is registered
+ * @channels_used: channels the offload copies over
+ * @prep_mode_used: the prep mode it copies with
+ * @reserved_out0: zero
+ * @batches: batches the hook handed to the offload
+ * @folios: folios in them
+ * @folios_offloaded: folios the engine copied (marked copied for the hook)
+ * @folios_fallback: folios handed over but left to the CPU copy
+ * @bytes: bytes the engine copied
+ * @descriptors: descriptors submitted
+ * @errors: batches that failed (an error, a timeout, an unbound provider)
+ * @ph: phase times
+ * @reserved_out: zero
+ */
+struct dma_migrate_offload {
+	__u32 size;
+	__u32 op;
+	__u32 flags;
+	__u32 prep_mode;
+	__u32 channels;
+	__u32 reasons;
+	__u32 timeout_ms;
+	__u32 min_folios;
+	char channel[DMAENGINE_BENCH_NAME_LEN];
+	char device[DMAENGINE_BENCH_NAME_LEN];
+	__u64 reserved_in[2];
+
+	__u32 error;
+	__u32 hook;
+	__u32 active;
+	__u32 channels_used;
+	__u32 prep_mode_used;
+	__u32 reserved_out0;
+	__u64 batches;
+	__u64 folios;
+	__u64 folios_offloaded;
+	__u64 folios_fallback;
+	__u64 bytes;
+	__u64 descriptors;
+	__u64 errors;
+	struct dma_migrate_offload_phases ph;
+	__u64 reserved_out[2];
+};
+
 #endif /* _UAPI_LINUX_MAP_BENCHMARK_H */
