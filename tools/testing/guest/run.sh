@@ -19,11 +19,11 @@ for suite in "$@"; do
 		continue
 	fi
 	echo "# suite $suite ($(dma_config), $(uname -r), scope ${GUEST_SCOPE:-full})"
-	read -r _t0 _ < /proc/uptime
+	read -r _suite_t0 _ < /proc/uptime
 	. "./$suite.sh"
 	"suite_$suite"
-	read -r _t1 _ < /proc/uptime
-	echo "# suite $suite took $((${_t1%.*} - ${_t0%.*})) s"
+	read -r _suite_t1 _ < /proc/uptime
+	echo "# suite $suite took $((${_suite_t1%.*} - ${_suite_t0%.*})) s"
 done
 
 tap_end
