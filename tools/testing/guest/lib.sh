@@ -598,6 +598,21 @@ dma_config() {
 	echo "${DMA_BENCH_CONFIG:-direct}"
 }
 
+# The scope of the run, GUEST_SCOPE (the VM's .t sets it, through
+# vm-suite.sh): "full" (the default) runs every matrix of the suites (prep
+# forms x channels x orders x layouts x depths, sizes, output formats);
+# "debug", on the debug kernel, one pass of each with verification, for
+# KASAN, kmemleak, lockdep and DMA-API debugging to watch, and leaves the
+# matrices to a kernel that runs them faster (x86-bench.t).
+scope_full() {
+	[ "${GUEST_SCOPE:-full}" != debug ]
+}
+
+# scope_pick FULL DEBUG: the list of a matrix's axis for this scope
+scope_pick() {
+	if scope_full; then echo "$1"; else echo "$2"; fi
+}
+
 # kunit_module MODULE SUITE CASES SKIPS_ALLOWED: load MODULE, check SUITE's
 # results: CASES cases, all ok, none skipped unless SKIPS_ALLOWED is 1
 kunit_module() {

@@ -4,6 +4,9 @@
 # vm-suite.sh MACHINE DMA_CONFIG SUITE...: boot the machine in that DMA
 # configuration, run the guest suites, and print their TAP stream. A VM
 # that dies or hangs still ends the stream with a failing test and a plan.
+#   GUEST_SCOPE=debug|full  the suites' scope (tools/testing/guest/lib.sh's
+#                           scope_full; default full)
+#   VM_EXTRA_APPEND=ARGS    more kernel command line (run.sh -a)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 machine=$1
@@ -13,7 +16,8 @@ shift 2
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 "$top/scripts/vm/run.sh" -q -m "$machine" -c "$dma" -t "${VM_TIMEOUT:-1500}" \
-	-- sh tests/run.sh "$@" | tee "$out"
+	${VM_EXTRA_APPEND:+-a "$VM_EXTRA_APPEND"} \
+	-- GUEST_SCOPE="${GUEST_SCOPE:-full}" sh tests/run.sh "$@" | tee "$out"
 rc=${PIPESTATUS[0]}
 
 if ! grep -q '^1\.\.[0-9]' "$out"; then

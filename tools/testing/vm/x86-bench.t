@@ -1,0 +1,12 @@
+#!/bin/bash
+# The patched kernel built for speed (build-debug-kernel.sh --flavor bench:
+# DMA_MEMCPY_SG and memcpy_vec, no KASAN, kmemleak, lockdep or DMA-API
+# debugging; the main job's machine, x86-bench) with the direct mapping
+# and two emulated NUMA nodes: the functional matrices of the patched API
+# in the full scope, every prep form (memcpy_sg and memcpy_vec included)
+# x channels x folio orders x layouts x depths x buffers, the soft_dma
+# knobs and personalities, the tool's output formats, and the numa suite
+# across the two nodes; then a report check of the whole boot. The debug
+# kernel (x86-debug.t) runs one pass of each with its checkers.
+VM_EXTRA_APPEND=numa=fake=2 exec "$(dirname "$0")/vm-suite.sh" x86-bench direct \
+	map map_ext tool dmaengine numa soft_dma health
