@@ -132,7 +132,8 @@ python_heredocs() {
 	{ print "" }' "$1"
 }
 
-lint_python() {
+# pyflakes, into $log/python
+collect_python() {
 	local f py=$log/py rc=0
 	if ! command -v pyflakes3 > /dev/null; then
 		echo "pyflakes3 is not installed: apt-get install pyflakes3 (scripts/setup.sh installs it)" \
@@ -151,6 +152,9 @@ lint_python() {
 		[ "$rc" = 0 ] || [ -s "$log/python" ] ||
 			echo "pyflakes3 exited $rc" > "$log/python"
 	fi
+}
+
+lint_python() {
 	result "pyflakes: the Python files and the Python heredocs are clean" "$log/python"
 }
 
@@ -163,7 +167,7 @@ lint_python() {
 # no arrays, and the suites split lists of words (channel and mode names,
 # which hold no space or glob) on purpose; and SC2120 (a function's
 # optional argument, never passed): its callers are in the other files.
-lint_shell() {
+collect_shell() {
 	local guest other rc=0
 	if ! command -v shellcheck > /dev/null; then
 		echo "shellcheck is not installed: apt-get install shellcheck (scripts/setup.sh installs it)" \
@@ -178,6 +182,9 @@ lint_shell() {
 		[ "$rc" = 0 ] || [ -s "$log/shell" ] ||
 			echo "shellcheck exited $rc" > "$log/shell"
 	fi
+}
+
+lint_shell() {
 	result "shellcheck -S warning: the shell scripts are clean" "$log/shell"
 }
 
@@ -185,9 +192,24 @@ checks=("$@")
 [ ${#checks[@]} -gt 0 ] || checks=(checkpatch kernel user python shell)
 for c in "${checks[@]}"; do
 	case $c in
-	checkpatch | kernel | user | python | shell) "lint_$c" ;;
+	checkpatch | kernel | user | python | shell) ;;
 	*) die "unknown check '$c': checkpatch, kernel, user, python or shell" ;;
 	esac
+done
+# pyflakes and shellcheck need no build: they run on the side, while the
+# builds of the other checks keep one core busy, and report in their turn
+declare -A collector
+for c in "${checks[@]}"; do
+	case $c in
+	python | shell) "collect_$c" & collector[$c]=$! ;;
+	esac
+done
+for c in "${checks[@]}"; do
+	if [ -n "${collector[$c]:-}" ]; then
+		wait "${collector[$c]}" ||
+			echo "collect_$c stopped: exit $?" >> "$log/$c"
+	fi
+	"lint_$c"
 done
 
 tap_end
