@@ -89,121 +89,6 @@ mkdir -p "$output"
 raw=$output/raw.txt
 : > "$raw"
 
-# The report, in Python: "cell FILE" summarizes one cell's JSON for the
-# progress line; "table OUTDIR ..." reads raw.txt and writes the results.
-read -r -d '' report <<'PY' || true
-import json, os, statistics, sys
-
-
-def runs_gbps(path):
-    """GB/s of every timed run of a cell: bytes / wall time of the run."""
-    doc = json.load(open(path))
-    return [s["bytes"] / (s["end_ns"] - s["start_ns"])
-            for s in doc["samples"] if s["end_ns"] > s["start_ns"]]
-
-
-def cell(path):
-    v = runs_gbps(path)
-    print("median %.3f GB/s, best %.3f GB/s over %d runs" %
-          (statistics.median(v), max(v), len(v)))
-
-
-def table(out, lo, hi, load0, load1, ncpu, bench, stock, sge, nbytes, runs,
-          folios, append):
-    lo, hi = float(lo), float(hi)
-    kinds = ("bench", "stock")
-    release, gbps, boots = {}, {}, {}
-    for line in open(os.path.join(out, "raw.txt")):
-        rnd, kind, what, rest = line.split(None, 3)
-        if what == "kernel":
-            release[kind] = rest.strip()
-            continue
-        gbps.setdefault((kind, what), []).extend(runs_gbps(rest.strip()))
-        boots[(kind, what)] = boots.get((kind, what), 0) + 1
-    cells, bad = [], 0
-    for f in folios.split():
-        c = {"folio": f}
-        for k in kinds:
-            v = gbps[(k, f)]
-            c[k] = {"median_gbps": statistics.median(v), "best_gbps": max(v),
-                    "runs": len(v), "boots": boots[(k, f)], "gbps": v}
-        c["ratio_median"] = (c["bench"]["median_gbps"] /
-                             c["stock"]["median_gbps"])
-        c["ratio_best"] = c["bench"]["best_gbps"] / c["stock"]["best_gbps"]
-        c["within"] = (lo <= c["ratio_median"] <= hi or
-                       lo <= c["ratio_best"] <= hi)
-        bad += not c["within"]
-        cells.append(c)
-    doc = {
-        "benchmark": "bench-kernels",
-        "cell": {"mode": "dmaengine", "prep_modes": "memcpy",
-                 "provider": "soft_dma", "channels": 1, "sge": int(sge),
-                 "bytes": nbytes, "runs": int(runs), "append": append},
-        "kernels": {"bench": {"machine": bench,
-                              "release": release.get("bench")},
-                    "stock": {"machine": stock,
-                              "release": release.get("stock")}},
-        "ratio_range": [lo, hi],
-        "ratio_checked": "ratio_median or ratio_best within ratio_range",
-        "host": {"cpus": int(ncpu), "load_before": load0,
-                 "load_after": load1},
-        "cells": cells,
-    }
-    with open(os.path.join(out, "results.json"), "w") as fh:
-        json.dump(doc, fh, indent=2)
-        fh.write("\n")
-    with open(os.path.join(out, "results.csv"), "w") as fh:
-        fh.write("folio,bench_median_gbps,stock_median_gbps,ratio_median,"
-                 "bench_best_gbps,stock_best_gbps,ratio_best,within\n")
-        for c in cells:
-            fh.write("%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d\n" % (
-                c["folio"], c["bench"]["median_gbps"],
-                c["stock"]["median_gbps"], c["ratio_median"],
-                c["bench"]["best_gbps"], c["stock"]["best_gbps"],
-                c["ratio_best"], c["within"]))
-    n = cells[0]["bench"]["boots"]
-    lines = [
-        "soft_dma, --prep-modes memcpy, 1 channel, --sge %s, --bytes %s,"
-        " %s runs x %d boot(s) of each kernel, GB/s" % (sge, nbytes, runs, n),
-        "  bench: %s (%s)" % (release.get("bench"), bench),
-        "  stock: %s (%s)" % (release.get("stock"), stock),
-    ]
-    if append:
-        lines.append("  kernel command line of both: +%s" % append)
-    lines += [
-        "",
-        "%-6s %21s %21s %21s" % ("", "median of the runs", "best run",
-                                 "bench/stock"),
-        "%-6s %10s %10s %10s %10s %10s %10s" % (
-            "folio", "bench", "stock", "bench", "stock", "median", "best"),
-    ]
-    def ratio(x):
-        return "%9.2f%s" % (x, " " if lo <= x <= hi else "*")
-
-    for c in cells:
-        lines.append("%-6s %10.3f %10.3f %10.3f %10.3f %s %s%s" % (
-            c["folio"], c["bench"]["median_gbps"], c["stock"]["median_gbps"],
-            c["bench"]["best_gbps"], c["stock"]["best_gbps"],
-            ratio(c["ratio_median"]), ratio(c["ratio_best"]),
-            "" if c["within"] else "  OUTSIDE"))
-    lines += ["",
-              "*: outside %.2f-%.2f; a cell is OUTSIDE (exit status 3) when"
-              " both of its ratios are" % (lo, hi),
-              "host load (1/5/15 min) before: %s, after: %s; %s CPU(s)" %
-              (load0, load1, ncpu)]
-    text = "\n".join(line.rstrip() for line in lines) + "\n"
-    with open(os.path.join(out, "table.txt"), "w") as fh:
-        fh.write(text)
-    sys.stdout.write(text)
-    return 3 if bad else 0
-
-
-if sys.argv[1] == "cell":
-    cell(sys.argv[2])
-else:
-    sys.exit(table(*sys.argv[2:]))
-PY
-
 say "bench kernel ($bench) vs stock kernel ($stock): cells $folios," \
 	"--sge $sge --bytes $bytes, $runs runs, $rounds round(s)"
 [ -z "$append" ] || say "kernel command line of both: +$append"
@@ -230,7 +115,7 @@ boot() {
 			json=$output/$kind-$r-$folio.json
 			echo "${line#* }" > "$json"
 			echo "$r $kind $folio $json" >> "$raw"
-			say "round $r/$rounds: $kind $folio: $(python3 -c "$report" cell "$json")" ;;
+			say "round $r/$rounds: $kind $folio: $(bench_report kernels-cell "$json")" ;;
 		esac
 	done
 	rc=${PIPESTATUS[0]}
@@ -255,7 +140,8 @@ while [ "$r" -le "$rounds" ]; do
 done
 
 rc=0
-python3 -c "$report" table "$output" "$RATIO_LO" "$RATIO_HI" "$load_before" \
+# the results: scripts/report/bench.py
+bench_report kernels-table "$output" "$RATIO_LO" "$RATIO_HI" "$load_before" \
 	"$(cut -d' ' -f1-3 /proc/loadavg)" "$(nproc)" "$bench" "$stock" \
 	"$sge" "$bytes" "$runs" "$folios" "${append# }" || rc=$?
 say "results in $output (results.json, results.csv, table.txt, raw.txt, logs)"

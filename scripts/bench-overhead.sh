@@ -31,25 +31,5 @@ say "running the cell in nocopy mode on $machine"
 "$DMA_BENCH_TOP/scripts/vm/run.sh" -q -m "$machine" -t 3600 -- \
 	sh tests/bench/overhead.sh "${opts[@]}" > "$json"
 
-python3 - "$json" <<'PY'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-print("# soft_dma nocopy: framework + benchmark cost, kernel %s" % doc.get("kernel"))
-print("%-15s %12s %12s %12s %12s %10s" % ("mode", "prep_ns/desc", "submit_ns/desc",
-      "issue_ns/batch", "wait_ns/batch", "outside"))
-for r in doc["results"]:
-    ms = lambda k: r[k]["mean"]
-    chan = r["chan"]
-    timed = sum(ms(k) for k in ("prep_ms", "submit_ms", "issue_ms", "wait_ms",
-                                "map_ms", "unmap_ms")) / chan
-    outside = max(0.0, ms("run_ms") - timed) / ms("run_ms")
-    print("%-15s %12.0f %12.0f %12.0f %12.0f %9.1f%%" % (
-        r["prep_mode"],
-        ms("prep_ms") * 1e6 / r["prep_calls"],
-        ms("submit_ms") * 1e6 / r["submits"],
-        ms("issue_ms") * 1e6 / r["batches"],
-        ms("wait_ms") * 1e6 / r["batches"],
-        100 * outside))
-print("# outside: the share of run_ms (per channel) not in prep, submit, issue,"
-      " wait, map or unmap; target <= 20 %")
-PY
+# the table: scripts/report/bench.py
+bench_report overhead "$json"

@@ -80,63 +80,7 @@ done
 [ -z "$output" ] || cp "$raw" "$output"
 
 # Lines: cpus round name KB/s. Per (cpus, name): median and best; ratios
-# per round (median) and of the bests.
-awk '
-function median(key,    n, i, j, t, a) {
-	n = cnt[key]
-	for (i = 1; i <= n; i++) a[i] = val[key, i]
-	for (i = 1; i <= n; i++)
-		for (j = i + 1; j <= n; j++)
-			if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
-function add(key, x) {
-	val[key, ++cnt[key]] = x
-	if (x > best[key]) best[key] = x
-}
-BEGIN {
-	# what a measurement is compared with
-	vs["dmatest"] = "ref1"; vs["tool"] = "ref16"; vs["engine"] = "ref16"
-	vs["tool2"] = "tool"; vs["tool4"] = "tool"
-}
-$3 == "cpus" { online[$1] = $4; cpus[++ncpus] = $1; next }
-{
-	k = $1
-	v[k, $2, $3] = $4
-	add(k SUBSEP $3, $4)
-	ref = vs[$3]
-	if (ref != "" && v[k, $2, ref])
-		add(k SUBSEP "ratio_" $3, $4 / v[k, $2, ref])
-}
-END {
-	desc["ref1"] = "memcpy(), 1 buffer pair (ref1)"
-	desc["dmatest"] = "dmatest, 1 channel, 1 in flight"
-	desc["ref16"] = "memcpy(), 16 buffer pairs (ref16)"
-	desc["tool"] = "dmaengine mode, 1 channel, 16/batch"
-	desc["engine"] = "  soft_dma copy time only"
-	desc["tool2"] = "dmaengine mode, 2 channels"
-	desc["tool4"] = "dmaengine mode, 4 channels"
-	nnames = split("ref1 dmatest ref16 tool engine tool2 tool4", names, " ")
-	for (c = 1; c <= ncpus; c++) {
-		k = cpus[c]
-		printf "\n%d online CPU(s), %d round(s), 2 MiB copies (MB/s):\n",
-			online[k], cnt[k SUBSEP "ref1"]
-		printf "  %-36s %7s %7s  %-22s\n", "measurement", "median", "best",
-			"ratio: median / bests"
-		for (i = 1; i <= nnames; i++) {
-			n = names[i]
-			if (!cnt[k SUBSEP n])
-				continue
-			rt = ""
-			if (cnt[k SUBSEP "ratio_" n] && best[k SUBSEP vs[n]])
-				rt = sprintf("%.2f / %.2f of %s",
-					median(k SUBSEP "ratio_" n),
-					best[k SUBSEP n] / best[k SUBSEP vs[n]], vs[n])
-			printf "  %-36s %7.0f %7.0f  %s\n", desc[n],
-				median(k SUBSEP n) * 1024 / 1e6,
-				best[k SUBSEP n] * 1024 / 1e6, rt
-		}
-	}
-}' "$raw"
+# per round (median) and of the bests: scripts/report/bench.py
+bench_report soft-dma "$raw"
 echo
 echo "Host load after measuring (1/5/15 min): $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) host CPU(s)"

@@ -34,6 +34,7 @@ exports=()
 for src in "$@"; do
 	case $src in
 	*.exports)
+		# shellcheck disable=SC2207 # a list of symbol names, split on purpose
 		exports+=($(sed 's/#.*//' "$src"))
 		continue
 		;;

@@ -29,6 +29,14 @@ stock_kernel_release() {
 	echo "$v"
 }
 
+# bench_report COMMAND ARGS...: the report of a benchmark script
+# (scripts/bench-*.sh), python3 -m report.bench, whose top says what each
+# COMMAND reads and prints
+bench_report() {
+	PYTHONPATH="$DMA_BENCH_TOP/scripts${PYTHONPATH:+:$PYTHONPATH}" \
+		PYTHONDONTWRITEBYTECODE=1 python3 -m report.bench "$@"
+}
+
 # project_apt CMD ARGS...: apt-get or apt-cache (CMD) with the project's
 # own sources (scripts/apt/sources.list), lists and package cache under
 # $DMA_BENCH_CACHE/apt, and an empty dpkg status: for `download`, `policy`

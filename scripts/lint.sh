@@ -5,9 +5,12 @@
 # on every kernel source and the ABI header, sparse (C=1) and W=1 on the
 # modules (and on the KUnit tests, which the stock kernel does not build)
 # against the stock 6.12 headers (Debian's sparse cannot check 7.3's:
-# Documentation/testing.rst), -Wall -Wextra on the userspace code.
+# Documentation/testing.rst), -Wall -Wextra on the userspace code,
+# pyflakes on the Python (the .py files and the Python heredocs of the
+# shell scripts and .t files), shellcheck on the shell scripts.
 #
-# usage: lint.sh [checkpatch] [kernel] [user]   (default: all three)
+# usage: lint.sh [checkpatch] [kernel] [user] [python] [shell]
+#        (default: all five)
 #
 # A check fails when its tool is missing, when a build stops, or when the
 # tool exits non-zero, not only when its output shows a finding.
@@ -27,7 +30,7 @@ result() {
 
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
-cd "$DMA_BENCH_TOP"
+cd "$DMA_BENCH_TOP" || exit 1
 
 lint_checkpatch() {
 	local src cp files rc
@@ -98,13 +101,115 @@ lint_user() {
 	result "userspace code is clean under -Wall -Wextra" "$log/user"
 }
 
+# the project's files matching the patterns, from git (or find, in an
+# unpacked tarball)
+project_files() {
+	local p args=()
+	if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+		git ls-files "$@"
+		return
+	fi
+	for p in "$@"; do
+		args+=(${args[0]:+-o} -path "./$p")
+	done
+	find . -path ./build -prune -o -type f \( "${args[@]}" \) -print | sed 's|^\./||'
+}
+
+# python_heredocs FILE: FILE with every line blanked but those of the
+# heredocs fed to python3 (python3 - ... <<'END', run_py_tests <<'END'),
+# so that pyflakes' line numbers are FILE's
+python_heredocs() {
+	awk '
+	inside && $0 == term { inside = 0; print ""; next }
+	inside { print; next }
+	/^[ \t]*(python3 -|run_py_tests)( |$)/ { pending = 1 }
+	pending && match($0, /<<-?\047?[A-Za-z_]+\047?/) {
+		term = substr($0, RSTART + 2, RLENGTH - 2)
+		gsub(/[-\047]/, "", term)
+		inside = 1
+	}
+	!/\\$/ { pending = 0 }
+	{ print "" }' "$1"
+}
+
+# pyflakes, into $log/python
+collect_python() {
+	local f py=$log/py rc=0
+	if ! command -v pyflakes3 > /dev/null; then
+		echo "pyflakes3 is not installed: apt-get install pyflakes3 (scripts/setup.sh installs it)" \
+			> "$log/python"
+	else
+		mkdir -p "$py"
+		for f in $(project_files '*.sh' '*.t'); do
+			mkdir -p "$py/$(dirname "$f")"
+			python_heredocs "$f" > "$py/$f"
+			grep -q . "$py/$f" || rm "$py/$f"
+		done
+		# shellcheck disable=SC2046 # the project's paths hold no spaces
+		{ pyflakes3 $(project_files '*.py') || rc=$?
+		  (cd "$py" && pyflakes3 $(find . -type f | sed 's|^\./||')) || rc=$?
+		} > "$log/python" 2>&1
+		[ "$rc" = 0 ] || [ -s "$log/python" ] ||
+			echo "pyflakes3 exited $rc" > "$log/python"
+	fi
+}
+
+lint_python() {
+	result "pyflakes: the Python files and the Python heredocs are clean" "$log/python"
+}
+
+# The scope of shellcheck: every shell file of the project at -S warning, the
+# guest's (tools/testing/guest/, busybox sh) as sh, the others as bash.
+# Disabled, for all: SC2034 (a variable set but not read), since the files
+# are sourced into each other (lib.sh, tap.sh, a script that sets SAY_AS,
+# the guest's suites) and shellcheck, which reads one file, cannot see the
+# reader. For the guest's, also SC2046 (an unquoted $(...)): POSIX sh has
+# no arrays, and the suites split lists of words (channel and mode names,
+# which hold no space or glob) on purpose; and SC2120 (a function's
+# optional argument, never passed): its callers are in the other files.
+collect_shell() {
+	local guest other rc=0
+	if ! command -v shellcheck > /dev/null; then
+		echo "shellcheck is not installed: apt-get install shellcheck (scripts/setup.sh installs it)" \
+			> "$log/shell"
+	else
+		guest=$(project_files '*.sh' | grep '^tools/testing/guest/')
+		other=$(project_files '*.sh' '*.t' | grep -v '^tools/testing/guest/')
+		# shellcheck disable=SC2086 # the project's paths hold no spaces
+		{ shellcheck -f gcc -S warning -s bash -e SC2034 $other || rc=$?
+		  shellcheck -f gcc -S warning -s sh -e SC2034,SC2046,SC2120 $guest || rc=$?
+		} > "$log/shell" 2>&1
+		[ "$rc" = 0 ] || [ -s "$log/shell" ] ||
+			echo "shellcheck exited $rc" > "$log/shell"
+	fi
+}
+
+lint_shell() {
+	result "shellcheck -S warning: the shell scripts are clean" "$log/shell"
+}
+
 checks=("$@")
-[ ${#checks[@]} -gt 0 ] || checks=(checkpatch kernel user)
+[ ${#checks[@]} -gt 0 ] || checks=(checkpatch kernel user python shell)
 for c in "${checks[@]}"; do
 	case $c in
-	checkpatch | kernel | user) "lint_$c" ;;
-	*) die "unknown check '$c': checkpatch, kernel or user" ;;
+	checkpatch | kernel | user | python | shell) ;;
+	*) die "unknown check '$c': checkpatch, kernel, user, python or shell" ;;
 	esac
+done
+# pyflakes and shellcheck need no build: they run on the side, while the
+# builds of the other checks keep one core busy, and report in their turn
+declare -A collector
+for c in "${checks[@]}"; do
+	case $c in
+	python | shell) "collect_$c" & collector[$c]=$! ;;
+	esac
+done
+for c in "${checks[@]}"; do
+	if [ -n "${collector[$c]:-}" ]; then
+		wait "${collector[$c]}" ||
+			echo "collect_$c stopped: exit $?" >> "$log/$c"
+	fi
+	"lint_$c"
 done
 
 tap_end

@@ -28,8 +28,8 @@ pkgs+=(bc flex bison libelf-dev libssl-dev dwarves ccache patch kmod debian-arch
 # Welch test (Debian's, for /usr/bin/python3, compare.py's python).
 pkgs+=(gnuplot-nox linux-perf python3-scipy)
 if [ "$what" = test ]; then
-	# prove, sparse for the lint test
-	pkgs+=(perl sparse)
+	# prove; sparse, pyflakes3 and shellcheck for the lint test
+	pkgs+=(perl sparse pyflakes3 shellcheck)
 	# The arm and arm64 boards (tools/testing/vm/arm*.t): QEMU, the cross
 	# compilers and C libraries for the modules, the tool and the guest
 	# programs, and dtc for the derived device tree. Their kernels, headers

@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Statistics of the sweep reports.
+"""Statistics of the sweep and benchmark reports.
 
-Welch's t-test from summary statistics (mean, sample standard deviation,
-n): the p-value is SciPy's (Debian's python3-scipy), imported only when a
-test is made, so that the scripts that only read or plot results
-(sweep.py, plot.py) run without it.
+The median, the mean and sample standard deviation; Welch's t-test from
+summary statistics (mean, sample standard deviation, n): the p-value is
+SciPy's (Debian's python3-scipy), imported only when a test is made, so
+that the scripts that only read or plot results (sweep.py, plot.py) run
+without it.
 """
 
 import math
+import statistics
 import sys
 
 SCIPY_MISSING = ("Welch's t-test needs SciPy, which %s cannot import: "
@@ -30,6 +32,14 @@ def mean_stddev(values):
         return m, 0.0
     var = math.fsum((v - m) ** 2 for v in values) / (n - 1)
     return m, math.sqrt(var)
+
+
+def median(values):
+    """The median of a non-empty sequence: its middle value, or the mean of
+    its two middle values; ValueError for none."""
+    if not values:
+        raise ValueError("the median of no values")
+    return statistics.median(values)
 
 
 def welch(mean_a, stddev_a, n_a, mean_b, stddev_b, n_b):

@@ -58,6 +58,7 @@ unbind_ends_run() {
 	done
 	read -r _t0 _ < /proc/uptime
 	echo "$_dev" > "/sys/bus/pci/devices/$_dev/driver/unbind"
+	# shellcheck disable=SC2320 # the echo's status is the unbind's
 	_rc=$?
 	read -r _t1 _ < /proc/uptime
 	wait $_p

@@ -1,0 +1,280 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The reports of the benchmarks that are not sweeps (scripts/bench-*.sh).
+
+Each script runs its guest side in a VM and hands what came back to one
+command here (python3 -m report.bench COMMAND, through bench_report in
+scripts/lib.sh):
+
+kernels-cell JSON
+    bench-kernels.sh's progress line of one cell: the median and the best
+    GB/s of its runs (runs_gbps).
+kernels-table OUTDIR LO HI LOAD_BEFORE LOAD_AFTER NCPU BENCH STOCK SGE
+              BYTES RUNS "FOLIOS" APPEND
+    bench-kernels.sh's results: reads OUTDIR/raw.txt, writes results.json,
+    results.csv and table.txt there, prints the table; exit status 3 when
+    a cell's ratios are both outside LO-HI.
+overhead JSON
+    bench-overhead.sh's table of the cost per descriptor and per batch of
+    each phase, from the tool's dmaengine JSON.
+soft-dma RAW
+    bench-soft-dma.sh's table: medians and bests over the rounds, and the
+    ratios, from the lines "CPUS ROUND NAME KB/s" of its guest side.
+"""
+
+import argparse
+import json
+import os
+import sys
+
+from report import stats
+
+
+def runs_gbps(doc):
+    """GB/s of every timed run of a cell (the tool's JSON with --samples):
+    bytes / wall time of the run."""
+    return [s["bytes"] / (s["end_ns"] - s["start_ns"])
+            for s in doc["samples"] if s["end_ns"] > s["start_ns"]]
+
+
+def _load_json(path):
+    with open(path, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def kernels_cell(doc):
+    """One cell's progress line: median and best GB/s of its runs."""
+    v = runs_gbps(doc)
+    return "median %.3f GB/s, best %.3f GB/s over %d runs" % (
+        stats.median(v), max(v), len(v))
+
+
+def kernels_cells(raw_lines, folios, lo, hi):
+    """The cells of bench-kernels.sh from its raw.txt lines ("ROUND KIND
+    kernel RELEASE" or "ROUND KIND FOLIO JSONFILE"): (releases by kind,
+    one dict per folio of FOLIOS)."""
+    kinds = ("bench", "stock")
+    release, gbps, boots = {}, {}, {}
+    for line in raw_lines:
+        _, kind, what, rest = line.split(None, 3)
+        if what == "kernel":
+            release[kind] = rest.strip()
+            continue
+        gbps.setdefault((kind, what), []).extend(
+            runs_gbps(_load_json(rest.strip())))
+        boots[(kind, what)] = boots.get((kind, what), 0) + 1
+    cells = []
+    for f in folios:
+        c = {"folio": f}
+        for k in kinds:
+            v = gbps[(k, f)]
+            c[k] = {"median_gbps": stats.median(v), "best_gbps": max(v),
+                    "runs": len(v), "boots": boots[(k, f)], "gbps": v}
+        c["ratio_median"] = (c["bench"]["median_gbps"] /
+                             c["stock"]["median_gbps"])
+        c["ratio_best"] = c["bench"]["best_gbps"] / c["stock"]["best_gbps"]
+        c["within"] = (lo <= c["ratio_median"] <= hi or
+                       lo <= c["ratio_best"] <= hi)
+        cells.append(c)
+    return release, cells
+
+
+def kernels_table(out, lo, hi, load0, load1, ncpu, bench, stock, sge, nbytes,
+                  runs, folios, append):
+    """bench-kernels.sh's results, written into OUT; prints the table and
+    returns the exit status (3 when a cell is OUTSIDE)."""
+    lo, hi = float(lo), float(hi)
+    with open(os.path.join(out, "raw.txt"), encoding="utf-8") as fh:
+        release, cells = kernels_cells(fh, folios.split(), lo, hi)
+    bad = sum(not c["within"] for c in cells)
+    doc = {
+        "benchmark": "bench-kernels",
+        "cell": {"mode": "dmaengine", "prep_modes": "memcpy",
+                 "provider": "soft_dma", "channels": 1, "sge": int(sge),
+                 "bytes": nbytes, "runs": int(runs), "append": append},
+        "kernels": {"bench": {"machine": bench,
+                              "release": release.get("bench")},
+                    "stock": {"machine": stock,
+                              "release": release.get("stock")}},
+        "ratio_range": [lo, hi],
+        "ratio_checked": "ratio_median or ratio_best within ratio_range",
+        "host": {"cpus": int(ncpu), "load_before": load0,
+                 "load_after": load1},
+        "cells": cells,
+    }
+    with open(os.path.join(out, "results.json"), "w") as fh:
+        json.dump(doc, fh, indent=2)
+        fh.write("\n")
+    with open(os.path.join(out, "results.csv"), "w") as fh:
+        fh.write("folio,bench_median_gbps,stock_median_gbps,ratio_median,"
+                 "bench_best_gbps,stock_best_gbps,ratio_best,within\n")
+        for c in cells:
+            fh.write("%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d\n" % (
+                c["folio"], c["bench"]["median_gbps"],
+                c["stock"]["median_gbps"], c["ratio_median"],
+                c["bench"]["best_gbps"], c["stock"]["best_gbps"],
+                c["ratio_best"], c["within"]))
+    n = cells[0]["bench"]["boots"]
+    lines = [
+        "soft_dma, --prep-modes memcpy, 1 channel, --sge %s, --bytes %s,"
+        " %s runs x %d boot(s) of each kernel, GB/s" % (sge, nbytes, runs, n),
+        "  bench: %s (%s)" % (release.get("bench"), bench),
+        "  stock: %s (%s)" % (release.get("stock"), stock),
+    ]
+    if append:
+        lines.append("  kernel command line of both: +%s" % append)
+    lines += [
+        "",
+        "%-6s %21s %21s %21s" % ("", "median of the runs", "best run",
+                                 "bench/stock"),
+        "%-6s %10s %10s %10s %10s %10s %10s" % (
+            "folio", "bench", "stock", "bench", "stock", "median", "best"),
+    ]
+
+    def ratio(x):
+        return "%9.2f%s" % (x, " " if lo <= x <= hi else "*")
+
+    for c in cells:
+        lines.append("%-6s %10.3f %10.3f %10.3f %10.3f %s %s%s" % (
+            c["folio"], c["bench"]["median_gbps"], c["stock"]["median_gbps"],
+            c["bench"]["best_gbps"], c["stock"]["best_gbps"],
+            ratio(c["ratio_median"]), ratio(c["ratio_best"]),
+            "" if c["within"] else "  OUTSIDE"))
+    lines += ["",
+              "*: outside %.2f-%.2f; a cell is OUTSIDE (exit status 3) when"
+              " both of its ratios are" % (lo, hi),
+              "host load (1/5/15 min) before: %s, after: %s; %s CPU(s)" %
+              (load0, load1, ncpu)]
+    text = "\n".join(line.rstrip() for line in lines) + "\n"
+    with open(os.path.join(out, "table.txt"), "w") as fh:
+        fh.write(text)
+    sys.stdout.write(text)
+    return 3 if bad else 0
+
+
+OVERHEAD_TIMED = ("prep_ms", "submit_ms", "issue_ms", "wait_ms", "map_ms",
+                  "unmap_ms")
+
+
+def overhead_lines(doc):
+    """bench-overhead.sh's table, from the tool's dmaengine JSON: per
+    result, the cost of prep and submit per descriptor, of issue and wait
+    per batch, and the share of run_ms (per channel) outside the timed
+    phases."""
+    lines = ["# soft_dma nocopy: framework + benchmark cost, kernel %s"
+             % doc.get("kernel"),
+             "%-15s %12s %12s %12s %12s %10s" % (
+                 "mode", "prep_ns/desc", "submit_ns/desc", "issue_ns/batch",
+                 "wait_ns/batch", "outside")]
+    for r in doc["results"]:
+        def ms(k):
+            return r[k]["mean"]
+        timed = sum(ms(k) for k in OVERHEAD_TIMED) / r["chan"]
+        outside = max(0.0, ms("run_ms") - timed) / ms("run_ms")
+        lines.append("%-15s %12.0f %12.0f %12.0f %12.0f %9.1f%%" % (
+            r["prep_mode"],
+            ms("prep_ms") * 1e6 / r["prep_calls"],
+            ms("submit_ms") * 1e6 / r["submits"],
+            ms("issue_ms") * 1e6 / r["batches"],
+            ms("wait_ms") * 1e6 / r["batches"],
+            100 * outside))
+    lines.append("# outside: the share of run_ms (per channel) not in prep,"
+                 " submit, issue, wait, map or unmap; target <= 20 %")
+    return lines
+
+
+# bench-soft-dma.sh's measurements, in the table's order: what each is
+# compared with, and its line in the table
+SOFT_DMA_VS = {"dmatest": "ref1", "tool": "ref16", "engine": "ref16",
+               "tool2": "tool", "tool4": "tool"}
+SOFT_DMA_DESC = {
+    "ref1": "memcpy(), 1 buffer pair (ref1)",
+    "dmatest": "dmatest, 1 channel, 1 in flight",
+    "ref16": "memcpy(), 16 buffer pairs (ref16)",
+    "tool": "dmaengine mode, 1 channel, 16/batch",
+    "engine": "  soft_dma copy time only",
+    "tool2": "dmaengine mode, 2 channels",
+    "tool4": "dmaengine mode, 4 channels",
+}
+
+
+def soft_dma_lines(raw_lines):
+    """bench-soft-dma.sh's table from the lines "CPUS ROUND NAME KB/s"
+    ("CPUS 0 cpus ONLINE" first for each CPUS): per CPUS and measurement,
+    the median and the best over the rounds in MB/s, and against what it
+    is compared with (SOFT_DMA_VS) the median of the ratios within a round
+    and the ratio of the bests."""
+    online, order = {}, []
+    per_round, values = {}, {}
+    for line in raw_lines:
+        f = line.split()
+        if not f:
+            continue
+        k, rnd, name = f[0], f[1], f[2]
+        if name == "cpus":
+            online[k] = int(f[3])
+            order.append(k)
+            continue
+        x = float(f[3])
+        per_round[k, rnd, name] = x
+        values.setdefault((k, name), []).append(x)
+        ref = per_round.get((k, rnd, SOFT_DMA_VS.get(name)))
+        if ref:
+            values.setdefault((k, "ratio_" + name), []).append(x / ref)
+
+    def best(k, name):
+        return max(values.get((k, name), [0]) + [0])
+
+    lines = []
+    for k in order:
+        lines += ["", "%d online CPU(s), %d round(s), 2 MiB copies (MB/s):" % (
+            online[k], len(values.get((k, "ref1"), [])))]
+        lines.append("  %-36s %7s %7s  %-22s" % (
+            "measurement", "median", "best", "ratio: median / bests"))
+        for name, desc in SOFT_DMA_DESC.items():
+            v = values.get((k, name))
+            if not v:
+                continue
+            ref = SOFT_DMA_VS.get(name)
+            ratios = values.get((k, "ratio_" + name))
+            rt = ""
+            if ratios and best(k, ref):
+                rt = "%.2f / %.2f of %s" % (
+                    stats.median(ratios), best(k, name) / best(k, ref), ref)
+            lines.append("  %-36s %7.0f %7.0f  %s" % (
+                desc, stats.median(v) * 1024 / 1e6,
+                best(k, name) * 1024 / 1e6, rt))
+    return lines
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python3 -m report.bench",
+                                 description="The bench-*.sh scripts' reports.")
+    sub = ap.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("kernels-cell", help="one bench-kernels cell's line")
+    p.add_argument("json")
+    p = sub.add_parser("kernels-table", help="bench-kernels' results")
+    for a in ("out", "lo", "hi", "load0", "load1", "ncpu", "bench", "stock",
+              "sge", "nbytes", "runs", "folios", "append"):
+        p.add_argument(a)
+    p = sub.add_parser("overhead", help="bench-overhead's table")
+    p.add_argument("json")
+    p = sub.add_parser("soft-dma", help="bench-soft-dma's table")
+    p.add_argument("raw")
+    a = ap.parse_args(argv)
+    if a.command == "kernels-cell":
+        print(kernels_cell(_load_json(a.json)))
+    elif a.command == "kernels-table":
+        return kernels_table(a.out, a.lo, a.hi, a.load0, a.load1, a.ncpu,
+                             a.bench, a.stock, a.sge, a.nbytes, a.runs,
+                             a.folios, a.append)
+    elif a.command == "overhead":
+        print("\n".join(overhead_lines(_load_json(a.json))))
+    else:
+        with open(a.raw, encoding="utf-8") as fh:
+            lines = soft_dma_lines(fh)
+        sys.stdout.write("".join(line + "\n" for line in lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,213 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The benchmark scripts' reports (scripts/report/bench.py) on made-up
+# input, since the scripts themselves need VMs: stats.median;
+# bench-kernels.sh's per-cell line and its results (raw.txt and the cells'
+# JSON in, results.json, results.csv, table.txt and the exit status out)
+# through the command line the script runs; bench-overhead.sh's costs per
+# descriptor and batch and the share outside the timed phases, also on the
+# tool's JSON (fixtures/tool-dmaengine.json); bench-soft-dma.sh's medians,
+# bests and ratios, through bench_report of scripts/lib.sh.
+. "$(dirname "$0")/lib.sh"
+need python3
+out_dir
+run_py_tests "$TEST_OUT_DIR" <<'PY'
+import csv, json, os, subprocess, sys
+from pytap import FIX, TOP, check, close, done
+from report import bench, stats
+
+TMP = sys.argv[1]
+
+
+def median():
+    assert stats.median([3, 1, 2]) == 2
+    assert stats.median([4, 1, 3, 2]) == 2.5
+    assert stats.median([7.5]) == 7.5
+    try:
+        stats.median([])
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("no ValueError for no values")
+check("stats.median: odd and even counts, one value, ValueError for none", median)
+
+
+def samples(*ns, nbytes=10 ** 9):
+    """A cell's JSON whose runs last NS nanoseconds each (GB/s = 1e9 / ns),
+    and a run of no time, which is left out."""
+    s, t = [], 0
+    for n in ns:
+        s.append({"bytes": nbytes, "start_ns": t, "end_ns": t + n})
+        t += n
+    s.append({"bytes": nbytes, "start_ns": t, "end_ns": t})
+    return {"samples": s}
+
+
+def cell_line():
+    doc = samples(1e9, 5e8, 2.5e8)	# 1, 2 and 4 GB/s
+    assert bench.runs_gbps(doc) == [1.0, 2.0, 4.0]
+    assert bench.kernels_cell(doc) == "median 2.000 GB/s, best 4.000 GB/s over 3 runs"
+check("bench-kernels: a cell's GB/s per run (a run of no time left out) and its line", cell_line)
+
+
+def bench_cmd(*args):
+    p = subprocess.run(["bash", "-c", '. "$0/scripts/lib.sh" && bench_report "$@"',
+                        TOP] + list(args), capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def kernels_dir(name, bench_ns, stock_ns):
+    """OUT/raw.txt as bench-kernels.sh writes it: two rounds, the 4K and
+    2M cells of each kernel, the runs of a round's cell lasting *_NS."""
+    out = os.path.join(TMP, name)
+    os.mkdir(out)
+    raw = []
+    for r in (1, 2):
+        for kind, ns in (("bench", bench_ns), ("stock", stock_ns)):
+            raw.append("%d %s kernel 7.3.4-%s\n" % (r, kind, kind))
+            for folio in ("4K", "2M"):
+                path = os.path.join(out, "%s-%d-%s.json" % (kind, r, folio))
+                with open(path, "w") as f:
+                    json.dump(samples(*ns[folio][r - 1]), f)
+                raw.append("%d %s %s %s\n" % (r, kind, folio, path))
+    with open(os.path.join(out, "raw.txt"), "w") as f:
+        f.writelines(raw)
+    return out
+
+
+# GB/s 1, 2 | 4 over the rounds for the bench kernel: median 2, best 4
+BENCH = {"4K": [(1e9, 5e8), (2.5e8,)], "2M": [(1e9, 5e8), (2.5e8,)]}
+# stock: 4K the same (ratios 1); 2M median 1, best 2 (ratios 2, 2)
+STOCK = {"4K": [(1e9, 5e8), (2.5e8,)], "2M": [(1e9, 1e9), (5e8,)]}
+TABLE_ARGS = ["0.8", "1.25", "0.1 0.2 0.3", "0.4 0.5 0.6", "2", "x86-bench",
+              "x86", "63", "64M", "2", "4K 2M"]
+
+
+def kernels_table():
+    out = kernels_dir("kernels", BENCH, STOCK)
+    rc, text, err = bench_cmd("kernels-table", out, *TABLE_ARGS, "maxcpus=1")
+    assert rc == 3, (rc, err)
+    with open(os.path.join(out, "table.txt")) as f:
+        assert f.read() == text
+    lines = text.splitlines()
+    assert lines[0] == ("soft_dma, --prep-modes memcpy, 1 channel, --sge 63, --bytes 64M,"
+                        " 2 runs x 2 boot(s) of each kernel, GB/s"), lines[0]
+    assert lines[1:4] == ["  bench: 7.3.4-bench (x86-bench)", "  stock: 7.3.4-stock (x86)",
+                          "  kernel command line of both: +maxcpus=1"], lines[1:4]
+    assert lines[7] == ("4K          2.000      2.000      4.000      4.000"
+                        "      1.00       1.00"), lines[7]
+    assert lines[8] == ("2M          2.000      1.000      4.000      2.000"
+                        "      2.00*      2.00*  OUTSIDE"), lines[8]
+    assert lines[-1] == "host load (1/5/15 min) before: 0.1 0.2 0.3, after: 0.4 0.5 0.6; 2 CPU(s)"
+    with open(os.path.join(out, "results.json")) as f:
+        doc = json.load(f)
+    assert doc["kernels"]["bench"] == {"machine": "x86-bench", "release": "7.3.4-bench"}
+    assert doc["cell"]["sge"] == 63 and doc["cell"]["runs"] == 2
+    assert doc["cell"]["append"] == "maxcpus=1" and doc["ratio_range"] == [0.8, 1.25]
+    assert doc["host"] == {"cpus": 2, "load_before": "0.1 0.2 0.3",
+                           "load_after": "0.4 0.5 0.6"}, doc["host"]
+    c4, c2 = doc["cells"]
+    assert c4["folio"] == "4K" and c4["within"] and not c2["within"]
+    assert c2["stock"] == {"median_gbps": 1.0, "best_gbps": 2.0, "runs": 3, "boots": 2,
+                           "gbps": [1.0, 1.0, 2.0]}, c2["stock"]
+    assert c2["ratio_median"] == 2.0 and c2["ratio_best"] == 2.0
+    with open(os.path.join(out, "results.csv")) as f:
+        rows = list(csv.DictReader(f))
+    assert [(r["folio"], r["ratio_median"], r["within"]) for r in rows] == [
+        ("4K", "1.0000", "1"), ("2M", "2.0000", "0")], rows
+check("bench-kernels: results.json, results.csv, table.txt, exit 3 when a cell is OUTSIDE", kernels_table)
+
+
+def kernels_within():
+    out = kernels_dir("within", BENCH, BENCH)
+    rc, text, err = bench_cmd("kernels-table", out, *TABLE_ARGS, "")
+    assert rc == 0, (rc, err)
+    assert not any(line.endswith("OUTSIDE") for line in text.splitlines()), text
+    assert "kernel command line" not in text, text
+    rc, text, err = bench_cmd("kernels-cell", os.path.join(out, "bench-1-4K.json"))
+    assert (rc, text) == (0, "median 1.500 GB/s, best 2.000 GB/s over 2 runs\n"), (rc, text, err)
+check("bench-kernels: exit 0 when every cell is within, no command line; kernels-cell", kernels_within)
+
+
+def result(mode, **kv):
+    r = {"prep_mode": mode, "chan": 2, "prep_calls": 1000, "submits": 500,
+         "batches": 10}
+    for k in bench.OVERHEAD_TIMED + ("run_ms",):
+        r[k] = {"mean": kv.get(k, 0.0), "stddev": 0.1}
+    return r
+
+
+def overhead():
+    doc = {"kernel": "7.3.4", "results": [
+        # 40 ms timed over 2 channels: 20 of the 100 ms run, 80 % outside
+        result("prep_memcpy", run_ms=100.0, prep_ms=1.0, submit_ms=1.0,
+               issue_ms=2.0, wait_ms=36.0),
+        # more timed than the run (overlapping phases): none outside
+        result("prep_memcpy_sg", run_ms=10.0, wait_ms=30.0)]}
+    lines = bench.overhead_lines(doc)
+    assert lines[0] == "# soft_dma nocopy: framework + benchmark cost, kernel 7.3.4"
+    assert lines[2].split() == ["prep_memcpy", "1000", "2000", "200000", "3600000",
+                                "80.0%"], lines[2]
+    assert lines[3].split() == ["prep_memcpy_sg", "0", "0", "0", "3000000", "0.0%"], lines[3]
+    assert lines[-1].startswith("# outside: ")
+    rc, text, err = bench_cmd("overhead", os.path.join(FIX, "tool-dmaengine.json"))
+    assert rc == 0, err
+    row = text.splitlines()[2].split()
+    tool = json.load(open(os.path.join(FIX, "tool-dmaengine.json")))["results"][0]
+    assert row[0] == tool["prep_mode"] and len(row) == 6, row
+    close(float(row[1]), tool["prep_ms"]["mean"] * 1e6 / tool["prep_calls"], 0.5)
+    assert 0 <= float(row[5].rstrip("%")) <= 100, row
+check("bench-overhead: ns per descriptor and batch, the share outside (clamped at 0), "
+      "on the tool's JSON", overhead)
+
+
+SOFT_DMA_RAW = """\
+1 0 cpus 1
+1 1 ref1 1000
+1 1 dmatest 500
+1 1 ref16 2000
+1 1 tool 1000
+1 1 tool2 3000
+1 2 ref1 3000
+1 2 dmatest 3000
+1 2 ref16 1000
+1 2 tool 1000
+1 2 tool2 1000
+1 3 ref1 2000
+1 3 dmatest 4000
+1 3 ref16 4000
+1 3 tool 3000
+1 3 tool2 1500
+"""
+
+
+def mbs(kbps):
+    return "%.0f" % (kbps * 1024 / 1e6)
+
+
+def soft_dma():
+    path = os.path.join(TMP, "soft-dma.raw")
+    with open(path, "w") as f:
+        f.write(SOFT_DMA_RAW)
+    rc, text, err = bench_cmd("soft-dma", path)
+    assert rc == 0, err
+    lines = text.split("\n")
+    assert lines[:2] == ["", "1 online CPU(s), 3 round(s), 2 MiB copies (MB/s):"], lines
+    rows = {line[2:38].strip(): line[38:].split() for line in lines[3:] if line}
+    assert list(rows) == ["memcpy(), 1 buffer pair (ref1)", "dmatest, 1 channel, 1 in flight",
+                          "memcpy(), 16 buffer pairs (ref16)",
+                          "dmaengine mode, 1 channel, 16/batch",
+                          "dmaengine mode, 2 channels"], list(rows)
+    assert rows["memcpy(), 1 buffer pair (ref1)"] == [mbs(2000), mbs(3000)]
+    # dmatest / ref1 per round: 0.5, 1, 2 (median 1); bests 4000 / 3000
+    assert rows["dmatest, 1 channel, 1 in flight"] == [
+        mbs(3000), mbs(4000), "1.00", "/", "1.33", "of", "ref1"], rows
+    # tool / ref16: 0.5, 1, 0.75; tool2 / tool: 3, 1, 0.5
+    assert rows["dmaengine mode, 1 channel, 16/batch"][2:] == ["0.75", "/", "0.75", "of", "ref16"]
+    assert rows["dmaengine mode, 2 channels"][2:] == ["1.00", "/", "1.00", "of", "tool"]
+    assert bench.soft_dma_lines([]) == []
+check("bench-soft-dma: medians, bests and ratios per CPU count, through bench_report", soft_dma)
+
+done()
+PY
+tap_end
