@@ -68,54 +68,17 @@ static struct dentry *dmaengine_bench_debugfs;
 /* One run at a time: channels, memory and CPUs are the system's. */
 static DEFINE_MUTEX(dmaengine_bench_lock);
 
-static const char *const dmaengine_bench_prep_names[DMAENGINE_BENCH_NR_MODES] = {
-	[DMAENGINE_BENCH_MODE_MEMCPY] = "prep_memcpy",
-	[DMAENGINE_BENCH_MODE_MEMCPY_SG] = "prep_memcpy_sg",
-	[DMAENGINE_BENCH_MODE_CPU] = "cpu",
-	[DMAENGINE_BENCH_MODE_MEMCPY_VEC] = "prep_memcpy_vec",
-};
+/* prep modes that need an API, and a capability, beyond DMA_MEMCPY */
+static u32 dmaengine_bench_batch_modes(void)
+{
+	u32 modes = 0;
+	unsigned int m;
 
-/**
- * struct dmaengine_bench_batch_api - a prep mode that needs an API stock
- *	kernels lack
- * @mode: the prep mode
- * @have_api: this kernel has the API (decided at build time)
- * @cap: the capability a channel needs, when the kernel has the API
- * @cap_name: its name
- * @call: the call, as a message names it
- */
-struct dmaengine_bench_batch_api {
-	unsigned int mode;
-	bool have_api;
-	enum dma_transaction_type cap;
-	const char *cap_name;
-	const char *call;
-};
-
-static const struct dmaengine_bench_batch_api dmaengine_bench_batch_apis[] = {
-	{
-		.mode = DMAENGINE_BENCH_MODE_MEMCPY_SG,
-#ifdef HAVE_DMA_MEMCPY_SG
-		.have_api = true,
-		.cap = DMA_MEMCPY_SG,
-#endif
-		.cap_name = "DMA_MEMCPY_SG",
-		.call = "dmaengine_prep_dma_memcpy_sg() (removed from mainline in 6.0)",
-	},
-	{
-		.mode = DMAENGINE_BENCH_MODE_MEMCPY_VEC,
-#ifdef HAVE_DMA_MEMCPY_VEC
-		.have_api = true,
-		.cap = DMA_MEMCPY_VEC,
-#endif
-		.cap_name = "DMA_MEMCPY_VEC",
-		.call = "dmaengine_prep_dma_memcpy_vec() (not in mainline)",
-	},
-};
-
-/* prep modes that need a capability beyond DMA_MEMCPY */
-#define DMAENGINE_BENCH_BATCH_MODES	(DMAENGINE_BENCH_PREP_MEMCPY_SG | \
-					 DMAENGINE_BENCH_PREP_MEMCPY_VEC)
+	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++)
+		if (dmaengine_bench_forms[m].api)
+			modes |= BIT(m);
+	return modes;
+}
 
 static bool dmaengine_bench_string_ok(const char *s, const char *field)
 {
@@ -274,19 +237,12 @@ static void dmaengine_bench_release_channels(struct dmaengine_bench_run *run)
 /* The capabilities the prep modes of @modes need of a channel. */
 static void dmaengine_bench_caps(u32 modes, dma_cap_mask_t *mask)
 {
-	unsigned int i;
+	unsigned int m;
 
 	dma_cap_zero(*mask);
-	/* the cpu mode copies the folios of memcpy channels */
-	if (modes & ~DMAENGINE_BENCH_BATCH_MODES)
-		dma_cap_set(DMA_MEMCPY, *mask);
-	for (i = 0; i < ARRAY_SIZE(dmaengine_bench_batch_apis); i++) {
-		const struct dmaengine_bench_batch_api *api =
-			&dmaengine_bench_batch_apis[i];
-
-		if (api->have_api && modes & BIT(api->mode))
-			dma_cap_set(api->cap, *mask);
-	}
+	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++)
+		if (dmaengine_bench_forms[m].have_api && modes & BIT(m))
+			dma_cap_set(dmaengine_bench_forms[m].cap, *mask);
 }
 
 /* Up to ->channels channels with the capabilities @modes need. */
@@ -320,12 +276,19 @@ static bool dmaengine_bench_enough_channels(const struct dmaengine_bench_run *ru
 static int dmaengine_bench_no_channels(struct dmaengine_bench_run *run,
 				       struct dmaengine_benchmark *p)
 {
-	bool sg = run->modes & DMAENGINE_BENCH_PREP_MEMCPY_SG;
-	bool vec = run->modes & DMAENGINE_BENCH_PREP_MEMCPY_VEC;
+	char caps[64] = "";
+	unsigned int m;
 
-	mb_refuse_err("found %u %s%s%s channels%s%s%s%s, channels asks for %u\n",
-		      run->nr, sg || !vec ? (sg ? "DMA_MEMCPY_SG" : "DMA_MEMCPY") : "",
-		      sg && vec ? " and " : "", vec ? "DMA_MEMCPY_VEC" : "",
+	/* the capabilities asked beyond DMA_MEMCPY, or DMA_MEMCPY */
+	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++) {
+		if (!(run->modes & BIT(m)) || !dmaengine_bench_forms[m].api)
+			continue;
+		if (caps[0])
+			strlcat(caps, " and ", sizeof(caps));
+		strlcat(caps, dmaengine_bench_forms[m].cap_name, sizeof(caps));
+	}
+	mb_refuse_err("found %u %s channels%s%s%s%s, channels asks for %u\n",
+		      run->nr, caps[0] ? caps : "DMA_MEMCPY",
 		      p->channel[0] ? " named " : "", p->channel,
 		      p->device[0] ? " on device " : "", p->device,
 		      p->channels);
@@ -342,12 +305,13 @@ static int dmaengine_bench_no_channels(struct dmaengine_bench_run *run,
 static int dmaengine_bench_acquire(struct dmaengine_bench_run *run,
 				   struct dmaengine_benchmark *p)
 {
-	u32 others = run->modes & ~DMAENGINE_BENCH_BATCH_MODES;
+	u32 batch_modes = dmaengine_bench_batch_modes();
+	u32 others = run->modes & ~batch_modes;
 
 	dmaengine_bench_request_channels(run, p, run->modes);
 	if (dmaengine_bench_enough_channels(run, p))
 		return 0;
-	if (!(run->modes & DMAENGINE_BENCH_BATCH_MODES))
+	if (!(run->modes & batch_modes))
 		return dmaengine_bench_no_channels(run, p);
 
 	dmaengine_bench_release_channels(run);
@@ -361,19 +325,16 @@ static int dmaengine_bench_acquire(struct dmaengine_bench_run *run,
 /* A mode asked for but missing: left out with SKIP_MISSING, else fatal. */
 static int dmaengine_bench_missing(struct dmaengine_bench_run *run,
 				   struct dmaengine_benchmark *p,
-				   const struct dmaengine_bench_batch_api *api,
-				   u32 error)
+				   unsigned int mode, u32 error)
 {
-	unsigned int mode = api->mode;
-
 	if (p->flags & DMAENGINE_BENCH_F_SKIP_MISSING &&
 	    run->modes & ~BIT(mode)) {
 		run->modes &= ~BIT(mode);
 		p->results[mode].missing = error;
-		pr_info("%s left out: %s %s\n", dmaengine_bench_prep_names[mode],
+		pr_info("%s left out: %s %s\n", dmaengine_bench_forms[mode].name,
 			error == DMAENGINE_BENCH_ERR_NO_API ?
 			"this kernel has no" : "a channel lacks",
-			api->cap_name);
+			dmaengine_bench_forms[mode].cap_name);
 		return 0;
 	}
 	p->error = error;
@@ -388,20 +349,18 @@ static int dmaengine_bench_missing(struct dmaengine_bench_run *run,
 static int dmaengine_bench_check_apis(struct dmaengine_bench_run *run,
 				      struct dmaengine_benchmark *p)
 {
-	unsigned int i;
+	unsigned int m;
 	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(dmaengine_bench_batch_apis); i++) {
-		const struct dmaengine_bench_batch_api *api =
-			&dmaengine_bench_batch_apis[i];
+	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++) {
+		const struct dmaengine_bench_form *f = &dmaengine_bench_forms[m];
 
-		if (!(run->modes & BIT(api->mode)) || api->have_api)
+		if (!(run->modes & BIT(m)) || f->have_api)
 			continue;
 		if (!(p->flags & DMAENGINE_BENCH_F_SKIP_MISSING))
 			mb_refuse_err("%s: this kernel has no %s; see kernel/patches/\n",
-				      dmaengine_bench_prep_names[api->mode],
-				      api->call);
-		ret = dmaengine_bench_missing(run, p, api,
+				      f->name, f->api);
+		ret = dmaengine_bench_missing(run, p, m,
 					      DMAENGINE_BENCH_ERR_NO_API);
 		if (ret)
 			return ret;
@@ -415,25 +374,26 @@ static bool dmaengine_bench_has_cap(const struct dmaengine_bench_chan *c,
 	return dma_has_cap(t, c->chan->device->cap_mask);
 }
 
-/* Every channel has the capability of a batch mode that is to run. */
+/* Every channel has the capability of a mode that is to run. */
 static int dmaengine_bench_check_cap(struct dmaengine_bench_run *run,
 				     struct dmaengine_benchmark *p,
-				     const struct dmaengine_bench_batch_api *api)
+				     unsigned int mode)
 {
+	const struct dmaengine_bench_form *f = &dmaengine_bench_forms[mode];
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < run->nr && run->modes & BIT(api->mode); i++) {
+	for (i = 0; i < run->nr && run->modes & BIT(mode); i++) {
 		struct dmaengine_bench_chan *c = &run->chans[i];
 
-		if (api->have_api && dmaengine_bench_has_cap(c, api->cap))
+		if (f->have_api && dmaengine_bench_has_cap(c, f->cap))
 			continue;
 		if (!(p->flags & DMAENGINE_BENCH_F_SKIP_MISSING))
 			mb_refuse_err("%s: %s (%s) has no %s capability\n",
-				      dmaengine_bench_prep_names[api->mode],
-				      c->name, c->dev_name, api->cap_name);
+				      f->name, c->name, c->dev_name,
+				      f->cap_name);
 		p->error_channel = i;
-		ret = dmaengine_bench_missing(run, p, api,
+		ret = dmaengine_bench_missing(run, p, mode,
 					      DMAENGINE_BENCH_ERR_NO_CAP);
 		if (ret)
 			return ret;
@@ -453,9 +413,8 @@ static int dmaengine_bench_check_channels(struct dmaengine_bench_run *run,
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(dmaengine_bench_batch_apis); i++) {
-		ret = dmaengine_bench_check_cap(run, p,
-						&dmaengine_bench_batch_apis[i]);
+	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
+		ret = dmaengine_bench_check_cap(run, p, i);
 		if (ret)
 			return ret;
 	}
@@ -1077,8 +1036,8 @@ static long dmaengine_bench_ioctl(struct file *file, unsigned int cmd,
 
 	if (ret)
 		pr_debug("%s failed: error %u, channel %u, run %u\n",
-			 dmaengine_bench_prep_names[p->error_prep_mode %
-						    DMAENGINE_BENCH_NR_MODES],
+			 dmaengine_bench_forms[p->error_prep_mode %
+					       DMAENGINE_BENCH_NR_MODES].name,
 			 p->error, p->error_channel, p->error_run);
 
 	/* even a failed run reports why, and where */

@@ -246,6 +246,66 @@ struct dmaengine_bench_run {
 	struct completion run_done;
 };
 
+/**
+ * struct dmaengine_bench_piece - what one per-segment descriptor copies
+ * @dst: destination DMA address
+ * @src: source DMA address
+ * @len: bytes
+ */
+struct dmaengine_bench_piece {
+	dma_addr_t dst;
+	dma_addr_t src;
+	size_t len;
+};
+
+/**
+ * struct dmaengine_bench_form - a prep form: how a batch of mapped source
+ *	and destination tables becomes descriptors
+ * @name: the form's name, as the log and the tool say it ("prep_memcpy")
+ * @call: its prep call, as a message names it
+ * @have_api: this kernel has the form's prep API (decided at build time)
+ * @cap: the capability a channel needs for it, when the kernel has the API
+ * @cap_name: its name
+ * @api: the API beyond DMA_MEMCPY's that the form needs, as a message
+ *	names it where the kernel lacks it; NULL: every memcpy channel can
+ * @vecs: a batch needs dma_vec arrays of its tables
+ * @batch: prepare and submit a batch's descriptors, one prep at a time
+ *	(dmaengine_bench_prep_submit()); NULL: the CPU copies the batch
+ * @prep: one prep call, for @piece (per-segment) or for the whole batch
+ *
+ * dmaengine_bench_forms[] has one per DMAENGINE_BENCH_MODE_*.
+ */
+struct dmaengine_bench_form {
+	const char *name;
+	const char *call;
+	bool have_api;
+	enum dma_transaction_type cap;
+	const char *cap_name;
+	const char *api;
+	bool vecs;
+	int (*batch)(struct dmaengine_bench_chan *c,
+		     struct dmaengine_bench_slot *s);
+	struct dma_async_tx_descriptor *
+		(*prep)(struct dmaengine_bench_chan *c,
+			struct dmaengine_bench_slot *s,
+			const struct dmaengine_bench_piece *piece,
+			unsigned long flags);
+};
+
+extern const struct dmaengine_bench_form
+	dmaengine_bench_forms[DMAENGINE_BENCH_NR_MODES];
+
+/* Whether a form of @modes (DMAENGINE_BENCH_PREP_* bits) takes dma_vecs. */
+static inline bool dmaengine_bench_modes_need_vecs(u32 modes)
+{
+	unsigned int m;
+
+	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++)
+		if (modes & BIT(m) && dmaengine_bench_forms[m].vecs)
+			return true;
+	return false;
+}
+
 int dmaengine_bench_chan_setup(struct dmaengine_bench_chan *c);
 void dmaengine_bench_chan_teardown(struct dmaengine_bench_chan *c);
 int dmaengine_bench_chan_thread(void *data);

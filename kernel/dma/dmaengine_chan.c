@@ -220,7 +220,7 @@ static int dmaengine_bench_slots_alloc(struct dmaengine_bench_chan *c)
 		if (!s->cookies)
 			return -ENOMEM;
 #ifdef HAVE_DMA_MEMCPY_VEC
-		if (!(c->run->modes & DMAENGINE_BENCH_PREP_MEMCPY_VEC))
+		if (!dmaengine_bench_modes_need_vecs(c->run->modes))
 			continue;
 		s->src_vecs = kvcalloc(c->max_ents, sizeof(*s->src_vecs),
 				       GFP_KERNEL);
@@ -617,54 +617,6 @@ static int dmaengine_bench_submit(struct dmaengine_bench_chan *c,
 	return 0;
 }
 
-/* The prep call of each DMA prep mode, as the kernel log names it. */
-static const char *const dmaengine_bench_calls[DMAENGINE_BENCH_NR_MODES] = {
-	[DMAENGINE_BENCH_MODE_MEMCPY] = "prep_dma_memcpy",
-	[DMAENGINE_BENCH_MODE_MEMCPY_SG] = "prep_dma_memcpy_sg",
-	[DMAENGINE_BENCH_MODE_MEMCPY_VEC] = "prep_dma_memcpy_vec",
-};
-
-/*
- * One prep call, timed: for a piece (@len) in per-segment mode, for the
- * whole batch in the others. A kernel without a mode's API never gets
- * here: the ioctl refuses the mode before any channel is touched.
- */
-static struct dma_async_tx_descriptor *
-dmaengine_bench_prep_call(struct dmaengine_bench_chan *c,
-			  struct dmaengine_bench_slot *s, dma_addr_t dst,
-			  dma_addr_t src, size_t len, unsigned long flags)
-{
-	struct dma_async_tx_descriptor *tx = NULL;
-	ktime_t t0 = ktime_get();
-
-	switch (c->run->prep) {
-	case DMAENGINE_BENCH_MODE_MEMCPY:
-		tx = dmaengine_prep_dma_memcpy(c->chan, dst, src, len, flags);
-		break;
-#ifdef HAVE_DMA_MEMCPY_SG
-	case DMAENGINE_BENCH_MODE_MEMCPY_SG:
-		tx = dmaengine_prep_dma_memcpy_sg(c->chan,
-						  s->set->dst_sgt.sgl,
-						  s->set->dst_sgt.nents,
-						  s->set->src_sgt.sgl,
-						  s->set->src_sgt.nents, flags);
-		break;
-#endif
-#ifdef HAVE_DMA_MEMCPY_VEC
-	case DMAENGINE_BENCH_MODE_MEMCPY_VEC:
-		tx = dmaengine_prep_dma_memcpy_vec(c->chan, s->dst_vecs,
-						   s->set->dst_sgt.nents,
-						   s->src_vecs,
-						   s->set->src_sgt.nents, flags);
-		break;
-#endif
-	default:
-		break;
-	}
-	c->fig.prep_ns += dmaengine_bench_elapsed(t0);
-	return tx;
-}
-
 #ifdef HAVE_DMA_MEMCPY_VEC
 static void dmaengine_bench_table_to_vecs(const struct sg_table *sgt,
 					  struct dma_vec *v)
@@ -680,39 +632,38 @@ static void dmaengine_bench_table_to_vecs(const struct sg_table *sgt,
 #endif
 
 /*
- * memcpy_vec takes arrays of mapped segments where memcpy_sg takes the
- * tables: building them is work only this form asks of its caller, timed
- * in the prep phase and on its own.
+ * One prep call, timed: for a piece in per-segment form, for the whole
+ * batch in the others. A kernel without a form's API never gets here:
+ * the ioctl refuses the form before any channel is touched.
  */
-static void dmaengine_bench_convert(struct dmaengine_bench_chan *c,
-				    struct dmaengine_bench_slot *s)
+static struct dma_async_tx_descriptor *
+dmaengine_bench_prep_call(struct dmaengine_bench_chan *c,
+			  struct dmaengine_bench_slot *s,
+			  const struct dmaengine_bench_piece *piece,
+			  unsigned long flags)
 {
-#ifdef HAVE_DMA_MEMCPY_VEC
+	struct dma_async_tx_descriptor *tx;
 	ktime_t t0 = ktime_get();
-	u64 ns;
 
-	dmaengine_bench_table_to_vecs(&s->set->src_sgt, s->src_vecs);
-	dmaengine_bench_table_to_vecs(&s->set->dst_sgt, s->dst_vecs);
-	ns = dmaengine_bench_elapsed(t0);
-	c->fig.convert_ns += ns;
-	c->fig.prep_ns += ns;
-#endif
+	tx = dmaengine_bench_forms[c->run->prep].prep(c, s, piece, flags);
+	c->fig.prep_ns += dmaengine_bench_elapsed(t0);
+	return tx;
 }
 
 /* Prepare and submit one descriptor, waiting for room in a full pool. */
 static int dmaengine_bench_prep_submit(struct dmaengine_bench_chan *c,
 				       struct dmaengine_bench_slot *s,
-				       dma_addr_t dst, dma_addr_t src, size_t len,
+				       const struct dmaengine_bench_piece *piece,
 				       bool last)
 {
-	const char *call = dmaengine_bench_calls[c->run->prep];
+	const char *call = dmaengine_bench_forms[c->run->prep].call;
 	unsigned long flags = dmaengine_bench_flags(c, last);
 	struct dmaengine_bench_stall st = { .deadline = jiffies + c->run->timeout };
 	struct dma_async_tx_descriptor *tx;
 	int ret;
 
 	for (;;) {
-		tx = dmaengine_bench_prep_call(c, s, dst, src, len, flags);
+		tx = dmaengine_bench_prep_call(c, s, piece, flags);
 		if (tx)
 			break;
 		ret = dmaengine_bench_stall(c, call, &st);
@@ -727,7 +678,7 @@ static int dmaengine_bench_prep_submit(struct dmaengine_bench_chan *c,
 }
 
 /* Per-segment: one descriptor per piece of the mapped tables. */
-static int dmaengine_bench_batch_memcpy(struct dmaengine_bench_chan *c,
+static int dmaengine_bench_batch_pieces(struct dmaengine_bench_chan *c,
 					struct dmaengine_bench_slot *s)
 {
 	struct sg_table *st = &s->set->src_sgt, *dt = &s->set->dst_sgt;
@@ -735,23 +686,26 @@ static int dmaengine_bench_batch_memcpy(struct dmaengine_bench_chan *c,
 	unsigned int s_left = st->nents, d_left = dt->nents;
 	dma_addr_t s_addr = sg_dma_address(sg), d_addr = sg_dma_address(dg);
 	unsigned int s_len = sg_dma_len(sg), d_len = sg_dma_len(dg);
+	struct dmaengine_bench_piece piece;
 	int ret;
 
 	for (;;) {
-		size_t len = min3(s_len, d_len, c->seg.max);
-		bool last = s_len == len && s_left == 1;
+		bool last;
 
+		piece.dst = d_addr;
+		piece.src = s_addr;
+		piece.len = min3(s_len, d_len, c->seg.max);
+		last = s_len == piece.len && s_left == 1;
 		if (WARN_ON_ONCE(s->ndesc >= c->max_txs))
 			return -EOVERFLOW;
-		ret = dmaengine_bench_prep_submit(c, s, d_addr, s_addr, len,
-						  last);
+		ret = dmaengine_bench_prep_submit(c, s, &piece, last);
 		if (ret || last)
 			return ret;
 
-		s_addr += len;
-		s_len -= len;
-		d_addr += len;
-		d_len -= len;
+		s_addr += piece.len;
+		s_len -= piece.len;
+		d_addr += piece.len;
+		d_len -= piece.len;
 		if (!s_len) {
 			sg = sg_next(sg);
 			s_left--;
@@ -767,6 +721,114 @@ static int dmaengine_bench_batch_memcpy(struct dmaengine_bench_chan *c,
 		}
 	}
 }
+
+static struct dma_async_tx_descriptor *
+dmaengine_bench_prep_memcpy(struct dmaengine_bench_chan *c,
+			    struct dmaengine_bench_slot *s,
+			    const struct dmaengine_bench_piece *piece,
+			    unsigned long flags)
+{
+	return dmaengine_prep_dma_memcpy(c->chan, piece->dst, piece->src,
+					 piece->len, flags);
+}
+
+#ifdef HAVE_DMA_MEMCPY_SG
+/* One descriptor for the whole batch. */
+static int dmaengine_bench_batch_whole(struct dmaengine_bench_chan *c,
+				       struct dmaengine_bench_slot *s)
+{
+	return dmaengine_bench_prep_submit(c, s, NULL, true);
+}
+
+static struct dma_async_tx_descriptor *
+dmaengine_bench_prep_memcpy_sg(struct dmaengine_bench_chan *c,
+			       struct dmaengine_bench_slot *s,
+			       const struct dmaengine_bench_piece *piece,
+			       unsigned long flags)
+{
+	return dmaengine_prep_dma_memcpy_sg(c->chan, s->set->dst_sgt.sgl,
+					    s->set->dst_sgt.nents,
+					    s->set->src_sgt.sgl,
+					    s->set->src_sgt.nents, flags);
+}
+#endif
+
+#ifdef HAVE_DMA_MEMCPY_VEC
+static struct dma_async_tx_descriptor *
+dmaengine_bench_prep_memcpy_vec(struct dmaengine_bench_chan *c,
+				struct dmaengine_bench_slot *s,
+				const struct dmaengine_bench_piece *piece,
+				unsigned long flags)
+{
+	return dmaengine_prep_dma_memcpy_vec(c->chan, s->dst_vecs,
+					     s->set->dst_sgt.nents,
+					     s->src_vecs,
+					     s->set->src_sgt.nents, flags);
+}
+
+/*
+ * memcpy_vec takes arrays of mapped segments where memcpy_sg takes the
+ * tables: building them is work only this form asks of its caller, timed
+ * in the prep phase and on its own.
+ */
+static int dmaengine_bench_batch_vecs(struct dmaengine_bench_chan *c,
+				      struct dmaengine_bench_slot *s)
+{
+	ktime_t t0 = ktime_get();
+	u64 ns;
+
+	dmaengine_bench_table_to_vecs(&s->set->src_sgt, s->src_vecs);
+	dmaengine_bench_table_to_vecs(&s->set->dst_sgt, s->dst_vecs);
+	ns = dmaengine_bench_elapsed(t0);
+	c->fig.convert_ns += ns;
+	c->fig.prep_ns += ns;
+	return dmaengine_bench_prep_submit(c, s, NULL, true);
+}
+#endif
+
+const struct dmaengine_bench_form dmaengine_bench_forms[DMAENGINE_BENCH_NR_MODES] = {
+	[DMAENGINE_BENCH_MODE_MEMCPY] = {
+		.name = "prep_memcpy",
+		.call = "prep_dma_memcpy",
+		.have_api = true,
+		.cap = DMA_MEMCPY,
+		.cap_name = "DMA_MEMCPY",
+		.batch = dmaengine_bench_batch_pieces,
+		.prep = dmaengine_bench_prep_memcpy,
+	},
+	[DMAENGINE_BENCH_MODE_MEMCPY_SG] = {
+		.name = "prep_memcpy_sg",
+		.call = "prep_dma_memcpy_sg",
+#ifdef HAVE_DMA_MEMCPY_SG
+		.have_api = true,
+		.cap = DMA_MEMCPY_SG,
+		.batch = dmaengine_bench_batch_whole,
+		.prep = dmaengine_bench_prep_memcpy_sg,
+#endif
+		.cap_name = "DMA_MEMCPY_SG",
+		.api = "dmaengine_prep_dma_memcpy_sg() (removed from mainline in 6.0)",
+	},
+	/* the CPU copies the folios of memcpy channels */
+	[DMAENGINE_BENCH_MODE_CPU] = {
+		.name = "cpu",
+		.have_api = true,
+		.cap = DMA_MEMCPY,
+		.cap_name = "DMA_MEMCPY",
+	},
+	[DMAENGINE_BENCH_MODE_MEMCPY_VEC] = {
+		.name = "prep_memcpy_vec",
+		.call = "prep_dma_memcpy_vec",
+#ifdef HAVE_DMA_MEMCPY_VEC
+		.have_api = true,
+		.cap = DMA_MEMCPY_VEC,
+		.vecs = true,
+		.batch = dmaengine_bench_batch_vecs,
+		.prep = dmaengine_bench_prep_memcpy_vec,
+#endif
+		.cap_name = "DMA_MEMCPY_VEC",
+		.api = "dmaengine_prep_dma_memcpy_vec() (not in mainline)",
+	},
+};
 
 /* ------------------------------------------------------------------ */
 /* Batches in flight                                                    */
@@ -800,17 +862,7 @@ static int dmaengine_bench_slot_start(struct dmaengine_bench_chan *c,
 	}
 	s->busy = true;
 
-	switch (c->run->prep) {
-	case DMAENGINE_BENCH_MODE_MEMCPY_VEC:
-		dmaengine_bench_convert(c, s);
-		fallthrough;
-	case DMAENGINE_BENCH_MODE_MEMCPY_SG:
-		ret = dmaengine_bench_prep_submit(c, s, 0, 0, 0, true);
-		break;
-	default:
-		ret = dmaengine_bench_batch_memcpy(c, s);
-		break;
-	}
+	ret = dmaengine_bench_forms[c->run->prep].batch(c, s);
 	if (ret)
 		return ret;
 
@@ -1057,7 +1109,8 @@ static int dmaengine_bench_cpu_batches(struct dmaengine_bench_chan *c)
 static void dmaengine_bench_chan_run(struct dmaengine_bench_chan *c)
 {
 	struct dmaengine_bench_run *run = c->run;
-	bool map_once = run->prep != DMAENGINE_BENCH_MODE_CPU && !run->distinct;
+	bool by_cpu = !dmaengine_bench_forms[run->prep].batch;
+	bool map_once = !by_cpu && !run->distinct;
 
 	memset(&c->fig, 0, sizeof(c->fig));
 	c->error = 0;
@@ -1075,7 +1128,7 @@ static void dmaengine_bench_chan_run(struct dmaengine_bench_chan *c)
 	if (map_once && dmaengine_bench_map(c, &c->sets[0]))
 		goto out;
 
-	if (run->prep == DMAENGINE_BENCH_MODE_CPU)
+	if (by_cpu)
 		dmaengine_bench_cpu_batches(c);
 	else
 		dmaengine_bench_dma_batches(c);
