@@ -230,7 +230,7 @@ static void dmaengine_bench_release_channels(struct dmaengine_bench_run *run)
 	unsigned int i;
 
 	for (i = 0; i < run->nr; i++)
-		dma_release_channel(run->chans[i].chan);
+		dma_release_channel(run->chans[i].cl.chan);
 	run->nr = 0;
 }
 
@@ -260,7 +260,7 @@ static void dmaengine_bench_request_channels(struct dmaengine_bench_run *run,
 
 		if (!chan)
 			break;
-		run->chans[run->nr++].chan = chan;
+		run->chans[run->nr++].cl.chan = chan;
 	}
 	p->acquire_ns += ktime_to_ns(ktime_sub(ktime_get(), start));
 }
@@ -371,7 +371,7 @@ static int dmaengine_bench_check_apis(struct dmaengine_bench_run *run,
 static bool dmaengine_bench_has_cap(const struct dmaengine_bench_chan *c,
 				    enum dma_transaction_type t)
 {
-	return dma_has_cap(t, c->chan->device->cap_mask);
+	return dma_has_cap(t, c->cl.chan->device->cap_mask);
 }
 
 /* Every channel has the capability of a mode that is to run. */
@@ -390,7 +390,7 @@ static int dmaengine_bench_check_cap(struct dmaengine_bench_run *run,
 			continue;
 		if (!(p->flags & DMAENGINE_BENCH_F_SKIP_MISSING))
 			mb_refuse_err("%s: %s (%s) has no %s capability\n",
-				      f->name, c->name, c->dev_name,
+				      f->name, c->cl.name, c->cl.dev_name,
 				      f->cap_name);
 		p->error_channel = i;
 		ret = dmaengine_bench_missing(run, p, mode,
@@ -421,10 +421,10 @@ static int dmaengine_bench_check_channels(struct dmaengine_bench_run *run,
 	for (i = 0; i < run->nr; i++) {
 		struct dmaengine_bench_chan *c = &run->chans[i];
 
-		if (!c->no_order || !(p->flags & DMAENGINE_BENCH_F_POLL))
+		if (!c->cl.no_order || !(p->flags & DMAENGINE_BENCH_F_POLL))
 			continue;
 		mb_refuse_err("%s (%s) completes out of order (DMA_COMPLETION_NO_ORDER): its tx_status cannot say a batch is done; run without polling\n",
-			      c->name, c->dev_name);
+			      c->cl.name, c->cl.dev_name);
 		p->error = DMAENGINE_BENCH_ERR_POLL;
 		p->error_channel = i;
 		return -EOPNOTSUPP;
@@ -440,25 +440,25 @@ static int dmaengine_bench_node_or(int node, int fallback)
 static void dmaengine_bench_channel_info(const struct dmaengine_bench_chan *c,
 					 struct dmaengine_bench_channel *info)
 {
-	struct device *dev = c->chan->device->dev;
+	struct device *dev = c->cl.chan->device->dev;
 
 	memset(info, 0, sizeof(*info));
-	strscpy(info->name, c->name, sizeof(info->name));
-	strscpy(info->device, c->dev_name, sizeof(info->device));
+	strscpy(info->name, c->cl.name, sizeof(info->name));
+	strscpy(info->device, c->cl.dev_name, sizeof(info->device));
 	if (dev->driver)
 		strscpy(info->driver, dev->driver->name, sizeof(info->driver));
 	info->node = dev_to_node(dev);
 	info->src_node = c->src_node;
 	info->dst_node = c->dst_node;
-	info->max_seg_size = dma_get_max_seg_size(c->dma_dev);
-	info->copy_align = c->chan->device->copy_align;
+	info->max_seg_size = dma_get_max_seg_size(c->cl.dma_dev);
+	info->copy_align = c->cl.chan->device->copy_align;
 #ifdef HAVE_DMA_MEMCPY_SG
 	info->has_memcpy_sg = dmaengine_bench_has_cap(c, DMA_MEMCPY_SG);
 #endif
 #ifdef HAVE_DMA_MEMCPY_VEC
 	info->has_memcpy_vec = dmaengine_bench_has_cap(c, DMA_MEMCPY_VEC);
 #endif
-	info->no_order = c->no_order;
+	info->no_order = c->cl.no_order;
 }
 
 static int dmaengine_bench_copy_channels(const struct dmaengine_bench_run *run,
@@ -491,14 +491,11 @@ static void dmaengine_bench_init_channels(struct dmaengine_bench_run *run,
 
 		c->run = run;
 		c->index = i;
-		/* the provider may go away during the run, and its names */
-		strscpy(c->name, dma_chan_name(c->chan), sizeof(c->name));
-		strscpy(c->dev_name, dev_name(c->chan->device->dev),
-			sizeof(c->dev_name));
-		c->no_order = dmaengine_bench_has_cap(c,
-						      DMA_COMPLETION_NO_ORDER);
-		c->dma_dev = dmaengine_get_dma_device(c->chan);
-		node = dev_to_node(c->dma_dev);
+		dmaengine_client_chan_init(&c->cl, c->cl.chan);
+		c->cl.poll = p->flags & DMAENGINE_BENCH_F_POLL;
+		c->cl.timeout = run->timeout;
+		c->cl.abort = &run->abort;
+		node = dev_to_node(c->cl.dma_dev);
 		c->src_node = dmaengine_bench_node_or(p->src_node, node);
 		c->dst_node = dmaengine_bench_node_or(p->dst_node, node);
 	}
@@ -522,7 +519,7 @@ static int dmaengine_bench_start_channels(struct dmaengine_bench_run *run,
 			goto fail;
 
 		c->task = kthread_create_on_node(dmaengine_bench_chan_thread, c,
-						 dev_to_node(c->dma_dev),
+						 dev_to_node(c->cl.dma_dev),
 						 "dmaengine-bench/%u", i);
 		if (IS_ERR(c->task)) {
 			ret = PTR_ERR(c->task);
@@ -537,7 +534,7 @@ static int dmaengine_bench_start_channels(struct dmaengine_bench_run *run,
 	return 0;
 
 fail:
-	p->error = run->chans[i].error ?: DMAENGINE_BENCH_ERR_NOMEM;
+	p->error = run->chans[i].cl.error ?: DMAENGINE_BENCH_ERR_NOMEM;
 	p->error_channel = i;
 	return ret;
 }
@@ -554,7 +551,7 @@ static void dmaengine_bench_stop_channels(struct dmaengine_bench_run *run)
 			put_task_struct(c->task);
 		}
 		/* nothing may be left queued on memory about to be freed */
-		dmaengine_terminate_sync(c->chan);
+		dmaengine_terminate_sync(c->cl.chan);
 		dmaengine_bench_chan_teardown(c);
 	}
 }
@@ -599,12 +596,12 @@ static int dmaengine_bench_run_once(struct dmaengine_bench_run *run,
 	for (i = 0; i < run->nr; i++) {
 		const struct dmaengine_bench_chan *c = &run->chans[i];
 
-		if (c->error) {
-			p->error = c->error;
+		if (c->cl.error) {
+			p->error = c->cl.error;
 			p->error_channel = i;
 			p->error_run = run_nr;
 			p->error_prep_mode = prep;
-			return c->err;
+			return c->cl.err;
 		}
 	}
 	return 0;
@@ -616,7 +613,7 @@ static void dmaengine_bench_collect(const struct dmaengine_bench_run *run,
 				    struct dmaengine_bench_result *res,
 				    unsigned int r)
 {
-	ktime_t start = run->chans[0].fig.start, end = run->chans[0].fig.end;
+	ktime_t start = run->chans[0].cl.fig.start, end = run->chans[0].cl.fig.end;
 	u64 run_ns;
 	unsigned int i;
 
@@ -629,7 +626,7 @@ static void dmaengine_bench_collect(const struct dmaengine_bench_run *run,
 		v[i][r] = 0;
 
 	for (i = 0; i < run->nr; i++) {
-		const struct dmaengine_bench_figures *f = &run->chans[i].fig;
+		const struct dmaengine_bench_figures *f = &run->chans[i].cl.fig;
 
 		start = ktime_before(f->start, start) ? f->start : start;
 		end = ktime_after(f->end, end) ? f->end : end;
@@ -662,16 +659,16 @@ static int dmaengine_bench_copy_samples(const struct dmaengine_bench_run *run,
 	size_t stride = p->sample_size ?: DMAENGINE_BENCH_SAMPLE_SIZE_VER1;
 	size_t len = min(stride, sizeof(struct dmaengine_bench_sample));
 	void __user *usamples = u64_to_user_ptr(p->samples_ptr);
-	ktime_t start = run->chans[0].fig.start;
+	ktime_t start = run->chans[0].cl.fig.start;
 	struct dmaengine_bench_sample s;
 	unsigned int i;
 
 	for (i = 0; i < run->nr; i++)
-		if (ktime_before(run->chans[i].fig.start, start))
-			start = run->chans[i].fig.start;
+		if (ktime_before(run->chans[i].cl.fig.start, start))
+			start = run->chans[i].cl.fig.start;
 
 	for (i = 0; i < run->nr && p->samples_written < p->samples_len; i++) {
-		const struct dmaengine_bench_figures *f = &run->chans[i].fig;
+		const struct dmaengine_bench_figures *f = &run->chans[i].cl.fig;
 
 		memset(&s, 0, sizeof(s));
 		s.prep_mode = prep;
@@ -779,26 +776,20 @@ static int dmaengine_bench_runs(struct dmaengine_bench_run *run,
 
 /*
  * A provider is about to be unbound from one of the run's DMA devices: the
- * channels stay allocated (the dmaengine core keeps a device that has a
- * device_release), but the run must end.
+ * channels stay allocated, but the run must end.
  */
-static int dmaengine_bench_bus_event(struct notifier_block *nb,
-				     unsigned long action, void *data)
+static void dmaengine_bench_unbind(struct dmaengine_client_watch *w,
+				   struct device *dev)
 {
-	struct dmaengine_bench_bus_watch *w =
-		container_of(nb, struct dmaengine_bench_bus_watch, nb);
-	struct dmaengine_bench_run *run = w->run;
-	struct device *dev = data;
+	struct dmaengine_bench_run *run =
+		container_of(w, struct dmaengine_bench_run, watch);
 	unsigned int i;
 
-	if (action != BUS_NOTIFY_UNBIND_DRIVER &&
-	    action != BUS_NOTIFY_DEL_DEVICE)
-		return NOTIFY_DONE;
 	for (i = 0; i < run->nr; i++) {
-		if (run->chans[i].chan->device->dev != dev)
+		if (run->chans[i].cl.chan->device->dev != dev)
 			continue;
 		pr_err("%s: its provider %s is being unbound: ending the run\n",
-		       run->chans[i].name, run->chans[i].dev_name);
+		       run->chans[i].cl.name, run->chans[i].cl.dev_name);
 		if (!READ_ONCE(run->unbound))
 			WRITE_ONCE(run->unbound_channel, i);
 		WRITE_ONCE(run->unbound, true);
@@ -812,65 +803,33 @@ static int dmaengine_bench_bus_event(struct notifier_block *nb,
 						 run->timeout +
 						 DMAENGINE_BENCH_QUIESCE_SLACK))
 			pr_warn("%s: the run did not end within %u ms of the unbind\n",
-				run->chans[i].name,
+				run->chans[i].cl.name,
 				jiffies_to_msecs(run->timeout +
 						 DMAENGINE_BENCH_QUIESCE_SLACK));
 		break;
 	}
-	return NOTIFY_DONE;
-}
-
-static void dmaengine_bench_unwatch(struct dmaengine_bench_run *run)
-{
-	unsigned int i;
-
-	for (i = 0; i < run->nr_watches; i++) {
-		struct dmaengine_bench_bus_watch *w = &run->watches[i];
-
-		bus_unregister_notifier(w->dev->bus, &w->nb);
-		put_device(w->dev);
-	}
-	run->nr_watches = 0;
-	kfree(run->watches);
-	run->watches = NULL;
 }
 
 /* Watch the bus of every DMA device the run uses, once each. */
 static int dmaengine_bench_watch(struct dmaengine_bench_run *run)
 {
-	unsigned int i, j;
+	unsigned int i;
 	int ret;
 
-	run->watches = kcalloc(run->nr, sizeof(*run->watches), GFP_KERNEL);
-	if (!run->watches)
-		return -ENOMEM;
-	for (i = 0; i < run->nr; i++) {
-		struct dmaengine_bench_bus_watch *w =
-			&run->watches[run->nr_watches];
-		struct device *dev = run->chans[i].chan->device->dev;
-
-		for (j = 0; j < run->nr_watches; j++)
-			if (run->watches[j].dev->bus == dev->bus)
-				break;
-		if (!dev->bus || j < run->nr_watches)
-			continue;
-		w->dev = get_device(dev);
-		w->run = run;
-		w->nb.notifier_call = dmaengine_bench_bus_event;
-		ret = bus_register_notifier(dev->bus, &w->nb);
-		if (ret) {
-			put_device(dev);
-			/*
-			 * a notifier waiting on the run would block
-			 * dmaengine_bench_unwatch()
-			 */
-			complete_all(&run->quiesced);
-			dmaengine_bench_unwatch(run);
-			return ret;
-		}
-		run->nr_watches++;
+	ret = dmaengine_client_watch_start(&run->watch, run->nr,
+					   dmaengine_bench_unbind);
+	for (i = 0; i < run->nr && !ret; i++)
+		ret = dmaengine_client_watch_add(&run->watch,
+						 run->chans[i].cl.chan->device->dev);
+	if (ret) {
+		/*
+		 * a notifier waiting on the run would block
+		 * dmaengine_client_watch_stop()
+		 */
+		complete_all(&run->quiesced);
+		dmaengine_client_watch_stop(&run->watch);
 	}
-	return 0;
+	return ret;
 }
 
 static void dmaengine_bench_run_free(struct dmaengine_bench_run *run)
@@ -970,7 +929,7 @@ unwatch:
 	}
 	/* nothing of the run is left on the devices: an unbind may go on */
 	complete_all(&run->quiesced);
-	dmaengine_bench_unwatch(run);
+	dmaengine_client_watch_stop(&run->watch);
 release:
 	dmaengine_bench_release_channels(run);
 free:
