@@ -33,6 +33,7 @@
 #include <linux/uaccess.h>
 
 #include "dmaengine_bench.h"
+#include "migrate_offload.h"
 
 /* beyond a batch's timeout, what an unbind waits for the run to end */
 #define DMAENGINE_BENCH_QUIESCE_SLACK		(5 * HZ)
@@ -78,15 +79,6 @@ static u32 dmaengine_bench_batch_modes(void)
 		if (dmaengine_bench_forms[m].api)
 			modes |= BIT(m);
 	return modes;
-}
-
-static bool dmaengine_bench_string_ok(const char *s, const char *field)
-{
-	if (strnlen(s, DMAENGINE_BENCH_NAME_LEN) < DMAENGINE_BENCH_NAME_LEN)
-		return true;
-	mb_refuse_err("invalid %s: not NUL-terminated within %d bytes\n", field,
-		      DMAENGINE_BENCH_NAME_LEN);
-	return false;
 }
 
 static bool dmaengine_bench_node_ok(int node, const char *field)
@@ -181,8 +173,8 @@ static int dmaengine_bench_validate(struct dmaengine_benchmark *p, u32 usize)
 		return -EINVAL;
 	if (!dmaengine_bench_node_ok(p->src_node, "src_node") ||
 	    !dmaengine_bench_node_ok(p->dst_node, "dst_node") ||
-	    !dmaengine_bench_string_ok(p->channel, "channel") ||
-	    !dmaengine_bench_string_ok(p->device, "device") ||
+	    !dmaengine_client_name_ok(p->channel, "channel") ||
+	    !dmaengine_client_name_ok(p->device, "device") ||
 	    !dmaengine_bench_zero(&p->reserved0, sizeof(p->reserved0),
 				  "reserved0") ||
 	    !dmaengine_bench_zero(&p->reserved1, sizeof(p->reserved1),
@@ -214,17 +206,6 @@ static int dmaengine_bench_check_memory(const struct dmaengine_benchmark *p,
 					  p->channels);
 }
 
-static bool dmaengine_bench_filter(struct dma_chan *chan, void *param)
-{
-	const struct dmaengine_benchmark *p = param;
-
-	if (p->channel[0] && strcmp(dma_chan_name(chan), p->channel))
-		return false;
-	if (p->device[0] && strcmp(dev_name(chan->device->dev), p->device))
-		return false;
-	return true;
-}
-
 static void dmaengine_bench_release_channels(struct dmaengine_bench_run *run)
 {
 	unsigned int i;
@@ -250,13 +231,18 @@ static void dmaengine_bench_request_channels(struct dmaengine_bench_run *run,
 					     struct dmaengine_benchmark *p,
 					     u32 modes)
 {
+	struct dmaengine_client_match match = {
+		.channel = p->channel,
+		.device = p->device,
+	};
 	dma_cap_mask_t mask;
 	ktime_t start = ktime_get();
 
 	dmaengine_bench_caps(modes, &mask);
 	while (run->nr < p->channels) {
 		struct dma_chan *chan =
-			dma_request_channel(mask, dmaengine_bench_filter, p);
+			dma_request_channel(mask, dmaengine_client_filter,
+					    &match);
 
 		if (!chan)
 			break;
@@ -964,8 +950,13 @@ static long dmaengine_bench_ioctl(struct file *file, unsigned int cmd,
 	int ret;
 
 	/* the number's size field is the first version's: match the rest */
-	if (_IOC_TYPE(cmd) != _IOC_TYPE(DMAENGINE_BENCHMARK) ||
-	    _IOC_NR(cmd) != _IOC_NR(DMAENGINE_BENCHMARK))
+	if (_IOC_TYPE(cmd) != _IOC_TYPE(DMAENGINE_BENCHMARK))
+		return -ENOTTY;
+	if (_IOC_NR(cmd) == _IOC_NR(DMA_MIGRATE_OFFLOAD)) {
+		ret = map_benchmark_capable();
+		return ret ?: dmaengine_migrate_ioctl(file, (void __user *)arg);
+	}
+	if (_IOC_NR(cmd) != _IOC_NR(DMAENGINE_BENCHMARK))
 		return -ENOTTY;
 	ret = map_benchmark_capable();
 	if (ret)
@@ -1007,9 +998,21 @@ out:
 	return ret;
 }
 
+/* The file that started a migration copy offload stops it when closed. */
+static int dmaengine_bench_release(struct inode *inode, struct file *file)
+{
+	dmaengine_migrate_release(file);
+	return 0;
+}
+
+/*
+ * An open file holds the module: a started migration offload, which only
+ * an open file has, keeps it loaded until STOP or the file's release.
+ */
 static const struct file_operations dmaengine_bench_fops = {
 	.owner		= THIS_MODULE,
 	.open		= simple_open,
+	.release	= dmaengine_bench_release,
 	.unlocked_ioctl	= dmaengine_bench_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 };

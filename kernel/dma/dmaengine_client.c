@@ -34,6 +34,7 @@
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "dmaengine_client.h"
 
@@ -62,6 +63,28 @@ static bool dmaengine_client_aborted(const struct dmaengine_client_chan *c)
 /* ------------------------------------------------------------------ */
 /* The channel                                                          */
 /* ------------------------------------------------------------------ */
+
+/* dma_request_channel()'s filter, @param a struct dmaengine_client_match */
+bool dmaengine_client_filter(struct dma_chan *chan, void *param)
+{
+	const struct dmaengine_client_match *m = param;
+
+	if (m->channel[0] && strcmp(dma_chan_name(chan), m->channel))
+		return false;
+	if (m->device[0] && strcmp(dev_name(chan->device->dev), m->device))
+		return false;
+	return true;
+}
+
+/* A name field of a request: NUL-terminated within its size. */
+bool dmaengine_client_name_ok(const char *s, const char *field)
+{
+	if (strnlen(s, DMAENGINE_BENCH_NAME_LEN) < DMAENGINE_BENCH_NAME_LEN)
+		return true;
+	mb_refuse_err("invalid %s: not NUL-terminated within %d bytes\n", field,
+		      DMAENGINE_BENCH_NAME_LEN);
+	return false;
+}
 
 /**
  * dmaengine_client_chan_init - take a requested channel into the client

@@ -196,6 +196,19 @@ extern const struct dmaengine_bench_form
 
 bool dmaengine_bench_modes_need_vecs(u32 modes);
 
+/**
+ * struct dmaengine_client_match - which channels a request takes
+ * @channel: only the channel of this dma_chan_name(), empty: any
+ * @device: only channels of the DMA device of this dev_name(), empty: any
+ */
+struct dmaengine_client_match {
+	const char *channel;
+	const char *device;
+};
+
+bool dmaengine_client_filter(struct dma_chan *chan, void *param);
+bool dmaengine_client_name_ok(const char *s, const char *field);
+
 void dmaengine_client_chan_init(struct dmaengine_client_chan *c,
 				struct dma_chan *chan);
 int dmaengine_client_chan_limits(struct dmaengine_client_chan *c);
