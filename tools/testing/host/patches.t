@@ -429,9 +429,21 @@ for series in 7.3 6.12; do
 	done
 done
 
+# py_check DESC ARG...: the Python program on stdin, run with ARGs, is a
+# test named DESC that passes when it exits 0; its output is the diagnosis
+py_check() {
+	local desc=$1 rc
+	shift
+	python3 - "$@" >"$tmp/py.out" 2>&1
+	rc=$?
+	[ $rc = 0 ] || tap_diag "$tmp/py.out"
+	tap_result $rc "$desc"
+}
+
 # The API the project's module and its probes use is the same in both
-python3 - "$tmp/6.12/linux-source-6.12/include/linux/dmaengine.h" \
-	"$tmp/7.3/linux-source-7.3/include/linux/dmaengine.h" >"$tmp/api.out" 2>&1 <<'EOF'
+py_check "the memcpy_sg/memcpy_vec API is the same in the 6.12 and 7.3 series (wrappers, operations, enum)" \
+	"$tmp/6.12/linux-source-6.12/include/linux/dmaengine.h" \
+	"$tmp/7.3/linux-source-7.3/include/linux/dmaengine.h" <<'EOF'
 import re, sys
 
 def api(path):
@@ -460,18 +472,15 @@ if a["enum"] != ("DMA_MEMCPY", "DMA_MEMCPY_SG", "DMA_MEMCPY_VEC"):
     bad = 1
 sys.exit(bad)
 EOF
-rc=$?
-[ $rc = 0 ] || tap_diag "$tmp/api.out"
-tap_result $rc "the memcpy_sg/memcpy_vec API is the same in the 6.12 and 7.3 series (wrappers, operations, enum)"
 
 # The copy offload interface the migration provider (kernel/dma/) builds
 # against, as kernel/patches/v7.3-migrate's cover letter gives it
-python3 - "$tmp/7.3/linux-source-7.3/include/linux/migrate_copy_offload.h" \
-	>"$tmp/mig.out" 2>&1 <<'EOF'
+py_check "7.3: the patched migrate_copy_offload.h has struct migrator, migrate_offload_register/unregister and folio_set_content_copied as the provider uses them" \
+	"$tmp/7.3/linux-source-7.3/include/linux/migrate_copy_offload.h" <<'EOF'
 import re, sys
 
 try:
-    s = " ".join(open(sys.argv[1]).read().split())
+    s = " ".join(open(sys.argv[1]).read().replace("\\\n", " ").split())
 except OSError as e:
     print(e)
     sys.exit(1)
@@ -494,9 +503,6 @@ for w in want:
         bad = 1
 sys.exit(bad)
 EOF
-rc=$?
-[ $rc = 0 ] || tap_diag "$tmp/mig.out"
-tap_result $rc "7.3: the patched migrate_copy_offload.h has struct migrator, migrate_offload_register/unregister and folio_set_content_copied as the provider uses them"
 
 # dma-debug hears of an unmap before the address is freed: 6.12's
 # dma_unmap_page_attrs(), 7.3's dma_unmap_phys() (which
