@@ -34,7 +34,7 @@ suite_migrate() {
 	fi
 	check "migrate: benchmark loads" load_module dma_map_benchmark
 	check "migrate: soft_dma loads" sd_load
-	if ! grep -q 'HAVE_MIGRATE_COPY_OFFLOAD' "$MODDIR/probes.h" 2>/dev/null; then
+	if ! grep -Eq 'HAVE_MIGRATE_COPY_OFFLOAD(_RFC)? 1' "$MODDIR/probes.h" 2>/dev/null; then
 		klog_mark
 		check "migrate: without the hook, START fails with EOPNOTSUPP, NO_API, hook NONE" \
 			"$MIGRATE_CHECK" expect=nohook
