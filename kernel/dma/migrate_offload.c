@@ -41,13 +41,14 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+/* first: the build probes' HAVE_* come with core.h */
+#include "dmaengine_client.h"
+#include "migrate_offload.h"
+
 #if defined(HAVE_MIGRATE_COPY_OFFLOAD) || defined(HAVE_MIGRATE_COPY_OFFLOAD_RFC)
 #define DMAENGINE_MIGRATE_HAVE_HOOK
 #include <linux/migrate_copy_offload.h>
 #endif
-
-#include "dmaengine_client.h"
-#include "migrate_offload.h"
 
 static_assert(sizeof(struct dma_migrate_offload) ==
 	      DMA_MIGRATE_OFFLOAD_SIZE_VER1);
