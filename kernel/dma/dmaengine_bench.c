@@ -33,6 +33,7 @@
 #include <linux/uaccess.h>
 
 #include "dmaengine_bench.h"
+#include "migrate_offload.h"
 
 /* beyond a batch's timeout, what an unbind waits for the run to end */
 #define DMAENGINE_BENCH_QUIESCE_SLACK		(5 * HZ)
@@ -68,62 +69,16 @@ static struct dentry *dmaengine_bench_debugfs;
 /* One run at a time: channels, memory and CPUs are the system's. */
 static DEFINE_MUTEX(dmaengine_bench_lock);
 
-static const char *const dmaengine_bench_prep_names[DMAENGINE_BENCH_NR_MODES] = {
-	[DMAENGINE_BENCH_MODE_MEMCPY] = "prep_memcpy",
-	[DMAENGINE_BENCH_MODE_MEMCPY_SG] = "prep_memcpy_sg",
-	[DMAENGINE_BENCH_MODE_CPU] = "cpu",
-	[DMAENGINE_BENCH_MODE_MEMCPY_VEC] = "prep_memcpy_vec",
-};
-
-/**
- * struct dmaengine_bench_batch_api - a prep mode that needs an API stock
- *	kernels lack
- * @mode: the prep mode
- * @have_api: this kernel has the API (decided at build time)
- * @cap: the capability a channel needs, when the kernel has the API
- * @cap_name: its name
- * @call: the call, as a message names it
- */
-struct dmaengine_bench_batch_api {
-	unsigned int mode;
-	bool have_api;
-	enum dma_transaction_type cap;
-	const char *cap_name;
-	const char *call;
-};
-
-static const struct dmaengine_bench_batch_api dmaengine_bench_batch_apis[] = {
-	{
-		.mode = DMAENGINE_BENCH_MODE_MEMCPY_SG,
-#ifdef HAVE_DMA_MEMCPY_SG
-		.have_api = true,
-		.cap = DMA_MEMCPY_SG,
-#endif
-		.cap_name = "DMA_MEMCPY_SG",
-		.call = "dmaengine_prep_dma_memcpy_sg() (removed from mainline in 6.0)",
-	},
-	{
-		.mode = DMAENGINE_BENCH_MODE_MEMCPY_VEC,
-#ifdef HAVE_DMA_MEMCPY_VEC
-		.have_api = true,
-		.cap = DMA_MEMCPY_VEC,
-#endif
-		.cap_name = "DMA_MEMCPY_VEC",
-		.call = "dmaengine_prep_dma_memcpy_vec() (not in mainline)",
-	},
-};
-
-/* prep modes that need a capability beyond DMA_MEMCPY */
-#define DMAENGINE_BENCH_BATCH_MODES	(DMAENGINE_BENCH_PREP_MEMCPY_SG | \
-					 DMAENGINE_BENCH_PREP_MEMCPY_VEC)
-
-static bool dmaengine_bench_string_ok(const char *s, const char *field)
+/* prep modes that need an API, and a capability, beyond DMA_MEMCPY */
+static u32 dmaengine_bench_batch_modes(void)
 {
-	if (strnlen(s, DMAENGINE_BENCH_NAME_LEN) < DMAENGINE_BENCH_NAME_LEN)
-		return true;
-	mb_refuse_err("invalid %s: not NUL-terminated within %d bytes\n", field,
-		      DMAENGINE_BENCH_NAME_LEN);
-	return false;
+	u32 modes = 0;
+	unsigned int m;
+
+	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++)
+		if (dmaengine_bench_forms[m].api)
+			modes |= BIT(m);
+	return modes;
 }
 
 static bool dmaengine_bench_node_ok(int node, const char *field)
@@ -218,8 +173,8 @@ static int dmaengine_bench_validate(struct dmaengine_benchmark *p, u32 usize)
 		return -EINVAL;
 	if (!dmaengine_bench_node_ok(p->src_node, "src_node") ||
 	    !dmaengine_bench_node_ok(p->dst_node, "dst_node") ||
-	    !dmaengine_bench_string_ok(p->channel, "channel") ||
-	    !dmaengine_bench_string_ok(p->device, "device") ||
+	    !dmaengine_client_name_ok(p->channel, "channel") ||
+	    !dmaengine_client_name_ok(p->device, "device") ||
 	    !dmaengine_bench_zero(&p->reserved0, sizeof(p->reserved0),
 				  "reserved0") ||
 	    !dmaengine_bench_zero(&p->reserved1, sizeof(p->reserved1),
@@ -251,42 +206,24 @@ static int dmaengine_bench_check_memory(const struct dmaengine_benchmark *p,
 					  p->channels);
 }
 
-static bool dmaengine_bench_filter(struct dma_chan *chan, void *param)
-{
-	const struct dmaengine_benchmark *p = param;
-
-	if (p->channel[0] && strcmp(dma_chan_name(chan), p->channel))
-		return false;
-	if (p->device[0] && strcmp(dev_name(chan->device->dev), p->device))
-		return false;
-	return true;
-}
-
 static void dmaengine_bench_release_channels(struct dmaengine_bench_run *run)
 {
 	unsigned int i;
 
 	for (i = 0; i < run->nr; i++)
-		dma_release_channel(run->chans[i].chan);
+		dma_release_channel(run->chans[i].cl.chan);
 	run->nr = 0;
 }
 
 /* The capabilities the prep modes of @modes need of a channel. */
 static void dmaengine_bench_caps(u32 modes, dma_cap_mask_t *mask)
 {
-	unsigned int i;
+	unsigned int m;
 
 	dma_cap_zero(*mask);
-	/* the cpu mode copies the folios of memcpy channels */
-	if (modes & ~DMAENGINE_BENCH_BATCH_MODES)
-		dma_cap_set(DMA_MEMCPY, *mask);
-	for (i = 0; i < ARRAY_SIZE(dmaengine_bench_batch_apis); i++) {
-		const struct dmaengine_bench_batch_api *api =
-			&dmaengine_bench_batch_apis[i];
-
-		if (api->have_api && modes & BIT(api->mode))
-			dma_cap_set(api->cap, *mask);
-	}
+	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++)
+		if (dmaengine_bench_forms[m].have_api && modes & BIT(m))
+			dma_cap_set(dmaengine_bench_forms[m].cap, *mask);
 }
 
 /* Up to ->channels channels with the capabilities @modes need. */
@@ -294,17 +231,22 @@ static void dmaengine_bench_request_channels(struct dmaengine_bench_run *run,
 					     struct dmaengine_benchmark *p,
 					     u32 modes)
 {
+	struct dmaengine_client_match match = {
+		.channel = p->channel,
+		.device = p->device,
+	};
 	dma_cap_mask_t mask;
 	ktime_t start = ktime_get();
 
 	dmaengine_bench_caps(modes, &mask);
 	while (run->nr < p->channels) {
 		struct dma_chan *chan =
-			dma_request_channel(mask, dmaengine_bench_filter, p);
+			dma_request_channel(mask, dmaengine_client_filter,
+					    &match);
 
 		if (!chan)
 			break;
-		run->chans[run->nr++].chan = chan;
+		run->chans[run->nr++].cl.chan = chan;
 	}
 	p->acquire_ns += ktime_to_ns(ktime_sub(ktime_get(), start));
 }
@@ -320,12 +262,19 @@ static bool dmaengine_bench_enough_channels(const struct dmaengine_bench_run *ru
 static int dmaengine_bench_no_channels(struct dmaengine_bench_run *run,
 				       struct dmaengine_benchmark *p)
 {
-	bool sg = run->modes & DMAENGINE_BENCH_PREP_MEMCPY_SG;
-	bool vec = run->modes & DMAENGINE_BENCH_PREP_MEMCPY_VEC;
+	char caps[64] = "";
+	unsigned int m;
 
-	mb_refuse_err("found %u %s%s%s channels%s%s%s%s, channels asks for %u\n",
-		      run->nr, sg || !vec ? (sg ? "DMA_MEMCPY_SG" : "DMA_MEMCPY") : "",
-		      sg && vec ? " and " : "", vec ? "DMA_MEMCPY_VEC" : "",
+	/* the capabilities asked beyond DMA_MEMCPY, or DMA_MEMCPY */
+	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++) {
+		if (!(run->modes & BIT(m)) || !dmaengine_bench_forms[m].api)
+			continue;
+		if (caps[0])
+			strlcat(caps, " and ", sizeof(caps));
+		strlcat(caps, dmaengine_bench_forms[m].cap_name, sizeof(caps));
+	}
+	mb_refuse_err("found %u %s channels%s%s%s%s, channels asks for %u\n",
+		      run->nr, caps[0] ? caps : "DMA_MEMCPY",
 		      p->channel[0] ? " named " : "", p->channel,
 		      p->device[0] ? " on device " : "", p->device,
 		      p->channels);
@@ -342,12 +291,13 @@ static int dmaengine_bench_no_channels(struct dmaengine_bench_run *run,
 static int dmaengine_bench_acquire(struct dmaengine_bench_run *run,
 				   struct dmaengine_benchmark *p)
 {
-	u32 others = run->modes & ~DMAENGINE_BENCH_BATCH_MODES;
+	u32 batch_modes = dmaengine_bench_batch_modes();
+	u32 others = run->modes & ~batch_modes;
 
 	dmaengine_bench_request_channels(run, p, run->modes);
 	if (dmaengine_bench_enough_channels(run, p))
 		return 0;
-	if (!(run->modes & DMAENGINE_BENCH_BATCH_MODES))
+	if (!(run->modes & batch_modes))
 		return dmaengine_bench_no_channels(run, p);
 
 	dmaengine_bench_release_channels(run);
@@ -361,19 +311,16 @@ static int dmaengine_bench_acquire(struct dmaengine_bench_run *run,
 /* A mode asked for but missing: left out with SKIP_MISSING, else fatal. */
 static int dmaengine_bench_missing(struct dmaengine_bench_run *run,
 				   struct dmaengine_benchmark *p,
-				   const struct dmaengine_bench_batch_api *api,
-				   u32 error)
+				   unsigned int mode, u32 error)
 {
-	unsigned int mode = api->mode;
-
 	if (p->flags & DMAENGINE_BENCH_F_SKIP_MISSING &&
 	    run->modes & ~BIT(mode)) {
 		run->modes &= ~BIT(mode);
 		p->results[mode].missing = error;
-		pr_info("%s left out: %s %s\n", dmaengine_bench_prep_names[mode],
+		pr_info("%s left out: %s %s\n", dmaengine_bench_forms[mode].name,
 			error == DMAENGINE_BENCH_ERR_NO_API ?
 			"this kernel has no" : "a channel lacks",
-			api->cap_name);
+			dmaengine_bench_forms[mode].cap_name);
 		return 0;
 	}
 	p->error = error;
@@ -388,20 +335,18 @@ static int dmaengine_bench_missing(struct dmaengine_bench_run *run,
 static int dmaengine_bench_check_apis(struct dmaengine_bench_run *run,
 				      struct dmaengine_benchmark *p)
 {
-	unsigned int i;
+	unsigned int m;
 	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(dmaengine_bench_batch_apis); i++) {
-		const struct dmaengine_bench_batch_api *api =
-			&dmaengine_bench_batch_apis[i];
+	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++) {
+		const struct dmaengine_bench_form *f = &dmaengine_bench_forms[m];
 
-		if (!(run->modes & BIT(api->mode)) || api->have_api)
+		if (!(run->modes & BIT(m)) || f->have_api)
 			continue;
 		if (!(p->flags & DMAENGINE_BENCH_F_SKIP_MISSING))
 			mb_refuse_err("%s: this kernel has no %s; see kernel/patches/\n",
-				      dmaengine_bench_prep_names[api->mode],
-				      api->call);
-		ret = dmaengine_bench_missing(run, p, api,
+				      f->name, f->api);
+		ret = dmaengine_bench_missing(run, p, m,
 					      DMAENGINE_BENCH_ERR_NO_API);
 		if (ret)
 			return ret;
@@ -412,28 +357,29 @@ static int dmaengine_bench_check_apis(struct dmaengine_bench_run *run,
 static bool dmaengine_bench_has_cap(const struct dmaengine_bench_chan *c,
 				    enum dma_transaction_type t)
 {
-	return dma_has_cap(t, c->chan->device->cap_mask);
+	return dma_has_cap(t, c->cl.chan->device->cap_mask);
 }
 
-/* Every channel has the capability of a batch mode that is to run. */
+/* Every channel has the capability of a mode that is to run. */
 static int dmaengine_bench_check_cap(struct dmaengine_bench_run *run,
 				     struct dmaengine_benchmark *p,
-				     const struct dmaengine_bench_batch_api *api)
+				     unsigned int mode)
 {
+	const struct dmaengine_bench_form *f = &dmaengine_bench_forms[mode];
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < run->nr && run->modes & BIT(api->mode); i++) {
+	for (i = 0; i < run->nr && run->modes & BIT(mode); i++) {
 		struct dmaengine_bench_chan *c = &run->chans[i];
 
-		if (api->have_api && dmaengine_bench_has_cap(c, api->cap))
+		if (f->have_api && dmaengine_bench_has_cap(c, f->cap))
 			continue;
 		if (!(p->flags & DMAENGINE_BENCH_F_SKIP_MISSING))
 			mb_refuse_err("%s: %s (%s) has no %s capability\n",
-				      dmaengine_bench_prep_names[api->mode],
-				      c->name, c->dev_name, api->cap_name);
+				      f->name, c->cl.name, c->cl.dev_name,
+				      f->cap_name);
 		p->error_channel = i;
-		ret = dmaengine_bench_missing(run, p, api,
+		ret = dmaengine_bench_missing(run, p, mode,
 					      DMAENGINE_BENCH_ERR_NO_CAP);
 		if (ret)
 			return ret;
@@ -453,19 +399,18 @@ static int dmaengine_bench_check_channels(struct dmaengine_bench_run *run,
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(dmaengine_bench_batch_apis); i++) {
-		ret = dmaengine_bench_check_cap(run, p,
-						&dmaengine_bench_batch_apis[i]);
+	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
+		ret = dmaengine_bench_check_cap(run, p, i);
 		if (ret)
 			return ret;
 	}
 	for (i = 0; i < run->nr; i++) {
 		struct dmaengine_bench_chan *c = &run->chans[i];
 
-		if (!c->no_order || !(p->flags & DMAENGINE_BENCH_F_POLL))
+		if (!c->cl.no_order || !(p->flags & DMAENGINE_BENCH_F_POLL))
 			continue;
 		mb_refuse_err("%s (%s) completes out of order (DMA_COMPLETION_NO_ORDER): its tx_status cannot say a batch is done; run without polling\n",
-			      c->name, c->dev_name);
+			      c->cl.name, c->cl.dev_name);
 		p->error = DMAENGINE_BENCH_ERR_POLL;
 		p->error_channel = i;
 		return -EOPNOTSUPP;
@@ -481,25 +426,25 @@ static int dmaengine_bench_node_or(int node, int fallback)
 static void dmaengine_bench_channel_info(const struct dmaengine_bench_chan *c,
 					 struct dmaengine_bench_channel *info)
 {
-	struct device *dev = c->chan->device->dev;
+	struct device *dev = c->cl.chan->device->dev;
 
 	memset(info, 0, sizeof(*info));
-	strscpy(info->name, c->name, sizeof(info->name));
-	strscpy(info->device, c->dev_name, sizeof(info->device));
+	strscpy(info->name, c->cl.name, sizeof(info->name));
+	strscpy(info->device, c->cl.dev_name, sizeof(info->device));
 	if (dev->driver)
 		strscpy(info->driver, dev->driver->name, sizeof(info->driver));
 	info->node = dev_to_node(dev);
 	info->src_node = c->src_node;
 	info->dst_node = c->dst_node;
-	info->max_seg_size = dma_get_max_seg_size(c->dma_dev);
-	info->copy_align = c->chan->device->copy_align;
+	info->max_seg_size = dma_get_max_seg_size(c->cl.dma_dev);
+	info->copy_align = c->cl.chan->device->copy_align;
 #ifdef HAVE_DMA_MEMCPY_SG
 	info->has_memcpy_sg = dmaengine_bench_has_cap(c, DMA_MEMCPY_SG);
 #endif
 #ifdef HAVE_DMA_MEMCPY_VEC
 	info->has_memcpy_vec = dmaengine_bench_has_cap(c, DMA_MEMCPY_VEC);
 #endif
-	info->no_order = c->no_order;
+	info->no_order = c->cl.no_order;
 }
 
 static int dmaengine_bench_copy_channels(const struct dmaengine_bench_run *run,
@@ -532,14 +477,11 @@ static void dmaengine_bench_init_channels(struct dmaengine_bench_run *run,
 
 		c->run = run;
 		c->index = i;
-		/* the provider may go away during the run, and its names */
-		strscpy(c->name, dma_chan_name(c->chan), sizeof(c->name));
-		strscpy(c->dev_name, dev_name(c->chan->device->dev),
-			sizeof(c->dev_name));
-		c->no_order = dmaengine_bench_has_cap(c,
-						      DMA_COMPLETION_NO_ORDER);
-		c->dma_dev = dmaengine_get_dma_device(c->chan);
-		node = dev_to_node(c->dma_dev);
+		dmaengine_client_chan_init(&c->cl, c->cl.chan);
+		c->cl.poll = p->flags & DMAENGINE_BENCH_F_POLL;
+		c->cl.timeout = run->timeout;
+		c->cl.abort = &run->abort;
+		node = dev_to_node(c->cl.dma_dev);
 		c->src_node = dmaengine_bench_node_or(p->src_node, node);
 		c->dst_node = dmaengine_bench_node_or(p->dst_node, node);
 	}
@@ -563,7 +505,7 @@ static int dmaengine_bench_start_channels(struct dmaengine_bench_run *run,
 			goto fail;
 
 		c->task = kthread_create_on_node(dmaengine_bench_chan_thread, c,
-						 dev_to_node(c->dma_dev),
+						 dev_to_node(c->cl.dma_dev),
 						 "dmaengine-bench/%u", i);
 		if (IS_ERR(c->task)) {
 			ret = PTR_ERR(c->task);
@@ -578,7 +520,7 @@ static int dmaengine_bench_start_channels(struct dmaengine_bench_run *run,
 	return 0;
 
 fail:
-	p->error = run->chans[i].error ?: DMAENGINE_BENCH_ERR_NOMEM;
+	p->error = run->chans[i].cl.error ?: DMAENGINE_BENCH_ERR_NOMEM;
 	p->error_channel = i;
 	return ret;
 }
@@ -595,7 +537,7 @@ static void dmaengine_bench_stop_channels(struct dmaengine_bench_run *run)
 			put_task_struct(c->task);
 		}
 		/* nothing may be left queued on memory about to be freed */
-		dmaengine_terminate_sync(c->chan);
+		dmaengine_terminate_sync(c->cl.chan);
 		dmaengine_bench_chan_teardown(c);
 	}
 }
@@ -640,12 +582,12 @@ static int dmaengine_bench_run_once(struct dmaengine_bench_run *run,
 	for (i = 0; i < run->nr; i++) {
 		const struct dmaengine_bench_chan *c = &run->chans[i];
 
-		if (c->error) {
-			p->error = c->error;
+		if (c->cl.error) {
+			p->error = c->cl.error;
 			p->error_channel = i;
 			p->error_run = run_nr;
 			p->error_prep_mode = prep;
-			return c->err;
+			return c->cl.err;
 		}
 	}
 	return 0;
@@ -657,7 +599,7 @@ static void dmaengine_bench_collect(const struct dmaengine_bench_run *run,
 				    struct dmaengine_bench_result *res,
 				    unsigned int r)
 {
-	ktime_t start = run->chans[0].fig.start, end = run->chans[0].fig.end;
+	ktime_t start = run->chans[0].cl.fig.start, end = run->chans[0].cl.fig.end;
 	u64 run_ns;
 	unsigned int i;
 
@@ -670,7 +612,7 @@ static void dmaengine_bench_collect(const struct dmaengine_bench_run *run,
 		v[i][r] = 0;
 
 	for (i = 0; i < run->nr; i++) {
-		const struct dmaengine_bench_figures *f = &run->chans[i].fig;
+		const struct dmaengine_bench_figures *f = &run->chans[i].cl.fig;
 
 		start = ktime_before(f->start, start) ? f->start : start;
 		end = ktime_after(f->end, end) ? f->end : end;
@@ -703,16 +645,16 @@ static int dmaengine_bench_copy_samples(const struct dmaengine_bench_run *run,
 	size_t stride = p->sample_size ?: DMAENGINE_BENCH_SAMPLE_SIZE_VER1;
 	size_t len = min(stride, sizeof(struct dmaengine_bench_sample));
 	void __user *usamples = u64_to_user_ptr(p->samples_ptr);
-	ktime_t start = run->chans[0].fig.start;
+	ktime_t start = run->chans[0].cl.fig.start;
 	struct dmaengine_bench_sample s;
 	unsigned int i;
 
 	for (i = 0; i < run->nr; i++)
-		if (ktime_before(run->chans[i].fig.start, start))
-			start = run->chans[i].fig.start;
+		if (ktime_before(run->chans[i].cl.fig.start, start))
+			start = run->chans[i].cl.fig.start;
 
 	for (i = 0; i < run->nr && p->samples_written < p->samples_len; i++) {
-		const struct dmaengine_bench_figures *f = &run->chans[i].fig;
+		const struct dmaengine_bench_figures *f = &run->chans[i].cl.fig;
 
 		memset(&s, 0, sizeof(s));
 		s.prep_mode = prep;
@@ -820,26 +762,20 @@ static int dmaengine_bench_runs(struct dmaengine_bench_run *run,
 
 /*
  * A provider is about to be unbound from one of the run's DMA devices: the
- * channels stay allocated (the dmaengine core keeps a device that has a
- * device_release), but the run must end.
+ * channels stay allocated, but the run must end.
  */
-static int dmaengine_bench_bus_event(struct notifier_block *nb,
-				     unsigned long action, void *data)
+static void dmaengine_bench_unbind(struct dmaengine_client_watch *w,
+				   struct device *dev)
 {
-	struct dmaengine_bench_bus_watch *w =
-		container_of(nb, struct dmaengine_bench_bus_watch, nb);
-	struct dmaengine_bench_run *run = w->run;
-	struct device *dev = data;
+	struct dmaengine_bench_run *run =
+		container_of(w, struct dmaengine_bench_run, watch);
 	unsigned int i;
 
-	if (action != BUS_NOTIFY_UNBIND_DRIVER &&
-	    action != BUS_NOTIFY_DEL_DEVICE)
-		return NOTIFY_DONE;
 	for (i = 0; i < run->nr; i++) {
-		if (run->chans[i].chan->device->dev != dev)
+		if (run->chans[i].cl.chan->device->dev != dev)
 			continue;
 		pr_err("%s: its provider %s is being unbound: ending the run\n",
-		       run->chans[i].name, run->chans[i].dev_name);
+		       run->chans[i].cl.name, run->chans[i].cl.dev_name);
 		if (!READ_ONCE(run->unbound))
 			WRITE_ONCE(run->unbound_channel, i);
 		WRITE_ONCE(run->unbound, true);
@@ -853,65 +789,33 @@ static int dmaengine_bench_bus_event(struct notifier_block *nb,
 						 run->timeout +
 						 DMAENGINE_BENCH_QUIESCE_SLACK))
 			pr_warn("%s: the run did not end within %u ms of the unbind\n",
-				run->chans[i].name,
+				run->chans[i].cl.name,
 				jiffies_to_msecs(run->timeout +
 						 DMAENGINE_BENCH_QUIESCE_SLACK));
 		break;
 	}
-	return NOTIFY_DONE;
-}
-
-static void dmaengine_bench_unwatch(struct dmaengine_bench_run *run)
-{
-	unsigned int i;
-
-	for (i = 0; i < run->nr_watches; i++) {
-		struct dmaengine_bench_bus_watch *w = &run->watches[i];
-
-		bus_unregister_notifier(w->dev->bus, &w->nb);
-		put_device(w->dev);
-	}
-	run->nr_watches = 0;
-	kfree(run->watches);
-	run->watches = NULL;
 }
 
 /* Watch the bus of every DMA device the run uses, once each. */
 static int dmaengine_bench_watch(struct dmaengine_bench_run *run)
 {
-	unsigned int i, j;
+	unsigned int i;
 	int ret;
 
-	run->watches = kcalloc(run->nr, sizeof(*run->watches), GFP_KERNEL);
-	if (!run->watches)
-		return -ENOMEM;
-	for (i = 0; i < run->nr; i++) {
-		struct dmaengine_bench_bus_watch *w =
-			&run->watches[run->nr_watches];
-		struct device *dev = run->chans[i].chan->device->dev;
-
-		for (j = 0; j < run->nr_watches; j++)
-			if (run->watches[j].dev->bus == dev->bus)
-				break;
-		if (!dev->bus || j < run->nr_watches)
-			continue;
-		w->dev = get_device(dev);
-		w->run = run;
-		w->nb.notifier_call = dmaengine_bench_bus_event;
-		ret = bus_register_notifier(dev->bus, &w->nb);
-		if (ret) {
-			put_device(dev);
-			/*
-			 * a notifier waiting on the run would block
-			 * dmaengine_bench_unwatch()
-			 */
-			complete_all(&run->quiesced);
-			dmaengine_bench_unwatch(run);
-			return ret;
-		}
-		run->nr_watches++;
+	ret = dmaengine_client_watch_start(&run->watch, run->nr,
+					   dmaengine_bench_unbind);
+	for (i = 0; i < run->nr && !ret; i++)
+		ret = dmaengine_client_watch_add(&run->watch,
+						 run->chans[i].cl.chan->device->dev);
+	if (ret) {
+		/*
+		 * a notifier waiting on the run would block
+		 * dmaengine_client_watch_stop()
+		 */
+		complete_all(&run->quiesced);
+		dmaengine_client_watch_stop(&run->watch);
 	}
-	return 0;
+	return ret;
 }
 
 static void dmaengine_bench_run_free(struct dmaengine_bench_run *run)
@@ -1011,7 +915,7 @@ unwatch:
 	}
 	/* nothing of the run is left on the devices: an unbind may go on */
 	complete_all(&run->quiesced);
-	dmaengine_bench_unwatch(run);
+	dmaengine_client_watch_stop(&run->watch);
 release:
 	dmaengine_bench_release_channels(run);
 free:
@@ -1046,8 +950,13 @@ static long dmaengine_bench_ioctl(struct file *file, unsigned int cmd,
 	int ret;
 
 	/* the number's size field is the first version's: match the rest */
-	if (_IOC_TYPE(cmd) != _IOC_TYPE(DMAENGINE_BENCHMARK) ||
-	    _IOC_NR(cmd) != _IOC_NR(DMAENGINE_BENCHMARK))
+	if (_IOC_TYPE(cmd) != _IOC_TYPE(DMAENGINE_BENCHMARK))
+		return -ENOTTY;
+	if (_IOC_NR(cmd) == _IOC_NR(DMA_MIGRATE_OFFLOAD)) {
+		ret = map_benchmark_capable();
+		return ret ?: dmaengine_migrate_ioctl(file, (void __user *)arg);
+	}
+	if (_IOC_NR(cmd) != _IOC_NR(DMAENGINE_BENCHMARK))
 		return -ENOTTY;
 	ret = map_benchmark_capable();
 	if (ret)
@@ -1077,8 +986,8 @@ static long dmaengine_bench_ioctl(struct file *file, unsigned int cmd,
 
 	if (ret)
 		pr_debug("%s failed: error %u, channel %u, run %u\n",
-			 dmaengine_bench_prep_names[p->error_prep_mode %
-						    DMAENGINE_BENCH_NR_MODES],
+			 dmaengine_bench_forms[p->error_prep_mode %
+					       DMAENGINE_BENCH_NR_MODES].name,
 			 p->error, p->error_channel, p->error_run);
 
 	/* even a failed run reports why, and where */
@@ -1089,9 +998,21 @@ out:
 	return ret;
 }
 
+/* The file that started a migration copy offload stops it when closed. */
+static int dmaengine_bench_release(struct inode *inode, struct file *file)
+{
+	dmaengine_migrate_release(file);
+	return 0;
+}
+
+/*
+ * An open file holds the module: a started migration offload, which only
+ * an open file has, keeps it loaded until STOP or the file's release.
+ */
 static const struct file_operations dmaengine_bench_fops = {
 	.owner		= THIS_MODULE,
 	.open		= simple_open,
+	.release	= dmaengine_bench_release,
 	.unlocked_ioctl	= dmaengine_bench_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 };

@@ -8,7 +8,9 @@
 # `make tinyconfig` + a config fragment of scripts/kernel/, for QEMU guests:
 #   --arch x86_64  debug.config, a q35 PC. The debug flavor also gets
 #                  kernel/patches/v7.3-dma-debug (a dma-debug fix its
-#                  IOMMU tests need); the bench flavor does not.
+#                  IOMMU tests need); the bench flavor does not. Both
+#                  get kernel/patches/v7.3-migrate (page migration's
+#                  copy offload hook, CONFIG_MIGRATION_COPY_OFFLOAD).
 #   --arch arm64   arm64.config, cross-built: the ZynqMP ZCU102 board
 #                  (xlnx-zcu102) with its GDMA (ZDMA) driver built in
 #   --arch arm     arm.config, cross-built: the Exynos4210 SMDKC210 board
@@ -175,10 +177,13 @@ BENCH_FRAGMENT=
 case $FLAVOR in
 debug)
 	PATCH_DIRS=("v$SRC_SERIES" "v$SRC_SERIES-dma-debug")
+	# the migration copy offload hook: x86 only, the arm boards have
+	# one NUMA node
+	[[ $KARCH != x86_64 ]] || PATCH_DIRS+=("v$SRC_SERIES-migrate")
 	;;
 bench)
 	[[ $KARCH == x86_64 ]] || die "the bench flavor is x86_64 only"
-	PATCH_DIRS=("v$SRC_SERIES")
+	PATCH_DIRS=("v$SRC_SERIES" "v$SRC_SERIES-migrate")
 	OVERLAY=$SCRIPT_DIR/bench.config
 	FRAGMENT=$(mktemp "${TMPDIR:-/tmp}/dma-bench-bench.XXXXXX.config")
 	FRAGMENT_NAME="debug.config + bench.config"

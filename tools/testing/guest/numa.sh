@@ -2,6 +2,24 @@
 # Folios between NUMA nodes, as page-migration offload copies them: source
 # on node 0, destination on node 1, both prep modes, verified.
 
+# The migration copy offload hook of kernel/patches/v7.3-migrate, which the
+# project's x86_64 kernels carry (Documentation/migration.rst)
+MIGRATE_OFFLOAD=/sys/kernel/mm/migrate_copy_offload
+
+# migrate_offload_idle: the hook is there with no migrator registered, and
+# its counters read as numbers
+migrate_offload_idle() {
+	[ -d "$MIGRATE_OFFLOAD" ] || { echo "no $MIGRATE_OFFLOAD"; return 1; }
+	for _f in migrator reasons batches batch_errors folios_offloaded \
+		folios_fallback; do
+		_v=$(cat "$MIGRATE_OFFLOAD/$_f") || return 1
+		echo "$_f: '$_v'"
+		case $_f in
+		migrator | reasons) [ -z "$_v" ] || return 1 ;;
+		*) case $_v in '' | *[!0-9]*) return 1 ;; esac ;;
+		esac
+	done
+}
 
 suite_numa() {
 	if [ ! -d /sys/devices/system/node/node1 ]; then
@@ -9,6 +27,10 @@ suite_numa() {
 		return
 	fi
 	klog_mark
+	if have_memcpy_sg && [ "$(uname -m)" = x86_64 ]; then
+		check "numa: the patched kernel has the migration copy offload hook, idle" \
+			migrate_offload_idle
+	fi
 	_modes=1
 	have_memcpy_sg && _modes=3
 	check "numa: benchmark loads" load_module dma_map_benchmark

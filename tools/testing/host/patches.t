@@ -2,19 +2,21 @@
 # The kernel patch series, on every run (not only when a kernel is built):
 #
 # - v7.3 (DMA_MEMCPY_SG, DMA_MEMCPY_VEC and their providers) and, after it,
-#   v7.3-dma-debug apply with no fuzz to Debian's linux-source-7.3, with
-#   patch -F0 and with git am; each patch is git format-patch output with a
+#   v7.3-dma-debug and v7.3-migrate (page migration's copy offload hook)
+#   apply with no fuzz to Debian's linux-source-7.3, with patch -F0 and
+#   with git am; each patch is git format-patch output with a
 #   Signed-off-by and checkpatch.pl --strict (7.3's) finds no error and no
 #   check in it, and no warning but the ones kernel/patches/README.rst
-#   explains; the cover letter announces the series it heads;
+#   explains; the cover letters announce the series they head;
 # - v6.12 and v6.12-dma-debug, the backport, apply the same way to
 #   linux-source-6.12, and 6.12's checkpatch.pl finds no error in them;
 # - both patched trees have the API the project's module and its probes
-#   use, with the same prototypes, and the dma-debug fix's order;
+#   use, with the same prototypes, and the dma-debug fix's order; the 7.3
+#   tree has the copy offload interface the migration provider uses;
 # - the C files each version's patches touch compile, W=1 and without a
-#   warning, in an allnoconfig tree with the DMA options on, for x86_64
-#   and arm64 (pl330 needs ARM_AMBA, which x86 never selects, so arm64
-#   builds it). The extracted, patched and configured trees are cached
+#   warning, in an allnoconfig tree with the DMA options (and, for 7.3,
+#   COMPACTION and MIGRATION_COPY_OFFLOAD) on, for x86_64 and arm64
+#   (pl330 needs ARM_AMBA, which x86 never selects, so arm64 builds it). The extracted, patched and configured trees are cached
 #   under $DMA_BENCH_CACHE/patches-build/, named by a hash of the version,
 #   the configuration and the patches' diffs, so a warm run only asks make
 #   whether the objects are up to date. A missing tool or a failed build
@@ -53,6 +55,14 @@ touched_files() {
 		awk '/^diff --git / { f = $3; sub(/^a\//, "", f) }
 		     /^--- \/dev\/null/ { f = "" }
 		     /^\+\+\+ / && f != "" { print f; f = "" }' "$root/$p"
+	done | sort -u
+}
+
+# compiled_files PATCH...: the files the patches change or create
+compiled_files() {
+	local p
+	for p; do
+		awk '/^\+\+\+ b\// { f = $2; sub(/^b\//, "", f); print f }' "$root/$p"
 	done | sort -u
 }
 
@@ -175,12 +185,14 @@ format_checks() {
 
 compile_arches=(x86_64 arm64)
 
-# arch_options ARCH: the options turned on after allnoconfig
+# arch_options ARCH SERIES: the options turned on after allnoconfig
+# (7.3's: COMPACTION selects MIGRATION, which v7.3-migrate's option needs)
 arch_options() {
 	case $1 in
 	x86_64) echo DMADEVICES DMA_ENGINE COMPILE_TEST XILINX_ZYNQMP_DMA DMA_API_DEBUG ;;
 	arm64) echo DMADEVICES DMA_ENGINE COMPILE_TEST XILINX_ZYNQMP_DMA PL330_DMA DMA_API_DEBUG ;;
 	esac
+	[ "$2" != 7.3 ] || echo COMPACTION MIGRATION_COPY_OFFLOAD
 }
 
 # arch_cross ARCH: the CROSS_COMPILE prefix for ARCH on this machine
@@ -224,9 +236,9 @@ make_tree() {
 		kmake "$dir" "$arch" -s allnoconfig || return 1
 		# shellcheck disable=SC2046
 		"$dir/src/scripts/config" --file "$dir/obj-$arch/.config" \
-			$(printf -- '-e %s ' $(arch_options "$arch")) || return 1
+			$(printf -- '-e %s ' $(arch_options "$arch" "$series")) || return 1
 		kmake "$dir" "$arch" -s olddefconfig || return 1
-		for opt in $(arch_options "$arch"); do
+		for opt in $(arch_options "$arch" "$series"); do
 			grep -qx "CONFIG_$opt=y" "$dir/obj-$arch/.config" ||
 				{ echo "$arch: CONFIG_$opt is not set after olddefconfig"; return 1; }
 		done
@@ -260,7 +272,7 @@ compile_checks() {
 	local series=$1 ver key dir cache lockfd rc arch tool cross objs built o
 	shift
 	local -a files missing=()
-	mapfile -t files < <(touched_files "$@")
+	mapfile -t files < <(compiled_files "$@")
 
 	for tool in make gcc flex bison bc perl xz tar patch; do
 		command -v "$tool" >/dev/null || missing+=("$tool")
@@ -280,7 +292,7 @@ compile_checks() {
 		echo "recipe $compile_recipe"
 		echo "linux-source-$series $ver"
 		for arch in "${compile_arches[@]}"; do
-			echo "$arch $(arch_cross "$arch"): $(arch_options "$arch")"
+			echo "$arch $(arch_cross "$arch"): $(arch_options "$arch" "$series")"
 		done
 		for p; do
 			echo "== $p"
@@ -349,7 +361,9 @@ compile_checks() {
 declare -A version_patches
 for series in 7.3 6.12; do
 	list=()
-	for dir in "v$series" "v$series-dma-debug"; do
+	dirs=("v$series" "v$series-dma-debug")
+	[ "$series" != 7.3 ] || dirs+=("v$series-migrate")
+	for dir in "${dirs[@]}"; do
 		mapfile -t l < <(series_patches "$dir")
 		[ ${#l[@]} -gt 0 ]
 		tap_result $? "$dir/series lists patches"
@@ -375,21 +389,27 @@ read -ra p612 <<<"${version_patches[6.12]}"
 
 format_checks "${p73[@]}" "${p612[@]}"
 
-# the cover letter heads the v7.3 series
-cover=$root/v7.3/0000-cover-letter.patch
-mapfile -t l73 < <(series_patches v7.3)
-rc=0
-[ -f "$cover" ] || rc=1
-if [ $rc = 0 ]; then
-	grep -q "^Subject: \[PATCH 0/${#l73[@]}\] dmaengine: " "$cover" || { echo "# no 'Subject: [PATCH 0/${#l73[@]}] dmaengine: '"; rc=1; }
-	for p in "${l73[@]}"; do
-		s=$(sed -n 's/^Subject: \[PATCH [0-9]*\/[0-9]*\] //p' "$root/$p")
-		# the shortlog's line, at most as long as git shortlog wraps it
-		grep -qF "  ${s:0:60}" "$cover" || { echo "# the shortlog lacks: $s"; rc=1; }
-	done
-	grep -Eq '^ [0-9]+ files? changed' "$cover" || { echo "# no diffstat"; rc=1; }
-fi
-tap_result $rc "v7.3/0000-cover-letter.patch: [PATCH 0/${#l73[@]}], with the shortlog and diffstat of the series"
+# cover_check DIR PREFIX: DIR/0000-cover-letter.patch heads DIR's series,
+# its subject starting PREFIX, with the series' shortlog and diffstat
+cover_check() {
+	local dir=$1 prefix=$2 cover=$root/$1/0000-cover-letter.patch rc=0 p s
+	local -a l
+	mapfile -t l < <(series_patches "$dir")
+	[ -f "$cover" ] || rc=1
+	if [ $rc = 0 ]; then
+		grep -q "^Subject: \[PATCH 0/${#l[@]}\] $prefix" "$cover" || { echo "# no 'Subject: [PATCH 0/${#l[@]}] $prefix'"; rc=1; }
+		for p in "${l[@]}"; do
+			s=$(sed -n 's/^Subject: \[PATCH [0-9]*\/[0-9]*\] //p' "$root/$p")
+			# the shortlog's line, at most as long as git shortlog wraps it
+			grep -qF "  ${s:0:60}" "$cover" || { echo "# the shortlog lacks: $s"; rc=1; }
+		done
+		grep -Eq '^ [0-9]+ files? changed' "$cover" || { echo "# no diffstat"; rc=1; }
+	fi
+	tap_result $rc "$dir/0000-cover-letter.patch: [PATCH 0/${#l[@]}], with the shortlog and diffstat of the series"
+}
+
+cover_check v7.3 "dmaengine: "
+cover_check v7.3-migrate "mm/migrate: "
 
 apply_checks 7.3 "${p73[@]}"
 apply_checks 6.12 "${p612[@]}"
@@ -409,9 +429,21 @@ for series in 7.3 6.12; do
 	done
 done
 
+# py_check DESC ARG...: the Python program on stdin, run with ARGs, is a
+# test named DESC that passes when it exits 0; its output is the diagnosis
+py_check() {
+	local desc=$1 rc
+	shift
+	python3 - "$@" >"$tmp/py.out" 2>&1
+	rc=$?
+	[ $rc = 0 ] || tap_diag "$tmp/py.out"
+	tap_result $rc "$desc"
+}
+
 # The API the project's module and its probes use is the same in both
-python3 - "$tmp/6.12/linux-source-6.12/include/linux/dmaengine.h" \
-	"$tmp/7.3/linux-source-7.3/include/linux/dmaengine.h" >"$tmp/api.out" 2>&1 <<'EOF'
+py_check "the memcpy_sg/memcpy_vec API is the same in the 6.12 and 7.3 series (wrappers, operations, enum)" \
+	"$tmp/6.12/linux-source-6.12/include/linux/dmaengine.h" \
+	"$tmp/7.3/linux-source-7.3/include/linux/dmaengine.h" <<'EOF'
 import re, sys
 
 def api(path):
@@ -440,9 +472,37 @@ if a["enum"] != ("DMA_MEMCPY", "DMA_MEMCPY_SG", "DMA_MEMCPY_VEC"):
     bad = 1
 sys.exit(bad)
 EOF
-rc=$?
-[ $rc = 0 ] || tap_diag "$tmp/api.out"
-tap_result $rc "the memcpy_sg/memcpy_vec API is the same in the 6.12 and 7.3 series (wrappers, operations, enum)"
+
+# The copy offload interface the migration provider (kernel/dma/) builds
+# against, as kernel/patches/v7.3-migrate's cover letter gives it
+py_check "7.3: the patched migrate_copy_offload.h has struct migrator, migrate_offload_register/unregister and folio_set_content_copied as the provider uses them" \
+	"$tmp/7.3/linux-source-7.3/include/linux/migrate_copy_offload.h" <<'EOF'
+import re, sys
+
+try:
+    s = " ".join(open(sys.argv[1]).read().replace("\\\n", " ").split())
+except OSError as e:
+    print(e)
+    sys.exit(1)
+want = [
+    r"struct migrator \{ char name\[MIGRATOR_NAME_LEN\]; int \(\*offload_copy\)"
+    r"\(struct list_head \*dst_list, struct list_head \*src_list, "
+    r"unsigned int folio_cnt\); struct module \*owner; \};",
+    r"int migrate_offload_register\(struct migrator \*m, unsigned long reason_mask\);",
+    r"int migrate_offload_unregister\(struct migrator \*m\);",
+    r"void folio_set_content_copied\(struct folio \*dst\);",
+    r"#define folio_set_content_copied folio_set_content_copied",
+    r"#define FOLIO_CONTENT_COPIED BIT\(2\)",
+    r"#define MIGRATE_OFFLOAD_REASONS \(BIT\(MR_COMPACTION\) \| BIT\(MR_SYSCALL\) \| "
+    r"BIT\(MR_NUMA_MISPLACED\) \| BIT\(MR_DEMOTION\)\)",
+]
+bad = 0
+for w in want:
+    if not re.search(w, s):
+        print("migrate_copy_offload.h lacks: " + w)
+        bad = 1
+sys.exit(bad)
+EOF
 
 # dma-debug hears of an unmap before the address is freed: 6.12's
 # dma_unmap_page_attrs(), 7.3's dma_unmap_phys() (which

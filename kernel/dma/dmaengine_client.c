@@ -1,0 +1,977 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The dmaengine client: a pair of sg_tables mapped on a channel's device,
+ * copied with a prep form (per-segment memcpy, memcpy_sg, memcpy_vec),
+ * waited for with a timeout, every phase timed (map, prep, submit, issue,
+ * wait, unmap); and the watch on the buses of the channels' providers. The
+ * benchmark's threads (dmaengine_chan.c) and the migration copy offload
+ * (migrate_offload.c) copy through it.
+ *
+ * The client keeps the contract of Documentation/driver-api/dmaengine/
+ * client.rst for every kind of provider, not only for soft_dma:
+ *
+ * - Each descriptor is submitted right after its prep, before the next
+ *   prep: a driver may hold a lock from prep to submit (ioat).
+ * - A prep that returns NULL while descriptors are in flight is a full
+ *   descriptor pool (zynqmp_dma, idxd): what is submitted is issued, the
+ *   caller waits for the provider to make room and retries, counting the
+ *   stall. It fails only when nothing is in flight, or when the provider
+ *   makes no room within the timeout.
+ * - On a channel that completes out of order (DMA_COMPLETION_NO_ORDER,
+ *   idxd) every descriptor raises a callback and a batch is done when all
+ *   of them have; on others the last descriptor's completion implies the
+ *   earlier ones'.
+ * - A provider being unbound is heard of on its bus before its remove()
+ *   runs (struct dmaengine_client_watch): the caller ends what it queued.
+ */
+
+#define pr_fmt(fmt)	KBUILD_MODNAME ": " fmt
+
+#include <linux/delay.h>
+#include <linux/device.h>
+#include <linux/dma-mapping.h>
+#include <linux/jiffies.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "dmaengine_client.h"
+
+/* How often a waiting caller looks at the abort flag. */
+#define DMAENGINE_BENCH_WAIT_SLICE	(HZ / 10)
+/* How long a stalled prep sleeps before it tries again, in us. */
+#define DMAENGINE_BENCH_STALL_MIN_US	20
+#define DMAENGINE_BENCH_STALL_MAX_US	100
+/* How long a channel with nothing in flight may keep refusing preps. */
+#define DMAENGINE_BENCH_IDLE_GRACE	(HZ / 10)
+
+void dmaengine_client_set_error(struct dmaengine_client_chan *c, u32 error,
+				int err)
+{
+	if (!c->error) {
+		c->error = error;
+		c->err = err;
+	}
+}
+
+static bool dmaengine_client_aborted(const struct dmaengine_client_chan *c)
+{
+	return READ_ONCE(*c->abort);
+}
+
+/* ------------------------------------------------------------------ */
+/* The channel                                                          */
+/* ------------------------------------------------------------------ */
+
+/* dma_request_channel()'s filter, @param a struct dmaengine_client_match */
+bool dmaengine_client_filter(struct dma_chan *chan, void *param)
+{
+	const struct dmaengine_client_match *m = param;
+
+	if (m->channel[0] && strcmp(dma_chan_name(chan), m->channel))
+		return false;
+	if (m->device[0] && strcmp(dev_name(chan->device->dev), m->device))
+		return false;
+	return true;
+}
+
+/* A name field of a request: NUL-terminated within its size. */
+bool dmaengine_client_name_ok(const char *s, const char *field)
+{
+	if (strnlen(s, DMAENGINE_BENCH_NAME_LEN) < DMAENGINE_BENCH_NAME_LEN)
+		return true;
+	mb_refuse_err("invalid %s: not NUL-terminated within %d bytes\n", field,
+		      DMAENGINE_BENCH_NAME_LEN);
+	return false;
+}
+
+/**
+ * dmaengine_client_chan_init - take a requested channel into the client
+ * @c: the client's channel, zeroed by the caller
+ * @chan: the channel
+ *
+ * Keeps its names (the provider may go away, and its names with it) and
+ * whether it completes out of order; the caller sets ->poll, ->timeout and
+ * ->abort.
+ */
+void dmaengine_client_chan_init(struct dmaengine_client_chan *c,
+				struct dma_chan *chan)
+{
+	c->chan = chan;
+	strscpy(c->name, dma_chan_name(chan), sizeof(c->name));
+	strscpy(c->dev_name, dev_name(chan->device->dev), sizeof(c->dev_name));
+	c->no_order = dma_has_cap(DMA_COMPLETION_NO_ORDER,
+				  chan->device->cap_mask);
+	c->dma_dev = dmaengine_get_dma_device(chan);
+}
+
+/**
+ * dmaengine_client_chan_limits - what one segment may be on the channel
+ * @c: the channel
+ *
+ * A segment must fit a descriptor, a mapping (swiotlb bounces at most
+ * dma_max_mapping_size() in one piece), stay within the device's segment
+ * boundary and keep its copy alignment. Return: 0, or -EINVAL with a
+ * message when no segment can be that.
+ */
+int dmaengine_client_chan_limits(struct dmaengine_client_chan *c)
+{
+	unsigned int align = c->chan->device->copy_align;
+
+	mb_seg_limits_of(c->dma_dev, &c->seg);
+	if (align)
+		c->seg.max = round_down(c->seg.max, 1U << align);
+	if (!c->seg.max) {
+		mb_refuse_err("%s: max segment size %u (max mapping size %zu) is below the copy alignment of %u bytes\n",
+			      c->name, dma_get_max_seg_size(c->dma_dev),
+			      dma_max_mapping_size(c->dma_dev), 1U << align);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * dmaengine_client_chan_reset - start the channel's figures afresh
+ * @c: the channel, with nothing in flight
+ */
+void dmaengine_client_chan_reset(struct dmaengine_client_chan *c)
+{
+	memset(&c->fig, 0, sizeof(c->fig));
+	c->error = 0;
+	c->err = 0;
+	c->irq_every = 0;
+	c->since_irq = 0;
+	c->since_stall = 0;
+	c->last_cookie = 0;
+	atomic_set(&c->inflight, 0);
+}
+
+/* Entries of a table of @n folios of @size bytes, cut at the limits. */
+unsigned long dmaengine_client_table_ents(const struct dmaengine_client_chan *c,
+					  unsigned long n, size_t size)
+{
+	return n * mb_seg_count(&c->seg, size);
+}
+
+/**
+ * dmaengine_client_table_fill - a table of folios for the channel
+ * @c: the channel, its limits known (dmaengine_client_chan_limits())
+ * @sgt: the table to allocate and fill
+ * @folios: the folios, of any sizes
+ * @n: entries in @folios
+ * @gfp: how to allocate the table
+ *
+ * One entry per folio, or several where a folio is larger than what the
+ * device takes in one segment or crosses its segment boundary: the DMA API
+ * wants no such entries. A folio is aligned to its size (mb_seg_len()).
+ * Return: 0 or -ENOMEM (nothing allocated).
+ */
+int dmaengine_client_table_fill(const struct dmaengine_client_chan *c,
+				struct sg_table *sgt, struct folio **folios,
+				unsigned int n, gfp_t gfp)
+{
+	unsigned long ents = 0;
+	struct scatterlist *sg;
+	size_t off, len, size;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		ents += mb_seg_count(&c->seg, folio_size(folios[i]));
+	if (ents > MB_MAX_TABLE_ENTS || sg_alloc_table(sgt, ents, gfp))
+		return -ENOMEM;
+	sg = sgt->sgl;
+	for (i = 0; i < n; i++) {
+		size = folio_size(folios[i]);
+		for (off = 0; off < size; off += len) {
+			len = mb_seg_len(&c->seg, off, size - off);
+			sg_set_page(sg, folio_page(folios[i], off >> PAGE_SHIFT),
+				    len, offset_in_page(off));
+			sg = sg_next(sg);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Descriptors a batch of tables of at most @max_ents entries and @bytes
+ * can take: mapped segments can merge (IOMMU) but never exceed the batch;
+ * the source and destination tables each end segments independently.
+ */
+unsigned int dmaengine_client_max_txs(const struct dmaengine_client_chan *c,
+				      unsigned int max_ents, u64 bytes)
+{
+	return 2 * max_ents + div_u64(bytes, c->seg.max) + 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Mapping                                                              */
+/* ------------------------------------------------------------------ */
+
+/**
+ * dmaengine_client_map - map a batch's tables on the channel's device
+ * @c: the channel
+ * @src: source table, mapped DMA_TO_DEVICE
+ * @dst: destination table, mapped DMA_FROM_DEVICE
+ *
+ * Return: 0, or the error of dma_map_sgtable(), with nothing mapped.
+ */
+int dmaengine_client_map(struct dmaengine_client_chan *c,
+			 struct sg_table *src, struct sg_table *dst)
+{
+	ktime_t t0 = ktime_get();
+	int ret;
+
+	ret = dma_map_sgtable(c->dma_dev, src, DMA_TO_DEVICE, 0);
+	if (ret)
+		goto fail;
+	ret = dma_map_sgtable(c->dma_dev, dst, DMA_FROM_DEVICE, 0);
+	if (ret) {
+		dma_unmap_sgtable(c->dma_dev, src, DMA_TO_DEVICE, 0);
+		goto fail;
+	}
+	c->fig.map_ns += dmaengine_client_elapsed(t0);
+	return 0;
+
+fail:
+	pr_err("%s: dma_map_sgtable on %s failed: %d\n", c->name,
+	       dev_name(c->dma_dev), ret);
+	dmaengine_client_set_error(c, DMAENGINE_BENCH_ERR_MAP, ret);
+	return ret;
+}
+
+/* Unmap what dmaengine_client_map() mapped, timed. */
+void dmaengine_client_unmap(struct dmaengine_client_chan *c,
+			    struct sg_table *src, struct sg_table *dst)
+{
+	ktime_t t0 = ktime_get();
+
+	dma_unmap_sgtable(c->dma_dev, dst, DMA_FROM_DEVICE, 0);
+	dma_unmap_sgtable(c->dma_dev, src, DMA_TO_DEVICE, 0);
+	c->fig.unmap_ns += dmaengine_client_elapsed(t0);
+}
+
+static u64 dmaengine_client_mapped_bytes(const struct sg_table *sgt)
+{
+	struct scatterlist *sg;
+	u64 bytes = 0;
+	unsigned int i;
+
+	for_each_sgtable_dma_sg(sgt, sg, i)
+		bytes += sg_dma_len(sg);
+	return bytes;
+}
+
+/* ------------------------------------------------------------------ */
+/* A batch's memory                                                     */
+/* ------------------------------------------------------------------ */
+
+/**
+ * dmaengine_client_batch_alloc - room for a batch's cookies (and vecs)
+ * @b: the batch, zeroed by the caller
+ * @c: the channel it runs on
+ * @max_txs: descriptors it may take (dmaengine_client_max_txs())
+ * @max_ents: entries its tables may have, for the dma_vec arrays
+ * @vecs: it is run with a form that takes dma_vec arrays
+ * @gfp: how to allocate
+ *
+ * Return: 0 or -ENOMEM; dmaengine_client_batch_free() frees either way.
+ */
+int dmaengine_client_batch_alloc(struct dmaengine_client_batch *b,
+				 struct dmaengine_client_chan *c,
+				 unsigned int max_txs, unsigned int max_ents,
+				 bool vecs, gfp_t gfp)
+{
+	b->c = c;
+	init_completion(&b->done);
+	b->max_txs = max_txs;
+	b->cookies = kvcalloc(max_txs, sizeof(*b->cookies), gfp);
+	if (!b->cookies)
+		return -ENOMEM;
+#ifdef HAVE_DMA_MEMCPY_VEC
+	if (vecs) {
+		b->src_vecs = kvcalloc(max_ents, sizeof(*b->src_vecs), gfp);
+		b->dst_vecs = kvcalloc(max_ents, sizeof(*b->dst_vecs), gfp);
+		if (!b->src_vecs || !b->dst_vecs)
+			return -ENOMEM;
+	}
+#endif
+	return 0;
+}
+
+void dmaengine_client_batch_free(struct dmaengine_client_batch *b)
+{
+	kvfree(b->cookies);
+	b->cookies = NULL;
+#ifdef HAVE_DMA_MEMCPY_VEC
+	kvfree(b->src_vecs);
+	b->src_vecs = NULL;
+	kvfree(b->dst_vecs);
+	b->dst_vecs = NULL;
+#endif
+}
+
+/* ------------------------------------------------------------------ */
+/* Descriptors: prep, submit, and room in a bounded pool               */
+/* ------------------------------------------------------------------ */
+
+static void dmaengine_client_batch_put(struct dmaengine_client_batch *b)
+{
+	if (atomic_dec_and_test(&b->pending))
+		complete(&b->done);
+}
+
+static void dmaengine_client_callback(void *param,
+				      const struct dmaengine_result *result)
+{
+	struct dmaengine_client_batch *b = param;
+
+	/* the batch's waiter reads it after the completion */
+	if (result->result != DMA_TRANS_NOERROR && !b->result)
+		b->result = result->result;
+	if (b->c->no_order)
+		atomic_dec(&b->c->inflight);
+	dmaengine_client_batch_put(b);
+}
+
+/* Whether a descriptor submitted on the channel may still complete. */
+static bool dmaengine_client_in_flight(struct dmaengine_client_chan *c)
+{
+	enum dma_status status;
+
+	if (c->no_order)
+		return atomic_read(&c->inflight) > 0;
+	if (!c->last_cookie)
+		return false;
+	/* also gives a provider that cleans up in tx_status (ioat) a call */
+	status = dmaengine_tx_status(c->chan, c->last_cookie, NULL);
+	return status != DMA_COMPLETE && status != DMA_ERROR;
+}
+
+/*
+ * A stalled provider may retire descriptors only on an interrupt: from the
+ * first stall on, ask for one every half of what the pool held.
+ */
+static void dmaengine_client_moderate_irqs(struct dmaengine_client_chan *c)
+{
+	if (!c->irq_every)
+		c->irq_every = max(1U, c->since_stall / 2);
+}
+
+/**
+ * struct dmaengine_client_stall - a prep that returned NULL, while it is
+ *	retried
+ * @deadline: when the provider must have made room
+ * @idle_since: when the channel was first seen with nothing in flight
+ * @stalled: the first NULL was counted and the channel issued
+ * @idle: nothing has been in flight since @idle_since
+ */
+struct dmaengine_client_stall {
+	unsigned long deadline;
+	unsigned long idle_since;
+	bool stalled;
+	bool idle;
+};
+
+/*
+ * A prep returned NULL. With descriptors in flight the provider's pool is
+ * full: issue what is submitted and wait, in short sleeps timed as waiting,
+ * for room. A completed descriptor may return to the pool a little after
+ * its cookie completes (zynqmp_dma frees it once its callback has run), so
+ * only a channel idle for DMAENGINE_BENCH_IDLE_GRACE makes a NULL a failure
+ * rather than a full pool. Returns 0 when it is time to retry, or an error.
+ */
+static int dmaengine_client_stall(struct dmaengine_client_chan *c,
+				  const char *call,
+				  struct dmaengine_client_stall *st)
+{
+	ktime_t t0;
+
+	if (!st->stalled) {
+		st->stalled = true;
+		c->fig.prep_stalls++;
+		dmaengine_client_moderate_irqs(c);
+		t0 = ktime_get();
+		dma_async_issue_pending(c->chan);
+		c->fig.issue_ns += dmaengine_client_elapsed(t0);
+	}
+	if (dmaengine_client_aborted(c)) {
+		dmaengine_client_set_error(c, DMAENGINE_BENCH_ERR_INTR, -EINTR);
+		return -EINTR;
+	}
+	if (dmaengine_client_in_flight(c)) {
+		st->idle = false;
+	} else if (!st->idle) {
+		st->idle = true;
+		st->idle_since = jiffies;
+	} else if (time_after(jiffies,
+			      st->idle_since + DMAENGINE_BENCH_IDLE_GRACE)) {
+		pr_err("%s: %s returned NULL with no descriptor in flight for %u ms (call %llu of the run)\n",
+		       c->name, call, jiffies_to_msecs(DMAENGINE_BENCH_IDLE_GRACE),
+		       c->fig.prep_calls + 1);
+		dmaengine_client_set_error(c, DMAENGINE_BENCH_ERR_PREP, -EIO);
+		return -EIO;
+	}
+	if (time_after(jiffies, st->deadline)) {
+		pr_err("%s: %s returned NULL for %u ms while descriptors were in flight: the provider's descriptor pool made no room\n",
+		       c->name, call, jiffies_to_msecs(c->timeout));
+		dmaengine_client_set_error(c, DMAENGINE_BENCH_ERR_STALL,
+					   -ENOSPC);
+		return -ENOSPC;
+	}
+	t0 = ktime_get();
+	usleep_range(DMAENGINE_BENCH_STALL_MIN_US,
+		     DMAENGINE_BENCH_STALL_MAX_US);
+	c->fig.wait_ns += dmaengine_client_elapsed(t0);
+	return 0;
+}
+
+/*
+ * Interrupt and callback flags of the next descriptor. A batch's last one
+ * completes the batch; on a NO_ORDER channel each one counts.
+ */
+static unsigned long dmaengine_client_flags(struct dmaengine_client_chan *c,
+					    bool last)
+{
+	unsigned long flags = DMA_CTRL_ACK;
+
+	if (c->poll)
+		return flags;
+	if (last || c->no_order ||
+	    (c->irq_every && ++c->since_irq >= c->irq_every)) {
+		c->since_irq = 0;
+		flags |= DMA_PREP_INTERRUPT;
+	}
+	return flags;
+}
+
+/* Submit @tx right after its prep, with the batch's callback if it needs one. */
+static int dmaengine_client_submit(struct dmaengine_client_batch *b,
+				   struct dma_async_tx_descriptor *tx,
+				   bool last)
+{
+	struct dmaengine_client_chan *c = b->c;
+	bool callback = !c->poll && (last || c->no_order);
+	dma_cookie_t cookie;
+	ktime_t t0;
+
+	/*
+	 * Callbacks are the client's to set: a recycled descriptor may carry
+	 * another client's (pl330 before "dmaengine: pl330: Clear
+	 * callback_result for re-used descs" kept ->callback_result).
+	 */
+	tx->callback = NULL;
+	tx->callback_result = callback ? dmaengine_client_callback : NULL;
+	tx->callback_param = callback ? b : NULL;
+	if (callback) {
+		atomic_inc(&b->pending);
+		if (c->no_order)
+			atomic_inc(&c->inflight);
+	}
+
+	t0 = ktime_get();
+	cookie = dmaengine_submit(tx);
+	c->fig.submit_ns += dmaengine_client_elapsed(t0);
+	if (dma_submit_error(cookie)) {
+		pr_err("%s: dmaengine_submit of descriptor %u failed: %d\n",
+		       c->name, b->ndesc, cookie);
+		dmaengine_client_set_error(c, DMAENGINE_BENCH_ERR_SUBMIT, -EIO);
+		return -EIO;
+	}
+	c->fig.submits++;
+	b->cookies[b->ndesc++] = cookie;
+	b->last = cookie;
+	c->last_cookie = cookie;
+	return 0;
+}
+
+/*
+ * One prep call, timed: for a piece in per-segment form, for the whole
+ * batch in the others. A kernel without a form's API never gets here:
+ * its callers refuse the form before any channel is touched.
+ */
+static struct dma_async_tx_descriptor *
+dmaengine_client_prep_call(struct dmaengine_client_batch *b,
+			   const struct dmaengine_bench_piece *piece,
+			   unsigned long flags)
+{
+	struct dma_async_tx_descriptor *tx;
+	ktime_t t0 = ktime_get();
+
+	tx = b->form->prep(b, piece, flags);
+	b->c->fig.prep_ns += dmaengine_client_elapsed(t0);
+	return tx;
+}
+
+/**
+ * dmaengine_client_prep_submit - prepare and submit one descriptor
+ * @b: the batch
+ * @piece: what it copies (per-segment), or NULL: the whole batch
+ * @last: the batch's last descriptor
+ *
+ * Waits for room in a full pool (dmaengine_client_stall()); nothing else
+ * runs between the prep that returned a descriptor and its submit.
+ * Return: 0, or an error recorded in the channel.
+ */
+int dmaengine_client_prep_submit(struct dmaengine_client_batch *b,
+				 const struct dmaengine_bench_piece *piece,
+				 bool last)
+{
+	struct dmaengine_client_chan *c = b->c;
+	unsigned long flags = dmaengine_client_flags(c, last);
+	struct dmaengine_client_stall st = { .deadline = jiffies + c->timeout };
+	struct dma_async_tx_descriptor *tx;
+	int ret;
+
+	if (WARN_ON_ONCE(b->ndesc >= b->max_txs))
+		return -EOVERFLOW;
+	for (;;) {
+		tx = dmaengine_client_prep_call(b, piece, flags);
+		if (tx)
+			break;
+		ret = dmaengine_client_stall(c, b->form->call, &st);
+		if (ret)
+			return ret;
+	}
+	c->fig.prep_calls++;
+	if (st.stalled)
+		c->since_stall = 0;
+	c->since_stall++;
+	return dmaengine_client_submit(b, tx, last);
+}
+
+/* ------------------------------------------------------------------ */
+/* The prep forms                                                       */
+/* ------------------------------------------------------------------ */
+
+/* Per-segment: one descriptor per piece of the mapped tables. */
+static int dmaengine_client_batch_pieces(struct dmaengine_client_batch *b)
+{
+	struct scatterlist *sg = b->src->sgl, *dg = b->dst->sgl;
+	unsigned int s_left = b->src->nents, d_left = b->dst->nents;
+	dma_addr_t s_addr = sg_dma_address(sg), d_addr = sg_dma_address(dg);
+	unsigned int s_len = sg_dma_len(sg), d_len = sg_dma_len(dg);
+	struct dmaengine_bench_piece piece;
+	int ret;
+
+	for (;;) {
+		bool last;
+
+		piece.dst = d_addr;
+		piece.src = s_addr;
+		piece.len = min3(s_len, d_len, b->c->seg.max);
+		last = s_len == piece.len && s_left == 1;
+		ret = dmaengine_client_prep_submit(b, &piece, last);
+		if (ret || last)
+			return ret;
+
+		s_addr += piece.len;
+		s_len -= piece.len;
+		d_addr += piece.len;
+		d_len -= piece.len;
+		if (!s_len) {
+			sg = sg_next(sg);
+			s_left--;
+			s_addr = sg_dma_address(sg);
+			s_len = sg_dma_len(sg);
+		}
+		if (!d_len) {
+			dg = sg_next(dg);
+			if (WARN_ON_ONCE(!--d_left))
+				return -EOVERFLOW;
+			d_addr = sg_dma_address(dg);
+			d_len = sg_dma_len(dg);
+		}
+	}
+}
+
+static struct dma_async_tx_descriptor *
+dmaengine_client_prep_memcpy(struct dmaengine_client_batch *b,
+			     const struct dmaengine_bench_piece *piece,
+			     unsigned long flags)
+{
+	return dmaengine_prep_dma_memcpy(b->c->chan, piece->dst, piece->src,
+					 piece->len, flags);
+}
+
+#ifdef HAVE_DMA_MEMCPY_SG
+/* One descriptor for the whole batch. */
+static int dmaengine_client_batch_whole(struct dmaengine_client_batch *b)
+{
+	return dmaengine_client_prep_submit(b, NULL, true);
+}
+
+static struct dma_async_tx_descriptor *
+dmaengine_client_prep_memcpy_sg(struct dmaengine_client_batch *b,
+				const struct dmaengine_bench_piece *piece,
+				unsigned long flags)
+{
+	return dmaengine_prep_dma_memcpy_sg(b->c->chan, b->dst->sgl,
+					    b->dst->nents, b->src->sgl,
+					    b->src->nents, flags);
+}
+#endif
+
+#ifdef HAVE_DMA_MEMCPY_VEC
+static void dmaengine_client_table_to_vecs(const struct sg_table *sgt,
+					   struct dma_vec *v)
+{
+	struct scatterlist *sg;
+	unsigned int i;
+
+	for_each_sgtable_dma_sg(sgt, sg, i) {
+		v[i].addr = sg_dma_address(sg);
+		v[i].len = sg_dma_len(sg);
+	}
+}
+
+/*
+ * memcpy_vec takes arrays of mapped segments where memcpy_sg takes the
+ * tables: building them is work only this form asks of its caller, timed
+ * in the prep phase and on its own.
+ */
+static int dmaengine_client_batch_vecs(struct dmaengine_client_batch *b)
+{
+	ktime_t t0 = ktime_get();
+	u64 ns;
+
+	dmaengine_client_table_to_vecs(b->src, b->src_vecs);
+	dmaengine_client_table_to_vecs(b->dst, b->dst_vecs);
+	ns = dmaengine_client_elapsed(t0);
+	b->c->fig.convert_ns += ns;
+	b->c->fig.prep_ns += ns;
+	return dmaengine_client_prep_submit(b, NULL, true);
+}
+
+static struct dma_async_tx_descriptor *
+dmaengine_client_prep_memcpy_vec(struct dmaengine_client_batch *b,
+				 const struct dmaengine_bench_piece *piece,
+				 unsigned long flags)
+{
+	return dmaengine_prep_dma_memcpy_vec(b->c->chan, b->dst_vecs,
+					     b->dst->nents, b->src_vecs,
+					     b->src->nents, flags);
+}
+#endif
+
+const struct dmaengine_bench_form dmaengine_bench_forms[DMAENGINE_BENCH_NR_MODES] = {
+	[DMAENGINE_BENCH_MODE_MEMCPY] = {
+		.name = "prep_memcpy",
+		.call = "prep_dma_memcpy",
+		.have_api = true,
+		.cap = DMA_MEMCPY,
+		.cap_name = "DMA_MEMCPY",
+		.batch = dmaengine_client_batch_pieces,
+		.prep = dmaengine_client_prep_memcpy,
+	},
+	[DMAENGINE_BENCH_MODE_MEMCPY_SG] = {
+		.name = "prep_memcpy_sg",
+		.call = "prep_dma_memcpy_sg",
+#ifdef HAVE_DMA_MEMCPY_SG
+		.have_api = true,
+		.cap = DMA_MEMCPY_SG,
+		.batch = dmaengine_client_batch_whole,
+		.prep = dmaengine_client_prep_memcpy_sg,
+#endif
+		.cap_name = "DMA_MEMCPY_SG",
+		.api = "dmaengine_prep_dma_memcpy_sg() (removed from mainline in 6.0)",
+	},
+	/* the CPU copies the folios of memcpy channels */
+	[DMAENGINE_BENCH_MODE_CPU] = {
+		.name = "cpu",
+		.have_api = true,
+		.cap = DMA_MEMCPY,
+		.cap_name = "DMA_MEMCPY",
+	},
+	[DMAENGINE_BENCH_MODE_MEMCPY_VEC] = {
+		.name = "prep_memcpy_vec",
+		.call = "prep_dma_memcpy_vec",
+#ifdef HAVE_DMA_MEMCPY_VEC
+		.have_api = true,
+		.cap = DMA_MEMCPY_VEC,
+		.vecs = true,
+		.batch = dmaengine_client_batch_vecs,
+		.prep = dmaengine_client_prep_memcpy_vec,
+#endif
+		.cap_name = "DMA_MEMCPY_VEC",
+		.api = "dmaengine_prep_dma_memcpy_vec() (not in mainline)",
+	},
+};
+
+/* Whether a form of @modes (DMAENGINE_BENCH_PREP_* bits) takes dma_vecs. */
+bool dmaengine_bench_modes_need_vecs(u32 modes)
+{
+	unsigned int m;
+
+	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++)
+		if (modes & BIT(m) && dmaengine_bench_forms[m].vecs)
+			return true;
+	return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* A batch in flight                                                    */
+/* ------------------------------------------------------------------ */
+
+/**
+ * dmaengine_client_batch_start - prepare, submit and issue a batch
+ * @b: the batch, not busy
+ * @form: the prep form, one with ->batch, whose API the kernel has
+ * @src: the source table, mapped on the channel's device
+ * @dst: the destination table, mapped likewise
+ *
+ * From here on the batch is busy: finished by
+ * dmaengine_client_batch_finish(), or after a failure (of this or of the
+ * finish) by dmaengine_client_terminate() before its tables are unmapped.
+ * Return: 0, or an error recorded in the channel.
+ */
+int dmaengine_client_batch_start(struct dmaengine_client_batch *b,
+				 const struct dmaengine_bench_form *form,
+				 struct sg_table *src, struct sg_table *dst)
+{
+	struct dmaengine_client_chan *c = b->c;
+	ktime_t t0;
+	int ret;
+
+	b->form = form;
+	b->src = src;
+	b->dst = dst;
+	b->ndesc = 0;
+	b->result = 0;
+	atomic_set(&b->pending, 1);
+	reinit_completion(&b->done);
+	b->busy = true;
+
+	ret = form->batch(b);
+	if (ret)
+		return ret;
+
+	t0 = ktime_get();
+	dma_async_issue_pending(c->chan);
+	c->fig.issue_ns += dmaengine_client_elapsed(t0);
+	/* every descriptor is submitted: drop the submission's reference */
+	dmaengine_client_batch_put(b);
+	return 0;
+}
+
+static int dmaengine_client_poll(struct dmaengine_client_batch *b)
+{
+	struct dmaengine_client_chan *c = b->c;
+	enum dma_status status = dmaengine_tx_status(c->chan, b->last, NULL);
+
+	if (status == DMA_COMPLETE)
+		return 0;
+	if (status == DMA_ERROR) {
+		pr_err("%s: a descriptor completed with an error\n", c->name);
+		dmaengine_client_set_error(c, DMAENGINE_BENCH_ERR_RESULT, -EIO);
+		return -EIO;
+	}
+	cond_resched();
+	return -EAGAIN;
+}
+
+/* Wait for a batch, in slices so that abort is seen. */
+static int dmaengine_client_batch_wait(struct dmaengine_client_batch *b)
+{
+	struct dmaengine_client_chan *c = b->c;
+	unsigned long deadline = jiffies + c->timeout;
+	int ret;
+
+	for (;;) {
+		if (c->poll) {
+			ret = dmaengine_client_poll(b);
+			if (ret != -EAGAIN)
+				return ret;
+		} else if (wait_for_completion_timeout(&b->done,
+						       DMAENGINE_BENCH_WAIT_SLICE)) {
+			if (!b->result)
+				return 0;
+			pr_err("%s: transfer completed with result %d\n",
+			       c->name, b->result);
+			dmaengine_client_set_error(c, DMAENGINE_BENCH_ERR_RESULT,
+						   -EIO);
+			return -EIO;
+		}
+		if (dmaengine_client_aborted(c)) {
+			dmaengine_client_set_error(c, DMAENGINE_BENCH_ERR_INTR,
+						   -EINTR);
+			return -EINTR;
+		}
+		if (time_after(jiffies, deadline)) {
+			pr_err("%s: batch not complete after %u ms\n", c->name,
+			       jiffies_to_msecs(c->timeout));
+			dmaengine_client_set_error(c, DMAENGINE_BENCH_ERR_TIMEOUT,
+						   -ETIMEDOUT);
+			return -ETIMEDOUT;
+		}
+	}
+}
+
+/*
+ * Every descriptor's status, not only the completion of the last: an
+ * error on an earlier segment must not pass unseen. On a NO_ORDER channel
+ * every descriptor's callback reported its result already.
+ */
+static int dmaengine_client_batch_check(struct dmaengine_client_batch *b)
+{
+	struct dmaengine_client_chan *c = b->c;
+	unsigned int i;
+
+	if (c->no_order)
+		return 0;
+	for (i = 0; i < b->ndesc; i++) {
+		if (dmaengine_tx_status(c->chan, b->cookies[i], NULL) ==
+		    DMA_ERROR) {
+			pr_err("%s: descriptor %u of the batch completed with an error\n",
+			       c->name, i);
+			dmaengine_client_set_error(c, DMAENGINE_BENCH_ERR_RESULT,
+						   -EIO);
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
+/**
+ * dmaengine_client_batch_finish - wait for a started batch and count it
+ * @b: the batch, busy
+ * @check: check every descriptor's status too (outside the timed phases)
+ *
+ * Waits at most the channel's timeout, less when it is aborted. On success
+ * the batch is no longer busy, and its copy is complete: on a NO_ORDER
+ * channel every descriptor's callback came, on others the last one's
+ * completion implies the others'. Its tables stay mapped.
+ * Return: 0, or an error recorded in the channel; the batch stays busy.
+ */
+int dmaengine_client_batch_finish(struct dmaengine_client_batch *b,
+				  bool check)
+{
+	struct dmaengine_client_chan *c = b->c;
+	ktime_t t0 = ktime_get();
+	int ret;
+
+	ret = dmaengine_client_batch_wait(b);
+	c->fig.wait_ns += dmaengine_client_elapsed(t0);
+	if (!ret && check)
+		ret = dmaengine_client_batch_check(b);
+	if (ret)
+		return ret;
+
+	b->busy = false;
+	c->fig.batches++;
+	c->fig.segments += b->src->nents;
+	c->fig.bytes += dmaengine_client_mapped_bytes(b->src);
+	return 0;
+}
+
+/**
+ * dmaengine_client_terminate - end whatever the channel has queued
+ * @c: the channel
+ *
+ * After a failure nothing may be left queued on tables about to be
+ * unmapped: this returns when no descriptor of the channel can run, nor
+ * any callback of it. The caller then unmaps its busy batches' tables.
+ */
+void dmaengine_client_terminate(struct dmaengine_client_chan *c)
+{
+	dmaengine_terminate_sync(c->chan);
+	atomic_set(&c->inflight, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* The unbind watch                                                     */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A provider is about to be unbound from a device of a watched bus: the
+ * channels stay allocated (the dmaengine core keeps a device that has a
+ * device_release), but whatever the caller queued on it must end first.
+ */
+static int dmaengine_client_bus_event(struct notifier_block *nb,
+				      unsigned long action, void *data)
+{
+	struct dmaengine_client_bus *bus =
+		container_of(nb, struct dmaengine_client_bus, nb);
+
+	if (action == BUS_NOTIFY_UNBIND_DRIVER ||
+	    action == BUS_NOTIFY_DEL_DEVICE)
+		bus->w->unbind(bus->w, data);
+	return NOTIFY_DONE;
+}
+
+/**
+ * dmaengine_client_watch_start - prepare to watch the buses of channels
+ * @w: the watch
+ * @max: devices that may be added
+ * @unbind: what to call when a device of a watched bus is unbound
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int dmaengine_client_watch_start(struct dmaengine_client_watch *w,
+				 unsigned int max,
+				 void (*unbind)(struct dmaengine_client_watch *w,
+						struct device *dev))
+{
+	w->unbind = unbind;
+	w->nr = 0;
+	w->max = max;
+	w->buses = kcalloc(max, sizeof(*w->buses), GFP_KERNEL);
+	return w->buses ? 0 : -ENOMEM;
+}
+
+/**
+ * dmaengine_client_watch_add - watch the bus of a channel's DMA device
+ * @w: the watch
+ * @dev: the channel's chan->device->dev
+ *
+ * Each bus is watched once. From the moment this returns 0, ->unbind may
+ * be called. Return: 0, or the error of bus_register_notifier().
+ */
+int dmaengine_client_watch_add(struct dmaengine_client_watch *w,
+			       struct device *dev)
+{
+	struct dmaengine_client_bus *bus;
+	unsigned int i;
+	int ret;
+
+	if (!dev->bus)
+		return 0;
+	for (i = 0; i < w->nr; i++)
+		if (w->buses[i].dev->bus == dev->bus)
+			return 0;
+	if (WARN_ON_ONCE(w->nr >= w->max))
+		return -EOVERFLOW;
+	bus = &w->buses[w->nr];
+	bus->dev = get_device(dev);
+	bus->w = w;
+	bus->nb.notifier_call = dmaengine_client_bus_event;
+	ret = bus_register_notifier(dev->bus, &bus->nb);
+	if (ret) {
+		put_device(dev);
+		return ret;
+	}
+	w->nr++;
+	return 0;
+}
+
+/**
+ * dmaengine_client_watch_stop - stop watching, free the watch
+ * @w: the watch
+ *
+ * Waits for a running ->unbind to return: that must not wait for the
+ * caller of this.
+ */
+void dmaengine_client_watch_stop(struct dmaengine_client_watch *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nr; i++) {
+		struct dmaengine_client_bus *bus = &w->buses[i];
+
+		bus_unregister_notifier(bus->dev->bus, &bus->nb);
+		put_device(bus->dev);
+	}
+	w->nr = 0;
+	kfree(w->buses);
+	w->buses = NULL;
+}

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The dmaengine client: copy a pair of mapped sg_tables over a channel
+ * with a prep form, wait for it with a timeout, and account the phases.
+ * Driven by the benchmark's per-channel threads (dmaengine_chan.c) and by
+ * the migration copy offload (migrate_offload.c).
+ */
+#ifndef _KERNEL_DMA_DMAENGINE_CLIENT_H
+#define _KERNEL_DMA_DMAENGINE_CLIENT_H
+
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/dmaengine.h>
+#include <linux/notifier.h>
+#include <linux/scatterlist.h>
+#include <linux/types.h>
+
+#include "core.h"
+
+/**
+ * struct dmaengine_bench_figures - what one channel measured
+ * @start: ktime of the run's start on this channel (the benchmark's)
+ * @end: ktime of the run's end on this channel (the benchmark's)
+ * @prep_ns: time in prep calls, those that returned NULL included, and
+ *	building the dma_vec arrays they take (memcpy_vec)
+ * @submit_ns: time in dmaengine_submit()
+ * @issue_ns: time in dma_async_issue_pending()
+ * @wait_ns: time blocked waiting for the provider: for a batch's
+ *	completion, or for room after a prep returned NULL
+ * @map_ns: time mapping source and destination
+ * @unmap_ns: time unmapping them
+ * @copy_ns: time in the CPU copy (prep mode cpu)
+ * @convert_ns: time building dma_vec arrays from the mapped tables
+ * @bytes: bytes copied
+ * @prep_calls: prep calls that returned a descriptor
+ * @prep_stalls: prep calls that returned NULL and were retried
+ * @submits: descriptors submitted
+ * @batches: batches run
+ * @segments: source segments copied
+ */
+struct dmaengine_bench_figures {
+	ktime_t start;
+	ktime_t end;
+	u64 prep_ns;
+	u64 submit_ns;
+	u64 issue_ns;
+	u64 wait_ns;
+	u64 map_ns;
+	u64 unmap_ns;
+	u64 copy_ns;
+	u64 convert_ns;
+	u64 bytes;
+	u64 prep_calls;
+	u64 prep_stalls;
+	u64 submits;
+	u64 batches;
+	u64 segments;
+};
+
+/**
+ * struct dmaengine_client_chan - a channel the client copies over
+ * @chan: the DMA channel, held exclusively by the caller
+ * @dma_dev: the device to map buffers for: dmaengine_get_dma_device()
+ * @name: dma_chan_name(), kept: the provider may be unbound while the
+ *	channel is held, and the name with it
+ * @dev_name: dev_name() of the DMA device, kept likewise
+ * @no_order: the channel completes out of order (DMA_COMPLETION_NO_ORDER):
+ *	every descriptor raises a callback, and a batch is done when all did
+ * @poll: batches are waited for by polling tx_status, without callbacks
+ * @timeout: jiffies one batch may take, and a stalled prep may wait
+ * @abort: the caller's flag that ends what the channel does early
+ * @seg: what one sg entry, or one memcpy descriptor, may be: the device's
+ *	max_seg_size, max mapping size and segment boundary, the length kept
+ *	aligned to the copy alignment
+ * @irq_every: after a prep stalled, every @irq_every-th descriptor asks
+ *	for an interrupt, so that a provider that retires descriptors only
+ *	then makes room; 0: only a batch's last one asks
+ * @since_irq: descriptors prepared since the last that asked for one
+ * @since_stall: descriptors prepared since a prep last stalled: what the
+ *	provider's pool took before it was full
+ * @last_cookie: the cookie submitted last on the channel
+ * @inflight: callbacks still to come, all batches (NO_ORDER channels)
+ * @fig: the figures since dmaengine_client_chan_reset()
+ * @error: DMAENGINE_BENCH_ERR_* of the first failure since the reset, or 0
+ * @err: the matching negative errno
+ *
+ * One task at a time drives a channel: the fields are not locked.
+ */
+struct dmaengine_client_chan {
+	struct dma_chan *chan;
+	struct device *dma_dev;
+	char name[DMAENGINE_BENCH_NAME_LEN];
+	char dev_name[DMAENGINE_BENCH_NAME_LEN];
+	bool no_order;
+	bool poll;
+	unsigned long timeout;
+	const bool *abort;
+	struct mb_seg_limits seg;
+	unsigned int irq_every;
+	unsigned int since_irq;
+	unsigned int since_stall;
+	dma_cookie_t last_cookie;
+	atomic_t inflight;
+	struct dmaengine_bench_figures fig;
+	u32 error;
+	int err;
+};
+
+struct dmaengine_bench_form;
+
+/**
+ * struct dmaengine_client_batch - a batch: two mapped tables, in flight
+ * @c: its channel
+ * @form: the prep form it is copied with
+ * @src: source table, mapped DMA_TO_DEVICE on @c's device
+ * @dst: destination table, mapped DMA_FROM_DEVICE
+ * @cookies: cookies of its descriptors, to check each of them
+ * @max_txs: entries in @cookies
+ * @ndesc: descriptors submitted
+ * @last: cookie of the last one
+ * @pending: callbacks to come, plus one while descriptors are submitted
+ * @done: completed when @pending drops to zero
+ * @result: the first result other than DMA_TRANS_NOERROR a callback gave
+ * @busy: started and not yet finished: after a failure, its descriptors
+ *	must be terminated before its tables are unmapped
+ * @src_vecs: the source table as a dma_vec array (memcpy_vec)
+ * @dst_vecs: the destination table likewise
+ */
+struct dmaengine_client_batch {
+	struct dmaengine_client_chan *c;
+	const struct dmaengine_bench_form *form;
+	struct sg_table *src;
+	struct sg_table *dst;
+	dma_cookie_t *cookies;
+	unsigned int max_txs;
+	unsigned int ndesc;
+	dma_cookie_t last;
+	atomic_t pending;
+	struct completion done;
+	int result;
+	bool busy;
+#ifdef HAVE_DMA_MEMCPY_VEC
+	struct dma_vec *src_vecs;
+	struct dma_vec *dst_vecs;
+#endif
+};
+
+/**
+ * struct dmaengine_bench_piece - what one per-segment descriptor copies
+ * @dst: destination DMA address
+ * @src: source DMA address
+ * @len: bytes
+ */
+struct dmaengine_bench_piece {
+	dma_addr_t dst;
+	dma_addr_t src;
+	size_t len;
+};
+
+/**
+ * struct dmaengine_bench_form - a prep form: how a batch of mapped source
+ *	and destination tables becomes descriptors
+ * @name: the form's name, as the log and the tool say it ("prep_memcpy")
+ * @call: its prep call, as a message names it
+ * @have_api: this kernel has the form's prep API (decided at build time)
+ * @cap: the capability a channel needs for it, when the kernel has the API
+ * @cap_name: its name
+ * @api: the API beyond DMA_MEMCPY's that the form needs, as a message
+ *	names it where the kernel lacks it; NULL: every memcpy channel can
+ * @vecs: a batch needs dma_vec arrays of its tables
+ * @batch: prepare and submit a batch's descriptors, one prep at a time
+ *	(dmaengine_client_prep_submit()), keeping the provider contracts:
+ *	nothing between a prep and its submit, room made when the pool is
+ *	full; NULL: the CPU copies the batch (the benchmark's cpu mode)
+ * @prep: one prep call, for @piece (per-segment) or for the whole batch
+ *
+ * dmaengine_bench_forms[] has one per DMAENGINE_BENCH_MODE_*.
+ */
+struct dmaengine_bench_form {
+	const char *name;
+	const char *call;
+	bool have_api;
+	enum dma_transaction_type cap;
+	const char *cap_name;
+	const char *api;
+	bool vecs;
+	int (*batch)(struct dmaengine_client_batch *b);
+	struct dma_async_tx_descriptor *
+		(*prep)(struct dmaengine_client_batch *b,
+			const struct dmaengine_bench_piece *piece,
+			unsigned long flags);
+};
+
+extern const struct dmaengine_bench_form
+	dmaengine_bench_forms[DMAENGINE_BENCH_NR_MODES];
+
+bool dmaengine_bench_modes_need_vecs(u32 modes);
+
+/**
+ * struct dmaengine_client_match - which channels a request takes
+ * @channel: only the channel of this dma_chan_name(), empty: any
+ * @device: only channels of the DMA device of this dev_name(), empty: any
+ */
+struct dmaengine_client_match {
+	const char *channel;
+	const char *device;
+};
+
+bool dmaengine_client_filter(struct dma_chan *chan, void *param);
+bool dmaengine_client_name_ok(const char *s, const char *field);
+
+void dmaengine_client_chan_init(struct dmaengine_client_chan *c,
+				struct dma_chan *chan);
+int dmaengine_client_chan_limits(struct dmaengine_client_chan *c);
+void dmaengine_client_chan_reset(struct dmaengine_client_chan *c);
+void dmaengine_client_set_error(struct dmaengine_client_chan *c, u32 error,
+				int err);
+unsigned long dmaengine_client_table_ents(const struct dmaengine_client_chan *c,
+					  unsigned long n, size_t size);
+int dmaengine_client_table_fill(const struct dmaengine_client_chan *c,
+				struct sg_table *sgt, struct folio **folios,
+				unsigned int n, gfp_t gfp);
+unsigned int dmaengine_client_max_txs(const struct dmaengine_client_chan *c,
+				      unsigned int max_ents, u64 bytes);
+
+int dmaengine_client_map(struct dmaengine_client_chan *c,
+			 struct sg_table *src, struct sg_table *dst);
+void dmaengine_client_unmap(struct dmaengine_client_chan *c,
+			    struct sg_table *src, struct sg_table *dst);
+
+int dmaengine_client_batch_alloc(struct dmaengine_client_batch *b,
+				 struct dmaengine_client_chan *c,
+				 unsigned int max_txs, unsigned int max_ents,
+				 bool vecs, gfp_t gfp);
+void dmaengine_client_batch_free(struct dmaengine_client_batch *b);
+int dmaengine_client_batch_start(struct dmaengine_client_batch *b,
+				 const struct dmaengine_bench_form *form,
+				 struct sg_table *src, struct sg_table *dst);
+int dmaengine_client_batch_finish(struct dmaengine_client_batch *b,
+				  bool check);
+void dmaengine_client_terminate(struct dmaengine_client_chan *c);
+int dmaengine_client_prep_submit(struct dmaengine_client_batch *b,
+				 const struct dmaengine_bench_piece *piece,
+				 bool last);
+
+struct dmaengine_client_watch;
+
+/**
+ * struct dmaengine_client_bus - one bus a watch has a notifier on
+ * @nb: the notifier block registered on the bus
+ * @dev: a DMA device on that bus, referenced while watched
+ * @w: the watch
+ */
+struct dmaengine_client_bus {
+	struct notifier_block nb;
+	struct device *dev;
+	struct dmaengine_client_watch *w;
+};
+
+/**
+ * struct dmaengine_client_watch - the buses whose unbinding of a provider
+ *	the caller must hear of before the provider's remove() runs
+ * @unbind: called, from the bus notifier, for every device of a watched
+ *	bus that is unbound or deleted: when @dev is a channel's, it must
+ *	not return before the caller let go of what it queued on @dev
+ * @buses: the buses watched
+ * @nr: entries in @buses
+ * @max: room in @buses
+ */
+struct dmaengine_client_watch {
+	void (*unbind)(struct dmaengine_client_watch *w, struct device *dev);
+	struct dmaengine_client_bus *buses;
+	unsigned int nr;
+	unsigned int max;
+};
+
+int dmaengine_client_watch_start(struct dmaengine_client_watch *w,
+				 unsigned int max,
+				 void (*unbind)(struct dmaengine_client_watch *w,
+						struct device *dev));
+int dmaengine_client_watch_add(struct dmaengine_client_watch *w,
+			       struct device *dev);
+void dmaengine_client_watch_stop(struct dmaengine_client_watch *w);
+
+static inline u64 dmaengine_client_elapsed(ktime_t t0)
+{
+	return ktime_to_ns(ktime_sub(ktime_get(), t0));
+}
+
+#endif /* _KERNEL_DMA_DMAENGINE_CLIENT_H */

@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# migrate: the dmaengine client as page migration's copy offload
+# (DMA_MIGRATE_OFFLOAD), over soft_dma: move_pages() from node 0 to node 1
+# with the offload started, with each prep form, the counters against the
+# folios moved and the data compared (src/migrate_check.c); errors
+# injected: fallbacks counted, data intact; one offload at a time; the
+# file closed without STOP; an unbind during migration. On a kernel
+# without the hook: START refused, and the log says why.
+
+MIGRATE_CHECK=$PROJECT/bin/migrate_check
+MIGRATE_SYSFS=/sys/kernel/mm/migrate_copy_offload
+
+# migrate_registered: the hook has a migrator registered
+migrate_registered() {
+	[ -n "$(cat "$MIGRATE_SYSFS/migrator" 2>/dev/null)" ]
+}
+
+# migrate_unbind_during: move pages while soft_dma is unbound, then bind it
+migrate_unbind_during() {
+	"$MIGRATE_CHECK" prep=0 channels=2 pages=4096 expect=any stop=1 &
+	_mu_pid=$!
+	sleep 1
+	echo "$SD_DEV" > "$SD_DRV/unbind"
+	wait $_mu_pid
+	_mu_rc=$?
+	echo "$SD_DEV" > "$SD_DRV/bind"
+	return $_mu_rc
+}
+
+suite_migrate() {
+	if [ ! -d /sys/devices/system/node/node1 ]; then
+		tap_skip "migrate: this VM has one NUMA node"
+		return
+	fi
+	check "migrate: benchmark loads" load_module dma_map_benchmark
+	check "migrate: soft_dma loads" sd_load
+	if ! grep -Eq 'HAVE_MIGRATE_COPY_OFFLOAD(_RFC)? 1' "$MODDIR/probes.h" 2>/dev/null; then
+		klog_mark
+		check "migrate: without the hook, START fails with EOPNOTSUPP, NO_API, hook NONE" \
+			"$MIGRATE_CHECK" expect=nohook
+		check_klog_has "migrate: ... the message says the kernel lacks the hook" \
+			'this kernel has no migration copy-offload hook'
+		check "migrate: ... channels released" channels_released
+	else
+		_forms="0:memcpy"
+		have_memcpy_sg && _forms="$_forms 1:memcpy_sg"
+		have_memcpy_vec && _forms="$_forms 3:memcpy_vec"
+		for _f in $_forms; do
+			check "migrate: move_pages 0 -> 1 over 2 channels, ${_f#*:}: every folio offloaded, data intact" \
+				"$MIGRATE_CHECK" prep="${_f%%:*}" channels=2 pages=2048
+			check "migrate: ... channels released" channels_released
+		done
+		check "migrate: one channel: every folio offloaded, data intact" \
+			"$MIGRATE_CHECK" prep=0 channels=1 pages=512
+		klog_mark
+		check "migrate: error_every=3: fallbacks and errors counted, data intact" \
+			sd_with error_every=3 "$MIGRATE_CHECK" prep=0 channels=2 \
+			pages=2048 expect=fallback
+		check "migrate: a second START is refused with EBUSY" \
+			"$MIGRATE_CHECK" expect=busy
+		check "migrate: ... and the first one's file closed: unregistered" \
+			sh -c "! cat $MIGRATE_SYSFS/migrator | grep -q ."
+		check "migrate: the file closed without STOP" \
+			"$MIGRATE_CHECK" prep=0 pages=256 stop=0
+		check "migrate: ... the offload is unregistered" \
+			sh -c "! cat $MIGRATE_SYSFS/migrator | grep -q ."
+		check "migrate: ... channels released" channels_released
+		klog_mark
+		check "migrate: soft_dma unbound during migration: every folio counted, data intact" \
+			migrate_unbind_during
+		check_klog_has "migrate: ... the offload heard of the unbind" \
+			'its provider soft_dma\.0 is being unbound: migration copies with the CPU'
+		check "migrate: ... START works again after the rebind" \
+			"$MIGRATE_CHECK" prep=0 pages=256
+	fi
+	check "migrate: soft_dma unloads" sd_unload
+	check_klog_clean "migrate"
+}

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * migrate_check: page migration through the dmaengine client's copy
+ * offload (DMA_MIGRATE_OFFLOAD), checked end to end: START, move_pages()
+ * of an anonymous buffer from node 0 to node 1, the data compared, STATS
+ * against the pages moved, STOP.
+ *
+ *   migrate_check [prep=MODE] [channels=N] [pages=N] [min_folios=N]
+ *                 [expect=offload|fallback|any|nohook|busy] [stop=0|1]
+ *
+ * expect=offload: every folio moved was offloaded, none fell back, no
+ * error (the default); expect=fallback: some folios fell back and batches
+ * failed (a provider injecting errors), every folio counted once;
+ * expect=any: every folio counted once, offloaded or not (a provider
+ * unbound at some point of the migration);
+ * expect=nohook: START fails with EOPNOTSUPP, DMAENGINE_BENCH_ERR_NO_API
+ * and DMA_MIGRATE_HOOK_NONE; expect=busy: a second START, on another file,
+ * fails with EBUSY while the first is active. stop=0 leaves the offload
+ * to the file's release. In every case the data must be intact.
+ *
+ * Prints "moved=N folios=N offloaded=N fallback=N errors=N batches=N
+ * bytes=N descriptors=N batch_ns=N" and why a check failed. Exit status
+ * 0 when every check held, 1 when one failed, 2 on a usage error.
+ */
+#define _GNU_SOURCE
+#define __SANE_USERSPACE_TYPES__
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <linux/map_benchmark.h>
+
+#define DMAENGINE_PATH	"/sys/kernel/debug/dmaengine_benchmark"
+/* <linux/mempolicy.h>'s, which not every libc's headers pull in */
+#define MC_MPOL_MF_MOVE	(1 << 1)
+
+struct mc_args {
+	unsigned int prep;
+	unsigned int channels;
+	unsigned long pages;
+	unsigned int min_folios;
+	const char *expect;
+	bool stop;
+};
+
+static int mc_offload(int fd, struct dma_migrate_offload *a, unsigned int op,
+		      unsigned int flags)
+{
+	struct dma_migrate_offload in = *a;
+
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->op = op;
+	a->flags = flags;
+	a->prep_mode = in.prep_mode;
+	a->channels = in.channels;
+	a->reasons = in.reasons;
+	a->timeout_ms = in.timeout_ms;
+	a->min_folios = in.min_folios;
+	return ioctl(fd, DMA_MIGRATE_OFFLOAD, a);
+}
+
+static uint64_t mc_pattern(unsigned long page, size_t word)
+{
+	return ((uint64_t)page << 20) ^ word ^ 0xa5a5a5a500000000ULL;
+}
+
+/* Move every page of @buf to @node; returns how many are there after. */
+static long mc_move(char *buf, unsigned long n, long psize, int node)
+{
+	void **pages = calloc(n, sizeof(*pages));
+	int *nodes = calloc(n, sizeof(*nodes));
+	int *status = calloc(n, sizeof(*status));
+	unsigned long i;
+	long moved = -1;
+
+	if (!pages || !nodes || !status)
+		goto out;
+	for (i = 0; i < n; i++) {
+		pages[i] = buf + i * psize;
+		nodes[i] = node;
+	}
+	if (syscall(SYS_move_pages, 0, n, pages, nodes, status,
+		    MC_MPOL_MF_MOVE) < 0) {
+		fprintf(stderr, "move_pages to node %d: %s\n", node,
+			strerror(errno));
+		goto out;
+	}
+	moved = 0;
+	for (i = 0; i < n; i++)
+		moved += status[i] == node;
+out:
+	free(pages);
+	free(nodes);
+	free(status);
+	return moved;
+}
+
+static bool mc_verify(const char *buf, unsigned long n, long psize)
+{
+	size_t words = psize / sizeof(uint64_t), w;
+	unsigned long p;
+
+	for (p = 0; p < n; p++) {
+		const uint64_t *v = (const uint64_t *)(buf + p * psize);
+
+		for (w = 0; w < words; w++) {
+			if (v[w] != mc_pattern(p, w)) {
+				printf("data differs: page %lu word %zu\n", p, w);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+static int mc_parse(int argc, char **argv, struct mc_args *m)
+{
+	int i;
+
+	m->prep = DMAENGINE_BENCH_MODE_MEMCPY;
+	m->channels = 2;
+	m->pages = 1024;
+	m->min_folios = 0;
+	m->expect = "offload";
+	m->stop = true;
+	for (i = 1; i < argc; i++) {
+		char *eq = strchr(argv[i], '='), *end;
+		unsigned long v;
+
+		if (!eq)
+			goto usage;
+		*eq++ = '\0';
+		if (!strcmp(argv[i], "expect")) {
+			m->expect = eq;
+			continue;
+		}
+		errno = 0;
+		v = strtoul(eq, &end, 0);
+		if (errno || *end || end == eq)
+			goto usage;
+		if (!strcmp(argv[i], "prep"))
+			m->prep = v;
+		else if (!strcmp(argv[i], "channels"))
+			m->channels = v;
+		else if (!strcmp(argv[i], "pages") && v)
+			m->pages = v;
+		else if (!strcmp(argv[i], "min_folios"))
+			m->min_folios = v;
+		else if (!strcmp(argv[i], "stop"))
+			m->stop = v;
+		else
+			goto usage;
+	}
+	if (strcmp(m->expect, "offload") && strcmp(m->expect, "fallback") &&
+	    strcmp(m->expect, "any") && strcmp(m->expect, "nohook") &&
+	    strcmp(m->expect, "busy"))
+		goto usage;
+	return 0;
+usage:
+	fprintf(stderr, "usage: migrate_check [prep=MODE] [channels=N] [pages=N] [min_folios=N] [expect=offload|fallback|any|nohook|busy] [stop=0|1]\n");
+	return -1;
+}
+
+/* START on a second file while the first's offload is active: EBUSY. */
+static bool mc_second_start_busy(const struct dma_migrate_offload *req)
+{
+	struct dma_migrate_offload a = *req;
+	int fd = open(DMAENGINE_PATH, O_RDWR);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = mc_offload(fd, &a, DMA_MIGRATE_OP_START,
+			DMA_MIGRATE_F_ALLOW_FEWER) < 0 && errno == EBUSY &&
+	     !a.active;
+	if (!ok)
+		printf("a second START: %s, active=%u\n",
+		       errno == EBUSY ? "EBUSY" : strerror(errno), a.active);
+	close(fd);
+	return ok;
+}
+
+int main(int argc, char **argv)
+{
+	struct dma_migrate_offload a = { 0 }, req;
+	long psize = sysconf(_SC_PAGESIZE), moved;
+	struct mc_args m;
+	bool ok = true;
+	unsigned long p;
+	size_t w;
+	char *buf;
+	int fd;
+
+	if (mc_parse(argc, argv, &m))
+		return 2;
+	fd = open(DMAENGINE_PATH, O_RDWR);
+	if (fd < 0) {
+		perror(DMAENGINE_PATH);
+		return 1;
+	}
+	a.prep_mode = m.prep;
+	a.channels = m.channels;
+	a.reasons = DMA_MIGRATE_R_SYSCALL;
+	a.timeout_ms = 5000;
+	a.min_folios = m.min_folios;
+	req = a;
+	if (mc_offload(fd, &a, DMA_MIGRATE_OP_START,
+		       DMA_MIGRATE_F_ALLOW_FEWER) < 0) {
+		int err = errno;
+
+		printf("START: %s error=%u hook=%u active=%u\n", strerror(err),
+		       a.error, a.hook, a.active);
+		return !strcmp(m.expect, "nohook") && err == EOPNOTSUPP &&
+		       a.error == DMAENGINE_BENCH_ERR_NO_API &&
+		       a.hook == DMA_MIGRATE_HOOK_NONE && !a.active ? 0 : 1;
+	}
+	printf("START: channels_used=%u prep_mode_used=%u hook=%u\n",
+	       a.channels_used, a.prep_mode_used, a.hook);
+	if (!strcmp(m.expect, "nohook")) {
+		printf("START succeeded on a kernel expected to lack the hook\n");
+		return 1;
+	}
+	if (!a.active || a.prep_mode_used != m.prep)
+		ok = false;
+	if (!strcmp(m.expect, "busy"))
+		return mc_second_start_busy(&req) && ok ? 0 : 1;
+
+	buf = mmap(NULL, m.pages * psize, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED) {
+		perror("mmap");
+		return 1;
+	}
+	madvise(buf, m.pages * psize, MADV_NOHUGEPAGE);
+	for (p = 0; p < m.pages; p++)
+		for (w = 0; w < psize / sizeof(uint64_t); w++)
+			((uint64_t *)(buf + p * psize))[w] = mc_pattern(p, w);
+
+	/* all on node 0 first; the counters from the move to node 1 on */
+	if (mc_move(buf, m.pages, psize, 0) != (long)m.pages) {
+		printf("not every page is on node 0\n");
+		ok = false;
+	}
+	a = req;
+	mc_offload(fd, &a, DMA_MIGRATE_OP_STATS, DMA_MIGRATE_F_RESET);
+	moved = mc_move(buf, m.pages, psize, 1);
+	a = req;
+	if (mc_offload(fd, &a, DMA_MIGRATE_OP_STATS, 0) < 0) {
+		printf("STATS: %s error=%u\n", strerror(errno), a.error);
+		ok = false;
+	}
+	printf("moved=%ld folios=%llu offloaded=%llu fallback=%llu errors=%llu batches=%llu bytes=%llu descriptors=%llu batch_ns=%llu\n",
+	       moved, a.folios, a.folios_offloaded, a.folios_fallback,
+	       a.errors, a.batches, a.bytes, a.descriptors, a.ph.batch_ns);
+	if (moved != (long)m.pages) {
+		printf("moved %ld of %lu pages to node 1\n", moved, m.pages);
+		ok = false;
+	}
+	if (!mc_verify(buf, m.pages, psize))
+		ok = false;
+	if (a.folios != (unsigned long long)moved ||
+	    a.folios_offloaded + a.folios_fallback != a.folios) {
+		printf("the counters do not add up to the folios moved\n");
+		ok = false;
+	}
+	if (!strcmp(m.expect, "offload") &&
+	    (a.folios_offloaded != a.folios || a.errors ||
+	     a.bytes != a.folios * psize || !a.descriptors || !a.ph.batch_ns)) {
+		printf("not every folio was offloaded\n");
+		ok = false;
+	}
+	if (!strcmp(m.expect, "fallback") && (!a.folios_fallback || !a.errors)) {
+		printf("no folio fell back to the CPU\n");
+		ok = false;
+	}
+	if (m.stop) {
+		a = req;
+		if (mc_offload(fd, &a, DMA_MIGRATE_OP_STOP, 0) < 0 || a.active) {
+			printf("STOP: %s active=%u\n", strerror(errno), a.active);
+			ok = false;
+		}
+	}
+	munmap(buf, m.pages * psize);
+	close(fd);
+	return ok ? 0 : 1;
+}
