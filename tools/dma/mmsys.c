@@ -143,6 +143,12 @@ int thp_controls_set(struct thp_controls *t, const char *root,
 	t->root = root;
 	if (folio_bytes <= (uint64_t)page_size)
 		return 0;
+	snprintf(dir, sizeof(dir), "%s" THP_DIR, root);
+	if (access(dir, F_OK)) {
+		fprintf(err, PROG_NAME ": --%s: this kernel has no transparent hugepages (no %s: CONFIG_TRANSPARENT_HUGEPAGE is off): only folios of the page size here\n",
+			opt, dir);
+		return -1;
+	}
 	ret = thp_change(t, THP_DIR "/enabled", "madvise", "|always|", opt,
 			 err);
 	if (ret)

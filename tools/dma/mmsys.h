@@ -58,7 +58,8 @@ bool thp_selected(const char *text, char *word, size_t len);
  * MADV_NOHUGEPAGE). A file whose word is already right is not written, so
  * a run that changes nothing needs no root. 0, or -1 after restoring what
  * was already changed and saying on @err which file could not be read or
- * written and why, naming @opt (the folio option).
+ * written and why, naming @opt (the folio option); a kernel without THP
+ * (no /sys/kernel/mm/transparent_hugepage) is such an error.
  */
 int thp_controls_set(struct thp_controls *t, const char *root,
 		     uint64_t folio_bytes, long page_size, const char *opt,

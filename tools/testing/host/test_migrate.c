@@ -201,6 +201,16 @@ static void test_thp(void)
 	       "... and the top-level control set before it is restored");
 	tree_free();
 
+	tree_new();	/* no THP_DIR: CONFIG_TRANSPARENT_HUGEPAGE off */
+	ok(thp_controls_set(&t, tree_root, 2 << 20, 4096, "folio-order",
+			    capture_begin(&c)) == -1,
+	   "a kernel without THP, 2 MB folios: an error");
+	has_str(capture_end(&c), "--folio-order: this kernel has no transparent hugepages (no ",
+		"... saying so, naming the option");
+	is_int(thp_controls_set(&t, tree_root, 4096, 4096, "folio-order",
+				stderr), 0, "... and order 0 runs without");
+	tree_free();
+
 	capture_free(&c);
 }
 
