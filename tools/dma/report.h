@@ -106,6 +106,12 @@ unsigned int dmaengine_channels_used(const struct dmaengine_benchmark *b);
  * text table's layout.
  */
 void report_cpufreq_line(FILE *f, const struct cpufreq_info *fi);
+/*
+ * report_json_begin() - a copy mode's JSON object opened on @f: "tool",
+ * "version", "kernel" and "mode" (@mode's name)
+ */
+void report_json_begin(struct json *j, FILE *f, const struct report_ctx *ctx,
+		       enum bench_mode mode);
 void report_json_system(struct json *j, const struct report_ctx *ctx);
 /* report_csv_text() - @s as a CSV field: quoted when it has a comma or quote */
 void report_csv_text(FILE *f, const char *s);

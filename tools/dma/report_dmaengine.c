@@ -951,17 +951,23 @@ static void json_samples(struct json *j, const struct dmaengine_report *r)
 	json_array_end(j);
 }
 
+void report_json_begin(struct json *j, FILE *f, const struct report_ctx *ctx,
+		       enum bench_mode mode)
+{
+	json_init(j, f);
+	json_object_begin(j);
+	json_key_string(j, "tool", PROG_NAME);
+	json_key_string(j, "version", ctx->version);
+	json_key_string(j, "kernel", ctx->kernel);
+	json_key_string(j, "mode", mode_name(mode));
+}
+
 void report_dmaengine_json(FILE *f, const struct report_ctx *ctx,
 			   const struct dmaengine_report *r)
 {
 	struct json j;
 
-	json_init(&j, f);
-	json_object_begin(&j);
-	json_key_string(&j, "tool", PROG_NAME);
-	json_key_string(&j, "version", ctx->version);
-	json_key_string(&j, "kernel", ctx->kernel);
-	json_key_string(&j, "mode", mode_name(MODE_DMAENGINE));
+	report_json_begin(&j, f, ctx, MODE_DMAENGINE);
 	json_params(&j, r);
 	json_key_uint(&j, "interface_version", interface_v1(r->b) ? 1 : 2);
 	json_modes_run(&j, r);

@@ -476,12 +476,7 @@ static void report_migrate_json(FILE *f, const struct report_ctx *ctx,
 {
 	struct json j;
 
-	json_init(&j, f);
-	json_object_begin(&j);
-	json_key_string(&j, "tool", PROG_NAME);
-	json_key_string(&j, "version", ctx->version);
-	json_key_string(&j, "kernel", ctx->kernel);
-	json_key_string(&j, "mode", mode_name(MODE_MIGRATE));
+	report_json_begin(&j, f, ctx, MODE_MIGRATE);
 	json_params(&j, o, r);
 	json_offload(&j, r);
 	report_json_system(&j, ctx);

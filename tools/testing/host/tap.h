@@ -284,6 +284,24 @@ static inline void tree_write(const char *path, const char *text)
 	tree_write_n(path, text, strlen(text));
 }
 
+/* tree_read_line() - the first line of the file @path, "" if none */
+static inline const char *tree_read_line(const char *path)
+{
+	static char line[256];
+	char buf[4096];
+	FILE *f;
+
+	snprintf(buf, sizeof(buf), "%s%s", tree_root, path);
+	line[0] = '\0';
+	f = fopen(buf, "r");
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+	}
+	return line;
+}
+
 static inline int tree_rm_entry(const char *path, const struct stat *st,
 				int flag, struct FTW *ftw)
 {

@@ -105,19 +105,10 @@ static void test_options(void)
 /* tree_read() - the selected word of the control @path of the tree */
 static const char *tree_read(const char *path)
 {
-	static char buf[256], word[THP_WORD_LEN];
-	char full[4096];
-	FILE *f;
+	static char word[THP_WORD_LEN];
 
-	snprintf(full, sizeof(full), "%s%s", tree_root, path);
-	buf[0] = '\0';
-	f = fopen(full, "r");
-	if (f) {
-		if (!fgets(buf, sizeof(buf), f))
-			buf[0] = '\0';
-		fclose(f);
-	}
-	return thp_selected(buf, word, sizeof(word)) ? word : "?";
+	return thp_selected(tree_read_line(path), word, sizeof(word)) ? word :
+									 "?";
 }
 
 #define THP_ENABLED	THP_DIR "/enabled"

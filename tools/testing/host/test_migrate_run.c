@@ -158,22 +158,14 @@ long syscall(long nr, ...)
 		size_t len = va_arg(ap, size_t), i;
 		int mode = va_arg(ap, int);
 		unsigned long *mask = va_arg(ap, unsigned long *);
-		char path[4096];
-		FILE *f;
 
 		(void)mode;
 		fake.base = addr;
 		fake.pages = len / PAGE < MAX_PAGES ? len / PAGE : MAX_PAGES;
 		for (i = 0; i < fake.pages; i++)
 			fake.node[i] = __builtin_ctzl(*mask);
-		snprintf(path, sizeof(path), "%s%s", tree_root,
-			 THP_DIR "/hugepages-64kB/enabled");
-		f = fopen(path, "r");
-		if (f) {
-			if (!fgets(fake.thp_during, sizeof(fake.thp_during), f))
-				fake.thp_during[0] = '\0';
-			fclose(f);
-		}
+		snprintf(fake.thp_during, sizeof(fake.thp_during), "%s",
+			 tree_read_line(THP_DIR "/hugepages-64kB/enabled"));
 	} else if (nr == SYS_move_pages) {
 		long pid = va_arg(ap, long);
 		unsigned long n = va_arg(ap, unsigned long), i, p;
@@ -242,19 +234,10 @@ static void make_tree(int nodes)
 /* tree_line() - the selected word of the control @path of the tree */
 static const char *tree_line(const char *path)
 {
-	static char buf[128], word[THP_WORD_LEN];
-	char full[4096];
-	FILE *f;
+	static char word[THP_WORD_LEN];
 
-	snprintf(full, sizeof(full), "%s%s", tree_root, path);
-	buf[0] = '\0';
-	f = fopen(full, "r");
-	if (f) {
-		if (!fgets(buf, sizeof(buf), f))
-			buf[0] = '\0';
-		fclose(f);
-	}
-	return thp_selected(buf, word, sizeof(word)) ? word : "?";
+	return thp_selected(tree_read_line(path), word, sizeof(word)) ? word :
+									 "?";
 }
 
 static bool thp_restored(void)
@@ -266,8 +249,17 @@ static bool thp_restored(void)
 
 static char out_text[65536], err_text[8192];
 
-/* run() - migrate_run_in() of -m migrate @words in the tree */
-static int run(enum fake_kind kind, const char *words)
+/* what the fake kernel does wrong, at which move_pages() */
+struct inject {
+	int wrong_on_move, corrupt_on_move, signal_on_move;
+};
+
+/*
+ * run_injected() - migrate_run_in() of -m migrate @words in the tree, the
+ * fake kernel of @kind going wrong as @inj says
+ */
+static int run_injected(enum fake_kind kind, const char *words,
+			struct inject inj)
 {
 	char *argv[32] = { "dma_map_benchmark", "-m", "migrate" }, buf[512];
 	struct report_ctx ctx = { .version = "v", .kernel = "k" };
@@ -279,6 +271,9 @@ static int run(enum fake_kind kind, const char *words)
 			   sizeof(argv) / sizeof(argv[0]));
 	memset(&fake, 0, sizeof(fake));
 	fake.kind = kind;
+	fake.wrong_on_move = inj.wrong_on_move;
+	fake.corrupt_on_move = inj.corrupt_on_move;
+	fake.signal_on_move = inj.signal_on_move;
 	opts_init(&o, PAGE);
 	if (opts_parse(&o, argc, argv, stdout, stderr) != PARSE_RUN) {
 		printf("Bail out! the options do not parse\n");
@@ -290,6 +285,11 @@ static int run(enum fake_kind kind, const char *words)
 	std_capture_end(&cap, out_text, sizeof(out_text), err_text,
 			sizeof(err_text));
 	return ret;
+}
+
+static int run(enum fake_kind kind, const char *words)
+{
+	return run_injected(kind, words, (struct inject){ 0 });
 }
 
 #define SMALL	"--bytes 256K --folio 64K -r 2 -w 1 -c 4 --timeout-ms 500"
@@ -400,61 +400,26 @@ static void test_no_offload(void)
 static void test_failures(void)
 {
 	make_tree(2);
-	/* run() clears the fake: the injections need their own calls */
-	{
-		int ret;
-		struct bench_opts o;
-		char *argv[] = { "dma_map_benchmark", "-m", "migrate", "--bytes",
-				 "256K", "--folio", "64K", "-r", "2", "-w", "0",
-				 "-p", "memcpy", NULL };
-		struct report_ctx ctx = { .version = "v", .kernel = "k" };
-		struct std_capture cap;
+#define INJECT	"--bytes 256K --folio 64K -r 2 -w 0 -p memcpy"
+	is_int(run_injected(K_HOOK, INJECT, (struct inject){ .wrong_on_move = 3 }),
+	       1, "a page on a wrong node after a move: exit status 1");
+	has_str(err_text, "run 0, prep_memcpy, to --dst-node 1, page by page: entry 2 (offset 0x2000 in the buffer) is on node 7, not on node 1",
+		"... naming the run, the row, the page and the node seen");
+	ok(thp_restored(), "... the THP controls restored");
+	ok(!out_text[0], "... and no report");
 
-		opts_init(&o, PAGE);
-		opts_parse(&o, 13, argv, stdout, stderr);
+	is_int(run_injected(K_HOOK, INJECT, (struct inject){ .corrupt_on_move = 2 }),
+	       1, "a corrupt byte after a move: exit status 1");
+	has_str(err_text, "run 0, cpu, back to --src-node 0: the data is corrupt at offset 0x1008 (page 1): read 0x6d69677261747426, wrote 0x6d69677261747526",
+		"... naming the move, the offset and the page");
+	ok(thp_restored(), "... the THP controls restored");
 
-		memset(&fake, 0, sizeof(fake));
-		fake.kind = K_HOOK;
-		fake.folio_pages = 16;
-		fake.wrong_on_move = 3;
-		std_capture_begin(&cap);
-		ret = migrate_run_in(tree_root, &o, &ctx);
-		std_capture_end(&cap, out_text, sizeof(out_text), err_text,
-				sizeof(err_text));
-		if (!is_int(ret, 1, "a page on a wrong node after a move: exit status 1"))
-			printf("# log %s, moves %u\n", fake.log, fake.moves);
-		has_str(err_text, "run 0, prep_memcpy, to --dst-node 1, page by page: entry 2 (offset 0x2000 in the buffer) is on node 7, not on node 1",
-			"... naming the run, the row, the page and the node seen");
-		ok(thp_restored(), "... the THP controls restored");
-		ok(!out_text[0], "... and no report");
-
-		memset(&fake, 0, sizeof(fake));
-		fake.kind = K_HOOK;
-		fake.folio_pages = 16;
-		fake.corrupt_on_move = 2;
-		std_capture_begin(&cap);
-		ret = migrate_run_in(tree_root, &o, &ctx);
-		std_capture_end(&cap, out_text, sizeof(out_text), err_text,
-				sizeof(err_text));
-		is_int(ret, 1, "a corrupt byte after a move: exit status 1");
-		has_str(err_text, "run 0, cpu, back to --src-node 0: the data is corrupt at offset 0x1008 (page 1): read 0x6d69677261747426, wrote 0x6d69677261747526",
-			"... naming the move, the offset and the page");
-		ok(thp_restored(), "... the THP controls restored");
-
-		memset(&fake, 0, sizeof(fake));
-		fake.kind = K_HOOK;
-		fake.folio_pages = 16;
-		fake.signal_on_move = 2;
-		std_capture_begin(&cap);
-		ret = migrate_run_in(tree_root, &o, &ctx);
-		std_capture_end(&cap, out_text, sizeof(out_text), err_text,
-				sizeof(err_text));
-		is_int(ret, 1, "SIGINT during a move: exit status 1");
-		has_str(err_text, "stopped by signal 2 (Interrupt)",
-			"... saying so after the move");
-		ok(thp_restored(), "... the THP controls restored");
-		ok(!fake.started, "... the offload stopped");
-	}
+	is_int(run_injected(K_HOOK, INJECT, (struct inject){ .signal_on_move = 2 }),
+	       1, "SIGINT during a move: exit status 1");
+	has_str(err_text, "stopped by signal 2 (Interrupt)",
+		"... saying so after the move");
+	ok(thp_restored(), "... the THP controls restored");
+	ok(!fake.started, "... the offload stopped");
 
 	is_int(run(K_HOOK, "--bytes 1G --folio 64K -p memcpy"), 2,
 	       "--bytes above the node's free memory: exit status 2");
