@@ -5,4 +5,4 @@
 # and a leak and report check of the whole boot. x86-debug-iommu.t runs the
 # map modes on the same kernel behind the IOMMU.
 exec "$(dirname "$0")/vm-suite.sh" x86-debug direct \
-	kunit map map_ext tool dmaengine numa soft_dma faults health
+	kunit map map_ext tool dmaengine numa migrate_tool soft_dma faults health
