@@ -162,6 +162,12 @@ int thp_controls_set(struct thp_controls *t, const char *root,
 
 		snprintf(path, sizeof(path), THP_DIR "/%.64s/enabled",
 			 names[i]->d_name);
+		snprintf(dir, sizeof(dir), "%s%s", root, path);
+		/* a size of shmem alone (6.12's 8kB): no anonymous control */
+		if (access(dir, F_OK)) {
+			free(names[i]);
+			continue;
+		}
 		t->have_size_control |= wanted;
 		if (!ret)
 			ret = thp_change(t, path, wanted ? "madvise" : "never",
