@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "migrate.h"
@@ -205,6 +206,51 @@ static void test_thp(void)
 	tree_free();
 
 	capture_free(&c);
+}
+
+/*
+ * A control that cannot be written for want of root: as another user (a
+ * child that drops root, when the test runs as root), a read-only file.
+ */
+static void test_thp_not_root(void)
+{
+	char path[4096], msg[1024] = "";
+	struct thp_controls t;
+	int fds[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	thp_tree();
+	chmod(tree_root, 0755);	/* mkdtemp()'s 0700: the other user reads */
+	snprintf(path, sizeof(path), "%s" THP_ENABLED, tree_root);
+	chmod(path, 0444);
+	if (pipe(fds))
+		return;
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		FILE *err = fdopen(fds[1], "w");
+		int ret;
+
+		close(fds[0]);
+		if (!geteuid() && setuid(65534))
+			_exit(3);
+		ret = thp_controls_set(&t, tree_root, 2 << 20, 4096,
+				       "folio-order", err);
+		fclose(err);
+		_exit(ret == -1 ? 0 : 1);
+	}
+	close(fds[1]);
+	n = read(fds[0], msg, sizeof(msg) - 1);
+	msg[n > 0 ? n : 0] = '\0';
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	ok(WIFEXITED(status) && !WEXITSTATUS(status),
+	   "not root: setting a THP control fails");
+	has_str(msg, "--folio-order: cannot set ", "... naming the option and the file");
+	has_str(msg, "/sys/kernel/mm/transparent_hugepage/enabled to madvise (it is never): Permission denied: the THP controls are root's: run as root",
+		"... what it is, and that it needs root");
+	tree_free();
 }
 
 static void node_tree(void)
@@ -437,6 +483,7 @@ int main(int argc, char **argv)
 	tap_init(argc, argv);
 	test_options();
 	test_thp();
+	test_thp_not_root();
 	test_nodes();
 	test_smaps();
 	test_census();
