@@ -24,6 +24,7 @@
 #include "migrate.h"
 #include "options.h"
 #include "tap.h"
+#include "tool_words.h"
 
 enum fake_kind { K_HOOK, K_NO_HOOK, K_NO_IOCTL, K_NO_FILE, K_NO_SG };
 
@@ -261,24 +262,17 @@ struct inject {
 static int run_injected(enum fake_kind kind, const char *words,
 			struct inject inj)
 {
-	char *argv[32] = { "dma_map_benchmark", "-m", "migrate" }, buf[512];
 	struct report_ctx ctx = { .version = "v", .kernel = "k" };
 	struct std_capture cap;
 	struct bench_opts o;
-	int argc, ret;
+	int ret;
 
-	argc = split_words(buf, sizeof(buf), words, argv, 3,
-			   sizeof(argv) / sizeof(argv[0]));
 	memset(&fake, 0, sizeof(fake));
 	fake.kind = kind;
 	fake.wrong_on_move = inj.wrong_on_move;
 	fake.corrupt_on_move = inj.corrupt_on_move;
 	fake.signal_on_move = inj.signal_on_move;
-	opts_init(&o, PAGE);
-	if (opts_parse(&o, argc, argv, stdout, stderr) != PARSE_RUN) {
-		printf("Bail out! the options do not parse\n");
-		exit(1);
-	}
+	parse_mode_words(&o, "migrate", words, PAGE);
 	fake.folio_pages = folio_bytes(&o) / PAGE;
 	std_capture_begin(&cap);
 	ret = migrate_run_in(tree_root, &o, &ctx);
