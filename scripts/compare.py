@@ -48,6 +48,11 @@ def label_of(kind, key, prep_mode=True, folio_bytes=None):
     if kind == "map":
         return "{} granule={} threads={}".format(*key)
     head = f"{key[0]} " if prep_mode else ""
+    if kind == "migrate":
+        chan, order = key[1:] if prep_mode else key
+        folio = results.format_size(folio_bytes) if folio_bytes else \
+            f"order {order}"
+        return f"{head}chan={chan} folio={folio}"
     chan, order, sge, depth, buffers, dst = key[1:] if prep_mode else key
     folio = results.format_size(folio_bytes) if folio_bytes else f"order {order}"
     if dst != order:
@@ -100,7 +105,7 @@ def compare(kind, pairs, figures, alpha, prep_key, figs):
         for key, ra, rb in pairs:
             # a figure a side's prep mode does not have (prep_ms of the
             # CPU copy, copy_ms of a DMA mode): nothing to compare
-            if kind == "dmaengine" and not all(
+            if kind in results.COPY_KINDS and not all(
                     figs.applies(r["prep_mode"], fig)
                     for r in (ra, rb) if r is not None):
                 continue
@@ -239,7 +244,7 @@ def short_name(path):
 def param_warnings(ra, rb):
     w = []
     pa, pb = ra.get("params", {}), rb.get("params", {})
-    for k in ("bytes_per_channel", "runs", "warmup_runs", "tool_args",
+    for k in ("bytes_per_channel", "bytes", "runs", "warmup_runs", "tool_args",
               "seconds", "src_node", "dst_node", "cpus"):
         if pa.get(k) != pb.get(k):
             w.append(f"--{k.replace('_', '-')} differs: {pa.get(k)!r} in A, "
@@ -266,8 +271,9 @@ def build(args):
         return index_rows(kind, rows, lambda r: key_of(kind, r), warnings,
                           where, prep_key)
     if args.prep:
-        if kind != "dmaengine":
-            raise ValueError("--prep compares prep modes: a dmaengine sweep is needed")
+        if kind not in results.COPY_KINDS:
+            raise ValueError("--prep compares prep modes: a dmaengine or "
+                             "migrate sweep is needed")
         ma, mb = args.modes
         a_idx, b_idx = index(ra, ma, "A"), index(ra, mb, "B")
         d = describe_file(args.files[0], ra)

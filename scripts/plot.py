@@ -23,6 +23,13 @@ and sg entry count (and depth and buffers, when the sweep varies them:
   throughput-modes-chN[-sgeN]  GB/s against folio size at N channels, a
                            line per prep mode, the CPU copy included: where
                            the offload beats the CPU
+migrate sweeps (sweep.py --migrate), shaped like the mail's table:
+  migrate-throughput       move_pages() GB/s against folio size, a line per
+                           prep mode and channel count (colour: channels,
+                           dash: mode), the CPU copy (the offload off) a
+                           thick black reference line
+  migrate-throughput-chN   the same at N channels, a line per prep mode,
+                           the cpu row included
 map sweeps, for each map mode:
   map-latency-MODE         map (solid) and unmap (dashed) latency in us
                            against granule / sg entries, a line per
@@ -177,9 +184,37 @@ class Plotter:
                         self.throughput(f"throughput-modes-ch{ch}{suffix}",
                                         by_mode, sge, per_mode=True)
 
-    def throughput(self, stem, by_mode, sge, per_mode=False):
+    # --- migrate -----------------------------------------------------------
+
+    def migrate(self):
+        rows = [r for r in self.res["rows"] if r["status"] == "ok"]
+        modes = [m for m in results.PREP_MODES
+                 if any(r["prep_mode"] == m for r in rows)]
+        dma = {m: [r for r in rows if r["prep_mode"] == m]
+               for m in modes if m != "cpu"}
+        # the CPU copy does not depend on --channels: one reference line,
+        # the cpu rows of the smallest channel count
+        cpu = [r for r in rows if r["prep_mode"] == "cpu"]
+        if cpu:
+            least = min(r["channels"] for r in cpu)
+            cpu = [r for r in cpu if r["channels"] == least]
+        what = "move_pages() throughput"
+        self.throughput("migrate-throughput", dma, None, heading=what,
+                        reference=cpu)
+        for ch in sorted({r["channels"] for r in rows}):
+            by_mode = {m: [r for r in rows if r["prep_mode"] == m and
+                           r["channels"] == ch] for m in modes}
+            by_mode = {m: sel for m, sel in by_mode.items() if sel}
+            if by_mode:
+                self.throughput(f"migrate-throughput-ch{ch}", by_mode, None,
+                                per_mode=True, heading=what)
+
+    def throughput(self, stem, by_mode, sge, per_mode=False, heading=None,
+                   reference=None):
         """GB/s against folio size: a line per channel count (and mode), or
-        with per_mode (one channel count) a line per mode, in its colour."""
+        with per_mode (one channel count) a line per mode, in its colour;
+        REFERENCE rows a thick black line (the CPU copy). HEADING: what is
+        plotted, else the batches of SGE folios'."""
         orders = sorted({r["folio_order"] for sel in by_mode.values() for r in sel})
         sizes = {r["folio_order"]: r["folio_bytes"] for sel in by_mode.values() for r in sel}
         plots = []
@@ -199,12 +234,24 @@ class Plotter:
                 plots.append(f"{d} using 1:2:3 "
                              f"with yerrorlines lc {lc} dt {dt} lw 2 pt {ci + mi + 5} "
                              f"title {gp_quote(title)}")
+        if reference:
+            sizes.update({r["folio_order"]: r["folio_bytes"] for r in reference})
+            orders = sorted(set(orders) | set(sizes))
+            d = self.data_file(
+                f"{stem}-reference.dat",
+                ("folio_order", "gbps_mean", "gbps_stddev"),
+                sorted((r["folio_order"], (r["gbps"]["mean"], r["gbps"]["stddev"]))
+                       for r in reference))
+            plots.append(f"{d} using 1:2:3 with yerrorlines lc rgb 'black' "
+                         f"dt 1 lw 4 pt 7 title {gp_quote('cpu (offload off)')}")
         xtics = ", ".join(f"{gp_quote(results.format_size(sizes[o]))} {o}" for o in orders)
-        what = " vs ".join(by_mode) if len(by_mode) > 1 else next(iter(by_mode))
+        what = " vs ".join(by_mode) if len(by_mode) > 1 else \
+            next(iter(by_mode), "cpu")
         if per_mode:
             ch = next(iter(by_mode.values()))[0]["channels"]
             what += f", {plural(ch, 'channel')}"
-        self.render(stem, f"{what}: throughput, batches of {sge} folios", [
+        tail = heading or f"throughput, batches of {sge} folios"
+        self.render(stem, f"{what}: {tail}", [
             "set xlabel 'folio size'", "set ylabel 'GB/s (10^9 bytes/s), mean ± SD'",
             f"set xtics ({xtics})",
             f"set xrange [{orders[0] - 0.5}:{orders[-1] + 0.5}]",
@@ -301,7 +348,8 @@ def main(argv=None):
         if not any(r["status"] == "ok" for r in res["rows"]):
             print("plot.py: no cell succeeded: nothing to plot", file=sys.stderr)
             return 1
-        (pl.map if res.get("kind") == "map" else pl.dmaengine)()
+        {"map": pl.map, "migrate": pl.migrate}.get(res.get("kind"),
+                                                   pl.dmaengine)()
     except (OSError, ValueError, RuntimeError) as e:
         print(f"plot.py: {e}", file=sys.stderr)
         return 1

@@ -5,7 +5,9 @@
 dmaengine mode (default): a cell per --prep-modes word, channel count,
 folio order, sg entries, depth and buffers, one call of the tool each
 (--prep-modes auto: the modes this kernel has, alternating in one call);
---preset mail: the mail's workload; --map: map modes x granules x
+--preset mail: the mail's workload; --migrate: the tool's -m migrate, a
+cell per folio order, channel count and --prep-modes word (move_pages()
+GB/s, the cpu row and the offload's); --map: map modes x granules x
 threads, --runs calls a cell. Here (--tool) or in a throwaway test VM
 (--vm, scripts/vm/run.sh), all cells in one boot, a progress line per
 cell on stderr; a failed cell is recorded and the sweep goes on. In
@@ -135,6 +137,61 @@ def plan_dmaengine(a, page_size):
     return cells
 
 
+def tool_defaults(tool):
+    """{option: its default as the tool's --help says it ("1G", "20")},
+    {} when the tool cannot be run here: the sweep passes only what it is
+    given and asks the tool the rest, for the weights of its cells."""
+    try:
+        p = subprocess.run([tool, "--help"], capture_output=True, text=True,
+                           timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return {}
+    out, name = {}, None
+    text = {}
+    for line in p.stdout.splitlines():
+        # an option's first line: "    -c, --channels N" or "        --bytes"
+        m = re.match(r"(?:    -\w, |        )--([\w-]+)", line)
+        if m:
+            name = m.group(1)
+        if name:
+            text[name] = text.get(name, "") + " " + line.strip()
+    for opt, t in text.items():
+        m = re.search(r"; default (\S+?)\]", t)
+        if m:
+            out[opt] = m.group(1)
+    return out
+
+
+def plan_migrate(a, page_size, defaults):
+    """A cell per folio order, channel count and --prep-modes word; the
+    tool's options only when given (its defaults are its own)."""
+    cells = []
+    common = []
+    for opt, val in (("--bytes", a.bytes), ("--runs", a.runs),
+                     ("--warmup-runs", a.warmup_runs),
+                     ("--src-node", a.src_node), ("--dst-node", a.dst_node)):
+        if val is not None:
+            common += [opt, str(val)]
+    nbytes = results.parse_size(a.bytes or defaults.get("bytes") or "0")
+    runs = a.runs or int(defaults.get("runs") or 1)
+    warmup = a.warmup_runs if a.warmup_runs is not None else \
+        int(defaults.get("warmup-runs") or 0)
+    for order, ch, prep in itertools.product(folio_orders(a, page_size),
+                                             a.channels, a.prep_modes):
+        argv = ["-m", "migrate", "--folio-order", str(order), "--channels",
+                str(ch)] + (["--prep-modes", prep] if prep != "auto" else []) \
+            + common + shlex.split(a.tool_args or "") + ["--json"]
+        rows = 1 + len([m for m in results.PREP_OF_OPTION[prep]
+                        if m != "cpu"])
+        cells.append({
+            "index": len(cells), "prep_modes": prep, "channels": ch,
+            "folio_order": order, "folio_bytes": page_size << order,
+            "argv": argv, "invocations": 1,
+            "weight": rows * (runs + warmup) * max(nbytes, 1),
+        })
+    return cells
+
+
 def plan_map(a):
     cells = []
     for mode, threads, g in itertools.product(a.map_modes, a.threads,
@@ -150,6 +207,9 @@ def plan_map(a):
 
 
 def describe(kind, cell):
+    if kind == "migrate":
+        return (f"{cell['prep_modes']} chan {cell['channels']} folio "
+                f"{results.format_size(cell['folio_bytes'])}")
     if kind == "map":
         return (f"{cell['mode']} granule {cell['granule']} threads "
                 f"{cell['threads']}")
@@ -221,28 +281,35 @@ def tool_output(rc, out, err):
         return None, f"the tool's output is not JSON ({e})"
 
 
-def dmaengine_rows(cell, inv):
-    """inv: [(rc, stdout, stderr, seconds)], one invocation."""
+def dmaengine_rows(cell, inv, kind="dmaengine"):
+    """inv: [(rc, stdout, stderr, seconds)], one invocation; the rows of
+    a -m dmaengine call, or of a -m migrate call (KIND migrate)."""
     rc, out, err, _ = inv[0]
     base = {"cell": cell["index"], "channels": cell["channels"],
             "folio_order": cell["folio_order"],
-            "folio_bytes": cell["folio_bytes"], "sge": cell["sge"],
-            "depth": cell.get("depth", results.DEFAULT_DEPTH),
-            "buffers": cell.get("buffers", results.FORMAT1_BUFFERS)}
+            "folio_bytes": cell["folio_bytes"]}
+    if kind == "dmaengine":
+        base.update(sge=cell["sge"],
+                    depth=cell.get("depth", results.DEFAULT_DEPTH),
+                    buffers=cell.get("buffers", results.FORMAT1_BUFFERS))
+    size_key = "bytes" if kind == "migrate" else "bytes_per_channel"
     tool, error = tool_output(rc, out, err)
     if tool is not None:
         cell["tool"] = tool
         rows = [{**base, **r, "cell": cell["index"], "status": "ok",
-                 "error": None, "bytes_per_channel":
-                 tool.get("params", {}).get("bytes_per_channel")}
+                 "error": None,
+                 size_key: tool.get("params", {}).get(size_key)}
                 for r in tool.get("results", [])]
         if rows:
             cell.update(status="ok", error=None)
             return rows
         error = "the tool's JSON has no results"
     cell.update(status="failed", error=error, exit_status=rc)
+    modes = results.PREP_OF_OPTION[cell["prep_modes"]]
+    if kind == "migrate":	# the cpu row first, always there
+        modes = ("cpu",) + tuple(m for m in modes if m != "cpu")
     return [dict(base, prep_mode=m, status="failed", error=error)
-            for m in results.PREP_OF_OPTION[cell["prep_modes"]]]
+            for m in modes]
 
 
 def map_op_stat(run, op):
@@ -426,7 +493,9 @@ class Sweep:
             c["exit_status"] = None
 
     def rows(self, cell, invs):
-        return (map_rows if self.kind == "map" else dmaengine_rows)(cell, invs)
+        if self.kind == "map":
+            return map_rows(cell, invs)
+        return dmaengine_rows(cell, invs, self.kind)
 
     def checkpoint(self):
         self.res["cells"] = self.cells
@@ -435,6 +504,7 @@ class Sweep:
         if self.kind == "dmaengine":
             self.res["system"]["providers"] = sysinfo.providers(
                 c.get("tool") for c in self.cells)
+        if self.kind in results.COPY_KINDS:
             results.hoist_figures(self.res)
         if self.t0 is not None:
             self.res["duration_s"] = round(time.monotonic() - self.t0, 1)
@@ -577,9 +647,10 @@ class GuestReader:
 
 def run_vm(sw):
     a = sw.a
-    max_ch = max(a.channels) if sw.kind == "dmaengine" else 0
+    copy = sw.kind in results.COPY_KINDS
+    max_ch = max(a.channels) if copy else 0
     soft = f"channels={max(max_ch, 1)}" + (f" {a.soft_dma}" if a.soft_dma else "")
-    sw.res["params"]["vm"]["soft_dma_params"] = soft if sw.kind == "dmaengine" else None
+    sw.res["params"]["vm"]["soft_dma_params"] = soft if copy else None
     cells = os.path.join(a.output, "cells.txt")
     with open(cells, "w", encoding="utf-8") as f:
         f.write(cells_text(sw.cells))
@@ -629,6 +700,8 @@ def parse_args(argv):
         "  scripts/sweep.py --vm --kernel-machine x86-debug --channels 1,2 \\\n"
         "      --orders 0,4 --sge 16 --bytes-per-channel 1M --runs 3\n"
         "  scripts/sweep.py --map --seconds 5 --runs 5\n"
+        "  scripts/sweep.py --migrate --bytes 1G --orders 0,4,8,9 \\\n"
+        "      --channels 1,4,8,16 --prep-modes memcpy,memcpy_sg --runs 10\n"
         "  scripts/sweep.py --perf stat --channels 4 --orders 9\n"
         "  scripts/sweep.py --render OUT/results.json       # rewrite table, CSV\n")
     w = p.add_argument_group("where")
@@ -683,6 +756,15 @@ def parse_args(argv):
                    help="bytes a channel copies in a run [the tool's: 512M]")
     d.add_argument("--warmup-runs", type=int, metavar="N",
                    help="warm-up runs [the tool's: 1]")
+    g = p.add_argument_group("migrate matrix (the dmaengine matrix's "
+                             "--orders, --folios, --channels, --prep-modes, "
+                             "--src-node, --dst-node, --warmup-runs)")
+    g.add_argument("--migrate", action="store_true",
+                   help="sweep the tool's -m migrate instead: move_pages() "
+                   "of --bytes between two nodes, the cpu row and a row per "
+                   "prep mode of the offload (two NUMA nodes needed)")
+    g.add_argument("--bytes", metavar="SIZE",
+                   help="bytes a move [the tool's --bytes default]")
     m = p.add_argument_group("map matrix")
     m.add_argument("--map", action="store_true",
                    help="sweep the map modes instead (a device bound)")
@@ -729,9 +811,11 @@ def parse_args(argv):
         given = sys.argv[1:] if argv is None else argv
         if any(x == "--orders" or x.startswith("--orders=") for x in given):
             a.folios = None	# --orders given: the preset's folios yield
-    if a.runs is None:
+    if a.migrate and a.map:
+        p.error("--migrate and --map exclude each other")
+    if a.runs is None and not a.migrate:	# migrate: the tool's default
         a.runs = DEFAULT_MAP_RUNS if a.map else DEFAULT_RUNS
-    if a.runs < 1:
+    if a.runs is not None and a.runs < 1:
         p.error("--runs must be at least 1")
     if a.perf and a.vm:
         p.error("--perf runs here only: the VM has no perf")
@@ -739,6 +823,10 @@ def parse_args(argv):
         results.parse_size(a.bytes_per_channel or "0")
     except ValueError as e:
         p.error(f"--bytes-per-channel: {e}")
+    try:
+        results.parse_size(a.bytes or "0")
+    except ValueError as e:
+        p.error(f"--bytes: {e}")
     return a
 
 
@@ -750,10 +838,14 @@ def main(argv=None):
         sys.stdout.write(write_reports(res, os.path.dirname(path) or "."))
         return 0
 
-    kind = "map" if a.map else "dmaengine"
+    kind = "map" if a.map else "migrate" if a.migrate else "dmaengine"
     page_size = 4096 if a.vm else os.sysconf("SC_PAGE_SIZE")
     try:
-        cells = plan_map(a) if a.map else plan_dmaengine(a, page_size)
+        if kind == "migrate":
+            cells = plan_migrate(a, page_size,
+                                 tool_defaults(find_tool(a.tool)))
+        else:
+            cells = plan_map(a) if a.map else plan_dmaengine(a, page_size)
     except ValueError as e:
         say(str(e))
         return 2

@@ -71,7 +71,12 @@ CSV_FIRST = {"map": ("cell", "status", "mode", "granule", "threads", "seconds",
                      "runs"),
              "dmaengine": ("cell", "status", "prep_mode", "channels", "chan",
                            "folio_order", "folio_bytes", "sge", "depth",
-                           "buffers", "runs")}
+                           "buffers", "runs"),
+             "migrate": ("cell", "status", "prep_mode", "channels", "chan",
+                         "folio_order", "folio_bytes", "folios", "runs")}
+# the kinds of sweep made of the tool's copy modes' rows (prep modes, the
+# tool's "figures" and "table"): -m dmaengine, -m migrate
+COPY_KINDS = ("dmaengine", "migrate")
 
 
 SIZE_SHIFTS = ((40, "T"), (30, "G"), (20, "M"), (10, "K"))
@@ -226,7 +231,8 @@ def field(row, key):
 # what identifies a row across results files (compare.py): its key's names
 ROW_KEY = {"map": ("mode", "granule", "threads"),
            "dmaengine": ("prep_mode", "channels", "folio_order", "sge",
-                         "depth", "buffers", "dst_folio_order")}
+                         "depth", "buffers", "dst_folio_order"),
+           "migrate": ("prep_mode", "channels", "folio_order")}
 
 
 def row_key(kind, row):
@@ -243,6 +249,9 @@ def sort_rows(kind, rows):
         return sorted(rows, key=lambda r: (MAP_MODES.index(r["mode"])
                                            if r["mode"] in MAP_MODES else 9,
                                            r["threads"], r["granule"]))
+    if kind == "migrate":
+        return sorted(rows, key=lambda r: (r["folio_order"], r["channels"],
+                                           prep_index(r["prep_mode"])))
     return sorted(rows, key=lambda r: (prep_index(r["prep_mode"]),
                                        r["channels"], r["folio_order"],
                                        r["sge"], field(r, "depth"),
@@ -289,7 +298,8 @@ def folio_label(row):
 ROW_CELLS = {"prep_mode": lambda r: r["prep_mode"],
              "chan": lambda r: str(r.get("chan") or r["channels"]),
              "folio_bytes": lambda r: folio_label(r),
-             "sge": lambda r: str(r["sge"])}
+             "sge": lambda r: str(r["sge"]),
+             "folios": lambda r: str(r.get("folios", "-"))}
 
 
 def dmaengine_figures(rows, figs):
@@ -376,7 +386,23 @@ def header_lines(res):
              f" ({where}), {sysi.get('tool_version') or 'tool ?'}",
              f"# cpu: {sysi.get('cpu_model') or '?'}, {sysi.get('cpus') or '?'}"
              f" cpus, numa nodes: {len(sysi.get('numa', [])) or '?'}"]
-    if res.get("kind") == "map":
+    if res.get("kind") == "migrate":
+        tools = tool_docs(res)
+        tp = tool_params(tools)
+        size = format_size(tp["bytes"]) if tp.get("bytes") else "?"
+        lines.append(f"# migrate: move_pages() of {size} node "
+                     f"{tp.get('src_node', '?')} -> {tp.get('dst_node', '?')} "
+                     f"and back; {tp.get('runs', '?')} runs a cell after "
+                     f"{tp.get('warmup_runs', '?')} warm-up{tool_args}; "
+                     "mean \u00b1 SD over the runs; the cpu row: the offload off")
+        offload = {(t.get("offload") or {}).get("message") for t in tools}
+        lines += [f"# {m}" for m in sorted(x for x in offload if x)]
+        freqs = cpufreq_states(tools)
+        if freqs:
+            lines.append("# cpufreq: " + "; then ".join(freqs))
+        lines += [f"# not run: {mode}: {why}"
+                  for mode, why in missing_modes(tools).items()]
+    elif res.get("kind") == "map":
         lines.append(f"# map: {p.get('seconds')} s x {p.get('runs')} runs a cell"
                      f"{tool_args}; *_us: mean \u00b1 SD over the runs of the"
                      " kernel's mean; *_stddev_us: the kernel's SD within a run")

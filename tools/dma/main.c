@@ -2,7 +2,8 @@
 /*
  * dma_map_benchmark: the kernel's DMA map benchmark tool (single and sg
  * modes, as tools/testing/selftests/dma/dma_map_benchmark.c) plus the
- * dmaengine memcpy vs memcpy_sg mode.
+ * dmaengine memcpy vs memcpy_sg mode, and the migrate mode (move_pages()
+ * with and without the dmaengine copy offload).
  *
  * Exit status: 0 success, 1 runtime error or an invalid value of an option
  * upstream's tool has (as upstream's tool exits), 2 any other invalid
@@ -12,6 +13,7 @@
 
 #include "dmaengine.h"
 #include "map_modes.h"
+#include "migrate.h"
 #include "options.h"
 #include "sysinfo.h"
 
@@ -36,6 +38,8 @@ int main(int argc, char **argv)
 	ctx.kernel = kernel_release();
 	if (o.mode == MODE_DMAENGINE)
 		ret = dmaengine_run(&o, &ctx);
+	else if (o.mode == MODE_MIGRATE)
+		ret = migrate_run(&o, &ctx);
 	else
 		ret = map_run(&o, &ctx);
 	if (fflush(stdout) || ferror(stdout)) {

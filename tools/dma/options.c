@@ -30,7 +30,10 @@ enum opt_kind {
 enum opt_scope {
 	SC_MAP = 1 << 0,	/* -m single, -m sg */
 	SC_DMAENGINE = 1 << 1,	/* -m dmaengine */
-	SC_ALL = SC_MAP | SC_DMAENGINE,
+	SC_MIGRATE = 1 << 2,	/* -m migrate */
+	SC_COPY = SC_DMAENGINE | SC_MIGRATE,	/* both copy modes */
+	SC_MAP_DMAENGINE = SC_MAP | SC_DMAENGINE,
+	SC_ALL = SC_MAP | SC_COPY,
 };
 
 struct choice {
@@ -63,7 +66,7 @@ struct opt_desc {
 
 static const struct choice mode_choices[] = {
 	{ "single", MODE_SINGLE }, { "sg", MODE_SG },
-	{ "dmaengine", MODE_DMAENGINE },
+	{ "dmaengine", MODE_DMAENGINE }, { "migrate", MODE_MIGRATE },
 	{ "0", MODE_SINGLE }, { "1", MODE_SG },
 	{ NULL, 0 }
 };
@@ -100,25 +103,26 @@ static const struct choice buffers_choices[] = {
 	.def = (d)
 #define MAP_INT(lo, hi, f, d)	INT_OPT(lo, hi, f, SC_MAP, d)
 #define DE_INT(lo, hi, f, d)	INT_OPT(lo, hi, f, SC_DMAENGINE, d)
+#define COPY_INT(lo, hi, f, d)	INT_OPT(lo, hi, f, SC_COPY, d)
 #define BOOL_OPT(f)	.kind = K_FLAG, FIELD(f), .value = true
 #define FLAG_OPT(bit)	.kind = K_FLAG, .flag = (bit)
 
 static const struct opt_desc opt_table[O_NR] = {
 	[O_MODE] = { .name = "mode", .short_opt = 'm', .metavar = "MODE",
 		.kind = K_CHOICE, .choices = mode_choices, FIELD(mode),
-		.accepts = "single, sg, dmaengine, 0 or 1", .scope = SC_ALL,
+		.accepts = "single, sg, dmaengine, migrate, 0 or 1", .scope = SC_ALL,
 		.def = "single",
 		.upstream = true,
-		.help = "single: dma_map_single() of --granule pages (--entries x --entry-size bytes); sg: dma_map_sg() of --granule one-page entries (--entries of --entry-size); dmaengine: dmaengine_prep_dma_memcpy() per segment vs dmaengine_prep_dma_memcpy_sg() or dmaengine_prep_dma_memcpy_vec() per batch vs a CPU copy" },
+		.help = "single: dma_map_single() of --granule pages (--entries x --entry-size bytes); sg: dma_map_sg() of --granule one-page entries (--entries of --entry-size); dmaengine: dmaengine_prep_dma_memcpy() per segment vs dmaengine_prep_dma_memcpy_sg() or dmaengine_prep_dma_memcpy_vec() per batch vs a CPU copy; migrate: move_pages() of --bytes of anonymous folios from --src-node to --dst-node, copied by the CPU and by the dmaengine offload of DMA_MIGRATE_OFFLOAD with each prep mode" },
 	[O_JSON] = { .name = "json", .kind = K_FLAG, FIELD(format),
 		.value = OUT_JSON, .scope = SC_ALL,
 		.help = "print one JSON object instead of text" },
 	[O_CSV] = { .name = "csv", .kind = K_FLAG, FIELD(format),
-		.value = OUT_CSV, .scope = SC_DMAENGINE,
-		.help = "print CSV: a header row and one row per prep mode" },
+		.value = OUT_CSV, .scope = SC_COPY,
+		.help = "print CSV: a header row and one row per prep mode (migrate: and the cpu row)" },
 	[O_VERBOSE] = { .name = "verbose", .short_opt = 'v', BOOL_OPT(verbose),
-		.scope = SC_DMAENGINE,
-		.help = "add convert_ms (with a memcpy_vec row), prep_stalls, submits, batches, segments and bytes columns to the table, and each channel's limits and capabilities to the '#' lines" },
+		.scope = SC_COPY,
+		.help = "add convert_ms (with a memcpy_vec row), prep_stalls, submits, batches, segments and bytes columns to the table, and each channel's limits and capabilities to the '#' lines; migrate: the offload's phase times (batch_ms, map_ms, prep_ms, submit_ms, issue_ms, wait_ms, unmap_ms, summed over batches and channels) and copy_share, batch_ms of the move's time" },
 	[O_HELP] = { .name = "help", .short_opt = 'h', .kind = K_ACTION,
 		.scope = SC_ALL, .help = "print this help and exit" },
 	[O_VERSION] = { .name = "version", .short_opt = 'V', .kind = K_ACTION,
@@ -168,7 +172,8 @@ static const struct opt_desc opt_table[O_NR] = {
 		MAP_INT(0, DMA_MAP_MAX_ITERATIONS, iterations, "0"),
 		.help = "map/unmap cycles per thread, then stop (--seconds, default then 300, is the most the run may take); 0: run for --seconds" },
 	[O_CPUS] = { .name = "cpus", .metavar = "LIST", .kind = K_CPUS,
-		FIELD(nr_cpus), .scope = SC_ALL, .def_help = "not pinned",
+		FIELD(nr_cpus), .scope = SC_MAP_DMAENGINE,
+		.def_help = "not pinned",
 		.help = "pin thread i (map modes) or the thread of channel i (dmaengine) to CPU i of LIST, cycling: 0 pins every thread to CPU 0; 0-3 or 0,2,4,6 spread them" },
 	[O_DMA_SYNC] = { .name = "sync", BOOL_OPT(sync), .scope = SC_MAP,
 		.help = "also time dma_sync_*_for_cpu() and dma_sync_*_for_device(), once each between map and unmap" },
@@ -177,22 +182,22 @@ static const struct opt_desc opt_table[O_NR] = {
 		.help = "use the extended interface, for count, min, max and p50/p90/p99 in ns, even without the options above" },
 
 	[O_CHANNELS] = { .name = "channels", .short_opt = 'c', .metavar = "N",
-		DE_INT(1, DMAENGINE_BENCH_MAX_CHANNELS, channels, "1"),
-		.help = "DMA_MEMCPY channels copying in parallel" },
+		COPY_INT(1, DMAENGINE_BENCH_MAX_CHANNELS, channels, "1"),
+		.help = "DMA_MEMCPY channels copying in parallel (migrate: the offload's)" },
 	[O_CHANNEL] = { .name = "channel", .short_opt = 'C', .metavar = "NAME",
-		.kind = K_NAME, FIELD(channel), .scope = SC_DMAENGINE,
+		.kind = K_NAME, FIELD(channel), .scope = SC_COPY,
 		.def_help = "any",
 		.help = "only the channel of this name, e.g. dma0chan3" },
 	[O_DEVICE] = { .name = "device", .short_opt = 'D', .metavar = "NAME",
-		.kind = K_NAME, FIELD(device), .scope = SC_DMAENGINE,
+		.kind = K_NAME, FIELD(device), .scope = SC_COPY,
 		.def_help = "any",
 		.help = "only channels of this DMA device (dev_name), e.g. soft_dma.0" },
 	[O_FOLIO_ORDER] = { .name = "folio-order", .short_opt = 'o',
 		.metavar = "N", .kind = K_ORDER, FIELD(folio_order),
-		.scope = SC_DMAENGINE,
+		.scope = SC_COPY,
 		.def = "0", .help = "folio order: each folio is the page size << N bytes" },
 	[O_FOLIO] = { .name = "folio", .short_opt = 'f', .metavar = "SIZE",
-		.kind = K_FOLIO, FIELD(folio_order), .scope = SC_DMAENGINE,
+		.kind = K_FOLIO, FIELD(folio_order), .scope = SC_COPY,
 		.def_help = "the page size",
 		.help = "folio size, e.g. 4K, 64K, 2M; the same setting as --folio-order" },
 	[O_DST_FOLIO_ORDER] = { .name = "dst-folio-order", .metavar = "N",
@@ -214,24 +219,24 @@ static const struct opt_desc opt_table[O_NR] = {
 		.def = "512M",
 		.help = "bytes each channel copies in a run, rounded up to whole batches" },
 	[O_RUNS] = { .name = "runs", .short_opt = 'r', .metavar = "N",
-		DE_INT(1, DMAENGINE_BENCH_MAX_RUNS, runs, "20"),
-		.help = "timed runs of each prep mode" },
+		COPY_INT(1, DMAENGINE_BENCH_MAX_RUNS, runs, "20"),
+		.help = "timed runs of each prep mode (migrate: of each row, the cpu row too)" },
 	[O_WARMUP_RUNS] = { .name = "warmup-runs", .short_opt = 'w',
 		.metavar = "N",
-		DE_INT(0, DMAENGINE_BENCH_MAX_WARMUP, warmup_runs, "1"),
-		.help = "untimed runs of each prep mode first" },
+		COPY_INT(0, DMAENGINE_BENCH_MAX_WARMUP, warmup_runs, "1"),
+		.help = "untimed runs of each prep mode first (migrate: of each row)" },
 	[O_SRC_NODE] = { .name = "src-node", .metavar = "N",
-		DE_INT(-1, NODE_MAX, src_node, "-1"),
-		.help = "NUMA node of the source folios; -1: the channel's node" },
+		COPY_INT(-1, NODE_MAX, src_node, "-1"),
+		.help = "NUMA node of the source folios; -1: the channel's node (migrate: the first node with memory)" },
 	[O_DST_NODE] = { .name = "dst-node", .metavar = "N",
-		DE_INT(-1, NODE_MAX, dst_node, "-1"),
-		.help = "NUMA node of the destination folios; -1: the channel's node" },
+		COPY_INT(-1, NODE_MAX, dst_node, "-1"),
+		.help = "NUMA node of the destination folios; -1: the channel's node (migrate: the first node with memory other than --src-node's)" },
 	[O_PREP] = { .name = "prep-modes", .short_opt = 'p', .metavar = "PREP",
 		.kind = K_CHOICES, .choices = prep_choices, FIELD(prep_modes),
 		.accepts = "memcpy, memcpy_sg, memcpy_vec, cpu, both or all, or a comma-separated list of them",
-		.scope = SC_DMAENGINE,
+		.scope = SC_COPY,
 		.def_help = "the modes this kernel and channel have, of all",
-		.help = "memcpy: one dmaengine_prep_dma_memcpy() per segment; memcpy_sg: one dmaengine_prep_dma_memcpy_sg() per batch; memcpy_vec: one dmaengine_prep_dma_memcpy_vec() per batch, over dma_vec arrays built from the mapped tables (their building is part of prep, and -v shows it alone as convert_ms); cpu: the channel's thread copies the same batches with the CPU; both: memcpy and memcpy_sg; all: the four. With several, runs alternate between them in a rotating order. A mode named here that the kernel or a channel lacks is an error; without --prep-modes the missing ones are left out and the '#' lines say why" },
+		.help = "memcpy: one dmaengine_prep_dma_memcpy() per segment; memcpy_sg: one dmaengine_prep_dma_memcpy_sg() per batch; memcpy_vec: one dmaengine_prep_dma_memcpy_vec() per batch, over dma_vec arrays built from the mapped tables (their building is part of prep, and -v shows it alone as convert_ms); cpu: the channel's thread copies the same batches with the CPU; both: memcpy and memcpy_sg; all: the four. With several, runs alternate between them in a rotating order. A mode named here that the kernel or a channel lacks is an error; without --prep-modes the missing ones are left out and the '#' lines say why. migrate: the modes of the offload's rows (memcpy, memcpy_sg, memcpy_vec); the cpu row, the offload off, is always there" },
 	[O_BUFFERS] = { .name = "buffers", .metavar = "KIND",
 		.kind = K_CHOICE, .choices = buffers_choices, FIELD(flags),
 		.accepts = "distinct or reuse", .scope = SC_DMAENGINE,
@@ -248,17 +253,22 @@ static const struct opt_desc opt_table[O_NR] = {
 		.help = "poll the transfer status instead of waiting for a callback" },
 	[O_ALLOW_FEWER] = { .name = "allow-fewer",
 		FLAG_OPT(DMAENGINE_BENCH_F_ALLOW_FEWER),
-		.scope = SC_DMAENGINE,
+		.scope = SC_COPY,
 		.help = "run on the channels found when there are fewer than --channels" },
 	[O_TIMEOUT] = { .name = "timeout-ms", .metavar = "MS",
-		DE_INT(0, DMAENGINE_BENCH_MAX_TIMEOUT_MS, timeout_ms, "0"),
-		.help = "how long one batch may take; 0: the kernel's 10 s" },
+		COPY_INT(0, DMAENGINE_BENCH_MAX_TIMEOUT_MS, timeout_ms, "0"),
+		.help = "how long one batch may take (migrate: before its folios fall back to the CPU copy); 0: the kernel's 10 s" },
 	[O_PER_CHANNEL] = { .name = "per-channel", BOOL_OPT(per_channel),
 		.scope = SC_DMAENGINE,
 		.help = "also report each channel, computed from the per-run samples" },
 	[O_SAMPLES] = { .name = "samples", BOOL_OPT(samples),
 		.scope = SC_DMAENGINE,
 		.help = "include every run of every channel in the JSON (needs --json)" },
+
+	[O_BYTES] = { .name = "bytes", .metavar = "SIZE",
+		.kind = K_SIZE, FIELD(bytes), .min = 1, .max = BYTES_MAX,
+		.scope = SC_MIGRATE, .def = "1G",
+		.help = "anonymous memory to move a run, a whole number of --folio folios; at most the source node's free memory" },
 };
 
 /* Values of getopt_long() for the options without a short form. */
@@ -602,6 +612,62 @@ bool map_use_ext(const struct bench_opts *o)
 	return false;
 }
 
+static enum opt_scope mode_scope(enum bench_mode mode)
+{
+	switch (mode) {
+	case MODE_DMAENGINE:
+		return SC_DMAENGINE;
+	case MODE_MIGRATE:
+		return SC_MIGRATE;
+	default:
+		return SC_MAP;
+	}
+}
+
+/* scope_name() - the modes of @scope, for "--opt applies to ... only" */
+static const char *scope_name(enum opt_scope scope)
+{
+	switch (scope) {
+	case SC_DMAENGINE:
+		return "-m dmaengine";
+	case SC_MIGRATE:
+		return "-m migrate";
+	case SC_COPY:
+		return "-m dmaengine and -m migrate";
+	case SC_MAP_DMAENGINE:
+		return "the map modes and -m dmaengine";
+	default:
+		return "the map modes (-m single, -m sg)";
+	}
+}
+
+/*
+ * validate_migrate() - -m migrate: whole folios, two distinct nodes, the
+ * offload's prep modes (the nodes' existence and memory are checked when
+ * the run starts, against the running system)
+ */
+static enum parse_status validate_migrate(const struct bench_opts *o,
+					  FILE *err)
+{
+	const char *folio_opt = given(o, O_FOLIO) ? "folio" : "folio-order";
+	char bytes[32], folio[32];
+
+	format_size(o->bytes, bytes, sizeof(bytes));
+	format_size(folio_bytes(o), folio, sizeof(folio));
+	if (o->bytes % folio_bytes(o))
+		return usage_error(err, "--bytes %s is not a whole number of --%s %s folios: give a multiple of %s",
+				   bytes, folio_opt, folio, folio);
+	if (o->src_node >= 0 && o->src_node == o->dst_node)
+		return usage_error(err, "--dst-node %d is --src-node's: move_pages() must move the folios to another node",
+				   o->dst_node);
+	return PARSE_RUN;
+}
+
+bool prep_modes_given(const struct bench_opts *o)
+{
+	return given(o, O_PREP);
+}
+
 /* validate() - what no single option can check alone */
 static enum parse_status validate(const struct bench_opts *o, FILE *err)
 {
@@ -609,7 +675,7 @@ static enum parse_status validate(const struct bench_opts *o, FILE *err)
 		{ O_FOLIO_ORDER, O_FOLIO }, { O_DST_FOLIO_ORDER, O_DST_FOLIO },
 		{ O_GRANULE, O_ENTRIES },
 	};
-	enum opt_scope scope = o->mode == MODE_DMAENGINE ? SC_DMAENGINE : SC_MAP;
+	enum opt_scope scope = mode_scope(o->mode);
 	const char *dst_opt = given(o, O_DST_FOLIO) ? "dst-folio" :
 						      "dst-folio-order";
 	uint64_t folio = folio_bytes(o), dst_folio = dst_folio_bytes(o);
@@ -622,9 +688,7 @@ static enum parse_status validate(const struct bench_opts *o, FILE *err)
 		if (given(o, id) && !(opt_table[id].scope & scope))
 			return usage_error(err, "--%s applies to %s only",
 					   opt_table[id].name,
-					   opt_table[id].scope == SC_DMAENGINE ?
-					   "-m dmaengine" :
-					   "the map modes (-m single, -m sg)");
+					   scope_name(opt_table[id].scope));
 	if (given(o, O_JSON) && given(o, O_CSV))
 		return usage_error(err, "--json and --csv exclude each other");
 	for (i = 0; i < sizeof(same) / sizeof(same[0]); i++)
@@ -636,6 +700,8 @@ static enum parse_status validate(const struct bench_opts *o, FILE *err)
 		return usage_error(err, "--samples needs --json");
 	if (o->per_channel && o->format == OUT_CSV)
 		return usage_error(err, "--per-channel is not available with --csv: use --json");
+	if (o->mode == MODE_MIGRATE)
+		return validate_migrate(o, err);
 	if (o->mode != MODE_DMAENGINE)
 		return PARSE_RUN;
 	format_size(batch, batch_s, sizeof(batch_s));
@@ -736,6 +802,7 @@ static void opts_usage(const struct bench_opts *o, FILE *f)
 "SYNOPSIS\n"
 "    " PROG_NAME " [-m single|sg] [OPTION]...\n"
 "    " PROG_NAME " -m dmaengine [OPTION]...\n"
+"    " PROG_NAME " -m migrate [OPTION]...\n"
 "    " PROG_NAME " --system | --help | --version\n"
 "\n"
 "DESCRIPTION\n"
@@ -748,15 +815,27 @@ static void opts_usage(const struct bench_opts *o, FILE *f)
 "    upstream's, byte for byte (Documentation/map-modes.rst).\n"
 "    The dmaengine mode copies --bytes-per-channel per channel in batches\n"
 "    of --sge folios with each prep mode of --prep-modes, and times each\n"
-"    phase (Documentation/dmaengine-mode.rst). Every value is checked\n"
-"    before the kernel is asked.\n"
+"    phase (Documentation/dmaengine-mode.rst).\n"
+"    The migrate mode moves --bytes of anonymous memory in folios of\n"
+"    --folio with move_pages() from --src-node to --dst-node and back,\n"
+"    copied by the CPU (the cpu row) and by the dmaengine offload with each\n"
+"    prep mode of --prep-modes (DMA_MIGRATE_OFFLOAD; it needs a kernel with\n"
+"    the project's kernel/patches/v7.3-migrate/), verifying every move\n"
+"    (Documentation/migrate-mode.rst). Every value is checked before the\n"
+"    kernel is asked.\n"
 "\n"
 "OPTIONS\n");
 	usage_options(o, f, SC_ALL);
 	fprintf(f, "\n  Map modes (-m single, -m sg):\n");
 	usage_options(o, f, SC_MAP);
+	fprintf(f, "\n  Copy modes (-m dmaengine, -m migrate):\n");
+	usage_options(o, f, SC_COPY);
+	fprintf(f, "\n  Map modes and -m dmaengine:\n");
+	usage_options(o, f, SC_MAP_DMAENGINE);
 	fprintf(f, "\n  dmaengine mode (-m dmaengine):\n");
 	usage_options(o, f, SC_DMAENGINE);
+	fprintf(f, "\n  migrate mode (-m migrate):\n");
+	usage_options(o, f, SC_MIGRATE);
 	fprintf(f,
 "\n"
 "    Long options take their value as --opt VALUE or --opt=VALUE. Sizes are\n"
@@ -781,6 +860,13 @@ static void opts_usage(const struct bench_opts *o, FILE *f)
 "    the prep calls of a run and GB/s (10^9 bytes/s); --csv and --json give\n"
 "    the same numbers for scripts (Documentation/dmaengine-mode.rst).\n"
 "\n"
+"    migrate: '#' lines (the kernel, the nodes, the THP controls set, the\n"
+"    folio sizes the kernel gave, the offload's state), then the cpu row and\n"
+"    a row per prep mode: GB/s (10^9 bytes/s, --bytes over move_pages()'s\n"
+"    time) and move_ms mean +- standard deviation over the runs, the folios\n"
+"    moved, offloaded and fallen back to the CPU a run; -v the offload's\n"
+"    phases (Documentation/migrate-mode.rst).\n"
+"\n"
 "EXIT STATUS\n"
 "    0 success; 1 the benchmark could not run or failed (open, ioctl), or\n"
 "    an invalid value of an option upstream's tool has (-m -t -s -n -b -d\n"
@@ -789,7 +875,8 @@ static void opts_usage(const struct bench_opts *o, FILE *f)
 "\n"
 "FILES\n"
 "    /sys/kernel/debug/dma_map_benchmark    map modes (a device bound)\n"
-"    /sys/kernel/debug/dmaengine_benchmark  dmaengine mode\n"
+"    /sys/kernel/debug/dmaengine_benchmark  dmaengine mode, migrate offload\n"
+"    /sys/kernel/mm/transparent_hugepage/   migrate: set for the run, restored\n"
 "\n"
 "EXAMPLES\n"
 "    " PROG_NAME " -t 8 -s 30 -d from_device -g 8 -m sg\n"
@@ -805,7 +892,10 @@ static void opts_usage(const struct bench_opts *o, FILE *f)
 "    " PROG_NAME " -m dmaengine --prep-modes memcpy_sg,memcpy_vec \\\n"
 "        --folio 4K --dst-folio 64K -v\n"
 "    " PROG_NAME " -m dmaengine --json --samples > run.json\n"
-"    " PROG_NAME " -m dmaengine --device soft_dma.0 --csv > run.csv\n",
+"    " PROG_NAME " -m dmaengine --device soft_dma.0 --csv > run.csv\n"
+"    # the mail's table, one cell: 1 GB of 2 MB folios, node 0 to 1:\n"
+"    " PROG_NAME " -m migrate --bytes 1G --folio 2M --channels 4 \\\n"
+"        --prep-modes memcpy,memcpy_sg --src-node 0 --dst-node 1 -r 10\n",
 		o->page_size);
 }
 

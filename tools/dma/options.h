@@ -18,6 +18,7 @@ enum bench_mode {
 	MODE_SINGLE = DMA_MAP_BENCH_SINGLE_MODE,
 	MODE_SG = DMA_MAP_BENCH_SG_MODE,
 	MODE_DMAENGINE,
+	MODE_MIGRATE,
 };
 
 enum out_format {
@@ -34,7 +35,7 @@ enum opt_id {
 	O_PERCENTILES,
 	O_CHANNELS, O_CHANNEL, O_DEVICE, O_FOLIO_ORDER, O_FOLIO, O_DST_FOLIO_ORDER,
 	O_DST_FOLIO, O_SGE, O_BYTES_PER_CHANNEL,
-	O_RUNS, O_WARMUP_RUNS, O_SRC_NODE, O_DST_NODE, O_PREP, O_BUFFERS, O_DEPTH,
+	O_RUNS, O_WARMUP_RUNS, O_SRC_NODE, O_DST_NODE, O_PREP, O_BUFFERS, O_DEPTH, O_BYTES,
 	O_VERIFY, O_POLL, O_ALLOW_FEWER, O_TIMEOUT, O_PER_CHANNEL, O_SAMPLES,
 	O_SYSTEM,
 	O_NR
@@ -89,6 +90,9 @@ struct bench_opts {
 	bool per_channel;
 	bool samples;
 
+	/* migrate mode (move_pages(), DMA_MIGRATE_OFFLOAD) */
+	uint64_t bytes;			/* a whole number of folios */
+
 	uint64_t given;			/* 1 << enum opt_id, from the command line */
 };
 
@@ -130,7 +134,8 @@ unsigned int dst_folio_order(const struct bench_opts *o);
 uint64_t dst_folio_bytes(const struct bench_opts *o);
 
 /* Names of the enum values, for reports. */
-const char *mode_name(enum bench_mode mode);		/* "single", "sg", "dmaengine" */
+/* "single", "sg", "dmaengine", "migrate" */
+const char *mode_name(enum bench_mode mode);
 const char *dir_name(unsigned int dir);			/* "BIDIRECTIONAL", ... or NULL */
 /*
  * "prep_memcpy", "prep_memcpy_sg", "cpu", "prep_memcpy_vec"
@@ -148,6 +153,11 @@ extern const unsigned int prep_mode_order[DMAENGINE_BENCH_NR_MODES];
  * prep_mode_order as "memcpy,cpu"; "?" for none or unknown bits
  */
 const char *prep_modes_name(unsigned int prep_modes);
+/*
+ * prep_mode_given() - whether --prep-modes was given: the modes named must
+ * all run; without it, those the kernel or channel lacks are left out
+ */
+bool prep_modes_given(const struct bench_opts *o);
 /* buffers_name() - "distinct" or "reuse", per DMAENGINE_BENCH_F_DISTINCT */
 const char *buffers_name(unsigned int flags);
 

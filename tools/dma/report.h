@@ -11,6 +11,7 @@
 
 #include <linux/map_benchmark.h>
 
+#include "json.h"
 #include "options.h"
 #include "sysinfo.h"
 
@@ -98,5 +99,35 @@ void report_dmaengine(FILE *f, const struct report_ctx *ctx,
 
 /* dmaengine_channels_used() - channels the run used, as far as known */
 unsigned int dmaengine_channels_used(const struct dmaengine_benchmark *b);
+
+/*
+ * What the copy modes' reports share (report_dmaengine.c): the '#' line of
+ * the CPU frequency state, the JSON "system" member, CSV fields, and the
+ * text table's layout.
+ */
+void report_cpufreq_line(FILE *f, const struct cpufreq_info *fi);
+/*
+ * report_json_begin() - a copy mode's JSON object opened on @f: "tool",
+ * "version", "kernel" and "mode" (@mode's name)
+ */
+void report_json_begin(struct json *j, FILE *f, const struct report_ctx *ctx,
+		       enum bench_mode mode);
+void report_json_system(struct json *j, const struct report_ctx *ctx);
+/* report_csv_text() - @s as a CSV field: quoted when it has a comma or quote */
+void report_csv_text(FILE *f, const char *s);
+/* report_csv_cpufreq() - ",governor,cur_min,cur_max,max,boost", each empty if unknown */
+void report_csv_cpufreq(FILE *f, const struct cpufreq_info *fi);
+/* report_display_width() - characters, not bytes ("±" is one column) */
+int report_display_width(const char *s);
+
+/* A text table's cell: cells[line][column] of this many bytes. */
+#define CELL_LEN	64
+/*
+ * report_print_cells() - @lines lines of @ncols cells (the heading first)
+ * as a table: the columns @shown (@nshown of them), left-aligned, one space
+ * apart, each as wide as @width[] or its widest cell (@width is widened)
+ */
+void report_print_cells(FILE *f, const char *cells, unsigned int lines,
+			int ncols, const int *shown, int nshown, int *width);
 
 #endif

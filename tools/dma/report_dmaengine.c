@@ -326,10 +326,8 @@ static bool column_verbose(int c)
 	return c > C_GBPS;
 }
 
-#define CELL_LEN	64
-
-/* display_width() - characters, not bytes: "±" is two bytes, one column */
-static int display_width(const char *s)
+/* report_display_width() - characters, not bytes: "±" is two bytes, one column */
+int report_display_width(const char *s)
 {
 	int w = 0;
 
@@ -337,6 +335,36 @@ static int display_width(const char *s)
 		if (((unsigned char)*s & 0xc0) != 0x80)
 			w++;
 	return w;
+}
+
+void report_print_cells(FILE *f, const char *cells, unsigned int lines,
+			int ncols, const int *shown, int nshown, int *width)
+{
+	unsigned int i;
+	int c, k;
+
+	for (i = 0; i < lines; i++)
+		for (c = 0; c < ncols; c++) {
+			int w = report_display_width(&cells[(i * ncols + c) *
+							    CELL_LEN]);
+
+			if (w > width[c])
+				width[c] = w;
+		}
+	for (i = 0; i < lines; i++) {
+		for (k = 0; k < nshown; k++) {
+			const char *cell;
+
+			c = shown[k];
+			cell = &cells[(i * ncols + c) * CELL_LEN];
+			fputs(cell, f);
+			if (k < nshown - 1)
+				fprintf(f, "%*s",
+					width[c] - report_display_width(cell) + 1,
+					"");
+		}
+		fputc('\n', f);
+	}
 }
 
 /* count_known() - per-channel rows (no totals) have no batches, segments */
@@ -408,7 +436,7 @@ static void print_table(FILE *f, const struct dmaengine_report *r,
 			const char *chan_head)
 {
 	char (*cells)[C_NR][CELL_LEN];
-	int width[C_NR], shown[C_NR], ncols = 0, c, k;
+	int width[C_NR], shown[C_NR], ncols = 0, c;
 	unsigned int i, modes = 0;
 
 	for (i = 0; i < n; i++)
@@ -428,21 +456,8 @@ static void print_table(FILE *f, const struct dmaengine_report *r,
 	}
 	for (i = 0; i < n; i++)
 		row_cells(r, &rows[i], cells[i + 1]);
-	for (i = 0; i <= n; i++)
-		for (c = 0; c < C_NR; c++)
-			if (display_width(cells[i][c]) > width[c])
-				width[c] = display_width(cells[i][c]);
-	for (i = 0; i <= n; i++) {
-		for (k = 0; k < ncols; k++) {
-			c = shown[k];
-			fputs(cells[i][c], f);
-			if (k < ncols - 1)
-				fprintf(f, "%*s",
-					width[c] - display_width(cells[i][c]) + 1,
-					"");
-		}
-		fputc('\n', f);
-	}
+	report_print_cells(f, &cells[0][0][0], n + 1, C_NR, shown, ncols,
+			   width);
 	free(cells);
 }
 
@@ -515,7 +530,7 @@ static unsigned long mhz(unsigned long khz)
 	return (khz + 500) / 1000;
 }
 
-static void print_cpufreq_line(FILE *f, const struct cpufreq_info *fi)
+void report_cpufreq_line(FILE *f, const struct cpufreq_info *fi)
 {
 	if (!fi)
 		return;
@@ -560,7 +575,7 @@ void report_dmaengine_text(FILE *f, const struct report_ctx *ctx,
 	print_channels_line(f, r);
 	print_params_line(f, r);
 	print_missing_lines(f, r);
-	print_cpufreq_line(f, ctx->cpufreq);
+	report_cpufreq_line(f, ctx->cpufreq);
 	fprintf(f, "# acquire_ms %.2f\n", r->b->acquire_ns / NS_PER_MS);
 	for_each_mode_in(i, mode, dmaengine_modes_run(r->b))
 		row_from_result(r, mode, &rows[n++]);
@@ -583,8 +598,8 @@ void report_dmaengine_text(FILE *f, const struct report_ctx *ctx,
 /* CSV                                                              */
 /* ---------------------------------------------------------------- */
 
-/* csv_text() - @s as a CSV field: quoted when it has a comma or quote */
-static void csv_text(FILE *f, const char *s)
+/* report_csv_text() - @s as a CSV field: quoted when it has a comma or quote */
+void report_csv_text(FILE *f, const char *s)
 {
 	if (!strpbrk(s, ",\"\n")) {
 		fputs(s, f);
@@ -600,11 +615,11 @@ static void csv_text(FILE *f, const char *s)
 }
 
 /* the CPU frequency columns, each empty when unknown */
-static void csv_cpufreq(FILE *f, const struct cpufreq_info *fi)
+void report_csv_cpufreq(FILE *f, const struct cpufreq_info *fi)
 {
 	fputc(',', f);
 	if (fi && fi->governor[0])
-		csv_text(f, fi->governor);
+		report_csv_text(f, fi->governor);
 	fputc(',', f);
 	if (fi && fi->cur_khz_max)
 		fprintf(f, "%lu,%lu", fi->cur_khz_min, fi->cur_khz_max);
@@ -649,13 +664,13 @@ void report_dmaengine_csv(FILE *f, const struct report_ctx *ctx,
 			row.chan, r->b->folio_order,
 			(unsigned long long)report_folio_bytes(r), r->b->sge,
 			report_depth(r->b), buffers_name(r->b->flags));
-		csv_text(f, cpus);
+		report_csv_text(f, cpus);
 		fprintf(f, ",%u", row.runs);
 		for (k = 0; k < CT_NR; k++)
 			fprintf(f, ",%llu", (unsigned long long)row.count[k]);
 		for (p = PH_RUN; p < FIG_NR; p++)
 			fprintf(f, ",%.6f,%.6f", row.mean[p], row.stddev[p]);
-		csv_cpufreq(f, ctx->cpufreq);
+		report_csv_cpufreq(f, ctx->cpufreq);
 		fprintf(f, ",%u,%llu\n", report_dst_order(r),
 			(unsigned long long)report_dst_folio_bytes(r));
 	}
@@ -755,7 +770,7 @@ static void json_modes_run(struct json *j, const struct dmaengine_report *r)
 	json_array_end(j);
 }
 
-static void json_system(struct json *j, const struct report_ctx *ctx)
+void report_json_system(struct json *j, const struct report_ctx *ctx)
 {
 	const struct cpufreq_info *fi = ctx->cpufreq;
 
@@ -936,21 +951,27 @@ static void json_samples(struct json *j, const struct dmaengine_report *r)
 	json_array_end(j);
 }
 
+void report_json_begin(struct json *j, FILE *f, const struct report_ctx *ctx,
+		       enum bench_mode mode)
+{
+	json_init(j, f);
+	json_object_begin(j);
+	json_key_string(j, "tool", PROG_NAME);
+	json_key_string(j, "version", ctx->version);
+	json_key_string(j, "kernel", ctx->kernel);
+	json_key_string(j, "mode", mode_name(mode));
+}
+
 void report_dmaengine_json(FILE *f, const struct report_ctx *ctx,
 			   const struct dmaengine_report *r)
 {
 	struct json j;
 
-	json_init(&j, f);
-	json_object_begin(&j);
-	json_key_string(&j, "tool", PROG_NAME);
-	json_key_string(&j, "version", ctx->version);
-	json_key_string(&j, "kernel", ctx->kernel);
-	json_key_string(&j, "mode", mode_name(MODE_DMAENGINE));
+	report_json_begin(&j, f, ctx, MODE_DMAENGINE);
 	json_params(&j, r);
 	json_key_uint(&j, "interface_version", interface_v1(r->b) ? 1 : 2);
 	json_modes_run(&j, r);
-	json_system(&j, ctx);
+	report_json_system(&j, ctx);
 	json_key_uint(&j, "channels_used", dmaengine_channels_used(r->b));
 	json_channels(&j, r);
 	json_results(&j, r);

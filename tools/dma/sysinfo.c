@@ -27,8 +27,8 @@ const char *kernel_release(void)
 	return uts.release;
 }
 
-/* read_file() - @root@path up to its first NUL, malloc'ed; NULL if none */
-static char *read_file(const char *root, const char *path)
+/* read_root_file() - @root@path up to its first NUL, malloc'ed; NULL if none */
+char *read_root_file(const char *root, const char *path)
 {
 	char full[4096], *buf = NULL;
 	size_t len = 0;
@@ -50,7 +50,7 @@ static char *read_file(const char *root, const char *path)
 static bool read_word(const char *root, const char *path, char *buf,
 		      size_t len)
 {
-	char *text = read_file(root, path);
+	char *text = read_root_file(root, path);
 	bool ok = text;
 
 	if (ok)
@@ -244,7 +244,7 @@ bool cpu_model(const char *cpuinfo, const char *dt_model, char *buf,
 static void json_key_file(struct json *j, const char *key, const char *root,
 			  const char *path)
 {
-	char *text = read_file(root, path);
+	char *text = read_root_file(root, path);
 
 	json_key_string_or_null(j, key, text ? strip(text) : NULL);
 	free(text);
@@ -256,7 +256,7 @@ static char *node_file(const char *root, unsigned int n, const char *name)
 
 	snprintf(path, sizeof(path), "/sys/devices/system/node/node%u/%s", n,
 		 name);
-	return read_file(root, path);
+	return read_root_file(root, path);
 }
 
 /* node @name ("nodeN") of /sys/devices/system/node */
@@ -345,8 +345,8 @@ void report_system_json(FILE *f, const char *root)
 	json_key_string(&j, "hostname", have_uts ? uts.nodename : "unknown");
 	json_key_string(&j, "kernel", kernel_release());
 	json_key_string(&j, "machine", have_uts ? uts.machine : "unknown");
-	cpuinfo = read_file(root, "/proc/cpuinfo");
-	dt = read_file(root, "/proc/device-tree/model");
+	cpuinfo = read_root_file(root, "/proc/cpuinfo");
+	dt = read_root_file(root, "/proc/device-tree/model");
 	json_key_string_or_null(&j, "cpu_model",
 				cpu_model(cpuinfo, dt ? strip(dt) : NULL, model,
 					  sizeof(model)) ? model : NULL);

@@ -13,6 +13,13 @@
 /* The tool's version: the VERSION macro (git describe), else "unknown". */
 extern const char tool_version[];
 
+/*
+ * read_root_file() - the file @path under @root ("" for the real one) up
+ * to its first NUL, malloc()ed and NUL-terminated; NULL when it cannot be
+ * opened
+ */
+char *read_root_file(const char *root, const char *path);
+
 /* kernel_release() - uname -r, or "unknown" */
 const char *kernel_release(void);
 

@@ -89,7 +89,7 @@ expect 2 "--sync applies to the map modes" "--sync with -m dmaengine: exit 2" \
 	-m dmaengine --sync
 expect 2 "--entries applies to the map modes" \
 	"--entries with -m dmaengine: exit 2" -m dmaengine --entries 4
-expect 1 "invalid --mode 'x': must be single, sg, dmaengine, 0 or 1" \
+expect 1 "invalid --mode 'x': must be single, sg, dmaengine, migrate, 0 or 1" \
 	"-m x: exit 1 (as upstream)" -m x
 expect 2 "invalid --channels '257': must be 1\.\.256" \
 	"--channels 257: exit 2" -m dmaengine --channels 257

@@ -391,6 +391,27 @@ def map_compare():
     assert len(ok) == 60 and all(c["significant"] is not True for c in ok)
     assert all(c["delta_pct"] == 0.0 for c in ok)
 check("map results against themselves: 60 comparisons, no difference", map_compare)
+def migrate_files():
+    a = os.path.join(FIX, "results-migrate.json")
+    r = json.load(open(a))
+    for row in r["rows"]:
+        if row["prep_mode"] == "prep_memcpy_sg" and row["folio_order"] == 9:
+            row["gbps"]["mean"] *= 2
+    b = os.path.join(sys.argv[1], "migrate-b.json")
+    json.dump(r, open(b, "w"))
+    d = jrun(a, b)
+    assert d["kind"] == "migrate" and d["figures"][0] == "gbps", d["figures"]
+    c = [x for x in d["comparisons"] if x["figure"] == "gbps"
+         and x["label"] == "prep_memcpy_sg chan=4 folio=2MB"][0]
+    assert c["status"] == "ok" and abs(c["delta_pct"] - 100) < 1e-9 and c["better"], c
+    same = [x for x in d["comparisons"] if x["figure"] == "gbps" and x["label"] == "cpu chan=4 folio=2MB"][0]
+    assert same["delta_pct"] == 0 and not same["significant"], same
+    assert not any(x["figure"] == "batch_ms" and x["label"].startswith("cpu ")
+                   for x in d["comparisons"]), "the cpu row has no offload phases"
+    rc, out, err = run("--prep", "--modes", "cpu,prep_memcpy", a)
+    assert rc == 0 and "chan=4 folio=2MB" in out, out + err
+check("migrate: two migrate sweeps compared row by row (GB/s doubled: +100%, better), "
+      "--prep cpu against a prep mode", migrate_files)
 done()
 PY
 tap_end

@@ -208,6 +208,19 @@ def errors():
     q = run(os.path.join(FIX, "fake_tool.py"), os.path.join(work, "x"))
     assert q.returncode == 1 and q.stderr.startswith("plot.py:")
 check("errors: no gnuplot, no successful cell, not a results file", errors)
+def migrate_files():
+    q = run(os.path.join(FIX, "results-migrate.json"), os.path.join(work, "mig"))
+    assert q.returncode == 0, q.stderr
+    stems = {os.path.basename(x)[:-4] for x in q.stdout.split() if x.endswith(".svg")}
+    assert stems == {"migrate-throughput", "migrate-throughput-ch1",
+                     "migrate-throughput-ch4"}, stems
+    for s in stems:
+        png_ok(os.path.join(work, "mig"), s)
+    svg_ok(os.path.join(work, "mig"), "migrate-throughput", "cpu (offload off)",
+           "prep_memcpy_sg, 4 channels", "move_pages() throughput", "2MB")
+    svg_ok(os.path.join(work, "mig"), "migrate-throughput-ch4", "cpu", "prep_memcpy")
+check("migrate: GB/s per folio size, a line per prep mode and channel count, the cpu "
+      "row as the reference; one plot per channel count", migrate_files)
 done()
 PY
 tap_end

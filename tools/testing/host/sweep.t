@@ -762,6 +762,40 @@ def format3_prep():
     assert results.load(path) == dict(new, format_version=3)
 check("results.load(): a format 3 file's prep is prep_modes (params, cells, the tool's params)",
       format3_prep)
+def migrate_sweep():
+    lg = os.path.join(work, "migrate.log")
+    q, r, o = swept("migrate", "--migrate --bytes 64M --orders 0,9 --channels 1,4 "
+                    "--prep-modes both", {"FAKE_TOOL_LOG": lg})
+    calls = [c for c in open(lg).read().splitlines() if c != "--help"]
+    assert calls[0] == "-m migrate --folio-order 0 --channels 1 --prep-modes both --bytes 64M --json", calls[0]
+    assert not any("--runs" in c for c in calls), "--runs not given: the tool's"
+    assert r["kind"] == "migrate" and len(r["cells"]) == 4 and len(r["rows"]) == 12
+    row = [x for x in r["rows"] if x["prep_mode"] == "prep_memcpy_sg" and x["channels"] == 4
+           and x["folio_order"] == 9][0]
+    assert row["gbps"]["mean"] == 4.9 and row["bytes"] == 64 << 20 and row["folios"] == 32
+    assert "figures" in r["tool_figures"] and "figures" not in r["cells"][0]["tool"]
+    t = open(os.path.join(o, "table.txt")).read()
+    assert "# migrate: move_pages() of 64MB node 0 -> 1 and back;" in t, t
+    head = [l for l in t.splitlines() if l.startswith("mode ")][0]
+    assert head.split()[:5] == ["mode", "chan", "folio", "folios", "move_ms"], head
+    assert "GB/s" in head and "offloaded" in head and "fallback" in head
+    assert re.search(r"\ncpu +1 +2MB +32 ", t), t
+    assert open(os.path.join(o, "results.csv")).readline().startswith(
+        "cell,status,mode,channels,chan,folio_order,folio_bytes,folios,runs,gbps_mean")
+check("--migrate: a call per order, channel count and prep word, only the options given, "
+      "the rows (cpu too), the table and the CSV", migrate_sweep)
+
+def migrate_defaults():
+    d = sweep.tool_defaults(os.path.join(TOP, "tools/dma/dma_map_benchmark"))
+    assert (d["bytes"], d["runs"], d["warmup-runs"], d["channels"]) == ("1G", "20", "1", "1"), d
+    a = sweep.parse_args(["--migrate", "--orders", "9", "--channels", "2", "--prep-modes", "memcpy"])
+    c = sweep.plan_migrate(a, 4096, d)
+    assert c[0]["argv"] == ["-m", "migrate", "--folio-order", "9", "--channels", "2",
+                            "--prep-modes", "memcpy", "--json"], c[0]["argv"]
+    assert c[0]["weight"] == 2 * (20 + 1) * (1 << 30), c[0]["weight"]
+    assert sweep.tool_defaults(os.path.join(work, "no-such-tool")) == {}
+check("--migrate: the tool's defaults from its --help (bytes, runs, warm-up), never "
+      "repeated in the calls; the cells' weights", migrate_defaults)
 done()
 PY
 tap_end

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int tap_count, tap_failures;
 static bool tap_plan = true;
@@ -191,6 +192,55 @@ static inline int split_words(char *buf, size_t len, const char *words,
 }
 
 /*
+ * Capturing what a function prints to stdout and stderr themselves (the
+ * file descriptors, so also what it writes with perror()):
+ * std_capture_begin(), the call, std_capture_end() with buffers for each.
+ */
+struct std_capture {
+	FILE *out, *err;
+	int save_out, save_err;
+};
+
+static inline void std_capture_begin(struct std_capture *c)
+{
+	c->out = tmpfile();
+	c->err = tmpfile();
+	if (!c->out || !c->err) {
+		printf("Bail out! tmpfile failed\n");
+		exit(1);
+	}
+	fflush(stdout);
+	fflush(stderr);
+	c->save_out = dup(STDOUT_FILENO);
+	c->save_err = dup(STDERR_FILENO);
+	dup2(fileno(c->out), STDOUT_FILENO);
+	dup2(fileno(c->err), STDERR_FILENO);
+}
+
+static inline void std_capture_read(FILE *f, char *buf, size_t len)
+{
+	size_t n;
+
+	rewind(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+static inline void std_capture_end(struct std_capture *c, char *out,
+				   size_t out_len, char *err, size_t err_len)
+{
+	fflush(stdout);
+	fflush(stderr);
+	dup2(c->save_out, STDOUT_FILENO);
+	dup2(c->save_err, STDERR_FILENO);
+	close(c->save_out);
+	close(c->save_err);
+	std_capture_read(c->out, out, out_len);
+	std_capture_read(c->err, err, err_len);
+}
+
+/*
  * A made-up tree (/proc, /sys, ...) for code that reads its files under a
  * root: tree_new() makes a fresh, empty one at tree_root (removing the last
  * one), tree_mkdir() and tree_write() fill it (parents made as needed),
@@ -232,6 +282,24 @@ static inline void tree_write_n(const char *path, const char *text,
 static inline void tree_write(const char *path, const char *text)
 {
 	tree_write_n(path, text, strlen(text));
+}
+
+/* tree_read_line() - the first line of the file @path, "" if none */
+static inline const char *tree_read_line(const char *path)
+{
+	static char line[256];
+	char buf[4096];
+	FILE *f;
+
+	snprintf(buf, sizeof(buf), "%s%s", tree_root, path);
+	line[0] = '\0';
+	f = fopen(buf, "r");
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+	}
+	return line;
 }
 
 static inline int tree_rm_entry(const char *path, const struct stat *st,

@@ -22,6 +22,7 @@
 #include "dmaengine.h"
 #include "options.h"
 #include "tap.h"
+#include "tool_words.h"
 
 /*
  * FAKE_V2_OLD: a module of version 2 from before prep mode memcpy_vec; it
@@ -155,46 +156,21 @@ static uint32_t run_next;
 /* run() - dmaengine_run() of -m dmaengine and @words; stdout and stderr captured */
 static int run(enum fake_kind kind, const char *words)
 {
-	char *argv[32] = { "dma_map_benchmark", "-m", "dmaengine" }, buf[512];
-	FILE *out = tmpfile(), *err = tmpfile();
-	int argc, save_out, save_err, ret;
 	struct report_ctx ctx = { .version = "v", .kernel = "k" };
+	struct std_capture cap;
 	struct bench_opts o;
-	size_t n;
+	int ret;
 
-	argc = split_words(buf, sizeof(buf), words, argv, 3,
-			   sizeof(argv) / sizeof(argv[0]));
 	memset(&fake, 0, sizeof(fake));
 	fake.kind = kind;
 	fake.run = run_next ? run_next :
 		   DMAENGINE_BENCH_PREP_MEMCPY | DMAENGINE_BENCH_PREP_CPU;
 	run_next = 0;
-	opts_init(&o, 4096);
-	if (opts_parse(&o, argc, argv, stdout, stderr) != PARSE_RUN) {
-		printf("Bail out! the options do not parse\n");
-		exit(1);
-	}
-	fflush(stdout);
-	fflush(stderr);
-	save_out = dup(STDOUT_FILENO);
-	save_err = dup(STDERR_FILENO);
-	dup2(fileno(out), STDOUT_FILENO);
-	dup2(fileno(err), STDERR_FILENO);
+	parse_mode_words(&o, "dmaengine", words, 4096);
+	std_capture_begin(&cap);
 	ret = dmaengine_run(&o, &ctx);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(save_out, STDOUT_FILENO);
-	dup2(save_err, STDERR_FILENO);
-	close(save_out);
-	close(save_err);
-	rewind(out);
-	n = fread(out_text, 1, sizeof(out_text) - 1, out);
-	out_text[n] = '\0';
-	rewind(err);
-	n = fread(err_text, 1, sizeof(err_text) - 1, err);
-	err_text[n] = '\0';
-	fclose(out);
-	fclose(err);
+	std_capture_end(&cap, out_text, sizeof(out_text), err_text,
+			sizeof(err_text));
 	return ret;
 }
 

@@ -207,7 +207,7 @@ static const struct opt_case cases[] = {
 	{ "sg", 0, "iterations", "0..100000000", get_iterations,
 	  GOOD({ "0", 0 }, { "200", 200 }, { "100000000", 100000000 }),
 	  BAD("-1", "100000001", NOTNUM) },
-	{ "single", 'm', "mode", "single, sg, dmaengine, 0 or 1", get_mode,
+	{ "single", 'm', "mode", "single, sg, dmaengine, migrate, 0 or 1", get_mode,
 	  GOOD({ "single", MODE_SINGLE }, { "sg", MODE_SG },
 	       { "dmaengine", MODE_DMAENGINE }, { "0", MODE_SINGLE },
 	       { "1", MODE_SG }, { "SG", MODE_SG }, { "DMAengine", MODE_DMAENGINE }),
@@ -519,7 +519,9 @@ static void test_scope(void)
 		{ "--buffers", "reuse" }, { "--depth", "2" },
 		{ "--dst-folio-order", "1" }, { "--dst-folio", "8K" },
 	};
-	char line[64], want[256];
+	/* of those, the ones the migrate mode shares */
+	static const char copy_modes[] = " --channels --channel --device --folio-order --folio --runs --warmup-runs --src-node --dst-node --prep-modes --allow-fewer --timeout-ms --csv --verbose ";
+	char line[64], want[256], word[64];
 	struct bench_opts o;
 	size_t i;
 
@@ -538,9 +540,11 @@ static void test_scope(void)
 		   "%s refused also when -m dmaengine comes after it", map_only[i][0]);
 	}
 	for (i = 0; i < sizeof(dmaengine_only) / sizeof(dmaengine_only[0]); i++) {
+		snprintf(word, sizeof(word), " %s ", dmaengine_only[i][0]);
 		snprintf(want, sizeof(want),
-			 "dma_map_benchmark: %s applies to -m dmaengine only\n" HINT,
-			 dmaengine_only[i][0]);
+			 "dma_map_benchmark: %s applies to %s only\n" HINT,
+			 dmaengine_only[i][0], strstr(copy_modes, word) ?
+			 "-m dmaengine and -m migrate" : "-m dmaengine");
 		ok(parse(&o, "-m", i % 2 ? "sg" : "single", dmaengine_only[i][0],
 			 dmaengine_only[i][1], NULL) == PARSE_USAGE,
 		   "%s refused in a map mode", dmaengine_only[i][0]);

@@ -10,4 +10,4 @@
 # the matrices and the tool suite run on the bench kernel, x86-bench.t;
 # x86-debug-iommu.t runs the map modes behind the IOMMU.
 GUEST_SCOPE=${GUEST_SCOPE:-debug} exec "$(dirname "$0")/vm-suite.sh" x86-debug direct \
-	kunit map map_ext numa faults health
+	kunit map map_ext numa migrate_tool faults health

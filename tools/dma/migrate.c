@@ -1,0 +1,727 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * migrate mode. A run: the nodes checked, the THP controls set, --bytes of
+ * anonymous memory mapped, bound to --src-node (mbind()), faulted in by
+ * writing the pattern, its folios counted; then, row after row in rotating
+ * order, move_pages() to --dst-node timed (with the offload START'ed for
+ * an offload row, its STATS cleared before and read after), verified
+ * (move_pages()' status, the node of every page, the pattern), and moved
+ * back untimed, verified the same. Everything set is undone on every way
+ * out, SIGINT and SIGTERM included (they end the run between two moves).
+ *
+ * The system calls are made through syscall(), with no libnuma: the host
+ * tests take the place of syscall(), open() and ioctl() (test_migrate_run.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/mempolicy.h>
+
+#include "diag.h"
+#include "migrate.h"
+#include "units.h"
+
+_Static_assert(sizeof(struct dma_migrate_offload) ==
+	       DMA_MIGRATE_OFFLOAD_SIZE_VER1,
+	       "struct dma_migrate_offload changed size: bump the ABI version");
+
+#define PREP_OFFLOAD	(DMAENGINE_BENCH_PREP_MEMCPY | \
+			 DMAENGINE_BENCH_PREP_MEMCPY_SG | \
+			 DMAENGINE_BENCH_PREP_MEMCPY_VEC)
+#define NS_PER_MS	1e6
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+uint64_t migrate_folio_bytes(const struct migrate_result *r, long page_size)
+{
+	return (uint64_t)page_size << r->folio_order;
+}
+
+#define PHASE(f)	offsetof(struct dma_migrate_offload_phases, f)
+/* enum migrate_phase's fields of struct dma_migrate_offload_phases */
+static const size_t phase_off[MPH_NR] = {
+	[MPH_BATCH] = PHASE(batch_ns), [MPH_MAP] = PHASE(map_ns),
+	[MPH_PREP] = PHASE(prep_ns), [MPH_SUBMIT] = PHASE(submit_ns),
+	[MPH_ISSUE] = PHASE(issue_ns), [MPH_WAIT] = PHASE(wait_ns),
+	[MPH_UNMAP] = PHASE(unmap_ns),
+};
+
+void migrate_row_add(struct migrate_row *row, uint64_t bytes, uint64_t move_ns,
+		     const struct dma_migrate_offload *st)
+{
+	int p;
+
+	stat_add(&row->move_ms, move_ns / NS_PER_MS);
+	stat_add(&row->gbps, move_ns ? (double)bytes / move_ns : 0);
+	if (!st)
+		return;
+	row->channels_used = st->channels_used;
+	stat_add(&row->offloaded, st->folios_offloaded);
+	stat_add(&row->fallback, st->folios_fallback);
+	stat_add(&row->batches, st->batches);
+	stat_add(&row->errors, st->errors);
+	for (p = 0; p < MPH_NR; p++)
+		stat_add(&row->phase_ms[p],
+			 *(const __u64 *)((const char *)&st->ph + phase_off[p]) /
+			 NS_PER_MS);
+	stat_add(&row->copy_share, move_ns ? (double)st->ph.batch_ns / move_ns :
+					     0);
+}
+
+bool migrate_fell_back(const struct migrate_result *r, long page_size)
+{
+	uint64_t folio = migrate_folio_bytes(r, page_size);
+
+	if (r->fault_stats && r->fault_fallback)
+		return true;
+	if (r->census.known)
+		return r->census.count[r->folio_order] != r->census.folios;
+	/* smaps counts only PMD-mapped THP */
+	return r->folio_order && folio == (2ULL << 20) && r->smaps.found &&
+	       r->smaps.anon_huge_kb < r->bytes >> 10;
+}
+
+const char *migrate_offload_line(const struct migrate_result *r)
+{
+	switch (r->offload) {
+	case OFFLOAD_NO_FILE:
+		return "offload: not run: no " DMAENGINE_BENCH_PATH " (load the project's dma_map_benchmark.ko); the offload also needs a kernel with the project's kernel/patches/v7.3-migrate/ series";
+	case OFFLOAD_NO_IOCTL:
+		return "offload: not run: the loaded dma_map_benchmark module has no DMA_MIGRATE_OFFLOAD (load the module built from this tree); the offload also needs a kernel with the project's kernel/patches/v7.3-migrate/ series";
+	case OFFLOAD_NO_HOOK:
+		return "offload: not run: this kernel has no migration copy-offload hook; offload needs the project's kernel/patches/v7.3-migrate/ series";
+	case OFFLOAD_READY:
+	case OFFLOAD_NOT_ASKED:
+		break;
+	}
+	return NULL;
+}
+
+/* ---------------------------------------------------------------- */
+/* Input checks against the system                                  */
+/* ---------------------------------------------------------------- */
+
+static int check_node(const char *root, const char *opt, int node,
+		      struct node_mem *m, FILE *err)
+{
+	node_mem_read(root, node, m);
+	if (!m->exists) {
+		fprintf(err, PROG_NAME ": invalid --%s %d: there is no NUMA node %d (%s" NODE_DIR "/node%d)\n",
+			opt, node, node, root, node);
+		return -1;
+	}
+	if (!m->total_kb) {
+		fprintf(err, PROG_NAME ": invalid --%s %d: node %d has no memory (MemTotal 0 or unreadable in %s" NODE_DIR "/node%d/meminfo)\n",
+			opt, node, node, root, node);
+		return -1;
+	}
+	return 0;
+}
+
+int migrate_check_nodes(const char *root, const struct bench_opts *o,
+			int *src, int *dst, FILE *err)
+{
+	struct node_mem sm, dm;
+	char bytes[32], free_s[32];
+
+	*src = o->src_node >= 0 ? o->src_node : first_memory_node(root, -1);
+	if (*src < 0) {
+		fprintf(err, PROG_NAME ": --src-node: no NUMA node with memory found in %s" NODE_DIR "\n",
+			root);
+		return -1;
+	}
+	*dst = o->dst_node >= 0 ? o->dst_node : first_memory_node(root, *src);
+	if (*dst < 0) {
+		fprintf(err, PROG_NAME ": --dst-node: node %d is the only NUMA node with memory here: -m migrate moves folios between two nodes (a VM: numa=fake=2 on the kernel command line)\n",
+			*src);
+		return -1;
+	}
+	if (check_node(root, "src-node", *src, &sm, err) ||
+	    check_node(root, "dst-node", *dst, &dm, err))
+		return -1;
+	if (*src == *dst) {
+		fprintf(err, PROG_NAME ": --dst-node %d is --src-node's: move_pages() must move the folios to another node\n",
+			*dst);
+		return -1;
+	}
+	if (o->bytes > sm.free_kb << 10 || o->bytes > dm.free_kb << 10) {
+		bool on_src = o->bytes > sm.free_kb << 10;
+
+		format_size(o->bytes, bytes, sizeof(bytes));
+		format_size((on_src ? sm.free_kb : dm.free_kb) << 10, free_s,
+			    sizeof(free_s));
+		fprintf(err, PROG_NAME ": invalid --bytes %s: more than node %d's free memory (MemFree %s in %s" NODE_DIR "/node%d/meminfo); lower --bytes\n",
+			bytes, on_src ? *src : *dst, free_s, root,
+			on_src ? *src : *dst);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Verification                                                     */
+/* ---------------------------------------------------------------- */
+
+int migrate_check_status(const int *status, void *const *pages, size_t n,
+			 int node, const void *base, const char *what,
+			 FILE *err)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (status[i] == node)
+			continue;
+		fprintf(err, PROG_NAME ": %s: entry %zu (offset %#tx in the buffer) is ",
+			what, i, (const char *)pages[i] - (const char *)base);
+		if (status[i] < 0)
+			fprintf(err, "not moved: move_pages() status %d (%s)",
+				status[i], strerror(-status[i]));
+		else
+			fprintf(err, "on node %d", status[i]);
+		fprintf(err, ", not on node %d\n", node);
+		return -1;
+	}
+	return 0;
+}
+
+void migrate_fill(void *buf, uint64_t bytes, uint64_t seed)
+{
+	uint64_t *w = buf, i;
+
+	for (i = 0; i < bytes / sizeof(*w); i++)
+		w[i] = (i * sizeof(*w)) ^ seed;
+}
+
+int migrate_check_pattern(const void *buf, uint64_t bytes, uint64_t seed,
+			  const char *what, FILE *err)
+{
+	const uint64_t *w = buf;
+	uint64_t i;
+
+	for (i = 0; i < bytes / sizeof(*w); i++) {
+		uint64_t want = (i * sizeof(*w)) ^ seed;
+
+		if (w[i] == want)
+			continue;
+		fprintf(err, PROG_NAME ": %s: the data is corrupt at offset %#" PRIx64 " (page %" PRIu64 "): read %#018" PRIx64 ", wrote %#018" PRIx64 "\n",
+			what, i * sizeof(*w),
+			i * sizeof(*w) / (uint64_t)sysconf(_SC_PAGESIZE),
+			w[i], want);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* The offload: DMA_MIGRATE_OFFLOAD                                 */
+/* ---------------------------------------------------------------- */
+
+static int offload_op(int fd, unsigned int op, unsigned int flags,
+		      const struct bench_opts *o, unsigned int prep_mode,
+		      struct dma_migrate_offload *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->op = op;
+	a->flags = flags;
+	if (op == DMA_MIGRATE_OP_START) {
+		a->prep_mode = prep_mode;
+		a->channels = o->channels;
+		a->reasons = DMA_MIGRATE_R_SYSCALL;
+		a->timeout_ms = o->timeout_ms;
+		memcpy(a->channel, o->channel, sizeof(a->channel));
+		memcpy(a->device, o->device, sizeof(a->device));
+		if (o->flags & DMAENGINE_BENCH_F_ALLOW_FEWER)
+			a->flags |= DMA_MIGRATE_F_ALLOW_FEWER;
+	}
+	return ioctl(fd, DMA_MIGRATE_OFFLOAD, a) ? -errno : 0;
+}
+
+static const char *op_name(unsigned int op)
+{
+	return op == DMA_MIGRATE_OP_START ? "START" :
+	       op == DMA_MIGRATE_OP_STOP ? "STOP" : "STATS";
+}
+
+/* print_offload_error() - DMA_MIGRATE_OFFLOAD @op failed with -@err */
+static void print_offload_error(FILE *f, unsigned int op, int err,
+				const struct dma_migrate_offload *a,
+				const struct bench_opts *o,
+				unsigned int prep_mode)
+{
+	fprintf(f, PROG_NAME ": DMA_MIGRATE_OFFLOAD %s (prep mode %s) failed: %s: ",
+		op_name(op), prep_mode_name(prep_mode), strerror(-err));
+	switch (a->error) {
+	case DMAENGINE_BENCH_ERR_NO_CHANNEL:
+		fprintf(f, "found fewer DMA_MEMCPY channels%s%.*s%s%.*s than --channels %u; --allow-fewer runs on those found; list them with ls /sys/class/dma\n",
+			o->channel[0] ? " named " : "", DMAENGINE_BENCH_NAME_LEN,
+			o->channel, o->device[0] ? " of device " : "",
+			DMAENGINE_BENCH_NAME_LEN, o->device, o->channels);
+		break;
+	case DMAENGINE_BENCH_ERR_NO_API:
+	case DMAENGINE_BENCH_ERR_NO_CAP:
+		fprintf(f, "the kernel or the channel lacks prep mode %s; run without --prep-modes to leave out the modes missing here\n",
+			prep_mode_name(prep_mode));
+		break;
+	case DMAENGINE_BENCH_ERR_INVAL:
+		fprintf(f, "a field is out of range; see dmesg for the field the kernel refused\n");
+		break;
+	case DMAENGINE_BENCH_ERR_TIMEOUT:
+		fprintf(f, "a batch did not complete in time; raise --timeout-ms\n");
+		break;
+	case DMAENGINE_BENCH_ERR_UNBOUND:
+		fprintf(f, "the DMA provider was unbound\n");
+		break;
+	case DMAENGINE_BENCH_OK:
+		fprintf(f, "%s\n", err == -EBUSY ?
+			"another offload is registered with the hook (another process?)" :
+			"see dmesg");
+		break;
+	default:
+		fprintf(f, "error %u from the kernel; see dmesg\n", a->error);
+		break;
+	}
+}
+
+/*
+ * no_hook() - START's answer says the kernel has no copy-offload hook:
+ * ->hook NONE (every op sets it), or EOPNOTSUPP for no prep mode's reason.
+ * EOPNOTSUPP with DMAENGINE_BENCH_ERR_NO_API or _NO_CAP and a hook is the
+ * prep mode missing, as in the dmaengine mode.
+ */
+static bool no_hook(int err, const struct dma_migrate_offload *a)
+{
+	return a->hook == DMA_MIGRATE_HOOK_NONE ||
+	       (err == -EOPNOTSUPP && a->error != DMAENGINE_BENCH_ERR_NO_API &&
+		a->error != DMAENGINE_BENCH_ERR_NO_CAP);
+}
+
+/*
+ * probe_offload() - START and STOP each offload mode asked for once: which
+ * can run. @r->offload, ->hook, ->missing set; 0, or -1 after an error.
+ */
+static int probe_offload(int fd, const struct bench_opts *o,
+			 struct migrate_result *r, FILE *err)
+{
+	struct dma_migrate_offload a;
+	unsigned int i, mode;
+	int ret;
+
+	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
+		mode = prep_mode_order[i];
+		if (!(r->prep_modes & (1U << mode)))
+			continue;
+		ret = offload_op(fd, DMA_MIGRATE_OP_START, 0, o, mode, &a);
+		r->hook = a.hook;
+		if (ret == -ENOTTY) {
+			r->offload = OFFLOAD_NO_IOCTL;
+			return 0;
+		}
+		if ((ret && no_hook(ret, &a)) ||
+		    (!ret && a.hook == DMA_MIGRATE_HOOK_NONE)) {
+			if (!ret)
+				offload_op(fd, DMA_MIGRATE_OP_STOP, 0, o, mode, &a);
+			r->offload = OFFLOAD_NO_HOOK;
+			return 0;
+		}
+		if (ret && !prep_modes_given(o) &&
+		    (a.error == DMAENGINE_BENCH_ERR_NO_API ||
+		     a.error == DMAENGINE_BENCH_ERR_NO_CAP)) {
+			r->missing |= 1U << mode;
+			r->missing_error[mode] = a.error;
+			continue;
+		}
+		if (ret) {
+			print_offload_error(err, DMA_MIGRATE_OP_START, ret, &a, o,
+					    mode);
+			return -1;
+		}
+		ret = offload_op(fd, DMA_MIGRATE_OP_STOP, 0, o, mode, &a);
+		if (ret) {
+			print_offload_error(err, DMA_MIGRATE_OP_STOP, ret, &a, o,
+					    mode);
+			return -1;
+		}
+	}
+	r->offload = OFFLOAD_READY;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* The run                                                          */
+/* ---------------------------------------------------------------- */
+
+/**
+ * struct migrate_buf - the memory moved and the arrays move_pages() takes
+ * @map, @map_len: the mapping (--bytes and a folio, for the alignment)
+ * @base: the folio-aligned start of the --bytes moved
+ * @pages: one address per folio: the entries of a move
+ * @all: the address of every page, to ask each one's node
+ * @nodes: a move's target node for each entry
+ * @status: move_pages()' answer, an entry each (@npages of room)
+ */
+struct migrate_buf {
+	void *map;
+	size_t map_len;
+	char *base;
+	size_t nentries, npages;
+	void **pages, **all;
+	int *nodes, *status;
+};
+
+static long sys_move_pages(size_t n, void **pages, const int *nodes,
+			   int *status)
+{
+	return syscall(SYS_move_pages, 0, n, pages, nodes, status,
+		       MPOL_MF_MOVE);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * verify_on() - after a move to @node: its status array, then every page's
+ * node as move_pages() reports it, then the pattern
+ */
+static int verify_on(struct migrate_buf *mb, uint64_t bytes, int node,
+		     const char *what, FILE *err)
+{
+	char where[96];
+	long ret;
+
+	if (migrate_check_status(mb->status, mb->pages, mb->nentries, node,
+				 mb->base, what, err))
+		return -1;
+	ret = sys_move_pages(mb->npages, mb->all, NULL, mb->status);
+	if (ret) {
+		fprintf(err, PROG_NAME ": %s: asking the pages' nodes: move_pages(): %s\n",
+			what, strerror(errno));
+		return -1;
+	}
+	snprintf(where, sizeof(where), "%s, page by page", what);
+	if (migrate_check_status(mb->status, mb->all, mb->npages, node,
+				 mb->base, where, err))
+		return -1;
+	return migrate_check_pattern(mb->base, bytes, MIGRATE_SEED, what, err);
+}
+
+/* move() - every entry to @node: move_pages()' time in *@ns; 0 or -1 */
+static int move(struct migrate_buf *mb, int node, uint64_t *ns,
+		const char *what, FILE *err)
+{
+	uint64_t t0;
+	size_t i;
+	long ret;
+
+	for (i = 0; i < mb->nentries; i++)
+		mb->nodes[i] = node;
+	t0 = now_ns();
+	ret = sys_move_pages(mb->nentries, mb->pages, mb->nodes, mb->status);
+	*ns = now_ns() - t0;
+	if (ret < 0) {
+		fprintf(err, PROG_NAME ": %s: move_pages() to node %d failed: %s\n",
+			what, node, strerror(errno));
+		return -1;
+	}
+	/* ret > 0: entries not moved; their status says which and why */
+	return 0;
+}
+
+static void buf_free(struct migrate_buf *mb)
+{
+	if (mb->map)
+		munmap(mb->map, mb->map_len);
+	free(mb->pages);
+	free(mb->all);
+	free(mb->nodes);
+	free(mb->status);
+	memset(mb, 0, sizeof(*mb));
+}
+
+/*
+ * buf_setup() - map, advise, bind to @src, fill; count the folios into
+ * @r; the move entries one per folio found (one per folio asked for when
+ * the census cannot be read)
+ */
+static int buf_setup(const char *root, const struct bench_opts *o,
+		     struct migrate_result *r, struct migrate_buf *mb,
+		     FILE *err)
+{
+	uint64_t folio = folio_bytes(o), alloc0 = 0, fb0 = 0;
+	unsigned long mask[1024 / (8 * sizeof(unsigned long))] = { 0 };
+	size_t i;
+
+	mb->map_len = o->bytes + folio;
+	mb->map = mmap(NULL, mb->map_len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (mb->map == MAP_FAILED) {
+		mb->map = NULL;
+		fprintf(err, PROG_NAME ": cannot map --bytes %" PRIu64 ": %s\n",
+			o->bytes, strerror(errno));
+		return -1;
+	}
+	mb->base = (char *)(((uintptr_t)mb->map + folio - 1) & ~(folio - 1));
+	/* order 0 on a kernel without THP: nothing to keep away */
+	if (madvise(mb->base, o->bytes, o->folio_order ? MADV_HUGEPAGE :
+							  MADV_NOHUGEPAGE) &&
+	    (o->folio_order || (errno != EINVAL && errno != ENOSYS))) {
+		fprintf(err, PROG_NAME ": madvise(%s): %s\n", o->folio_order ?
+			"MADV_HUGEPAGE" : "MADV_NOHUGEPAGE", strerror(errno));
+		return -1;
+	}
+	mask[r->src_node / (8 * sizeof(unsigned long))] |=
+		1UL << (r->src_node % (8 * sizeof(unsigned long)));
+	if (syscall(SYS_mbind, mb->base, o->bytes, MPOL_BIND, mask,
+		    8 * sizeof(mask), 0)) {
+		fprintf(err, PROG_NAME ": --src-node %d: mbind(MPOL_BIND): %s\n",
+			r->src_node, strerror(errno));
+		return -1;
+	}
+	mb->npages = o->bytes / o->page_size;
+	mb->all = calloc(mb->npages, sizeof(*mb->all));
+	mb->pages = calloc(mb->npages, sizeof(*mb->pages));
+	mb->nodes = calloc(mb->npages, sizeof(*mb->nodes));
+	mb->status = calloc(mb->npages, sizeof(*mb->status));
+	if (!mb->all || !mb->pages || !mb->nodes || !mb->status) {
+		fprintf(err, PROG_NAME ": out of memory for %zu pages' arrays\n",
+			mb->npages);
+		return -1;
+	}
+	for (i = 0; i < mb->npages; i++)
+		mb->all[i] = mb->base + i * o->page_size;
+
+	r->fault_stats = o->folio_order &&
+			 thp_fault_stats(root, folio, &alloc0, &fb0);
+	migrate_fill(mb->base, o->bytes, MIGRATE_SEED);
+	if (r->fault_stats &&
+	    thp_fault_stats(root, folio, &r->fault_alloc, &r->fault_fallback)) {
+		r->fault_alloc -= alloc0;
+		r->fault_fallback -= fb0;
+	}
+	smaps_read(root, (uintptr_t)mb->base, &r->smaps);
+	if (folio_census_read(root, mb->base, mb->npages, o->page_size,
+			      &r->census)) {
+		fprintf(err, PROG_NAME ": out of memory for the folio census\n");
+		return -1;
+	}
+	if (r->census.known) {
+		mb->nentries = r->census.folios;
+		for (i = 0; i < mb->nentries; i++)
+			mb->pages[i] = mb->all[r->census.first[i]];
+	} else {
+		mb->nentries = o->bytes / folio;
+		for (i = 0; i < mb->nentries; i++)
+			mb->pages[i] = mb->base + i * folio;
+	}
+	/* mbind() held: every page on the source node */
+	for (i = 0; i < mb->nentries; i++)
+		mb->status[i] = r->src_node;
+	return verify_on(mb, o->bytes, r->src_node,
+			 "after the fill, on --src-node", err);
+}
+
+/* one row's move there and back; the timed figures into @row past warm-up */
+static int run_row(int fd, const struct bench_opts *o, struct migrate_result *r,
+		   struct migrate_buf *mb, struct migrate_row *row, bool timed,
+		   unsigned int run, FILE *err)
+{
+	bool dma = row->prep_mode != DMAENGINE_BENCH_MODE_CPU;
+	struct dma_migrate_offload a, st;
+	char what[96];
+	uint64_t ns, back_ns;
+	int ret;
+
+	snprintf(what, sizeof(what), "run %u, %s, to --dst-node %d", run,
+		 prep_mode_name(row->prep_mode), r->dst_node);
+	if (dma) {
+		ret = offload_op(fd, DMA_MIGRATE_OP_START, 0, o, row->prep_mode,
+				 &a);
+		if (ret) {
+			print_offload_error(err, DMA_MIGRATE_OP_START, ret, &a,
+					    o, row->prep_mode);
+			return -1;
+		}
+		/* the counters of this move alone */
+		ret = offload_op(fd, DMA_MIGRATE_OP_STATS, DMA_MIGRATE_F_RESET,
+				 o, 0, &a);
+		if (ret)
+			goto stats_failed;
+	}
+	ret = move(mb, r->dst_node, &ns, what, err);
+	if (dma) {
+		int stop;
+
+		if (!ret) {
+			ret = offload_op(fd, DMA_MIGRATE_OP_STATS,
+					 DMA_MIGRATE_F_RESET, o, 0, &st);
+			if (ret) {
+				a = st;
+				goto stats_failed;
+			}
+		}
+		stop = offload_op(fd, DMA_MIGRATE_OP_STOP, 0, o, 0, &a);
+		if (stop) {
+			print_offload_error(err, DMA_MIGRATE_OP_STOP, stop, &a,
+					    o, row->prep_mode);
+			return -1;
+		}
+	}
+	if (ret || verify_on(mb, o->bytes, r->dst_node, what, err))
+		return -1;
+	if (timed) {
+		row->folios = mb->nentries;
+		migrate_row_add(row, o->bytes, ns, dma ? &st : NULL);
+	}
+	snprintf(what, sizeof(what), "run %u, %s, back to --src-node %d", run,
+		 prep_mode_name(row->prep_mode), r->src_node);
+	if (move(mb, r->src_node, &back_ns, what, err) ||
+	    verify_on(mb, o->bytes, r->src_node, what, err))
+		return -1;
+	return 0;
+
+stats_failed:
+	print_offload_error(err, DMA_MIGRATE_OP_STATS, ret, &a, o,
+			    row->prep_mode);
+	offload_op(fd, DMA_MIGRATE_OP_STOP, 0, o, 0, &a);
+	return -1;
+}
+
+static int run_rows(int fd, const struct bench_opts *o,
+		    struct migrate_result *r, struct migrate_buf *mb, FILE *err)
+{
+	unsigned int total = o->warmup_runs + o->runs, run, k;
+
+	for (run = 0; run < total; run++) {
+		for (k = 0; k < r->nrows; k++) {
+			struct migrate_row *row =
+				&r->rows[rotation_index(run, k, r->nrows)];
+
+			if (run_row(fd, o, r, mb, row, run >= o->warmup_runs,
+				    run, err))
+				return -1;
+			if (stop_signal) {
+				fprintf(err, PROG_NAME ": stopped by signal %d (%s); the folios are back on --src-node, the THP controls restored\n",
+					(int)stop_signal,
+					strsignal(stop_signal));
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+static void setup_rows(struct migrate_result *r)
+{
+	unsigned int i, mode;
+
+	r->nrows = 0;
+	r->rows[r->nrows++].prep_mode = DMAENGINE_BENCH_MODE_CPU;
+	if (r->offload != OFFLOAD_READY)
+		return;
+	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
+		mode = prep_mode_order[i];
+		if ((r->prep_modes & ~r->missing) & (1U << mode))
+			r->rows[r->nrows++].prep_mode = mode;
+	}
+}
+
+int migrate_run_in(const char *root, const struct bench_opts *o,
+		   const struct report_ctx *ctx)
+{
+	static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = on_stop_signal }, old[3];
+	struct migrate_result *r = calloc(1, sizeof(*r));
+	struct report_ctx rctx = *ctx;
+	struct migrate_buf mb = { 0 };
+	struct cpufreq_info freq;
+	struct thp_controls thp;
+	const char *folio_opt = "folio-order";
+	int fd = -1, ret = 1;
+	size_t i;
+
+	if (!r) {
+		perror(PROG_NAME ": the result");
+		return 1;
+	}
+	memset(&thp, 0, sizeof(thp));
+	if (migrate_check_nodes(root, o, &r->src_node, &r->dst_node, stderr)) {
+		free(r);
+		return 2;
+	}
+	r->bytes = o->bytes;
+	r->folio_order = o->folio_order;
+	r->runs = o->runs;
+	r->warmup_runs = o->warmup_runs;
+	r->channels = o->channels;
+	r->timeout_ms = o->timeout_ms;
+	r->prep_modes = o->prep_modes & PREP_OFFLOAD;
+
+	if (!r->prep_modes) {
+		r->offload = OFFLOAD_NOT_ASKED;
+	} else {
+		fd = open(DMAENGINE_BENCH_PATH, O_RDWR);
+		if (fd < 0)
+			r->offload = OFFLOAD_NO_FILE;
+		else if (probe_offload(fd, o, r, stderr))
+			goto out;
+	}
+	setup_rows(r);
+	read_cpufreq(root, NULL, 0, &freq);
+	rctx.cpufreq = &freq;
+
+	stop_signal = 0;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < 3; i++)
+		sigaction(stop_signals[i], &sa, &old[i]);
+	if (thp_controls_set(&thp, root, folio_bytes(o), o->page_size,
+			     folio_opt, stderr)) {
+		ret = 2;
+		goto out_signals;
+	}
+	snprintf(r->thp_set, sizeof(r->thp_set), "%s", thp.set);
+	r->have_size_control = thp.have_size_control;
+	if (buf_setup(root, o, r, &mb, stderr) ||
+	    run_rows(fd, o, r, &mb, stderr))
+		goto out_thp;
+	ret = 0;
+out_thp:
+	buf_free(&mb);
+	if (thp_controls_restore(&thp, stderr))
+		ret = 1;
+out_signals:
+	for (i = 0; i < 3; i++)
+		sigaction(stop_signals[i], &old[i], NULL);
+	if (!ret)
+		report_migrate(stdout, &rctx, o, r);
+out:
+	folio_census_free(&r->census);
+	if (fd >= 0)
+		close(fd);
+	free(r);
+	return ret;
+}
+
+int migrate_run(const struct bench_opts *o, const struct report_ctx *ctx)
+{
+	return migrate_run_in("", o, ctx);
+}

@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# The tool's migrate mode (-m migrate) on the VM's real kernel: the cpu row
+# over two NUMA nodes at folio orders 0 and 9, every move verified by the
+# tool (move_pages()' status, every page's node, the pattern), the one line
+# that says the offload needs kernel/patches/v7.3-migrate/ (without the
+# module, and with it on a kernel without the hook), the THP controls
+# restored after a run, an error and a SIGINT, the input errors; on a VM of
+# one node, the error saying migrate needs two; on a kernel without THP
+# (the debug kernel), order 9 refused saying so. The stock kernel with two
+# nodes: scripts/vm/run.sh -m x86 -a numa=fake=2. The offload rows need the
+# hook, which no kernel the VMs boot has yet: the host tests check them
+# (tools/testing/host/test_migrate_run.c).
+
+MT_THP=/sys/kernel/mm/transparent_hugepage
+
+# mt_thp_state: every THP enabled control and its selected word, one a line
+mt_thp_state() {
+	for _f in "$MT_THP/enabled" "$MT_THP"/hugepages-*kB/enabled; do
+		[ -f "$_f" ] && echo "$_f $(cat "$_f")"
+	done
+}
+
+# mt_thp_unchanged DESC: the controls as mt_thp_save left them
+mt_thp_unchanged() {
+	mt_thp_state > /tmp/mt_thp.now
+	if cmp -s /tmp/mt_thp.before /tmp/mt_thp.now; then
+		tap_ok "$1"
+	else
+		tap_not_ok "$1"
+		diff /tmp/mt_thp.before /tmp/mt_thp.now | tap_diag
+	fi
+}
+
+# mt_run ARGS...: the tool's migrate mode, output in /tmp/mt.out
+mt_run() {
+	output_in /tmp/mt.out "$TOOL" -m migrate "$@"
+}
+
+mt_one_node() {
+	check_fails_with "migrate_tool: one NUMA node: refused, saying migrate needs two" \
+		'--dst-node: node 0 is the only NUMA node with memory here' \
+		"$TOOL" -m migrate --bytes 4M
+	mt_thp_unchanged "migrate_tool: one node: the THP controls untouched"
+}
+
+# mt_cpu_row ORDER BYTES: the cpu row at folio order ORDER, verified
+mt_cpu_row() {
+	check "migrate_tool: order $1, $2, node 0 -> 1: the cpu row, every move verified" \
+		mt_run --folio-order "$1" --bytes "$2" -r 2 -w 1 --src-node 0 \
+		--dst-node 1 -p memcpy
+	grep -q '^cpu  *-  ' /tmp/mt.out
+	tap_result $? "migrate_tool: order $1: a cpu row"
+	grep -q 'kernel/patches/v7.3-migrate/' /tmp/mt.out
+	tap_result $? "migrate_tool: order $1: one line says the offload needs kernel/patches/v7.3-migrate/"
+	mt_thp_unchanged "migrate_tool: order $1: the THP controls restored"
+	tap_diag /tmp/mt.out
+}
+
+suite_migrate_tool() {
+	mt_thp_state > /tmp/mt_thp.before
+	if [ ! -d /sys/devices/system/node/node1 ]; then
+		mt_one_node
+		return
+	fi
+	klog_mark
+	# without the module: no debugfs file
+	mt_cpu_row 0 8M
+	grep -q '^# offload: not run: no /sys/kernel/debug/dmaengine_benchmark' /tmp/mt.out
+	tap_result $? "migrate_tool: no module: the line names the missing file"
+	if [ -d "$MT_THP" ]; then
+		mt_cpu_row 9 16M
+		grep -Eq '^# folios: 8 x 2MB|^# WARNING: the kernel fell back' /tmp/mt.out
+		tap_result $? "migrate_tool: order 9: the census counts 8 folios of 2MB, or warns of a fallback"
+		grep -q '^# thp: ' /tmp/mt.out
+		tap_result $? "migrate_tool: order 9: the THP controls set are said"
+		_sigint_folio=2M
+	else
+		check_fails_with "migrate_tool: order 9 on a kernel without THP: refused, saying so" \
+			'--folio-order: this kernel has no transparent hugepages' \
+			"$TOOL" -m migrate --folio-order 9 --bytes 16M
+		_sigint_folio=4K
+	fi
+
+	check "migrate_tool: benchmark loads" load_module dma_map_benchmark
+	check_output "migrate_tool: module loaded, a kernel without the hook: the cpu row and the one line" \
+		'offload: not run: .*kernel/patches/v7.3-migrate/' \
+		"$TOOL" -m migrate --bytes 4M -r 1 -w 0
+	tap_diag "$TAP_OUT"
+	check_output "migrate_tool: --json: mode migrate, the cpu row" \
+		'"mode":"migrate".*"results":\[\{"prep_mode":"cpu"' \
+		"$TOOL" -m migrate --bytes 4M -r 1 -w 0 --json
+	check_output "migrate_tool: --csv: the header and the cpu row" \
+		'^cpu,0,0,4096,4194304,0,1,1,1024,' \
+		"$TOOL" -m migrate --bytes 4M -r 1 -w 0 --csv
+
+	check_fails_with "migrate_tool: --dst-node 5: no such node" \
+		'invalid --dst-node 5: there is no NUMA node 5' \
+		"$TOOL" -m migrate --bytes 4M --dst-node 5
+	check_fails_with "migrate_tool: --bytes above the node's free memory" \
+		'invalid --bytes 64GB: more than node 0.s free memory' \
+		"$TOOL" -m migrate --bytes 64G
+	check_fails_with "migrate_tool: --bytes not whole folios" \
+		'--bytes 3MB is not a whole number of --folio 2MB folios' \
+		"$TOOL" -m migrate --bytes 3M --folio 2M
+	mt_thp_unchanged "migrate_tool: after the errors: the THP controls untouched"
+
+	# SIGINT in the middle of a long run: stopped between two moves
+	"$TOOL" -m migrate --folio $_sigint_folio --bytes 8M -r 10000 -w 0 -p cpu \
+		> /tmp/mt.out 2>&1 &
+	_pid=$!
+	sleep 3
+	kill -INT "$_pid"
+	wait "$_pid"
+	expect_value "exit status after SIGINT" $? -eq 1 > /tmp/mt.why
+	tap_result $? "migrate_tool: SIGINT: exit status 1"
+	grep -q 'stopped by signal 2' /tmp/mt.out
+	tap_result $? "migrate_tool: SIGINT: the tool says it was stopped"
+	mt_thp_unchanged "migrate_tool: SIGINT: the THP controls restored"
+
+	check "migrate_tool: benchmark unloads" unload_module dma_map_benchmark
+	check_klog_clean "migrate_tool"
+}
