@@ -47,15 +47,17 @@ series_patches() {
 	grep -v '^#' "$root/$1/series" | sed '/^$/d' | sed "s|^|$1/|"
 }
 
-# touched_files PATCH...: the files the patches change (not create),
+# touched_files PATCH...: the files the patches change that the tree
+# has (not those one of them creates, which a later one may change),
 # relative to the tree's top
 touched_files() {
 	local p
-	for p; do
+	for p; do cat "$root/$p"; done |
 		awk '/^diff --git / { f = $3; sub(/^a\//, "", f) }
-		     /^--- \/dev\/null/ { f = "" }
-		     /^\+\+\+ / && f != "" { print f; f = "" }' "$root/$p"
-	done | sort -u
+		     /^--- \/dev\/null/ { created[f] = 1; f = "" }
+		     /^\+\+\+ / && f != "" { seen[f] = 1; f = "" }
+		     END { for (f in seen) if (!(f in created)) print f }' |
+		sort -u
 }
 
 # compiled_files PATCH...: the files the patches change or create
