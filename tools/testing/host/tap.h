@@ -10,6 +10,7 @@
 #ifndef DMABENCH_TAP_H
 #define DMABENCH_TAP_H
 
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -20,6 +21,19 @@
 #include <unistd.h>
 
 static int tap_count, tap_failures;
+
+/*
+ * tap_open_through() - what a test's fake open() does with a path it does
+ * not fake: the real open, the mode read from @ap when O_CREAT asks for it
+ */
+static inline int tap_open_through(const char *path, int flags, va_list ap)
+{
+	mode_t mode = 0;
+
+	if (flags & O_CREAT)
+		mode = va_arg(ap, mode_t);
+	return openat(AT_FDCWD, path, flags, mode);
+}
 static bool tap_plan = true;
 
 static inline void tap_init(int argc, char **argv)
