@@ -480,7 +480,8 @@ static int buf_setup(const char *root, const struct bench_opts *o,
 			o->bytes, strerror(errno));
 		return -1;
 	}
-	mb->base = (char *)(((uintptr_t)mb->map + folio - 1) & ~(folio - 1));
+	mb->base = (char *)(((uintptr_t)mb->map + (uintptr_t)folio - 1) &
+			    ~((uintptr_t)folio - 1));
 	/* order 0 on a kernel without THP: nothing to keep away */
 	if (madvise(mb->base, o->bytes, o->folio_order ? MADV_HUGEPAGE :
 							  MADV_NOHUGEPAGE) &&

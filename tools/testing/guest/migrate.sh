@@ -4,8 +4,8 @@
 # with the offload started, with each prep form, the counters against the
 # folios moved and the data compared (src/migrate_check.c); errors
 # injected: fallbacks counted, data intact; one offload at a time; the
-# file closed without STOP; an unbind during migration. On a kernel
-# without the hook: START refused, and the log says why.
+# file closed without STOP; soft_dma unbound with the offload started. On
+# a kernel without the hook: START refused, and the log says why.
 
 MIGRATE_CHECK=$PROJECT/bin/migrate_check
 MIGRATE_SYSFS=/sys/kernel/mm/migrate_copy_offload
@@ -15,13 +15,12 @@ migrate_registered() {
 	[ -n "$(cat "$MIGRATE_SYSFS/migrator" 2>/dev/null)" ]
 }
 
-# migrate_unbind_during: move pages while soft_dma is unbound, then bind it
+# migrate_unbind_during: move half the pages, unbind soft_dma with the
+# offload started, move the other half (migrate_check does all three);
+# soft_dma bound again after
 migrate_unbind_during() {
-	"$MIGRATE_CHECK" prep=0 channels=2 pages=4096 expect=any stop=1 &
-	_mu_pid=$!
-	sleep 1
-	echo "$SD_DEV" > "$SD_DRV/unbind"
-	wait $_mu_pid
+	"$MIGRATE_CHECK" prep=0 channels=2 pages=1024 expect=unbind \
+		unbind="$SD_DEV"
 	_mu_rc=$?
 	echo "$SD_DEV" > "$SD_DRV/bind"
 	return $_mu_rc
@@ -66,7 +65,7 @@ suite_migrate() {
 			sh -c "! cat $MIGRATE_SYSFS/migrator | grep -q ."
 		check "migrate: ... channels released" channels_released
 		klog_mark
-		check "migrate: soft_dma unbound during migration: every folio counted, data intact" \
+		check "migrate: soft_dma unbound between two moves: offloaded before, the CPU after, every folio counted, data intact" \
 			migrate_unbind_during
 		check_klog_has "migrate: ... the offload heard of the unbind" \
 			'its provider soft_dma\.0 is being unbound: migration copies with the CPU'

@@ -6,10 +6,12 @@
 # module, and with it on a kernel without the hook), the THP controls
 # restored after a run, an error and a SIGINT, the input errors; on a VM of
 # one node, the error saying migrate needs two; on a kernel without THP
-# (the debug kernel), order 9 refused saying so. The stock kernel with two
-# nodes: scripts/vm/run.sh -m x86 -a numa=fake=2. The offload rows need the
-# hook, which no kernel the VMs boot has yet: the host tests check them
-# (tools/testing/host/test_migrate_run.c).
+# (the debug kernel), order 9 refused saying so. On a kernel with the
+# hook (kernel/patches/v7.3-migrate/, the patched x86 kernels): without a
+# DMA_MEMCPY channel the offload refused, saying so; over soft_dma, the
+# offload rows of each prep form the kernel has, every folio offloaded and
+# none fallen back, in CSV and JSON. The stock kernel with two nodes:
+# scripts/vm/run.sh -m x86 -a numa=fake=2.
 
 MT_THP=/sys/kernel/mm/transparent_hugepage
 
@@ -41,6 +43,49 @@ mt_one_node() {
 		'--dst-node: node 0 is the only NUMA node with memory here' \
 		"$TOOL" -m migrate --bytes 4M
 	mt_thp_unchanged "migrate_tool: one node: the THP controls untouched"
+}
+
+# mt_have_hook: the kernel has the migration copy-offload hook
+mt_have_hook() {
+	[ -d /sys/kernel/mm/migrate_copy_offload ]
+}
+
+# mt_offloaded CSV: every offload row of CSV (memcpy, memcpy_sg,
+# memcpy_vec; at least one) offloaded every folio (column 9) and none fell back
+mt_offloaded() {
+	awk -F, '$1 ~ /^memcpy(_sg|_vec)?$/ {
+			n++
+			if ($14 + 0 != $9 + 0 || $16 + 0 != 0 || $9 + 0 == 0) {
+				print "row " $1 ": " $9 " folios, " $14 " offloaded, " $16 " fell back"
+				bad++
+			}
+		}
+		END { exit !(n > 0 && !bad) }' "$1"
+}
+
+# mt_offload_rows: the hook's offload over soft_dma, each prep form
+mt_offload_rows() {
+	check_fails_with "migrate_tool: the hook, no DMA_MEMCPY channel: the offload refused, saying so" \
+		'found fewer DMA_MEMCPY channels' \
+		"$TOOL" -m migrate --bytes 4M -r 1 -w 0
+	check "migrate_tool: soft_dma loads" sd_load
+	_mt_modes=memcpy
+	have_memcpy_sg && _mt_modes=$_mt_modes,memcpy_sg
+	have_memcpy_vec && _mt_modes=$_mt_modes,memcpy_vec
+	check "migrate_tool: the hook, soft_dma, $_mt_modes over 2 channels: every move verified" \
+		mt_run --bytes 8M -r 2 -w 1 --channels 2 -p "$_mt_modes" --csv
+	check "migrate_tool: ... every offload row offloaded every folio, none fell back" \
+		mt_offloaded /tmp/mt.out
+	tap_diag /tmp/mt.out
+	check_output "migrate_tool: --json: mode migrate, the cpu row, then memcpy's" \
+		'"mode":"migrate".*"results":\[\{"prep_mode":"cpu".*\{"prep_mode":"memcpy"' \
+		"$TOOL" -m migrate --bytes 4M -r 1 -w 0 -p memcpy --json
+	check_output "migrate_tool: the table: the hook named, a memcpy row" \
+		'^memcpy  *1  ' "$TOOL" -m migrate --bytes 4M -r 1 -w 0 -p memcpy
+	grep -q '^# offload: hook project' "$TAP_OUT"
+	tap_result $? "migrate_tool: the table: '# offload: hook project'"
+	check "migrate_tool: ... channels released" channels_released
+	check "migrate_tool: soft_dma unloads" sd_unload
 }
 
 # mt_cpu_row ORDER BYTES: the cpu row at folio order ORDER, verified
@@ -82,16 +127,21 @@ suite_migrate_tool() {
 	fi
 
 	check "migrate_tool: benchmark loads" load_module dma_map_benchmark
-	check_output "migrate_tool: module loaded, a kernel without the hook: the cpu row and the one line" \
-		'offload: not run: .*kernel/patches/v7.3-migrate/' \
-		"$TOOL" -m migrate --bytes 4M -r 1 -w 0
-	tap_diag "$TAP_OUT"
-	check_output "migrate_tool: --json: mode migrate, the cpu row" \
-		'"mode":"migrate".*"results":\[\{"prep_mode":"cpu"' \
-		"$TOOL" -m migrate --bytes 4M -r 1 -w 0 --json
+	if mt_have_hook; then
+		mt_offload_rows
+		check "migrate_tool: benchmark loads again" load_module dma_map_benchmark
+	else
+		check_output "migrate_tool: module loaded, a kernel without the hook: the cpu row and the one line" \
+			'offload: not run: .*kernel/patches/v7.3-migrate/' \
+			"$TOOL" -m migrate --bytes 4M -r 1 -w 0
+		tap_diag "$TAP_OUT"
+		check_output "migrate_tool: --json: mode migrate, the cpu row" \
+			'"mode":"migrate".*"results":\[\{"prep_mode":"cpu"' \
+			"$TOOL" -m migrate --bytes 4M -r 1 -w 0 --json
+	fi
 	check_output "migrate_tool: --csv: the header and the cpu row" \
 		'^cpu,0,0,4096,4194304,0,1,1,1024,' \
-		"$TOOL" -m migrate --bytes 4M -r 1 -w 0 --csv
+		"$TOOL" -m migrate --bytes 4M -r 1 -w 0 -p cpu --csv
 
 	check_fails_with "migrate_tool: --dst-node 5: no such node" \
 		'invalid --dst-node 5: there is no NUMA node 5' \

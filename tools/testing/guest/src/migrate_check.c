@@ -6,17 +6,27 @@
  * against the pages moved, STOP.
  *
  *   migrate_check [prep=MODE] [channels=N] [pages=N] [min_folios=N]
- *                 [expect=offload|fallback|any|nohook|busy] [stop=0|1]
+ *                 [expect=offload|fallback|any|nohook|busy|unbind]
+ *                 [stop=0|1] [unbind=DEVICE]
  *
  * expect=offload: every folio moved was offloaded, none fell back, no
  * error (the default); expect=fallback: some folios fell back and batches
  * failed (a provider injecting errors), every folio counted once;
- * expect=any: every folio counted once, offloaded or not (a provider
- * unbound at some point of the migration);
+ * expect=any: every folio counted once, offloaded or not;
+ * expect=unbind (with unbind=DEVICE): the first half of the pages moved
+ * with the offload, DEVICE unbound from its driver (the offload still
+ * started), the second half moved: some folios offloaded, the later ones
+ * fallen back to the CPU, every folio counted once;
  * expect=nohook: START fails with EOPNOTSUPP, DMAENGINE_BENCH_ERR_NO_API
  * and DMA_MIGRATE_HOOK_NONE; expect=busy: a second START, on another file,
  * fails with EBUSY while the first is active. stop=0 leaves the offload
  * to the file's release. In every case the data must be intact.
+ *
+ * The counters count folios, the pages are moved one by one: a folio
+ * larger than a page (THP, should MADV_NOHUGEPAGE not hold) is one folio
+ * and several pages, so the folios moved are at most the pages moved, and
+ * the bytes the engines copied are the pages' bytes when every folio was
+ * offloaded.
  *
  * Prints "moved=N folios=N offloaded=N fallback=N errors=N batches=N
  * bytes=N descriptors=N batch_ns=N" and why a check failed. Exit status
@@ -48,6 +58,7 @@ struct mc_args {
 	unsigned long pages;
 	unsigned int min_folios;
 	const char *expect;
+	const char *unbind;
 	bool stop;
 };
 
@@ -131,6 +142,7 @@ static int mc_parse(int argc, char **argv, struct mc_args *m)
 	m->pages = 1024;
 	m->min_folios = 0;
 	m->expect = "offload";
+	m->unbind = NULL;
 	m->stop = true;
 	for (i = 1; i < argc; i++) {
 		char *eq = strchr(argv[i], '='), *end;
@@ -141,6 +153,10 @@ static int mc_parse(int argc, char **argv, struct mc_args *m)
 		*eq++ = '\0';
 		if (!strcmp(argv[i], "expect")) {
 			m->expect = eq;
+			continue;
+		}
+		if (!strcmp(argv[i], "unbind")) {
+			m->unbind = eq;
 			continue;
 		}
 		errno = 0;
@@ -162,11 +178,13 @@ static int mc_parse(int argc, char **argv, struct mc_args *m)
 	}
 	if (strcmp(m->expect, "offload") && strcmp(m->expect, "fallback") &&
 	    strcmp(m->expect, "any") && strcmp(m->expect, "nohook") &&
-	    strcmp(m->expect, "busy"))
+	    strcmp(m->expect, "busy") && strcmp(m->expect, "unbind"))
+		goto usage;
+	if (!strcmp(m->expect, "unbind") != !m->unbind)
 		goto usage;
 	return 0;
 usage:
-	fprintf(stderr, "usage: migrate_check [prep=MODE] [channels=N] [pages=N] [min_folios=N] [expect=offload|fallback|any|nohook|busy] [stop=0|1]\n");
+	fprintf(stderr, "usage: migrate_check [prep=MODE] [channels=N] [pages=N] [min_folios=N] [expect=offload|fallback|any|nohook|busy|unbind] [stop=0|1] [unbind=DEVICE]\n");
 	return -1;
 }
 
@@ -186,6 +204,27 @@ static bool mc_second_start_busy(const struct dma_migrate_offload *req)
 		printf("a second START: %s, active=%u\n",
 		       errno == EBUSY ? "EBUSY" : strerror(errno), a.active);
 	close(fd);
+	return ok;
+}
+
+/* Unbind platform device @dev from its driver, as `echo dev > unbind`. */
+static bool mc_unbind(const char *dev)
+{
+	char path[256];
+	bool ok;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/bus/platform/devices/%s/driver/unbind",
+		 dev);
+	f = fopen(path, "w");
+	if (!f) {
+		printf("%s: %s\n", path, strerror(errno));
+		return false;
+	}
+	ok = fputs(dev, f) >= 0;
+	ok = !fclose(f) && ok;
+	if (!ok)
+		printf("unbind %s: %s\n", dev, strerror(errno));
 	return ok;
 }
 
@@ -240,7 +279,11 @@ int main(int argc, char **argv)
 		perror("mmap");
 		return 1;
 	}
-	madvise(buf, m.pages * psize, MADV_NOHUGEPAGE);
+	/* no THP: a kernel without it refuses the advice with EINVAL */
+	if (madvise(buf, m.pages * psize, MADV_NOHUGEPAGE) && errno != EINVAL) {
+		perror("madvise(MADV_NOHUGEPAGE)");
+		return 1;
+	}
 	for (p = 0; p < m.pages; p++)
 		for (w = 0; w < psize / sizeof(uint64_t); w++)
 			((uint64_t *)(buf + p * psize))[w] = mc_pattern(p, w);
@@ -252,7 +295,16 @@ int main(int argc, char **argv)
 	}
 	a = req;
 	mc_offload(fd, &a, DMA_MIGRATE_OP_STATS, DMA_MIGRATE_F_RESET);
-	moved = mc_move(buf, m.pages, psize, 1);
+	if (m.unbind) {
+		unsigned long half = m.pages / 2;
+
+		moved = mc_move(buf, half, psize, 1);
+		if (!mc_unbind(m.unbind))
+			ok = false;
+		moved += mc_move(buf + half * psize, m.pages - half, psize, 1);
+	} else {
+		moved = mc_move(buf, m.pages, psize, 1);
+	}
 	a = req;
 	if (mc_offload(fd, &a, DMA_MIGRATE_OP_STATS, 0) < 0) {
 		printf("STATS: %s error=%u\n", strerror(errno), a.error);
@@ -267,19 +319,25 @@ int main(int argc, char **argv)
 	}
 	if (!mc_verify(buf, m.pages, psize))
 		ok = false;
-	if (a.folios != (unsigned long long)moved ||
+	if (!a.folios || a.folios > (unsigned long long)moved ||
 	    a.folios_offloaded + a.folios_fallback != a.folios) {
 		printf("the counters do not add up to the folios moved\n");
 		ok = false;
 	}
 	if (!strcmp(m.expect, "offload") &&
 	    (a.folios_offloaded != a.folios || a.errors ||
-	     a.bytes != a.folios * psize || !a.descriptors || !a.ph.batch_ns)) {
+	     a.bytes != (unsigned long long)moved * psize || !a.descriptors ||
+	     !a.ph.batch_ns)) {
 		printf("not every folio was offloaded\n");
 		ok = false;
 	}
 	if (!strcmp(m.expect, "fallback") && (!a.folios_fallback || !a.errors)) {
 		printf("no folio fell back to the CPU\n");
+		ok = false;
+	}
+	if (!strcmp(m.expect, "unbind") &&
+	    (!a.folios_offloaded || !a.folios_fallback)) {
+		printf("expected folios offloaded before the unbind and fallen back after\n");
 		ok = false;
 	}
 	if (m.stop) {
