@@ -47,7 +47,7 @@ static_assert(sizeof(struct dmaengine_benchmark) == DMAENGINE_BENCH_SIZE_VER2);
 static_assert(offsetof(struct dmaengine_bench_sample, copy_ns) ==
 	      DMAENGINE_BENCH_SAMPLE_SIZE_VER1);
 
-/* Figures reduced over runs, in the order of struct dmaengine_bench_result. */
+/* Figures reduced over runs; dmaengine_bench_field_off[] says where each goes. */
 enum dmaengine_bench_field {
 	DMAENGINE_BENCH_FIELD_RUN_NS,
 	DMAENGINE_BENCH_FIELD_PREP_NS,
@@ -57,12 +57,27 @@ enum dmaengine_bench_field {
 	DMAENGINE_BENCH_FIELD_MAP_NS,
 	DMAENGINE_BENCH_FIELD_UNMAP_NS,
 	DMAENGINE_BENCH_FIELD_BYTES_PER_SEC,
-	DMAENGINE_BENCH_NR_FIELDS,
-	/* struct dmaengine_bench_result2 */
-	DMAENGINE_BENCH_FIELD_COPY_NS = DMAENGINE_BENCH_NR_FIELDS,
+	DMAENGINE_BENCH_FIELD_COPY_NS,
 	DMAENGINE_BENCH_FIELD_PREP_STALLS,
 	DMAENGINE_BENCH_FIELD_CONVERT_NS,
 	DMAENGINE_BENCH_NR_ALL_FIELDS,
+};
+
+#define DMAENGINE_BENCH_STAT(f)	offsetof(struct dmaengine_bench_result2, f)
+/* The struct dmaengine_bench_stat of struct dmaengine_bench_result2 of each. */
+static const size_t dmaengine_bench_field_off[DMAENGINE_BENCH_NR_ALL_FIELDS] = {
+	[DMAENGINE_BENCH_FIELD_RUN_NS] = DMAENGINE_BENCH_STAT(r.run_ns),
+	[DMAENGINE_BENCH_FIELD_PREP_NS] = DMAENGINE_BENCH_STAT(r.prep_ns),
+	[DMAENGINE_BENCH_FIELD_SUBMIT_NS] = DMAENGINE_BENCH_STAT(r.submit_ns),
+	[DMAENGINE_BENCH_FIELD_ISSUE_NS] = DMAENGINE_BENCH_STAT(r.issue_ns),
+	[DMAENGINE_BENCH_FIELD_WAIT_NS] = DMAENGINE_BENCH_STAT(r.wait_ns),
+	[DMAENGINE_BENCH_FIELD_MAP_NS] = DMAENGINE_BENCH_STAT(r.map_ns),
+	[DMAENGINE_BENCH_FIELD_UNMAP_NS] = DMAENGINE_BENCH_STAT(r.unmap_ns),
+	[DMAENGINE_BENCH_FIELD_BYTES_PER_SEC] =
+		DMAENGINE_BENCH_STAT(r.bytes_per_sec),
+	[DMAENGINE_BENCH_FIELD_COPY_NS] = DMAENGINE_BENCH_STAT(copy_ns),
+	[DMAENGINE_BENCH_FIELD_PREP_STALLS] = DMAENGINE_BENCH_STAT(prep_stalls),
+	[DMAENGINE_BENCH_FIELD_CONVERT_NS] = DMAENGINE_BENCH_STAT(convert_ns),
 };
 
 static struct dentry *dmaengine_bench_debugfs;
@@ -686,18 +701,13 @@ static void dmaengine_bench_reduce(struct dmaengine_bench_result2 *res,
 				   u64 *v[DMAENGINE_BENCH_NR_ALL_FIELDS],
 				   unsigned int runs)
 {
-	struct dmaengine_bench_stat *stat = &res->r.run_ns;
+	struct dmaengine_bench_stat *stat;
 	unsigned int f;
 
-	/* struct dmaengine_bench_result's stats: enum dmaengine_bench_field */
-	for (f = 0; f < DMAENGINE_BENCH_NR_FIELDS; f++)
-		mb_mean_stddev(v[f], runs, &stat[f].mean, &stat[f].stddev);
-	mb_mean_stddev(v[DMAENGINE_BENCH_FIELD_COPY_NS], runs,
-		       &res->copy_ns.mean, &res->copy_ns.stddev);
-	mb_mean_stddev(v[DMAENGINE_BENCH_FIELD_PREP_STALLS], runs,
-		       &res->prep_stalls.mean, &res->prep_stalls.stddev);
-	mb_mean_stddev(v[DMAENGINE_BENCH_FIELD_CONVERT_NS], runs,
-		       &res->convert_ns.mean, &res->convert_ns.stddev);
+	for (f = 0; f < DMAENGINE_BENCH_NR_ALL_FIELDS; f++) {
+		stat = (void *)res + dmaengine_bench_field_off[f];
+		mb_mean_stddev(v[f], runs, &stat->mean, &stat->stddev);
+	}
 	res->r.runs = runs;
 }
 
