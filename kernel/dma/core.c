@@ -4,7 +4,8 @@
  * share: their debugfs setup, the capability check, the size-versioned
  * copy-in, range and CPU-list checks, the memory bound and the refusal rate
  * limit, and the DMA API's segment limits. The statistics are in stat.c.
- * Nothing here knows a mode.
+ * Module init starts the parts (core.h's list) and exit stops them; past
+ * that, nothing here knows a mode.
  *
  * Based on the kernel's DMA map benchmark, Copyright (C) 2020 HiSilicon
  * Limited.
@@ -26,10 +27,10 @@
 #include "core.h"
 
 /* 100 refusal messages in 5 s, for both files: enough for a test suite */
-DEFINE_RATELIMIT_STATE(map_benchmark_refusals, 5 * HZ, 100);
+DEFINE_RATELIMIT_STATE(mb_refusals, 5 * HZ, 100);
 
 /* 0, or -EINVAL with a message naming the field, as every check reports. */
-int map_benchmark_range(const char *field, u64 val, u64 lo, u64 hi)
+int mb_check_range(const char *field, u64 val, u64 lo, u64 hi)
 {
 	if (val >= lo && val <= hi)
 		return 0;
@@ -107,7 +108,7 @@ void mb_kthread_pin(const struct cpumask *mask)
  * Both files' ioctls pin memory, drive DMA and (map modes) change a
  * device's DMA mask: CAP_SYS_ADMIN only, whoever opened the file.
  */
-int map_benchmark_capable(void)
+int mb_capable(void)
 {
 	if (capable(CAP_SYS_ADMIN))
 		return 0;
@@ -117,7 +118,7 @@ int map_benchmark_capable(void)
 }
 
 /**
- * map_benchmark_memory_bound() - refuse a run whose buffers memory cannot hold
+ * mb_memory_bound() - refuse a run whose buffers memory cannot hold
  * @bytes: what the run allocates
  * @fmt: how the request makes @bytes, for the message
  *
@@ -127,7 +128,7 @@ int map_benchmark_capable(void)
  *
  * Return: 0, or -ENOMEM with a message.
  */
-int map_benchmark_memory_bound(u64 bytes, const char *fmt, ...)
+int mb_memory_bound(u64 bytes, const char *fmt, ...)
 {
 	u64 avail = (u64)si_mem_available() * PAGE_SIZE;
 	struct va_format vaf;
@@ -145,7 +146,7 @@ int map_benchmark_memory_bound(u64 bytes, const char *fmt, ...)
 }
 
 /**
- * map_benchmark_copy_in() - copy in a request of a size-versioned structure
+ * mb_copy_in() - copy in a request of a size-versioned structure
  * @dst: the module's structure
  * @ksize: its size
  * @uarg: the caller's structure
@@ -159,8 +160,8 @@ int map_benchmark_memory_bound(u64 bytes, const char *fmt, ...)
  *
  * Return: 0, -EFAULT, -EINVAL or -E2BIG.
  */
-int map_benchmark_copy_in(void *dst, size_t ksize, const void __user *uarg,
-			  const u32 __user *usizep, u32 min_size, u32 *usize)
+int mb_copy_in(void *dst, size_t ksize, const void __user *uarg,
+	       const u32 __user *usizep, u32 min_size, u32 *usize)
 {
 	int ret;
 
@@ -185,7 +186,7 @@ int map_benchmark_copy_in(void *dst, size_t ksize, const void __user *uarg,
 }
 
 /**
- * map_benchmark_cpus_from_user() - copy in and check a list of CPUs
+ * mb_cpus_from_user() - copy in and check a list of CPUs
  * @uptr: user pointer to @nr __u32 CPU numbers, or 0
  * @nr: entries at @uptr, 0 for none
  * @max: most entries accepted
@@ -193,7 +194,7 @@ int map_benchmark_copy_in(void *dst, size_t ksize, const void __user *uarg,
  *
  * Return: 0, -EINVAL (with a message naming the field), -ENOMEM or -EFAULT.
  */
-int map_benchmark_cpus_from_user(u64 uptr, u32 nr, u32 max, u32 **cpus)
+int mb_cpus_from_user(u64 uptr, u32 nr, u32 max, u32 **cpus)
 {
 	unsigned int i;
 	u32 *list;
@@ -205,7 +206,7 @@ int map_benchmark_cpus_from_user(u64 uptr, u32 nr, u32 max, u32 **cpus)
 	}
 	if (!nr)
 		return 0;
-	if (map_benchmark_range("nr_cpus", nr, 1, max))
+	if (mb_check_range("nr_cpus", nr, 1, max))
 		return -EINVAL;
 
 	list = memdup_user(u64_to_user_ptr(uptr), array_size(nr, sizeof(u32)));
@@ -227,8 +228,8 @@ int map_benchmark_cpus_from_user(u64 uptr, u32 nr, u32 max, u32 **cpus)
  * Both files sit at the debugfs root, where upstream's was: their paths are
  * the ABI. Root only: their ioctls pin memory and drive DMA.
  */
-struct dentry *map_benchmark_debugfs_create(const char *name, void *data,
-					    const struct file_operations *fops)
+struct dentry *mb_debugfs_create(const char *name, void *data,
+				 const struct file_operations *fops)
 {
 	return debugfs_create_file(name, 0600, NULL, data, fops);
 }

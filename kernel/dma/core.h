@@ -71,23 +71,23 @@ void mb_mean_stddev(const u64 *v, unsigned int n, u64 *mean, u64 *stddev);
  * Refusal messages, naming the field and why, share one rate limit: a
  * caller looping on a bad request cannot flood the log.
  */
-extern struct ratelimit_state map_benchmark_refusals;
+extern struct ratelimit_state mb_refusals;
 #define mb_refuse_err(fmt, ...)						\
 	do {								\
-		if (__ratelimit(&map_benchmark_refusals))		\
+		if (__ratelimit(&mb_refusals))		\
 			pr_err(fmt, ##__VA_ARGS__);			\
 	} while (0)
 
-int map_benchmark_range(const char *field, u64 val, u64 lo, u64 hi);
-int map_benchmark_cpus_from_user(u64 uptr, u32 nr, u32 max, u32 **cpus);
-int map_benchmark_copy_in(void *dst, size_t ksize, const void __user *uarg,
-			  const u32 __user *usizep, u32 min_size, u32 *usize);
-int map_benchmark_capable(void);
+int mb_check_range(const char *field, u64 val, u64 lo, u64 hi);
+int mb_cpus_from_user(u64 uptr, u32 nr, u32 max, u32 **cpus);
+int mb_copy_in(void *dst, size_t ksize, const void __user *uarg,
+	       const u32 __user *usizep, u32 min_size, u32 *usize);
+int mb_capable(void);
 void mb_kthread_pin(const struct cpumask *mask);
 __printf(2, 3)
-int map_benchmark_memory_bound(u64 bytes, const char *fmt, ...);
-struct dentry *map_benchmark_debugfs_create(const char *name, void *data,
-					    const struct file_operations *fops);
+int mb_memory_bound(u64 bytes, const char *fmt, ...);
+struct dentry *mb_debugfs_create(const char *name, void *data,
+				 const struct file_operations *fops);
 
 /**
  * struct mb_seg_limits - what one scatterlist segment may be on a device

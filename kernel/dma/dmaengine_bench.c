@@ -128,8 +128,8 @@ static int dmaengine_bench_validate_dst_order(const struct dmaengine_benchmark *
 		}
 		return 0;
 	}
-	if (map_benchmark_range("dst_folio_order", p->dst_folio_order, 0,
-				DMA_BENCH_MAX_PAGE_ORDER))
+	if (mb_check_range("dst_folio_order", p->dst_folio_order, 0,
+			   DMA_BENCH_MAX_PAGE_ORDER))
 		return -EINVAL;
 	batch_bytes = (u64)p->sge * (PAGE_SIZE << p->folio_order);
 	if (!IS_ALIGNED(batch_bytes, PAGE_SIZE << p->dst_folio_order)) {
@@ -166,24 +166,24 @@ static int dmaengine_bench_validate(struct dmaengine_benchmark *p, u32 usize)
 			      " (cpu and memcpy_vec: each needs the version 2 structure)");
 		return -EINVAL;
 	}
-	if (map_benchmark_range("channels", p->channels, 1,
-				DMAENGINE_BENCH_MAX_CHANNELS) ||
-	    map_benchmark_range("folio_order", p->folio_order, 0,
-				DMA_BENCH_MAX_PAGE_ORDER) ||
-	    map_benchmark_range("sge", p->sge, 1, DMAENGINE_BENCH_MAX_SGE) ||
-	    map_benchmark_range("bytes_per_channel", p->bytes_per_channel, 1,
-				DMAENGINE_BENCH_MAX_BYTES) ||
-	    map_benchmark_range("runs", p->runs, 1, DMAENGINE_BENCH_MAX_RUNS) ||
-	    map_benchmark_range("warmup_runs", p->warmup_runs, 0,
-				DMAENGINE_BENCH_MAX_WARMUP) ||
-	    map_benchmark_range("timeout_ms", p->timeout_ms, 0,
-				DMAENGINE_BENCH_MAX_TIMEOUT_MS) ||
-	    map_benchmark_range("depth", p->depth, 0,
-				DMAENGINE_BENCH_MAX_DEPTH))
+	if (mb_check_range("channels", p->channels, 1,
+			   DMAENGINE_BENCH_MAX_CHANNELS) ||
+	    mb_check_range("folio_order", p->folio_order, 0,
+			   DMA_BENCH_MAX_PAGE_ORDER) ||
+	    mb_check_range("sge", p->sge, 1, DMAENGINE_BENCH_MAX_SGE) ||
+	    mb_check_range("bytes_per_channel", p->bytes_per_channel, 1,
+			   DMAENGINE_BENCH_MAX_BYTES) ||
+	    mb_check_range("runs", p->runs, 1, DMAENGINE_BENCH_MAX_RUNS) ||
+	    mb_check_range("warmup_runs", p->warmup_runs, 0,
+			   DMAENGINE_BENCH_MAX_WARMUP) ||
+	    mb_check_range("timeout_ms", p->timeout_ms, 0,
+			   DMAENGINE_BENCH_MAX_TIMEOUT_MS) ||
+	    mb_check_range("depth", p->depth, 0,
+			   DMAENGINE_BENCH_MAX_DEPTH))
 		return -EINVAL;
 	if (p->sample_size &&
-	    map_benchmark_range("sample_size", p->sample_size,
-				DMAENGINE_BENCH_SAMPLE_SIZE_VER1,
+	    mb_check_range("sample_size", p->sample_size,
+			   DMAENGINE_BENCH_SAMPLE_SIZE_VER1,
 				DMAENGINE_BENCH_MAX_SAMPLE_SIZE))
 		return -EINVAL;
 	if (!dmaengine_bench_node_ok(p->src_node, "src_node") ||
@@ -213,10 +213,10 @@ static int dmaengine_bench_check_memory(const struct dmaengine_benchmark *p,
 	u64 need = dmaengine_bench_chan_buffer_bytes(p, batches) * p->channels;
 
 	if (p->flags & DMAENGINE_BENCH_F_DISTINCT)
-		return map_benchmark_memory_bound(need,
+		return mb_memory_bound(need,
 						  "buffers of %u channel(s) with distinct folios for every batch (reuse one batch's buffers, or copy fewer bytes_per_channel)",
 						  p->channels);
-	return map_benchmark_memory_bound(need,
+	return mb_memory_bound(need,
 					  "buffers of %u channel(s) with one batch of folios reused",
 					  p->channels);
 }
@@ -888,8 +888,8 @@ static int dmaengine_bench_measure(struct dmaengine_benchmark *p)
 		p->error = DMAENGINE_BENCH_ERR_NOMEM;
 		goto free;
 	}
-	ret = map_benchmark_cpus_from_user(p->cpus_ptr, p->nr_cpus,
-					   DMAENGINE_BENCH_MAX_CPUS, &run->cpus);
+	ret = mb_cpus_from_user(p->cpus_ptr, p->nr_cpus,
+				DMAENGINE_BENCH_MAX_CPUS, &run->cpus);
 	if (ret) {
 		p->error = DMAENGINE_BENCH_ERR_INVAL;
 		goto free;
@@ -963,12 +963,12 @@ static long dmaengine_bench_ioctl(struct file *file, unsigned int cmd,
 	if (_IOC_TYPE(cmd) != _IOC_TYPE(DMAENGINE_BENCHMARK))
 		return -ENOTTY;
 	if (_IOC_NR(cmd) == _IOC_NR(DMA_MIGRATE_OFFLOAD)) {
-		ret = map_benchmark_capable();
+		ret = mb_capable();
 		return ret ?: dmaengine_migrate_ioctl(file, (void __user *)arg);
 	}
 	if (_IOC_NR(cmd) != _IOC_NR(DMAENGINE_BENCHMARK))
 		return -ENOTTY;
-	ret = map_benchmark_capable();
+	ret = mb_capable();
 	if (ret)
 		return ret;
 
@@ -976,8 +976,8 @@ static long dmaengine_bench_ioctl(struct file *file, unsigned int cmd,
 	p = kzalloc_obj(*p, GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
-	ret = map_benchmark_copy_in(p, sizeof(*p), uarg, &uarg->size,
-				    DMAENGINE_BENCH_SIZE_VER1, &usize);
+	ret = mb_copy_in(p, sizeof(*p), uarg, &uarg->size,
+			 DMAENGINE_BENCH_SIZE_VER1, &usize);
 	if (ret)
 		goto out;
 
@@ -1030,8 +1030,8 @@ static const struct file_operations dmaengine_bench_fops = {
 int __init dmaengine_bench_init(void)
 {
 	dmaengine_bench_debugfs =
-		map_benchmark_debugfs_create("dmaengine_benchmark", NULL,
-					     &dmaengine_bench_fops);
+		mb_debugfs_create("dmaengine_benchmark", NULL,
+				  &dmaengine_bench_fops);
 	if (IS_ERR(dmaengine_bench_debugfs)) {
 		pr_err("cannot create debugfs file dmaengine_benchmark: %ld\n",
 		       PTR_ERR(dmaengine_bench_debugfs));

@@ -334,7 +334,7 @@ static int map_benchmark_run(struct map_benchmark_data *map,
  * @order: the allocation's order
  *
  * On @p->node only when one is given, and failing rather than invoking the
- * OOM killer: what map_benchmark_memory_bound() let through may still not
+ * OOM killer: what mb_memory_bound() let through may still not
  * be there by the time a thread allocates it.
  *
  * Return: the pages, or NULL.
@@ -359,10 +359,23 @@ static int map_benchmark_check_memory(const struct map_benchmark_params *p)
 	u64 hist = p->histogram ?
 		DMA_MAP_BENCH_NR_OPS * sizeof(struct mb_hist) : 0;
 
-	return map_benchmark_memory_bound((buffer + hist) * p->threads,
+	return mb_memory_bound((buffer + hist) * p->threads,
 					  "entries %u x entry_size %zu x threads %u",
 					  p->entries, p->entry_size,
 					  p->threads);
+}
+
+/* "0 (single) or 1 (sg)": the map modes, as their ops name them */
+static void map_benchmark_mode_list(char *buf, size_t len)
+{
+	size_t n = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < DMA_MAP_BENCH_MODE_MAX; i++)
+		n += scnprintf(buf + n, len - n, "%s%u (%s)",
+			       !i ? "" : i + 1 < DMA_MAP_BENCH_MODE_MAX ?
+			       ", " : " or ", i, map_benchmark_modes[i]->name);
 }
 
 /* What both ioctls share: fills @p from the request's common fields. */
@@ -370,17 +383,20 @@ static int map_benchmark_validate_common(struct map_benchmark_params *p,
 					 u32 map_mode, u32 dma_dir)
 {
 	if (map_mode >= DMA_MAP_BENCH_MODE_MAX) {
-		mb_refuse_err("invalid map_mode %u: must be 0 (single) or 1 (sg)\n",
-			      map_mode);
+		char modes[64];
+
+		map_benchmark_mode_list(modes, sizeof(modes));
+		mb_refuse_err("invalid map_mode %u: must be %s\n", map_mode,
+			      modes);
 		return -EINVAL;
 	}
 	p->ops = map_benchmark_modes[map_mode];
 
-	if (map_benchmark_range("threads", p->threads, 1, DMA_MAP_MAX_THREADS) ||
-	    map_benchmark_range("seconds", p->seconds, 1, DMA_MAP_MAX_SECONDS) ||
-	    map_benchmark_range("dma_trans_ns", p->dma_trans_ns, 0,
-				DMA_MAP_MAX_TRANS_DELAY) ||
-	    map_benchmark_range("dma_bits", p->dma_bits, 20, 64))
+	if (mb_check_range("threads", p->threads, 1, DMA_MAP_MAX_THREADS) ||
+	    mb_check_range("seconds", p->seconds, 1, DMA_MAP_MAX_SECONDS) ||
+	    mb_check_range("dma_trans_ns", p->dma_trans_ns, 0,
+			   DMA_MAP_MAX_TRANS_DELAY) ||
+	    mb_check_range("dma_bits", p->dma_bits, 20, 64))
 		return -EINVAL;
 	if (p->node != NUMA_NO_NODE &&
 	    (p->node < 0 || p->node >= MAX_NUMNODES ||
@@ -425,8 +441,8 @@ static int map_benchmark_validate(const struct map_benchmark *req,
 		.entry_size = PAGE_SIZE,
 		.legacy = true,
 	};
-	if (map_benchmark_range("granule", req->granule, 1,
-				DMA_MAP_MAX_GRANULE))
+	if (mb_check_range("granule", req->granule, 1,
+			   DMA_MAP_MAX_GRANULE))
 		return -EINVAL;
 	for (i = 0; i < sizeof(req->expansion); i++) {
 		if (req->expansion[i]) {
@@ -443,8 +459,8 @@ static int map_benchmark_copy_cpus(struct map_benchmark_params *p,
 {
 	int ret;
 
-	ret = map_benchmark_cpus_from_user(req->cpus_ptr, req->nr_cpus,
-					   DMA_MAP_MAX_CPUS, &p->cpus);
+	ret = mb_cpus_from_user(req->cpus_ptr, req->nr_cpus,
+				DMA_MAP_MAX_CPUS, &p->cpus);
 	if (!ret)
 		p->nr_cpus = req->nr_cpus;
 	return ret;
@@ -477,12 +493,12 @@ static int map_benchmark_validate_ext(const struct map_benchmark_ext *req,
 		mb_refuse_err("invalid reserved0/reserved_in: reserved, must be zero\n");
 		return -EINVAL;
 	}
-	if (map_benchmark_range("entries", req->entries, 1,
-				DMA_MAP_MAX_ENTRIES) ||
-	    map_benchmark_range("entry_size", p->entry_size, 1,
-				PAGE_SIZE << DMA_BENCH_MAX_PAGE_ORDER) ||
-	    map_benchmark_range("iterations", req->iterations, 0,
-				DMA_MAP_MAX_ITERATIONS))
+	if (mb_check_range("entries", req->entries, 1,
+			   DMA_MAP_MAX_ENTRIES) ||
+	    mb_check_range("entry_size", p->entry_size, 1,
+			   PAGE_SIZE << DMA_BENCH_MAX_PAGE_ORDER) ||
+	    mb_check_range("iterations", req->iterations, 0,
+			   DMA_MAP_MAX_ITERATIONS))
 		return -EINVAL;
 	ret = map_benchmark_validate_common(p, req->map_mode, req->dma_dir);
 	if (!ret)
@@ -568,8 +584,8 @@ static long map_benchmark_ioctl_ext(struct map_benchmark_data *map,
 	u32 usize;
 	int ret;
 
-	ret = map_benchmark_copy_in(&req, sizeof(req), uarg, &uarg->size,
-				    DMA_MAP_BENCH_EXT_SIZE_VER1, &usize);
+	ret = mb_copy_in(&req, sizeof(req), uarg, &uarg->size,
+			 DMA_MAP_BENCH_EXT_SIZE_VER1, &usize);
 	if (ret)
 		return ret;
 	memset(req.op, 0, sizeof(req.op));
@@ -603,7 +619,7 @@ static long map_benchmark_ioctl(struct file *file, unsigned int cmd,
 
 	if (cmd != DMA_MAP_BENCHMARK && !ext)
 		return -ENOTTY;
-	ret = map_benchmark_capable();
+	ret = mb_capable();
 	if (ret)
 		return ret;
 	if (ext)
@@ -655,8 +671,8 @@ static int map_benchmark_probe(struct device *dev)
 	spin_lock_init(&map->cancel_lock);
 
 	/* one device at a time: a second probe finds the file present */
-	entry = map_benchmark_debugfs_create("dma_map_benchmark", map,
-					     &map_benchmark_fops);
+	entry = mb_debugfs_create("dma_map_benchmark", map,
+				  &map_benchmark_fops);
 	if (IS_ERR(entry)) {
 		dev_err(dev, "cannot create debugfs file dma_map_benchmark: %ld (is another device bound?)\n",
 			PTR_ERR(entry));

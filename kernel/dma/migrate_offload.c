@@ -524,10 +524,10 @@ static int dmaengine_migrate_validate(const struct dma_migrate_offload *a)
 			      a->reasons, DMA_MIGRATE_R_ALL);
 		return -EINVAL;
 	}
-	if (map_benchmark_range("channels", a->channels, 1,
-				DMAENGINE_BENCH_MAX_CHANNELS) ||
-	    map_benchmark_range("timeout_ms", a->timeout_ms, 0,
-				DMAENGINE_BENCH_MAX_TIMEOUT_MS) ||
+	if (mb_check_range("channels", a->channels, 1,
+			   DMAENGINE_BENCH_MAX_CHANNELS) ||
+	    mb_check_range("timeout_ms", a->timeout_ms, 0,
+			   DMAENGINE_BENCH_MAX_TIMEOUT_MS) ||
 	    !dmaengine_client_name_ok(a->channel, "channel") ||
 	    !dmaengine_client_name_ok(a->device, "device"))
 		return -EINVAL;
@@ -777,8 +777,8 @@ long dmaengine_migrate_ioctl(struct file *file,
 	u32 usize;
 	int ret;
 
-	ret = map_benchmark_copy_in(&a, sizeof(a), uarg, &uarg->size,
-				    DMA_MIGRATE_OFFLOAD_SIZE_VER1, &usize);
+	ret = mb_copy_in(&a, sizeof(a), uarg, &uarg->size,
+			 DMA_MIGRATE_OFFLOAD_SIZE_VER1, &usize);
 	if (ret)
 		return ret;
 	dmaengine_migrate_clear_outputs(&a);
