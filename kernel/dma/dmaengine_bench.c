@@ -221,13 +221,13 @@ static int dmaengine_bench_check_memory(const struct dmaengine_benchmark *p,
 					  p->channels);
 }
 
-static void dmaengine_bench_release_channels(struct dmaengine_bench_run *run)
+static void dmaengine_bench_release_channels(struct dmaengine_bench_job *job)
 {
 	unsigned int i;
 
-	for (i = 0; i < run->nr; i++)
-		dma_release_channel(run->chans[i].cl.chan);
-	run->nr = 0;
+	for (i = 0; i < job->nr; i++)
+		dma_release_channel(job->chans[i].cl.chan);
+	job->nr = 0;
 }
 
 /* The capabilities the prep modes of @modes need of a channel. */
@@ -242,7 +242,7 @@ static void dmaengine_bench_caps(u32 modes, dma_cap_mask_t *mask)
 }
 
 /* Up to ->channels channels with the capabilities @modes need. */
-static void dmaengine_bench_request_channels(struct dmaengine_bench_run *run,
+static void dmaengine_bench_request_channels(struct dmaengine_bench_job *job,
 					     struct dmaengine_benchmark *p,
 					     u32 modes)
 {
@@ -254,27 +254,27 @@ static void dmaengine_bench_request_channels(struct dmaengine_bench_run *run,
 	ktime_t start = ktime_get();
 
 	dmaengine_bench_caps(modes, &mask);
-	while (run->nr < p->channels) {
+	while (job->nr < p->channels) {
 		struct dma_chan *chan =
 			dma_request_channel(mask, dmaengine_client_filter,
 					    &match);
 
 		if (!chan)
 			break;
-		run->chans[run->nr++].cl.chan = chan;
+		job->chans[job->nr++].cl.chan = chan;
 	}
 	p->acquire_ns += ktime_to_ns(ktime_sub(ktime_get(), start));
 }
 
-static bool dmaengine_bench_enough_channels(const struct dmaengine_bench_run *run,
+static bool dmaengine_bench_enough_channels(const struct dmaengine_bench_job *job,
 					    const struct dmaengine_benchmark *p)
 {
-	return run->nr &&
-	       (run->nr == p->channels ||
+	return job->nr &&
+	       (job->nr == p->channels ||
 		p->flags & DMAENGINE_BENCH_F_ALLOW_FEWER);
 }
 
-static int dmaengine_bench_no_channels(struct dmaengine_bench_run *run,
+static int dmaengine_bench_no_channels(struct dmaengine_bench_job *job,
 				       struct dmaengine_benchmark *p)
 {
 	char caps[64] = "";
@@ -282,19 +282,19 @@ static int dmaengine_bench_no_channels(struct dmaengine_bench_run *run,
 
 	/* the capabilities asked beyond DMA_MEMCPY, or DMA_MEMCPY */
 	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++) {
-		if (!(run->modes & BIT(m)) || !dmaengine_bench_forms[m].api)
+		if (!(job->modes & BIT(m)) || !dmaengine_bench_forms[m].api)
 			continue;
 		if (caps[0])
 			strlcat(caps, " and ", sizeof(caps));
 		strlcat(caps, dmaengine_bench_forms[m].cap_name, sizeof(caps));
 	}
 	mb_refuse_err("found %u %s channels%s%s%s%s, channels asks for %u\n",
-		      run->nr, caps[0] ? caps : "DMA_MEMCPY",
+		      job->nr, caps[0] ? caps : "DMA_MEMCPY",
 		      p->channel[0] ? " named " : "", p->channel,
 		      p->device[0] ? " on device " : "", p->device,
 		      p->channels);
 	p->error = DMAENGINE_BENCH_ERR_NO_CHANNEL;
-	dmaengine_bench_release_channels(run);
+	dmaengine_bench_release_channels(job);
 	return -ENODEV;
 }
 
@@ -303,34 +303,34 @@ static int dmaengine_bench_no_channels(struct dmaengine_bench_run *run,
  * but not DMA_MEMCPY_SG or DMA_MEMCPY_VEC are taken only to say which one
  * lacks it, or, with SKIP_MISSING, to run the other modes on them.
  */
-static int dmaengine_bench_acquire(struct dmaengine_bench_run *run,
+static int dmaengine_bench_acquire(struct dmaengine_bench_job *job,
 				   struct dmaengine_benchmark *p)
 {
 	u32 batch_modes = dmaengine_bench_batch_modes();
-	u32 others = run->modes & ~batch_modes;
+	u32 others = job->modes & ~batch_modes;
 
-	dmaengine_bench_request_channels(run, p, run->modes);
-	if (dmaengine_bench_enough_channels(run, p))
+	dmaengine_bench_request_channels(job, p, job->modes);
+	if (dmaengine_bench_enough_channels(job, p))
 		return 0;
-	if (!(run->modes & batch_modes))
-		return dmaengine_bench_no_channels(run, p);
+	if (!(job->modes & batch_modes))
+		return dmaengine_bench_no_channels(job, p);
 
-	dmaengine_bench_release_channels(run);
-	dmaengine_bench_request_channels(run, p,
+	dmaengine_bench_release_channels(job);
+	dmaengine_bench_request_channels(job, p,
 					 others ?: DMAENGINE_BENCH_PREP_MEMCPY);
-	if (!dmaengine_bench_enough_channels(run, p))
-		return dmaengine_bench_no_channels(run, p);
+	if (!dmaengine_bench_enough_channels(job, p))
+		return dmaengine_bench_no_channels(job, p);
 	return 0;
 }
 
 /* A mode asked for but missing: left out with SKIP_MISSING, else fatal. */
-static int dmaengine_bench_missing(struct dmaengine_bench_run *run,
+static int dmaengine_bench_missing(struct dmaengine_bench_job *job,
 				   struct dmaengine_benchmark *p,
 				   unsigned int mode, u32 error)
 {
 	if (p->flags & DMAENGINE_BENCH_F_SKIP_MISSING &&
-	    run->modes & ~BIT(mode)) {
-		run->modes &= ~BIT(mode);
+	    job->modes & ~BIT(mode)) {
+		job->modes &= ~BIT(mode);
 		p->results[mode].missing = error;
 		pr_info("%s left out: %s %s\n", dmaengine_bench_forms[mode].name,
 			error == DMAENGINE_BENCH_ERR_NO_API ?
@@ -347,7 +347,7 @@ static int dmaengine_bench_missing(struct dmaengine_bench_run *run,
  * Before anything is allocated or any channel touched: does this kernel
  * have the batch APIs asked for at all?
  */
-static int dmaengine_bench_check_apis(struct dmaengine_bench_run *run,
+static int dmaengine_bench_check_apis(struct dmaengine_bench_job *job,
 				      struct dmaengine_benchmark *p)
 {
 	unsigned int m;
@@ -356,12 +356,12 @@ static int dmaengine_bench_check_apis(struct dmaengine_bench_run *run,
 	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++) {
 		const struct dmaengine_bench_form *f = &dmaengine_bench_forms[m];
 
-		if (!(run->modes & BIT(m)) || f->have_api)
+		if (!(job->modes & BIT(m)) || f->have_api)
 			continue;
 		if (!(p->flags & DMAENGINE_BENCH_F_SKIP_MISSING))
 			mb_refuse_err("%s: this kernel has no %s; see kernel/patches/\n",
 				      f->name, f->api);
-		ret = dmaengine_bench_missing(run, p, m,
+		ret = dmaengine_bench_missing(job, p, m,
 					      DMAENGINE_BENCH_ERR_NO_API);
 		if (ret)
 			return ret;
@@ -376,7 +376,7 @@ static bool dmaengine_bench_has_cap(const struct dmaengine_bench_chan *c,
 }
 
 /* Every channel has the capability of a mode that is to run. */
-static int dmaengine_bench_check_cap(struct dmaengine_bench_run *run,
+static int dmaengine_bench_check_cap(struct dmaengine_bench_job *job,
 				     struct dmaengine_benchmark *p,
 				     unsigned int mode)
 {
@@ -384,8 +384,8 @@ static int dmaengine_bench_check_cap(struct dmaengine_bench_run *run,
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < run->nr && run->modes & BIT(mode); i++) {
-		struct dmaengine_bench_chan *c = &run->chans[i];
+	for (i = 0; i < job->nr && job->modes & BIT(mode); i++) {
+		struct dmaengine_bench_chan *c = &job->chans[i];
 
 		if (f->have_api && dmaengine_bench_has_cap(c, f->cap))
 			continue;
@@ -394,7 +394,7 @@ static int dmaengine_bench_check_cap(struct dmaengine_bench_run *run,
 				      f->name, c->cl.name, c->cl.dev_name,
 				      f->cap_name);
 		p->error_channel = i;
-		ret = dmaengine_bench_missing(run, p, mode,
+		ret = dmaengine_bench_missing(job, p, mode,
 					      DMAENGINE_BENCH_ERR_NO_CAP);
 		if (ret)
 			return ret;
@@ -408,19 +408,19 @@ static int dmaengine_bench_check_cap(struct dmaengine_bench_run *run,
  * memcpy_sg, DMA_MEMCPY_VEC for memcpy_vec; polling only where the last
  * completion implies the others.
  */
-static int dmaengine_bench_check_channels(struct dmaengine_bench_run *run,
+static int dmaengine_bench_check_channels(struct dmaengine_bench_job *job,
 					  struct dmaengine_benchmark *p)
 {
 	unsigned int i;
 	int ret;
 
 	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
-		ret = dmaengine_bench_check_cap(run, p, i);
+		ret = dmaengine_bench_check_cap(job, p, i);
 		if (ret)
 			return ret;
 	}
-	for (i = 0; i < run->nr; i++) {
-		struct dmaengine_bench_chan *c = &run->chans[i];
+	for (i = 0; i < job->nr; i++) {
+		struct dmaengine_bench_chan *c = &job->chans[i];
 
 		if (!c->cl.no_order || !(p->flags & DMAENGINE_BENCH_F_POLL))
 			continue;
@@ -462,7 +462,7 @@ static void dmaengine_bench_channel_info(const struct dmaengine_bench_chan *c,
 	info->no_order = c->cl.no_order;
 }
 
-static int dmaengine_bench_copy_channels(const struct dmaengine_bench_run *run,
+static int dmaengine_bench_copy_channels(const struct dmaengine_bench_job *job,
 					 const struct dmaengine_benchmark *p)
 {
 	struct dmaengine_bench_channel __user *uinfo =
@@ -472,8 +472,8 @@ static int dmaengine_bench_copy_channels(const struct dmaengine_bench_run *run,
 
 	if (!p->channels_ptr)
 		return 0;
-	for (i = 0; i < run->nr; i++) {
-		dmaengine_bench_channel_info(&run->chans[i], &info);
+	for (i = 0; i < job->nr; i++) {
+		dmaengine_bench_channel_info(&job->chans[i], &info);
 		if (copy_to_user(&uinfo[i], &info, sizeof(info)))
 			return -EFAULT;
 	}
@@ -481,21 +481,21 @@ static int dmaengine_bench_copy_channels(const struct dmaengine_bench_run *run,
 }
 
 /* Which device maps each channel's buffers, and the nodes they come from. */
-static void dmaengine_bench_init_channels(struct dmaengine_bench_run *run,
+static void dmaengine_bench_init_channels(struct dmaengine_bench_job *job,
 					  const struct dmaengine_benchmark *p)
 {
 	unsigned int i;
 
-	for (i = 0; i < run->nr; i++) {
-		struct dmaengine_bench_chan *c = &run->chans[i];
+	for (i = 0; i < job->nr; i++) {
+		struct dmaengine_bench_chan *c = &job->chans[i];
 		int node;
 
-		c->run = run;
+		c->job = job;
 		c->index = i;
 		dmaengine_client_chan_init(&c->cl, c->cl.chan);
 		c->cl.poll = p->flags & DMAENGINE_BENCH_F_POLL;
-		c->cl.timeout = run->timeout;
-		c->cl.abort = &run->abort;
+		c->cl.timeout = job->timeout;
+		c->cl.abort = &job->abort;
 		node = dev_to_node(c->cl.dma_dev);
 		c->src_node = dmaengine_bench_node_or(p->src_node, node);
 		c->dst_node = dmaengine_bench_node_or(p->dst_node, node);
@@ -506,14 +506,14 @@ static void dmaengine_bench_init_channels(struct dmaengine_bench_run *run,
  * Buffers and threads for each channel; undone by
  * dmaengine_bench_stop_channels().
  */
-static int dmaengine_bench_start_channels(struct dmaengine_bench_run *run,
+static int dmaengine_bench_start_channels(struct dmaengine_bench_job *job,
 					  struct dmaengine_benchmark *p)
 {
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < run->nr; i++) {
-		struct dmaengine_bench_chan *c = &run->chans[i];
+	for (i = 0; i < job->nr; i++) {
+		struct dmaengine_bench_chan *c = &job->chans[i];
 
 		ret = dmaengine_bench_chan_setup(c);
 		if (ret)
@@ -528,24 +528,24 @@ static int dmaengine_bench_start_channels(struct dmaengine_bench_run *run,
 			goto fail;
 		}
 		get_task_struct(c->task);
-		if (run->nr_cpus)
-			c->affinity = cpumask_of(run->cpus[i % run->nr_cpus]);
+		if (job->nr_cpus)
+			c->affinity = cpumask_of(job->cpus[i % job->nr_cpus]);
 		wake_up_process(c->task);
 	}
 	return 0;
 
 fail:
-	p->error = run->chans[i].cl.error ?: DMAENGINE_BENCH_ERR_NOMEM;
+	p->error = job->chans[i].cl.error ?: DMAENGINE_BENCH_ERR_NOMEM;
 	p->error_channel = i;
 	return ret;
 }
 
-static void dmaengine_bench_stop_channels(struct dmaengine_bench_run *run)
+static void dmaengine_bench_stop_channels(struct dmaengine_bench_job *job)
 {
 	unsigned int i;
 
-	for (i = 0; i < run->nr; i++) {
-		struct dmaengine_bench_chan *c = &run->chans[i];
+	for (i = 0; i < job->nr; i++) {
+		struct dmaengine_bench_chan *c = &job->chans[i];
 
 		if (c->task) {
 			kthread_stop(c->task);
@@ -561,24 +561,24 @@ static void dmaengine_bench_stop_channels(struct dmaengine_bench_run *run)
  * One run of one prep mode on every channel at once. Returns 0, or the
  * first channel's error, which is recorded in @p.
  */
-static int dmaengine_bench_run_once(struct dmaengine_bench_run *run,
+static int dmaengine_bench_run_once(struct dmaengine_bench_job *job,
 				    struct dmaengine_benchmark *p,
 				    unsigned int prep, unsigned int run_nr)
 {
 	unsigned int i;
 
-	run->prep = prep;
-	run->verify = p->flags & DMAENGINE_BENCH_F_VERIFY;
-	atomic_set(&run->pending, run->nr);
-	reinit_completion(&run->run_done);
-	WRITE_ONCE(run->gen, run->gen + 1);
-	wake_up_all(&run->wq);
+	job->prep = prep;
+	job->verify = p->flags & DMAENGINE_BENCH_F_VERIFY;
+	atomic_set(&job->pending, job->nr);
+	reinit_completion(&job->run_done);
+	WRITE_ONCE(job->gen, job->gen + 1);
+	wake_up_all(&job->wq);
 
-	if (wait_for_completion_interruptible(&run->run_done)) {
+	if (wait_for_completion_interruptible(&job->run_done)) {
 		/* the threads see abort within a wait slice and end the run */
-		WRITE_ONCE(run->abort, true);
-		wait_for_completion(&run->run_done);
-		if (!READ_ONCE(run->unbound)) {
+		WRITE_ONCE(job->abort, true);
+		wait_for_completion(&job->run_done);
+		if (!READ_ONCE(job->unbound)) {
 			p->error = DMAENGINE_BENCH_ERR_INTR;
 			p->error_run = run_nr;
 			p->error_prep_mode = prep;
@@ -587,15 +587,15 @@ static int dmaengine_bench_run_once(struct dmaengine_bench_run *run,
 		}
 	}
 
-	if (READ_ONCE(run->unbound)) {
+	if (READ_ONCE(job->unbound)) {
 		p->error = DMAENGINE_BENCH_ERR_UNBOUND;
-		p->error_channel = READ_ONCE(run->unbound_channel);
+		p->error_channel = READ_ONCE(job->unbound_channel);
 		p->error_run = run_nr;
 		p->error_prep_mode = prep;
 		return -ENODEV;
 	}
-	for (i = 0; i < run->nr; i++) {
-		const struct dmaengine_bench_chan *c = &run->chans[i];
+	for (i = 0; i < job->nr; i++) {
+		const struct dmaengine_bench_chan *c = &job->chans[i];
 
 		if (c->cl.error) {
 			p->error = c->cl.error;
@@ -609,12 +609,12 @@ static int dmaengine_bench_run_once(struct dmaengine_bench_run *run,
 }
 
 /* The run's figures: phases summed over channels, wall time overall. */
-static void dmaengine_bench_collect(const struct dmaengine_bench_run *run,
+static void dmaengine_bench_collect(const struct dmaengine_bench_job *job,
 				    u64 *v[DMAENGINE_BENCH_NR_ALL_FIELDS],
 				    struct dmaengine_bench_result *res,
 				    unsigned int r)
 {
-	ktime_t start = run->chans[0].cl.fig.start, end = run->chans[0].cl.fig.end;
+	ktime_t start = job->chans[0].cl.fig.start, end = job->chans[0].cl.fig.end;
 	u64 run_ns;
 	unsigned int i;
 
@@ -626,8 +626,8 @@ static void dmaengine_bench_collect(const struct dmaengine_bench_run *run,
 	for (i = 0; i < DMAENGINE_BENCH_NR_ALL_FIELDS; i++)
 		v[i][r] = 0;
 
-	for (i = 0; i < run->nr; i++) {
-		const struct dmaengine_bench_figures *f = &run->chans[i].cl.fig;
+	for (i = 0; i < job->nr; i++) {
+		const struct dmaengine_bench_figures *f = &job->chans[i].cl.fig;
 
 		start = ktime_before(f->start, start) ? f->start : start;
 		end = ktime_after(f->end, end) ? f->end : end;
@@ -653,23 +653,23 @@ static void dmaengine_bench_collect(const struct dmaengine_bench_run *run,
 }
 
 /* Entries of the caller's sample array are sample_size bytes apart. */
-static int dmaengine_bench_copy_samples(const struct dmaengine_bench_run *run,
+static int dmaengine_bench_copy_samples(const struct dmaengine_bench_job *job,
 					struct dmaengine_benchmark *p,
 					unsigned int prep, unsigned int r)
 {
 	size_t stride = p->sample_size ?: DMAENGINE_BENCH_SAMPLE_SIZE_VER1;
 	size_t len = min(stride, sizeof(struct dmaengine_bench_sample));
 	void __user *usamples = u64_to_user_ptr(p->samples_ptr);
-	ktime_t start = run->chans[0].cl.fig.start;
+	ktime_t start = job->chans[0].cl.fig.start;
 	struct dmaengine_bench_sample s;
 	unsigned int i;
 
-	for (i = 0; i < run->nr; i++)
-		if (ktime_before(run->chans[i].cl.fig.start, start))
-			start = run->chans[i].cl.fig.start;
+	for (i = 0; i < job->nr; i++)
+		if (ktime_before(job->chans[i].cl.fig.start, start))
+			start = job->chans[i].cl.fig.start;
 
-	for (i = 0; i < run->nr && p->samples_written < p->samples_len; i++) {
-		const struct dmaengine_bench_figures *f = &run->chans[i].cl.fig;
+	for (i = 0; i < job->nr && p->samples_written < p->samples_len; i++) {
+		const struct dmaengine_bench_figures *f = &job->chans[i].cl.fig;
 
 		memset(&s, 0, sizeof(s));
 		s.prep_mode = prep;
@@ -715,7 +715,7 @@ static void dmaengine_bench_reduce(struct dmaengine_bench_result2 *res,
  * Warm-up runs, then timed runs. Each run goes through every mode, first
  * the one after the previous run's first, so no mode always goes first.
  */
-static int dmaengine_bench_runs(struct dmaengine_bench_run *run,
+static int dmaengine_bench_runs(struct dmaengine_bench_job *job,
 				struct dmaengine_benchmark *p)
 {
 	u64 *vals[DMAENGINE_BENCH_NR_MODES][DMAENGINE_BENCH_NR_ALL_FIELDS];
@@ -726,7 +726,7 @@ static int dmaengine_bench_runs(struct dmaengine_bench_run *run,
 	int ret = 0;
 
 	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++)
-		if (run->modes & BIT(m))
+		if (job->modes & BIT(m))
 			order[nmodes++] = m;
 
 	store = kvcalloc(array_size(DMAENGINE_BENCH_NR_MODES *
@@ -744,27 +744,27 @@ static int dmaengine_bench_runs(struct dmaengine_bench_run *run,
 			unsigned int timed = r - p->warmup_runs;
 
 			m = order[(r + k) % nmodes];
-			ret = dmaengine_bench_run_once(run, p, m, r);
+			ret = dmaengine_bench_run_once(job, p, m, r);
 			if (ret || r < p->warmup_runs)
 				continue;
-			dmaengine_bench_collect(run, vals[m], &p->results[m].r,
+			dmaengine_bench_collect(job, vals[m], &p->results[m].r,
 						timed);
 			if (p->samples_ptr)
-				ret = dmaengine_bench_copy_samples(run, p, m,
+				ret = dmaengine_bench_copy_samples(job, p, m,
 								   timed);
 		}
 	}
 
 	if (!ret) {
 		for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++) {
-			if (!(run->modes & BIT(m)))
+			if (!(job->modes & BIT(m)))
 				continue;
 			dmaengine_bench_reduce(&p->results[m], vals[m],
 					       p->runs);
 			if (m < DMAENGINE_BENCH_NR_PREP_MODES)
 				p->result[m] = p->results[m].r;
 		}
-		p->prep_modes_run = run->modes;
+		p->prep_modes_run = job->modes;
 	}
 	kvfree(store);
 	return ret;
@@ -777,159 +777,159 @@ static int dmaengine_bench_runs(struct dmaengine_bench_run *run,
 static void dmaengine_bench_unbind(struct dmaengine_client_watch *w,
 				   struct device *dev)
 {
-	struct dmaengine_bench_run *run =
-		container_of(w, struct dmaengine_bench_run, watch);
+	struct dmaengine_bench_job *job =
+		container_of(w, struct dmaengine_bench_job, watch);
 	unsigned int i;
 
-	for (i = 0; i < run->nr; i++) {
-		if (run->chans[i].cl.chan->device->dev != dev)
+	for (i = 0; i < job->nr; i++) {
+		if (job->chans[i].cl.chan->device->dev != dev)
 			continue;
 		pr_err("%s: its provider %s is being unbound: ending the run\n",
-		       run->chans[i].cl.name, run->chans[i].cl.dev_name);
-		if (!READ_ONCE(run->unbound))
-			WRITE_ONCE(run->unbound_channel, i);
-		WRITE_ONCE(run->unbound, true);
-		WRITE_ONCE(run->abort, true);
+		       job->chans[i].cl.name, job->chans[i].cl.dev_name);
+		if (!READ_ONCE(job->unbound))
+			WRITE_ONCE(job->unbound_channel, i);
+		WRITE_ONCE(job->unbound, true);
+		WRITE_ONCE(job->abort, true);
 		/*
 		 * The provider's remove() runs when this returns: let the
 		 * threads leave its callbacks, and the run terminate, unmap
 		 * and free what it queued on the device first.
 		 */
-		if (!wait_for_completion_timeout(&run->quiesced,
-						 run->timeout +
+		if (!wait_for_completion_timeout(&job->quiesced,
+						 job->timeout +
 						 DMAENGINE_BENCH_QUIESCE_SLACK))
 			pr_warn("%s: the run did not end within %u ms of the unbind\n",
-				run->chans[i].cl.name,
-				jiffies_to_msecs(run->timeout +
+				job->chans[i].cl.name,
+				jiffies_to_msecs(job->timeout +
 						 DMAENGINE_BENCH_QUIESCE_SLACK));
 		break;
 	}
 }
 
 /* Watch the bus of every DMA device the run uses, once each. */
-static int dmaengine_bench_watch(struct dmaengine_bench_run *run)
+static int dmaengine_bench_watch(struct dmaengine_bench_job *job)
 {
 	unsigned int i;
 	int ret;
 
-	ret = dmaengine_client_watch_start(&run->watch, run->nr,
+	ret = dmaengine_client_watch_start(&job->watch, job->nr,
 					   dmaengine_bench_unbind);
-	for (i = 0; i < run->nr && !ret; i++)
-		ret = dmaengine_client_watch_add(&run->watch,
-						 run->chans[i].cl.chan->device->dev);
+	for (i = 0; i < job->nr && !ret; i++)
+		ret = dmaengine_client_watch_add(&job->watch,
+						 job->chans[i].cl.chan->device->dev);
 	if (ret) {
 		/*
 		 * a notifier waiting on the run would block
 		 * dmaengine_client_watch_stop()
 		 */
-		complete_all(&run->quiesced);
-		dmaengine_client_watch_stop(&run->watch);
+		complete_all(&job->quiesced);
+		dmaengine_client_watch_stop(&job->watch);
 	}
 	return ret;
 }
 
-static void dmaengine_bench_run_free(struct dmaengine_bench_run *run)
+static void dmaengine_bench_job_free(struct dmaengine_bench_job *job)
 {
-	if (!run)
+	if (!job)
 		return;
-	kfree(run->cpus);
-	kfree(run->chans);
-	kfree(run);
+	kfree(job->cpus);
+	kfree(job->chans);
+	kfree(job);
 }
 
-static struct dmaengine_bench_run *
-dmaengine_bench_run_alloc(struct dmaengine_benchmark *p)
+static struct dmaengine_bench_job *
+dmaengine_bench_job_alloc(struct dmaengine_benchmark *p)
 {
-	struct dmaengine_bench_run *run;
+	struct dmaengine_bench_job *job;
 	u64 batch_bytes;
 
-	run = kzalloc_obj(*run, GFP_KERNEL);
-	if (!run)
+	job = kzalloc_obj(*job, GFP_KERNEL);
+	if (!job)
 		return NULL;
-	run->chans = kcalloc(p->channels, sizeof(*run->chans), GFP_KERNEL);
-	if (!run->chans) {
-		dmaengine_bench_run_free(run);
+	job->chans = kcalloc(p->channels, sizeof(*job->chans), GFP_KERNEL);
+	if (!job->chans) {
+		dmaengine_bench_job_free(job);
 		return NULL;
 	}
-	run->p = p;
-	run->modes = p->prep_modes;
-	run->depth = p->depth ?: 1;
-	run->distinct = p->flags & DMAENGINE_BENCH_F_DISTINCT;
-	run->folio_size = PAGE_SIZE << p->folio_order;
-	run->dst_folio_size = p->flags & DMAENGINE_BENCH_F_DST_ORDER ?
-			      PAGE_SIZE << p->dst_folio_order : run->folio_size;
-	batch_bytes = (u64)p->sge * run->folio_size;
+	job->p = p;
+	job->modes = p->prep_modes;
+	job->depth = p->depth ?: 1;
+	job->distinct = p->flags & DMAENGINE_BENCH_F_DISTINCT;
+	job->folio_size = PAGE_SIZE << p->folio_order;
+	job->dst_folio_size = p->flags & DMAENGINE_BENCH_F_DST_ORDER ?
+			      PAGE_SIZE << p->dst_folio_order : job->folio_size;
+	batch_bytes = (u64)p->sge * job->folio_size;
 	/* validated: whole destination folios, at most MAX_SGE of them */
-	run->dst_sge = div64_u64(batch_bytes, run->dst_folio_size);
-	run->batches = max_t(u64, 1, div64_u64(p->bytes_per_channel +
+	job->dst_sge = div64_u64(batch_bytes, job->dst_folio_size);
+	job->batches = max_t(u64, 1, div64_u64(p->bytes_per_channel +
 					       batch_bytes - 1, batch_bytes));
-	run->timeout = msecs_to_jiffies(p->timeout_ms ?:
+	job->timeout = msecs_to_jiffies(p->timeout_ms ?:
 					DMAENGINE_BENCH_DEFAULT_TIMEOUT_MS);
-	init_waitqueue_head(&run->wq);
-	init_completion(&run->run_done);
-	init_completion(&run->quiesced);
-	return run;
+	init_waitqueue_head(&job->wq);
+	init_completion(&job->run_done);
+	init_completion(&job->quiesced);
+	return job;
 }
 
 static int dmaengine_bench_measure(struct dmaengine_benchmark *p)
 {
-	struct dmaengine_bench_run *run;
+	struct dmaengine_bench_job *job;
 	int ret;
 
-	run = dmaengine_bench_run_alloc(p);
-	if (!run)
+	job = dmaengine_bench_job_alloc(p);
+	if (!job)
 		return -ENOMEM;
 
-	ret = dmaengine_bench_check_apis(run, p);
+	ret = dmaengine_bench_check_apis(job, p);
 	if (ret)
 		goto free;
-	ret = dmaengine_bench_check_memory(p, run->batches);
+	ret = dmaengine_bench_check_memory(p, job->batches);
 	if (ret) {
 		p->error = DMAENGINE_BENCH_ERR_NOMEM;
 		goto free;
 	}
 	ret = mb_cpus_from_user(p->cpus_ptr, p->nr_cpus,
-				DMAENGINE_BENCH_MAX_CPUS, &run->cpus);
+				DMAENGINE_BENCH_MAX_CPUS, &job->cpus);
 	if (ret) {
 		p->error = DMAENGINE_BENCH_ERR_INVAL;
 		goto free;
 	}
-	run->nr_cpus = p->nr_cpus;
+	job->nr_cpus = p->nr_cpus;
 
-	ret = dmaengine_bench_acquire(run, p);
+	ret = dmaengine_bench_acquire(job, p);
 	if (ret)
 		goto free;
-	p->channels_used = run->nr;
-	dmaengine_bench_init_channels(run, p);
+	p->channels_used = job->nr;
+	dmaengine_bench_init_channels(job, p);
 	/* from here on an unbind ends the run as such, whatever it meets */
-	ret = dmaengine_bench_watch(run);
+	ret = dmaengine_bench_watch(job);
 	if (ret)
 		goto release;
 
 	/* name the channels first: errors from here on can refer to them */
-	ret = dmaengine_bench_copy_channels(run, p);
+	ret = dmaengine_bench_copy_channels(job, p);
 	if (!ret)
-		ret = dmaengine_bench_check_channels(run, p);
+		ret = dmaengine_bench_check_channels(job, p);
 	if (ret)
 		goto unwatch;
 
-	ret = dmaengine_bench_start_channels(run, p);
+	ret = dmaengine_bench_start_channels(job, p);
 	if (!ret)
-		ret = dmaengine_bench_runs(run, p);
-	dmaengine_bench_stop_channels(run);
+		ret = dmaengine_bench_runs(job, p);
+	dmaengine_bench_stop_channels(job);
 unwatch:
-	if (ret && READ_ONCE(run->unbound)) {
+	if (ret && READ_ONCE(job->unbound)) {
 		p->error = DMAENGINE_BENCH_ERR_UNBOUND;
-		p->error_channel = READ_ONCE(run->unbound_channel);
+		p->error_channel = READ_ONCE(job->unbound_channel);
 		ret = -ENODEV;
 	}
 	/* nothing of the run is left on the devices: an unbind may go on */
-	complete_all(&run->quiesced);
-	dmaengine_client_watch_stop(&run->watch);
+	complete_all(&job->quiesced);
+	dmaengine_client_watch_stop(&job->watch);
 release:
-	dmaengine_bench_release_channels(run);
+	dmaengine_bench_release_channels(job);
 free:
-	dmaengine_bench_run_free(run);
+	dmaengine_bench_job_free(job);
 	return ret;
 }
 

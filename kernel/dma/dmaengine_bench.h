@@ -37,12 +37,12 @@ struct dmaengine_bench_slot {
 	struct dmaengine_bench_set *set;
 };
 
-struct dmaengine_bench_run;
+struct dmaengine_bench_job;
 
 /**
  * struct dmaengine_bench_chan - one channel and the thread that drives it
  * @cl: the client's channel, held exclusively for the whole ioctl
- * @run: the run this channel belongs to
+ * @job: the DMAENGINE_BENCHMARK call this channel belongs to
  * @index: position in the run's channel array
  * @task: the thread
  * @affinity: the CPUs the thread keeps to (--cpus), or NULL
@@ -55,13 +55,13 @@ struct dmaengine_bench_run;
  * @sets: the batches' buffers: one set per batch of a run with distinct
  *	buffers, one set copied again and again otherwise
  * @nsets: entries in @sets
- * @slots: the batches in flight: dmaengine_bench_run.depth of them, reused
+ * @slots: the batches in flight: dmaengine_bench_job.depth of them, reused
  *	in turn
  * @max_ents: entries a batch's source or destination table can have
  */
 struct dmaengine_bench_chan {
 	struct dmaengine_client_chan cl;
-	struct dmaengine_bench_run *run;
+	struct dmaengine_bench_job *job;
 	unsigned int index;
 	struct task_struct *task;
 	const struct cpumask *affinity;
@@ -78,7 +78,7 @@ struct dmaengine_bench_chan {
 };
 
 /**
- * struct dmaengine_bench_run - one DMAENGINE_BENCHMARK call
+ * struct dmaengine_bench_job - one DMAENGINE_BENCHMARK call, all its runs
  * @p: the validated request
  * @chans: the channels
  * @nr: number of channels
@@ -105,7 +105,7 @@ struct dmaengine_bench_chan {
  * @pending: threads still in the current run
  * @run_done: completed by the last thread to finish the current run
  */
-struct dmaengine_bench_run {
+struct dmaengine_bench_job {
 	const struct dmaengine_benchmark *p;
 	struct dmaengine_bench_chan *chans;
 	unsigned int nr;

@@ -105,7 +105,7 @@ static void dmaengine_bench_sets_free(struct dmaengine_bench_chan *c)
 
 static int dmaengine_bench_sets_alloc(struct dmaengine_bench_chan *c)
 {
-	unsigned int sge = c->run->p->sge, dst_sge = c->run->dst_sge, i;
+	unsigned int sge = c->job->p->sge, dst_sge = c->job->dst_sge, i;
 
 	c->sets = kvcalloc(c->nsets, sizeof(*c->sets), GFP_KERNEL);
 	if (!c->sets)
@@ -131,7 +131,7 @@ static void dmaengine_bench_slots_free(struct dmaengine_bench_chan *c)
 
 	if (!c->slots)
 		return;
-	for (i = 0; i < c->run->depth; i++)
+	for (i = 0; i < c->job->depth; i++)
 		dmaengine_client_batch_free(&c->slots[i].b);
 	kfree(c->slots);
 	c->slots = NULL;
@@ -140,13 +140,13 @@ static void dmaengine_bench_slots_free(struct dmaengine_bench_chan *c)
 static int dmaengine_bench_slots_alloc(struct dmaengine_bench_chan *c,
 				       unsigned int max_txs)
 {
-	bool vecs = dmaengine_bench_modes_need_vecs(c->run->modes);
+	bool vecs = dmaengine_bench_modes_need_vecs(c->job->modes);
 	unsigned int i;
 
-	c->slots = kcalloc(c->run->depth, sizeof(*c->slots), GFP_KERNEL);
+	c->slots = kcalloc(c->job->depth, sizeof(*c->slots), GFP_KERNEL);
 	if (!c->slots)
 		return -ENOMEM;
-	for (i = 0; i < c->run->depth; i++)
+	for (i = 0; i < c->job->depth; i++)
 		if (dmaengine_client_batch_alloc(&c->slots[i].b, &c->cl,
 						 max_txs, c->max_ents, vecs,
 						 GFP_KERNEL))
@@ -221,7 +221,7 @@ static void dmaengine_bench_buffer_clear(struct folio **folios, unsigned long n)
 /* The channel's limits, checked before anything is allocated. */
 static int dmaengine_bench_chan_limits(struct dmaengine_bench_chan *c)
 {
-	const struct dmaengine_bench_run *run = c->run;
+	const struct dmaengine_bench_job *job = c->job;
 	unsigned int align = c->cl.chan->device->copy_align;
 	unsigned long ents;
 	int ret;
@@ -229,17 +229,17 @@ static int dmaengine_bench_chan_limits(struct dmaengine_bench_chan *c)
 	ret = dmaengine_client_chan_limits(&c->cl);
 	if (ret)
 		return ret;
-	if (align && (!IS_ALIGNED(run->folio_size, 1U << align) ||
-		      !IS_ALIGNED(run->dst_folio_size, 1U << align))) {
+	if (align && (!IS_ALIGNED(job->folio_size, 1U << align) ||
+		      !IS_ALIGNED(job->dst_folio_size, 1U << align))) {
 		mb_refuse_err("%s: folio size %zu/%zu (source/destination) breaks the copy alignment of %u bytes\n",
-			      c->cl.name, run->folio_size, run->dst_folio_size,
+			      c->cl.name, job->folio_size, job->dst_folio_size,
 			      1U << align);
 		return -EINVAL;
 	}
-	ents = max(dmaengine_client_table_ents(&c->cl, run->p->sge,
-					       run->folio_size),
-		   dmaengine_client_table_ents(&c->cl, run->dst_sge,
-					       run->dst_folio_size));
+	ents = max(dmaengine_client_table_ents(&c->cl, job->p->sge,
+					       job->folio_size),
+		   dmaengine_client_table_ents(&c->cl, job->dst_sge,
+					       job->dst_folio_size));
 	if (ents > MB_MAX_TABLE_ENTS) {
 		mb_refuse_err("%s: a batch would take %lu sg entries of at most %u bytes (max_seg_size of %s): more than %lu\n",
 			      c->cl.name, ents, c->cl.seg.max,
@@ -252,8 +252,8 @@ static int dmaengine_bench_chan_limits(struct dmaengine_bench_chan *c)
 
 int dmaengine_bench_chan_setup(struct dmaengine_bench_chan *c)
 {
-	const struct dmaengine_benchmark *p = c->run->p;
-	u64 batch_bytes = (u64)p->sge * c->run->folio_size;
+	const struct dmaengine_benchmark *p = c->job->p;
+	u64 batch_bytes = (u64)p->sge * c->job->folio_size;
 
 	if (dmaengine_bench_chan_limits(c)) {
 		dmaengine_bench_set_error(c, DMAENGINE_BENCH_ERR_LIMIT,
@@ -261,9 +261,9 @@ int dmaengine_bench_chan_setup(struct dmaengine_bench_chan *c)
 		return -EINVAL;
 	}
 
-	c->nsets = c->run->distinct ? c->run->batches : 1;
+	c->nsets = c->job->distinct ? c->job->batches : 1;
 	c->nfolios = (unsigned long)c->nsets * p->sge;
-	c->dst_nfolios = (unsigned long)c->nsets * c->run->dst_sge;
+	c->dst_nfolios = (unsigned long)c->nsets * c->job->dst_sge;
 
 	if (dmaengine_bench_slots_alloc(c,
 					dmaengine_client_max_txs(&c->cl,
@@ -276,7 +276,7 @@ int dmaengine_bench_chan_setup(struct dmaengine_bench_chan *c)
 	if (!c->src)
 		goto nomem;
 	c->dst = dmaengine_bench_folios_alloc(c, c->dst_nfolios,
-					      ilog2(c->run->dst_folio_size >>
+					      ilog2(c->job->dst_folio_size >>
 						    PAGE_SHIFT),
 					      c->dst_node,
 					      p->dst_node != NUMA_NO_NODE);
@@ -312,7 +312,7 @@ void dmaengine_bench_chan_teardown(struct dmaengine_bench_chan *c)
 static struct dmaengine_bench_set *
 dmaengine_bench_batch_set(struct dmaengine_bench_chan *c, u64 b)
 {
-	return &c->sets[c->run->distinct ? (unsigned int)b : 0];
+	return &c->sets[c->job->distinct ? (unsigned int)b : 0];
 }
 
 static int dmaengine_bench_map(struct dmaengine_bench_chan *c,
@@ -335,13 +335,13 @@ static int dmaengine_bench_slot_start(struct dmaengine_bench_chan *c,
 	int ret;
 
 	s->set = set;
-	if (c->run->distinct) {
+	if (c->job->distinct) {
 		ret = dmaengine_bench_map(c, set);
 		if (ret)
 			return ret;
 	}
 	return dmaengine_client_batch_start(&s->b,
-					    &dmaengine_bench_forms[c->run->prep],
+					    &dmaengine_bench_forms[c->job->prep],
 					    &set->src_sgt, &set->dst_sgt);
 }
 
@@ -354,10 +354,10 @@ static int dmaengine_bench_slot_retire(struct dmaengine_bench_chan *c,
 {
 	int ret;
 
-	ret = dmaengine_client_batch_finish(&s->b, c->run->verify);
+	ret = dmaengine_client_batch_finish(&s->b, c->job->verify);
 	if (ret)
 		return ret;
-	if (c->run->distinct)
+	if (c->job->distinct)
 		dmaengine_bench_unmap(c, s->set);
 	return 0;
 }
@@ -371,13 +371,13 @@ static void dmaengine_bench_slots_abandon(struct dmaengine_bench_chan *c)
 	unsigned int i;
 
 	dmaengine_client_terminate(&c->cl);
-	for (i = 0; i < c->run->depth; i++) {
+	for (i = 0; i < c->job->depth; i++) {
 		struct dmaengine_bench_slot *s = &c->slots[i];
 
 		if (!s->b.busy)
 			continue;
 		s->b.busy = false;
-		if (c->run->distinct)
+		if (c->job->distinct)
 			dmaengine_bench_unmap(c, s->set);
 	}
 }
@@ -385,11 +385,11 @@ static void dmaengine_bench_slots_abandon(struct dmaengine_bench_chan *c)
 /* Every batch of a run through the engine, up to depth of them in flight. */
 static int dmaengine_bench_dma_batches(struct dmaengine_bench_chan *c)
 {
-	unsigned int depth = c->run->depth, next = 0, i;
+	unsigned int depth = c->job->depth, next = 0, i;
 	u64 b;
 	int ret = 0;
 
-	for (b = 0; b < c->run->batches && !ret; b++) {
+	for (b = 0; b < c->job->batches && !ret; b++) {
 		struct dmaengine_bench_slot *s = &c->slots[next];
 
 		next = next + 1 == depth ? 0 : next + 1;
@@ -398,7 +398,7 @@ static int dmaengine_bench_dma_batches(struct dmaengine_bench_chan *c)
 		if (!ret)
 			ret = dmaengine_bench_slot_start(c, s,
 							 dmaengine_bench_batch_set(c, b));
-		if (!ret && READ_ONCE(c->run->abort)) {
+		if (!ret && READ_ONCE(c->job->abort)) {
 			dmaengine_bench_set_error(c, DMAENGINE_BENCH_ERR_INTR,
 						  -EINTR);
 			ret = -EINTR;
@@ -445,16 +445,16 @@ static void dmaengine_bench_folio_copy(struct folio *dst, struct folio *src)
 static void dmaengine_bench_cpu_copy(struct dmaengine_bench_chan *c,
 				     struct dmaengine_bench_set *set)
 {
-	unsigned int sge = c->run->p->sge, i;
+	unsigned int sge = c->job->p->sge, i;
 	unsigned long spp, dpp, pg, npages;
 
-	if (c->run->dst_folio_size == c->run->folio_size) {
+	if (c->job->dst_folio_size == c->job->folio_size) {
 		for (i = 0; i < sge; i++)
 			dmaengine_bench_folio_copy(set->dst[i], set->src[i]);
 		return;
 	}
-	spp = c->run->folio_size >> PAGE_SHIFT;
-	dpp = c->run->dst_folio_size >> PAGE_SHIFT;
+	spp = c->job->folio_size >> PAGE_SHIFT;
+	dpp = c->job->dst_folio_size >> PAGE_SHIFT;
 	npages = sge * spp;
 	for (pg = 0; pg < npages; pg++) {
 		copy_highpage(folio_page(set->dst[pg / dpp], pg % dpp),
@@ -466,10 +466,10 @@ static void dmaengine_bench_cpu_copy(struct dmaengine_bench_chan *c,
 /* The same batches copied by the CPU, the way migration copies a folio. */
 static int dmaengine_bench_cpu_batches(struct dmaengine_bench_chan *c)
 {
-	unsigned int sge = c->run->p->sge;
+	unsigned int sge = c->job->p->sge;
 	u64 b;
 
-	for (b = 0; b < c->run->batches; b++) {
+	for (b = 0; b < c->job->batches; b++) {
 		struct dmaengine_bench_set *set =
 			dmaengine_bench_batch_set(c, b);
 		ktime_t t0 = ktime_get();
@@ -479,8 +479,8 @@ static int dmaengine_bench_cpu_batches(struct dmaengine_bench_chan *c)
 
 		c->cl.fig.batches++;
 		c->cl.fig.segments += sge;
-		c->cl.fig.bytes += (u64)sge * c->run->folio_size;
-		if (READ_ONCE(c->run->abort)) {
+		c->cl.fig.bytes += (u64)sge * c->job->folio_size;
+		if (READ_ONCE(c->job->abort)) {
 			dmaengine_bench_set_error(c, DMAENGINE_BENCH_ERR_INTR,
 						  -EINTR);
 			return -EINTR;
@@ -492,13 +492,13 @@ static int dmaengine_bench_cpu_batches(struct dmaengine_bench_chan *c)
 /* One run on one channel. */
 static void dmaengine_bench_chan_run(struct dmaengine_bench_chan *c)
 {
-	struct dmaengine_bench_run *run = c->run;
-	bool by_cpu = !dmaengine_bench_forms[run->prep].batch;
-	bool map_once = !by_cpu && !run->distinct;
+	struct dmaengine_bench_job *job = c->job;
+	bool by_cpu = !dmaengine_bench_forms[job->prep].batch;
+	bool map_once = !by_cpu && !job->distinct;
 
 	dmaengine_client_chan_reset(&c->cl);
 
-	if (run->verify)
+	if (job->verify)
 		dmaengine_bench_buffer_clear(c->dst, c->dst_nfolios);
 
 	c->cl.fig.start = ktime_get();
@@ -515,7 +515,7 @@ static void dmaengine_bench_chan_run(struct dmaengine_bench_chan *c)
 out:
 	c->cl.fig.end = ktime_get();
 
-	if (!c->cl.error && run->verify &&
+	if (!c->cl.error && job->verify &&
 	    !dmaengine_bench_pattern_walk(c, c->dst, c->dst_nfolios, false))
 		dmaengine_bench_set_error(c, DMAENGINE_BENCH_ERR_VERIFY,
 					  -EILSEQ);
@@ -524,21 +524,21 @@ out:
 int dmaengine_bench_chan_thread(void *data)
 {
 	struct dmaengine_bench_chan *c = data;
-	struct dmaengine_bench_run *run = c->run;
+	struct dmaengine_bench_job *job = c->job;
 	unsigned int seen = 0;
 
 	mb_kthread_pin(c->affinity);
 	for (;;) {
-		wait_event_idle(run->wq,
-				READ_ONCE(run->gen) != seen || kthread_should_stop());
+		wait_event_idle(job->wq,
+				READ_ONCE(job->gen) != seen || kthread_should_stop());
 		if (kthread_should_stop())
 			break;
-		seen = READ_ONCE(run->gen);
+		seen = READ_ONCE(job->gen);
 
 		dmaengine_bench_chan_run(c);
 
-		if (atomic_dec_and_test(&run->pending))
-			complete(&run->run_done);
+		if (atomic_dec_and_test(&job->pending))
+			complete(&job->run_done);
 	}
 	return 0;
 }
