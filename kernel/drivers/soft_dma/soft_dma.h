@@ -6,6 +6,18 @@
  *   engine.c   issue, the channel's copy thread, completion, tx_status,
  *              terminate
  *   debugfs.c  run-time knobs and counters
+ *
+ * What an out-of-tree build forces, said here once: a module built against
+ * a distribution's headers package (Debian's linux-headers-*) has neither
+ * drivers/dma/dmaengine.h nor drivers/dma/virt-dma.h, so the cookie and
+ * callback helpers of the one and the descriptor lists of the other are
+ * written out here (prep.c, engine.c) in their terms; the dmaengine core's
+ * dma_list_mutex is not exported, so the release path takes and drops it
+ * through a channel request that matches nothing before freeing a device
+ * (main.c, soft_dma_reap()); and Debian's kernels are built without
+ * CONFIG_FAULT_INJECTION, so the injected failures are every-Nth counters
+ * (fail_prep_every, error_every) rather than a struct fault_attr. In tree,
+ * each of these would be the kernel's own.
  */
 #ifndef _SOFT_DMA_H
 #define _SOFT_DMA_H
