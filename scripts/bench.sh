@@ -9,7 +9,17 @@
 # On a board (a machine whose VM_GUEST_ENV names HWDMA_DRIVER) the table
 # is the hardware driver's, on HWDMA_DEVICE's channels if it names one.
 #
+# With -g, the migration table instead, shaped like the mail's first:
+# move_pages() of anonymous folios from node 0 to node 1 (the machine
+# booted with numa=fake=2), GB/s of the CPU copy and of the copy offload
+# (kernel/patches/v7.3-migrate) with each prep mode, per folio order and
+# channel count, with soft_dma copying and in nocopy mode, and the copy's
+# share of the move (tools/testing/guest/bench/migrate.sh; the tables and
+# results.json/.csv in build/results/migrate-DATE/).
+#
 # usage: scripts/bench.sh [-m MACHINE] [-c CHANNELS...] [-d DEPTHS...]
+#                         [-n] [-M MEMORY] [-- TOOL_OPTIONS...]
+#        scripts/bench.sh -g [-m MACHINE] [-c CHANNELS...] [-o ORDERS...]
 #                         [-n] [-M MEMORY] [-- TOOL_OPTIONS...]
 #   -m MACHINE   a file of scripts/vm/machines (default: x86-bench, the
 #                patched kernel without debug options; arm64-zcu102-73:
@@ -21,6 +31,10 @@
 #                prep forms; the cpu row still copies
 #   -M 12G       guest RAM instead of the machine's (large folios x sge)
 #   TOOL_OPTIONS replace the defaults: --sge 512 --bytes-per-channel 32M --runs 10
+#   -g           the migration table (x86 bench kernel: it has the hook)
+#   -o "0 4 8 9" -g: folio orders, a line each (default: 0 4 8 9)
+#   -n           with -g: only the nocopy table (default: copying, then nocopy)
+#   TOOL_OPTIONS with -g replace: --bytes 128M --runs 5 --warmup-runs 1
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -28,6 +42,8 @@ machine=${DMA_BENCH_MACHINE:-x86-bench}
 chans="1 4"
 depths="1 4"
 nflag=
+migrate=
+orders="0 4 8 9"
 memory=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -35,14 +51,20 @@ while [ $# -gt 0 ]; do
 	-c) chans=$2; shift 2 ;;
 	-d) depths=$2; shift 2 ;;
 	-n) nflag=-n; shift ;;
+	-g) migrate=1; shift ;;
+	-o) orders=$2; shift 2 ;;
 	-M) memory=(-M "$2"); shift 2 ;;
 	--) shift; break ;;
-	-h|--help) sed -n '4,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
 done
 opts=("$@")
-[ ${#opts[@]} -gt 0 ] || opts=(--sge 512 --bytes-per-channel 32M --runs 10 --warmup-runs 1)
+if [ -n "$migrate" ]; then
+	[ ${#opts[@]} -gt 0 ] || opts=(--bytes 128M --runs 5 --warmup-runs 1)
+else
+	[ ${#opts[@]} -gt 0 ] || opts=(--sge 512 --bytes-per-channel 32M --runs 10 --warmup-runs 1)
+fi
 
 "$DMA_BENCH_TOP/scripts/setup.sh" bench
 say "building the modules and the tool"
@@ -55,11 +77,35 @@ stamp=$(date +%Y%m%d-%H%M%S)
 say "booting $machine: the first run builds its kernel (minutes), later runs reuse it"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
+if [ -n "$migrate" ]; then
+	sdmodes="copy nocopy"
+	[ -z "$nflag" ] || sdmodes=nocopy
+	# the guest side: tools/testing/guest/bench/migrate.sh, a JSON line a cell
+	# (its progress lines shown, the JSON kept)
+	if "$DMA_BENCH_TOP/scripts/vm/run.sh" -q -m "$machine" -a numa=fake=2 \
+		${memory[@]+"${memory[@]}"} -t 7200 -- \
+		sh tests/bench/migrate.sh "'$chans'" "'$orders'" "'$sdmodes'" \
+		"${opts[@]}" | tee "$out" | { grep --line-buffered -v '^@migrate ' || :; }
+	then
+		rc=0
+	else
+		rc=${PIPESTATUS[0]}
+	fi
+	[ "$rc" = 0 ] || die "the migration benchmark failed in the VM (exit $rc)"
+	dir=$results/migrate-$stamp
+	bench_report migrate-table "$out" "$dir"
+	say "results kept in $dir/ (table.txt, results.json, results.csv)"
+	exit 0
+fi
 # One boot: the guest (tools/testing/guest/bench/tables.sh) prints a table
 # per depth and channel count.
-"$DMA_BENCH_TOP/scripts/vm/run.sh" -q -m "$machine" ${memory[@]+"${memory[@]}"} -t 3600 -- \
+if "$DMA_BENCH_TOP/scripts/vm/run.sh" -q -m "$machine" ${memory[@]+"${memory[@]}"} -t 3600 -- \
 	sh tests/bench/tables.sh $nflag "'$chans'" "'$depths'" "${opts[@]}" | tee "$out"
-rc=${PIPESTATUS[0]}
+then
+	rc=0
+else
+	rc=${PIPESTATUS[0]}
+fi
 [ "$rc" = 0 ] || die "the benchmark failed in the VM (exit $rc)"
 cp "$out" "$results/bench-$stamp.txt"
 say "results kept in $results/bench-$stamp.txt"

@@ -19,9 +19,18 @@ overhead JSON
 soft-dma RAW
     bench-soft-dma.sh's table: medians and bests over the rounds, and the
     ratios, from the lines "CPUS ROUND NAME KB/s" of its guest side.
+migrate-table RAW OUTDIR
+    bench.sh -g's table, shaped like the mail's first: move_pages() GB/s
+    per folio size and channel count, the cpu row and each prep mode of
+    the offload, mean +- SD, a table per soft_dma mode, then the copy's
+    share of the move's time; from the lines "@migrate SOFT_DMA_MODE
+    JSON" of its guest side (the tool's -m migrate JSON). Writes
+    results.json, results.csv and table.txt in OUTDIR, prints the table.
 """
 
 import argparse
+import csv
+import io
 import json
 import os
 import sys
@@ -246,6 +255,136 @@ def soft_dma_lines(raw_lines):
     return lines
 
 
+MIGRATE_MODES = ("cpu", "prep_memcpy", "prep_memcpy_sg", "prep_memcpy_vec")
+MIGRATE_SD_TITLE = {
+    "copy": "soft_dma copying",
+    "nocopy": "soft_dma nocopy: the offload path's own cost (the cpu "
+              "row still copies)",
+}
+
+
+def migrate_cells(raw_lines):
+    """The "@migrate SOFT_DMA_MODE JSON" lines: [(mode, doc)] in order."""
+    cells = []
+    for line in raw_lines:
+        if line.startswith("@migrate "):
+            _, sd, doc = line.split(" ", 2)
+            cells.append((sd, json.loads(doc)))
+    return cells
+
+
+def _size(nbytes):
+    for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
+        if nbytes >= 1 << shift and nbytes % (1 << shift) == 0:
+            return "%d%s" % (nbytes >> shift, unit)
+    return str(nbytes)
+
+
+def migrate_rows(cells):
+    """One dict per (soft_dma mode, order, channels, prep mode)."""
+    rows = []
+    for sd, doc in cells:
+        par = doc["params"]
+        for r in doc["results"]:
+            rows.append({
+                "soft_dma": sd, "folio_order": r["folio_order"],
+                "folio_bytes": r["folio_bytes"], "channels": par["channels"],
+                "prep_mode": r["prep_mode"], "chan_used": r["chan"],
+                "folios": r["folios"], "runs": r["runs"],
+                "bytes": r["bytes"],
+                "gbps_mean": r["gbps"]["mean"],
+                "gbps_stddev": r["gbps"]["stddev"],
+                "offloaded": r["folios_offloaded"]["mean"],
+                "fallback": r["folios_fallback"]["mean"],
+                "copy_share": r["copy_share"]["mean"],
+                "fell_back": doc["folios"]["fell_back"],
+            })
+    return rows
+
+
+def migrate_table_lines(cells):
+    """The mail-shaped tables: per soft_dma mode, a line per folio size
+    and channel count, GB/s of each row; then the copy's share (the
+    offload's batch time in the hook over the move's time) per mode."""
+    rows = migrate_rows(cells)
+    if not rows:
+        return ["# no migrate results"]
+    doc0 = cells[0][1]
+    par = doc0["params"]
+    modes = [m for m in MIGRATE_MODES if any(r["prep_mode"] == m
+                                             for r in rows)]
+    lines = ["# move_pages() of %s, node %d -> %d, GB/s mean +- SD of %d "
+             "runs; kernel %s" % (_size(par["bytes"]), par["src_node"],
+                                  par["dst_node"], par["runs"],
+                                  doc0.get("kernel"))]
+    key = {}
+    for r in rows:
+        key[r["soft_dma"], r["folio_order"], r["channels"], r["prep_mode"]] = r
+    sds = list(dict.fromkeys(r["soft_dma"] for r in rows))
+    for sd in sds:
+        cells_of = list(dict.fromkeys((r["folio_order"], r["folio_bytes"],
+                                       r["channels"])
+                                      for r in rows if r["soft_dma"] == sd))
+        lines += ["", "# " + MIGRATE_SD_TITLE.get(sd, sd)]
+        lines.append("%-6s %4s  " % ("folio", "chan") +
+                     "  ".join("%-17s" % m for m in modes) + "  offloaded")
+        for order, fbytes, ch in cells_of:
+            out, full = [], True
+            for m in modes:
+                r = key.get((sd, order, ch, m))
+                if r is None:
+                    out.append("%-17s" % "-")
+                    continue
+                out.append("%-17s" % ("%.3f \u00b1 %.3f" % (
+                    r["gbps_mean"], r["gbps_stddev"])))
+                if m != "cpu" and (r["offloaded"] != r["folios"] or
+                                   r["fallback"]):
+                    full = False
+            fell = any(key.get((sd, order, ch, m), {}).get("fell_back")
+                       for m in modes)
+            lines.append("%-6s %4d  " % (_size(fbytes), ch) + "  ".join(out)
+                         + "  " + ("all" if full else "NOT ALL")
+                         + (" (smaller folios: see results.json)"
+                            if fell else ""))
+        offl = [m for m in modes if m != "cpu"]
+        if not offl:
+            continue
+        lines += ["", "# %s: the copy's share of the move (batch time in "
+                  "the hook / move_pages() time)" % sd]
+        lines.append("%-6s %4s  " % ("folio", "chan") +
+                     "  ".join("%-10s" % m for m in offl))
+        for order, fbytes, ch in cells_of:
+            lines.append("%-6s %4d  " % (_size(fbytes), ch) + "  ".join(
+                "%-10s" % ("%.1f%%" % (100 * key[sd, order, ch, m]["copy_share"])
+                           if (sd, order, ch, m) in key else "-")
+                for m in offl))
+    return lines
+
+
+def migrate_table(raw, outdir):
+    with open(raw, encoding="utf-8") as fh:
+        cells = migrate_cells(fh)
+    lines = migrate_table_lines(cells)
+    text = "".join(line + "\n" for line in lines)
+    rows = migrate_rows(cells)
+    os.makedirs(outdir, exist_ok=True)
+    with open(os.path.join(outdir, "results.json"), "w",
+              encoding="utf-8") as fh:
+        json.dump({"cells": [{"soft_dma": sd, "tool": doc}
+                             for sd, doc in cells]}, fh, indent=1)
+    buf = io.StringIO()
+    if rows:
+        w = csv.DictWriter(buf, fieldnames=list(rows[0]),
+                           lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    for name, body in (("results.csv", buf.getvalue()), ("table.txt", text)):
+        with open(os.path.join(outdir, name), "w", encoding="utf-8") as fh:
+            fh.write(body)
+    sys.stdout.write(text)
+    return 0 if cells else 1
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python3 -m report.bench",
                                  description="The bench-*.sh scripts' reports.")
@@ -260,6 +399,9 @@ def main(argv=None):
     p.add_argument("json")
     p = sub.add_parser("soft-dma", help="bench-soft-dma's table")
     p.add_argument("raw")
+    p = sub.add_parser("migrate-table", help="bench.sh -g's table")
+    p.add_argument("raw")
+    p.add_argument("out")
     a = ap.parse_args(argv)
     if a.command == "kernels-cell":
         print(kernels_cell(_load_json(a.json)))
@@ -267,6 +409,8 @@ def main(argv=None):
         return kernels_table(a.out, a.lo, a.hi, a.load0, a.load1, a.ncpu,
                              a.bench, a.stock, a.sge, a.nbytes, a.runs,
                              a.folios, a.append)
+    elif a.command == "migrate-table":
+        return migrate_table(a.raw, a.out)
     elif a.command == "overhead":
         print("\n".join(overhead_lines(_load_json(a.json))))
     else:

@@ -50,10 +50,10 @@ mt_have_hook() {
 	[ -d /sys/kernel/mm/migrate_copy_offload ]
 }
 
-# mt_offloaded CSV: every offload row of CSV (memcpy, memcpy_sg,
-# memcpy_vec; at least one) offloaded every folio (column 9) and none fell back
+# mt_offloaded CSV: every offload row of CSV (prep_memcpy, _sg,
+# _vec; at least one) offloaded every folio (column 9) and none fell back
 mt_offloaded() {
-	awk -F, '$1 ~ /^memcpy(_sg|_vec)?$/ {
+	awk -F, '$1 ~ /^prep_memcpy(_sg|_vec)?$/ {
 			n++
 			if ($14 + 0 != $9 + 0 || $16 + 0 != 0 || $9 + 0 == 0) {
 				print "row " $1 ": " $9 " folios, " $14 " offloaded, " $16 " fell back"
@@ -78,10 +78,10 @@ mt_offload_rows() {
 		mt_offloaded /tmp/mt.out
 	tap_diag /tmp/mt.out
 	check_output "migrate_tool: --json: mode migrate, the cpu row, then memcpy's" \
-		'"mode":"migrate".*"results":\[\{"prep_mode":"cpu".*\{"prep_mode":"memcpy"' \
+		'"mode":"migrate".*"results":\[\{"prep_mode":"cpu".*\{"prep_mode":"prep_memcpy"' \
 		"$TOOL" -m migrate --bytes 4M -r 1 -w 0 -p memcpy --json
 	check_output "migrate_tool: the table: the hook named, a memcpy row" \
-		'^memcpy  *1  ' "$TOOL" -m migrate --bytes 4M -r 1 -w 0 -p memcpy
+		'^prep_memcpy +1 ' "$TOOL" -m migrate --bytes 4M -r 1 -w 0 -p memcpy
 	grep -q '^# offload: hook project' "$TAP_OUT"
 	tap_result $? "migrate_tool: the table: '# offload: hook project'"
 	check "migrate_tool: ... channels released" channels_released

@@ -7,7 +7,8 @@
 # through the command line the script runs; bench-overhead.sh's costs per
 # descriptor and batch and the share outside the timed phases, also on the
 # tool's JSON (fixtures/tool-dmaengine.json); bench-soft-dma.sh's medians,
-# bests and ratios, through bench_report of scripts/lib.sh.
+# bests and ratios, through bench_report of scripts/lib.sh; bench.sh -g's
+# migration table from the tool's migrate JSON (fixtures/tool-migrate.json).
 . "$(dirname "$0")/lib.sh"
 need python3
 out_dir
@@ -207,6 +208,58 @@ def soft_dma():
     assert rows["dmaengine mode, 2 channels"][2:] == ["1.00", "/", "1.00", "of", "tool"]
     assert bench.soft_dma_lines([]) == []
 check("bench-soft-dma: medians, bests and ratios per CPU count, through bench_report", soft_dma)
+
+def migrate_doc(order, offloaded):
+    """The tool's -m migrate JSON (fixtures/tool-migrate.json) at folio
+    ORDER, its offload row having offloaded OFFLOADED of its 4 folios."""
+    with open(os.path.join(FIX, "tool-migrate.json"), encoding="utf-8") as fh:
+        doc = json.load(fh)
+    doc["params"]["folio_order"] = order
+    for r in doc["results"]:
+        r["folio_order"] = order
+        r["folio_bytes"] = 4096 << order
+        if r["prep_mode"] != "cpu":
+            r["folios_offloaded"] = {"mean": offloaded, "stddev": 0}
+            r["folios_fallback"] = {"mean": 4 - offloaded, "stddev": 0}
+            r["copy_share"] = {"mean": 0.25, "stddev": 0}
+    return json.dumps(doc)
+
+
+def migrate_table():
+    raw = os.path.join(TMP, "migrate-raw.txt")
+    out = os.path.join(TMP, "migrate-out")
+    with open(raw, "w", encoding="utf-8") as fh:
+        fh.write("[bench] soft_dma copy, folio order 0, 4 channel(s)\n")
+        fh.write("@migrate copy %s\n" % migrate_doc(0, 4))
+        fh.write("@migrate copy %s\n" % migrate_doc(9, 3))
+        fh.write("@migrate nocopy %s\n" % migrate_doc(0, 4))
+    rc, text, err = bench_cmd("migrate-table", raw, out)
+    assert rc == 0, (rc, err)
+    lines = text.splitlines()
+    assert lines[0].startswith("# move_pages() of 256K, node 0 -> 1, GB/s mean +- SD of 2 runs"), lines[0]
+    assert "# soft_dma copying" in lines and any(
+        line.startswith("# soft_dma nocopy") for line in lines), text
+    rows = [line.split() for line in lines if line[:1].isdigit()]
+    # copy: 4K and 2M, then their shares; nocopy: 4K, then its share
+    assert [r[0] for r in rows] == ["4K", "2M", "4K", "2M", "4K", "4K"], rows
+    assert rows[0][2:4] == ["429.532", "\u00b1"] and rows[0][-1] == "all", rows[0]
+    assert rows[1][-2:] == ["NOT", "ALL"], rows[1]
+    assert rows[2][2] == "25.0%", rows[2]
+    with open(os.path.join(out, "table.txt"), encoding="utf-8") as fh:
+        assert fh.read() == text
+    with open(os.path.join(out, "results.csv"), encoding="utf-8") as fh:
+        got = list(csv.DictReader(fh))
+    assert len(got) == 6 and got[3]["prep_mode"] == "prep_memcpy" and \
+        got[3]["folio_order"] == "9" and got[3]["fallback"] == "1", got
+    with open(os.path.join(out, "results.json"), encoding="utf-8") as fh:
+        doc = json.load(fh)
+    assert [c["soft_dma"] for c in doc["cells"]] == ["copy", "copy", "nocopy"]
+    # no @migrate line: no results, exit status 1
+    with open(raw, "w", encoding="utf-8") as fh:
+        fh.write("[bench] nothing\n")
+    rc, text, _ = bench_cmd("migrate-table", raw, out)
+    assert rc == 1 and "no migrate results" in text, (rc, text)
+check("bench.sh -g: the migration table per soft_dma mode, folio size and channels, the copy share, results.csv and .json", migrate_table)
 
 done()
 PY
