@@ -264,7 +264,7 @@ no_cap_channel(const struct dmaengine_benchmark *b,
 #define NO_API_MEMCPY_SG \
 	"this kernel has no dmaengine_prep_dma_memcpy_sg(): see kernel/patches/ in the project"
 #define NO_API_MEMCPY_VEC \
-	"this kernel has no dmaengine_prep_dma_memcpy_vec() (DMA_MEMCPY_VEC): the project's series in kernel/patches/v6.12/ adds it"
+	"this kernel has no dmaengine_prep_dma_memcpy_vec() (DMA_MEMCPY_VEC): the project's series in kernel/patches/v7.3/ adds it (v6.12/ for 6.12)"
 
 /* the capability prep mode @mode needs: "DMA_MEMCPY_VEC" or "DMA_MEMCPY_SG" */
 static const char *mode_cap(unsigned int mode)

@@ -271,7 +271,7 @@ def outputs():
     assert lines[0].startswith("# sweep fake ") and "dma_map_benchmark fake-1.0" in lines[0]
     assert "# buffers distinct, depth 1, src node -1, dst node -1, cpus not pinned" in lines
     assert "# cpufreq: governor performance, now 2000 MHz, max 3000 MHz; boost off" in lines
-    assert "# not run: prep_memcpy_vec: this kernel has no dmaengine_prep_dma_memcpy_vec() (DMA_MEMCPY_VEC): the project's series in kernel/patches/v6.12/ adds it" in lines
+    assert "# not run: prep_memcpy_vec: this kernel has no dmaengine_prep_dma_memcpy_vec() (DMA_MEMCPY_VEC): the project's series in kernel/patches/v7.3/ adds it (v6.12/ for 6.12)" in lines
     body = lines[head[0] + 1:]
     assert body[0].startswith("prep_memcpy     1    4KB   16  10.00 \u00b1 1.00  "), body[0]
     assert "0.10 \u00b1 0.01   0.10 \u00b1 0.01   -               131072" in body[0], body[0]

@@ -162,7 +162,7 @@ static void test_dmaengine_details(void)
 	fill(&b, DMAENGINE_BENCH_ERR_NO_API);
 	b.error_prep_mode = DMAENGINE_BENCH_MODE_MEMCPY_VEC;
 	has_str(dmaengine_message(&b, EOPNOTSUPP, true),
-		"dma_map_benchmark: this kernel has no dmaengine_prep_dma_memcpy_vec() (DMA_MEMCPY_VEC): the project's series in kernel/patches/v6.12/ adds it; run without --prep-modes to leave out the modes this kernel lacks, or with --prep-modes memcpy,cpu\n",
+		"dma_map_benchmark: this kernel has no dmaengine_prep_dma_memcpy_vec() (DMA_MEMCPY_VEC): the project's series in kernel/patches/v7.3/ adds it (v6.12/ for 6.12); run without --prep-modes to leave out the modes this kernel lacks, or with --prep-modes memcpy,cpu\n",
 		"NO_API refusing memcpy_vec: names memcpy_vec's API and the series");
 	ok(!strstr(cap.buf, "memcpy_sg"), "NO_API refusing memcpy_vec: memcpy_sg not named");
 	fill(&b, DMAENGINE_BENCH_ERR_NO_CAP);
@@ -314,7 +314,7 @@ static void test_missing_reason(void)
 	b.results[DMAENGINE_BENCH_MODE_MEMCPY_VEC].missing = DMAENGINE_BENCH_ERR_NO_API;
 	dmaengine_missing_reason(why, sizeof(why), &b, channels,
 				 DMAENGINE_BENCH_MODE_MEMCPY_VEC);
-	is_str(why, "this kernel has no dmaengine_prep_dma_memcpy_vec() (DMA_MEMCPY_VEC): the project's series in kernel/patches/v6.12/ adds it",
+	is_str(why, "this kernel has no dmaengine_prep_dma_memcpy_vec() (DMA_MEMCPY_VEC): the project's series in kernel/patches/v7.3/ adds it (v6.12/ for 6.12)",
 	       "missing memcpy_vec, NO_API: the kernel lacks the API, the series adds it");
 	b.results[DMAENGINE_BENCH_MODE_MEMCPY_VEC].missing = DMAENGINE_BENCH_ERR_NO_CAP;
 	channels[0].has_memcpy_sg = 1;	/* has memcpy_sg, not memcpy_vec */

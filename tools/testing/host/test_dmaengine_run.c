@@ -199,7 +199,7 @@ static void test_v2(void)
 	   fake.prep_modes[0] == DMAENGINE_BENCH_PREP_ALL &&
 	   (fake.prep_modes[0] & DMAENGINE_BENCH_PREP_MEMCPY_VEC),
 	   "no --prep-modes: the request asks for memcpy_vec too");
-	has_str(out_text, "# not run: prep_memcpy_vec: this kernel has no dmaengine_prep_dma_memcpy_vec() (DMA_MEMCPY_VEC): the project's series in kernel/patches/v6.12/ adds it\n",
+	has_str(out_text, "# not run: prep_memcpy_vec: this kernel has no dmaengine_prep_dma_memcpy_vec() (DMA_MEMCPY_VEC): the project's series in kernel/patches/v7.3/ adds it (v6.12/ for 6.12)\n",
 		"a kernel without memcpy_vec: a '#' line says so and where the series is");
 
 	ok(run(FAKE_V2, "-v --sge 16 --bytes-per-channel 1M --dst-folio 64K") == 0 &&

@@ -566,7 +566,7 @@ static void test_missing(void)
 	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	has_str(cap.buf, "; prep all; buffers distinct, depth 1, cpus not pinned\n"
 		"# not run: prep_memcpy_sg: this kernel has no dmaengine_prep_dma_memcpy_sg(): see kernel/patches/ in the project\n"
-		"# not run: prep_memcpy_vec: this kernel has no dmaengine_prep_dma_memcpy_vec() (DMA_MEMCPY_VEC): the project's series in kernel/patches/v6.12/ adds it\n",
+		"# not run: prep_memcpy_vec: this kernel has no dmaengine_prep_dma_memcpy_vec() (DMA_MEMCPY_VEC): the project's series in kernel/patches/v7.3/ adds it (v6.12/ for 6.12)\n",
 		"a stock kernel, every mode asked for: '#' lines for memcpy_sg and memcpy_vec, with where the patches are");
 	ok(strstr(cap.buf, "\nprep_memcpy ") && strstr(cap.buf, "\ncpu ") &&
 	   !strstr(cap.buf, "\nprep_memcpy_sg ") &&
