@@ -386,15 +386,16 @@ unbind_benchmark() {	# unbind_benchmark [BUS DEVICE]
 
 # map_plausible FIELD=VALUE...: a map-mode run (mbioctl map) whose result
 # line, avg_map_100ns=N ..., is within sane bounds (printed, for the test's
-# diagnostics): some mapping took time, and no mean is above a second (a
-# 1024-entry dma_map_sg takes 85 ms on the debug kernel under TCG, more on
-# a loaded host)
+# diagnostics): some mapping took time, and no mean is above 10 s, which
+# only a garbled figure reaches (a 1024-entry dma_map_sg takes 85 ms on
+# the debug kernel under TCG on a quiet host; beside a kernel build and
+# another debug VM its unmap took 1.2 s)
 map_plausible() {
 	output_in /tmp/map.out "$MBIOCTL" map "$@" || return 1
 	awk '{
 		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 		exit !(v["avg_map_100ns"] + v["avg_unmap_100ns"] > 0 &&
-		       v["avg_map_100ns"] < 10000000 && v["avg_unmap_100ns"] < 10000000)
+		       v["avg_map_100ns"] < 100000000 && v["avg_unmap_100ns"] < 100000000)
 	}' /tmp/map.out
 }
 

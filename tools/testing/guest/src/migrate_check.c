@@ -180,7 +180,7 @@ static int mc_parse(int argc, char **argv, struct mc_args *m)
 	    strcmp(m->expect, "any") && strcmp(m->expect, "nohook") &&
 	    strcmp(m->expect, "busy") && strcmp(m->expect, "unbind"))
 		goto usage;
-	if (!strcmp(m->expect, "unbind") != !m->unbind)
+	if (!strcmp(m->expect, "unbind") != (m->unbind != NULL))
 		goto usage;
 	return 0;
 usage:
