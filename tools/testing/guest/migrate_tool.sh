@@ -10,7 +10,8 @@
 # hook (kernel/patches/v7.3-migrate/, the patched x86 kernels): without a
 # DMA_MEMCPY channel the offload refused, saying so; over soft_dma, the
 # offload rows of each prep form the kernel has, every folio offloaded and
-# none fallen back, in CSV and JSON. The stock kernel with two nodes:
+# none fallen back, in CSV and JSON; with THP (the bench kernel) also at
+# orders 4 and 9 over 1 and 4 channels. The stock kernel with two nodes:
 # scripts/vm/run.sh -m x86 -a numa=fake=2.
 
 MT_THP=/sys/kernel/mm/transparent_hugepage
@@ -77,6 +78,18 @@ mt_offload_rows() {
 	check "migrate_tool: ... every offload row offloaded every folio, none fell back" \
 		mt_offloaded /tmp/mt.out
 	tap_diag /tmp/mt.out
+	# large folios (a kernel with THP: the bench kernel), 1 and 4 channels
+	if [ -d "$MT_THP" ]; then
+		for _o in 4 9; do
+			for _c in 1 4; do
+				check "migrate_tool: the hook, order $_o, $_c channel(s), $_mt_modes: every move verified" \
+					mt_run --folio-order "$_o" --bytes 16M -r 1 -w 0 \
+					--channels "$_c" -p "$_mt_modes" --csv
+				check "migrate_tool: ... order $_o, $_c channel(s): every offload row offloaded every folio" \
+					mt_offloaded /tmp/mt.out
+			done
+		done
+	fi
 	check_output "migrate_tool: --json: mode migrate, the cpu row, then memcpy's" \
 		'"mode":"migrate".*"results":\[\{"prep_mode":"cpu".*\{"prep_mode":"prep_memcpy"' \
 		"$TOOL" -m migrate --bytes 4M -r 1 -w 0 -p memcpy --json

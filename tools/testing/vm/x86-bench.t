@@ -5,8 +5,10 @@
 # and two emulated NUMA nodes: the functional matrices of the patched API
 # in the full scope, every prep form (memcpy_sg and memcpy_vec included)
 # x channels x folio orders x layouts x depths x buffers, the soft_dma
-# knobs and personalities, the tool's output formats, and the numa suite
-# across the two nodes; then a report check of the whole boot. The debug
+# knobs and personalities, the tool's output formats, the numa suite
+# across the two nodes, and page migration's copy offload (the hook of
+# kernel/patches/v7.3-migrate, with THP: the tool's offload rows at folio
+# orders 4 and 9); then a report check of the whole boot. The debug
 # kernel (x86-debug.t) runs one pass of each with its checkers.
 VM_EXTRA_APPEND=numa=fake=2 exec "$(dirname "$0")/vm-suite.sh" x86-bench direct \
-	map map_ext tool dmaengine numa soft_dma health
+	map map_ext tool dmaengine numa migrate migrate_tool soft_dma health
