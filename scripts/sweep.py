@@ -47,8 +47,6 @@ PRESETS = {
 }
 DEFAULT_MAP_RUNS = 5
 DEFAULT_MAP_SECONDS = 10
-TOOL_DEFAULT_BYTES = 512 << 20
-TOOL_DEFAULT_WARMUP_RUNS = 1
 PERF_EVENTS = "cycles,instructions,cache-misses"
 
 
@@ -102,12 +100,15 @@ def folio_orders(a, page_size):
     return orders
 
 
-def plan_dmaengine(a, page_size):
+def plan_dmaengine(a, page_size, defaults):
+    """A cell per buffers, depth, channels, order, sge and --prep-modes
+    word; the tool's own defaults (DEFAULTS, from its --help) only weigh
+    the cells."""
     cells = []
-    bytes_pc = results.parse_size(a.bytes_per_channel) if a.bytes_per_channel \
-        else TOOL_DEFAULT_BYTES
+    bytes_pc = results.parse_size(a.bytes_per_channel or
+                                  defaults.get("bytes-per-channel") or "1")
     warmup_runs = a.warmup_runs if a.warmup_runs is not None else \
-        TOOL_DEFAULT_WARMUP_RUNS
+        int(defaults.get("warmup-runs") or 0)
     common = []
     for opt, val in (("--warmup-runs", a.warmup_runs),
                      ("--bytes-per-channel", a.bytes_per_channel or None),
@@ -841,11 +842,11 @@ def main(argv=None):
     kind = "map" if a.map else "migrate" if a.migrate else "dmaengine"
     page_size = 4096 if a.vm else os.sysconf("SC_PAGE_SIZE")
     try:
-        if kind == "migrate":
-            cells = plan_migrate(a, page_size,
-                                 tool_defaults(find_tool(a.tool)))
+        if kind == "map":
+            cells = plan_map(a)
         else:
-            cells = plan_map(a) if a.map else plan_dmaengine(a, page_size)
+            plan = plan_migrate if kind == "migrate" else plan_dmaengine
+            cells = plan(a, page_size, tool_defaults(find_tool(a.tool)))
     except ValueError as e:
         say(str(e))
         return 2

@@ -50,9 +50,13 @@ def rows_of(t=None, c=None):
 def table(rows):
     return results.format_table(doc(rows), with_header=False).splitlines()
 
+# the tool's defaults, from its --help, as sweep.py's main() reads them
+TOOL_DEFAULTS = sweep.tool_defaults(os.path.join(TOP, "tools/dma/dma_map_benchmark"))
+
 def plan(args, page_size=4096):
     a = sweep.parse_args(shlex.split(args))
-    return sweep.plan_map(a) if a.map else sweep.plan_dmaengine(a, page_size)
+    return sweep.plan_map(a) if a.map else \
+        sweep.plan_dmaengine(a, page_size, TOOL_DEFAULTS)
 
 def reference_row():
     t = json.loads(real)
@@ -202,6 +206,9 @@ res = {}
 def whole_sweep():
     assert p.returncode == 0, p.stderr
     calls = open(log).read().splitlines()
+    # the tool's defaults first (its --help: they weigh the cells)
+    assert calls[0] == "--help", calls
+    calls = calls[1:]
     assert len(calls) == 4, calls
     assert calls[0] == ("-m dmaengine --channels 1 --folio-order 0 --sge 16 --runs 3 "
                         "--buffers distinct --depth 1 --json"), calls[0]
@@ -213,7 +220,7 @@ def whole_sweep():
     assert len(res["cells"]) == 4 and len(res["rows"]) == 2 * 3 + 2 * 4
     assert [c["status"] for c in res["cells"]] == ["ok", "ok", "failed", "failed"]
     assert "found fewer DMA_MEMCPY channels than --channels 8" in res["cells"][2]["error"]
-check("sweep here (stand-in tool): 4 calls, 4 cells, 14 rows (3 modes ran, 4 failed), channel-8 cells failed, exit 0", whole_sweep)
+check("sweep here (stand-in tool): --help, then 4 calls, 4 cells, 14 rows (3 modes ran, 4 failed), channel-8 cells failed, exit 0", whole_sweep)
 
 def recorded():
     s, prm = res["system"], res["params"]
@@ -411,7 +418,8 @@ def vm_sweep(name, args):
     a.output = os.path.join(work, name + ".out")
     os.makedirs(a.output)
     kind = "map" if a.map else "dmaengine"
-    cells = sweep.plan_map(a) if a.map else sweep.plan_dmaengine(a, 4096)
+    cells = sweep.plan_map(a) if a.map else \
+        sweep.plan_dmaengine(a, 4096, TOOL_DEFAULTS)
     r = {"format": results.FORMAT, "format_version": 2, "kind": kind,
          "params": {"vm": {}}, "system": sysinfo.skeleton("vm"), "cells": cells, "rows": []}
     r["system"]["host"] = {"hostname": "h", "kernel": "k", "cpu_model": None}
