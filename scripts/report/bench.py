@@ -352,10 +352,10 @@ def migrate_table_lines(cells):
         lines += ["", "# %s: the copy's share of the move (batch time in "
                   "the hook / move_pages() time)" % sd]
         lines.append("%-6s %4s  " % ("folio", "chan") +
-                     "  ".join("%-10s" % m for m in offl))
+                     "  ".join("%-16s" % m for m in offl))
         for order, fbytes, ch in cells_of:
             lines.append("%-6s %4d  " % (_size(fbytes), ch) + "  ".join(
-                "%-10s" % ("%.1f%%" % (100 * key[sd, order, ch, m]["copy_share"])
+                "%-16s" % ("%.1f%%" % (100 * key[sd, order, ch, m]["copy_share"])
                            if (sd, order, ch, m) in key else "-")
                 for m in offl))
     return lines

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -401,10 +402,10 @@ static uint64_t now_ns(void)
 
 /*
  * verify_on() - after a move to @node: its status array, then every page's
- * node as move_pages() reports it, then the pattern
+ * node as move_pages() reports it, then the pattern, with @data
  */
 static int verify_on(struct migrate_buf *mb, uint64_t bytes, int node,
-		     const char *what, FILE *err)
+		     bool data, const char *what, FILE *err)
 {
 	char where[96];
 	long ret;
@@ -422,7 +423,8 @@ static int verify_on(struct migrate_buf *mb, uint64_t bytes, int node,
 	if (migrate_check_status(mb->status, mb->all, mb->npages, node,
 				 mb->base, where, err))
 		return -1;
-	return migrate_check_pattern(mb->base, bytes, MIGRATE_SEED, what, err);
+	return data ? migrate_check_pattern(mb->base, bytes, MIGRATE_SEED, what,
+					    err) : 0;
 }
 
 /* move() - every entry to @node: move_pages()' time in *@ns; 0 or -1 */
@@ -482,10 +484,21 @@ static int buf_setup(const char *root, const struct bench_opts *o,
 	}
 	mb->base = (char *)(((uintptr_t)mb->map + (uintptr_t)folio - 1) &
 			    ~((uintptr_t)folio - 1));
-	/* order 0 on a kernel without THP: nothing to keep away */
-	if (madvise(mb->base, o->bytes, o->folio_order ? MADV_HUGEPAGE :
-							  MADV_NOHUGEPAGE) &&
-	    (o->folio_order || (errno != EINVAL && errno != ENOSYS))) {
+	/*
+	 * order 0 on a kernel without THP: nothing to keep away; without
+	 * madvise(), large folios come from the controls ("always") and
+	 * order 0 keeps them away with PR_SET_THP_DISABLE, for the process
+	 */
+	if (r->no_madvise) {
+		if (!o->folio_order && prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) &&
+		    errno != EINVAL) {
+			fprintf(err, PROG_NAME ": prctl(PR_SET_THP_DISABLE): %s\n",
+				strerror(errno));
+			return -1;
+		}
+	} else if (madvise(mb->base, o->bytes, o->folio_order ?
+			   MADV_HUGEPAGE : MADV_NOHUGEPAGE) &&
+		   (o->folio_order || errno != EINVAL)) {
 		fprintf(err, PROG_NAME ": madvise(%s): %s\n", o->folio_order ?
 			"MADV_HUGEPAGE" : "MADV_NOHUGEPAGE", strerror(errno));
 		return -1;
@@ -537,7 +550,7 @@ static int buf_setup(const char *root, const struct bench_opts *o,
 	/* mbind() held: every page on the source node */
 	for (i = 0; i < mb->nentries; i++)
 		mb->status[i] = r->src_node;
-	return verify_on(mb, o->bytes, r->src_node,
+	return verify_on(mb, o->bytes, r->src_node, true,
 			 "after the fill, on --src-node", err);
 }
 
@@ -547,6 +560,8 @@ static int run_row(int fd, const struct bench_opts *o, struct migrate_result *r,
 		   unsigned int run, FILE *err)
 {
 	bool dma = row->prep_mode != DMAENGINE_BENCH_MODE_CPU;
+	/* --no-pattern-check: an offload row's data is not the pattern */
+	bool data = !dma || !o->no_pattern_check;
 	struct dma_migrate_offload a, st;
 	char what[96];
 	uint64_t ns, back_ns;
@@ -587,7 +602,7 @@ static int run_row(int fd, const struct bench_opts *o, struct migrate_result *r,
 			return -1;
 		}
 	}
-	if (ret || verify_on(mb, o->bytes, r->dst_node, what, err))
+	if (ret || verify_on(mb, o->bytes, r->dst_node, data, what, err))
 		return -1;
 	if (timed) {
 		row->folios = mb->nentries;
@@ -596,8 +611,11 @@ static int run_row(int fd, const struct bench_opts *o, struct migrate_result *r,
 	snprintf(what, sizeof(what), "run %u, %s, back to --src-node %d", run,
 		 prep_mode_name(row->prep_mode), r->src_node);
 	if (move(mb, r->src_node, &back_ns, what, err) ||
-	    verify_on(mb, o->bytes, r->src_node, what, err))
+	    verify_on(mb, o->bytes, r->src_node, data, what, err))
 		return -1;
+	/* the pattern again for the next row, after one that did not copy */
+	if (!data)
+		migrate_fill(mb->base, o->bytes, MIGRATE_SEED);
 	return 0;
 
 stats_failed:
@@ -694,8 +712,10 @@ int migrate_run_in(const char *root, const struct bench_opts *o,
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < 3; i++)
 		sigaction(stop_signals[i], &sa, &old[i]);
+	/* a kernel without madvise(): the THP controls and prctl() instead */
+	r->no_madvise = madvise(NULL, 0, MADV_NORMAL) && errno == ENOSYS;
 	if (thp_controls_set(&thp, root, folio_bytes(o), o->page_size,
-			     folio_opt, stderr)) {
+			     !r->no_madvise, folio_opt, stderr)) {
 		ret = 2;
 		goto out_signals;
 	}

@@ -72,6 +72,7 @@ struct migrate_row {
  * @missing_error: each one's enum dmaengine_bench_error
  * @thp_set: the THP controls the run set ("" none)
  * @have_size_control: see struct thp_controls
+ * @no_madvise: the kernel has no madvise(): the THP controls and prctl() instead
  * @census: the folios the kernel gave (->known false: not readable)
  * @smaps: the mapping's smaps fields after the fill
  * @fault_stats: @fault_alloc and @fault_fallback are known
@@ -90,6 +91,7 @@ struct migrate_result {
 	unsigned int missing_error[DMAENGINE_BENCH_NR_MODES];
 	char thp_set[512];
 	bool have_size_control;
+	bool no_madvise;
 	struct folio_census census;
 	struct smaps_vma smaps;
 	bool fault_stats;

@@ -132,9 +132,10 @@ static int is_size_dir(const struct dirent *de)
 }
 
 int thp_controls_set(struct thp_controls *t, const char *root,
-		     uint64_t folio_bytes, long page_size, const char *opt,
-		     FILE *err)
+		     uint64_t folio_bytes, long page_size, bool advise,
+		     const char *opt, FILE *err)
 {
+	const char *mode = advise ? "madvise" : "always";
 	char dir[4096], want[64], path[256];
 	struct dirent **names = NULL;
 	int n, i, ret = 0;
@@ -149,8 +150,7 @@ int thp_controls_set(struct thp_controls *t, const char *root,
 			opt, dir);
 		return -1;
 	}
-	ret = thp_change(t, THP_DIR "/enabled", "madvise", "|always|", opt,
-			 err);
+	ret = thp_change(t, THP_DIR "/enabled", mode, "|always|", opt, err);
 	if (ret)
 		goto fail;
 	snprintf(want, sizeof(want), "hugepages-%" PRIu64 "kB",
@@ -170,7 +170,7 @@ int thp_controls_set(struct thp_controls *t, const char *root,
 		}
 		t->have_size_control |= wanted;
 		if (!ret)
-			ret = thp_change(t, path, wanted ? "madvise" : "never",
+			ret = thp_change(t, path, wanted ? mode : "never",
 					 wanted ? "|always|" : NULL, opt, err);
 		free(names[i]);
 	}

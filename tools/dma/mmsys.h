@@ -55,15 +55,17 @@ bool thp_selected(const char *text, char *word, size_t len);
  * control of that size "madvise" (unless "always"), every other size
  * "never", so that neither a larger nor a smaller size is chosen. For
  * @folio_bytes == @page_size nothing is set (the mapping gets
- * MADV_NOHUGEPAGE). A file whose word is already right is not written, so
+ * MADV_NOHUGEPAGE). Without @advise (a kernel built without madvise(),
+ * CONFIG_ADVISE_SYSCALLS off, as tinyconfig has it) the two controls are
+ * "always" instead, and order 0 is the caller's (PR_SET_THP_DISABLE). A file whose word is already right is not written, so
  * a run that changes nothing needs no root. 0, or -1 after restoring what
  * was already changed and saying on @err which file could not be read or
  * written and why, naming @opt (the folio option); a kernel without THP
  * (no /sys/kernel/mm/transparent_hugepage) is such an error.
  */
 int thp_controls_set(struct thp_controls *t, const char *root,
-		     uint64_t folio_bytes, long page_size, const char *opt,
-		     FILE *err);
+		     uint64_t folio_bytes, long page_size, bool advise,
+		     const char *opt, FILE *err);
 
 /*
  * thp_controls_restore() - write back every word thp_controls_set() changed,

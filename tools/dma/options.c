@@ -269,6 +269,9 @@ static const struct opt_desc opt_table[O_NR] = {
 		.kind = K_SIZE, FIELD(bytes), .min = 1, .max = BYTES_MAX,
 		.scope = SC_MIGRATE, .def = "1G",
 		.help = "anonymous memory to move a run, a whole number of --folio folios; at most the source node's free memory" },
+	[O_NO_PATTERN_CHECK] = { .name = "no-pattern-check",
+		BOOL_OPT(no_pattern_check), .scope = SC_MIGRATE,
+		.help = "the offload rows: check that every page moved to its node, not the data: for a provider that completes without copying (soft_dma's nocopy knob), to time the offload path alone; the cpu row's data is checked still" },
 };
 
 /* Values of getopt_long() for the options without a short form. */

@@ -169,10 +169,15 @@ static void print_head_lines(FILE *f, const struct report_ctx *ctx,
 		r->warmup_runs, r->prep_modes ? prep_modes_name(r->prep_modes) :
 		"none", r->channels, r->channels == 1 ? "" : "s",
 		r->timeout_ms ? r->timeout_ms : DMAENGINE_BENCH_DEFAULT_TIMEOUT_MS);
-	fprintf(f, "# thp: %s%s\n", r->thp_set[0] ? "set " : "",
+	fprintf(f, "# thp: %s%s%s\n", r->thp_set[0] ? "set " : "",
 		r->thp_set[0] ? r->thp_set : r->folio_order ?
-		"nothing to change" : "MADV_NOHUGEPAGE, nothing to change");
+		"nothing to change" : r->no_madvise ?
+		"PR_SET_THP_DISABLE, nothing to change" :
+		"MADV_NOHUGEPAGE, nothing to change",
+		r->no_madvise ? " (this kernel has no madvise())" : "");
 	print_folio_lines(f, r, o->page_size);
+	if (o->no_pattern_check)
+		fprintf(f, "# --no-pattern-check: the offload rows' data is not checked, only every page's node\n");
 	if (line)
 		fprintf(f, "# %s\n", line);
 	else if (r->offload == OFFLOAD_READY)
@@ -329,6 +334,7 @@ static void json_params(struct json *j, const struct bench_opts *o,
 	json_key_bool(j, "allow_fewer",
 		      o->flags & DMAENGINE_BENCH_F_ALLOW_FEWER);
 	json_key_string(j, "reasons", "syscall");
+	json_key_bool(j, "pattern_check", !o->no_pattern_check);
 	json_object_end(j);
 }
 

@@ -143,7 +143,7 @@ static void test_thp(void)
 	   "thp_selected(): one word alone is that word");
 
 	thp_tree();
-	is_int(thp_controls_set(&t, tree_root, 2 << 20, 4096, "folio-order",
+	is_int(thp_controls_set(&t, tree_root, 2 << 20, 4096, true, "folio-order",
 				stderr), 0, "2 MB folios: the controls set");
 	is_str(tree_read(THP_ENABLED), "madvise", "the top-level control: madvise");
 	is_str(tree_read(THP_2M), "madvise", "the 2 MB control: madvise");
@@ -160,7 +160,7 @@ static void test_thp(void)
 	tree_write(THP_ENABLED, "always [madvise] never\n");
 	tree_write(THP_64K, "always inherit madvise [never]\n");
 	tree_write(THP_2M, "always [inherit] madvise never\n");
-	is_int(thp_controls_set(&t, tree_root, 64 << 10, 4096, "folio-order",
+	is_int(thp_controls_set(&t, tree_root, 64 << 10, 4096, true, "folio-order",
 				stderr), 0, "64 KB folios: the controls set");
 	is_str(t.set, "hugepages-2048kB=never hugepages-64kB=madvise",
 	       "64 KB madvise, 2 MB never (a larger size would win), enabled already madvise");
@@ -168,11 +168,25 @@ static void test_thp(void)
 	is_str(tree_read(THP_64K), "never", "restored: 64 KB never");
 	is_str(tree_read(THP_2M), "inherit", "restored: 2 MB inherit");
 
-	is_int(thp_controls_set(&t, tree_root, 4096, 4096, "folio-order",
+	is_int(thp_controls_set(&t, tree_root, 4096, 4096, true, "folio-order",
 				stderr), 0, "order 0: nothing to set");
 	ok(t.n == 0 && !t.set[0], "... and nothing set");
 
-	is_int(thp_controls_set(&t, tree_root, 1 << 20, 4096, "folio-order",
+	/* a kernel without madvise(): "always" where "madvise" was enough */
+	tree_write(THP_ENABLED, "always madvise [never]\n");
+	is_int(thp_controls_set(&t, tree_root, 2 << 20, 4096, false,
+				"folio-order", stderr), 0,
+	       "no madvise(), 2 MB folios: the controls set");
+	is_str(t.set, "enabled=always hugepages-2048kB=always",
+	       "... both always, the other sizes never");
+	thp_controls_restore(&t, stderr);
+	is_str(tree_read(THP_ENABLED), "never", "... restored");
+	is_int(thp_controls_set(&t, tree_root, 4096, 4096, false,
+				"folio-order", stderr), 0,
+	       "no madvise(), order 0: nothing set (prctl's, the caller's)");
+	ok(t.n == 0 && !t.set[0], "... and nothing set");
+
+	is_int(thp_controls_set(&t, tree_root, 1 << 20, 4096, true, "folio-order",
 				stderr), 0, "1 MB folios, no such control: set the others");
 	ok(!t.have_size_control, "... and say the size has no control");
 	thp_controls_restore(&t, stderr);
@@ -186,7 +200,7 @@ static void test_thp(void)
 		unlink(path);
 		mkdir(path, 0755);	/* a directory: open() for writing fails */
 	}
-	ok(thp_controls_set(&t, tree_root, 64 << 10, 4096, "folio-order",
+	ok(thp_controls_set(&t, tree_root, 64 << 10, 4096, true, "folio-order",
 			    capture_begin(&c)) == -1,
 	   "a control that cannot be read: an error");
 	has_str(capture_end(&c), "--folio-order: cannot read ",
@@ -196,12 +210,12 @@ static void test_thp(void)
 	tree_free();
 
 	tree_new();	/* no THP_DIR: CONFIG_TRANSPARENT_HUGEPAGE off */
-	ok(thp_controls_set(&t, tree_root, 2 << 20, 4096, "folio-order",
+	ok(thp_controls_set(&t, tree_root, 2 << 20, 4096, true, "folio-order",
 			    capture_begin(&c)) == -1,
 	   "a kernel without THP, 2 MB folios: an error");
 	has_str(capture_end(&c), "--folio-order: this kernel has no transparent hugepages (no ",
 		"... saying so, naming the option");
-	is_int(thp_controls_set(&t, tree_root, 4096, 4096, "folio-order",
+	is_int(thp_controls_set(&t, tree_root, 4096, 4096, true, "folio-order",
 				stderr), 0, "... and order 0 runs without");
 	tree_free();
 
@@ -235,7 +249,7 @@ static void test_thp_not_root(void)
 		close(fds[0]);
 		if (!geteuid() && setuid(65534))
 			_exit(3);
-		ret = thp_controls_set(&t, tree_root, 2 << 20, 4096,
+		ret = thp_controls_set(&t, tree_root, 2 << 20, 4096, true,
 				       "folio-order", err);
 		fclose(err);
 		_exit(ret == -1 ? 0 : 1);

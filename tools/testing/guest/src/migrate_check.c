@@ -43,6 +43,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -279,9 +280,14 @@ int main(int argc, char **argv)
 		perror("mmap");
 		return 1;
 	}
-	/* no THP: a kernel without it refuses the advice with EINVAL */
-	if (madvise(buf, m.pages * psize, MADV_NOHUGEPAGE) && errno != EINVAL) {
-		perror("madvise(MADV_NOHUGEPAGE)");
+	/*
+	 * no THP: a kernel without it refuses the advice with EINVAL; one
+	 * without madvise() (tinyconfig's, the bench kernel) has ENOSYS, and
+	 * the process's PR_SET_THP_DISABLE keeps THP away instead
+	 */
+	if (madvise(buf, m.pages * psize, MADV_NOHUGEPAGE) && errno != EINVAL &&
+	    (errno != ENOSYS || prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0))) {
+		perror("madvise(MADV_NOHUGEPAGE), prctl(PR_SET_THP_DISABLE)");
 		return 1;
 	}
 	for (p = 0; p < m.pages; p++)
