@@ -377,6 +377,7 @@ static int probe_offload(int fd, const struct bench_opts *o,
  * @status: move_pages()' answer, an entry each (@npages of room)
  */
 struct migrate_buf {
+	const char *root;
 	void *map;
 	size_t map_len;
 	char *base;
@@ -473,6 +474,7 @@ static int buf_setup(const char *root, const struct bench_opts *o,
 	unsigned long mask[1024 / (8 * sizeof(unsigned long))] = { 0 };
 	size_t i;
 
+	mb->root = root;
 	mb->map_len = o->bytes + folio;
 	mb->map = mmap(NULL, mb->map_len, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -554,6 +556,38 @@ static int buf_setup(const char *root, const struct bench_opts *o,
 			 "after the fill, on --src-node", err);
 }
 
+/*
+ * refresh_entries() - the move's entries, one a folio, from a new census:
+ * the kernel may split a large folio it migrates (a PTE-mapped mTHP whose
+ * destination it could not allocate whole), and an entry for the head
+ * alone would then leave the other pages behind. The folios at the start
+ * stay in @r->census; @r->folios_end has the latest count. 0, or -1 when
+ * out of memory.
+ */
+static int refresh_entries(const struct bench_opts *o,
+			   struct migrate_result *r, struct migrate_buf *mb,
+			   FILE *err)
+{
+	struct folio_census c = { 0 };
+	size_t i;
+
+	if (!r->census.known)
+		return 0;
+	if (folio_census_read(mb->root, mb->base, mb->npages, o->page_size,
+			      &c)) {
+		fprintf(err, PROG_NAME ": out of memory for the folio census\n");
+		return -1;
+	}
+	if (c.known) {
+		r->folios_end = c.folios;
+		mb->nentries = c.folios;
+		for (i = 0; i < mb->nentries; i++)
+			mb->pages[i] = mb->all[c.first[i]];
+	}
+	folio_census_free(&c);
+	return 0;
+}
+
 /* one row's move there and back; the timed figures into @row past warm-up */
 static int run_row(int fd, const struct bench_opts *o, struct migrate_result *r,
 		   struct migrate_buf *mb, struct migrate_row *row, bool timed,
@@ -569,6 +603,8 @@ static int run_row(int fd, const struct bench_opts *o, struct migrate_result *r,
 
 	snprintf(what, sizeof(what), "run %u, %s, to --dst-node %d", run,
 		 prep_mode_name(row->prep_mode), r->dst_node);
+	if (refresh_entries(o, r, mb, err))
+		return -1;
 	if (dma) {
 		ret = offload_op(fd, DMA_MIGRATE_OP_START, 0, o, row->prep_mode,
 				 &a);

@@ -73,6 +73,7 @@ struct migrate_row {
  * @thp_set: the THP controls the run set ("" none)
  * @have_size_control: see struct thp_controls
  * @no_madvise: the kernel has no madvise(): the THP controls and prctl() instead
+ * @folios_end: the folios the last move found (the kernel may split some)
  * @census: the folios the kernel gave (->known false: not readable)
  * @smaps: the mapping's smaps fields after the fill
  * @fault_stats: @fault_alloc and @fault_fallback are known
@@ -92,6 +93,7 @@ struct migrate_result {
 	char thp_set[512];
 	bool have_size_control;
 	bool no_madvise;
+	size_t folios_end;
 	struct folio_census census;
 	struct smaps_vma smaps;
 	bool fault_stats;

@@ -145,6 +145,10 @@ static void print_folio_lines(FILE *f, const struct migrate_result *r,
 			asked, (unsigned long long)r->fault_alloc,
 			(unsigned long long)r->fault_fallback);
 	fputc('\n', f);
+	if (r->census.known && r->folios_end &&
+	    r->folios_end != r->census.folios)
+		fprintf(f, "# WARNING: the kernel split folios while migrating them: %zu folios at the start, %zu at the last move; each row counts its own\n",
+			r->census.folios, r->folios_end);
 	if (migrate_fell_back(r, page_size))
 		fprintf(f, "# WARNING: the kernel fell back to smaller folios than the %s asked for: the rows move those%s\n",
 			asked, r->folio_order && !r->have_size_control ?
