@@ -298,6 +298,8 @@ def migrate_rows(cells):
                 "fallback": r["folios_fallback"]["mean"],
                 "copy_share": r["copy_share"]["mean"],
                 "fell_back": doc["folios"]["fell_back"],
+                # the kernel split the folios as it migrated them
+                "split": r["folios"] * r["folio_bytes"] > r["bytes"],
             })
     return rows
 
@@ -340,12 +342,16 @@ def migrate_table_lines(cells):
                 if m != "cpu" and (r["offloaded"] != r["folios"] or
                                    r["fallback"]):
                     full = False
-            fell = any(key.get((sd, order, ch, m), {}).get("fell_back")
-                       for m in modes)
+            cell = [key[sd, order, ch, m] for m in modes
+                    if (sd, order, ch, m) in key]
+            fell = any(r["fell_back"] for r in cell)
+            split = max((r["folios"] for r in cell if r["split"]), default=0)
             lines.append("%-6s %4d  " % (_size(fbytes), ch) + "  ".join(out)
                          + "  " + ("all" if full else "NOT ALL")
                          + (" (smaller folios: see results.json)"
-                            if fell else ""))
+                            if fell else "")
+                         + (" (split by the kernel: %d folios moved)" % split
+                            if split else ""))
         offl = [m for m in modes if m != "cpu"]
         if not offl:
             continue

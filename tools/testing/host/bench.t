@@ -209,18 +209,22 @@ def soft_dma():
     assert bench.soft_dma_lines([]) == []
 check("bench-soft-dma: medians, bests and ratios per CPU count, through bench_report", soft_dma)
 
-def migrate_doc(order, offloaded):
-    """The tool's -m migrate JSON (fixtures/tool-migrate.json) at folio
-    ORDER, its offload row having offloaded OFFLOADED of its 4 folios."""
+def migrate_doc(order, offloaded, folios=4):
+    """The tool's -m migrate JSON (fixtures/tool-migrate.json): 4 folios of
+    ORDER, moved as FOLIOS (more: the kernel split them), the offload row
+    having offloaded OFFLOADED of them."""
     with open(os.path.join(FIX, "tool-migrate.json"), encoding="utf-8") as fh:
         doc = json.load(fh)
     doc["params"]["folio_order"] = order
+    doc["params"]["bytes"] = 4 * (4096 << order)
     for r in doc["results"]:
         r["folio_order"] = order
         r["folio_bytes"] = 4096 << order
+        r["bytes"] = 4 * (4096 << order)
+        r["folios"] = folios
         if r["prep_mode"] != "cpu":
             r["folios_offloaded"] = {"mean": offloaded, "stddev": 0}
-            r["folios_fallback"] = {"mean": 4 - offloaded, "stddev": 0}
+            r["folios_fallback"] = {"mean": folios - offloaded, "stddev": 0}
             r["copy_share"] = {"mean": 0.25, "stddev": 0}
     return json.dumps(doc)
 
@@ -232,28 +236,31 @@ def migrate_table():
         fh.write("[bench] soft_dma copy, folio order 0, 4 channel(s)\n")
         fh.write("@migrate copy %s\n" % migrate_doc(0, 4))
         fh.write("@migrate copy %s\n" % migrate_doc(9, 3))
+        fh.write("@migrate copy %s\n" % migrate_doc(4, 64, folios=64))
         fh.write("@migrate nocopy %s\n" % migrate_doc(0, 4))
     rc, text, err = bench_cmd("migrate-table", raw, out)
     assert rc == 0, (rc, err)
     lines = text.splitlines()
-    assert lines[0].startswith("# move_pages() of 256K, node 0 -> 1, GB/s mean +- SD of 2 runs"), lines[0]
+    assert lines[0].startswith("# move_pages() of 16K, node 0 -> 1, GB/s mean +- SD of 2 runs"), lines[0]
     assert "# soft_dma copying" in lines and any(
         line.startswith("# soft_dma nocopy") for line in lines), text
     rows = [line.split() for line in lines if line[:1].isdigit()]
-    # copy: 4K and 2M, then their shares; nocopy: 4K, then its share
-    assert [r[0] for r in rows] == ["4K", "2M", "4K", "2M", "4K", "4K"], rows
+    # copy: 4K, 2M and 64K, then their shares; nocopy: 4K, then its share
+    assert [r[0] for r in rows] == ["4K", "2M", "64K", "4K", "2M", "64K", "4K", "4K"], rows
     assert rows[0][2:4] == ["429.532", "\u00b1"] and rows[0][-1] == "all", rows[0]
     assert rows[1][-2:] == ["NOT", "ALL"], rows[1]
-    assert rows[2][2] == "25.0%", rows[2]
+    assert " ".join(rows[2][-8:]) == "all (split by the kernel: 64 folios moved)", rows[2]
+    assert rows[3][2] == "25.0%", rows[3]
     with open(os.path.join(out, "table.txt"), encoding="utf-8") as fh:
         assert fh.read() == text
     with open(os.path.join(out, "results.csv"), encoding="utf-8") as fh:
         got = list(csv.DictReader(fh))
-    assert len(got) == 6 and got[3]["prep_mode"] == "prep_memcpy" and \
+    assert len(got) == 8 and got[3]["prep_mode"] == "prep_memcpy" and \
         got[3]["folio_order"] == "9" and got[3]["fallback"] == "1", got
+    assert got[5]["split"] == "True" and got[3]["split"] == "False", got
     with open(os.path.join(out, "results.json"), encoding="utf-8") as fh:
         doc = json.load(fh)
-    assert [c["soft_dma"] for c in doc["cells"]] == ["copy", "copy", "nocopy"]
+    assert [c["soft_dma"] for c in doc["cells"]] == ["copy", "copy", "copy", "nocopy"]
     # no @migrate line: no results, exit status 1
     with open(raw, "w", encoding="utf-8") as fh:
         fh.write("[bench] nothing\n")
