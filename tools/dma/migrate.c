@@ -557,12 +557,13 @@ static int buf_setup(const char *root, const struct bench_opts *o,
 }
 
 /*
- * refresh_entries() - the move's entries, one a folio, from a new census:
- * the kernel may split a large folio it migrates (a PTE-mapped mTHP whose
- * destination it could not allocate whole), and an entry for the head
- * alone would then leave the other pages behind. The folios at the start
- * stay in @r->census; @r->folios_end has the latest count. 0, or -1 when
- * out of memory.
+ * refresh_entries() - the move's entries, one a folio, from a new census,
+ * before a move and after it: the kernel may split a large folio it
+ * migrates (7.3 does with 64 KB and 1 MB ones here), an entry for the head
+ * alone would then leave the other pages behind, and the folios a row
+ * moved are those that arrived. The folios at the start stay in
+ * @r->census; @r->folios_end has the latest count. 0, or -1 when out of
+ * memory.
  */
 static int refresh_entries(const struct bench_opts *o,
 			   struct migrate_result *r, struct migrate_buf *mb,
@@ -639,6 +640,9 @@ static int run_row(int fd, const struct bench_opts *o, struct migrate_result *r,
 		}
 	}
 	if (ret || verify_on(mb, o->bytes, r->dst_node, data, what, err))
+		return -1;
+	/* the folios moved: those on --dst-node, split ones each counted */
+	if (refresh_entries(o, r, mb, err))
 		return -1;
 	if (timed) {
 		row->folios = mb->nentries;
