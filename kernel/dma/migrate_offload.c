@@ -729,6 +729,8 @@ static int dmaengine_migrate_op(struct file *file, struct dma_migrate_offload *a
 	bool mine = o && o->file == file;
 	int ret = 0;
 
+	/* for the refusals below; START and the others set it again */
+	a->active = mine;
 	switch (a->op) {
 	case DMA_MIGRATE_OP_START:
 		ret = dmaengine_migrate_start(file, a);

@@ -539,8 +539,12 @@ struct dmaengine_benchmark {
  * or until the file that started it is closed. A folio the offload did not
  * copy (an error, a timeout, an unbound provider) is copied by the CPU, as
  * without the offload. DMA_MIGRATE_OP_STATS reads the counters since the
- * start (or the last DMA_MIGRATE_F_RESET) without stopping. The structure
- * is extensible like struct dmaengine_benchmark: ->size first.
+ * start (or the last DMA_MIGRATE_F_RESET) without stopping. STATS and STOP
+ * on a file that has not started the offload (or has stopped it) fail with
+ * EINVAL, ->error DMAENGINE_BENCH_ERR_INVAL. Every answer, a failed one
+ * too, sets ->hook and ->active: a caller learns from a refused START
+ * whether the kernel has a hook at all. The structure is extensible like
+ * struct dmaengine_benchmark: ->size first.
  */
 #define DMA_MIGRATE_OFFLOAD	_IOWR('d', 4, struct dma_migrate_offload)
 
@@ -622,8 +626,9 @@ struct dma_migrate_offload_phases {
  * @device: START: only channels of the DMA device with this dev_name()
  * @reserved_in: zero
  * @error: enum dmaengine_bench_error when the ioctl fails
- * @hook: every op: DMA_MIGRATE_HOOK_* of the running kernel
- * @active: every op: 1 while this file's offload is registered
+ * @hook: every op, failed ones too: DMA_MIGRATE_HOOK_* of the running kernel
+ * @active: every op, failed ones too: 1 while this file's offload is
+ *	registered
  * @channels_used: channels the offload copies over
  * @prep_mode_used: the prep mode it copies with
  * @reserved_out0: zero
