@@ -4,8 +4,10 @@
 # with the offload started, with each prep form, the counters against the
 # folios moved and the data compared (src/migrate_check.c); errors
 # injected: fallbacks counted, data intact; one offload at a time; the
-# file closed without STOP; soft_dma unbound with the offload started. On
-# a kernel without the hook: START refused, and the log says why.
+# file closed without STOP; soft_dma unbound with the offload started;
+# soft_dma completing out of order (NO_ORDER) and with a pool of 16
+# descriptors a channel. On a kernel without the hook: START refused, and
+# the log says why.
 
 MIGRATE_CHECK=$PROJECT/bin/migrate_check
 MIGRATE_SYSFS=/sys/kernel/mm/migrate_copy_offload
@@ -24,6 +26,12 @@ migrate_unbind_during() {
 	_mu_rc=$?
 	echo "$SD_DEV" > "$SD_DRV/bind"
 	return $_mu_rc
+}
+
+# migrate_soft_reload [PARAMS...]: soft_dma again, with these parameters
+migrate_soft_reload() {
+	unload_module soft_dma && load_module soft_dma "channels=$SD_CHANNELS" "$@" &&
+		sd_knobs_reset
 }
 
 suite_migrate() {
@@ -71,6 +79,20 @@ suite_migrate() {
 			'its provider soft_dma\.0 is being unbound: migration copies with the CPU'
 		check "migrate: ... START works again after the rebind" \
 			"$MIGRATE_CHECK" prep=0 pages=256
+		# the providers' contracts the client keeps: completions out
+		# of order (idxd), a bounded descriptor pool (zynqmp_dma)
+		check "migrate: soft_dma completing out of order (idxd)" \
+			migrate_soft_reload no_order=1
+		check "migrate: NO_ORDER, 2 channels: every folio offloaded, data intact" \
+			"$MIGRATE_CHECK" prep=0 channels=2 pages=1024
+		check "migrate: soft_dma with 16 descriptors a channel" \
+			migrate_soft_reload pool_size=16
+		for _f in $_forms; do
+			check "migrate: a pool of 16, ${_f#*:}: every folio offloaded, data intact" \
+				"$MIGRATE_CHECK" prep="${_f%%:*}" channels=2 pages=1024
+		done
+		check "migrate: ... channels released" channels_released
+		check "migrate: soft_dma as loaded first" migrate_soft_reload
 	fi
 	check "migrate: soft_dma unloads" sd_unload
 	check_klog_clean "migrate"
