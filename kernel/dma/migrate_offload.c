@@ -747,6 +747,7 @@ static int dmaengine_migrate_op(struct file *file, struct dma_migrate_offload *a
 		dmaengine_migrate_stats_out(o, a, a->flags & DMA_MIGRATE_F_RESET);
 		if (a->op == DMA_MIGRATE_OP_STOP) {
 			dmaengine_migrate_stop(o);
+			a->active = false;
 			return 0;
 		}
 		break;
