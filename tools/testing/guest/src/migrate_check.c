@@ -348,8 +348,11 @@ int main(int argc, char **argv)
 	}
 	if (m.stop) {
 		a = req;
-		if (mc_offload(fd, &a, DMA_MIGRATE_OP_STOP, 0) < 0 || a.active) {
-			printf("STOP: %s active=%u\n", strerror(errno), a.active);
+		int stop = mc_offload(fd, &a, DMA_MIGRATE_OP_STOP, 0);
+
+		if (stop < 0 || a.active) {
+			printf("STOP: %s active=%u\n", stop < 0 ? strerror(errno) :
+			       "returned 0", a.active);
 			ok = false;
 		}
 	}
