@@ -314,19 +314,31 @@ dt_log() {
 	dmesg | tail -n +$((${DT_MARK:-0} + 1)) | grep 'dmatest' > "$DT_LOG"
 }
 
+# dt_summaries: the threads' summary lines since the last dt_start
+dt_summaries() {
+	dmesg | tail -n +$((DT_MARK + 1)) | grep -c ': summary '
+}
+
 # dt_finish [SECONDS]: wait for the threads to end (default 300 s); keep
 # the channels held ("wait" does not release them)
 dt_finish() {
 	_end=$(($(cut -d. -f1 /proc/uptime) + ${1:-300}))
-	# "wait" blocks uninterruptibly: poll for the summary lines instead
-	while [ "$(dmesg | tail -n +$((DT_MARK + 1)) | grep -c ': summary ')" -lt "$(dt_threads)" ]; do
-		if [ "$(cut -d. -f1 /proc/uptime)" -ge "$_end" ]; then
-			dt_log
-			echo "dmatest did not finish in ${1:-300} s"
-			cat "$DT_LOG"
-			return 1
-		fi
-		usleep 200000
+	# "wait" blocks uninterruptibly: poll for the summary lines instead.
+	# dmatest starts a channel's threads after the previous channel's: on
+	# a loaded host the first ones can finish before the last start, so
+	# the count is taken again half a second after it was met
+	while :; do
+		while [ "$(dt_summaries)" -lt "$(dt_threads)" ]; do
+			if [ "$(cut -d. -f1 /proc/uptime)" -ge "$_end" ]; then
+				dt_log
+				echo "dmatest did not finish in ${1:-300} s"
+				cat "$DT_LOG"
+				return 1
+			fi
+			usleep 200000
+		done
+		usleep 500000
+		[ "$(dt_summaries)" -lt "$(dt_threads)" ] || break
 	done
 	cat "$DT/wait" > /dev/null
 	dt_log
