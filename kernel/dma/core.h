@@ -74,7 +74,7 @@ void mb_mean_stddev(const u64 *v, unsigned int n, u64 *mean, u64 *stddev);
 extern struct ratelimit_state mb_refusals;
 #define mb_refuse_err(fmt, ...)						\
 	do {								\
-		if (__ratelimit(&mb_refusals))		\
+		if (__ratelimit(&mb_refusals))				\
 			pr_err(fmt, ##__VA_ARGS__);			\
 	} while (0)
 

@@ -184,7 +184,7 @@ static int dmaengine_bench_validate(struct dmaengine_benchmark *p, u32 usize)
 	if (p->sample_size &&
 	    mb_check_range("sample_size", p->sample_size,
 			   DMAENGINE_BENCH_SAMPLE_SIZE_VER1,
-				DMAENGINE_BENCH_MAX_SAMPLE_SIZE))
+			   DMAENGINE_BENCH_MAX_SAMPLE_SIZE))
 		return -EINVAL;
 	if (!dmaengine_bench_node_ok(p->src_node, "src_node") ||
 	    !dmaengine_bench_node_ok(p->dst_node, "dst_node") ||
@@ -214,11 +214,11 @@ static int dmaengine_bench_check_memory(const struct dmaengine_benchmark *p,
 
 	if (p->flags & DMAENGINE_BENCH_F_DISTINCT)
 		return mb_memory_bound(need,
-						  "buffers of %u channel(s) with distinct folios for every batch (reuse one batch's buffers, or copy fewer bytes_per_channel)",
-						  p->channels);
+				       "buffers of %u channel(s) with distinct folios for every batch (reuse one batch's buffers, or copy fewer bytes_per_channel)",
+				       p->channels);
 	return mb_memory_bound(need,
-					  "buffers of %u channel(s) with one batch of folios reused",
-					  p->channels);
+			       "buffers of %u channel(s) with one batch of folios reused",
+			       p->channels);
 }
 
 static void dmaengine_bench_release_channels(struct dmaengine_bench_job *job)

@@ -360,9 +360,9 @@ static int map_benchmark_check_memory(const struct map_benchmark_params *p)
 		DMA_MAP_BENCH_NR_OPS * sizeof(struct mb_hist) : 0;
 
 	return mb_memory_bound((buffer + hist) * p->threads,
-					  "entries %u x entry_size %zu x threads %u",
-					  p->entries, p->entry_size,
-					  p->threads);
+			       "entries %u x entry_size %zu x threads %u",
+			       p->entries, p->entry_size,
+			       p->threads);
 }
 
 /* "0 (single) or 1 (sg)": the map modes, as their ops name them */
