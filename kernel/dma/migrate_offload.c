@@ -729,8 +729,6 @@ static int dmaengine_migrate_op(struct file *file, struct dma_migrate_offload *a
 	bool mine = o && o->file == file;
 	int ret = 0;
 
-	/* for the refusals below; START and the others set it again */
-	a->active = mine;
 	switch (a->op) {
 	case DMA_MIGRATE_OP_START:
 		ret = dmaengine_migrate_start(file, a);
@@ -741,22 +739,22 @@ static int dmaengine_migrate_op(struct file *file, struct dma_migrate_offload *a
 			mb_refuse_err("DMA_MIGRATE_OFFLOAD: op %u: no offload started on this file\n",
 				      a->op);
 			a->error = DMAENGINE_BENCH_ERR_INVAL;
-			return -EINVAL;
+			ret = -EINVAL;
+			break;
 		}
 		/* STOP reads the counters a last time */
 		dmaengine_migrate_stats_out(o, a, a->flags & DMA_MIGRATE_F_RESET);
-		if (a->op == DMA_MIGRATE_OP_STOP) {
+		if (a->op == DMA_MIGRATE_OP_STOP)
 			dmaengine_migrate_stop(o);
-			a->active = false;
-			return 0;
-		}
 		break;
 	default:
 		mb_refuse_err("invalid op %u: must be below %u\n", a->op,
 			      DMA_MIGRATE_NR_OPS);
 		a->error = DMAENGINE_BENCH_ERR_INVAL;
-		return -EINVAL;
+		ret = -EINVAL;
+		break;
 	}
+	/* every answer, a refusal too, says whether this file's is running */
 	o = dmaengine_migrate_active;
 	a->active = o && o->file == file;
 	if (a->active && a->op == DMA_MIGRATE_OP_START) {
