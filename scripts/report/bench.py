@@ -35,7 +35,7 @@ import json
 import os
 import sys
 
-from report import stats
+from report import results, stats
 
 
 def runs_gbps(doc):
@@ -273,13 +273,6 @@ def migrate_cells(raw_lines):
     return cells
 
 
-def _size(nbytes):
-    for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
-        if nbytes >= 1 << shift and nbytes % (1 << shift) == 0:
-            return "%d%s" % (nbytes >> shift, unit)
-    return str(nbytes)
-
-
 def migrate_rows(cells):
     """One dict per (soft_dma mode, order, channels, prep mode)."""
     rows = []
@@ -316,7 +309,7 @@ def migrate_table_lines(cells):
     modes = [m for m in MIGRATE_MODES if any(r["prep_mode"] == m
                                              for r in rows)]
     lines = ["# move_pages() of %s, node %d -> %d, GB/s mean +- SD of %d "
-             "runs; kernel %s" % (_size(par["bytes"]), par["src_node"],
+             "runs; kernel %s" % (results.format_size(par["bytes"]), par["src_node"],
                                   par["dst_node"], par["runs"],
                                   doc0.get("kernel"))]
     key = {}
@@ -346,7 +339,7 @@ def migrate_table_lines(cells):
                     if (sd, order, ch, m) in key]
             fell = any(r["fell_back"] for r in cell)
             split = max((r["folios"] for r in cell if r["split"]), default=0)
-            lines.append("%-6s %4d  " % (_size(fbytes), ch) + "  ".join(out)
+            lines.append("%-6s %4d  " % (results.format_size(fbytes), ch) + "  ".join(out)
                          + "  " + ("all" if full else "NOT ALL")
                          + (" (smaller folios: see results.json)"
                             if fell else "")
@@ -360,7 +353,7 @@ def migrate_table_lines(cells):
         lines.append("%-6s %4s  " % ("folio", "chan") +
                      "  ".join("%-16s" % m for m in offl))
         for order, fbytes, ch in cells_of:
-            lines.append("%-6s %4d  " % (_size(fbytes), ch) + "  ".join(
+            lines.append("%-6s %4d  " % (results.format_size(fbytes), ch) + "  ".join(
                 "%-16s" % ("%.1f%%" % (100 * key[sd, order, ch, m]["copy_share"])
                            if (sd, order, ch, m) in key else "-")
                 for m in offl))

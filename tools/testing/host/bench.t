@@ -241,12 +241,12 @@ def migrate_table():
     rc, text, err = bench_cmd("migrate-table", raw, out)
     assert rc == 0, (rc, err)
     lines = text.splitlines()
-    assert lines[0].startswith("# move_pages() of 16K, node 0 -> 1, GB/s mean +- SD of 2 runs"), lines[0]
+    assert lines[0].startswith("# move_pages() of 16KB, node 0 -> 1, GB/s mean +- SD of 2 runs"), lines[0]
     assert "# soft_dma copying" in lines and any(
         line.startswith("# soft_dma nocopy") for line in lines), text
     rows = [line.split() for line in lines if line[:1].isdigit()]
-    # copy: 4K, 2M and 64K, then their shares; nocopy: 4K, then its share
-    assert [r[0] for r in rows] == ["4K", "2M", "64K", "4K", "2M", "64K", "4K", "4K"], rows
+    # copy: 4KB, 2MB and 64KB, then their shares; nocopy: 4KB, then its share
+    assert [r[0] for r in rows] == ["4KB", "2MB", "64KB", "4KB", "2MB", "64KB", "4KB", "4KB"], rows
     assert rows[0][2:4] == ["429.532", "\u00b1"] and rows[0][-1] == "all", rows[0]
     assert rows[1][-2:] == ["NOT", "ALL"], rows[1]
     assert " ".join(rows[2][-8:]) == "all (split by the kernel: 64 folios moved)", rows[2]
