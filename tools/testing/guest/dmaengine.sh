@@ -53,11 +53,6 @@ all_modes() {
 	echo $(($(dma_modes) | PREP_CPU))
 }
 
-# soft_reload PARAM...: soft_dma again, 8 channels and these parameters
-soft_reload() {
-	unload_module soft_dma && load_module soft_dma channels=8 "$@"
-}
-
 # The debug scope (lib.sh's scope_full) runs one cell of each matrix:
 # every prep form, verified, under the debug kernel's checkers.
 dmaengine_matrix() {

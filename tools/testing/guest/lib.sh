@@ -314,6 +314,15 @@ dt_log() {
 	dmesg | tail -n +$((${DT_MARK:-0} + 1)) | grep 'dmatest' > "$DT_LOG"
 }
 
+# largest N...: the largest of the numbers, 1 for none or smaller ones
+largest() {
+	_lg=1
+	for _n in "$@"; do
+		[ "$_n" -gt "$_lg" ] && _lg=$_n
+	done
+	echo "$_lg"
+}
+
 # dt_summaries: the threads' summary lines since the last dt_start
 dt_summaries() {
 	dmesg | tail -n +$((DT_MARK + 1)) | grep -c ': summary '
@@ -533,6 +542,12 @@ sd_stats_reset() {
 
 sd_load() {
 	load_module soft_dma "channels=$SD_CHANNELS" && sd_knobs_reset
+}
+
+# soft_reload PARAM...: soft_dma again, SD_CHANNELS channels and these
+# load-time parameters (its personalities: no_order=1, pool_size=N, ...)
+soft_reload() {
+	unload_module soft_dma && load_module soft_dma "channels=$SD_CHANNELS" "$@"
 }
 
 sd_unload() {

@@ -28,12 +28,6 @@ migrate_unbind_during() {
 	return $_mu_rc
 }
 
-# migrate_soft_reload [PARAMS...]: soft_dma again, with these parameters
-migrate_soft_reload() {
-	unload_module soft_dma && load_module soft_dma "channels=$SD_CHANNELS" "$@" &&
-		sd_knobs_reset
-}
-
 suite_migrate() {
 	if [ ! -d /sys/devices/system/node/node1 ]; then
 		tap_skip "migrate: this VM has one NUMA node"
@@ -82,17 +76,17 @@ suite_migrate() {
 		# the providers' contracts the client keeps: completions out
 		# of order (idxd), a bounded descriptor pool (zynqmp_dma)
 		check "migrate: soft_dma completing out of order (idxd)" \
-			migrate_soft_reload no_order=1
+			soft_reload no_order=1
 		check "migrate: NO_ORDER, 2 channels: every folio offloaded, data intact" \
 			"$MIGRATE_CHECK" prep=0 channels=2 pages=1024
 		check "migrate: soft_dma with 16 descriptors a channel" \
-			migrate_soft_reload pool_size=16
+			soft_reload pool_size=16
 		for _f in $_forms; do
 			check "migrate: a pool of 16, ${_f#*:}: every folio offloaded, data intact" \
 				"$MIGRATE_CHECK" prep="${_f%%:*}" channels=2 pages=1024
 		done
 		check "migrate: ... channels released" channels_released
-		check "migrate: soft_dma as loaded first" migrate_soft_reload
+		check "migrate: soft_dma as loaded first" soft_reload
 	fi
 	check "migrate: soft_dma unloads" sd_unload
 	check_klog_clean "migrate"

@@ -21,12 +21,9 @@ if [ ! -d /sys/devices/system/node/node1 ]; then
 	echo "migrate: this VM has one NUMA node; boot it with numa=fake=2" >&2
 	exit 1
 fi
-max=1
-for c in $chans; do
-	[ "$c" -gt "$max" ] && max=$c
-done
 load_module dma_map_benchmark || exit 1
-load_module soft_dma "channels=$max" || exit 1
+# shellcheck disable=SC2086 # a list of channel counts
+load_module soft_dma "channels=$(largest $chans)" || exit 1
 for sm in $sdmodes; do
 	check=
 	case $sm in

@@ -28,11 +28,8 @@ if [ -n "${HWDMA_DRIVER:-}" ]; then
 	echo "# $HWDMA_DRIVER${HWDMA_DEVICE:+ on $HWDMA_DEVICE}"
 	[ "$nocopy" = 0 ] || echo '# -n ignored: the engine of a board copies'
 else
-	max=1
-	for c in $chans; do
-		[ "$c" -gt "$max" ] && max=$c
-	done
-	load_module soft_dma "channels=$max" || exit 1
+	# shellcheck disable=SC2086 # a list of channel counts
+	load_module soft_dma "channels=$(largest $chans)" || exit 1
 	if [ "$nocopy" = 1 ]; then
 		sd_knob nocopy 1 || exit 1
 		echo '# soft_dma nocopy'
