@@ -429,9 +429,23 @@ static int verify_on(struct migrate_buf *mb, uint64_t bytes, int node,
 }
 
 /* move() - every entry to @node: move_pages()' time in *@ns; 0 or -1 */
+/* move() calls for a list whose entries answer -EBUSY */
+#define MOVE_TRIES	3
+
+static bool entries_busy(const struct migrate_buf *mb)
+{
+	size_t i;
+
+	for (i = 0; i < mb->nentries; i++)
+		if (mb->status[i] == -EBUSY)
+			return true;
+	return false;
+}
+
 static int move(struct migrate_buf *mb, int node, uint64_t *ns,
 		const char *what, FILE *err)
 {
+	unsigned int try;
 	uint64_t t0;
 	size_t i;
 	long ret;
@@ -439,7 +453,17 @@ static int move(struct migrate_buf *mb, int node, uint64_t *ns,
 	for (i = 0; i < mb->nentries; i++)
 		mb->nodes[i] = node;
 	t0 = now_ns();
-	ret = sys_move_pages(mb->nentries, mb->pages, mb->nodes, mb->status);
+	/*
+	 * -EBUSY for an entry is move_pages()' "try again later" (a folio
+	 * the kernel is splitting, say): the list again, a bounded number
+	 * of times; the entries already there cost a lookup each
+	 */
+	for (try = 0; try < MOVE_TRIES; try++) {
+		ret = sys_move_pages(mb->nentries, mb->pages, mb->nodes,
+				     mb->status);
+		if (ret <= 0 || !entries_busy(mb))
+			break;
+	}
 	*ns = now_ns() - t0;
 	if (ret < 0) {
 		fprintf(err, PROG_NAME ": %s: move_pages() to node %d failed: %s\n",
@@ -459,6 +483,16 @@ static void buf_free(struct migrate_buf *mb)
 	free(mb->nodes);
 	free(mb->status);
 	memset(mb, 0, sizeof(*mb));
+}
+
+/* entries_of() - a move entry for the first page of each folio of @c */
+static void entries_of(struct migrate_buf *mb, const struct folio_census *c)
+{
+	size_t i;
+
+	mb->nentries = c->folios;
+	for (i = 0; i < mb->nentries; i++)
+		mb->pages[i] = mb->all[c->first[i]];
 }
 
 /*
@@ -541,9 +575,7 @@ static int buf_setup(const char *root, const struct bench_opts *o,
 		return -1;
 	}
 	if (r->census.known) {
-		mb->nentries = r->census.folios;
-		for (i = 0; i < mb->nentries; i++)
-			mb->pages[i] = mb->all[r->census.first[i]];
+		entries_of(mb, &r->census);
 	} else {
 		mb->nentries = o->bytes / folio;
 		for (i = 0; i < mb->nentries; i++)
@@ -557,20 +589,18 @@ static int buf_setup(const char *root, const struct bench_opts *o,
 }
 
 /*
- * refresh_entries() - the move's entries, one a folio, from a new census,
- * before a move and after it: the kernel may split a large folio it
- * migrates (7.3 does with 64 KB and 1 MB ones here), an entry for the head
- * alone would then leave the other pages behind, and the folios a row
- * moved are those that arrived. The folios at the start stay in
- * @r->census; @r->folios_end has the latest count. 0, or -1 when out of
- * memory.
+ * refresh_entries() - the next move's entries, one a folio, from a new
+ * census after each move: the kernel may split a large folio it migrates
+ * (7.3 does with 64 KB and 1 MB ones here), an entry for the head alone
+ * would then leave the other pages behind, and the folios a row moved are
+ * those that arrived. The folios at the start stay in @r->census;
+ * @r->folios_end has the latest count. 0, or -1 when out of memory.
  */
 static int refresh_entries(const struct bench_opts *o,
 			   struct migrate_result *r, struct migrate_buf *mb,
 			   FILE *err)
 {
 	struct folio_census c = { 0 };
-	size_t i;
 
 	if (!r->census.known)
 		return 0;
@@ -581,9 +611,7 @@ static int refresh_entries(const struct bench_opts *o,
 	}
 	if (c.known) {
 		r->folios_end = c.folios;
-		mb->nentries = c.folios;
-		for (i = 0; i < mb->nentries; i++)
-			mb->pages[i] = mb->all[c.first[i]];
+		entries_of(mb, &c);
 	}
 	folio_census_free(&c);
 	return 0;
@@ -604,8 +632,6 @@ static int run_row(int fd, const struct bench_opts *o, struct migrate_result *r,
 
 	snprintf(what, sizeof(what), "run %u, %s, to --dst-node %d", run,
 		 prep_mode_name(row->prep_mode), r->dst_node);
-	if (refresh_entries(o, r, mb, err))
-		return -1;
 	if (dma) {
 		ret = offload_op(fd, DMA_MIGRATE_OP_START, 0, o, row->prep_mode,
 				 &a);
@@ -651,7 +677,8 @@ static int run_row(int fd, const struct bench_opts *o, struct migrate_result *r,
 	snprintf(what, sizeof(what), "run %u, %s, back to --src-node %d", run,
 		 prep_mode_name(row->prep_mode), r->src_node);
 	if (move(mb, r->src_node, &back_ns, what, err) ||
-	    verify_on(mb, o->bytes, r->src_node, data, what, err))
+	    verify_on(mb, o->bytes, r->src_node, data, what, err) ||
+	    refresh_entries(o, r, mb, err))
 		return -1;
 	/* the pattern again for the next row, after one that did not copy */
 	if (!data)
