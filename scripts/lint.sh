@@ -76,7 +76,7 @@ lint_kernel() {
 		# kernel: compiled and checked only, never linked)
 		make -C "$out/src" KDIR="$kdir" W=1 C=1 modules > "$log/make.out" 2>&1 &&
 		make -C "$kdir" M="$out/src" CONFIG_KUNIT=y W=1 C=1 \
-			kernel/dma/stat_kunit.o kernel/dma/prep_kunit.o \
+			kernel/dma/stat_kunit.o kernel/dma/provider_kunit.o \
 			>> "$log/make.out" 2>&1
 		rc=$?
 		grep -E 'warning|error|: note:' "$log/make.out" > "$log/w1"

@@ -218,7 +218,7 @@ hw_memcpy_vec() {
 	# layouts paired, a copy ending with the shorter array (the engines
 	# here have no copy_align: that case is skipped)
 	if [ -d /sys/kernel/debug/kunit ]; then
-		kunit_module dma_map_benchmark_prep_kunit dma_map_benchmark_prep 5 1
+		kunit_module dmaengine_provider_kunit dmaengine_provider_memcpy_vec 5 1
 		check_output "hwdma: ... the KUnit cases ran on $HWDMA_DRIVER" \
 			"# .*dma[0-9]+chan[0-9]+ of .*\\($HWDMA_DRIVER\\)" \
 			cat /tmp/kunit.out

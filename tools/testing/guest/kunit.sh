@@ -4,10 +4,10 @@
 # debugfs results, and there must be as many as the suite's plan says. A
 # kernel or a build without them is a failure.
 #
-#   dma_map_benchmark_kunit       the statistics (kernel/dma/stat_kunit.c)
-#   dma_map_benchmark_prep_kunit  the provider contract of memcpy_vec
-#                                 (kernel/dma/prep_kunit.c), on soft_dma with
-#                                 a copy_align so that misalignment is tested
+#   dma_map_benchmark_kunit   the statistics (kernel/dma/stat_kunit.c)
+#   dmaengine_provider_kunit  the provider contract of memcpy_vec
+#                             (kernel/dma/provider_kunit.c), on soft_dma with
+#                             a copy_align so that misalignment is tested
 #
 # (kunit_module, which loads one and checks its results, is in lib.sh: the
 # hwdma suite runs the provider-contract tests on the boards' engines.)
@@ -25,7 +25,7 @@ suite_kunit() {
 	unload_module soft_dma
 	check "kunit: soft_dma loads with copy_align=3" \
 		load_module soft_dma channels=2 copy_align=3
-	kunit_module dma_map_benchmark_prep_kunit dma_map_benchmark_prep 5 $_allow
+	kunit_module dmaengine_provider_kunit dmaengine_provider_memcpy_vec 5 $_allow
 	check "kunit: soft_dma unloads" unload_module soft_dma
 	check_klog_clean "kunit"
 }

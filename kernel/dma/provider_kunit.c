@@ -14,10 +14,11 @@
  *   not dma_vec ones) is split by the provider or refused, never copied
  *   wrongly: on pl330 this is the driver's split at max_seg_size.
  *
- * Built as the module dma_map_benchmark_prep_kunit when the kernel has
+ * Built as the module dmaengine_provider_kunit when the kernel has
  * KUnit; the tests run when it is loaded, on the first channel that has the
  * capability, and are skipped where the kernel lacks the API or no channel
- * has it. Results: /sys/kernel/debug/kunit/dma_map_benchmark_prep/results.
+ * has it. Results:
+ * /sys/kernel/debug/kunit/dmaengine_provider_memcpy_vec/results.
  */
 
 #include <kunit/test.h>
@@ -331,7 +332,7 @@ static struct kunit_case pk_cases[] = {
 };
 
 static struct kunit_suite pk_suite = {
-	.name = "dma_map_benchmark_prep",
+	.name = "dmaengine_provider_memcpy_vec",
 	.exit = pk_exit,
 	.test_cases = pk_cases,
 };
