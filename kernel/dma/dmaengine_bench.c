@@ -41,11 +41,11 @@
 
 #define DMAENGINE_BENCH_MAX_SAMPLE_SIZE	4096
 
-static_assert(offsetof(struct dmaengine_benchmark, depth) ==
-	      DMAENGINE_BENCH_SIZE_VER1);
-static_assert(sizeof(struct dmaengine_benchmark) == DMAENGINE_BENCH_SIZE_VER2);
-static_assert(offsetof(struct dmaengine_bench_sample, copy_ns) ==
+static_assert(sizeof(struct dmaengine_benchmark) == DMAENGINE_BENCH_SIZE_VER1);
+static_assert(sizeof(struct dmaengine_bench_sample) ==
 	      DMAENGINE_BENCH_SAMPLE_SIZE_VER1);
+/* the number of the layout before this one, no longer answered */
+#define DMAENGINE_BENCH_OLD_NR	3
 
 /* Figures reduced over runs; dmaengine_bench_field_off[] says where each goes. */
 enum dmaengine_bench_field {
@@ -63,18 +63,17 @@ enum dmaengine_bench_field {
 	DMAENGINE_BENCH_NR_ALL_FIELDS,
 };
 
-#define DMAENGINE_BENCH_STAT(f)	offsetof(struct dmaengine_bench_result2, f)
-/* The struct dmaengine_bench_stat of struct dmaengine_bench_result2 of each. */
+#define DMAENGINE_BENCH_STAT(f)	offsetof(struct dmaengine_bench_result, f)
+/* The struct dmaengine_bench_stat of struct dmaengine_bench_result of each. */
 static const size_t dmaengine_bench_field_off[DMAENGINE_BENCH_NR_ALL_FIELDS] = {
-	[DMAENGINE_BENCH_FIELD_RUN_NS] = DMAENGINE_BENCH_STAT(r.run_ns),
-	[DMAENGINE_BENCH_FIELD_PREP_NS] = DMAENGINE_BENCH_STAT(r.prep_ns),
-	[DMAENGINE_BENCH_FIELD_SUBMIT_NS] = DMAENGINE_BENCH_STAT(r.submit_ns),
-	[DMAENGINE_BENCH_FIELD_ISSUE_NS] = DMAENGINE_BENCH_STAT(r.issue_ns),
-	[DMAENGINE_BENCH_FIELD_WAIT_NS] = DMAENGINE_BENCH_STAT(r.wait_ns),
-	[DMAENGINE_BENCH_FIELD_MAP_NS] = DMAENGINE_BENCH_STAT(r.map_ns),
-	[DMAENGINE_BENCH_FIELD_UNMAP_NS] = DMAENGINE_BENCH_STAT(r.unmap_ns),
-	[DMAENGINE_BENCH_FIELD_BYTES_PER_SEC] =
-		DMAENGINE_BENCH_STAT(r.bytes_per_sec),
+	[DMAENGINE_BENCH_FIELD_RUN_NS] = DMAENGINE_BENCH_STAT(run_ns),
+	[DMAENGINE_BENCH_FIELD_PREP_NS] = DMAENGINE_BENCH_STAT(prep_ns),
+	[DMAENGINE_BENCH_FIELD_SUBMIT_NS] = DMAENGINE_BENCH_STAT(submit_ns),
+	[DMAENGINE_BENCH_FIELD_ISSUE_NS] = DMAENGINE_BENCH_STAT(issue_ns),
+	[DMAENGINE_BENCH_FIELD_WAIT_NS] = DMAENGINE_BENCH_STAT(wait_ns),
+	[DMAENGINE_BENCH_FIELD_MAP_NS] = DMAENGINE_BENCH_STAT(map_ns),
+	[DMAENGINE_BENCH_FIELD_UNMAP_NS] = DMAENGINE_BENCH_STAT(unmap_ns),
+	[DMAENGINE_BENCH_FIELD_BYTES_PER_SEC] = DMAENGINE_BENCH_STAT(bytes_per_sec),
 	[DMAENGINE_BENCH_FIELD_COPY_NS] = DMAENGINE_BENCH_STAT(copy_ns),
 	[DMAENGINE_BENCH_FIELD_PREP_STALLS] = DMAENGINE_BENCH_STAT(prep_stalls),
 	[DMAENGINE_BENCH_FIELD_CONVERT_NS] = DMAENGINE_BENCH_STAT(convert_ns),
@@ -148,22 +147,16 @@ static int dmaengine_bench_validate_dst_order(const struct dmaengine_benchmark *
 	return 0;
 }
 
-static int dmaengine_bench_validate(struct dmaengine_benchmark *p, u32 usize)
+static int dmaengine_bench_validate(struct dmaengine_benchmark *p)
 {
-	u32 modes = usize < DMAENGINE_BENCH_SIZE_VER2 ?
-		    DMAENGINE_BENCH_PREP_MEMCPY | DMAENGINE_BENCH_PREP_MEMCPY_SG :
-		    DMAENGINE_BENCH_PREP_ALL;
-
 	if (p->flags & ~DMAENGINE_BENCH_F_ALL) {
 		mb_refuse_err("invalid flags 0x%x: unknown bits 0x%x\n", p->flags,
 			      p->flags & ~DMAENGINE_BENCH_F_ALL);
 		return -EINVAL;
 	}
-	if (!p->prep_modes || p->prep_modes & ~modes) {
-		mb_refuse_err("invalid prep_modes 0x%x: must be a non-empty set of 0x%x%s\n",
-			      p->prep_modes, modes,
-			      modes == DMAENGINE_BENCH_PREP_ALL ? "" :
-			      " (cpu and memcpy_vec: each needs the version 2 structure)");
+	if (!p->prep_modes || p->prep_modes & ~DMAENGINE_BENCH_PREP_ALL) {
+		mb_refuse_err("invalid prep_modes 0x%x: must be a non-empty set of 0x%x\n",
+			      p->prep_modes, DMAENGINE_BENCH_PREP_ALL);
 		return -EINVAL;
 	}
 	if (mb_check_range("channels", p->channels, 1,
@@ -190,14 +183,8 @@ static int dmaengine_bench_validate(struct dmaengine_benchmark *p, u32 usize)
 	    !dmaengine_bench_node_ok(p->dst_node, "dst_node") ||
 	    !dmaengine_client_name_ok(p->channel, "channel") ||
 	    !dmaengine_client_name_ok(p->device, "device") ||
-	    !dmaengine_bench_zero(&p->reserved0, sizeof(p->reserved0),
-				  "reserved0") ||
-	    !dmaengine_bench_zero(&p->reserved1, sizeof(p->reserved1),
-				  "reserved1") ||
 	    !dmaengine_bench_zero(p->reserved_in, sizeof(p->reserved_in),
-				  "reserved_in") ||
-	    !dmaengine_bench_zero(p->reserved_in2, sizeof(p->reserved_in2),
-				  "reserved_in2"))
+				  "reserved_in"))
 		return -EINVAL;
 	if (!p->samples_ptr != !p->samples_len) {
 		mb_refuse_err("invalid samples_ptr/samples_len: give both or neither\n");
@@ -697,7 +684,7 @@ static int dmaengine_bench_copy_samples(const struct dmaengine_bench_job *job,
 	return 0;
 }
 
-static void dmaengine_bench_reduce(struct dmaengine_bench_result2 *res,
+static void dmaengine_bench_reduce(struct dmaengine_bench_result *res,
 				   u64 *v[DMAENGINE_BENCH_NR_ALL_FIELDS],
 				   unsigned int runs)
 {
@@ -708,7 +695,7 @@ static void dmaengine_bench_reduce(struct dmaengine_bench_result2 *res,
 		stat = (void *)res + dmaengine_bench_field_off[f];
 		mb_mean_stddev(v[f], runs, &stat->mean, &stat->stddev);
 	}
-	res->r.runs = runs;
+	res->runs = runs;
 }
 
 /*
@@ -747,7 +734,7 @@ static int dmaengine_bench_runs(struct dmaengine_bench_job *job,
 			ret = dmaengine_bench_run_once(job, p, m, r);
 			if (ret || r < p->warmup_runs)
 				continue;
-			dmaengine_bench_collect(job, vals[m], &p->results[m].r,
+			dmaengine_bench_collect(job, vals[m], &p->results[m],
 						timed);
 			if (p->samples_ptr)
 				ret = dmaengine_bench_copy_samples(job, p, m,
@@ -756,14 +743,10 @@ static int dmaengine_bench_runs(struct dmaengine_bench_job *job,
 	}
 
 	if (!ret) {
-		for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++) {
-			if (!(job->modes & BIT(m)))
-				continue;
-			dmaengine_bench_reduce(&p->results[m], vals[m],
-					       p->runs);
-			if (m < DMAENGINE_BENCH_NR_PREP_MODES)
-				p->result[m] = p->results[m].r;
-		}
+		for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++)
+			if (job->modes & BIT(m))
+				dmaengine_bench_reduce(&p->results[m], vals[m],
+						       p->runs);
 		p->prep_modes_run = job->modes;
 	}
 	kvfree(store);
@@ -933,22 +916,12 @@ free:
 	return ret;
 }
 
-/* Results are outputs: whatever came in is overwritten. */
+/* The outputs follow the inputs: whatever came in there is overwritten. */
 static void dmaengine_bench_clear_outputs(struct dmaengine_benchmark *p)
 {
-	p->error = 0;
-	p->error_channel = 0;
-	p->error_run = 0;
-	p->error_prep_mode = 0;
-	p->channels_used = 0;
-	p->samples_written = 0;
-	p->acquire_ns = 0;
-	memset(p->result, 0, sizeof(p->result));
-	memset(p->reserved_out, 0, sizeof(p->reserved_out));
-	p->prep_modes_run = 0;
-	p->reserved_out1 = 0;
-	memset(p->results, 0, sizeof(p->results));
-	memset(p->reserved_out2, 0, sizeof(p->reserved_out2));
+	size_t out = offsetof(struct dmaengine_benchmark, error);
+
+	memset((u8 *)p + out, 0, sizeof(*p) - out);
 }
 
 static long dmaengine_bench_ioctl(struct file *file, unsigned int cmd,
@@ -959,12 +932,17 @@ static long dmaengine_bench_ioctl(struct file *file, unsigned int cmd,
 	u32 usize;
 	int ret;
 
-	/* the number's size field is the first version's: match the rest */
+	/* type and number only: ->size says the version, not the number */
 	if (_IOC_TYPE(cmd) != _IOC_TYPE(DMAENGINE_BENCHMARK))
 		return -ENOTTY;
 	if (_IOC_NR(cmd) == _IOC_NR(DMA_MIGRATE_OFFLOAD)) {
 		ret = mb_capable();
 		return ret ?: dmaengine_migrate_ioctl(file, (void __user *)arg);
+	}
+	if (_IOC_NR(cmd) == DMAENGINE_BENCH_OLD_NR) {
+		pr_notice_ratelimited("ioctl %u is the earlier layout of struct dmaengine_benchmark, no longer answered: rebuild the tool against this module's uapi header\n",
+				      DMAENGINE_BENCH_OLD_NR);
+		return -ENOTTY;
 	}
 	if (_IOC_NR(cmd) != _IOC_NR(DMAENGINE_BENCHMARK))
 		return -ENOTTY;
@@ -983,7 +961,7 @@ static long dmaengine_bench_ioctl(struct file *file, unsigned int cmd,
 
 	dmaengine_bench_clear_outputs(p);
 
-	ret = dmaengine_bench_validate(p, usize);
+	ret = dmaengine_bench_validate(p);
 	if (ret) {
 		p->error = DMAENGINE_BENCH_ERR_INVAL;
 	} else if (mutex_lock_interruptible(&dmaengine_bench_lock)) {

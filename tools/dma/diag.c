@@ -305,33 +305,6 @@ void dmaengine_missing_reason(char *buf, size_t len,
 	}
 }
 
-void print_dmaengine_old_module(FILE *f, unsigned int blockers)
-{
-	static const struct {
-		unsigned int bit;
-		const char *opt;
-	} opts[] = {
-		{ V1_NEEDS_DISTINCT, "--buffers reuse (distinct buffers are the default)" },
-		{ V1_NEEDS_CPU, "--prep-modes memcpy, memcpy_sg or both (the cpu and memcpy_vec modes, which run without --prep-modes, are new)" },
-		{ V1_NEEDS_DEPTH, "--depth 1" },
-		{ V1_NEEDS_CPUS, "no --cpus" },
-		{ V1_NEEDS_DST_ORDER, "no --dst-folio-order or --dst-folio" },
-	};
-	const char *sep = "";
-	size_t i;
-
-	fprintf(f, PROG_NAME ": DMAENGINE_BENCHMARK failed: %s\n",
-		strerror(E2BIG));
-	fprintf(f, PROG_NAME ": the loaded dma_map_benchmark module is older than this tool: it does not know version 2 of struct dmaengine_benchmark. Load the module built from this tree; with this module, only a version 1 request runs, which needs ");
-	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
-		if (!(blockers & opts[i].bit))
-			continue;
-		fprintf(f, "%s%s", sep, opts[i].opt);
-		sep = ", ";
-	}
-	fputs("\n", f);
-}
-
 /* the kernel's bound on one batch: --timeout-ms, 0 meaning its default */
 static unsigned int batch_timeout_ms(const struct dmaengine_benchmark *b)
 {
@@ -360,7 +333,10 @@ void print_dmaengine_error(FILE *f, int err,
 	switch (b->error) {
 	case DMAENGINE_BENCH_OK:
 		if (err == ENOTTY)
-			fprintf(f, "the loaded dma_map_benchmark module does not know DMAENGINE_BENCHMARK: load the module built with this tool");
+			fprintf(f, "the loaded dma_map_benchmark module does not know DMAENGINE_BENCHMARK (ioctl %u): it predates the tool's layout of struct dmaengine_benchmark; load the module built with this tool",
+				(unsigned int)_IOC_NR(DMAENGINE_BENCHMARK));
+		else if (err == E2BIG)
+			fprintf(f, "the loaded dma_map_benchmark module is older than this tool: it does not know the fields past its own struct dmaengine_benchmark (see dmesg); load the module built with this tool");
 		else if (err == EINVAL)
 			fprintf(f, "the kernel refused the request; see dmesg for the field the kernel refused");
 		else if (err == EFAULT)
@@ -372,12 +348,6 @@ void print_dmaengine_error(FILE *f, int err,
 		break;
 	case DMAENGINE_BENCH_ERR_INVAL:
 		fprintf(f, "a field is out of range; see dmesg for the field the kernel refused");
-		/* the default request to an older module: see dmaengine.c */
-		if (o->flags & DMAENGINE_BENCH_F_SKIP_MISSING &&
-		    b->prep_modes & DMAENGINE_BENCH_PREP_MEMCPY_VEC)
-			fprintf(f, ". If it says 'invalid prep_modes', the module is older than this tool and does not know prep mode memcpy_vec, which runs without --prep-modes: load the module built from the tool's tree, or name the modes it has with --prep-modes (e.g. memcpy,cpu)");
-		if (b->flags & DMAENGINE_BENCH_F_DST_ORDER)
-			fprintf(f, ". If it says 'invalid flags', the module is older than this tool and does not know --dst-folio-order: load the module built from the tool's tree");
 		break;
 	case DMAENGINE_BENCH_ERR_NO_CHANNEL:
 		fprintf(f, "found fewer DMA_MEMCPY channels");

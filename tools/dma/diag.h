@@ -68,13 +68,6 @@ void print_dmaengine_error(FILE *f, int err,
 			   const struct bench_opts *o);
 
 /*
- * print_dmaengine_old_module() - the module refused version 2 of the
- * request (E2BIG: it is older than the tool) and the options need it:
- * @blockers (enum dmaengine_v1_blocker bits) say which options.
- */
-void print_dmaengine_old_module(FILE *f, unsigned int blockers);
-
-/*
  * dmaengine_missing_reason() - why prep mode @mode (DMAENGINE_BENCH_MODE_*)
  * did not run: ->results[@mode].missing as a sentence, e.g. "this kernel
  * has no dmaengine_prep_dma_memcpy_sg(): see kernel/patches/ in the

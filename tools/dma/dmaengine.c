@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The tool sends version 2 of struct dmaengine_benchmark. A module older
- * than the tool refuses it with E2BIG (its tail is not zero); when the
- * options need nothing of version 2, the tool asks again with version 1.
- *
- * A version 2 module from before prep mode memcpy_vec refuses the default
- * request (every mode, DMAENGINE_BENCH_PREP_ALL with the memcpy_vec bit)
- * with EINVAL and DMAENGINE_BENCH_ERR_INVAL ("invalid prep_modes" in the
- * kernel log). The tool does not ask again without the bit: the module and
- * the tool come from the same tree, and a silent retry would hide a stale
- * module. print_dmaengine_error() says so, and how to run anyway.
+ * The tool and the module share this tree's uapi header: one layout of
+ * struct dmaengine_benchmark, grown at its end. A module of an earlier
+ * layout does not know the ioctl's number (ENOTTY); one older than the
+ * tool within this layout refuses the tool's larger structure with E2BIG
+ * when the fields it does not know are set. print_dmaengine_error() says
+ * which, and to load the module built with the tool: no retry with an
+ * older request, which would hide a stale module.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -22,13 +19,11 @@
 #include "dmaengine.h"
 #include "sysinfo.h"
 
-_Static_assert(sizeof(struct dmaengine_benchmark) == DMAENGINE_BENCH_SIZE_VER2,
-	       "struct dmaengine_benchmark changed size: bump the ABI version");
-_Static_assert(offsetof(struct dmaengine_benchmark, depth) ==
-	       DMAENGINE_BENCH_SIZE_VER1, "version 2 starts after version 1");
-_Static_assert(offsetof(struct dmaengine_bench_sample, copy_ns) ==
+_Static_assert(sizeof(struct dmaengine_benchmark) == DMAENGINE_BENCH_SIZE_VER1,
+	       "struct dmaengine_benchmark changed size: name the new version");
+_Static_assert(sizeof(struct dmaengine_bench_sample) ==
 	       DMAENGINE_BENCH_SAMPLE_SIZE_VER1,
-	       "version 2 samples extend version 1's");
+	       "struct dmaengine_bench_sample changed size: name the new version");
 
 uint32_t dmaengine_samples_len(const struct bench_opts *o)
 {
@@ -74,56 +69,6 @@ void dmaengine_fill_request(const struct bench_opts *o,
 	}
 }
 
-unsigned int dmaengine_v1_blockers(const struct bench_opts *o)
-{
-	unsigned int why = 0;
-
-	if (o->prep_modes & ~(DMAENGINE_BENCH_PREP_MEMCPY |
-			      DMAENGINE_BENCH_PREP_MEMCPY_SG))
-		why |= V1_NEEDS_CPU;
-	if (o->depth > 1)
-		why |= V1_NEEDS_DEPTH;
-	if (o->nr_cpus)
-		why |= V1_NEEDS_CPUS;
-	if (o->flags & DMAENGINE_BENCH_F_DISTINCT)
-		why |= V1_NEEDS_DISTINCT;
-	if (o->flags & DMAENGINE_BENCH_F_DST_ORDER)
-		why |= V1_NEEDS_DST_ORDER;
-	return why;
-}
-
-void dmaengine_v1_request(struct dmaengine_benchmark *b)
-{
-	b->size = DMAENGINE_BENCH_SIZE_VER1;
-	/* flags version 1 lacks; SKIP_MISSING only comes with mode cpu */
-	b->flags &= ~(DMAENGINE_BENCH_F_DISTINCT | DMAENGINE_BENCH_F_SKIP_MISSING);
-	memset((char *)b + DMAENGINE_BENCH_SIZE_VER1, 0,
-	       sizeof(*b) - DMAENGINE_BENCH_SIZE_VER1);
-}
-
-void dmaengine_from_v1(struct dmaengine_benchmark *b,
-		       struct dmaengine_bench_sample *samples)
-{
-	unsigned int m, i;
-
-	memset((char *)b + DMAENGINE_BENCH_SIZE_VER1, 0,
-	       sizeof(*b) - DMAENGINE_BENCH_SIZE_VER1);
-	for (m = 0; m < DMAENGINE_BENCH_NR_PREP_MODES; m++)
-		b->results[m].r = b->result[m];
-	b->prep_modes_run = b->prep_modes;
-	b->depth = 1;
-	if (!samples)
-		return;
-	/* from the last: entry i moves up, over entries not yet moved */
-	for (i = b->samples_written; i-- > 0;) {
-		memmove(&samples[i],
-			(char *)samples + (size_t)i * DMAENGINE_BENCH_SAMPLE_SIZE_VER1,
-			DMAENGINE_BENCH_SAMPLE_SIZE_VER1);
-		memset((char *)&samples[i] + DMAENGINE_BENCH_SAMPLE_SIZE_VER1, 0,
-		       sizeof(*samples) - DMAENGINE_BENCH_SAMPLE_SIZE_VER1);
-	}
-}
-
 int dmaengine_run(const struct bench_opts *o, const struct report_ctx *ctx)
 {
 	struct dmaengine_bench_channel *channels = NULL;
@@ -132,7 +77,7 @@ int dmaengine_run(const struct bench_opts *o, const struct report_ctx *ctx)
 	struct report_ctx rctx = *ctx;
 	struct cpufreq_info freq;
 	uint32_t samples_len = 0;
-	int fd, err, ret = 1;
+	int fd, ret = 1;
 
 	if (check_cpus_online("", o, stderr))
 		return 2;
@@ -154,26 +99,8 @@ int dmaengine_run(const struct bench_opts *o, const struct report_ctx *ctx)
 	rctx.cpufreq = &freq;
 	dmaengine_fill_request(o, &b, channels, samples, samples_len);
 	if (ioctl(fd, DMAENGINE_BENCHMARK, &b)) {
-		err = errno;
-		if (err != E2BIG || b.error) {
-			print_dmaengine_error(stderr, err, &b, channels, o);
-			goto out;
-		}
-		/* a module older than the tool */
-		if (dmaengine_v1_blockers(o)) {
-			print_dmaengine_old_module(stderr, dmaengine_v1_blockers(o));
-			goto out;
-		}
-		fprintf(stderr, PROG_NAME ": note: the module is older than the tool; using version 1 of DMAENGINE_BENCHMARK (no prep_stalls, no cpu mode)\n");
-		dmaengine_fill_request(o, &b, channels, samples, samples_len);
-		dmaengine_v1_request(&b);
-		if (ioctl(fd, DMAENGINE_BENCHMARK, &b)) {
-			print_dmaengine_error(stderr, errno, &b, channels, o);
-			goto out;
-		}
-		if (b.samples_written > samples_len)
-			b.samples_written = samples_len;
-		dmaengine_from_v1(&b, samples);
+		print_dmaengine_error(stderr, errno, &b, channels, o);
+		goto out;
 	}
 	if (b.samples_written > samples_len)
 		b.samples_written = samples_len;

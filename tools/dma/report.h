@@ -67,10 +67,9 @@ void report_map_ext(FILE *f, const struct report_ctx *ctx,
 		    const struct map_benchmark_ext *m);
 
 /*
- * A finished DMAENGINE_BENCHMARK: @b as the kernel returned it (version 2;
- * after a version 1 call, as dmaengine_from_v1() made it, ->size still
- * DMAENGINE_BENCH_SIZE_VER1), the channel array it filled (NULL if none
- * was passed) and its samples (NULL, or b->samples_written entries).
+ * A finished DMAENGINE_BENCHMARK: @b as the kernel returned it, the
+ * channel array it filled (NULL if none was passed) and its samples (NULL,
+ * or b->samples_written entries).
  *
  * Rows: one per prep mode of ->prep_modes_run, in prep_mode_order, from
  * ->results[]; a figure a row's mode does not have (report_dmaengine.c's

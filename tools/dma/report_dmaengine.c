@@ -27,11 +27,10 @@ struct figure {
 	const char *unit;
 	double scale;		/* the kernel's unit (ns, bytes/s) per unit */
 	unsigned int prep_modes;	/* DMAENGINE_BENCH_PREP_* bits */
-	size_t off;	/* of the figure in struct dmaengine_bench_result2 */
+	size_t off;	/* of the figure in struct dmaengine_bench_result */
 };
 
-#define R(f)	offsetof(struct dmaengine_bench_result2, r.f)
-#define R2(f)	offsetof(struct dmaengine_bench_result2, f)
+#define R(f)	offsetof(struct dmaengine_bench_result, f)
 #define at_off(p, off)	((const void *)((const char *)(p) + (off)))
 
 #define PREP_DMA	(DMAENGINE_BENCH_PREP_ALL & ~DMAENGINE_BENCH_PREP_CPU)
@@ -68,10 +67,10 @@ static const struct figure figures[FIG_NR] = {
 	[PH_MAP] = { "map_ms", "ms", NS_PER_MS, PREP_DMA, R(map_ns) },
 	[PH_UNMAP] = { "unmap_ms", "ms", NS_PER_MS, PREP_DMA, R(unmap_ns) },
 	[PH_COPY] = { "copy_ms", "ms", NS_PER_MS, DMAENGINE_BENCH_PREP_CPU,
-		      R2(copy_ns) },
+		      R(copy_ns) },
 	[PH_CONVERT] = { "convert_ms", "ms", NS_PER_MS,
-			 DMAENGINE_BENCH_PREP_MEMCPY_VEC, R2(convert_ns) },
-	[PH_STALLS] = { "prep_stalls", "count", 1, PREP_DMA, R2(prep_stalls) },
+			 DMAENGINE_BENCH_PREP_MEMCPY_VEC, R(convert_ns) },
+	[PH_STALLS] = { "prep_stalls", "count", 1, PREP_DMA, R(prep_stalls) },
 	[PH_GBPS] = { "gbps", "GB/s", BYTES_PER_GB, DMAENGINE_BENCH_PREP_ALL,
 		      R(bytes_per_sec) },
 };
@@ -187,14 +186,14 @@ static unsigned int report_depth(const struct dmaengine_benchmark *b)
 static void row_from_result(const struct dmaengine_report *r,
 			    unsigned int mode, struct row *row)
 {
-	const struct dmaengine_bench_result2 *res = &r->b->results[mode];
+	const struct dmaengine_bench_result *res = &r->b->results[mode];
 	int p, k;
 
 	memset(row, 0, sizeof(*row));
 	row->prep_mode = mode;
 	snprintf(row->chan, sizeof(row->chan), "%u",
 		 dmaengine_channels_used(r->b));
-	row->runs = res->r.runs;
+	row->runs = res->runs;
 	row->totals = true;
 	for (k = 0; k < CT_NR; k++)
 		row->count[k] = *(const uint64_t *)at_off(res, figures[k].off);
@@ -557,11 +556,6 @@ void report_cpufreq_line(FILE *f, const struct cpufreq_info *fi)
 	fputc('\n', f);
 }
 
-static bool interface_v1(const struct dmaengine_benchmark *b)
-{
-	return b->size < DMAENGINE_BENCH_SIZE_VER2;
-}
-
 void report_dmaengine_text(FILE *f, const struct report_ctx *ctx,
 			   const struct dmaengine_report *r)
 {
@@ -570,8 +564,6 @@ void report_dmaengine_text(FILE *f, const struct report_ctx *ctx,
 
 	fprintf(f, "# " PROG_NAME " %s, kernel %s\n", ctx->version,
 		ctx->kernel);
-	if (interface_v1(r->b))
-		fprintf(f, "# the module is older than the tool: version 1 of DMAENGINE_BENCHMARK (no prep_stalls, no cpu mode)\n");
 	print_channels_line(f, r);
 	print_params_line(f, r);
 	print_missing_lines(f, r);
@@ -969,7 +961,6 @@ void report_dmaengine_json(FILE *f, const struct report_ctx *ctx,
 
 	report_json_begin(&j, f, ctx, MODE_DMAENGINE);
 	json_params(&j, r);
-	json_key_uint(&j, "interface_version", interface_v1(r->b) ? 1 : 2);
 	json_modes_run(&j, r);
 	report_json_system(&j, ctx);
 	json_key_uint(&j, "channels_used", dmaengine_channels_used(r->b));

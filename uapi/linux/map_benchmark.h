@@ -181,18 +181,20 @@ struct map_benchmark_ext {
 /* ------------------------------------------------------------------ */
 
 /*
- * The ioctl number's size bits are those of the structure the caller was
- * built with (608 for version 1 callers); the kernel matches only type and
- * number, and reads ->size for the rest.
+ * One layout, grown only at its end (as clone3(), openat2() and
+ * sched_setattr()): inputs first, then outputs. ->size says which version
+ * the caller was built with; the kernel matches the ioctl's type and
+ * number only and reads ->size for the rest (copy_struct_from_user()).
+ * Number 3 was an earlier layout (inputs and outputs interleaved, two
+ * copies of the results) that is no longer answered: ENOTTY.
  */
-#define DMAENGINE_BENCHMARK	_IOWR('d', 3, struct dmaengine_benchmark)
+#define DMAENGINE_BENCHMARK	_IOWR('d', 5, struct dmaengine_benchmark)
 
-#define DMAENGINE_BENCH_SIZE_VER1	608	/* sizeof first published */
-#define DMAENGINE_BENCH_SIZE_VER2	2624	/* depth, cpus, results */
+#define DMAENGINE_BENCH_SIZE_VER1	2176	/* sizeof first published */
 
 /*
  * prep_modes: which copy to time. The index of a mode (its bit number)
- * names it in ->result, ->results, samples and ->error_prep_mode.
+ * names it in ->results, samples and ->error_prep_mode.
  */
 enum {
 	DMAENGINE_BENCH_MODE_MEMCPY,	/* one prep per segment */
@@ -211,9 +213,7 @@ enum {
 					 DMAENGINE_BENCH_PREP_MEMCPY_SG | \
 					 DMAENGINE_BENCH_PREP_CPU | \
 					 DMAENGINE_BENCH_PREP_MEMCPY_VEC)
-/* prep modes a version 1 structure can ask for and receive in ->result */
-#define DMAENGINE_BENCH_NR_PREP_MODES	2
-/* room in ->results (version 2) */
+/* room in ->results: modes to come fit without a new layout */
 #define DMAENGINE_BENCH_MAX_PREP_MODES	8
 
 /* flags */
@@ -274,8 +274,10 @@ struct dmaengine_bench_stat {
 
 /**
  * struct dmaengine_bench_result - one prep mode, over all runs
- * @runs: timed runs
- * @reserved: zero
+ * @runs: timed runs; 0 when the mode did not run
+ * @missing: why this mode, asked for, did not run (with
+ *	DMAENGINE_BENCH_F_SKIP_MISSING): DMAENGINE_BENCH_ERR_NO_API or
+ *	DMAENGINE_BENCH_ERR_NO_CAP; 0 when it ran or was not asked for
  * @run_ns: wall time of a run, from the first channel's start to the last
  *	channel's end
  * @prep_ns: time in prep calls, summed over channels
@@ -285,15 +287,21 @@ struct dmaengine_bench_stat {
  * @map_ns: time in dma_map_sgtable() of src and dst, summed over channels
  * @unmap_ns: time in dma_unmap_sgtable(), summed over channels
  * @bytes_per_sec: throughput of a run: bytes / run_ns
+ * @copy_ns: time in the CPU copy (prep mode cpu), summed over channels
+ * @prep_stalls: prep calls that returned NULL and were retried after the
+ *	provider made progress (a bounded descriptor pool), all channels
+ * @convert_ns: time building the dma_vec arrays from the mapped tables
+ *	(prep mode memcpy_vec), summed over channels; a part of @prep_ns
  * @bytes: bytes copied in one run, all channels
  * @prep_calls: prep calls in one run, all channels
  * @submits: descriptors submitted in one run, all channels
  * @batches: batches in one run, all channels
  * @segments: mapped source segments copied in one run, all channels
+ * @reserved: zero
  */
 struct dmaengine_bench_result {
 	__u32 runs;
-	__u32 reserved;
+	__u32 missing;
 	struct dmaengine_bench_stat run_ns;
 	struct dmaengine_bench_stat prep_ns;
 	struct dmaengine_bench_stat submit_ns;
@@ -302,11 +310,15 @@ struct dmaengine_bench_result {
 	struct dmaengine_bench_stat map_ns;
 	struct dmaengine_bench_stat unmap_ns;
 	struct dmaengine_bench_stat bytes_per_sec;
+	struct dmaengine_bench_stat copy_ns;
+	struct dmaengine_bench_stat prep_stalls;
+	struct dmaengine_bench_stat convert_ns;
 	__u64 bytes;
 	__u64 prep_calls;
 	__u64 submits;
 	__u64 batches;
 	__u64 segments;
+	__u64 reserved[2];
 };
 
 /**
@@ -320,15 +332,14 @@ struct dmaengine_bench_result {
  * @prep_ns, @submit_ns, @issue_ns, @wait_ns, @map_ns, @unmap_ns: as in
  *	struct dmaengine_bench_result, for this channel alone
  * @bytes, @prep_calls, @submits: this channel's counts
- * @copy_ns: time in the CPU copy (prep mode cpu); since version 2
+ * @copy_ns: time in the CPU copy (prep mode cpu)
  * @prep_stalls: prep calls that returned NULL and were retried
  * @convert_ns: time building the dma_vec arrays from the mapped tables
  *	(prep mode memcpy_vec), a part of @prep_ns
  * @reserved2: zero
  *
- * A version 1 caller's array has entries of DMAENGINE_BENCH_SAMPLE_SIZE_VER1
- * bytes (up to @submits); a version 2 caller says its entry size in
- * struct dmaengine_benchmark::sample_size.
+ * The entries of the caller's array are struct dmaengine_benchmark::
+ * sample_size bytes apart: the structure grows at its end like the others.
  */
 struct dmaengine_bench_sample {
 	__u32 prep_mode;
@@ -352,31 +363,7 @@ struct dmaengine_bench_sample {
 	__u64 reserved2[3];
 };
 
-#define DMAENGINE_BENCH_SAMPLE_SIZE_VER1	104
-
-/**
- * struct dmaengine_bench_result2 - one prep mode over all runs, version 2
- * @r: as in version 1: runs, phases, throughput and counts
- * @copy_ns: time in the CPU copy (prep mode cpu), summed over channels
- * @prep_stalls: prep calls that returned NULL and were retried after the
- *	provider made progress (a bounded descriptor pool), all channels
- * @missing: why this mode, asked for, did not run (with
- *	DMAENGINE_BENCH_F_SKIP_MISSING): DMAENGINE_BENCH_ERR_NO_API or
- *	DMAENGINE_BENCH_ERR_NO_CAP; 0 when it ran or was not asked for
- * @reserved: zero
- * @convert_ns: time building the dma_vec arrays from the mapped tables
- *	(prep mode memcpy_vec), summed over channels; a part of prep_ns
- * @reserved2: zero
- */
-struct dmaengine_bench_result2 {
-	struct dmaengine_bench_result r;
-	struct dmaengine_bench_stat copy_ns;
-	struct dmaengine_bench_stat prep_stalls;
-	__u32 missing;
-	__u32 reserved;
-	struct dmaengine_bench_stat convert_ns;
-	__u32 reserved2[2];
-};
+#define DMAENGINE_BENCH_SAMPLE_SIZE_VER1	152	/* sizeof first published */
 
 /**
  * struct dmaengine_bench_channel - a channel the run used
@@ -408,15 +395,26 @@ struct dmaengine_bench_channel {
 
 /**
  * struct dmaengine_benchmark - argument and result of DMAENGINE_BENCHMARK
- * @size: sizeof(struct dmaengine_benchmark) as userspace knows it
+ *
+ * Inputs:
+ * @size: sizeof(struct dmaengine_benchmark) as userspace knows it, at
+ *	least DMAENGINE_BENCH_SIZE_VER1
  * @flags: DMAENGINE_BENCH_F_*
  * @prep_modes: DMAENGINE_BENCH_PREP_* bits; with several, runs alternate
  *	between the modes on the same buffers, in an order that rotates from
- *	run to run; DMAENGINE_BENCH_PREP_CPU needs a version 2 structure
+ *	run to run
  * @channels: channels to request, 1..DMAENGINE_BENCH_MAX_CHANNELS
  * @folio_order: order of each source folio, and of each destination
  *	folio unless DMAENGINE_BENCH_F_DST_ORDER is set
+ * @dst_folio_order: with DMAENGINE_BENCH_F_DST_ORDER, the order of each
+ *	destination folio: source and destination tables then have entries
+ *	of different sizes (a batch's bytes must fill whole destination
+ *	folios); zero otherwise
  * @sge: sg entries (folios) in a batch, 1..DMAENGINE_BENCH_MAX_SGE
+ * @depth: batches in flight per channel, 1..DMAENGINE_BENCH_MAX_DEPTH; 0
+ *	means 1. With more than one, a channel prepares and submits the next
+ *	batch while earlier ones run, and waits only when @depth are
+ *	outstanding.
  * @bytes_per_channel: bytes each channel copies in a run; rounded up to
  *	whole batches, at least one
  * @runs: timed runs of each prep mode, 1..DMAENGINE_BENCH_MAX_RUNS
@@ -425,46 +423,34 @@ struct dmaengine_bench_channel {
  * @dst_node: NUMA node of the destination folios, -1: the channel's node
  * @timeout_ms: how long one batch may take before the run fails; 0:
  *	DMAENGINE_BENCH_DEFAULT_TIMEOUT_MS, 10 s
+ * @sample_size: bytes of one entry at @samples_ptr, at least
+ *	DMAENGINE_BENCH_SAMPLE_SIZE_VER1; 0 means that size
  * @channel: only channels whose name matches this (strcmp), empty: any
  * @device: only channels of the DMA device with this dev_name(), empty: any
  * @samples_ptr: user pointer to an array of struct dmaengine_bench_sample,
  *	or 0; filled run by run, channel by channel
  * @samples_len: entries in @samples_ptr; runs x modes x channels fit all
+ * @nr_cpus: entries at @cpus_ptr, 0..DMAENGINE_BENCH_MAX_CPUS
+ * @cpus_ptr: user pointer to @nr_cpus __u32 CPU numbers: the thread of
+ *	channel i runs on CPU cpus[i % nr_cpus]; 0 for no pinning
  * @channels_ptr: user pointer to an array of struct dmaengine_bench_channel
  *	with room for @channels entries, or 0
  * @reserved_in: zero
+ *
+ * Outputs (whatever the caller put there is overwritten):
  * @error: enum dmaengine_bench_error when the ioctl fails
  * @error_channel: channel index the error happened on
  * @error_run: run the error happened in
  * @error_prep_mode: prep mode index the error happened in
  * @channels_used: channels the run used
  * @samples_written: entries written to @samples_ptr
- * @acquire_ns: time to request all channels (not in any phase)
- * @result: per prep mode, indexed 0 (memcpy) and 1 (memcpy_sg)
- * @reserved_out: zero
- *
- * Since version 2 (DMAENGINE_BENCH_SIZE_VER2):
- * @depth: batches in flight per channel, 1..DMAENGINE_BENCH_MAX_DEPTH; 0
- *	means 1. With more than one, a channel prepares and submits the next
- *	batch while earlier ones run, and waits only when @depth are
- *	outstanding.
- * @sample_size: bytes of one entry at @samples_ptr, at least
- *	DMAENGINE_BENCH_SAMPLE_SIZE_VER1; 0 means that size
- * @cpus_ptr: user pointer to @nr_cpus __u32 CPU numbers: the thread of
- *	channel i runs on CPU cpus[i % nr_cpus]; 0 for no pinning
- * @nr_cpus: entries at @cpus_ptr, 0..DMAENGINE_BENCH_MAX_CPUS
- * @dst_folio_order: with DMAENGINE_BENCH_F_DST_ORDER, the order of each
- *	destination folio: source and destination tables then have entries
- *	of different sizes (a batch's bytes must fill whole destination
- *	folios); zero otherwise
- * @reserved_in2: zero
  * @prep_modes_run: the prep modes that ran: @prep_modes, less those
  *	DMAENGINE_BENCH_F_SKIP_MISSING left out (their ->results[].missing
  *	says why)
- * @reserved_out1: zero
- * @results: per prep mode (DMAENGINE_BENCH_MODE_*), every mode that ran,
- *	with the figures version 1 has no room for
- * @reserved_out2: zero
+ * @reserved_out0: zero
+ * @acquire_ns: time to request all channels (not in any phase)
+ * @reserved_out: zero
+ * @results: per prep mode (DMAENGINE_BENCH_MODE_*), every mode that ran
  *
  * With DMAENGINE_BENCH_F_DISTINCT every batch of a run copies its own
  * source folios into its own destination folios (@bytes_per_channel of
@@ -487,19 +473,22 @@ struct dmaengine_benchmark {
 	__u32 prep_modes;
 	__u32 channels;
 	__u32 folio_order;
+	__u32 dst_folio_order;
 	__u32 sge;
+	__u32 depth;
 	__u64 bytes_per_channel;
 	__u32 runs;
 	__u32 warmup_runs;
 	__s32 src_node;
 	__s32 dst_node;
 	__u32 timeout_ms;
-	__u32 reserved0;
+	__u32 sample_size;
 	char channel[DMAENGINE_BENCH_NAME_LEN];
 	char device[DMAENGINE_BENCH_NAME_LEN];
 	__u64 samples_ptr;
 	__u32 samples_len;
-	__u32 reserved1;
+	__u32 nr_cpus;
+	__u64 cpus_ptr;
 	__u64 channels_ptr;
 	__u64 reserved_in[4];
 
@@ -509,20 +498,11 @@ struct dmaengine_benchmark {
 	__u32 error_prep_mode;
 	__u32 channels_used;
 	__u32 samples_written;
-	__u64 acquire_ns;
-	struct dmaengine_bench_result result[DMAENGINE_BENCH_NR_PREP_MODES];
-	__u64 reserved_out[6];
-
-	__u32 depth;
-	__u32 sample_size;
-	__u64 cpus_ptr;
-	__u32 nr_cpus;
-	__u32 dst_folio_order;
-	__u64 reserved_in2[4];
 	__u32 prep_modes_run;
-	__u32 reserved_out1;
-	struct dmaengine_bench_result2 results[DMAENGINE_BENCH_MAX_PREP_MODES];
-	__u64 reserved_out2[4];
+	__u32 reserved_out0;
+	__u64 acquire_ns;
+	__u64 reserved_out[3];
+	struct dmaengine_bench_result results[DMAENGINE_BENCH_MAX_PREP_MODES];
 };
 
 /* ------------------------------------------------------------------ */

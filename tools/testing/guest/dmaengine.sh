@@ -151,16 +151,15 @@ dmaengine_workload() {
 		sge=$_sge folio_order=$_order runs=1 prep_modes=$(dma_modes) \
 		flags=0 timeout_ms=60000
 
-	# an older caller: the version 1 structure, the first two modes
-	check "dmaengine: a version 1 request runs" \
-		de_run size=608 sge=16 bytes_per_channel=$((1 << 20)) \
-		prep_modes=$(($(dma_modes) & 3)) flags=$F_VERIFY
-	check "dmaengine: ... and gets its results in ->result" \
-		dmaengine_counts_exact 0 $((1 << 20)) 4096 16
-	check_refused dmaengine size=608 prep_modes=4 \
-		'invalid prep_modes 0x4: .*needs the version 2 structure'
-	check_refused dmaengine size=608 prep_modes=8 \
-		'invalid prep_modes 0x8: .*needs the version 2 structure'
+	# a caller of the earlier layout (ioctl 3, 608 or 2624 bytes) is
+	# not answered, and told why
+	klog_mark
+	check_fails_with "dmaengine: the earlier layout's ioctl number: ENOTTY" \
+		'^errno=ENOTTY' "$MBIOCTL" dmaengine nr=3 size=2624
+	check_klog_has "dmaengine: ... the kernel says to rebuild the tool" \
+		'ioctl 3 is the earlier layout of struct dmaengine_benchmark, no longer answered'
+	check_refused dmaengine size=608 'invalid size 608: must be at least 2176'
+	check_refused dmaengine size=2175 'invalid size 2175: must be at least 2176'
 
 	# a kernel without memcpy_sg runs what it has when asked to
 	if ! have_memcpy_sg; then
@@ -416,9 +415,9 @@ dmaengine_validation() {
 	check_klog_has "dmaengine: ... kernel message says why" \
 		'fields past [0-9]+ are unknown to this module and not zero'
 	check "dmaengine: a larger structure with a zero tail is accepted" \
-		"$MBIOCTL" dmaengine size=700
-	check "dmaengine: a structure past version 2 with a zero tail is accepted" \
 		"$MBIOCTL" dmaengine size=2700
+	check "dmaengine: ... outputs the caller left set are not refused" \
+		"$MBIOCTL" dmaengine error=7 reserved_out0=1 'reserved_out[5]=1'
 	check_refused dmaengine flags=64 'invalid flags 0x40: unknown bits 0x40'
 	check_refused dmaengine prep_modes=0 'invalid prep_modes 0x0'
 	check_refused dmaengine prep_modes=16 'invalid prep_modes 0x10'
@@ -434,14 +433,12 @@ dmaengine_validation() {
 	check_refused dmaengine src_node=-2 'invalid src_node -2'
 	check_refused dmaengine dst_node=64 'invalid dst_node 64'
 	check_refused dmaengine timeout_ms=600001 'invalid timeout_ms 600001'
-	check_refused dmaengine reserved0=1 'invalid reserved0: reserved'
-	check_refused dmaengine reserved1=1 'invalid reserved1: reserved'
 	check_refused dmaengine 'reserved_in[3]=1' 'invalid reserved_in: reserved'
 	check_refused dmaengine channel=! 'invalid channel: not NUL-terminated'
 	check_refused dmaengine device=! 'invalid device: not NUL-terminated'
 	check_refused dmaengine samples_len=4 'invalid samples_ptr/samples_len'
 	check_refused dmaengine depth=65 'invalid depth 65: must be 0\.\.64'
-	check_refused dmaengine sample_size=8 'invalid sample_size 8: must be 104\.\.'
+	check_refused dmaengine sample_size=8 'invalid sample_size 8: must be 152\.\.'
 	check_refused dmaengine dst_folio_order=1 \
 		'invalid dst_folio_order 1: set flag DST_ORDER \(0x20\)'
 	check_refused dmaengine flags=$F_DST_ORDER dst_folio_order=64 \

@@ -115,9 +115,9 @@ check("extended map JSON without --sync: map and unmap only", map_ext_nosync_jso
 
 def dmaengine_json():
     d = docs["dmaengine"]
-    assert list(d) == ("tool version kernel mode params interface_version prep_modes_run "
+    assert list(d) == ("tool version kernel mode params prep_modes_run "
                        "missing system channels_used channels results figures table").split(), list(d)
-    assert d["interface_version"] == 2 and d["missing"] == []
+    assert d["missing"] == []
     assert d["prep_modes_run"] == ["prep_memcpy", "prep_memcpy_sg"]
     assert d["system"] == {"cpufreq": None}, d["system"]
     assert d["mode"] == "dmaengine" and d["kernel"] == "6.12.0-test"

@@ -8,8 +8,8 @@
  * debugfs not mounted, module not loaded, no device bound, no dmaengine
  * file, permission, and what each prints (mount, insmod, the binding
  * commands); --cpus CPUs checked against a made-up online list. The dmaengine
- * mode's new errors (STALL, POLL, UNBOUND), a module older than the tool
- * (E2BIG) and which options keep it from the version 1 request, why a prep
+ * mode's new errors (STALL, POLL, UNBOUND), a module of an earlier layout
+ * (ENOTTY) or older than the tool (E2BIG), why a prep
  * mode was left out (NO_API, NO_CAP), NOMEM with distinct buffers, and the
  * CPU frequency state read from a made-up sysfs tree.
  */
@@ -60,9 +60,8 @@ static const struct {
 	int err;
 	const char *want;	/* the second line */
 } errors[] = {
-	/* the defaults: every mode, memcpy_vec included, SKIP_MISSING */
 	{ DMAENGINE_BENCH_ERR_INVAL, EINVAL,
-	  "a field is out of range; see dmesg for the field the kernel refused. If it says 'invalid prep_modes', the module is older than this tool and does not know prep mode memcpy_vec, which runs without --prep-modes: load the module built from the tool's tree, or name the modes it has with --prep-modes (e.g. memcpy,cpu)" },
+	  "a field is out of range; see dmesg for the field the kernel refused" },
 	{ DMAENGINE_BENCH_ERR_NO_CHANNEL, ENODEV,
 	  "found fewer DMA_MEMCPY channels than --channels 4; --allow-fewer runs on those found; list them with ls /sys/class/dma" },
 	{ DMAENGINE_BENCH_ERR_NO_API, EOPNOTSUPP,
@@ -96,13 +95,14 @@ static const struct {
 	  "unknown error 17 from the kernel (newer module?); see dmesg" },
 	{ 1000, EINVAL, "unknown error 1000 from the kernel (newer module?); see dmesg" },
 	{ DMAENGINE_BENCH_OK, ENOTTY,
-	  "the loaded dma_map_benchmark module does not know DMAENGINE_BENCHMARK: load the module built with this tool" },
+	  "the loaded dma_map_benchmark module does not know DMAENGINE_BENCHMARK (ioctl 5): it predates the tool's layout of struct dmaengine_benchmark; load the module built with this tool" },
 	{ DMAENGINE_BENCH_OK, EINVAL,
 	  "the kernel refused the request; see dmesg for the field the kernel refused" },
 	{ DMAENGINE_BENCH_OK, EFAULT,
 	  "the kernel could not access the request or its sample and channel arrays" },
 	{ DMAENGINE_BENCH_OK, EINTR, "interrupted" },
-	{ DMAENGINE_BENCH_OK, E2BIG, "see dmesg" },
+	{ DMAENGINE_BENCH_OK, E2BIG,
+	  "the loaded dma_map_benchmark module is older than this tool: it does not know the fields past its own struct dmaengine_benchmark (see dmesg); load the module built with this tool" },
 };
 
 static void test_dmaengine_errors(void)
@@ -170,24 +170,6 @@ static void test_dmaengine_details(void)
 	has_str(dmaengine_message(&b, EOPNOTSUPP, true),
 		"channel dma0chan1 (driver soft_dma) does not advertise DMA_MEMCPY_VEC; run without --prep-modes",
 		"NO_CAP refusing memcpy_vec: the channel and DMA_MEMCPY_VEC");
-
-	/* EINVAL: the hint about a module from before memcpy_vec */
-	fill(&b, DMAENGINE_BENCH_ERR_INVAL);
-	b.prep_modes = DMAENGINE_BENCH_PREP_MEMCPY | DMAENGINE_BENCH_PREP_CPU;
-	is_str(strchr(dmaengine_message(&b, EINVAL, true), '\n') + 1,
-	       "dma_map_benchmark: a field is out of range; see dmesg for the field the kernel refused\n",
-	       "INVAL without memcpy_vec asked for: no hint about it");
-	fill(&b, DMAENGINE_BENCH_ERR_INVAL);
-	opts.flags &= ~DMAENGINE_BENCH_F_SKIP_MISSING;	/* --prep-modes all */
-	ok(!strstr(dmaengine_message(&b, EINVAL, true), "invalid prep_modes"),
-	   "INVAL with memcpy_vec named by --prep-modes: no hint about the default");
-	opts.flags |= DMAENGINE_BENCH_F_SKIP_MISSING;
-	fill(&b, DMAENGINE_BENCH_ERR_INVAL);
-	b.prep_modes = DMAENGINE_BENCH_PREP_MEMCPY;
-	b.flags = DMAENGINE_BENCH_F_DST_ORDER;
-	has_str(dmaengine_message(&b, EINVAL, true),
-		"refused. If it says 'invalid flags', the module is older than this tool and does not know --dst-folio-order: load the module built from the tool's tree\n",
-		"INVAL with --dst-folio-order: the hint about an older module");
 
 	fill(&b, DMAENGINE_BENCH_ERR_PREP);
 	b.error_run = 1;
@@ -262,22 +244,6 @@ static void test_dmaengine_details(void)
 	b.error_prep_mode = DMAENGINE_BENCH_MODE_CPU;
 	has_str(dmaengine_message(&b, ENODEV, true), "timed run 3 of 20, cpu was unbound",
 		"an error in the cpu mode names it");
-}
-
-static void test_old_module(void)
-{
-	is_str(CAPTURE(&cap, print_dmaengine_old_module,
-		       V1_NEEDS_CPU | V1_NEEDS_DISTINCT),
-	       "dma_map_benchmark: DMAENGINE_BENCHMARK failed: Argument list too long\n"
-	       "dma_map_benchmark: the loaded dma_map_benchmark module is older than this tool: it does not know version 2 of struct dmaengine_benchmark. Load the module built from this tree; with this module, only a version 1 request runs, which needs --buffers reuse (distinct buffers are the default), --prep-modes memcpy, memcpy_sg or both (the cpu and memcpy_vec modes, which run without --prep-modes, are new)\n",
-	       "older module, default options: what to load, or the options a version 1 request needs");
-	has_str(CAPTURE(&cap, print_dmaengine_old_module,
-			V1_NEEDS_DEPTH | V1_NEEDS_CPUS),
-		"which needs --depth 1, no --cpus\n",
-		"older module with --depth and --cpus: names those two only");
-	has_str(CAPTURE(&cap, print_dmaengine_old_module, V1_NEEDS_DST_ORDER),
-		"which needs no --dst-folio-order or --dst-folio\n",
-		"older module with --dst-folio-order: names it");
 }
 
 static void test_missing_reason(void)
@@ -620,7 +586,6 @@ int main(int argc, char **argv)
 	opts_init(&opts, 4096);
 	test_dmaengine_errors();
 	test_dmaengine_details();
-	test_old_module();
 	test_missing_reason();
 	test_map_ioctl_errors();
 	test_map_ext_ioctl_errors();

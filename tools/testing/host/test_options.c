@@ -881,10 +881,10 @@ static void test_requests(void)
 		"--verify --poll --timeout-ms 500 --depth 4 --cpus 2,3");
 	memset(&b, 0xaa, sizeof(b));
 	dmaengine_fill_request(&o, &b, channels, samples, 8);
-	ok(b.size == sizeof(b) && b.size == DMAENGINE_BENCH_SIZE_VER2,
-	   "dmaengine request: size is sizeof, version 2 (2624)");
+	ok(b.size == sizeof(b) && b.size == DMAENGINE_BENCH_SIZE_VER1,
+	   "dmaengine request: size is sizeof, the first version (2176)");
 	ok(b.sample_size == sizeof(samples[0]) &&
-	   b.sample_size > DMAENGINE_BENCH_SAMPLE_SIZE_VER1,
+	   b.sample_size == DMAENGINE_BENCH_SAMPLE_SIZE_VER1,
 	   "dmaengine request: sample_size is sizeof(struct dmaengine_bench_sample)");
 	ok(b.channels == 4 && !strcmp(b.channel, "dma0chan1") &&
 	   !strcmp(b.device, "soft_dma.0") && b.folio_order == 4 &&
@@ -900,13 +900,12 @@ static void test_requests(void)
 	ok(b.channels_ptr == (uintptr_t)channels &&
 	   b.samples_ptr == (uintptr_t)samples && b.samples_len == 8,
 	   "dmaengine request: array pointers and samples_len");
-	ok(!b.reserved0 && !b.reserved1 && !b.reserved_in[0] &&
-	   !b.reserved_in[3] && !b.error && !b.channels_used &&
-	   !b.samples_written && !b.result[1].runs && !b.reserved_out[5] &&
-	   !b.dst_folio_order && !b.reserved_in2[0] && !b.reserved_in2[3] &&
-	   !b.prep_modes_run && !b.reserved_out1 && !b.results[7].r.runs &&
-	   !b.results[2].missing && !b.reserved_out2[3],
-	   "dmaengine request: reserved and output fields zero");
+	ok(!b.reserved_in[0] && !b.reserved_in[3] && !b.dst_folio_order,
+	   "dmaengine request: reserved inputs zero");
+	for (i = offsetof(struct dmaengine_benchmark, error), zero = true;
+	     i < sizeof(b); i++)
+		zero &= !((const unsigned char *)&b)[i];
+	ok(zero, "dmaengine request: every output zero, from ->error to the end");
 	dmaengine_fill_request(&o, &b, channels, NULL, 0);
 	ok(!b.samples_ptr && !b.samples_len && b.channels_ptr,
 	   "no sample array: samples_ptr and samples_len both 0");
@@ -1000,89 +999,6 @@ static void test_prep(void)
 	   strstr(err_text, "invalid --cpus '1024'"), "--cpus with -m dmaengine: the same refusal");
 }
 
-/* The fallback to version 1 for a module older than the tool. */
-static void test_v1_fallback(void)
-{
-	static const struct {
-		const char *line;
-		unsigned int want;
-	} cases[] = {
-		{ "-m dmaengine --buffers reuse --prep-modes both", 0 },
-		{ "-m dmaengine --buffers reuse --prep-modes memcpy", 0 },
-		{ "-m dmaengine --buffers reuse --prep-modes memcpy_sg --depth 1", 0 },
-		{ "-m dmaengine", V1_NEEDS_CPU | V1_NEEDS_DISTINCT },
-		{ "-m dmaengine --prep-modes both", V1_NEEDS_DISTINCT },
-		{ "-m dmaengine --buffers reuse", V1_NEEDS_CPU },
-		{ "-m dmaengine --buffers reuse --prep-modes all", V1_NEEDS_CPU },
-		{ "-m dmaengine --buffers reuse --prep-modes memcpy,cpu", V1_NEEDS_CPU },
-		{ "-m dmaengine --buffers reuse --prep-modes both --depth 2", V1_NEEDS_DEPTH },
-		{ "-m dmaengine --buffers reuse --prep-modes both --cpus 0", V1_NEEDS_CPUS },
-		{ "-m dmaengine --buffers reuse --prep-modes memcpy_vec", V1_NEEDS_CPU },
-		{ "-m dmaengine --buffers reuse --prep-modes both --dst-folio-order 0",
-		  V1_NEEDS_DST_ORDER },
-		{ "-m dmaengine --prep-modes both --dst-folio 8K",
-		  V1_NEEDS_DST_ORDER | V1_NEEDS_DISTINCT },
-	};
-	struct dmaengine_bench_sample samples[3], want;
-	struct dmaengine_bench_channel channels[1];
-	struct dmaengine_benchmark b;
-	struct bench_opts o;
-	size_t i;
-	bool zero;
-
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		ok(cmdline(&o, cases[i].line) == PARSE_RUN &&
-		   dmaengine_v1_blockers(&o) == cases[i].want,
-		   "version 1 blockers of %s: %#x", cases[i].line, cases[i].want);
-
-	cmdline(&o, "-m dmaengine --buffers reuse --prep-modes both --verify -r 1");
-	dmaengine_fill_request(&o, &b, channels, samples, 3);
-	dmaengine_v1_request(&b);
-	for (i = DMAENGINE_BENCH_SIZE_VER1, zero = true; i < sizeof(b); i++)
-		zero &= !((const unsigned char *)&b)[i];
-	ok(b.size == DMAENGINE_BENCH_SIZE_VER1 && zero,
-	   "version 1 request: size 608, the version 2 tail zero (an old module accepts it)");
-	ok(b.flags == DMAENGINE_BENCH_F_VERIFY &&
-	   b.prep_modes == PREP_BOTH &&
-	   b.runs == 1 && b.samples_ptr == (uintptr_t)samples &&
-	   b.samples_len == 3 && b.channels_ptr == (uintptr_t)channels,
-	   "version 1 request: the version 1 fields as before");
-
-	/* the module's answer: ->result[], samples of 104 bytes */
-	b.channels_used = 1;
-	b.result[0] = (struct dmaengine_bench_result){ .runs = 1, .prep_calls = 512 };
-	b.result[1] = (struct dmaengine_bench_result){
-		.runs = 1, .prep_calls = 1, .run_ns.mean = 777,
-	};
-	b.samples_written = 2;
-	memset(samples, 0x5a, sizeof(samples));
-	for (i = 0; i < 2; i++) {
-		want = (struct dmaengine_bench_sample){
-			.prep_mode = i, .run = 0, .channel = 0,
-			.end_ns = 1000 + i, .bytes = 4096,
-			.submits = 512 - 511 * i,
-		};
-		memcpy((char *)samples + i * DMAENGINE_BENCH_SAMPLE_SIZE_VER1,
-		       &want, DMAENGINE_BENCH_SAMPLE_SIZE_VER1);
-	}
-	dmaengine_from_v1(&b, samples);
-	ok(b.prep_modes_run == b.prep_modes && b.depth == 1 &&
-	   b.results[0].r.prep_calls == 512 && b.results[1].r.prep_calls == 1 &&
-	   b.results[1].r.run_ns.mean == 777 && !b.results[2].r.runs &&
-	   !b.results[0].prep_stalls.mean && !b.results[1].missing &&
-	   b.size == DMAENGINE_BENCH_SIZE_VER1,
-	   "version 1 answer: results[] from result[], prep_modes_run, size kept");
-	ok(samples[0].prep_mode == 0 && samples[0].end_ns == 1000 &&
-	   samples[0].submits == 512 && !samples[0].copy_ns &&
-	   !samples[0].prep_stalls && samples[1].prep_mode == 1 &&
-	   samples[1].end_ns == 1001 && samples[1].bytes == 4096 &&
-	   samples[1].submits == 1 && !samples[1].copy_ns &&
-	   !samples[1].prep_stalls && !samples[1].convert_ns && !samples[1].reserved2[2],
-	   "version 1 samples (104 bytes each) spread to the version 2 layout, new fields zero");
-	dmaengine_from_v1(&b, NULL);
-	ok(b.results[0].r.prep_calls == 512, "no sample array: nothing to spread");
-}
-
 int main(int argc, char **argv)
 {
 	size_t i;
@@ -1102,7 +1018,6 @@ int main(int argc, char **argv)
 	test_help_version();
 	test_requests();
 	test_prep();
-	test_v1_fallback();
 	test_cpus();
 	test_ext_options();
 	test_use_ext();

@@ -7,7 +7,7 @@
  * params and results.ops; the dmaengine table against the reference header
  * and rows (map_ms, unmap_ms beside the phases; the cpu row with copy_ms
  * and '-' for the DMA phases), the '#' lines (buffers, depth, cpus,
- * cpufreq, modes not run and why, version 1 interface), --verbose
+ * cpufreq, modes not run and why), --verbose
  * (prep_stalls, channel capabilities with no_order), column alignment with
  * wide values, folio labels, per-channel rows computed from samples, the
  * CSV (depth, buffers, cpus, copy_ms, prep_stalls, cpufreq columns), the
@@ -331,7 +331,7 @@ static void fill_reference(struct dmaengine_benchmark *b,
 		.bytes_per_channel = 512ULL << 20, .runs = 20, .warmup_runs = 1,
 		.src_node = -1, .dst_node = -1, .channels_used = 1,
 		.acquire_ns = 120000,
-		.results[0] = { .r = {
+		.results[0] = {
 			.runs = 20,
 			.run_ns = STAT_MS(632.86, 8.18),
 			.prep_ns = STAT_MS(18.00, 6.38),
@@ -343,8 +343,9 @@ static void fill_reference(struct dmaengine_benchmark *b,
 			.bytes_per_sec = { 850000000, 10000000 },
 			.bytes = 512ULL << 20, .prep_calls = 131072,
 			.submits = 131072, .batches = 256, .segments = 131072,
-		}, .prep_stalls = { 12, 3 } },
-		.results[1] = { .r = {
+			.prep_stalls = { 12, 3 },
+		},
+		.results[1] = {
 			.runs = 20,
 			.run_ns = STAT_MS(611.34, 13.52),
 			.prep_ns = STAT_MS(0.74, 0.33),
@@ -356,7 +357,7 @@ static void fill_reference(struct dmaengine_benchmark *b,
 			.bytes_per_sec = { 880000000, 20000000 },
 			.bytes = 512ULL << 20, .prep_calls = 256, .submits = 256,
 			.batches = 256, .segments = 131072,
-		} },
+		},
 	};
 	*ch = (struct dmaengine_bench_channel){
 		.name = "dma0chan0", .device = "soft_dma.0",
@@ -389,25 +390,26 @@ static void add_cpu(struct dmaengine_benchmark *b)
 {
 	b->prep_modes |= DMAENGINE_BENCH_PREP_CPU;
 	b->prep_modes_run |= DMAENGINE_BENCH_PREP_CPU;
-	b->results[DMAENGINE_BENCH_MODE_CPU] = (struct dmaengine_bench_result2){ .r = {
+	b->results[DMAENGINE_BENCH_MODE_CPU] = (struct dmaengine_bench_result){
 		.runs = 20, .run_ns = STAT_MS(250.5, 2.25),
 		.bytes_per_sec = { 2140000000, 30000000 }, .bytes = 512ULL << 20,
 		.batches = 256, .segments = 131072,
-	}, .copy_ns = STAT_MS(248.75, 2.5) };
+		.copy_ns = STAT_MS(248.75, 2.5),
+	};
 }
 
 /* dma_vec batches as a fourth row: memcpy_sg's figures, with a conversion */
 static void add_vec(struct dmaengine_benchmark *b,
 		    struct dmaengine_bench_channel *ch)
 {
-	struct dmaengine_bench_result2 *v =
+	struct dmaengine_bench_result *v =
 		&b->results[DMAENGINE_BENCH_MODE_MEMCPY_VEC];
 
 	b->prep_modes |= DMAENGINE_BENCH_PREP_MEMCPY_VEC;
 	b->prep_modes_run |= DMAENGINE_BENCH_PREP_MEMCPY_VEC;
-	v->r = b->results[DMAENGINE_BENCH_MODE_MEMCPY_SG].r;
-	stat_ms(&v->r.run_ns, 600.5, 10.25);
-	stat_ms(&v->r.prep_ns, 0.9, 0.3);
+	*v = b->results[DMAENGINE_BENCH_MODE_MEMCPY_SG];
+	stat_ms(&v->run_ns, 600.5, 10.25);
+	stat_ms(&v->prep_ns, 0.9, 0.3);
 	stat_ms(&v->convert_ns, 0.25, 0.05);
 	ch->has_memcpy_vec = 1;
 }
@@ -561,7 +563,7 @@ static void test_missing(void)
 	ch[0].has_memcpy_vec = 0;
 	b.flags |= DMAENGINE_BENCH_F_SKIP_MISSING;
 	b.prep_modes_run = DMAENGINE_BENCH_PREP_MEMCPY | DMAENGINE_BENCH_PREP_CPU;
-	b.results[1] = (struct dmaengine_bench_result2){ .missing = DMAENGINE_BENCH_ERR_NO_API };
+	b.results[1] = (struct dmaengine_bench_result){ .missing = DMAENGINE_BENCH_ERR_NO_API };
 	b.results[3] = b.results[1];
 	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
 	has_str(cap.buf, "; prep all; buffers distinct, depth 1, cpus not pinned\n"
@@ -745,23 +747,6 @@ static void test_cpufreq_line(void)
 		"one CPU, no driver, max or boost: what is known");
 }
 
-static void test_v1(void)
-{
-	REFERENCE(1);
-	const char *text;
-
-	b.size = DMAENGINE_BENCH_SIZE_VER1;
-	b.flags = 0;
-	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
-	has_str(cap.buf,
-		"# dma_map_benchmark test-version, kernel 6.12.0-test\n"
-		"# the module is older than the tool: version 1 of DMAENGINE_BENCHMARK (no prep_stalls, no cpu mode)\n",
-		"after a version 1 call: the header says so");
-	has_str(cap.buf, REF_ROW0, "version 1: the same rows");
-	text = CAPTURE(&cap, report_dmaengine_json, &ctx, &r);
-	has_str(text, "\"interface_version\":1,", "JSON: interface_version 1");
-}
-
 static void test_wide_values(void)
 {
 	REFERENCE(256);
@@ -773,9 +758,9 @@ static void test_wide_values(void)
 	b.sge = 65536;
 	b.folio_order = 18;
 	add_cpu(&b);
-	b.results[0].r.prep_calls = 123456789012ULL;
-	stat_ms(&b.results[0].r.run_ns, 123456.78, 1234.5);
-	stat_ms(&b.results[1].r.wait_ns, 98765432.1, 0.5);
+	b.results[0].prep_calls = 123456789012ULL;
+	stat_ms(&b.results[0].run_ns, 123456.78, 1234.5);
+	stat_ms(&b.results[1].wait_ns, 98765432.1, 0.5);
 	stat_ms(&b.results[2].copy_ns, 7654321.25, 0.5);
 	b.results[0].prep_stalls.mean = 12345678901ULL;
 	CAPTURE(&cap, report_dmaengine_text, &ctx, &r);
@@ -1003,8 +988,8 @@ static void test_json(void)
 	tap_out_file("dmaengine.json", text);
 	ok(!strncmp(text, json_start, strlen(json_start)),
 	   "JSON starts with tool, version, kernel, mode, params");
-	has_str(text, "\"params\":{\"channels\":1,\"channel\":\"\",\"device\":\"\",\"folio_order\":0,\"folio_bytes\":4096,\"dst_folio_order\":0,\"dst_folio_bytes\":4096,\"page_size\":4096,\"sge\":512,\"bytes_per_channel\":536870912,\"runs\":20,\"warmup_runs\":1,\"src_node\":-1,\"dst_node\":-1,\"prep_modes\":\"both\",\"skip_missing\":false,\"buffers\":\"distinct\",\"depth\":1,\"cpus\":[],\"verify\":false,\"poll\":false,\"allow_fewer\":false,\"timeout_ms\":0},\"interface_version\":2,\"prep_modes_run\":[\"prep_memcpy\",\"prep_memcpy_sg\"],\"missing\":[],\"system\":{\"cpufreq\":null},",
-		"JSON params: every parameter; interface_version, prep_modes_run, missing, system");
+	has_str(text, "\"params\":{\"channels\":1,\"channel\":\"\",\"device\":\"\",\"folio_order\":0,\"folio_bytes\":4096,\"dst_folio_order\":0,\"dst_folio_bytes\":4096,\"page_size\":4096,\"sge\":512,\"bytes_per_channel\":536870912,\"runs\":20,\"warmup_runs\":1,\"src_node\":-1,\"dst_node\":-1,\"prep_modes\":\"both\",\"skip_missing\":false,\"buffers\":\"distinct\",\"depth\":1,\"cpus\":[],\"verify\":false,\"poll\":false,\"allow_fewer\":false,\"timeout_ms\":0},\"prep_modes_run\":[\"prep_memcpy\",\"prep_memcpy_sg\"],\"missing\":[],\"system\":{\"cpufreq\":null},",
+		"JSON params: every parameter; prep_modes_run, missing, system");
 	has_str(text, "\"channels\":[{\"name\":\"dma0chan0\",\"device\":\"soft_dma.0\",\"driver\":\"soft_dma\",\"node\":-1,\"src_node\":0,\"dst_node\":0,\"max_seg_size\":65536,\"copy_align\":0,\"has_memcpy_sg\":true,\"has_memcpy_vec\":false,\"no_order\":false}]",
 		"JSON channels, with no_order");
 	has_str(text, "{\"prep_mode\":\"prep_memcpy\",\"chan\":1,\"folio_order\":0,\"folio_bytes\":4096,\"dst_folio_order\":0,\"dst_folio_bytes\":4096,\"sge\":512,\"depth\":1,\"buffers\":\"distinct\",\"runs\":20,\"bytes\":536870912,\"prep_calls\":131072,\"submits\":131072,\"batches\":256,\"segments\":131072,\"run_ms\":{\"mean\":632.860000,\"stddev\":8.180000},\"prep_ms\":{\"mean\":18.000000,\"stddev\":6.380000},\"submit_ms\":{\"mean\":4.440000,\"stddev\":0.090000},\"issue_ms\":{\"mean\":0.090000,\"stddev\":0.040000},\"wait_ms\":{\"mean\":603.540000,\"stddev\":5.030000},\"map_ms\":{\"mean\":1.200000,\"stddev\":0.030000},\"unmap_ms\":{\"mean\":0.800000,\"stddev\":0.010000},\"copy_ms\":{\"mean\":0.000000,\"stddev\":0.000000},\"convert_ms\":{\"mean\":0.000000,\"stddev\":0.000000},\"prep_stalls\":{\"mean\":12.000000,\"stddev\":3.000000},\"gbps\":{\"mean\":0.850000,\"stddev\":0.010000},\"acquire_ms\":0.120000}",
@@ -1081,7 +1066,6 @@ int main(int argc, char **argv)
 	test_vec_row();
 	test_dst_order();
 	test_cpufreq_line();
-	test_v1();
 	test_wide_values();
 	test_folio_labels();
 	test_channels_line();

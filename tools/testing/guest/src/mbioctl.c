@@ -22,10 +22,11 @@
  *
  * uid=N opens the file as root, then becomes user N (no capability left)
  * before the ioctl; repeat=N issues the ioctl N times (the last one's
- * result is printed).
+ * result is printed); nr=N issues it with ioctl number N instead of the
+ * header's (type and size bits kept): an earlier layout's number.
  *
  * dmaengine: a "modeN" line per prep mode (DMAENGINE_BENCH_NR_MODES of
- * them with version 2, copy_ns and convert_ns among the figures);
+ * them, copy_ns and convert_ns among the figures);
  * list_channels=1 passes a channel array (channels_ptr, ->channels
  * entries) and prints a "chanN" line per channel the kernel filled, with
  * has_memcpy_sg and has_memcpy_vec.
@@ -112,28 +113,27 @@ static const struct field dmaengine_fields[] = {
 	DE(prep_modes, DMAENGINE_BENCH_PREP_MEMCPY),
 	DE(channels, 1),
 	DE(folio_order, 0),
+	DE(dst_folio_order, 0),
 	DE(sge, 8),
+	DE(depth, 0),
 	DE(bytes_per_channel, 1 << 20),
 	DE(runs, 1),
 	DE(warmup_runs, 0),
 	DE(src_node, -1),
 	DE(dst_node, -1),
 	DE(timeout_ms, 0),
-	DE(reserved0, 0),
+	DE(sample_size, 0),
 	FIELD(struct dmaengine_benchmark, channel, 's', 0),
 	FIELD(struct dmaengine_benchmark, device, 's', 0),
 	DE(samples_ptr, 0),
 	DE(samples_len, 0),
-	DE(reserved1, 0),
+	DE(nr_cpus, 0),
+	DE(cpus_ptr, 0),
 	DE(channels_ptr, 0),
 	FIELD(struct dmaengine_benchmark, reserved_in, 'b', 0),
 	DE(error, 0),
+	DE(reserved_out0, 0),
 	FIELD(struct dmaengine_benchmark, reserved_out, 'b', 0),
-	DE(depth, 0),
-	DE(sample_size, 0),
-	DE(cpus_ptr, 0),
-	DE(nr_cpus, 0),
-	DE(dst_folio_order, 0),
 	{ NULL }
 };
 
@@ -143,6 +143,7 @@ static long list_channels;
 static long as_uid = -1;
 static long repeat = 1;
 static long tail;
+static long ioctl_nr = -1;
 
 static const struct setting {
 	const char *name;
@@ -154,6 +155,7 @@ static const struct setting {
 	{ "list_channels", &list_channels, LONG_MIN },
 	{ "repeat", &repeat, 1 },
 	{ "tail", &tail, 0 },
+	{ "nr", &ioctl_nr, 0 },
 	{ NULL }
 };
 
@@ -316,6 +318,7 @@ static int parse_cpus(const struct field *fields, void *base, char *arg)
 static int run(const struct bench_ioctl *b, void *buf, int quiet)
 {
 	int fd = open(b->path, O_RDWR), ret = 0, err, nth;
+	unsigned long cmd = b->cmd;
 	long i;
 
 	if (fd < 0) {
@@ -327,8 +330,11 @@ static int run(const struct bench_ioctl *b, void *buf, int quiet)
 		printf("setuid=%s\n", strerrorname_np(errno));
 		exit(1);
 	}
+	if (ioctl_nr >= 0)
+		cmd = (cmd & ~(_IOC_NRMASK << _IOC_NRSHIFT)) |
+		      (ioctl_nr & _IOC_NRMASK) << _IOC_NRSHIFT;
 	for (i = 0; i < repeat; i++)
-		ret = ioctl(fd, b->cmd, buf);
+		ret = ioctl(fd, cmd, buf);
 	err = errno;
 	fail_nth_report(nth);
 	if (ret) {
@@ -394,16 +400,12 @@ static void print_channels(const struct dmaengine_benchmark *d)
 static void dmaengine_report(const void *buf)
 {
 	const struct dmaengine_benchmark *d = buf;
-	bool v2 = d->size >= DMAENGINE_BENCH_SIZE_VER2;
-	int modes = v2 ? DMAENGINE_BENCH_NR_MODES : DMAENGINE_BENCH_NR_PREP_MODES;
 	int i;
 
 	printf("rc=0 channels_used=%u samples_written=%u prep_modes_run=%u\n",
-	       d->channels_used, d->samples_written,
-	       v2 ? d->prep_modes_run : d->prep_modes);
-	for (i = 0; i < modes; i++) {
-		const struct dmaengine_bench_result2 *x = &d->results[i];
-		const struct dmaengine_bench_result *r = v2 ? &x->r : &d->result[i];
+	       d->channels_used, d->samples_written, d->prep_modes_run);
+	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
+		const struct dmaengine_bench_result *r = &d->results[i];
 
 		printf("mode%d runs=%u run_ns=%llu prep_ns=%llu submit_ns=%llu issue_ns=%llu wait_ns=%llu map_ns=%llu unmap_ns=%llu bytes=%llu prep_calls=%llu submits=%llu batches=%llu segments=%llu bps=%llu",
 		       i, r->runs, r->run_ns.mean, r->prep_ns.mean,
@@ -411,11 +413,9 @@ static void dmaengine_report(const void *buf)
 		       r->map_ns.mean, r->unmap_ns.mean, r->bytes,
 		       r->prep_calls, r->submits, r->batches, r->segments,
 		       r->bytes_per_sec.mean);
-		if (v2)
-			printf(" copy_ns=%llu prep_stalls=%llu missing=%u convert_ns=%llu",
-			       x->copy_ns.mean, x->prep_stalls.mean, x->missing,
-			       x->convert_ns.mean);
-		printf("\n");
+		printf(" copy_ns=%llu prep_stalls=%llu missing=%u convert_ns=%llu\n",
+		       r->copy_ns.mean, r->prep_stalls.mean, r->missing,
+		       r->convert_ns.mean);
 	}
 	print_channels(d);
 }
@@ -585,7 +585,6 @@ static void fuzz_dmaengine(int quiet)
 	if (random() % 3 == 0) d->dst_node = pick(0, 1);
 	if (random() % 3 == 0) d->timeout_ms = pick(0, 1000);
 	if (random() % 4 == 0) d->dst_folio_order = pick(0, 4);
-	if (random() % 8 == 0) d->reserved0 = rnd();
 	if (random() % 8 == 0) d->reserved_in[random() % 4] = rnd();
 	if (random() % 8 == 0) d->samples_len = pick(0, 16);
 	if (random() % 8 == 0) d->samples_ptr = rnd();
