@@ -194,16 +194,13 @@ static int dmaengine_bench_validate(struct dmaengine_benchmark *p)
 }
 
 /* Buffers are pinned for the whole call: refuse what memory cannot hold. */
-static int dmaengine_bench_check_memory(const struct dmaengine_benchmark *p,
-					u64 batches)
+static int dmaengine_bench_check_memory(const struct dmaengine_benchmark *p)
 {
-	u64 need = dmaengine_bench_chan_buffer_bytes(p, batches) * p->channels;
-
 	if (p->flags & DMAENGINE_BENCH_F_DISTINCT)
-		return mb_memory_bound(need,
+		return mb_memory_bound(p->buffer_bytes,
 				       "buffers of %u channel(s) with distinct folios for every batch (reuse one batch's buffers, or copy fewer bytes_per_channel)",
 				       p->channels);
-	return mb_memory_bound(need,
+	return mb_memory_bound(p->buffer_bytes,
 			       "buffers of %u channel(s) with one batch of folios reused",
 			       p->channels);
 }
@@ -866,7 +863,10 @@ static int dmaengine_bench_measure(struct dmaengine_benchmark *p)
 	ret = dmaengine_bench_check_apis(job, p);
 	if (ret)
 		goto free;
-	ret = dmaengine_bench_check_memory(p, job->batches);
+	p->batches_per_channel = job->batches;
+	p->buffer_bytes = dmaengine_bench_chan_buffer_bytes(p, job->batches) *
+			  p->channels;
+	ret = dmaengine_bench_check_memory(p);
 	if (ret) {
 		p->error = DMAENGINE_BENCH_ERR_NOMEM;
 		goto free;

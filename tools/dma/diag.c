@@ -241,6 +241,28 @@ static const char *channel_driver(char *buf, size_t len,
 	return buf;
 }
 
+/* what prep mode @mode needs beyond DMA_MEMCPY, for a message */
+static const char *cap_of(unsigned int mode)
+{
+	const char *cap = prep_mode_cap(mode);
+
+	return cap ? cap : "DMA_MEMCPY";
+}
+
+/* the channel advertises what prep mode @mode needs (prep_mode_cap()) */
+static bool channel_has_cap(const struct dmaengine_bench_channel *ch,
+			    unsigned int mode)
+{
+	switch (mode) {
+	case DMAENGINE_BENCH_MODE_MEMCPY_SG:
+		return ch->has_memcpy_sg;
+	case DMAENGINE_BENCH_MODE_MEMCPY_VEC:
+		return ch->has_memcpy_vec;
+	default:
+		return true;
+	}
+}
+
 /*
  * no_cap_channel() - the first channel without the capability prep mode
  * @mode needs (DMA_MEMCPY_SG, DMA_MEMCPY_VEC), or NULL
@@ -254,8 +276,7 @@ no_cap_channel(const struct dmaengine_benchmark *b,
 	for (i = 0; channels && i < n && i < b->channels; i++) {
 		const struct dmaengine_bench_channel *ch = &channels[i];
 
-		if (ch->name[0] && !(mode == DMAENGINE_BENCH_MODE_MEMCPY_VEC ?
-				     ch->has_memcpy_vec : ch->has_memcpy_sg))
+		if (ch->name[0] && !channel_has_cap(ch, mode))
 			return ch;
 	}
 	return NULL;
@@ -265,13 +286,6 @@ no_cap_channel(const struct dmaengine_benchmark *b,
 	"this kernel has no dmaengine_prep_dma_memcpy_sg(): see kernel/patches/ in the project"
 #define NO_API_MEMCPY_VEC \
 	"this kernel has no dmaengine_prep_dma_memcpy_vec() (DMA_MEMCPY_VEC): the project's series in kernel/patches/v7.3/ adds it (v6.12/ for 6.12)"
-
-/* the capability prep mode @mode needs: "DMA_MEMCPY_VEC" or "DMA_MEMCPY_SG" */
-static const char *mode_cap(unsigned int mode)
-{
-	return mode == DMAENGINE_BENCH_MODE_MEMCPY_VEC ? "DMA_MEMCPY_VEC" :
-							 "DMA_MEMCPY_SG";
-}
 
 void dmaengine_missing_reason(char *buf, size_t len,
 			      const struct dmaengine_benchmark *b,
@@ -297,7 +311,7 @@ void dmaengine_missing_reason(char *buf, size_t len,
 		ch = no_cap_channel(b, channels, mode);
 		snprintf(buf, len, "%s lacks %s",
 			 ch ? channel_driver(name, sizeof(name), ch, 0) :
-			 "a channel", mode_cap(mode));
+			 "a channel", cap_of(mode));
 		break;
 	default:
 		snprintf(buf, len, "left out by the kernel (reason %u)", why);
@@ -321,7 +335,6 @@ void print_dmaengine_error(FILE *f, int err,
 		channels && b->error_channel < b->channels ?
 		&channels[b->error_channel] : NULL;
 	char at[256], chan[128], folio[32], total[32], per[32];
-	uint64_t bytes, batch;
 
 	fprintf(f, PROG_NAME ": DMAENGINE_BENCHMARK failed: %s\n",
 		strerror(err));
@@ -371,24 +384,19 @@ void print_dmaengine_error(FILE *f, int err,
 		fputs(channel_driver(chan, sizeof(chan), ch, b->error_channel),
 		      f);
 		fprintf(f, " does not advertise %s; run without --prep-modes to leave out the modes it lacks, or with --prep-modes memcpy,cpu",
-			mode_cap(b->error_prep_mode));
+			cap_of(b->error_prep_mode));
 		break;
 	case DMAENGINE_BENCH_ERR_NOMEM:
-		batch = mul_sat(b->sge, (uint64_t)o->page_size << b->folio_order);
+		/* the kernel's figures: the batches a channel, the bytes held */
+		format_size(b->buffer_bytes, total, sizeof(total));
 		if (b->flags & DMAENGINE_BENCH_F_DISTINCT) {
-			/* --bytes-per-channel rounded up to whole batches, at least one */
-			bytes = b->bytes_per_channel / batch +
-				!!(b->bytes_per_channel % batch);
-			bytes = mul_sat(bytes ? bytes : 1, batch);
-			format_size(bytes, per, sizeof(per));
-			format_size(mul_sat(mul_sat(bytes, 2), b->channels),
-				    total, sizeof(total));
-			fprintf(f, "buffers larger than memory allows: --buffers distinct needs %s x 2 (source and destination) x %u channels = %s; lower --bytes-per-channel or --channels, or use --buffers reuse (one batch of folios a channel)",
-				per, b->channels, total);
+			format_size(b->buffer_bytes / 2 / b->channels, per,
+				    sizeof(per));
+			fprintf(f, "buffers larger than memory allows: --buffers distinct needs %s (%llu whole batches) x 2 (source and destination) x %u channels = %s; lower --bytes-per-channel or --channels, or use --buffers reuse (one batch of folios a channel)",
+				per, (unsigned long long)b->batches_per_channel,
+				b->channels, total);
 			break;
 		}
-		format_size(mul_sat(mul_sat(batch, 2), b->channels), total,
-			    sizeof(total));
 		fprintf(f, "buffers larger than memory allows: sge %u x folio %s x 2 (source and destination) x %u channels = %s; lower --sge, --folio or --channels",
 			b->sge, folio, b->channels, total);
 		break;

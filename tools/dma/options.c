@@ -304,16 +304,25 @@ const char *dir_name(unsigned int dir)
 	return dir < sizeof(names) / sizeof(names[0]) ? names[dir] : NULL;
 }
 
+/* Each prep mode's name in the output and the capability beyond DMA_MEMCPY it needs. */
+static const struct {
+	const char *name;
+	const char *cap;
+} prep_modes[DMAENGINE_BENCH_NR_MODES] = {
+	[DMAENGINE_BENCH_MODE_MEMCPY] = { "prep_memcpy", NULL },
+	[DMAENGINE_BENCH_MODE_MEMCPY_SG] = { "prep_memcpy_sg", "DMA_MEMCPY_SG" },
+	[DMAENGINE_BENCH_MODE_CPU] = { "cpu", NULL },
+	[DMAENGINE_BENCH_MODE_MEMCPY_VEC] = { "prep_memcpy_vec", "DMA_MEMCPY_VEC" },
+};
+
 const char *prep_mode_name(unsigned int index)
 {
-	static const char *const names[DMAENGINE_BENCH_NR_MODES] = {
-		[DMAENGINE_BENCH_MODE_MEMCPY] = "prep_memcpy",
-		[DMAENGINE_BENCH_MODE_MEMCPY_SG] = "prep_memcpy_sg",
-		[DMAENGINE_BENCH_MODE_CPU] = "cpu",
-		[DMAENGINE_BENCH_MODE_MEMCPY_VEC] = "prep_memcpy_vec",
-	};
+	return index < DMAENGINE_BENCH_NR_MODES ? prep_modes[index].name : NULL;
+}
 
-	return index < DMAENGINE_BENCH_NR_MODES ? names[index] : NULL;
+const char *prep_mode_cap(unsigned int index)
+{
+	return index < DMAENGINE_BENCH_NR_MODES ? prep_modes[index].cap : NULL;
 }
 
 const unsigned int prep_mode_order[DMAENGINE_BENCH_NR_MODES] = {

@@ -145,6 +145,11 @@ const char *dir_name(unsigned int dir);			/* "BIDIRECTIONAL", ... or NULL */
  */
 const char *prep_mode_name(unsigned int index);
 /*
+ * the capability a channel must advertise for the prep mode beyond
+ * DMA_MEMCPY: "DMA_MEMCPY_SG", "DMA_MEMCPY_VEC", or NULL (memcpy, cpu)
+ */
+const char *prep_mode_cap(unsigned int index);
+/*
  * prep_mode_order - DMAENGINE_BENCH_MODE_* in the order reports list them:
  * memcpy, memcpy_sg, memcpy_vec (the DMA forms), then cpu
  */

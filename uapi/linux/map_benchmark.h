@@ -449,6 +449,12 @@ struct dmaengine_bench_channel {
  *	says why)
  * @reserved_out0: zero
  * @acquire_ns: time to request all channels (not in any phase)
+ * @batches_per_channel: batches a channel copies in a run:
+ *	@bytes_per_channel rounded up to whole batches, at least one; set
+ *	once the request is valid, a failed run's answer too
+ * @buffer_bytes: bytes of folios the call holds, source and destination,
+ *	all channels (what an ERR_NOMEM refusal weighed against memory);
+ *	set with @batches_per_channel
  * @reserved_out: zero
  * @results: per prep mode (DMAENGINE_BENCH_MODE_*), every mode that ran
  *
@@ -501,7 +507,9 @@ struct dmaengine_benchmark {
 	__u32 prep_modes_run;
 	__u32 reserved_out0;
 	__u64 acquire_ns;
-	__u64 reserved_out[3];
+	__u64 batches_per_channel;
+	__u64 buffer_bytes;
+	__u64 reserved_out[1];
 	struct dmaengine_bench_result results[DMAENGINE_BENCH_MAX_PREP_MODES];
 };
 

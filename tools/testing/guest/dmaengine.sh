@@ -140,6 +140,15 @@ dmaengine_workload() {
 		channels=1 bytes_per_channel=$((4 << 30)) flags=$F_DISTINCT
 	check "dmaengine: ... before any channel was taken" \
 		grep -q ' channels_used=0$' "$DE_OUT"
+	check "dmaengine: ... the answer weighs them: 131072 batches, 8 GiB held" \
+		grep -q " batches_per_channel=131072 buffer_bytes=$((8 << 30)) " "$DE_OUT"
+	# bytes_per_channel rounded up to whole batches (8 x 4 KiB), at least one
+	check_output "dmaengine: 3 1/2 batches of bytes_per_channel: 4 whole ones" \
+		' batches_per_channel=4 buffer_bytes=262144$' \
+		"$MBIOCTL" dmaengine sge=8 bytes_per_channel=$((28 << 12)) flags=$F_DISTINCT
+	check_output "dmaengine: ... one byte: one batch, reused buffers: one batch held" \
+		' batches_per_channel=1 buffer_bytes=65536$' \
+		"$MBIOCTL" dmaengine sge=8 bytes_per_channel=1
 	check_klog_has "dmaengine: ... the message gives the size and the way out" \
 		'buffers of 1 channel\(s\) with distinct folios for every batch \(reuse one batch.* = 8192 MiB: more than 3/4'
 	# the same bytes through one reused batch (nocopy: TCG is slow;
@@ -417,7 +426,7 @@ dmaengine_validation() {
 	check "dmaengine: a larger structure with a zero tail is accepted" \
 		"$MBIOCTL" dmaengine size=2700
 	check "dmaengine: ... outputs the caller left set are not refused" \
-		"$MBIOCTL" dmaengine error=7 reserved_out0=1 'reserved_out[5]=1'
+		"$MBIOCTL" dmaengine error=7 reserved_out0=1 'reserved_out[0]=1'
 	check_refused dmaengine flags=64 'invalid flags 0x40: unknown bits 0x40'
 	check_refused dmaengine prep_modes=0 'invalid prep_modes 0x0'
 	check_refused dmaengine prep_modes=16 'invalid prep_modes 0x10'

@@ -35,6 +35,8 @@ static void fill(struct dmaengine_benchmark *b, unsigned int error)
 		.error = error, .error_channel = 1,
 		.error_run = 4,		/* third timed run */
 		.error_prep_mode = 1,
+		/* as the kernel weighs sge 512 x 4KB, reused, 4 channels */
+		.batches_per_channel = 1, .buffer_bytes = 2 * 512 * 4096 * 4,
 	};
 	for (i = 0; i < 4; i++) {
 		channels[i] = (struct dmaengine_bench_channel){
@@ -205,32 +207,33 @@ static void test_dmaengine_details(void)
 		"found fewer DMA_MEMCPY channels named dma3chan9 of device ioat.1 than --channels 4;",
 		"NO_CHANNEL names the --channel and --device filters");
 
+	/* the kernel's figures, as the answer carries them */
 	fill(&b, DMAENGINE_BENCH_ERR_NOMEM);
 	b.sge = 65536;
 	b.folio_order = 18;
 	b.channels = 256;
+	b.batches_per_channel = 1;
+	b.buffer_bytes = 2ULL * 65536 * (1ULL << 30) * 256;
 	has_str(dmaengine_message(&b, ENOMEM, true),
 		"sge 65536 x folio 1GB x 2 (source and destination) x 256 channels = 32768TB;",
-		"NOMEM: the product of the sizes");
-	b.folio_order = 40;	/* not from the tool: must not overflow */
-	has_str(dmaengine_message(&b, ENOMEM, true), "= 18446744073709551615B;",
-		"NOMEM: an overflowing product saturates");
+		"NOMEM: the sizes, and the kernel's buffer_bytes as the total");
 
 	/* distinct buffers: --bytes-per-channel (whole batches) of each side, per channel */
 	fill(&b, DMAENGINE_BENCH_ERR_NOMEM);
 	b.flags = DMAENGINE_BENCH_F_DISTINCT;
 	b.bytes_per_channel = 512ULL << 20;
 	b.channels = 16;
+	b.batches_per_channel = 256;
+	b.buffer_bytes = (512ULL << 20) * 2 * 16;
 	has_str(dmaengine_message(&b, ENOMEM, true),
-		"buffers larger than memory allows: --buffers distinct needs 512MB x 2 (source and destination) x 16 channels = 16GB; lower --bytes-per-channel or --channels, or use --buffers reuse (one batch of folios a channel)\n",
-		"NOMEM with distinct buffers: the bytes needed, --buffers reuse suggested");
+		"buffers larger than memory allows: --buffers distinct needs 512MB (256 whole batches) x 2 (source and destination) x 16 channels = 16GB; lower --bytes-per-channel or --channels, or use --buffers reuse (one batch of folios a channel)\n",
+		"NOMEM with distinct buffers: the kernel's batches and bytes, --buffers reuse suggested");
 	b.bytes_per_channel = 3ULL << 20;	/* 1.5 batches of 2MB */
 	b.channels = 1;
-	has_str(dmaengine_message(&b, ENOMEM, true), "needs 4MB x 2",
-		"NOMEM with distinct buffers: --bytes-per-channel rounded up to whole batches");
-	b.bytes_per_channel = 1;
-	has_str(dmaengine_message(&b, ENOMEM, true), "needs 2MB x 2",
-		"NOMEM with distinct buffers: at least one batch");
+	b.batches_per_channel = 2;
+	b.buffer_bytes = (4ULL << 20) * 2;
+	has_str(dmaengine_message(&b, ENOMEM, true), "needs 4MB (2 whole batches) x 2",
+		"NOMEM with distinct buffers: the bytes held, not --bytes-per-channel");
 
 	fill(&b, DMAENGINE_BENCH_ERR_STALL);
 	b.timeout_ms = 250;

@@ -402,8 +402,9 @@ static void dmaengine_report(const void *buf)
 	const struct dmaengine_benchmark *d = buf;
 	int i;
 
-	printf("rc=0 channels_used=%u samples_written=%u prep_modes_run=%u\n",
-	       d->channels_used, d->samples_written, d->prep_modes_run);
+	printf("rc=0 channels_used=%u samples_written=%u prep_modes_run=%u batches_per_channel=%llu buffer_bytes=%llu\n",
+	       d->channels_used, d->samples_written, d->prep_modes_run,
+	       d->batches_per_channel, d->buffer_bytes);
 	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
 		const struct dmaengine_bench_result *r = &d->results[i];
 
@@ -425,9 +426,9 @@ static void dmaengine_report_error(const void *buf)
 {
 	const struct dmaengine_benchmark *d = buf;
 
-	printf(" error=%u channel=%u run=%u prep_mode=%u channels_used=%u",
+	printf(" error=%u channel=%u run=%u prep_mode=%u batches_per_channel=%llu buffer_bytes=%llu channels_used=%u",
 	       d->error, d->error_channel, d->error_run, d->error_prep_mode,
-	       d->channels_used);
+	       d->batches_per_channel, d->buffer_bytes, d->channels_used);
 }
 
 /* list_channels=1 without channels_ptr: an array the kernel fills */
