@@ -4,7 +4,8 @@
 # with the offload started, with each prep form, the counters against the
 # folios moved and the data compared (src/migrate_check.c); errors
 # injected: fallbacks counted, data intact; one offload at a time; the
-# file closed without STOP; soft_dma unbound with the offload started;
+# file closed without STOP; soft_dma unbound with the offload started,
+# between two moves and while one runs;
 # soft_dma completing out of order (NO_ORDER) and with a pool of 16
 # descriptors a channel. On a kernel without the hook: START refused, and
 # the log says why.
@@ -25,6 +26,21 @@ migrate_unbind_during() {
 		unbind="$SD_DEV"
 	_mu_rc=$?
 	echo "$SD_DEV" > "$SD_DRV/bind"
+	return $_mu_rc
+}
+
+# migrate_unbind_running: one move_pages() of 4096 pages over 2 channels,
+# soft_dma slowed to 1 ms a descriptor (per-segment memcpy: 512 a batch,
+# so about a quarter of a second a batch); migrate_check's child unbinds
+# soft_dma once a batch is copied, while the move goes on: the batches
+# after it copy with the CPU. soft_dma bound again after
+migrate_unbind_running() {
+	sd_knob delay_us 1000 || return 1
+	"$MIGRATE_CHECK" prep=0 channels=2 pages=4096 expect=unbind \
+		unbind="$SD_DEV" during=1
+	_mu_rc=$?
+	echo "$SD_DEV" > "$SD_DRV/bind"
+	sd_knobs_reset
 	return $_mu_rc
 }
 
@@ -73,6 +89,14 @@ suite_migrate() {
 			'its provider soft_dma\.0 is being unbound: migration copies with the CPU'
 		check "migrate: ... START works again after the rebind" \
 			"$MIGRATE_CHECK" prep=0 pages=256
+		klog_mark
+		check "migrate: soft_dma unbound while a move runs: the move completes, later batches by the CPU, every folio counted, data intact" \
+			migrate_unbind_running
+		check_klog_has "migrate: ... the offload heard of the unbind" \
+			'its provider soft_dma\.0 is being unbound: migration copies with the CPU'
+		check "migrate: ... START works again after the rebind" \
+			"$MIGRATE_CHECK" prep=0 pages=256
+		check "migrate: ... channels released" channels_released
 		# the providers' contracts the client keeps: completions out
 		# of order (idxd), a bounded descriptor pool (zynqmp_dma)
 		check "migrate: soft_dma completing out of order (idxd)" \

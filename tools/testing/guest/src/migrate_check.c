@@ -7,7 +7,7 @@
  *
  *   migrate_check [prep=MODE] [channels=N] [pages=N] [min_folios=N]
  *                 [expect=offload|fallback|any|nohook|busy|unbind]
- *                 [stop=0|1] [unbind=DEVICE]
+ *                 [stop=0|1] [unbind=DEVICE [during=0|1]]
  *
  * expect=offload: every folio moved was offloaded, none fell back, no
  * error (the default); expect=fallback: some folios fell back and batches
@@ -16,7 +16,11 @@
  * expect=unbind (with unbind=DEVICE): the first half of the pages moved
  * with the offload, DEVICE unbound from its driver (the offload still
  * started), the second half moved: some folios offloaded, the later ones
- * fallen back to the CPU, every folio counted once;
+ * fallen back to the CPU, every folio counted once; with during=1, one
+ * move_pages() of every page, and a child process unbinds DEVICE while
+ * it runs, once the offload has copied a batch (a provider slowed down
+ * with soft_dma's delay_us makes the move last): the same counts, the
+ * move not over at the unbind;
  * expect=nohook: START fails with EOPNOTSUPP, DMAENGINE_BENCH_ERR_NO_API
  * and DMA_MIGRATE_HOOK_NONE; expect=busy: a second START, on another file,
  * fails with EBUSY while the first is active. stop=0 leaves the offload
@@ -36,6 +40,7 @@
 #define __SANE_USERSPACE_TYPES__
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -45,6 +50,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/map_benchmark.h>
@@ -60,6 +66,7 @@ struct mc_args {
 	unsigned int min_folios;
 	const char *expect;
 	const char *unbind;
+	bool during;
 	bool stop;
 };
 
@@ -144,6 +151,7 @@ static int mc_parse(int argc, char **argv, struct mc_args *m)
 	m->min_folios = 0;
 	m->expect = "offload";
 	m->unbind = NULL;
+	m->during = false;
 	m->stop = true;
 	for (i = 1; i < argc; i++) {
 		char *eq = strchr(argv[i], '='), *end;
@@ -174,6 +182,8 @@ static int mc_parse(int argc, char **argv, struct mc_args *m)
 			m->min_folios = v;
 		else if (!strcmp(argv[i], "stop"))
 			m->stop = v;
+		else if (!strcmp(argv[i], "during"))
+			m->during = v;
 		else
 			goto usage;
 	}
@@ -181,11 +191,12 @@ static int mc_parse(int argc, char **argv, struct mc_args *m)
 	    strcmp(m->expect, "any") && strcmp(m->expect, "nohook") &&
 	    strcmp(m->expect, "busy") && strcmp(m->expect, "unbind"))
 		goto usage;
-	if (!strcmp(m->expect, "unbind") != (m->unbind != NULL))
+	if (!strcmp(m->expect, "unbind") != (m->unbind != NULL) ||
+	    (m->during && !m->unbind))
 		goto usage;
 	return 0;
 usage:
-	fprintf(stderr, "usage: migrate_check [prep=MODE] [channels=N] [pages=N] [min_folios=N] [expect=offload|fallback|any|nohook|busy|unbind] [stop=0|1] [unbind=DEVICE]\n");
+	fprintf(stderr, "usage: migrate_check [prep=MODE] [channels=N] [pages=N] [min_folios=N] [expect=offload|fallback|any|nohook|busy|unbind] [stop=0|1] [unbind=DEVICE [during=0|1]]\n");
 	return -1;
 }
 
@@ -227,6 +238,88 @@ static bool mc_unbind(const char *dev)
 	if (!ok)
 		printf("unbind %s: %s\n", dev, strerror(errno));
 	return ok;
+}
+
+/*
+ * The child of mc_move_unbinding(): wait until the offload on @fd has
+ * copied a batch, then unbind @dev while the parent's move goes on. Exit
+ * status 0 when the unbind was done before the parent's move ended
+ * (@done, a pipe the parent closes then, still open).
+ */
+static int mc_unbinder(int fd, int done, const char *dev)
+{
+	struct dma_migrate_offload a;
+	struct pollfd p = { .fd = done, .events = POLLIN };
+	int tries;
+
+	for (tries = 0; tries < 60000; tries++) {
+		memset(&a, 0, sizeof(a));
+		if (mc_offload(fd, &a, DMA_MIGRATE_OP_STATS, 0) < 0) {
+			printf("unbinder: STATS: %s\n", strerror(errno));
+			return 1;
+		}
+		if (a.batches)
+			break;
+		if (poll(&p, 1, 1) > 0) {
+			printf("unbinder: the move ended before a batch was offloaded\n");
+			return 1;
+		}
+	}
+	if (!a.batches) {
+		printf("unbinder: no batch offloaded in 60 s\n");
+		return 1;
+	}
+	if (poll(&p, 1, 0) > 0) {
+		printf("unbinder: the move ended before the unbind\n");
+		return 1;
+	}
+	printf("unbinder: unbinding %s after %llu batches, %llu folios\n", dev,
+	       a.batches, a.folios);
+	fflush(stdout);
+	if (!mc_unbind(dev))
+		return 1;
+	if (poll(&p, 1, 0) > 0) {
+		printf("unbinder: the move ended while %s was unbound: too fast to tell\n",
+		       dev);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Move every page of @buf to @node in one move_pages() while a child
+ * unbinds @dev; false (and *moved -1) when the unbind was not done while
+ * the move ran.
+ */
+static bool mc_move_unbinding(int fd, char *buf, unsigned long n, long psize,
+			      int node, const char *dev, long *moved)
+{
+	int done[2], status;
+	pid_t child;
+
+	*moved = -1;
+	if (pipe(done)) {
+		perror("pipe");
+		return false;
+	}
+	fflush(stdout);
+	child = fork();
+	if (child < 0) {
+		perror("fork");
+		return false;
+	}
+	if (!child) {
+		close(done[1]);
+		_exit(mc_unbinder(fd, done[0], dev));
+	}
+	close(done[0]);
+	*moved = mc_move(buf, n, psize, node);
+	close(done[1]);
+	if (waitpid(child, &status, 0) != child) {
+		perror("waitpid");
+		return false;
+	}
+	return WIFEXITED(status) && !WEXITSTATUS(status);
 }
 
 int main(int argc, char **argv)
@@ -301,7 +394,11 @@ int main(int argc, char **argv)
 	}
 	a = req;
 	mc_offload(fd, &a, DMA_MIGRATE_OP_STATS, DMA_MIGRATE_F_RESET);
-	if (m.unbind) {
+	if (m.during) {
+		if (!mc_move_unbinding(fd, buf, m.pages, psize, 1, m.unbind,
+				       &moved))
+			ok = false;
+	} else if (m.unbind) {
 		unsigned long half = m.pages / 2;
 
 		moved = mc_move(buf, half, psize, 1);
