@@ -115,7 +115,11 @@ if [ ${#tests[@]} = 0 ]; then
 		die "make check-host failed: fix it before the VM tests"
 fi
 
-# prove's summary is the last thing printed: CI reads it.
+# prove's summary is the last thing printed: CI reads it. While kernels
+# are being built the VMs run at a lower priority: the builds are the
+# cold run's critical path, and the VMs take the cycles they leave.
+nice=()
+[ -z "$prebuild" ] || nice=(nice -n 10)
 rc=0
-prove --timer -j "${VM_JOBS:-2}" ${args[@]+"${args[@]}"} "${tests[@]}" || rc=$?
+${nice[@]+"${nice[@]}"} prove --timer -j "${VM_JOBS:-2}" ${args[@]+"${args[@]}"} "${tests[@]}" || rc=$?
 exit "$rc"

@@ -169,8 +169,9 @@ sd_gone() {
 
 # --- groups ---------------------------------------------------------------
 
-sd_group_load() {
-	sd_unload
+# sd_group_params: each load-time parameter's refusal, the most channels:
+# the full scope's
+sd_group_params() {
 	for _p in channels=0 channels=257 max_seg_size=1000 pool_size=65537 \
 		prep_lock=2 no_order=x; do
 		_d=$_p
@@ -180,6 +181,11 @@ sd_group_load() {
 	check "soft_dma: loads with channels=64" insmod "$MODDIR/soft_dma.ko" channels=64
 	check_output "soft_dma: 64 channels registered" '^64$' sd_nchannels
 	check "soft_dma: unloads" rmmod soft_dma
+}
+
+sd_group_load() {
+	sd_unload
+	scope_full && sd_group_params
 
 	check "soft_dma: loads with channels=$SD_CHANNELS" sd_load
 	check_output "soft_dma: $SD_CHANNELS channels registered" "^$SD_CHANNELS\$" sd_nchannels
@@ -201,28 +207,32 @@ sd_group_load() {
 	check_klog_clean "soft_dma: load"
 }
 
+# dmatest's iterations: the debug scope runs a fifth of them, each copy
+# still verified, for KASAN, lockdep and kmemleak to watch
 sd_group_dmatest() {
 	SD_N=$(sd_nchannels)
+	_it=$(scope_pick 50 10)
+	_pit=$(scope_pick 100 20)
 	sd_stats_reset
-	check "dmatest: interrupt completion, $SD_N channels x 2 threads x 50 tests, verified" \
-		dt_run_expect $((SD_N * 2)) 50 0 threads_per_chan=2 iterations=50
+	check "dmatest: interrupt completion, $SD_N channels x 2 threads x $_it tests, verified" \
+		dt_run_expect $((SD_N * 2)) "$_it" 0 threads_per_chan=2 iterations="$_it"
 	check "dmatest: every soft_dma channel was tested" dt_every_channel
 	check "soft_dma: one callback per descriptor (DMA_PREP_INTERRUPT)" \
-		sd_expect_stat all callbacks -eq $((SD_N * 100))
+		sd_expect_stat all callbacks -eq $((SD_N * 2 * _it))
 	check "soft_dma: one interrupt per DMA_PREP_INTERRUPT descriptor" \
-		sd_expect_stat all interrupts -eq $((SD_N * 100))
+		sd_expect_stat all interrupts -eq $((SD_N * 2 * _it))
 	check "soft_dma: all completed without error, acked descriptors freed" \
-		sd_all_done $((SD_N * 100))
+		sd_all_done $((SD_N * 2 * _it))
 	check "soft_dma: a worker thread per held channel" sd_expect_workers "$SD_N"
 
 	# polled dmatest terminates the channel after each test, which aborts
 	# the other threads' transfers: one thread per channel
 	sd_stats_reset
-	check "dmatest: polled completion (polled=1), $SD_N channels x 100 tests" \
-		dt_run_expect "$SD_N" 100 0 iterations=100 polled=1
+	check "dmatest: polled completion (polled=1), $SD_N channels x $_pit tests" \
+		dt_run_expect "$SD_N" "$_pit" 0 iterations="$_pit" polled=1
 	check "dmatest: polled run covered every channel" dt_every_channel
 	check "soft_dma: polled: no interrupt, no callback without DMA_PREP_INTERRUPT, all freed" \
-		sd_polled_done $((SD_N * 100))
+		sd_polled_done $((SD_N * _pit))
 
 	if [ "$(dma_config)" = swiotlb ]; then
 		# swiotlb maps at most 256 KiB at once
