@@ -140,11 +140,18 @@ static int soft_dma_descs_get(void *data, u64 *val)
 DEFINE_DEBUGFS_ATTRIBUTE(soft_dma_descs_fops, soft_dma_descs_get, NULL,
 			 "%llu\n");
 
-/* The device's "stats" file; removed by the caller on unbind. */
+/*
+ * The device's directory, named after it, with its "stats" file: one per
+ * bound device, so that a second one does not collide with the first.
+ * Removed by the caller on unbind.
+ */
 struct dentry *soft_dma_debugfs_add_dev(struct soft_dma_dev *sd)
 {
-	return debugfs_create_file("stats", 0644, soft_dma_dir, sd,
-				   &soft_dma_stats_fops);
+	struct dentry *dir = debugfs_create_dir(dev_name(&sd->pdev->dev),
+						soft_dma_dir);
+
+	debugfs_create_file("stats", 0644, dir, sd, &soft_dma_stats_fops);
+	return dir;
 }
 
 void soft_dma_debugfs_init(void)

@@ -206,7 +206,7 @@ static int soft_dma_probe(struct platform_device *pdev)
 	mutex_lock(&soft_dma_mutex);
 	list_add_tail(&sd->node, &soft_dma_devs);
 	mutex_unlock(&soft_dma_mutex);
-	sd->stats = soft_dma_debugfs_add_dev(sd);
+	sd->debugfs = soft_dma_debugfs_add_dev(sd);
 
 	dev_info(dev, "%u channels %s..%s, max_seg_size %u, copy_align %u%s%s%s%s, pool_size %u\n",
 		 n, sd->chans[0].name, sd->chans[n - 1].name,
@@ -224,7 +224,7 @@ static void soft_dma_remove(struct platform_device *pdev)
 	struct soft_dma_dev *sd = platform_get_drvdata(pdev);
 	unsigned int i;
 
-	debugfs_remove(sd->stats);
+	debugfs_remove(sd->debugfs);
 	mutex_lock(&soft_dma_mutex);
 	list_del_init(&sd->node);
 	mutex_unlock(&soft_dma_mutex);

@@ -247,7 +247,8 @@ struct soft_dma_chan {
  * @pdev: the platform device (a reference is held until release)
  * @node: on soft_dma_devs while bound
  * @reap_node: on the reap list after release
- * @stats: debugfs statistics file
+ * @debugfs: the device's debugfs directory, soft_dma/<dev_name>/, with its
+ *	"stats": each bound device has its own
  * @nr_chans: entries in @chans
  * @chans: the channels
  */
@@ -256,7 +257,7 @@ struct soft_dma_dev {
 	struct platform_device *pdev;
 	struct list_head node;
 	struct list_head reap_node;
-	struct dentry *stats;
+	struct dentry *debugfs;
 	unsigned int nr_chans;
 	struct soft_dma_chan chans[];
 };

@@ -473,6 +473,8 @@ cache_sync_reference() {
 
 SD=/sys/kernel/debug/soft_dma
 SD_DEV=soft_dma.0
+# the device's counters: a directory of its own per bound device
+SD_STATS=$SD/$SD_DEV/stats
 SD_DRV=/sys/bus/platform/drivers/soft_dma
 SD_CHANNELS=8
 # its run-time knobs, each with its default: debugfs files in $SD, not
@@ -522,7 +524,7 @@ sd_stat() {
 	awk -v c="$1" -v k="$2" '
 		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 		c == "all" || $1 == c { s += $col[k]; n++ }
-		END { if (n || c == "all") print s + 0 }' "$SD/stats"
+		END { if (n || c == "all") print s + 0 }' "$SD_STATS"
 }
 
 # sd_with KNOB=VALUE COMMAND...: COMMAND with that run-time knob set; every
@@ -537,7 +539,7 @@ sd_with() {
 }
 
 sd_stats_reset() {
-	echo 0 > "$SD/stats"
+	echo 0 > "$SD_STATS"
 }
 
 sd_load() {

@@ -10,13 +10,13 @@
 # sd_expect_stat CHANNEL|all COLUMN OP VALUE: e.g. sd_expect_stat all errors -eq 0
 sd_expect_stat() {
 	expect_value "stats $1 $2" "$(sd_stat "$1" "$2")" "$3" "$4" ||
-		{ cat "$SD/stats"; return 1; }
+		{ cat "$SD_STATS"; return 1; }
 }
 
 # sd_no_descriptors: every descriptor soft_dma allocated was freed
 sd_no_descriptors() {
 	expect_value "descriptors still allocated" "$(cat "$SD/descriptors")" -eq 0 ||
-		{ cat "$SD/stats"; return 1; }
+		{ cat "$SD_STATS"; return 1; }
 }
 
 # --- dmatest --------------------------------------------------------------
@@ -441,7 +441,7 @@ sd_interrupts_per() {
 	# in $((...)) an empty _ip_i is 0; an empty $(...) ends the shell
 	expect_value completed "$_ip_c" -gt 0 &&
 		expect_value "interrupts x $1" $((_ip_i * $1)) -eq "$_ip_c" ||
-		{ cat "$SD/stats"; return 1; }
+		{ cat "$SD_STATS"; return 1; }
 }
 
 sd_group_interrupts() {
@@ -550,7 +550,10 @@ sd_group_unload() {
 	sleep 1
 	check "no worker thread left after the unbound device was released" sd_expect_workers 0
 	check "no descriptor left after the unbound device was released" sd_no_descriptors
+	check_fails "the unbound device's debugfs directory is removed" \
+		test -e "$SD/$SD_DEV"
 	check "rebind soft_dma" sd_rebind "$SD_N"
+	check "... its counters are back in $SD_DEV/stats" test -e "$SD_STATS"
 	check "after rebinding: dmatest passes on every channel" \
 		dt_run_expect "$SD_N" 10 0 iterations=10
 	dt_release

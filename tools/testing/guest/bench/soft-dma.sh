@@ -28,7 +28,7 @@ dt_kbps() {
 engine_kbps() {
 	awk 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ b += $c["bytes"]; t += $c["busy_ns"] }
-		END { printf "%d\n", t ? b / 1024 / (t / 1e9) : 0 }' "$SD/stats"
+		END { printf "%d\n", t ? b / 1024 / (t / 1e9) : 0 }' "$SD_STATS"
 }
 
 # tool_kbps PREP CHANNELS SGE BYTES: aggregate KB/s of the dmaengine mode,
