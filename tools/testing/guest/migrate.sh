@@ -31,7 +31,7 @@ migrate_unbind_during() {
 
 # migrate_unbind_running: one move_pages() of 4096 pages over 2 channels,
 # soft_dma slowed to 1 ms a descriptor (per-segment memcpy: 512 a batch,
-# so about a quarter of a second a batch); migrate_check's child unbinds
+# so about a quarter of a second a batch); a thread of migrate_check unbinds
 # soft_dma once a batch is copied, while the move goes on: the batches
 # after it copy with the CPU. soft_dma bound again after
 migrate_unbind_running() {

@@ -17,10 +17,10 @@
  * with the offload, DEVICE unbound from its driver (the offload still
  * started), the second half moved: some folios offloaded, the later ones
  * fallen back to the CPU, every folio counted once; with during=1, one
- * move_pages() of every page, and a child process unbinds DEVICE while
- * it runs, once the offload has copied a batch (a provider slowed down
- * with soft_dma's delay_us makes the move last): the same counts, the
- * move not over at the unbind;
+ * move_pages() of every page, and a thread unbinds DEVICE while it runs,
+ * once the offload has copied a batch (a provider slowed down with
+ * soft_dma's delay_us makes the move last): the same counts, the move not
+ * over at the unbind;
  * expect=nohook: START fails with EOPNOTSUPP, DMAENGINE_BENCH_ERR_NO_API
  * and DMA_MIGRATE_HOOK_NONE; expect=busy: a second START, on another file,
  * fails with EBUSY while the first is active. stop=0 leaves the offload
@@ -40,7 +40,8 @@
 #define __SANE_USERSPACE_TYPES__
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,7 +51,6 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/map_benchmark.h>
@@ -240,86 +240,83 @@ static bool mc_unbind(const char *dev)
 	return ok;
 }
 
+/* The unbinder thread of mc_move_unbinding() and what it shares. */
+struct mc_unbinder {
+	int fd;
+	const char *dev;
+	atomic_bool done;	/* the move is over */
+	bool ok;		/* the unbind was done while the move ran */
+};
+
 /*
- * The child of mc_move_unbinding(): wait until the offload on @fd has
- * copied a batch, then unbind @dev while the parent's move goes on. Exit
- * status 0 when the unbind was done before the parent's move ended
- * (@done, a pipe the parent closes then, still open).
+ * Wait until the offload on u->fd has copied a batch, then unbind u->dev
+ * while the move goes on.
  */
-static int mc_unbinder(int fd, int done, const char *dev)
+static void *mc_unbinder(void *arg)
 {
+	struct mc_unbinder *u = arg;
 	struct dma_migrate_offload a;
-	struct pollfd p = { .fd = done, .events = POLLIN };
 	int tries;
 
 	for (tries = 0; tries < 60000; tries++) {
 		memset(&a, 0, sizeof(a));
-		if (mc_offload(fd, &a, DMA_MIGRATE_OP_STATS, 0) < 0) {
+		if (mc_offload(u->fd, &a, DMA_MIGRATE_OP_STATS, 0) < 0) {
 			printf("unbinder: STATS: %s\n", strerror(errno));
-			return 1;
+			return NULL;
 		}
 		if (a.batches)
 			break;
-		if (poll(&p, 1, 1) > 0) {
+		if (atomic_load(&u->done)) {
 			printf("unbinder: the move ended before a batch was offloaded\n");
-			return 1;
+			return NULL;
 		}
+		usleep(1000);
 	}
 	if (!a.batches) {
 		printf("unbinder: no batch offloaded in 60 s\n");
-		return 1;
+		return NULL;
 	}
-	if (poll(&p, 1, 0) > 0) {
+	if (atomic_load(&u->done)) {
 		printf("unbinder: the move ended before the unbind\n");
-		return 1;
+		return NULL;
 	}
-	printf("unbinder: unbinding %s after %llu batches, %llu folios\n", dev,
-	       a.batches, a.folios);
-	fflush(stdout);
-	if (!mc_unbind(dev))
-		return 1;
-	if (poll(&p, 1, 0) > 0) {
+	printf("unbinder: unbinding %s after %llu batches, %llu folios\n",
+	       u->dev, a.batches, a.folios);
+	if (!mc_unbind(u->dev))
+		return NULL;
+	if (atomic_load(&u->done)) {
 		printf("unbinder: the move ended while %s was unbound: too fast to tell\n",
-		       dev);
-		return 1;
+		       u->dev);
+		return NULL;
 	}
-	return 0;
+	u->ok = true;
+	return NULL;
 }
 
 /*
- * Move every page of @buf to @node in one move_pages() while a child
- * unbinds @dev; false (and *moved -1) when the unbind was not done while
- * the move ran.
+ * Move every page of @buf to @node in one move_pages() while a thread
+ * unbinds @dev (a thread: a forked child would share the pages, which
+ * move_pages() then refuses to move); false when the unbind was not done
+ * while the move ran.
  */
 static bool mc_move_unbinding(int fd, char *buf, unsigned long n, long psize,
 			      int node, const char *dev, long *moved)
 {
-	int done[2], status;
-	pid_t child;
+	struct mc_unbinder u = { .fd = fd, .dev = dev };
+	pthread_t t;
+	int err;
 
 	*moved = -1;
-	if (pipe(done)) {
-		perror("pipe");
+	atomic_init(&u.done, false);
+	err = pthread_create(&t, NULL, mc_unbinder, &u);
+	if (err) {
+		printf("pthread_create: %s\n", strerror(err));
 		return false;
 	}
-	fflush(stdout);
-	child = fork();
-	if (child < 0) {
-		perror("fork");
-		return false;
-	}
-	if (!child) {
-		close(done[1]);
-		_exit(mc_unbinder(fd, done[0], dev));
-	}
-	close(done[0]);
 	*moved = mc_move(buf, n, psize, node);
-	close(done[1]);
-	if (waitpid(child, &status, 0) != child) {
-		perror("waitpid");
-		return false;
-	}
-	return WIFEXITED(status) && !WEXITSTATUS(status);
+	atomic_store(&u.done, true);
+	pthread_join(t, NULL);
+	return u.ok;
 }
 
 int main(int argc, char **argv)
