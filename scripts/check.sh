@@ -101,11 +101,9 @@ if [ ${#tests[@]} = 0 ]; then
 		log=$DMA_BENCH_BUILD/check-kernels.log
 		mkdir -p "$DMA_BENCH_BUILD"
 		say "building the patched kernels ${kernels[*]} in the background (log: $log)"
-		# its own process group, so that stop_prebuild ends the builds
-		# too; priorities: the fast tier first (the first answer), then
-		# the builds (a cold run's critical path), then the VMs (below)
+		# its own process group, so that stop_prebuild ends the builds too
 		# shellcheck disable=SC2016 # the inner shell expands them
-		setsid nice -n 5 bash -c 'for k; do
+		setsid bash -c 'for k; do
 				scripts/kernel/build-debug-kernel.sh --arch "${k%:*}" \
 					--flavor "${k#*:}" || exit 1
 			done' prebuild "${kernels[@]}" > "$log" 2>&1 < /dev/null &
@@ -117,9 +115,9 @@ if [ ${#tests[@]} = 0 ]; then
 		die "make check-host failed: fix it before the VM tests"
 fi
 
-# prove's summary is the last thing printed: CI reads it. When kernels
-# are being built, the VMs run below them: they take the cycles the
-# builds leave, and once those are done, nothing else competes.
+# prove's summary is the last thing printed: CI reads it. While kernels
+# are being built the VMs run at a lower priority: the builds are the
+# cold run's critical path, and the VMs take the cycles they leave.
 nice=()
 [ -z "$prebuild" ] || nice=(nice -n 10)
 rc=0
