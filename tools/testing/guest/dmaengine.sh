@@ -160,16 +160,6 @@ dmaengine_workload() {
 		sge=$_sge folio_order=$_order runs=1 prep_modes=$(dma_modes) \
 		flags=0 timeout_ms=60000
 
-	# a caller of the earlier layout (ioctl 3, 608 or 2624 bytes) is
-	# not answered, and told why
-	klog_mark
-	check_fails_with "dmaengine: the earlier layout's ioctl number: ENOTTY" \
-		'^errno=ENOTTY' "$MBIOCTL" dmaengine nr=3 size=2624
-	check_klog_has "dmaengine: ... the kernel says to rebuild the tool" \
-		'ioctl 3 is the earlier layout of struct dmaengine_benchmark, no longer answered'
-	check_refused dmaengine size=608 'invalid size 608: must be at least 2176'
-	check_refused dmaengine size=2175 'invalid size 2175: must be at least 2176'
-
 	# a kernel without memcpy_sg runs what it has when asked to
 	if ! have_memcpy_sg; then
 		check "dmaengine: SKIP_MISSING runs the modes there are" \
@@ -418,6 +408,15 @@ dmaengine_errors() {
 
 dmaengine_validation() {
 	check_refused dmaengine size=100 'invalid size 100: must be at least'
+	# a caller of the earlier layout (ioctl 3, 608 or 2624 bytes) is
+	# not answered, and told why
+	klog_mark
+	check_fails_with "dmaengine: the earlier layout's ioctl number: ENOTTY" \
+		'^errno=ENOTTY' "$MBIOCTL" dmaengine nr=3 size=2624
+	check_klog_has "dmaengine: ... the kernel says to rebuild the tool" \
+		'ioctl 3 is the earlier layout of struct dmaengine_benchmark, no longer answered'
+	check_refused dmaengine size=608 'invalid size 608: must be at least 2176'
+	check_refused dmaengine size=2175 'invalid size 2175: must be at least 2176'
 	klog_mark
 	check_fails_with "dmaengine: unknown nonzero tail refused with E2BIG" \
 		'^errno=E2BIG' "$MBIOCTL" dmaengine tail=8
