@@ -2,10 +2,10 @@
 /*
  * DMA map benchmark core: module init and exit, and what both ioctl files
  * share: their debugfs setup, the capability check, the size-versioned
- * copy-in, range and CPU-list checks, the memory bound and the refusal rate
- * limit, and the DMA API's segment limits. The statistics are in stat.c.
- * Module init starts the parts (core.h's list) and exit stops them; past
- * that, nothing here knows a mode.
+ * copy-in, the range, flag, reserved-field and CPU-list checks, the memory
+ * bound and the refusal rate limit, and the DMA API's segment limits. The
+ * statistics are in stat.c. Module init starts the parts (core.h's list)
+ * and exit stops them; past that, nothing here knows a mode.
  *
  * Based on the kernel's DMA map benchmark, Copyright (C) 2020 HiSilicon
  * Limited.
@@ -35,6 +35,35 @@ int mb_check_range(const char *field, u64 val, u64 lo, u64 hi)
 	if (val >= lo && val <= hi)
 		return 0;
 	mb_refuse_err("invalid %s %llu: must be %llu..%llu\n", field, val, lo, hi);
+	return -EINVAL;
+}
+
+/* Flags: no bit outside @known. */
+int mb_check_flags(const char *field, u32 val, u32 known)
+{
+	if (!(val & ~known))
+		return 0;
+	mb_refuse_err("invalid %s 0x%x: unknown bits 0x%x\n", field, val,
+		      val & ~known);
+	return -EINVAL;
+}
+
+/* A set of choices: at least one, none outside @all. */
+int mb_check_set(const char *field, u32 val, u32 all)
+{
+	if (val && !(val & ~all))
+		return 0;
+	mb_refuse_err("invalid %s 0x%x: must be a non-empty set of 0x%x\n",
+		      field, val, all);
+	return -EINVAL;
+}
+
+/* A reserved field: every byte zero. */
+int mb_check_zero(const char *field, const void *p, size_t len)
+{
+	if (!memchr_inv(p, 0, len))
+		return 0;
+	mb_refuse_err("invalid %s: reserved, must be zero\n", field);
 	return -EINVAL;
 }
 

@@ -79,6 +79,9 @@ extern struct ratelimit_state mb_refusals;
 	} while (0)
 
 int mb_check_range(const char *field, u64 val, u64 lo, u64 hi);
+int mb_check_flags(const char *field, u32 val, u32 known);
+int mb_check_set(const char *field, u32 val, u32 all);
+int mb_check_zero(const char *field, const void *p, size_t len);
 int mb_cpus_from_user(u64 uptr, u32 nr, u32 max, u32 **cpus);
 int mb_copy_in(void *dst, size_t ksize, const void __user *uarg,
 	       const u32 __user *usizep, u32 min_size, u32 *usize);

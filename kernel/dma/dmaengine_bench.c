@@ -105,14 +105,6 @@ static bool dmaengine_bench_node_ok(int node, const char *field)
 	return false;
 }
 
-static bool dmaengine_bench_zero(const void *p, size_t len, const char *field)
-{
-	if (!memchr_inv(p, 0, len))
-		return true;
-	mb_refuse_err("invalid %s: reserved, must be zero\n", field);
-	return false;
-}
-
 /* Destination folios of another order: they must tile a batch exactly. */
 static int dmaengine_bench_validate_dst_order(const struct dmaengine_benchmark *p)
 {
@@ -149,17 +141,10 @@ static int dmaengine_bench_validate_dst_order(const struct dmaengine_benchmark *
 
 static int dmaengine_bench_validate(struct dmaengine_benchmark *p)
 {
-	if (p->flags & ~DMAENGINE_BENCH_F_ALL) {
-		mb_refuse_err("invalid flags 0x%x: unknown bits 0x%x\n", p->flags,
-			      p->flags & ~DMAENGINE_BENCH_F_ALL);
-		return -EINVAL;
-	}
-	if (!p->prep_modes || p->prep_modes & ~DMAENGINE_BENCH_PREP_ALL) {
-		mb_refuse_err("invalid prep_modes 0x%x: must be a non-empty set of 0x%x\n",
-			      p->prep_modes, DMAENGINE_BENCH_PREP_ALL);
-		return -EINVAL;
-	}
-	if (mb_check_range("channels", p->channels, 1,
+	if (mb_check_flags("flags", p->flags, DMAENGINE_BENCH_F_ALL) ||
+	    mb_check_set("prep_modes", p->prep_modes,
+			 DMAENGINE_BENCH_PREP_ALL) ||
+	    mb_check_range("channels", p->channels, 1,
 			   DMAENGINE_BENCH_MAX_CHANNELS) ||
 	    mb_check_range("folio_order", p->folio_order, 0,
 			   DMA_BENCH_MAX_PAGE_ORDER) ||
@@ -183,8 +168,8 @@ static int dmaengine_bench_validate(struct dmaengine_benchmark *p)
 	    !dmaengine_bench_node_ok(p->dst_node, "dst_node") ||
 	    !dmaengine_client_name_ok(p->channel, "channel") ||
 	    !dmaengine_client_name_ok(p->device, "device") ||
-	    !dmaengine_bench_zero(p->reserved_in, sizeof(p->reserved_in),
-				  "reserved_in"))
+	    mb_check_zero("reserved_in", p->reserved_in,
+			  sizeof(p->reserved_in)))
 		return -EINVAL;
 	if (!p->samples_ptr != !p->samples_len) {
 		mb_refuse_err("invalid samples_ptr/samples_len: give both or neither\n");

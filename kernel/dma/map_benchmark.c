@@ -483,11 +483,8 @@ static int map_benchmark_validate_ext(const struct map_benchmark_ext *req,
 		.sync = req->flags & DMA_MAP_BENCH_F_SYNC,
 		.histogram = true,
 	};
-	if (req->flags & ~DMA_MAP_BENCH_F_ALL) {
-		mb_refuse_err("invalid flags 0x%x: unknown bits 0x%x\n", req->flags,
-			      req->flags & ~DMA_MAP_BENCH_F_ALL);
+	if (mb_check_flags("flags", req->flags, DMA_MAP_BENCH_F_ALL))
 		return -EINVAL;
-	}
 	if (req->reserved0 ||
 	    memchr_inv(req->reserved_in, 0, sizeof(req->reserved_in))) {
 		mb_refuse_err("invalid reserved0/reserved_in: reserved, must be zero\n");

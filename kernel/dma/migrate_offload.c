@@ -499,11 +499,8 @@ static int dmaengine_migrate_validate(const struct dma_migrate_offload *a)
 {
 	const struct dmaengine_bench_form *f;
 
-	if (a->flags & ~DMA_MIGRATE_F_ALL) {
-		mb_refuse_err("invalid flags 0x%x: unknown bits 0x%x\n",
-			      a->flags, a->flags & ~DMA_MIGRATE_F_ALL);
+	if (mb_check_flags("flags", a->flags, DMA_MIGRATE_F_ALL))
 		return -EINVAL;
-	}
 	f = a->prep_mode < DMAENGINE_BENCH_NR_MODES ?
 	    &dmaengine_bench_forms[a->prep_mode] : NULL;
 	if (f && !f->have_api) {
@@ -519,22 +516,16 @@ static int dmaengine_migrate_validate(const struct dma_migrate_offload *a)
 			      DMAENGINE_BENCH_MODE_MEMCPY_VEC);
 		return -EINVAL;
 	}
-	if (!a->reasons || a->reasons & ~DMA_MIGRATE_R_ALL) {
-		mb_refuse_err("invalid reasons 0x%x: must be a non-empty set of 0x%x\n",
-			      a->reasons, DMA_MIGRATE_R_ALL);
-		return -EINVAL;
-	}
-	if (mb_check_range("channels", a->channels, 1,
+	if (mb_check_set("reasons", a->reasons, DMA_MIGRATE_R_ALL) ||
+	    mb_check_range("channels", a->channels, 1,
 			   DMAENGINE_BENCH_MAX_CHANNELS) ||
 	    mb_check_range("timeout_ms", a->timeout_ms, 0,
 			   DMAENGINE_BENCH_MAX_TIMEOUT_MS) ||
 	    !dmaengine_client_name_ok(a->channel, "channel") ||
-	    !dmaengine_client_name_ok(a->device, "device"))
+	    !dmaengine_client_name_ok(a->device, "device") ||
+	    mb_check_zero("reserved_in", a->reserved_in,
+			  sizeof(a->reserved_in)))
 		return -EINVAL;
-	if (memchr_inv(a->reserved_in, 0, sizeof(a->reserved_in))) {
-		mb_refuse_err("invalid reserved_in: reserved, must be zero\n");
-		return -EINVAL;
-	}
 	return 0;
 }
 
