@@ -161,7 +161,7 @@ extern const unsigned int prep_mode_order[DMAENGINE_BENCH_NR_MODES];
  */
 const char *prep_modes_name(unsigned int prep_modes);
 /*
- * prep_mode_given() - whether --prep-modes was given: the modes named must
+ * prep_modes_given() - whether --prep-modes was given: the modes named must
  * all run; without it, those the kernel or channel lacks are left out
  */
 bool prep_modes_given(const struct bench_opts *o);
