@@ -24,12 +24,6 @@
 
 #include "dmaengine_bench.h"
 
-static void dmaengine_bench_set_error(struct dmaengine_bench_chan *c, u32 error,
-				      int err)
-{
-	dmaengine_client_set_error(&c->cl, error, err);
-}
-
 /* Bytes of folios a channel holds for @batches batches a run. */
 u64 dmaengine_bench_chan_buffer_bytes(const struct dmaengine_benchmark *p,
 				      u64 batches)
@@ -256,8 +250,8 @@ int dmaengine_bench_chan_setup(struct dmaengine_bench_chan *c)
 	u64 batch_bytes = (u64)p->sge * c->job->folio_size;
 
 	if (dmaengine_bench_chan_limits(c)) {
-		dmaengine_bench_set_error(c, DMAENGINE_BENCH_ERR_LIMIT,
-					  -EINVAL);
+		dmaengine_client_set_error(&c->cl, DMAENGINE_BENCH_ERR_LIMIT,
+					   -EINVAL);
 		return -EINVAL;
 	}
 
@@ -290,7 +284,7 @@ int dmaengine_bench_chan_setup(struct dmaengine_bench_chan *c)
 	return 0;
 
 nomem:
-	dmaengine_bench_set_error(c, DMAENGINE_BENCH_ERR_NOMEM, -ENOMEM);
+	dmaengine_client_set_error(&c->cl, DMAENGINE_BENCH_ERR_NOMEM, -ENOMEM);
 	return -ENOMEM;
 }
 
@@ -399,8 +393,9 @@ static int dmaengine_bench_dma_batches(struct dmaengine_bench_chan *c)
 			ret = dmaengine_bench_slot_start(c, s,
 							 dmaengine_bench_batch_set(c, b));
 		if (!ret && READ_ONCE(c->job->abort)) {
-			dmaengine_bench_set_error(c, DMAENGINE_BENCH_ERR_INTR,
-						  -EINTR);
+			dmaengine_client_set_error(&c->cl,
+						   DMAENGINE_BENCH_ERR_INTR,
+						   -EINTR);
 			ret = -EINTR;
 		}
 	}
@@ -481,8 +476,9 @@ static int dmaengine_bench_cpu_batches(struct dmaengine_bench_chan *c)
 		c->cl.fig.segments += sge;
 		c->cl.fig.bytes += (u64)sge * c->job->folio_size;
 		if (READ_ONCE(c->job->abort)) {
-			dmaengine_bench_set_error(c, DMAENGINE_BENCH_ERR_INTR,
-						  -EINTR);
+			dmaengine_client_set_error(&c->cl,
+						   DMAENGINE_BENCH_ERR_INTR,
+						   -EINTR);
 			return -EINTR;
 		}
 	}
@@ -517,8 +513,8 @@ out:
 
 	if (!c->cl.error && job->verify &&
 	    !dmaengine_bench_pattern_walk(c, c->dst, c->dst_nfolios, false))
-		dmaengine_bench_set_error(c, DMAENGINE_BENCH_ERR_VERIFY,
-					  -EILSEQ);
+		dmaengine_client_set_error(&c->cl, DMAENGINE_BENCH_ERR_VERIFY,
+					   -EILSEQ);
 }
 
 int dmaengine_bench_chan_thread(void *data)
