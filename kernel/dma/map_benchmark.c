@@ -485,11 +485,12 @@ static int map_benchmark_validate_ext(const struct map_benchmark_ext *req,
 	};
 	if (mb_check_flags("flags", req->flags, DMA_MAP_BENCH_F_ALL))
 		return -EINVAL;
-	if (req->reserved0 ||
-	    memchr_inv(req->reserved_in, 0, sizeof(req->reserved_in))) {
-		mb_refuse_err("invalid reserved0/reserved_in: reserved, must be zero\n");
+	/* one name for the two, as the refusal has always said */
+	if (mb_check_zero("reserved0/reserved_in", &req->reserved0,
+			  sizeof(req->reserved0)) ||
+	    mb_check_zero("reserved0/reserved_in", req->reserved_in,
+			  sizeof(req->reserved_in)))
 		return -EINVAL;
-	}
 	if (mb_check_range("entries", req->entries, 1,
 			   DMA_MAP_MAX_ENTRIES) ||
 	    mb_check_range("entry_size", p->entry_size, 1,
