@@ -57,7 +57,7 @@ void soft_dma_chan_init(struct soft_dma_dev *sd, unsigned int index)
 static bool soft_dma_stalled(struct soft_dma_chan *sc)
 {
 	return !sc->dead &&
-	       READ_ONCE(soft_dma_knobs.stall_channel) == (int)sc->index;
+	       READ_ONCE(sc->sd->knobs.stall_channel) == (int)sc->index;
 }
 
 /*
@@ -80,7 +80,7 @@ static struct soft_dma_desc *soft_dma_claim(struct soft_dma_chan *sc,
 		return NULL;
 
 	if (!d->started) {
-		unsigned int delay = READ_ONCE(soft_dma_knobs.delay_us);
+		unsigned int delay = READ_ONCE(sc->sd->knobs.delay_us);
 
 		d->started = true;
 		d->due = delay && !sc->dead ? ktime_add_us(ktime_get(), delay) : 0;
@@ -95,7 +95,7 @@ static struct soft_dma_desc *soft_dma_claim(struct soft_dma_chan *sc,
 	sc->active = d;
 
 	sc->xfer_count++;
-	every = READ_ONCE(soft_dma_knobs.error_every);
+	every = READ_ONCE(sc->sd->knobs.error_every);
 	if (sc->dead) {
 		d->result = DMA_TRANS_ABORTED;
 	} else if (every && !(sc->xfer_count % every)) {
@@ -182,7 +182,7 @@ static void soft_dma_run(struct soft_dma_chan *sc, struct soft_dma_desc *d)
 	bool interrupt;
 
 	if (d->result == DMA_TRANS_NOERROR) {
-		if (!READ_ONCE(soft_dma_knobs.nocopy)) {
+		if (!READ_ONCE(sc->sd->knobs.nocopy)) {
 			soft_dma_copy_desc(d);
 			copied = READ_ONCE(d->done);
 		} else {

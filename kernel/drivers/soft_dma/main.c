@@ -30,6 +30,11 @@
 
 #define SOFT_DMA_MAX_POOL	65536
 
+static unsigned int devices = 1;
+module_param(devices, uint, 0444);
+MODULE_PARM_DESC(devices,
+		 "Platform devices soft_dma.0.., each a DMA device, 1..16 (default: 1)");
+
 unsigned int soft_dma_channels = 4;
 module_param_named(channels, soft_dma_channels, uint, 0444);
 MODULE_PARM_DESC(channels, "Number of DMA channels, 1..256 (default: 4)");
@@ -59,11 +64,11 @@ module_param_named(pool_size, soft_dma_pool_size, uint, 0444);
 MODULE_PARM_DESC(pool_size,
 		 "Descriptors per channel, 1..65536; 0: unbounded (default: 0)");
 
-/* Serializes soft_dma_devs against debugfs knob writes. */
+/* Serializes soft_dma_devs and the devices' knobs against knob writes. */
 DEFINE_MUTEX(soft_dma_mutex);
 LIST_HEAD(soft_dma_devs);
 
-static struct platform_device *soft_dma_pdev;
+static struct platform_device *soft_dma_pdevs[SOFT_DMA_MAX_DEVICES];
 
 /* ------------------------------------------------------------------ */
 /* Release: the device outlives its unbinding while clients hold it    */
@@ -181,7 +186,6 @@ static int soft_dma_probe(struct platform_device *pdev)
 		return -ENOMEM;
 	sd->pdev = pdev;
 	sd->nr_chans = n;
-	INIT_LIST_HEAD(&sd->node);
 	get_device(dev);
 
 	sd->dma.dev = dev;
@@ -190,22 +194,26 @@ static int soft_dma_probe(struct platform_device *pdev)
 	for (i = 0; i < n; i++)
 		soft_dma_chan_init(sd, i);
 
+	/*
+	 * The device binds with the top-level knobs. It joins the list in the
+	 * same step, before a client can take a channel: a top-level write
+	 * from then on reaches it too, and none is lost in between.
+	 */
+	mutex_lock(&soft_dma_mutex);
+	sd->knobs = soft_dma_knob_defaults;
+	list_add_tail(&sd->node, &soft_dma_devs);
+	mutex_unlock(&soft_dma_mutex);
+
 	ret = dma_async_device_register(&sd->dma);
 	if (ret) {
 		dev_err(dev, "dma_async_device_register: %d\n", ret);
-		put_device(dev);
-		kfree(sd);
-		return ret;
+		goto err_list;
 	}
 
 	for (i = 0; i < n; i++)
 		strscpy(sd->chans[i].name, dma_chan_name(&sd->chans[i].chan),
 			sizeof(sd->chans[i].name));
 	platform_set_drvdata(pdev, sd);
-
-	mutex_lock(&soft_dma_mutex);
-	list_add_tail(&sd->node, &soft_dma_devs);
-	mutex_unlock(&soft_dma_mutex);
 	sd->debugfs = soft_dma_debugfs_add_dev(sd);
 
 	dev_info(dev, "%u channels %s..%s, max_seg_size %u, copy_align %u%s%s%s%s, pool_size %u\n",
@@ -217,6 +225,14 @@ static int soft_dma_probe(struct platform_device *pdev)
 		 soft_dma_no_order ? ", no_order (DMA_COMPLETION_NO_ORDER)" : "",
 		 soft_dma_pool_size);
 	return 0;
+
+err_list:
+	mutex_lock(&soft_dma_mutex);
+	list_del(&sd->node);
+	mutex_unlock(&soft_dma_mutex);
+	put_device(dev);
+	kfree(sd);
+	return ret;
 }
 
 static void soft_dma_remove(struct platform_device *pdev)
@@ -257,14 +273,58 @@ static struct platform_driver soft_dma_driver = {
 	DMA_BENCH_PLATFORM_REMOVE(soft_dma_remove),
 };
 
+/* Unregister the platform devices soft_dma.0 .. soft_dma.(@n - 1). */
+static void soft_dma_del_devices(unsigned int n)
+{
+	while (n--) {
+		platform_device_unregister(soft_dma_pdevs[n]);
+		soft_dma_pdevs[n] = NULL;
+	}
+}
+
+/*
+ * Register the platform devices soft_dma.0 .. soft_dma.(devices - 1); the
+ * driver binds each as it is registered. The load fails unless all bound.
+ */
+static int soft_dma_add_devices(void)
+{
+	struct platform_device *pdev;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < devices; i++) {
+		pdev = platform_device_register_simple(SOFT_DMA_NAME, i,
+						       NULL, 0);
+		if (IS_ERR(pdev)) {
+			ret = PTR_ERR(pdev);
+			goto err;
+		}
+		if (!platform_get_drvdata(pdev)) {
+			/* the probe failed, and said why */
+			ret = -ENODEV;
+			goto err_unregister;
+		}
+		soft_dma_pdevs[i] = pdev;
+	}
+	return 0;
+
+err_unregister:
+	platform_device_unregister(pdev);
+err:
+	soft_dma_del_devices(i);
+	return ret;
+}
+
 static int __init soft_dma_init(void)
 {
 	int ret;
 
-	if (!soft_dma_channels || soft_dma_channels > SOFT_DMA_MAX_CHANNELS ||
+	if (!devices || devices > SOFT_DMA_MAX_DEVICES ||
+	    !soft_dma_channels || soft_dma_channels > SOFT_DMA_MAX_CHANNELS ||
 	    max_seg_size < PAGE_SIZE || copy_align > PAGE_SHIFT ||
 	    soft_dma_pool_size > SOFT_DMA_MAX_POOL) {
-		pr_err("channels=%u (1..%u) max_seg_size=%u (%lu..) copy_align=%u (0..%u) pool_size=%u (0..%u): out of range\n",
+		pr_err("devices=%u (1..%u) channels=%u (1..%u) max_seg_size=%u (%lu..) copy_align=%u (0..%u) pool_size=%u (0..%u): out of range\n",
+		       devices, SOFT_DMA_MAX_DEVICES,
 		       soft_dma_channels, SOFT_DMA_MAX_CHANNELS, max_seg_size,
 		       PAGE_SIZE, copy_align, PAGE_SHIFT, soft_dma_pool_size,
 		       SOFT_DMA_MAX_POOL);
@@ -280,20 +340,11 @@ static int __init soft_dma_init(void)
 	if (ret)
 		goto err_debugfs;
 
-	soft_dma_pdev = platform_device_register_simple(SOFT_DMA_NAME, 0,
-							NULL, 0);
-	if (IS_ERR(soft_dma_pdev)) {
-		ret = PTR_ERR(soft_dma_pdev);
+	ret = soft_dma_add_devices();
+	if (ret)
 		goto err_driver;
-	}
-	if (!platform_get_drvdata(soft_dma_pdev)) {
-		ret = -ENODEV;
-		goto err_device;
-	}
 	return 0;
 
-err_device:
-	platform_device_unregister(soft_dma_pdev);
 err_driver:
 	platform_driver_unregister(&soft_dma_driver);
 	flush_work(&soft_dma_reap_work);
@@ -306,7 +357,7 @@ module_init(soft_dma_init);
 
 static void __exit soft_dma_exit(void)
 {
-	platform_device_unregister(soft_dma_pdev);
+	soft_dma_del_devices(devices);
 	platform_driver_unregister(&soft_dma_driver);
 	/* devices released by the last client are freed by the reaper */
 	flush_work(&soft_dma_reap_work);

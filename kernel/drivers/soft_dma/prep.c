@@ -192,7 +192,7 @@ soft_dma_prep_abort(struct soft_dma_chan *sc, struct soft_dma_desc *d,
 static struct dma_async_tx_descriptor *
 soft_dma_prep_end(struct soft_dma_chan *sc, struct soft_dma_desc *d)
 {
-	unsigned int every = READ_ONCE(soft_dma_knobs.fail_prep_every);
+	unsigned int every = READ_ONCE(sc->sd->knobs.fail_prep_every);
 	const char *why = NULL;
 	unsigned long flags;
 

@@ -34,6 +34,7 @@
 
 #define SOFT_DMA_NAME		"soft_dma"
 #define SOFT_DMA_MAX_CHANNELS	256
+#define SOFT_DMA_MAX_DEVICES	16
 /* cookies of the last failed transfers tx_status() reports as DMA_ERROR */
 #define SOFT_DMA_ERR_RING	64
 
@@ -50,6 +51,10 @@ extern unsigned int soft_dma_pool_size;
  * @fail_prep_every: every Nth prep call of a channel returns NULL
  * @error_every: every Nth transfer of a channel fails
  * @stall_channel: index of a channel that completes nothing, or -1
+ *
+ * Each bound device has its own (soft_dma_dev::knobs), read by its engines
+ * and prep calls with READ_ONCE(). soft_dma_knob_defaults, the top-level
+ * files, is what a device starts with when it binds.
  */
 struct soft_dma_knobs {
 	bool nocopy;
@@ -59,7 +64,31 @@ struct soft_dma_knobs {
 	int stall_channel;
 };
 
-extern struct soft_dma_knobs soft_dma_knobs;
+/* the top-level debugfs files: the knobs a device binds with (debugfs.c) */
+extern struct soft_dma_knobs soft_dma_knob_defaults;
+
+/* Which knob a debugfs file is: the fields of struct soft_dma_knobs. */
+enum soft_dma_knob {
+	SOFT_DMA_KNOB_NOCOPY,
+	SOFT_DMA_KNOB_DELAY_US,
+	SOFT_DMA_KNOB_FAIL_PREP_EVERY,
+	SOFT_DMA_KNOB_ERROR_EVERY,
+	SOFT_DMA_KNOB_STALL_CHANNEL,
+	SOFT_DMA_NR_KNOBS,
+};
+
+struct soft_dma_dev;
+
+/**
+ * struct soft_dma_knob_file - what a knob's debugfs file sets
+ * @sd: the device, or NULL for a top-level file (the defaults, and every
+ *	bound device)
+ * @knob: which knob
+ */
+struct soft_dma_knob_file {
+	struct soft_dma_dev *sd;
+	enum soft_dma_knob knob;
+};
 
 /**
  * struct soft_dma_seg - one contiguous piece of a copy
@@ -165,8 +194,6 @@ struct soft_dma_stats {
 	u64 busy_ns;
 };
 
-struct soft_dma_dev;
-
 /**
  * struct soft_dma_chan - a channel and its engine
  * @chan: the dmaengine channel
@@ -248,7 +275,9 @@ struct soft_dma_chan {
  * @node: on soft_dma_devs while bound
  * @reap_node: on the reap list after release
  * @debugfs: the device's debugfs directory, soft_dma/<dev_name>/, with its
- *	"stats": each bound device has its own
+ *	"stats" and its knobs: each bound device has its own
+ * @knobs: the device's run-time knobs; set under soft_dma_mutex
+ * @knob_files: what each of the device's knob files sets
  * @nr_chans: entries in @chans
  * @chans: the channels
  */
@@ -258,11 +287,13 @@ struct soft_dma_dev {
 	struct list_head node;
 	struct list_head reap_node;
 	struct dentry *debugfs;
+	struct soft_dma_knobs knobs;
+	struct soft_dma_knob_file knob_files[SOFT_DMA_NR_KNOBS];
 	unsigned int nr_chans;
 	struct soft_dma_chan chans[];
 };
 
-/* main.c: bound devices, under soft_dma_mutex */
+/* main.c: bound devices, and every device's knobs, under soft_dma_mutex */
 extern struct mutex soft_dma_mutex;
 extern struct list_head soft_dma_devs;
 

@@ -70,6 +70,13 @@ sd_knobs_show() {
 	done | tr '\n' ' ' | sed 's/ $//'
 }
 
+# sd_dev_knobs_show DEVICE: the five run-time knobs of one device
+sd_dev_knobs_show() {
+	for _k in $SD_KNOBS; do
+		cat "$SD/$1/${_k%%=*}"
+	done | tr '\n' ' ' | sed 's/ $//'
+}
+
 # sd_params_show: the load-time parameters prep_lock no_order pool_size
 sd_params_show() {
 	(cd /sys/module/soft_dma/parameters && cat prep_lock no_order pool_size) |
@@ -173,7 +180,7 @@ sd_gone() {
 # the full scope's
 sd_group_params() {
 	for _p in channels=0 channels=257 max_seg_size=1000 pool_size=65537 \
-		prep_lock=2 no_order=x; do
+		prep_lock=2 no_order=x devices=0 devices=17; do
 		_d=$_p
 		[ "$_p" != max_seg_size=1000 ] || _d="max_seg_size below a page"
 		check_fails "soft_dma: $_d refused" insmod "$MODDIR/soft_dma.ko" "$_p"
@@ -193,6 +200,8 @@ sd_group_load() {
 	check_output "soft_dma: channels are named dmaNchanM" '^dma[0-9]+chan0$' sd_chan 0
 	check_output "soft_dma: knobs in debugfs with their defaults" '^N 0 0 0 -1$' \
 		sd_knobs_show
+	check_output "soft_dma: $SD_DEV's own knobs in its directory, the same" \
+		'^N 0 0 0 -1$' sd_dev_knobs_show "$SD_DEV"
 	check "soft_dma: run-time knobs are not module parameters" sd_knobs_not_params
 	check_output "soft_dma: prep_lock, no_order, pool_size default to N N 0" '^N N 0$' \
 		sd_params_show
@@ -405,6 +414,181 @@ sd_group_limits() {
 	check_klog_clean "soft_dma: copy_align, max_seg_size"
 }
 
+# --- several devices, each with its own knobs -----------------------------
+
+SD_DEV1=soft_dma.1
+
+# sd_dev_channels DEVICE: that soft_dma device's channels, one a line
+sd_dev_channels() {
+	for _c in /sys/class/dma/*; do
+		[ -e "$_c/device" ] || continue
+		[ "$(basename "$(readlink -f "$_c/device")")" = "$1" ] &&
+			basename "$_c"
+	done
+}
+
+# sd_dev_chan DEVICE INDEX: name of that device's channel with that index
+sd_dev_chan() {
+	sd_dev_channels "$1" | sed -n "$(($2 + 1))p"
+}
+
+# sd_dev_knob DEVICE NAME VALUE: set a run-time knob of one device
+sd_dev_knob() {
+	echo "$3" > "$SD/$1/$2"
+}
+
+# sd_knob_everywhere NAME: the knob's top-level value, then soft_dma.0's
+# and soft_dma.1's, on one line
+sd_knob_everywhere() {
+	cat "$SD/$1" "$SD/$SD_DEV/$1" "$SD/$SD_DEV1/$1" | tr '\n' ' ' | sed 's/ $//'
+}
+
+# sd_dev_stat DEVICE CHANNEL|all COLUMN: sd_stat of one device
+sd_dev_stat() {
+	awk -v c="$2" -v k="$3" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		c == "all" || $1 == c { s += $col[k]; n++ }
+		END { if (n || c == "all") print s + 0 }' "$SD/$1/stats"
+}
+
+# sd_dev_expect_stat DEVICE CHANNEL|all COLUMN OP VALUE
+sd_dev_expect_stat() {
+	expect_value "$1 stats $2 $3" "$(sd_dev_stat "$1" "$2" "$3")" "$4" "$5" ||
+		{ cat "$SD/$1/stats"; return 1; }
+}
+
+# sd_dev_run_expect DEVICE THREADS TESTS FAILURES ARGS...: dmatest on one
+# device's channels, and its summaries
+sd_dev_run_expect() {
+	_dre_d=$1 _dre_t=$2 _dre_n=$3 _dre_f=$4
+	shift 4
+	dt_start_on "$_dre_d" transfer_size=0 alignment=-1 nobounce=0 "$@" &&
+		dt_finish && dt_expect "$_dre_t" "$_dre_n" "$_dre_f"
+}
+
+# sd_dev_stall_run DEVICE C0 C1: on DEVICE, C0 stalled, C1 not
+sd_dev_stall_run() {
+	dt_start_on "$1" transfer_size=0 alignment=-1 nobounce=0 chan="$2" \
+		chan="$3" iterations=3 timeout=300 && dt_finish || return 1
+	grep -q "$2-copy0: summary 3 tests, 3 failures " "$DT_LOG" &&
+	grep -q "$3-copy0: summary 3 tests, 0 failures " "$DT_LOG" && return 0
+	cat "$DT_LOG"
+	return 1
+}
+
+sd_dev_bound() {
+	[ "$(basename "$(readlink -f "/sys/bus/platform/devices/$1/driver")")" = soft_dma ] &&
+		[ "$(sd_dev_channels "$1" | wc -l)" -eq "$2" ]
+}
+
+# Two devices (devices=2): each device's knobs act on it alone, the
+# top-level files on both, and are what a device binds with.
+sd_group_devices() {
+	sd_unload
+	check "soft_dma: loads with devices=2 channels=2" \
+		insmod "$MODDIR/soft_dma.ko" devices=2 channels=2
+	check "devices=2: $SD_DEV bound, 2 channels" sd_dev_bound "$SD_DEV" 2
+	check "devices=2: $SD_DEV1 bound, 2 channels of its own" sd_dev_bound "$SD_DEV1" 2
+	check_output "devices=2: $SD_DEV1 has its knobs, at the defaults" \
+		'^N 0 0 0 -1$' sd_dev_knobs_show "$SD_DEV1"
+	_d0c0=$(sd_dev_chan "$SD_DEV" 0)
+	_d1c0=$(sd_dev_chan "$SD_DEV1" 0)
+	_d1c1=$(sd_dev_chan "$SD_DEV1" 1)
+
+	sd_stats_reset
+	sd_dev_knob "$SD_DEV1" nocopy 1
+	check_output "$SD_DEV1/nocopy=1: the top-level and $SD_DEV's nocopy stay N" \
+		'^N N Y$' sd_knob_everywhere nocopy
+	check "$SD_DEV1/nocopy=1: dmatest on $SD_DEV copies, verified" \
+		sd_dev_run_expect "$SD_DEV" 2 10 0 iterations=10
+	check "$SD_DEV1/nocopy=1: dmatest on $SD_DEV1: every test is a data error" \
+		sd_dev_run_expect "$SD_DEV1" 2 10 10 iterations=10
+	check "$SD_DEV1/nocopy=1: $SD_DEV copied bytes" \
+		sd_dev_expect_stat "$SD_DEV" all bytes -gt 0
+	check "$SD_DEV1/nocopy=1: $SD_DEV1 copied none" \
+		sd_dev_expect_stat "$SD_DEV1" all bytes -eq 0
+	check "$SD_DEV1/nocopy=1: ... and completed its 20 descriptors" \
+		sd_dev_expect_stat "$SD_DEV1" all completed -eq 20
+	sd_dev_knob "$SD_DEV1" nocopy 0
+	dt_release
+
+	sd_dev_knob "$SD_DEV1" stall_channel 0
+	check_output "$SD_DEV1/stall_channel=0: the top-level and $SD_DEV's stay -1" \
+		'^-1 -1 0$' sd_knob_everywhere stall_channel
+	check "$SD_DEV1/stall_channel=0: channel 0 of $SD_DEV ($_d0c0) runs" \
+		sd_dev_run_expect "$SD_DEV" 1 3 0 chan="$_d0c0" iterations=3
+	check "$SD_DEV1/stall_channel=0: $_d1c0 stalls, $_d1c1 runs" \
+		sd_dev_stall_run "$SD_DEV1" "$_d1c0" "$_d1c1"
+	dt_release
+	sd_dev_knob "$SD_DEV1" stall_channel -1
+	check "$SD_DEV1/stall_channel=-1: $_d1c0 runs again" \
+		sd_dev_run_expect "$SD_DEV1" 1 3 0 chan="$_d1c0" iterations=3
+	dt_release
+	check_fails "$SD_DEV1/stall_channel=2 refused: it has 2 channels" \
+		sd_dev_knob "$SD_DEV1" stall_channel 2
+	check_fails "$SD_DEV1/stall_channel=-2 refused" \
+		sd_dev_knob "$SD_DEV1" stall_channel -2
+	check_fails "$SD_DEV1/delay_us=-1 refused" sd_dev_knob "$SD_DEV1" delay_us -1
+	check_fails "$SD_DEV1/nocopy=2 refused: not a boolean" \
+		sd_dev_knob "$SD_DEV1" nocopy 2
+	check_output "$SD_DEV1: the refused writes changed nothing" \
+		'^N 0 0 0 -1$' sd_dev_knobs_show "$SD_DEV1"
+
+	# the top-level files: every bound device, and the default
+	sd_dev_knob "$SD_DEV1" delay_us 5
+	sd_knob delay_us 1000
+	check_output "top-level delay_us=1000 sets it on both devices" \
+		'^1000 1000 1000$' sd_knob_everywhere delay_us
+	sd_dev_knob "$SD_DEV1" delay_us 0
+	check_output "$SD_DEV1/delay_us=0 leaves the default and $SD_DEV alone" \
+		'^1000 1000 0$' sd_knob_everywhere delay_us
+	sd_knob delay_us 0
+	sd_knob nocopy 1
+	check "top-level nocopy=1: dmatest on $SD_DEV1 is all data errors" \
+		sd_dev_run_expect "$SD_DEV1" 2 5 5 iterations=5
+	check "top-level nocopy=1: and on $SD_DEV" \
+		sd_dev_run_expect "$SD_DEV" 2 5 5 iterations=5
+	dt_release
+	sd_knob nocopy 0
+	sd_knob stall_channel 1
+	check_output "top-level stall_channel=1 reaches both devices" \
+		'^1 1 1$' sd_knob_everywhere stall_channel
+	sd_knob stall_channel -1
+
+	# a device binds with the defaults; its own settings go with it
+	sd_knob error_every 7
+	sd_dev_knob "$SD_DEV1" nocopy 1
+	check "unbind $SD_DEV1: $SD_DEV stays" sh -c "echo $SD_DEV1 > $SD_DRV/unbind"
+	check_fails "... $SD_DEV1's directory is gone" test -e "$SD/$SD_DEV1"
+	check "... dmatest on $SD_DEV still passes" \
+		sd_dev_run_expect "$SD_DEV" 2 5 0 iterations=5
+	dt_release
+	check "rebind $SD_DEV1" sh -c "echo $SD_DEV1 > $SD_DRV/bind"
+	check "... bound again, 2 channels" sd_dev_bound "$SD_DEV1" 2
+	check_output "... with the defaults: error_every 7, nocopy N again" \
+		'^N 0 0 7 -1$' sd_dev_knobs_show "$SD_DEV1"
+	check "top-level files at their defaults again: both devices too" \
+		sd_knobs_reset_all
+	check "devices=2: nothing left allocated" sd_no_descriptors
+	check_klog_clean "soft_dma: devices=2, per-device knobs"
+	check "devices=2: soft_dma unloads" sd_unload
+	check "devices=2: both devices are gone" sd_gone_all
+	check "soft_dma: reloads with channels=$SD_CHANNELS" sd_load
+}
+
+sd_gone_all() {
+	sd_gone && [ ! -e "/sys/bus/platform/devices/$SD_DEV1" ]
+}
+
+# sd_knobs_reset_all: sd_knobs_reset, and both devices' knobs follow
+sd_knobs_reset_all() {
+	sd_knobs_reset || return 1
+	for _d in "$SD_DEV" "$SD_DEV1"; do
+		expect_value "$_d's knobs" "$(sd_dev_knobs_show "$_d")" = "N 0 0 0 -1" ||
+			return 1
+	done
+}
+
 # --- personalities: the load-time parameters ------------------------------
 
 # sd_reload PARAMS...: soft_dma again, 2 channels, with these parameters
@@ -580,6 +764,7 @@ suite_soft_dma() {
 	sd_group_faults
 	sd_group_tool
 	sd_group_limits
+	sd_group_devices
 	sd_group_personalities
 	sd_group_unload
 	dt_release
