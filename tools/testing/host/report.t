@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Reports (test_report.c, whose top says what it checks); then the map
-# modes' lines against upstream's printf formats, read from upstream's
+# Reports (test_report_map.c, test_report_dmaengine.c and
+# test_report_dmaengine_json.c, whose tops say what they check); then the
+# map modes' lines against upstream's printf formats, read from upstream's
 # sources (linux_source_dir): Linux 6.12's tool without -m, 7.3's with it
 # (a missing source fails); then python3
 # parses every JSON file that test wrote and checks its structure and
@@ -11,7 +12,9 @@
 build
 out_dir
 
-run_c_tests "$HOST_OUT/test_report"
+run_c_tests "$HOST_OUT/test_report_map"
+run_c_tests "$HOST_OUT/test_report_dmaengine"
+run_c_tests "$HOST_OUT/test_report_dmaengine_json"
 
 need python3
 . "$TOP/scripts/lib.sh"
@@ -43,7 +46,7 @@ def ours(name):
     return open(os.path.join(sys.argv[1], name), encoding="utf-8").read()
 
 def upstream_612_lines():
-    # Linux 6.12's tool's formats, applied to the values test_report.c
+    # Linux 6.12's tool's formats, applied to the values test_report_map.c
     # gave report_map_text() without -m
     fmts, tables = upstream_source(sys.argv[2])
     assert fmts[0].startswith("dma mapping benchmark: "), fmts
@@ -54,7 +57,7 @@ check("without -m, the lines are upstream 6.12's printf formats byte for byte", 
 
 def upstream_73_lines():
     # Linux 7.3's tool's formats and mode[] and directions[] tables,
-    # applied to the values test_report.c gave report_map_text() with -m
+    # applied to the values test_report_map.c gave report_map_text() with -m
     fmts, tables = upstream_source(sys.argv[3])
     assert fmts[0].startswith("dma mapping benchmark(%s): "), fmts
     mode, dirs = tables["mode"], tables["directions"]

@@ -28,7 +28,7 @@ FAKE = os.path.join(FIX, "fake_tool.py")
 SWEEP = os.path.join(TOP, "scripts/sweep.py")
 
 
-# the tool's table (test_report.c): map_ms and unmap_ms beside the phases
+# the tool's table (test_report_dmaengine.c): map_ms and unmap_ms beside the phases
 REF = ("mode           chan folio sge run_ms          prep_ms        submit_ms     issue_ms    wait_ms           map_ms        unmap_ms      prep_calls GB/s\n"
        "prep_memcpy    1    4KB   512 632.86 \u00b1 8.18   18.00 \u00b1 6.38   4.44 \u00b1 0.09   0.09 \u00b1 0.04 603.54 \u00b1 5.03     1.20 \u00b1 0.03   0.80 \u00b1 0.01   131072     0.85 \u00b1 0.01\n")
 
