@@ -716,19 +716,27 @@ static int run_rows(int fd, const struct bench_opts *o,
 	return 0;
 }
 
-static void setup_rows(struct migrate_result *r)
+unsigned int migrate_row_modes(unsigned int prep_modes, unsigned int *modes)
 {
-	unsigned int i, mode;
+	unsigned int i, mode, n = 0;
 
-	r->nrows = 0;
-	r->rows[r->nrows++].prep_mode = DMAENGINE_BENCH_MODE_CPU;
-	if (r->offload != OFFLOAD_READY)
-		return;
+	modes[n++] = DMAENGINE_BENCH_MODE_CPU;
 	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
 		mode = prep_mode_order[i];
-		if ((r->prep_modes & ~r->missing) & (1U << mode))
-			r->rows[r->nrows++].prep_mode = mode;
+		if (prep_modes & PREP_OFFLOAD & (1U << mode))
+			modes[n++] = mode;
 	}
+	return n;
+}
+
+static void setup_rows(struct migrate_result *r)
+{
+	unsigned int modes[DMAENGINE_BENCH_NR_MODES], i, n;
+
+	n = migrate_row_modes(r->offload == OFFLOAD_READY ?
+			      r->prep_modes & ~r->missing : 0, modes);
+	for (r->nrows = 0, i = 0; i < n; i++)
+		r->rows[r->nrows++].prep_mode = modes[i];
 }
 
 int migrate_run_in(const char *root, const struct bench_opts *o,

@@ -109,6 +109,14 @@ struct migrate_result {
 void migrate_row_add(struct migrate_row *row, uint64_t bytes, uint64_t move_ns,
 		     const struct dma_migrate_offload *st);
 
+/*
+ * migrate_row_modes() - the prep modes (DMAENGINE_BENCH_MODE_*) of the rows
+ * of a run of the offload's modes among DMAENGINE_BENCH_PREP_* @prep_modes,
+ * in the report's order into @modes: the cpu row first, then the offload's
+ * in prep_mode_order; returns how many
+ */
+unsigned int migrate_row_modes(unsigned int prep_modes, unsigned int *modes);
+
 /* migrate_folio_bytes() - bytes of a folio of the run */
 uint64_t migrate_folio_bytes(const struct migrate_result *r, long page_size);
 

@@ -70,7 +70,11 @@ unsigned int opt_max_order(const struct bench_opts *o);
 /* opt_accepts() - what option @id accepts, for errors and --help */
 void opt_accepts(const struct bench_opts *o, enum opt_id id, char *buf,
 		 size_t len);
+/* opt_mode_scope() - the scope of @mode: SC_MAP, SC_DMAENGINE or SC_MIGRATE */
+enum opt_scope opt_mode_scope(enum bench_mode mode);
 /* opts_usage() - the --help text */
 void opts_usage(const struct bench_opts *o, FILE *f);
+/* opts_list_modes() - the --list-modes object */
+void opts_list_modes(FILE *f);
 
 #endif

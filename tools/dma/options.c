@@ -30,8 +30,8 @@ static const struct choice dir_choices[] = {
 static const struct choice prep_choices[] = {
 	{ "memcpy", DMAENGINE_BENCH_PREP_MEMCPY },
 	{ "memcpy_sg", DMAENGINE_BENCH_PREP_MEMCPY_SG },
-	{ "cpu", DMAENGINE_BENCH_PREP_CPU },
 	{ "memcpy_vec", DMAENGINE_BENCH_PREP_MEMCPY_VEC },
+	{ "cpu", DMAENGINE_BENCH_PREP_CPU },
 	{ "both", DMAENGINE_BENCH_PREP_MEMCPY | DMAENGINE_BENCH_PREP_MEMCPY_SG },
 	{ "all", DMAENGINE_BENCH_PREP_ALL },
 	{ NULL, 0 }
@@ -74,6 +74,9 @@ const struct opt_desc opt_table[O_NR] = {
 		.scope = SC_ALL, .help = "print this help and exit" },
 	[O_VERSION] = { .name = "version", .short_opt = 'V', .kind = K_ACTION,
 		.scope = SC_ALL, .help = "print the version and exit" },
+	[O_LIST_MODES] = { .name = "list-modes", .kind = K_ACTION,
+		.scope = SC_ALL,
+		.help = "print the modes, the prep modes and the --prep-modes words as one JSON object and exit: what scripts take their names from" },
 	[O_SYSTEM] = { .name = "system", .kind = K_ACTION, .scope = SC_ALL,
 		.help = "print the machine as one JSON object (kernel, CPU, NUMA nodes, command line, IOMMUs, page size, version) and exit" },
 

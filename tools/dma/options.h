@@ -38,7 +38,7 @@ enum opt_id {
 	O_RUNS, O_WARMUP_RUNS, O_SRC_NODE, O_DST_NODE, O_PREP, O_BUFFERS, O_DEPTH, O_BYTES,
 	O_NO_PATTERN_CHECK,
 	O_VERIFY, O_POLL, O_ALLOW_FEWER, O_TIMEOUT, O_PER_CHANNEL, O_SAMPLES,
-	O_SYSTEM,
+	O_SYSTEM, O_LIST_MODES,
 	O_NR
 };
 
@@ -100,7 +100,8 @@ struct bench_opts {
 
 enum parse_status {
 	PARSE_RUN,	/* options are valid: run the benchmark */
-	PARSE_DONE,	/* --help, --version or --system was printed: exit 0 */
+	PARSE_DONE,	/* --help, --version, --system or --list-modes was
+			 * printed: exit 0 */
 	PARSE_USAGE,	/* an error was printed: exit 2 */
 	PARSE_INVALID,	/* a value upstream's tool checks too is invalid
 			 * (-m -t -s -n -b -d -x -g): the error was printed;

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * --help: the manual page, its OPTIONS laid out from opt_table, a group
- * per scope, each option's help line, what it accepts and its default.
+ * per scope, each option's help line, what it accepts and its default;
+ * and --list-modes, the names of the modes for scripts, as JSON.
  */
 #include <string.h>
 
+#include "json.h"
+#include "migrate.h"
 #include "opt_table.h"
+#include "sysinfo.h"
 
 /* Joins two words that must stay on one line of --help. */
 #define NBSP	'\x1f'
@@ -89,7 +93,7 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "    " PROG_NAME " [-m single|sg] [OPTION]...\n"
 "    " PROG_NAME " -m dmaengine [OPTION]...\n"
 "    " PROG_NAME " -m migrate [OPTION]...\n"
-"    " PROG_NAME " --system | --help | --version\n"
+"    " PROG_NAME " --system | --list-modes | --help | --version\n"
 "\n"
 "DESCRIPTION\n"
 "    The map modes (single, sg) time dma_map_*()/dma_unmap_*() in kernel\n"
@@ -153,6 +157,13 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "    moved, offloaded and fallen back to the CPU a run; -v the offload's\n"
 "    phases (Documentation/migrate-mode.rst).\n"
 "\n"
+"    --list-modes: one JSON object, the names scripts/ take from the tool:\n"
+"    \"modes\", [{name, kind (map or copy), rows (its report's prep modes,\n"
+"    in order)}]; \"prep_modes\", the prep modes in the order of the\n"
+"    reports; \"dma_prep_modes\", those a DMA channel runs (not the CPU\n"
+"    copy); \"prep_mode_words\", {--prep-modes word: [the prep modes it\n"
+"    names]}.\n"
+"\n"
 "EXIT STATUS\n"
 "    0 success; 1 the benchmark could not run or failed (open, ioctl), or\n"
 "    an invalid value of an option upstream's tool has (-m -t -s -n -b -d\n"
@@ -183,4 +194,73 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "    " PROG_NAME " -m migrate --bytes 1G --folio 2M --channels 4 \\\n"
 "        --prep-modes memcpy,memcpy_sg --src-node 0 --dst-node 1 -r 10\n",
 		o->page_size);
+}
+
+/* json_prep_modes() - the names of the prep modes @modes[@n] as an array */
+static void json_prep_modes(struct json *j, const unsigned int *modes,
+			    unsigned int n)
+{
+	unsigned int i;
+
+	json_array_begin(j);
+	for (i = 0; i < n; i++)
+		json_string(j, prep_mode_name(modes[i]));
+	json_array_end(j);
+}
+
+/* the prep modes of DMAENGINE_BENCH_PREP_* @bits in prep_mode_order */
+static unsigned int modes_of(unsigned int bits, unsigned int *modes)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++)
+		if (bits & (1U << prep_mode_order[i]))
+			modes[n++] = prep_mode_order[i];
+	return n;
+}
+
+void opts_list_modes(FILE *f)
+{
+	const struct choice *c;
+	unsigned int modes[DMAENGINE_BENCH_NR_MODES], n;
+	struct json j;
+	int mode;
+
+	json_init(&j, f);
+	json_object_begin(&j);
+	json_key_string(&j, "tool", PROG_NAME);
+	json_key_string(&j, "version", tool_version);
+	json_key(&j, "modes");
+	json_array_begin(&j);
+	for (mode = MODE_SINGLE; mode <= MODE_MIGRATE; mode++) {
+		enum opt_scope scope = opt_mode_scope(mode);
+
+		json_object_begin(&j);
+		json_key_string(&j, "name", mode_name(mode));
+		json_key_string(&j, "kind", scope == SC_MAP ? "map" : "copy");
+		json_key(&j, "rows");
+		if (scope == SC_MIGRATE)
+			n = migrate_row_modes(DMAENGINE_BENCH_PREP_ALL, modes);
+		else if (scope == SC_DMAENGINE)
+			n = modes_of(DMAENGINE_BENCH_PREP_ALL, modes);
+		else
+			n = 0;
+		json_prep_modes(&j, modes, n);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_key(&j, "prep_modes");
+	json_prep_modes(&j, prep_mode_order, DMAENGINE_BENCH_NR_MODES);
+	json_key(&j, "dma_prep_modes");
+	json_prep_modes(&j, modes, modes_of(DMAENGINE_BENCH_PREP_ALL &
+					    ~DMAENGINE_BENCH_PREP_CPU, modes));
+	json_key(&j, "prep_mode_words");
+	json_object_begin(&j);
+	for (c = opt_table[O_PREP].choices; c->name; c++) {
+		json_key(&j, c->name);
+		json_prep_modes(&j, modes, modes_of(c->value, modes));
+	}
+	json_object_end(&j);
+	json_object_end(&j);
+	fputc('\n', f);
 }

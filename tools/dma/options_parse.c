@@ -213,7 +213,7 @@ bool map_use_ext(const struct bench_opts *o)
 	return false;
 }
 
-static enum opt_scope mode_scope(enum bench_mode mode)
+enum opt_scope opt_mode_scope(enum bench_mode mode)
 {
 	switch (mode) {
 	case MODE_DMAENGINE:
@@ -276,7 +276,7 @@ static enum parse_status validate(const struct bench_opts *o, FILE *err)
 		{ O_FOLIO_ORDER, O_FOLIO }, { O_DST_FOLIO_ORDER, O_DST_FOLIO },
 		{ O_GRANULE, O_ENTRIES },
 	};
-	enum opt_scope scope = mode_scope(o->mode);
+	enum opt_scope scope = opt_mode_scope(o->mode);
 	const char *dst_opt = given(o, O_DST_FOLIO) ? "dst-folio" :
 						      "dst-folio-order";
 	uint64_t folio = folio_bytes(o), dst_folio = dst_folio_bytes(o);
@@ -385,6 +385,10 @@ enum parse_status opts_parse(struct bench_opts *o, int argc, char **argv,
 		}
 		if (id == O_VERSION) {
 			fprintf(out, PROG_NAME " %s\n", tool_version);
+			return PARSE_DONE;
+		}
+		if (id == O_LIST_MODES) {
+			opts_list_modes(out);
 			return PARSE_DONE;
 		}
 		if (id == O_SYSTEM) {

@@ -5,7 +5,8 @@
  * its range, the status is PARSE_INVALID, exit status 1, for the options
  * upstream's tool checks too, else PARSE_USAGE, exit status 2), modes and
  * directions by name and number, options of the other mode, conflicts,
- * unknown options and missing values, --help and --version. The map
+ * unknown options and missing values, --help, --version and --list-modes
+ * (the names scripts/ take from the tool). The map
  * modes' extended options: test_options_map.c; the dmaengine mode's and
  * the requests: test_options_dmaengine.c.
  */
@@ -444,7 +445,7 @@ static void test_help_version(void)
 		"--poll", "--allow-fewer", "--timeout-ms", "--per-channel",
 		"--samples", "--entries", "--entry-size", "--iterations",
 		"--cpus", "--sync", "--percentiles", "--buffers", "--depth",
-		"--dst-folio-order", "--dst-folio",
+		"--dst-folio-order", "--dst-folio", "--list-modes",
 	};
 	static const char *const bits[] = {
 		"[1..1024; default 1]", "[1..300; default 20]",
@@ -499,6 +500,33 @@ static void test_help_version(void)
 	ok(cmdline(&o, "-V") == PARSE_DONE && !strcmp(out_text, want), "-V is --version");
 }
 
+/* --list-modes: the names scripts/ take from the tool, as JSON */
+static void test_list_modes(void)
+{
+	struct bench_opts o;
+
+	ok(parse(&o, "--list-modes", NULL) == PARSE_DONE && !err_text[0],
+	   "--list-modes: printed, exit 0");
+	has_str(out_text, "{\"tool\":\"dma_map_benchmark\",\"version\":",
+		"--list-modes: one JSON object, the tool and its version first");
+	has_str(out_text,
+		"\"modes\":[{\"name\":\"single\",\"kind\":\"map\",\"rows\":[]},{\"name\":\"sg\",\"kind\":\"map\",\"rows\":[]},"
+		"{\"name\":\"dmaengine\",\"kind\":\"copy\",\"rows\":[\"prep_memcpy\",\"prep_memcpy_sg\",\"prep_memcpy_vec\",\"cpu\"]},"
+		"{\"name\":\"migrate\",\"kind\":\"copy\",\"rows\":[\"cpu\",\"prep_memcpy\",\"prep_memcpy_sg\",\"prep_memcpy_vec\"]}]",
+		"--list-modes: the modes, map or copy, and their reports' rows in order (migrate: the cpu row first)");
+	has_str(out_text,
+		"\"prep_modes\":[\"prep_memcpy\",\"prep_memcpy_sg\",\"prep_memcpy_vec\",\"cpu\"],"
+		"\"dma_prep_modes\":[\"prep_memcpy\",\"prep_memcpy_sg\",\"prep_memcpy_vec\"],",
+		"--list-modes: the prep modes in prep_mode_order, and those of a DMA channel");
+	has_str(out_text,
+		"\"prep_mode_words\":{\"memcpy\":[\"prep_memcpy\"],\"memcpy_sg\":[\"prep_memcpy_sg\"],"
+		"\"memcpy_vec\":[\"prep_memcpy_vec\"],\"cpu\":[\"cpu\"],\"both\":[\"prep_memcpy\",\"prep_memcpy_sg\"],"
+		"\"all\":[\"prep_memcpy\",\"prep_memcpy_sg\",\"prep_memcpy_vec\",\"cpu\"]}}\n",
+		"--list-modes: each --prep-modes word and the prep modes it names");
+	ok(cmdline(&o, "-m migrate --list-modes --bytes 1M") == PARSE_DONE,
+	   "--list-modes after other options: printed, exit 0");
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
@@ -514,5 +542,6 @@ int main(int argc, char **argv)
 	test_syntax();
 	test_upstream_command_lines();
 	test_help_version();
+	test_list_modes();
 	return tap_done();
 }
