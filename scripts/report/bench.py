@@ -35,7 +35,7 @@ import json
 import os
 import sys
 
-from report import results, stats
+from report import results, stats, tool
 
 
 def runs_gbps(doc):
@@ -255,7 +255,6 @@ def soft_dma_lines(raw_lines):
     return lines
 
 
-MIGRATE_MODES = ("cpu", "prep_memcpy", "prep_memcpy_sg", "prep_memcpy_vec")
 MIGRATE_SD_TITLE = {
     "copy": "soft_dma copying",
     "nocopy": "soft_dma nocopy: the offload path's own cost (the cpu "
@@ -306,8 +305,9 @@ def migrate_table_lines(cells):
         return ["# no migrate results"]
     doc0 = cells[0][1]
     par = doc0["params"]
-    modes = [m for m in MIGRATE_MODES if any(r["prep_mode"] == m
-                                             for r in rows)]
+    # the tool's order of its migrate rows (--list-modes): cpu first
+    modes = [m for m in tool.rows("migrate")
+             if any(r["prep_mode"] == m for r in rows)]
     lines = ["# move_pages() of %s, node %d -> %d, GB/s mean +- SD of %d "
              "runs; kernel %s" % (results.format_size(par["bytes"]), par["src_node"],
                                   par["dst_node"], par["runs"],

@@ -22,6 +22,8 @@ import json
 import os
 import re
 
+from report import tool
+
 FORMAT = "dma-bench-sweep"
 FORMAT_VERSION = 4
 # Keys a version renamed (one name for one parameter, from the ABI to the
@@ -38,15 +40,36 @@ RENAMED = {
     4: ({"prep": "prep_modes"}, {}),
 }
 
-# in the tool's order: the DMA forms, then the CPU copy
-PREP_MODES = ("prep_memcpy", "prep_memcpy_sg", "prep_memcpy_vec", "cpu")
-DMA_MODES = PREP_MODES[:3]
-# the sweep's --prep-modes words: the modes a call asks for; "auto" passes no
-# --prep-modes, and the tool runs those of the four this kernel has
-PREP_OF_OPTION = {"memcpy": ("prep_memcpy",), "memcpy_sg": ("prep_memcpy_sg",),
-                  "memcpy_vec": ("prep_memcpy_vec",), "cpu": ("cpu",),
-                  "both": PREP_MODES[:2], "all": PREP_MODES,
-                  "auto": PREP_MODES}
+# The names of the modes are the tool's, asked of it (report/tool.py, its
+# --list-modes) when first used: PREP_MODES, the prep modes in the tool's
+# order (the DMA forms, then the CPU copy); DMA_MODES, those of a DMA
+# channel; PREP_OF_OPTION, the sweep's --prep-modes words and the modes a
+# call asks for: the tool's words, and "auto", which passes no
+# --prep-modes (the tool runs those of them all this kernel has);
+# MAP_MODES, the map modes; COPY_KINDS, the kinds of sweep made of the
+# tool's copy modes' rows (prep modes, the tool's "figures" and "table").
+FROM_TOOL = {
+    "PREP_MODES": lambda: tuple(tool.listing()["prep_modes"]),
+    "DMA_MODES": lambda: tuple(tool.listing()["dma_prep_modes"]),
+    "PREP_OF_OPTION": lambda: dict(
+        {w: tuple(m) for w, m in tool.listing()["prep_mode_words"].items()},
+        auto=tuple(tool.listing()["prep_modes"])),
+    "MAP_MODES": lambda: tool.modes("map"),
+    "COPY_KINDS": lambda: tool.modes("copy"),
+}
+
+
+def __getattr__(name):
+    """results.PREP_MODES and the others of FROM_TOOL, asked once."""
+    if name not in FROM_TOOL:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = globals()[name] = FROM_TOOL[name]()
+    return value
+
+
+def named(name):
+    """FROM_TOOL's NAME, as results.NAME gives it (for this module)."""
+    return globals().get(name) or __getattr__(name)
 
 # The dmaengine figures (keys, units, the prep modes that have them) and
 # the tool's table (headings, widths) are the tool's: its JSON describes
@@ -60,7 +83,6 @@ FORMAT1_BUFFERS = "reuse"	# the tool before --buffers
 MAP_OPS = ("map", "unmap", "sync_cpu", "sync_device")
 MAP_FIGURES = tuple(f"{op}{s}" for op in MAP_OPS
                     for s in ("_us", "_stddev_us", "_p99_us"))
-MAP_MODES = ("single", "sg")
 
 # after sge, when a sweep varies them
 DMAENGINE_SETUP_COLUMNS = (("depth", 5), ("buffers", 8))
@@ -74,9 +96,6 @@ CSV_FIRST = {"map": ("cell", "status", "mode", "granule", "threads", "seconds",
                            "buffers", "runs"),
              "migrate": ("cell", "status", "prep_mode", "channels", "chan",
                          "folio_order", "folio_bytes", "folios", "runs")}
-# the kinds of sweep made of the tool's copy modes' rows (prep modes, the
-# tool's "figures" and "table"): -m dmaengine, -m migrate
-COPY_KINDS = ("dmaengine", "migrate")
 
 
 SIZE_SHIFTS = ((40, "T"), (30, "G"), (20, "M"), (10, "K"))
@@ -150,7 +169,8 @@ def save(res, path):
 
 
 def prep_index(mode):
-    return PREP_MODES.index(mode) if mode in PREP_MODES else len(PREP_MODES)
+    modes = named("PREP_MODES")
+    return modes.index(mode) if mode in modes else len(modes)
 
 
 class Figures:
@@ -246,8 +266,9 @@ def cell_key(kind, row):
 
 def sort_rows(kind, rows):
     if kind == "map":
-        return sorted(rows, key=lambda r: (MAP_MODES.index(r["mode"])
-                                           if r["mode"] in MAP_MODES else 9,
+        modes = named("MAP_MODES")
+        return sorted(rows, key=lambda r: (modes.index(r["mode"])
+                                           if r["mode"] in modes else 9,
                                            r["threads"], r["granule"]))
     if kind == "migrate":
         return sorted(rows, key=lambda r: (r["folio_order"], r["channels"],

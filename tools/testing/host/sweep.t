@@ -11,8 +11,9 @@
 # (fixtures/fake_tool.py: dmaengine and map, failing cells), the VM side
 # (the guest's sweep.sh run by busybox sh here on the stand-in tool, its
 # JSON lines read back, setup failures and a VM cut short), perf stat
-# parsing and the perf command lines, and the refusals (--perf with --vm,
-# results already there).
+# parsing and the perf command lines, the refusals (--perf with --vm,
+# results already there), and that the scripts' names of the modes are
+# the tool's (--list-modes).
 . "$(dirname "$0")/lib.sh"
 
 need python3
@@ -804,6 +805,49 @@ def migrate_defaults():
     assert sweep.tool_defaults(os.path.join(work, "no-such-tool")) == {}
 check("--migrate: the tool's defaults from its --help (bytes, runs, warm-up), never "
       "repeated in the calls; the cells' weights", migrate_defaults)
+def names_from_tool():
+    # the scripts' names of the modes are the tool's --list-modes, not
+    # lists of their own: equal to this tree's tool's ...
+    t = json.loads(subprocess.run([os.path.join(TOP, "tools/dma/dma_map_benchmark"),
+                                   "--list-modes"], capture_output=True, text=True,
+                                  check=True).stdout)
+    from report import tool
+    assert results.PREP_MODES == tuple(t["prep_modes"]), results.PREP_MODES
+    assert results.DMA_MODES == tuple(t["dma_prep_modes"]), results.DMA_MODES
+    assert results.MAP_MODES == tuple(m["name"] for m in t["modes"] if m["kind"] == "map")
+    assert results.COPY_KINDS == tuple(m["name"] for m in t["modes"] if m["kind"] == "copy")
+    assert {w: list(m) for w, m in results.PREP_OF_OPTION.items() if w != "auto"} == \
+        t["prep_mode_words"], results.PREP_OF_OPTION
+    assert list(tool.rows("migrate")) == [m for m in t["modes"] if m["name"] == "migrate"][0]["rows"]
+    # ... and another tool's when another answers: a stand-in whose names differ
+    fake = os.path.join(work, "names-tool")
+    other = dict(t, prep_modes=["prep_x", "cpu"], dma_prep_modes=["prep_x"],
+                 prep_mode_words={"x": ["prep_x"], "cpu": ["cpu"]},
+                 modes=[{"name": "m1", "kind": "map", "rows": []},
+                        {"name": "c1", "kind": "copy", "rows": ["prep_x", "cpu"]},
+                        {"name": "migrate", "kind": "copy", "rows": ["cpu", "prep_x"]}])
+    with open(fake, "w") as f:
+        f.write("#!/bin/sh\n[ \"$1\" = --list-modes ] && cat <<'EOF'\n%s\nEOF\n" % json.dumps(other))
+    os.chmod(fake, 0o755)
+    code = ("from report import bench, results, tool\n"
+            "print(results.PREP_MODES, results.DMA_MODES, results.MAP_MODES, "
+            "results.COPY_KINDS, sorted(results.PREP_OF_OPTION), tool.rows('migrate'))")
+    q = subprocess.run([sys.executable, "-c", code], cwd=os.path.join(TOP, "scripts"),
+                       env=dict(os.environ, DMA_BENCH_HOST_TOOL=fake),
+                       capture_output=True, text=True)
+    assert q.returncode == 0, q.stderr
+    assert q.stdout == ("('prep_x', 'cpu') ('prep_x',) ('m1',) ('c1', 'migrate') "
+                        "['auto', 'cpu', 'x'] ('cpu', 'prep_x')\n"), q.stdout
+    q = run(["--prep-modes", "memcpy", "--dry-run"], {"DMA_BENCH_HOST_TOOL": fake})
+    assert q.returncode == 2 and "each must be one of x, cpu, auto" in q.stderr, q.stderr
+    # no tool answers: said, with how to build it
+    q = subprocess.run([sys.executable, "-c", code], cwd=os.path.join(TOP, "scripts"),
+                       env=dict(os.environ, DMA_BENCH_HOST_TOOL=os.path.join(work, "none")),
+                       capture_output=True, text=True)
+    assert q.returncode != 0 and "--list-modes gave no answer" in q.stderr and \
+        "make tool" in q.stderr, q.stderr
+check("the scripts' names of the modes, prep modes and --prep-modes words are the "
+      "tool's --list-modes (another tool's, another's names; none: said)", names_from_tool)
 done()
 PY
 tap_end
