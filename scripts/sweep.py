@@ -43,7 +43,6 @@ __all__ = ["GuestReader", "Sweep", "cells_text", "describe", "dmaengine_rows",
            "perf_prefix", "plan_dmaengine", "plan_map", "plan_migrate",
            "progress_line", "main", "tool_defaults"]
 
-DEFAULT_RUNS = 20
 # --preset NAME: sweep parameters (option dest: value) that options given
 # on the command line override (--preset's help says what "mail" is)
 PRESETS = {
@@ -133,9 +132,9 @@ def parse_args(argv):
                    help="pin the channel threads, as the tool's --cpus")
     list_option(d, "--sge", [512], "sg entries a batch")
     d.add_argument("--bytes-per-channel", metavar="SIZE",
-                   help="bytes a channel copies in a run [the tool's: 512M]")
+                   help="bytes a channel copies in a run [the tool's]")
     d.add_argument("--warmup-runs", type=int, metavar="N",
-                   help="warm-up runs [the tool's: 1]")
+                   help="warm-up runs [the tool's]")
     g = p.add_argument_group("migrate matrix (the dmaengine matrix's "
                              "--orders, --folios, --channels, --prep-modes, "
                              "--src-node, --dst-node, --warmup-runs)")
@@ -157,7 +156,7 @@ def parse_args(argv):
     c = p.add_argument_group("both")
     c.add_argument("--runs", type=int, metavar="N",
                    help=f"dmaengine: the tool's timed runs a cell "
-                   f"[{DEFAULT_RUNS}]; map: invocations a cell "
+                   f"[the tool's]; map: invocations a cell "
                    f"[{DEFAULT_MAP_RUNS}]")
     c.add_argument("--tool-args", metavar="ARGS", default="",
                    help="more options for every call, with '=': "
@@ -193,8 +192,8 @@ def parse_args(argv):
             a.folios = None	# --orders given: the preset's folios yield
     if a.migrate and a.map:
         p.error("--migrate and --map exclude each other")
-    if a.runs is None and not a.migrate:	# migrate: the tool's default
-        a.runs = DEFAULT_MAP_RUNS if a.map else DEFAULT_RUNS
+    if a.runs is None and a.map:	# copy modes: the tool's default
+        a.runs = DEFAULT_MAP_RUNS
     if a.runs is not None and a.runs < 1:
         p.error("--runs must be at least 1")
     if a.perf and a.vm:
@@ -225,7 +224,11 @@ def main(argv=None):
             cells = plan_map(a)
         else:
             plan = plan_migrate if kind == "migrate" else plan_dmaengine
-            cells = plan(a, page_size, tool_defaults(find_tool(a.tool)))
+            defaults = tool_defaults(find_tool(a.tool))
+            if kind == "dmaengine" and a.runs is None and \
+               defaults.get("runs"):	# the tool's --runs, recorded
+                a.runs = int(defaults["runs"])
+            cells = plan(a, page_size, defaults)
     except ValueError as e:
         say(str(e))
         return 2

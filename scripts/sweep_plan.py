@@ -61,9 +61,10 @@ def folio_orders(a, page_size):
 
 def plan_dmaengine(a, page_size, defaults):
     """A cell per buffers, depth, channels, order, sge and --prep-modes
-    word; the tool's own defaults (DEFAULTS, from its --help) only weigh
-    the cells."""
+    word; the tool's own defaults (DEFAULTS, from its --help) weigh the
+    cells, and its --runs is the calls' unless --runs is given."""
     cells = []
+    runs = a.runs or int(defaults.get("runs") or 0)	# 0: the tool's, unknown
     bytes_pc = results.parse_size(a.bytes_per_channel or
                                   defaults.get("bytes-per-channel") or "1")
     warmup_runs = a.warmup_runs if a.warmup_runs is not None else \
@@ -82,8 +83,8 @@ def plan_dmaengine(a, page_size, defaults):
         argv = ["-m", "dmaengine"] + (["--prep-modes", prep] if prep != "auto"
                                    else [])
         argv += ["--channels", str(ch), "--folio-order", str(order), "--sge",
-                 str(sge), "--runs", str(a.runs), "--buffers", buffers,
-                 "--depth", str(depth)] + common + \
+                 str(sge)] + (["--runs", str(runs)] if runs else []) + \
+            ["--buffers", buffers, "--depth", str(depth)] + common + \
             shlex.split(a.tool_args or "") + ["--json"]
         nmodes = len(results.PREP_OF_OPTION[prep])
         cells.append({
@@ -91,7 +92,7 @@ def plan_dmaengine(a, page_size, defaults):
             "folio_order": order, "folio_bytes": page_size << order,
             "sge": sge, "depth": depth, "buffers": buffers, "argv": argv,
             "invocations": 1,
-            "weight": nmodes * (a.runs + warmup_runs) * ch *
+            "weight": nmodes * ((runs or 1) + warmup_runs) * ch *
             effective_bytes(bytes_pc, sge, order, page_size),
         })
     return cells
