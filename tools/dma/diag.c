@@ -326,6 +326,31 @@ static unsigned int batch_timeout_ms(const struct dmaengine_benchmark *b)
 			       DMAENGINE_BENCH_DEFAULT_TIMEOUT_MS;
 }
 
+/*
+ * nomem_figures() - what a refusal for memory weighed: the batches a
+ * channel copies and the bytes of folios the call holds, as the kernel
+ * reports them (->batches_per_channel, ->buffer_bytes). A module of the
+ * first published layout (DMAENGINE_BENCH_SIZE_VER1, whose reserved_out
+ * these words were carved from) leaves them zero, and a valid request has
+ * at least one batch: then they are derived as that kernel weighed them,
+ * --bytes-per-channel rounded up to whole batches, at least one.
+ */
+static void nomem_figures(const struct dmaengine_benchmark *b,
+			  uint64_t batch, uint64_t *batches, uint64_t *held)
+{
+	if (b->batches_per_channel) {
+		*batches = b->batches_per_channel;
+		*held = b->buffer_bytes;
+		return;
+	}
+	*batches = batch ? b->bytes_per_channel / batch +
+			   !!(b->bytes_per_channel % batch) : 1;
+	if (!*batches)
+		*batches = 1;
+	*held = mul_sat(mul_sat(mul_sat(b->flags & DMAENGINE_BENCH_F_DISTINCT ?
+					*batches : 1, batch), 2), b->channels);
+}
+
 void print_dmaengine_error(FILE *f, int err,
 			   const struct dmaengine_benchmark *b,
 			   const struct dmaengine_bench_channel *channels,
@@ -335,6 +360,8 @@ void print_dmaengine_error(FILE *f, int err,
 		channels && b->error_channel < b->channels ?
 		&channels[b->error_channel] : NULL;
 	char at[256], chan[128], folio[32], total[32], per[32];
+	uint64_t batch = mul_sat(b->sge, (uint64_t)o->page_size << b->folio_order);
+	uint64_t batches, held;
 
 	fprintf(f, PROG_NAME ": DMAENGINE_BENCHMARK failed: %s\n",
 		strerror(err));
@@ -388,13 +415,13 @@ void print_dmaengine_error(FILE *f, int err,
 		break;
 	case DMAENGINE_BENCH_ERR_NOMEM:
 		/* the kernel's figures: the batches a channel, the bytes held */
-		format_size(b->buffer_bytes, total, sizeof(total));
+		nomem_figures(b, batch, &batches, &held);
+		format_size(held, total, sizeof(total));
 		if (b->flags & DMAENGINE_BENCH_F_DISTINCT) {
-			format_size(b->buffer_bytes / 2 / b->channels, per,
-				    sizeof(per));
+			format_size(mul_sat(batches, batch), per, sizeof(per));
 			fprintf(f, "buffers larger than memory allows: --buffers distinct needs %s (%llu whole batches) x 2 (source and destination) x %u channels = %s; lower --bytes-per-channel or --channels, or use --buffers reuse (one batch of folios a channel)",
-				per, (unsigned long long)b->batches_per_channel,
-				b->channels, total);
+				per, (unsigned long long)batches, b->channels,
+				total);
 			break;
 		}
 		fprintf(f, "buffers larger than memory allows: sge %u x folio %s x 2 (source and destination) x %u channels = %s; lower --sge, --folio or --channels",

@@ -235,6 +235,26 @@ static void test_dmaengine_details(void)
 	has_str(dmaengine_message(&b, ENOMEM, true), "needs 4MB (2 whole batches) x 2",
 		"NOMEM with distinct buffers: the bytes held, not --bytes-per-channel");
 
+	/*
+	 * a module of the first published layout leaves the two words zero:
+	 * derived as it weighed them, whole batches, at least one
+	 */
+	b.batches_per_channel = 0;
+	b.buffer_bytes = 0;
+	has_str(dmaengine_message(&b, ENOMEM, true),
+		"needs 4MB (2 whole batches) x 2 (source and destination) x 1 channels = 8MB;",
+		"NOMEM from an older module: --bytes-per-channel rounded up to whole batches");
+	b.bytes_per_channel = 1;
+	has_str(dmaengine_message(&b, ENOMEM, true),
+		"needs 2MB (1 whole batches) x 2 (source and destination) x 1 channels = 4MB;",
+		"NOMEM from an older module: at least one batch");
+	fill(&b, DMAENGINE_BENCH_ERR_NOMEM);
+	b.batches_per_channel = 0;
+	b.buffer_bytes = 0;
+	has_str(dmaengine_message(&b, ENOMEM, true),
+		"sge 512 x folio 4KB x 2 (source and destination) x 4 channels = 16MB;",
+		"NOMEM from an older module, reused buffers: one batch a channel");
+
 	fill(&b, DMAENGINE_BENCH_ERR_STALL);
 	b.timeout_ms = 250;
 	has_str(dmaengine_message(&b, EBUSY, true), "no progress within 250 ms;",
