@@ -336,17 +336,15 @@ static unsigned int batch_timeout_ms(const struct dmaengine_benchmark *b)
  * --bytes-per-channel rounded up to whole batches, at least one.
  */
 static void nomem_figures(const struct dmaengine_benchmark *b,
-			  uint64_t batch, uint64_t *batches, uint64_t *held)
+			  long page_size, uint64_t batch, uint64_t *batches,
+			  uint64_t *held)
 {
 	if (b->batches_per_channel) {
 		*batches = b->batches_per_channel;
 		*held = b->buffer_bytes;
 		return;
 	}
-	*batches = batch ? b->bytes_per_channel / batch +
-			   !!(b->bytes_per_channel % batch) : 1;
-	if (!*batches)
-		*batches = 1;
+	*batches = dmaengine_batches(b, page_size);
 	*held = mul_sat(mul_sat(mul_sat(b->flags & DMAENGINE_BENCH_F_DISTINCT ?
 					*batches : 1, batch), 2), b->channels);
 }
@@ -415,7 +413,7 @@ void print_dmaengine_error(FILE *f, int err,
 		break;
 	case DMAENGINE_BENCH_ERR_NOMEM:
 		/* the kernel's figures: the batches a channel, the bytes held */
-		nomem_figures(b, batch, &batches, &held);
+		nomem_figures(b, o->page_size, batch, &batches, &held);
 		format_size(held, total, sizeof(total));
 		if (b->flags & DMAENGINE_BENCH_F_DISTINCT) {
 			format_size(mul_sat(batches, batch), per, sizeof(per));

@@ -17,6 +17,7 @@
 
 #include "diag.h"
 #include "dmaengine.h"
+#include "json.h"
 #include "sysinfo.h"
 
 _Static_assert(sizeof(struct dmaengine_benchmark) == DMAENGINE_BENCH_SIZE_VER1,
@@ -67,6 +68,50 @@ void dmaengine_fill_request(const struct bench_opts *o,
 		b->cpus_ptr = (uintptr_t)o->cpus;
 		b->nr_cpus = o->nr_cpus;
 	}
+}
+
+uint64_t dmaengine_batches(const struct dmaengine_benchmark *b,
+			   long page_size)
+{
+	uint64_t batch = (uint64_t)b->sge * ((uint64_t)page_size << b->folio_order);
+	uint64_t n = batch ? b->bytes_per_channel / batch +
+			     !!(b->bytes_per_channel % batch) : 1;
+
+	return n ? n : 1;
+}
+
+void dmaengine_dry_run(FILE *f, const struct bench_opts *o)
+{
+	uint64_t batch = (uint64_t)o->sge * folio_bytes(o), batches;
+	struct dmaengine_benchmark b;
+	unsigned int i, mode;
+	struct json j;
+
+	dmaengine_fill_request(o, &b, NULL, NULL, 0);
+	batches = dmaengine_batches(&b, o->page_size);
+	json_init(&j, f);
+	json_object_begin(&j);
+	json_key_string(&j, "tool", PROG_NAME);
+	json_key_string(&j, "mode", mode_name(o->mode));
+	json_key_uint(&j, "channels", b.channels);
+	json_key_uint(&j, "sge", b.sge);
+	json_key_uint(&j, "folio_bytes", folio_bytes(o));
+	json_key_uint(&j, "batch_bytes", batch);
+	json_key_uint(&j, "bytes_per_channel", b.bytes_per_channel);
+	json_key_uint(&j, "batches_per_channel", batches);
+	json_key_uint(&j, "copied_per_channel", batches * batch);
+	json_key_uint(&j, "runs", b.runs);
+	json_key_uint(&j, "warmup_runs", b.warmup_runs);
+	json_key(&j, "prep_modes");
+	json_array_begin(&j);
+	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
+		mode = prep_mode_order[i];
+		if (b.prep_modes & (1U << mode))
+			json_string(&j, prep_mode_name(mode));
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	fputc('\n', f);
 }
 
 int dmaengine_run(const struct bench_opts *o, const struct report_ctx *ctx)

@@ -31,6 +31,24 @@ void dmaengine_fill_request(const struct bench_opts *o,
  * dmaengine_run() - run and report; 0, 1 after printing why it failed, or 2
  * when a --cpus CPU is not online
  */
+/*
+ * dmaengine_batches() - the batches a channel copies in a run of @b, as the
+ * kernel weighs them (->batches_per_channel): ->bytes_per_channel rounded
+ * up to whole batches of ->sge folios of @page_size << ->folio_order, at
+ * least one. For what the kernel has not said: a dry run, and the answer
+ * of a module older than ->batches_per_channel.
+ */
+uint64_t dmaengine_batches(const struct dmaengine_benchmark *b,
+			   long page_size);
+
+/*
+ * dmaengine_dry_run() - --dry-run: the request of @o as one JSON object on
+ * @f: channels, sge, folio_bytes, batch_bytes, bytes_per_channel (asked),
+ * batches_per_channel and copied_per_channel (dmaengine_batches()), runs,
+ * warmup_runs, prep_modes (the names, in prep_mode_order)
+ */
+void dmaengine_dry_run(FILE *f, const struct bench_opts *o);
+
 int dmaengine_run(const struct bench_opts *o, const struct report_ctx *ctx);
 
 #endif

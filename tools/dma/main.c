@@ -35,6 +35,10 @@ int main(int argc, char **argv)
 	case PARSE_RUN:
 		break;
 	}
+	if (o.dry_run) {	/* -m dmaengine only */
+		dmaengine_dry_run(stdout, &o);
+		return fflush(stdout) ? 1 : 0;
+	}
 	ctx.kernel = kernel_release();
 	if (o.mode == MODE_DMAENGINE)
 		ret = dmaengine_run(&o, &ctx);

@@ -38,7 +38,7 @@ enum opt_id {
 	O_RUNS, O_WARMUP_RUNS, O_SRC_NODE, O_DST_NODE, O_PREP, O_BUFFERS, O_DEPTH, O_BYTES,
 	O_NO_PATTERN_CHECK,
 	O_VERIFY, O_POLL, O_ALLOW_FEWER, O_TIMEOUT, O_PER_CHANNEL, O_SAMPLES,
-	O_SYSTEM, O_LIST_MODES,
+	O_SYSTEM, O_LIST_MODES, O_DRY_RUN,
 	O_NR
 };
 
@@ -90,6 +90,7 @@ struct bench_opts {
 	unsigned int timeout_ms;
 	bool per_channel;
 	bool samples;
+	bool dry_run;			/* print the request, run nothing */
 
 	/* migrate mode (move_pages(), DMA_MIGRATE_OFFLOAD) */
 	uint64_t bytes;			/* a whole number of folios */

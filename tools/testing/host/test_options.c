@@ -445,7 +445,7 @@ static void test_help_version(void)
 		"--poll", "--allow-fewer", "--timeout-ms", "--per-channel",
 		"--samples", "--entries", "--entry-size", "--iterations",
 		"--cpus", "--sync", "--percentiles", "--buffers", "--depth",
-		"--dst-folio-order", "--dst-folio", "--list-modes",
+		"--dst-folio-order", "--dst-folio", "--list-modes", "--dry-run",
 	};
 	static const char *const bits[] = {
 		"[1..1024; default 1]", "[1..300; default 20]",

@@ -6,7 +6,7 @@
  * from the options (the map request, struct dmaengine_benchmark); the
  * dmaengine mode's --prep-modes lists (cpu, memcpy_vec, all and the
  * default; SKIP_MISSING only without --prep-modes), --buffers, --depth
- * and --cpus.
+ * and --cpus; --dry-run and the batches it says (dmaengine_batches()).
  */
 #include "options_fixture.h"
 
@@ -262,6 +262,38 @@ static void test_prep(void)
 	   strstr(err_text, "invalid --cpus '1024'"), "--cpus with -m dmaengine: the same refusal");
 }
 
+/* --dry-run: the request as JSON, the batches as the kernel rounds them */
+static void test_dry_run(void)
+{
+	struct capture cap = { 0 };
+	struct dmaengine_benchmark b;
+	struct bench_opts o;
+
+	ok(cmdline(&o, "-m dmaengine --dry-run") == PARSE_RUN && o.dry_run,
+	   "--dry-run: parsed, main() prints instead of running");
+	ok(cmdline(&o, "-m migrate --dry-run") == PARSE_USAGE &&
+	   strstr(err_text, "--dry-run applies to -m dmaengine only"),
+	   "--dry-run: -m dmaengine only");
+	cmdline(&o, "-m dmaengine --folio-order 9 --sge 512 --bytes-per-channel 1M -c 2 -p both --dry-run");
+	is_str(CAPTURE(&cap, dmaengine_dry_run, &o),
+	       "{\"tool\":\"dma_map_benchmark\",\"mode\":\"dmaengine\",\"channels\":2,\"sge\":512,"
+	       "\"folio_bytes\":2097152,\"batch_bytes\":1073741824,\"bytes_per_channel\":1048576,"
+	       "\"batches_per_channel\":1,\"copied_per_channel\":1073741824,\"runs\":20,"
+	       "\"warmup_runs\":1,\"prep_modes\":[\"prep_memcpy\",\"prep_memcpy_sg\"]}\n",
+	       "--dry-run: the request, 1M rounded up to one batch of 512 x 2MB");
+	cmdline(&o, "-m dmaengine --sge 512 --bytes-per-channel 3M");
+	dmaengine_fill_request(&o, &b, NULL, NULL, 0);
+	is_int(dmaengine_batches(&b, o.page_size), 2,
+	       "dmaengine_batches(): 3M in batches of 2MB is two");
+	b.bytes_per_channel = 4ULL << 20;
+	is_int(dmaengine_batches(&b, o.page_size), 2,
+	       "dmaengine_batches(): 4M is two batches of 2MB, not three");
+	b.bytes_per_channel = 0;
+	is_int(dmaengine_batches(&b, o.page_size), 1,
+	       "dmaengine_batches(): at least one");
+	capture_free(&cap);
+}
+
 int main(int argc, char **argv)
 {
 	tap_init(argc, argv);
@@ -269,5 +301,6 @@ int main(int argc, char **argv)
 	test_dst();
 	test_requests();
 	test_prep();
+	test_dry_run();
 	return tap_done();
 }
