@@ -8,7 +8,7 @@ import re
 import shlex
 import subprocess
 
-from report import results
+from report import results, tool
 
 
 def list_of(choices=None, convert=str):
@@ -36,12 +36,6 @@ def list_option(group, name, default, text, parse=int_list):
     """A matrix option: a list, its default given once (and in its help)."""
     group.add_argument(name, type=parse, default=default, metavar="LIST",
                        help=f"{text} [{','.join(map(str, default))}]")
-
-
-def effective_bytes(bytes_per_channel, sge, order, page_size):
-    """Bytes a channel copies in a run: rounded up to whole batches."""
-    batch = sge * (page_size << order)
-    return max(1, -(-bytes_per_channel // batch)) * batch
 
 
 def folio_orders(a, page_size):
@@ -93,7 +87,7 @@ def plan_dmaengine(a, page_size, defaults):
             "sge": sge, "depth": depth, "buffers": buffers, "argv": argv,
             "invocations": 1,
             "weight": nmodes * ((runs or 1) + warmup_runs) * ch *
-            effective_bytes(bytes_pc, sge, order, page_size),
+            tool.copied(bytes_pc, sge, order),
         })
     return cells
 

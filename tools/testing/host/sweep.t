@@ -13,7 +13,7 @@
 # JSON lines read back, setup failures and a VM cut short), perf stat
 # parsing and the perf command lines, the refusals (--perf with --vm,
 # results already there), and that the scripts' names of the modes are
-# the tool's (--list-modes).
+# the tool's (--list-modes), and the bytes a cell copies (--dry-run).
 . "$(dirname "$0")/lib.sh"
 
 need python3
@@ -848,6 +848,29 @@ def names_from_tool():
         "make tool" in q.stderr, q.stderr
 check("the scripts' names of the modes, prep modes and --prep-modes words are the "
       "tool's --list-modes (another tool's, another's names; none: said)", names_from_tool)
+
+def copied_from_tool():
+    # the bytes a cell's channel copies (the kernel's rounding to whole
+    # batches) are the tool's --dry-run's: this tree's tool's ...
+    from report import tool
+    assert tool.copied(1 << 20, 512, 9) == 1 << 30 and tool.copied(3 << 20, 512, 0) == 4 << 20
+    assert tool.copied(1, 16, 0) == 16 * 4096
+    # ... and a stand-in's when it answers: the weights follow it
+    fake = os.path.join(work, "dry-run-tool")
+    with open(fake, "w") as f:
+        f.write("#!/bin/sh\ncase \"$*\" in *--dry-run*) echo '{\"copied_per_channel\": 12345}';; "
+                "*) exec %s \"$@\";; esac\n" % os.path.join(TOP, "tools/dma/dma_map_benchmark"))
+    os.chmod(fake, 0o755)
+    code = ("import sweep\n"
+            "a = sweep.parse_args(['--channels', '2', '--orders', '0', '--prep-modes', 'cpu', "
+            "'--runs', '3', '--warmup-runs', '1'])\n"
+            "print(sweep.plan_dmaengine(a, 4096, {})[0]['weight'])")
+    q = subprocess.run([sys.executable, "-c", code], cwd=os.path.join(TOP, "scripts"),
+                       env=dict(os.environ, DMA_BENCH_HOST_TOOL=fake),
+                       capture_output=True, text=True)
+    assert q.returncode == 0 and q.stdout == "%d\n" % (1 * (3 + 1) * 2 * 12345), (q.stdout, q.stderr)
+check("the cells' weights: the bytes a channel copies are the tool's --dry-run's "
+      "(a stand-in's, its own)", copied_from_tool)
 done()
 PY
 tap_end
