@@ -174,27 +174,18 @@ int mb_memory_bound(u64 bytes, const char *fmt, ...)
 	return -ENOMEM;
 }
 
-/**
- * mb_copy_in() - copy in a request of a size-versioned structure
- * @dst: the module's structure
- * @ksize: its size
- * @uarg: the caller's structure
- * @usizep: the caller's size field in it
- * @min_size: the size of the structure's first version
- * @usize: set to the caller's size
- *
- * A smaller structure than the first version is refused; a larger one, up
- * to a page, is accepted when the fields this module does not know are
- * zero (copy_struct_from_user()). Each refusal says why in the kernel log.
- *
- * Return: 0, -EFAULT, -EINVAL or -E2BIG.
+/*
+ * Copy in a request of a size-versioned structure: a smaller structure
+ * than the first version is refused; a larger one, up to a page, is
+ * accepted when the fields this module does not know are zero
+ * (copy_struct_from_user()). Each refusal says why in the kernel log.
  */
-int mb_copy_in(void *dst, size_t ksize, const void __user *uarg,
-	       const u32 __user *usizep, u32 min_size, u32 *usize)
+static int mb_copy_in(void *dst, size_t ksize, const void __user *uarg,
+		      u32 min_size, u32 *usize)
 {
 	int ret;
 
-	if (get_user(*usize, usizep))
+	if (get_user(*usize, (const u32 __user *)uarg))
 		return -EFAULT;
 	if (*usize < min_size) {
 		mb_refuse_err("invalid size %u: must be at least %u\n", *usize,
@@ -211,6 +202,44 @@ int mb_copy_in(void *dst, size_t ksize, const void __user *uarg,
 	if (ret == -E2BIG)
 		mb_refuse_err("invalid size %u: the fields past %zu are unknown to this module and not zero\n",
 			      *usize, ksize);
+	return ret;
+}
+
+/**
+ * mb_ioctl() - one call of a size-versioned ioctl, in and out
+ * @uarg: the caller's structure, whose first field is its __u32 size
+ * @io: the structure's layout and what runs it
+ * @ctx: for @io->run
+ *
+ * The envelope of every extensible ioctl of the module: the request is
+ * copied in by its size (mb_copy_in()), its outputs (from @io->out_off to
+ * the end) cleared whatever came in there, @io->run called on the
+ * module's copy, and the copy written back as far as the caller's size
+ * goes: always with @io->out_always (a failed call says why in its
+ * outputs), else only on success.
+ *
+ * Return: what @io->run returned, or -ENOMEM, -EFAULT, -EINVAL or -E2BIG.
+ */
+long mb_ioctl(void __user *uarg, const struct mb_ioctl_io *io, void *ctx)
+{
+	u32 usize;
+	void *req;
+	long ret;
+
+	/* too large for the stack, some of them */
+	req = kzalloc(io->size, GFP_KERNEL);
+	if (!req)
+		return -ENOMEM;
+	ret = mb_copy_in(req, io->size, uarg, io->min_size, &usize);
+	if (ret)
+		goto out;
+	memset(req + io->out_off, 0, io->size - io->out_off);
+	ret = io->run(req, ctx);
+	if ((!ret || io->out_always) &&
+	    copy_to_user(uarg, req, min_t(size_t, usize, io->size)))
+		ret = -EFAULT;
+out:
+	kfree(req);
 	return ret;
 }
 

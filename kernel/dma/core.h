@@ -83,8 +83,23 @@ int mb_check_flags(const char *field, u32 val, u32 known);
 int mb_check_set(const char *field, u32 val, u32 all);
 int mb_check_zero(const char *field, const void *p, size_t len);
 int mb_cpus_from_user(u64 uptr, u32 nr, u32 max, u32 **cpus);
-int mb_copy_in(void *dst, size_t ksize, const void __user *uarg,
-	       const u32 __user *usizep, u32 min_size, u32 *usize);
+/**
+ * struct mb_ioctl_io - an extensible ioctl's structure, for mb_ioctl()
+ * @size: the module's sizeof() of it
+ * @min_size: the size of its first published version
+ * @out_off: offset of its first output: outputs follow the inputs
+ * @out_always: a failed call copies out too: its outputs say why
+ * @run: runs the request, in the module's copy; returns 0 or -errno
+ */
+struct mb_ioctl_io {
+	size_t size;
+	u32 min_size;
+	size_t out_off;
+	bool out_always;
+	long (*run)(void *req, void *ctx);
+};
+
+long mb_ioctl(void __user *uarg, const struct mb_ioctl_io *io, void *ctx);
 int mb_capable(void);
 void mb_kthread_pin(const struct cpumask *mask);
 __printf(2, 3)

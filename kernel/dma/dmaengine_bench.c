@@ -190,15 +190,6 @@ static int dmaengine_bench_check_memory(const struct dmaengine_benchmark *p)
 			       p->channels);
 }
 
-static void dmaengine_bench_release_channels(struct dmaengine_bench_job *job)
-{
-	unsigned int i;
-
-	for (i = 0; i < job->nr; i++)
-		dma_release_channel(job->chans[i].cl.chan);
-	job->nr = 0;
-}
-
 /* The capabilities the prep modes of @modes need of a channel. */
 static void dmaengine_bench_caps(u32 modes, dma_cap_mask_t *mask)
 {
@@ -210,62 +201,25 @@ static void dmaengine_bench_caps(u32 modes, dma_cap_mask_t *mask)
 			dma_cap_set(dmaengine_bench_forms[m].cap, *mask);
 }
 
-/* Up to ->channels channels with the capabilities @modes need. */
-static void dmaengine_bench_request_channels(struct dmaengine_bench_job *job,
-					     struct dmaengine_benchmark *p,
-					     u32 modes)
+/* The capabilities asked beyond DMA_MEMCPY, or DMA_MEMCPY, as a refusal says. */
+static void dmaengine_bench_caps_name(u32 modes, char *caps, size_t size)
 {
-	struct dmaengine_client_match match = {
-		.channel = p->channel,
-		.device = p->device,
-	};
-	dma_cap_mask_t mask;
-	ktime_t start = ktime_get();
-
-	dmaengine_bench_caps(modes, &mask);
-	while (job->nr < p->channels) {
-		struct dma_chan *chan =
-			dma_request_channel(mask, dmaengine_client_filter,
-					    &match);
-
-		if (!chan)
-			break;
-		job->chans[job->nr++].cl.chan = chan;
-	}
-	p->acquire_ns += ktime_to_ns(ktime_sub(ktime_get(), start));
-}
-
-static bool dmaengine_bench_enough_channels(const struct dmaengine_bench_job *job,
-					    const struct dmaengine_benchmark *p)
-{
-	return job->nr &&
-	       (job->nr == p->channels ||
-		p->flags & DMAENGINE_BENCH_F_ALLOW_FEWER);
-}
-
-static int dmaengine_bench_no_channels(struct dmaengine_bench_job *job,
-				       struct dmaengine_benchmark *p)
-{
-	char caps[64] = "";
 	unsigned int m;
 
-	/* the capabilities asked beyond DMA_MEMCPY, or DMA_MEMCPY */
+	caps[0] = 0;
 	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++) {
-		if (!(job->modes & BIT(m)) || !dmaengine_bench_forms[m].api)
+		if (!(modes & BIT(m)) || !dmaengine_bench_forms[m].api)
 			continue;
 		if (caps[0])
-			strlcat(caps, " and ", sizeof(caps));
-		strlcat(caps, dmaengine_bench_forms[m].cap_name, sizeof(caps));
+			strlcat(caps, " and ", size);
+		strlcat(caps, dmaengine_bench_forms[m].cap_name, size);
 	}
-	mb_refuse_err("found %u %s channels%s%s%s%s, channels asks for %u\n",
-		      job->nr, caps[0] ? caps : "DMA_MEMCPY",
-		      p->channel[0] ? " named " : "", p->channel,
-		      p->device[0] ? " on device " : "", p->device,
-		      p->channels);
-	p->error = DMAENGINE_BENCH_ERR_NO_CHANNEL;
-	dmaengine_bench_release_channels(job);
-	return -ENODEV;
+	if (!caps[0])
+		strscpy(caps, "DMA_MEMCPY", size);
 }
+
+static void dmaengine_bench_unbind(struct dmaengine_client_set *set,
+				   unsigned int index);
 
 /*
  * Channels with what every asked mode needs. Channels that have DMA_MEMCPY
@@ -277,18 +231,39 @@ static int dmaengine_bench_acquire(struct dmaengine_bench_job *job,
 {
 	u32 batch_modes = dmaengine_bench_batch_modes();
 	u32 others = job->modes & ~batch_modes;
+	struct dmaengine_client_request req = {
+		.channel = p->channel,
+		.device = p->device,
+		.caps_name = job->caps_name,
+		.count = p->channels,
+		.allow_fewer = p->flags & DMAENGINE_BENCH_F_ALLOW_FEWER,
+		.quiet = job->modes & batch_modes,
+		.poll = p->flags & DMAENGINE_BENCH_F_POLL,
+		.timeout = job->timeout,
+		.abort = &job->abort,
+		.unbind = dmaengine_bench_unbind,
+		.priv = job,
+	};
+	ktime_t start = ktime_get();
+	unsigned int i;
+	int ret;
 
-	dmaengine_bench_request_channels(job, p, job->modes);
-	if (dmaengine_bench_enough_channels(job, p))
-		return 0;
-	if (!(job->modes & batch_modes))
-		return dmaengine_bench_no_channels(job, p);
-
-	dmaengine_bench_release_channels(job);
-	dmaengine_bench_request_channels(job, p,
-					 others ?: DMAENGINE_BENCH_PREP_MEMCPY);
-	if (!dmaengine_bench_enough_channels(job, p))
-		return dmaengine_bench_no_channels(job, p);
+	dmaengine_bench_caps_name(job->modes, job->caps_name,
+				  sizeof(job->caps_name));
+	dmaengine_bench_caps(job->modes, &req.caps);
+	ret = dmaengine_client_set_open(&job->set, &req, &p->error);
+	if (ret == -ENODEV && req.quiet) {
+		req.quiet = false;
+		dmaengine_bench_caps(others ?: DMAENGINE_BENCH_PREP_MEMCPY,
+				     &req.caps);
+		ret = dmaengine_client_set_open(&job->set, &req, &p->error);
+	}
+	p->acquire_ns += ktime_to_ns(ktime_sub(ktime_get(), start));
+	if (ret)
+		return ret;
+	job->nr = job->set.nr;
+	for (i = 0; i < job->nr; i++)
+		job->chans[i].cl = &job->set.chans[i];
 	return 0;
 }
 
@@ -341,7 +316,7 @@ static int dmaengine_bench_check_apis(struct dmaengine_bench_job *job,
 static bool dmaengine_bench_has_cap(const struct dmaengine_bench_chan *c,
 				    enum dma_transaction_type t)
 {
-	return dma_has_cap(t, c->cl.chan->device->cap_mask);
+	return dma_has_cap(t, c->cl->chan->device->cap_mask);
 }
 
 /* Every channel has the capability of a mode that is to run. */
@@ -360,7 +335,7 @@ static int dmaengine_bench_check_cap(struct dmaengine_bench_job *job,
 			continue;
 		if (!(p->flags & DMAENGINE_BENCH_F_SKIP_MISSING))
 			mb_refuse_err("%s: %s (%s) has no %s capability\n",
-				      f->name, c->cl.name, c->cl.dev_name,
+				      f->name, c->cl->name, c->cl->dev_name,
 				      f->cap_name);
 		p->error_channel = i;
 		ret = dmaengine_bench_missing(job, p, mode,
@@ -391,10 +366,10 @@ static int dmaengine_bench_check_channels(struct dmaengine_bench_job *job,
 	for (i = 0; i < job->nr; i++) {
 		struct dmaengine_bench_chan *c = &job->chans[i];
 
-		if (!c->cl.no_order || !(p->flags & DMAENGINE_BENCH_F_POLL))
+		if (!c->cl->no_order || !(p->flags & DMAENGINE_BENCH_F_POLL))
 			continue;
 		mb_refuse_err("%s (%s) completes out of order (DMA_COMPLETION_NO_ORDER): its tx_status cannot say a batch is done; run without polling\n",
-			      c->cl.name, c->cl.dev_name);
+			      c->cl->name, c->cl->dev_name);
 		p->error = DMAENGINE_BENCH_ERR_POLL;
 		p->error_channel = i;
 		return -EOPNOTSUPP;
@@ -410,25 +385,25 @@ static int dmaengine_bench_node_or(int node, int fallback)
 static void dmaengine_bench_channel_info(const struct dmaengine_bench_chan *c,
 					 struct dmaengine_bench_channel *info)
 {
-	struct device *dev = c->cl.chan->device->dev;
+	struct device *dev = c->cl->chan->device->dev;
 
 	memset(info, 0, sizeof(*info));
-	strscpy(info->name, c->cl.name, sizeof(info->name));
-	strscpy(info->device, c->cl.dev_name, sizeof(info->device));
+	strscpy(info->name, c->cl->name, sizeof(info->name));
+	strscpy(info->device, c->cl->dev_name, sizeof(info->device));
 	if (dev->driver)
 		strscpy(info->driver, dev->driver->name, sizeof(info->driver));
 	info->node = dev_to_node(dev);
 	info->src_node = c->src_node;
 	info->dst_node = c->dst_node;
-	info->max_seg_size = dma_get_max_seg_size(c->cl.dma_dev);
-	info->copy_align = c->cl.chan->device->copy_align;
+	info->max_seg_size = dma_get_max_seg_size(c->cl->dma_dev);
+	info->copy_align = c->cl->chan->device->copy_align;
 #ifdef HAVE_DMA_MEMCPY_SG
 	info->has_memcpy_sg = dmaengine_bench_has_cap(c, DMA_MEMCPY_SG);
 #endif
 #ifdef HAVE_DMA_MEMCPY_VEC
 	info->has_memcpy_vec = dmaengine_bench_has_cap(c, DMA_MEMCPY_VEC);
 #endif
-	info->no_order = c->cl.no_order;
+	info->no_order = c->cl->no_order;
 }
 
 static int dmaengine_bench_copy_channels(const struct dmaengine_bench_job *job,
@@ -461,11 +436,7 @@ static void dmaengine_bench_init_channels(struct dmaengine_bench_job *job,
 
 		c->job = job;
 		c->index = i;
-		dmaengine_client_chan_init(&c->cl, c->cl.chan);
-		c->cl.poll = p->flags & DMAENGINE_BENCH_F_POLL;
-		c->cl.timeout = job->timeout;
-		c->cl.abort = &job->abort;
-		node = dev_to_node(c->cl.dma_dev);
+		node = dev_to_node(c->cl->dma_dev);
 		c->src_node = dmaengine_bench_node_or(p->src_node, node);
 		c->dst_node = dmaengine_bench_node_or(p->dst_node, node);
 	}
@@ -489,7 +460,7 @@ static int dmaengine_bench_start_channels(struct dmaengine_bench_job *job,
 			goto fail;
 
 		c->task = kthread_create_on_node(dmaengine_bench_chan_thread, c,
-						 dev_to_node(c->cl.dma_dev),
+						 dev_to_node(c->cl->dma_dev),
 						 "dmaengine-bench/%u", i);
 		if (IS_ERR(c->task)) {
 			ret = PTR_ERR(c->task);
@@ -504,7 +475,7 @@ static int dmaengine_bench_start_channels(struct dmaengine_bench_job *job,
 	return 0;
 
 fail:
-	p->error = job->chans[i].cl.error ?: DMAENGINE_BENCH_ERR_NOMEM;
+	p->error = job->chans[i].cl->error ?: DMAENGINE_BENCH_ERR_NOMEM;
 	p->error_channel = i;
 	return ret;
 }
@@ -520,8 +491,7 @@ static void dmaengine_bench_stop_channels(struct dmaengine_bench_job *job)
 			kthread_stop(c->task);
 			put_task_struct(c->task);
 		}
-		/* nothing may be left queued on memory about to be freed */
-		dmaengine_terminate_sync(c->cl.chan);
+		/* a failed run abandoned its batches already */
 		dmaengine_bench_chan_teardown(c);
 	}
 }
@@ -566,12 +536,12 @@ static int dmaengine_bench_run_once(struct dmaengine_bench_job *job,
 	for (i = 0; i < job->nr; i++) {
 		const struct dmaengine_bench_chan *c = &job->chans[i];
 
-		if (c->cl.error) {
-			p->error = c->cl.error;
+		if (c->cl->error) {
+			p->error = c->cl->error;
 			p->error_channel = i;
 			p->error_run = run_nr;
 			p->error_prep_mode = prep;
-			return c->cl.err;
+			return c->cl->err;
 		}
 	}
 	return 0;
@@ -583,7 +553,7 @@ static void dmaengine_bench_collect(const struct dmaengine_bench_job *job,
 				    struct dmaengine_bench_result *res,
 				    unsigned int r)
 {
-	ktime_t start = job->chans[0].cl.fig.start, end = job->chans[0].cl.fig.end;
+	ktime_t start = job->chans[0].cl->fig.start, end = job->chans[0].cl->fig.end;
 	u64 run_ns;
 	unsigned int i;
 
@@ -596,7 +566,7 @@ static void dmaengine_bench_collect(const struct dmaengine_bench_job *job,
 		v[i][r] = 0;
 
 	for (i = 0; i < job->nr; i++) {
-		const struct dmaengine_bench_figures *f = &job->chans[i].cl.fig;
+		const struct dmaengine_client_figures *f = &job->chans[i].cl->fig;
 
 		start = ktime_before(f->start, start) ? f->start : start;
 		end = ktime_after(f->end, end) ? f->end : end;
@@ -629,16 +599,16 @@ static int dmaengine_bench_copy_samples(const struct dmaengine_bench_job *job,
 	size_t stride = p->sample_size ?: DMAENGINE_BENCH_SAMPLE_SIZE_VER1;
 	size_t len = min(stride, sizeof(struct dmaengine_bench_sample));
 	void __user *usamples = u64_to_user_ptr(p->samples_ptr);
-	ktime_t start = job->chans[0].cl.fig.start;
+	ktime_t start = job->chans[0].cl->fig.start;
 	struct dmaengine_bench_sample s;
 	unsigned int i;
 
 	for (i = 0; i < job->nr; i++)
-		if (ktime_before(job->chans[i].cl.fig.start, start))
-			start = job->chans[i].cl.fig.start;
+		if (ktime_before(job->chans[i].cl->fig.start, start))
+			start = job->chans[i].cl->fig.start;
 
 	for (i = 0; i < job->nr && p->samples_written < p->samples_len; i++) {
-		const struct dmaengine_bench_figures *f = &job->chans[i].cl.fig;
+		const struct dmaengine_client_figures *f = &job->chans[i].cl->fig;
 
 		memset(&s, 0, sizeof(s));
 		s.prep_mode = prep;
@@ -736,61 +706,29 @@ static int dmaengine_bench_runs(struct dmaengine_bench_job *job,
 }
 
 /*
- * A provider is about to be unbound from one of the run's DMA devices: the
- * channels stay allocated, but the run must end.
+ * A provider is about to be unbound from channel @index: the run must end
+ * and let go of what it queued there before the set releases the channel
+ * and the provider's remove() runs.
  */
-static void dmaengine_bench_unbind(struct dmaengine_client_watch *w,
-				   struct device *dev)
+static void dmaengine_bench_unbind(struct dmaengine_client_set *set,
+				   unsigned int index)
 {
-	struct dmaengine_bench_job *job =
-		container_of(w, struct dmaengine_bench_job, watch);
-	unsigned int i;
+	struct dmaengine_bench_job *job = set->req.priv;
+	const struct dmaengine_client_chan *cl = &set->chans[index];
 
-	for (i = 0; i < job->nr; i++) {
-		if (job->chans[i].cl.chan->device->dev != dev)
-			continue;
-		pr_err("%s: its provider %s is being unbound: ending the run\n",
-		       job->chans[i].cl.name, job->chans[i].cl.dev_name);
-		if (!READ_ONCE(job->unbound))
-			WRITE_ONCE(job->unbound_channel, i);
-		WRITE_ONCE(job->unbound, true);
-		WRITE_ONCE(job->abort, true);
-		/*
-		 * The provider's remove() runs when this returns: let the
-		 * threads leave its callbacks, and the run terminate, unmap
-		 * and free what it queued on the device first.
-		 */
-		if (!wait_for_completion_timeout(&job->quiesced,
-						 job->timeout +
-						 DMAENGINE_BENCH_QUIESCE_SLACK))
-			pr_warn("%s: the run did not end within %u ms of the unbind\n",
-				job->chans[i].cl.name,
-				jiffies_to_msecs(job->timeout +
-						 DMAENGINE_BENCH_QUIESCE_SLACK));
-		break;
-	}
-}
-
-/* Watch the bus of every DMA device the run uses, once each. */
-static int dmaengine_bench_watch(struct dmaengine_bench_job *job)
-{
-	unsigned int i;
-	int ret;
-
-	ret = dmaengine_client_watch_start(&job->watch, job->nr,
-					   dmaengine_bench_unbind);
-	for (i = 0; i < job->nr && !ret; i++)
-		ret = dmaengine_client_watch_add(&job->watch,
-						 job->chans[i].cl.chan->device->dev);
-	if (ret) {
-		/*
-		 * a notifier waiting on the run would block
-		 * dmaengine_client_watch_stop()
-		 */
-		complete_all(&job->quiesced);
-		dmaengine_client_watch_stop(&job->watch);
-	}
-	return ret;
+	pr_err("%s: its provider %s is being unbound: ending the run\n",
+	       cl->name, cl->dev_name);
+	if (!READ_ONCE(job->unbound))
+		WRITE_ONCE(job->unbound_channel, index);
+	WRITE_ONCE(job->unbound, true);
+	WRITE_ONCE(job->abort, true);
+	if (!wait_for_completion_timeout(&job->quiesced,
+					 job->timeout +
+					 DMAENGINE_BENCH_QUIESCE_SLACK))
+		pr_warn("%s: the run did not end within %u ms of the unbind\n",
+			cl->name,
+			jiffies_to_msecs(job->timeout +
+					 DMAENGINE_BENCH_QUIESCE_SLACK));
 }
 
 static void dmaengine_bench_job_free(struct dmaengine_bench_job *job)
@@ -870,9 +808,11 @@ static int dmaengine_bench_measure(struct dmaengine_benchmark *p)
 	p->channels_used = job->nr;
 	dmaengine_bench_init_channels(job, p);
 	/* from here on an unbind ends the run as such, whatever it meets */
-	ret = dmaengine_bench_watch(job);
-	if (ret)
-		goto release;
+	ret = dmaengine_client_set_watch(&job->set);
+	if (ret) {
+		p->error = DMAENGINE_BENCH_ERR_NOMEM;
+		goto unwatch;
+	}
 
 	/* name the channels first: errors from here on can refer to them */
 	ret = dmaengine_bench_copy_channels(job, p);
@@ -893,28 +833,49 @@ unwatch:
 	}
 	/* nothing of the run is left on the devices: an unbind may go on */
 	complete_all(&job->quiesced);
-	dmaengine_client_watch_stop(&job->watch);
-release:
-	dmaengine_bench_release_channels(job);
+	dmaengine_client_set_close(&job->set);
 free:
 	dmaengine_bench_job_free(job);
 	return ret;
 }
 
-/* The outputs follow the inputs: whatever came in there is overwritten. */
-static void dmaengine_bench_clear_outputs(struct dmaengine_benchmark *p)
+static long dmaengine_bench_run(void *req, void *ctx)
 {
-	size_t out = offsetof(struct dmaengine_benchmark, error);
+	struct dmaengine_benchmark *p = req;
+	int ret;
 
-	memset((u8 *)p + out, 0, sizeof(*p) - out);
+	ret = dmaengine_bench_validate(p);
+	if (ret) {
+		p->error = DMAENGINE_BENCH_ERR_INVAL;
+	} else if (mutex_lock_interruptible(&dmaengine_bench_lock)) {
+		p->error = DMAENGINE_BENCH_ERR_INTR;
+		ret = -EINTR;
+	} else {
+		ret = dmaengine_bench_measure(p);
+		mutex_unlock(&dmaengine_bench_lock);
+	}
+	if (ret)
+		pr_debug("%s failed: error %u, channel %u, run %u\n",
+			 dmaengine_bench_forms[p->error_prep_mode %
+					       DMAENGINE_BENCH_NR_MODES].name,
+			 p->error, p->error_channel, p->error_run);
+	return ret;
 }
+
+static_assert(offsetof(struct dmaengine_benchmark, size) == 0);
+
+/* Even a failed run reports why, and where. */
+static const struct mb_ioctl_io dmaengine_bench_io = {
+	.size = sizeof(struct dmaengine_benchmark),
+	.min_size = DMAENGINE_BENCH_SIZE_VER1,
+	.out_off = offsetof(struct dmaengine_benchmark, error),
+	.out_always = true,
+	.run = dmaengine_bench_run,
+};
 
 static long dmaengine_bench_ioctl(struct file *file, unsigned int cmd,
 				  unsigned long arg)
 {
-	struct dmaengine_benchmark __user *uarg = (void __user *)arg;
-	struct dmaengine_benchmark *p;
-	u32 usize;
 	int ret;
 
 	/* type and number only: ->size says the version, not the number */
@@ -932,43 +893,7 @@ static long dmaengine_bench_ioctl(struct file *file, unsigned int cmd,
 	if (_IOC_NR(cmd) != _IOC_NR(DMAENGINE_BENCHMARK))
 		return -ENOTTY;
 	ret = mb_capable();
-	if (ret)
-		return ret;
-
-	/* too large for the stack */
-	p = kzalloc_obj(*p, GFP_KERNEL);
-	if (!p)
-		return -ENOMEM;
-	ret = mb_copy_in(p, sizeof(*p), uarg, &uarg->size,
-			 DMAENGINE_BENCH_SIZE_VER1, &usize);
-	if (ret)
-		goto out;
-
-	dmaengine_bench_clear_outputs(p);
-
-	ret = dmaengine_bench_validate(p);
-	if (ret) {
-		p->error = DMAENGINE_BENCH_ERR_INVAL;
-	} else if (mutex_lock_interruptible(&dmaengine_bench_lock)) {
-		p->error = DMAENGINE_BENCH_ERR_INTR;
-		ret = -EINTR;
-	} else {
-		ret = dmaengine_bench_measure(p);
-		mutex_unlock(&dmaengine_bench_lock);
-	}
-
-	if (ret)
-		pr_debug("%s failed: error %u, channel %u, run %u\n",
-			 dmaengine_bench_forms[p->error_prep_mode %
-					       DMAENGINE_BENCH_NR_MODES].name,
-			 p->error, p->error_channel, p->error_run);
-
-	/* even a failed run reports why, and where */
-	if (copy_to_user(uarg, p, min_t(size_t, usize, sizeof(*p))))
-		ret = -EFAULT;
-out:
-	kfree(p);
-	return ret;
+	return ret ?: mb_ioctl((void __user *)arg, &dmaengine_bench_io, NULL);
 }
 
 /* The file that started a migration copy offload stops it when closed. */

@@ -41,7 +41,7 @@ struct dmaengine_bench_job;
 
 /**
  * struct dmaengine_bench_chan - one channel and the thread that drives it
- * @cl: the client's channel, held exclusively for the whole ioctl
+ * @cl: the client's channel, the job's set's, held for the whole ioctl
  * @job: the DMAENGINE_BENCHMARK call this channel belongs to
  * @index: position in the run's channel array
  * @task: the thread
@@ -58,9 +58,12 @@ struct dmaengine_bench_job;
  * @slots: the batches in flight: dmaengine_bench_job.depth of them, reused
  *	in turn
  * @max_ents: entries a batch's source or destination table can have
+ * @quarantined: a failed batch's descriptors still ran after the drain
+ *	bound on an engine that cannot stop them: the buffers, their
+ *	mappings and the slots are never let go
  */
 struct dmaengine_bench_chan {
-	struct dmaengine_client_chan cl;
+	struct dmaengine_client_chan *cl;
 	struct dmaengine_bench_job *job;
 	unsigned int index;
 	struct task_struct *task;
@@ -75,6 +78,7 @@ struct dmaengine_bench_chan {
 	unsigned int nsets;
 	struct dmaengine_bench_slot *slots;
 	unsigned int max_ents;
+	bool quarantined;
 };
 
 /**
@@ -92,7 +96,8 @@ struct dmaengine_bench_chan {
  * @dst_sge: destination folios in a batch
  * @batches: batches each channel runs per run
  * @timeout: jiffies one batch may take, and a stalled prep may wait
- * @watch: the buses watched for the unbinding of a provider
+ * @set: the channels
+ * @caps_name: the capabilities the modes asked for, as a refusal names them
  * @unbound: set when a provider of the run's channels is unbound
  * @unbound_channel: the first channel whose provider was unbound
  * @quiesced: completed when the run has let go of every device; an unbind
@@ -119,7 +124,8 @@ struct dmaengine_bench_job {
 	unsigned int dst_sge;
 	u64 batches;
 	unsigned long timeout;
-	struct dmaengine_client_watch watch;
+	struct dmaengine_client_set set;
+	char caps_name[64];
 	bool unbound;
 	unsigned int unbound_channel;
 	struct completion quiesced;

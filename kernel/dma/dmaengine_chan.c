@@ -74,7 +74,7 @@ dmaengine_bench_folios_alloc(struct dmaengine_bench_chan *c, unsigned long n,
 		folios[i] = dmaengine_bench_folio_alloc(node, exact, order);
 		if (!folios[i]) {
 			pr_err("%s: cannot allocate folio %lu of order %u on node %d\n",
-			       c->cl.name, i, order, node);
+			       c->cl->name, i, order, node);
 			dmaengine_bench_folios_free(folios, n);
 			return NULL;
 		}
@@ -109,9 +109,9 @@ static int dmaengine_bench_sets_alloc(struct dmaengine_bench_chan *c)
 
 		set->src = &c->src[(unsigned long)i * sge];
 		set->dst = &c->dst[(unsigned long)i * dst_sge];
-		if (dmaengine_client_table_fill(&c->cl, &set->src_sgt, set->src,
+		if (dmaengine_client_table_fill(c->cl, &set->src_sgt, set->src,
 						sge, GFP_KERNEL) ||
-		    dmaengine_client_table_fill(&c->cl, &set->dst_sgt, set->dst,
+		    dmaengine_client_table_fill(c->cl, &set->dst_sgt, set->dst,
 						dst_sge, GFP_KERNEL))
 			return -ENOMEM;
 		cond_resched();
@@ -141,7 +141,7 @@ static int dmaengine_bench_slots_alloc(struct dmaengine_bench_chan *c,
 	if (!c->slots)
 		return -ENOMEM;
 	for (i = 0; i < c->job->depth; i++)
-		if (dmaengine_client_batch_alloc(&c->slots[i].b, &c->cl,
+		if (dmaengine_client_batch_alloc(&c->slots[i].b, c->cl,
 						 max_txs, c->max_ents, vecs,
 						 GFP_KERNEL))
 			return -ENOMEM;
@@ -191,7 +191,7 @@ static bool dmaengine_bench_pattern_walk(struct dmaengine_bench_chan *c,
 			kunmap_local(v);
 			if (!ok) {
 				pr_err("%s: verification failed: page %lu (folio %lu page %u) word %zu\n",
-				       c->cl.name, page, i, pg, w - 1);
+				       c->cl->name, page, i, pg, w - 1);
 				return false;
 			}
 		}
@@ -212,32 +212,31 @@ static void dmaengine_bench_buffer_clear(struct folio **folios, unsigned long n)
 	}
 }
 
-/* The channel's limits, checked before anything is allocated. */
+/*
+ * The run's folios against the channel's limits (the set checked that
+ * some segment fits), before anything is allocated.
+ */
 static int dmaengine_bench_chan_limits(struct dmaengine_bench_chan *c)
 {
 	const struct dmaengine_bench_job *job = c->job;
-	unsigned int align = c->cl.chan->device->copy_align;
+	unsigned int align = c->cl->chan->device->copy_align;
 	unsigned long ents;
-	int ret;
 
-	ret = dmaengine_client_chan_limits(&c->cl);
-	if (ret)
-		return ret;
 	if (align && (!IS_ALIGNED(job->folio_size, 1U << align) ||
 		      !IS_ALIGNED(job->dst_folio_size, 1U << align))) {
 		mb_refuse_err("%s: folio size %zu/%zu (source/destination) breaks the copy alignment of %u bytes\n",
-			      c->cl.name, job->folio_size, job->dst_folio_size,
+			      c->cl->name, job->folio_size, job->dst_folio_size,
 			      1U << align);
 		return -EINVAL;
 	}
-	ents = max(dmaengine_client_table_ents(&c->cl, job->p->sge,
+	ents = max(dmaengine_client_table_ents(c->cl, job->p->sge,
 					       job->folio_size),
-		   dmaengine_client_table_ents(&c->cl, job->dst_sge,
+		   dmaengine_client_table_ents(c->cl, job->dst_sge,
 					       job->dst_folio_size));
 	if (ents > MB_MAX_TABLE_ENTS) {
 		mb_refuse_err("%s: a batch would take %lu sg entries of at most %u bytes (max_seg_size of %s): more than %lu\n",
-			      c->cl.name, ents, c->cl.seg.max,
-			      dev_name(c->cl.dma_dev), MB_MAX_TABLE_ENTS);
+			      c->cl->name, ents, c->cl->seg.max,
+			      dev_name(c->cl->dma_dev), MB_MAX_TABLE_ENTS);
 		return -EINVAL;
 	}
 	c->max_ents = ents;
@@ -250,7 +249,7 @@ int dmaengine_bench_chan_setup(struct dmaengine_bench_chan *c)
 	u64 batch_bytes = (u64)p->sge * c->job->folio_size;
 
 	if (dmaengine_bench_chan_limits(c)) {
-		dmaengine_client_set_error(&c->cl, DMAENGINE_BENCH_ERR_LIMIT,
+		dmaengine_client_set_error(c->cl, DMAENGINE_BENCH_ERR_LIMIT,
 					   -EINVAL);
 		return -EINVAL;
 	}
@@ -260,7 +259,7 @@ int dmaengine_bench_chan_setup(struct dmaengine_bench_chan *c)
 	c->dst_nfolios = (unsigned long)c->nsets * c->job->dst_sge;
 
 	if (dmaengine_bench_slots_alloc(c,
-					dmaengine_client_max_txs(&c->cl,
+					dmaengine_client_max_txs(c->cl,
 								 c->max_ents,
 								 batch_bytes)))
 		goto nomem;
@@ -284,12 +283,18 @@ int dmaengine_bench_chan_setup(struct dmaengine_bench_chan *c)
 	return 0;
 
 nomem:
-	dmaengine_client_set_error(&c->cl, DMAENGINE_BENCH_ERR_NOMEM, -ENOMEM);
+	dmaengine_client_set_error(c->cl, DMAENGINE_BENCH_ERR_NOMEM, -ENOMEM);
 	return -ENOMEM;
 }
 
 void dmaengine_bench_chan_teardown(struct dmaengine_bench_chan *c)
 {
+	if (c->quarantined) {
+		/* better a leak than a descriptor writing into freed memory */
+		pr_err("%s: its engine still runs descriptors of a failed batch: %lu folios and their mappings stay allocated\n",
+		       c->cl->name, c->nfolios + c->dst_nfolios);
+		return;
+	}
 	dmaengine_bench_sets_free(c);
 	dmaengine_bench_folios_free(c->dst, c->dst_nfolios);
 	c->dst = NULL;
@@ -312,13 +317,13 @@ dmaengine_bench_batch_set(struct dmaengine_bench_chan *c, u64 b)
 static int dmaengine_bench_map(struct dmaengine_bench_chan *c,
 			       struct dmaengine_bench_set *set)
 {
-	return dmaengine_client_map(&c->cl, &set->src_sgt, &set->dst_sgt);
+	return dmaengine_client_map(c->cl, &set->src_sgt, &set->dst_sgt);
 }
 
 static void dmaengine_bench_unmap(struct dmaengine_bench_chan *c,
 				  struct dmaengine_bench_set *set)
 {
-	dmaengine_client_unmap(&c->cl, &set->src_sgt, &set->dst_sgt);
+	dmaengine_client_unmap(c->cl, &set->src_sgt, &set->dst_sgt);
 }
 
 /* Map (distinct buffers), prepare and submit, issue. */
@@ -336,7 +341,7 @@ static int dmaengine_bench_slot_start(struct dmaengine_bench_chan *c,
 	}
 	return dmaengine_client_batch_start(&s->b,
 					    &dmaengine_bench_forms[c->job->prep],
-					    &set->src_sgt, &set->dst_sgt);
+					    &set->src_sgt, &set->dst_sgt, 0);
 }
 
 /*
@@ -358,19 +363,26 @@ static int dmaengine_bench_slot_retire(struct dmaengine_bench_chan *c,
 
 /*
  * After an error nothing may be left queued on buffers about to be
- * unmapped: terminate first, then unmap what the failed batches held.
+ * unmapped: terminate first, or where the engine cannot, wait for what it
+ * runs; then unmap what the failed batches held. Buffers an engine still
+ * writes after the wait are quarantined: kept, mapped, until the module's
+ * end (dmaengine_bench_chan_teardown()).
  */
 static void dmaengine_bench_slots_abandon(struct dmaengine_bench_chan *c)
 {
+	bool terminated = dmaengine_client_quiesce(c->cl);
+	unsigned long bound = dmaengine_client_drain_bound(c->cl);
 	unsigned int i;
 
-	dmaengine_client_terminate(&c->cl);
 	for (i = 0; i < c->job->depth; i++) {
 		struct dmaengine_bench_slot *s = &c->slots[i];
 
 		if (!s->b.busy)
 			continue;
-		s->b.busy = false;
+		if (dmaengine_client_batch_abandon(&s->b, terminated, bound)) {
+			c->quarantined = true;
+			continue;
+		}
 		if (c->job->distinct)
 			dmaengine_bench_unmap(c, s->set);
 	}
@@ -393,7 +405,7 @@ static int dmaengine_bench_dma_batches(struct dmaengine_bench_chan *c)
 			ret = dmaengine_bench_slot_start(c, s,
 							 dmaengine_bench_batch_set(c, b));
 		if (!ret && READ_ONCE(c->job->abort)) {
-			dmaengine_client_set_error(&c->cl,
+			dmaengine_client_set_error(c->cl,
 						   DMAENGINE_BENCH_ERR_INTR,
 						   -EINTR);
 			ret = -EINTR;
@@ -470,13 +482,13 @@ static int dmaengine_bench_cpu_batches(struct dmaengine_bench_chan *c)
 		ktime_t t0 = ktime_get();
 
 		dmaengine_bench_cpu_copy(c, set);
-		c->cl.fig.copy_ns += dmaengine_client_elapsed(t0);
+		c->cl->fig.copy_ns += dmaengine_client_elapsed(t0);
 
-		c->cl.fig.batches++;
-		c->cl.fig.segments += sge;
-		c->cl.fig.bytes += (u64)sge * c->job->folio_size;
+		c->cl->fig.batches++;
+		c->cl->fig.segments += sge;
+		c->cl->fig.bytes += (u64)sge * c->job->folio_size;
 		if (READ_ONCE(c->job->abort)) {
-			dmaengine_client_set_error(&c->cl,
+			dmaengine_client_set_error(c->cl,
 						   DMAENGINE_BENCH_ERR_INTR,
 						   -EINTR);
 			return -EINTR;
@@ -492,12 +504,12 @@ static void dmaengine_bench_chan_run(struct dmaengine_bench_chan *c)
 	bool by_cpu = !dmaengine_bench_forms[job->prep].batch;
 	bool map_once = !by_cpu && !job->distinct;
 
-	dmaengine_client_chan_reset(&c->cl);
+	dmaengine_client_chan_reset(c->cl);
 
 	if (job->verify)
 		dmaengine_bench_buffer_clear(c->dst, c->dst_nfolios);
 
-	c->cl.fig.start = ktime_get();
+	c->cl->fig.start = ktime_get();
 	if (map_once && dmaengine_bench_map(c, &c->sets[0]))
 		goto out;
 
@@ -506,14 +518,14 @@ static void dmaengine_bench_chan_run(struct dmaengine_bench_chan *c)
 	else
 		dmaengine_bench_dma_batches(c);
 
-	if (map_once)
+	if (map_once && !c->quarantined)
 		dmaengine_bench_unmap(c, &c->sets[0]);
 out:
-	c->cl.fig.end = ktime_get();
+	c->cl->fig.end = ktime_get();
 
-	if (!c->cl.error && job->verify &&
+	if (!c->cl->error && job->verify &&
 	    !dmaengine_bench_pattern_walk(c, c->dst, c->dst_nfolios, false))
-		dmaengine_client_set_error(&c->cl, DMAENGINE_BENCH_ERR_VERIFY,
+		dmaengine_client_set_error(c->cl, DMAENGINE_BENCH_ERR_VERIFY,
 					   -EILSEQ);
 }
 

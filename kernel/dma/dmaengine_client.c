@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The dmaengine client: a pair of sg_tables mapped on a channel's device,
- * copied with a prep form (per-segment memcpy, memcpy_sg, memcpy_vec),
- * waited for with a timeout, every phase timed (map, prep, submit, issue,
- * wait, unmap); and the watch on the buses of the channels' providers. The
- * benchmark's threads (dmaengine_chan.c) and the migration copy offload
- * (migrate_offload.c) copy through it.
+ * The dmaengine client's batches: a pair of sg_tables mapped on a channel's
+ * device, copied with a prep form (per-segment memcpy, memcpy_sg,
+ * memcpy_vec), waited for until one deadline, every phase timed (map,
+ * prep, submit, issue, wait, unmap). The channels themselves are a set's
+ * (dmaengine_set.c). The benchmark's threads (dmaengine_chan.c) and the
+ * migration copy offload (migrate_offload.c) copy through it.
  *
  * The client keeps the contract of Documentation/driver-api/dmaengine/
  * client.rst for every kind of provider, not only for soft_dma:
@@ -21,8 +21,12 @@
  *   idxd) every descriptor raises a callback and a batch is done when all
  *   of them have; on others the last descriptor's completion implies the
  *   earlier ones'.
- * - A provider being unbound is heard of on its bus before its remove()
- *   runs (struct dmaengine_client_watch): the caller ends what it queued.
+ * - A batch is done when every descriptor of it reports DMA_COMPLETE, by
+ *   its deadline. A batch that failed is abandoned: its descriptors are
+ *   terminated where the provider can (device_terminate_all), and where
+ *   it cannot (ioat, plx_dma, mv_xor) they are waited for: until they
+ *   have all run, the batch's memory is not given back to anyone, and its
+ *   struct, which their callbacks name, is not reused.
  */
 
 #define pr_fmt(fmt)	KBUILD_MODNAME ": " fmt
@@ -64,73 +68,6 @@ static bool dmaengine_client_aborted(const struct dmaengine_client_chan *c)
 /* The channel                                                          */
 /* ------------------------------------------------------------------ */
 
-/* dma_request_channel()'s filter, @param a struct dmaengine_client_match */
-bool dmaengine_client_filter(struct dma_chan *chan, void *param)
-{
-	const struct dmaengine_client_match *m = param;
-
-	if (m->channel[0] && strcmp(dma_chan_name(chan), m->channel))
-		return false;
-	if (m->device[0] && strcmp(dev_name(chan->device->dev), m->device))
-		return false;
-	return true;
-}
-
-/* A name field of a request: NUL-terminated within its size. */
-bool dmaengine_client_name_ok(const char *s, const char *field)
-{
-	if (strnlen(s, DMAENGINE_BENCH_NAME_LEN) < DMAENGINE_BENCH_NAME_LEN)
-		return true;
-	mb_refuse_err("invalid %s: not NUL-terminated within %d bytes\n", field,
-		      DMAENGINE_BENCH_NAME_LEN);
-	return false;
-}
-
-/**
- * dmaengine_client_chan_init - take a requested channel into the client
- * @c: the client's channel, zeroed by the caller
- * @chan: the channel
- *
- * Keeps its names (the provider may go away, and its names with it) and
- * whether it completes out of order; the caller sets ->poll, ->timeout and
- * ->abort.
- */
-void dmaengine_client_chan_init(struct dmaengine_client_chan *c,
-				struct dma_chan *chan)
-{
-	c->chan = chan;
-	strscpy(c->name, dma_chan_name(chan), sizeof(c->name));
-	strscpy(c->dev_name, dev_name(chan->device->dev), sizeof(c->dev_name));
-	c->no_order = dma_has_cap(DMA_COMPLETION_NO_ORDER,
-				  chan->device->cap_mask);
-	c->dma_dev = dmaengine_get_dma_device(chan);
-}
-
-/**
- * dmaengine_client_chan_limits - what one segment may be on the channel
- * @c: the channel
- *
- * A segment must fit a descriptor, a mapping (swiotlb bounces at most
- * dma_max_mapping_size() in one piece), stay within the device's segment
- * boundary and keep its copy alignment. Return: 0, or -EINVAL with a
- * message when no segment can be that.
- */
-int dmaengine_client_chan_limits(struct dmaengine_client_chan *c)
-{
-	unsigned int align = c->chan->device->copy_align;
-
-	mb_seg_limits_of(c->dma_dev, &c->seg);
-	if (align)
-		c->seg.max = round_down(c->seg.max, 1U << align);
-	if (!c->seg.max) {
-		mb_refuse_err("%s: max segment size %u (max mapping size %zu) is below the copy alignment of %u bytes\n",
-			      c->name, dma_get_max_seg_size(c->dma_dev),
-			      dma_max_mapping_size(c->dma_dev), 1U << align);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /**
  * dmaengine_client_chan_reset - start the channel's figures afresh
  * @c: the channel, with nothing in flight
@@ -154,33 +91,38 @@ unsigned long dmaengine_client_table_ents(const struct dmaengine_client_chan *c,
 	return n * mb_seg_count(&c->seg, size);
 }
 
-/**
- * dmaengine_client_table_fill - a table of folios for the channel
- * @c: the channel, its limits known (dmaengine_client_chan_limits())
- * @sgt: the table to allocate and fill
- * @folios: the folios, of any sizes
- * @n: entries in @folios
- * @gfp: how to allocate the table
- *
- * One entry per folio, or several where a folio is larger than what the
- * device takes in one segment or crosses its segment boundary: the DMA API
- * wants no such entries. A folio is aligned to its size (mb_seg_len()).
- * Return: 0 or -ENOMEM (nothing allocated).
- */
-int dmaengine_client_table_fill(const struct dmaengine_client_chan *c,
-				struct sg_table *sgt, struct folio **folios,
-				unsigned int n, gfp_t gfp)
+/* Entries of a table of @n folios of any sizes, cut at the limits. */
+unsigned long dmaengine_client_folio_ents(const struct dmaengine_client_chan *c,
+					  struct folio **folios, unsigned int n)
 {
 	unsigned long ents = 0;
-	struct scatterlist *sg;
-	size_t off, len, size;
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
 		ents += mb_seg_count(&c->seg, folio_size(folios[i]));
-	if (ents > MB_MAX_TABLE_ENTS || sg_alloc_table(sgt, ents, gfp))
-		return -ENOMEM;
-	sg = sgt->sgl;
+	return ents;
+}
+
+/**
+ * dmaengine_client_table_set - point a table's entries at folios
+ * @c: the channel, its limits known
+ * @sgt: the table, its @sgt->orig_nents entries those of
+ *	dmaengine_client_folio_ents() for the same folios, initialized
+ * @folios: the folios, of any sizes
+ * @n: entries in @folios
+ *
+ * One entry per folio, or several where a folio is larger than what the
+ * device takes in one segment or crosses its segment boundary: the DMA API
+ * wants no such entries. A folio is aligned to its size (mb_seg_len()).
+ */
+void dmaengine_client_table_set(const struct dmaengine_client_chan *c,
+				struct sg_table *sgt, struct folio **folios,
+				unsigned int n)
+{
+	struct scatterlist *sg = sgt->sgl;
+	size_t off, len, size;
+	unsigned int i;
+
 	for (i = 0; i < n; i++) {
 		size = folio_size(folios[i]);
 		for (off = 0; off < size; off += len) {
@@ -190,6 +132,27 @@ int dmaengine_client_table_fill(const struct dmaengine_client_chan *c,
 			sg = sg_next(sg);
 		}
 	}
+}
+
+/**
+ * dmaengine_client_table_fill - a table of folios for the channel
+ * @c: the channel, its limits known
+ * @sgt: the table to allocate and fill
+ * @folios: the folios, of any sizes
+ * @n: entries in @folios
+ * @gfp: how to allocate the table
+ *
+ * Return: 0 or -ENOMEM (nothing allocated).
+ */
+int dmaengine_client_table_fill(const struct dmaengine_client_chan *c,
+				struct sg_table *sgt, struct folio **folios,
+				unsigned int n, gfp_t gfp)
+{
+	unsigned long ents = dmaengine_client_folio_ents(c, folios, n);
+
+	if (ents > MB_MAX_TABLE_ENTS || sg_alloc_table(sgt, ents, gfp))
+		return -ENOMEM;
+	dmaengine_client_table_set(c, sgt, folios, n);
 	return 0;
 }
 
@@ -406,7 +369,7 @@ static int dmaengine_client_stall(struct dmaengine_client_chan *c,
 		st->idle_since = jiffies;
 	} else if (time_after(jiffies,
 			      st->idle_since + DMAENGINE_BENCH_IDLE_GRACE)) {
-		pr_err("%s: %s returned NULL with no descriptor in flight for %u ms (call %llu of the run)\n",
+		pr_err("%s: %s returned NULL with no descriptor in flight for %u ms (prep call %llu on the channel)\n",
 		       c->name, call, jiffies_to_msecs(DMAENGINE_BENCH_IDLE_GRACE),
 		       c->fig.prep_calls + 1);
 		dmaengine_client_set_error(c, DMAENGINE_BENCH_ERR_PREP, -EIO);
@@ -513,13 +476,13 @@ dmaengine_client_prep_call(struct dmaengine_client_batch *b,
  * runs between the prep that returned a descriptor and its submit.
  * Return: 0, or an error recorded in the channel.
  */
-int dmaengine_client_prep_submit(struct dmaengine_client_batch *b,
-				 const struct dmaengine_bench_piece *piece,
-				 bool last)
+static int dmaengine_client_prep_submit(struct dmaengine_client_batch *b,
+					const struct dmaengine_bench_piece *piece,
+					bool last)
 {
 	struct dmaengine_client_chan *c = b->c;
 	unsigned long flags = dmaengine_client_flags(c, last);
-	struct dmaengine_client_stall st = { .deadline = jiffies + c->timeout };
+	struct dmaengine_client_stall st = { .deadline = b->deadline };
 	struct dma_async_tx_descriptor *tx;
 	int ret;
 
@@ -713,32 +676,49 @@ bool dmaengine_bench_modes_need_vecs(u32 modes)
 /* A batch in flight                                                    */
 /* ------------------------------------------------------------------ */
 
+/* Every descriptor is submitted and issued: drop the submission's hold. */
+static void dmaengine_client_batch_submitted(struct dmaengine_client_batch *b)
+{
+	if (b->submitting) {
+		b->submitting = false;
+		dmaengine_client_batch_put(b);
+	}
+}
+
 /**
  * dmaengine_client_batch_start - prepare, submit and issue a batch
  * @b: the batch, not busy
  * @form: the prep form, one with ->batch, whose API the kernel has
  * @src: the source table, mapped on the channel's device
  * @dst: the destination table, mapped likewise
+ * @deadline: jiffies by which it must have completed, prep stalls
+ *	included; 0: the channel's timeout from now
  *
  * From here on the batch is busy: finished by
  * dmaengine_client_batch_finish(), or after a failure (of this or of the
- * finish) by dmaengine_client_terminate() before its tables are unmapped.
- * Return: 0, or an error recorded in the channel.
+ * finish) abandoned with dmaengine_client_batch_abandon() before its
+ * memory is let go. Return: 0, or an error recorded in the channel.
  */
 int dmaengine_client_batch_start(struct dmaengine_client_batch *b,
 				 const struct dmaengine_bench_form *form,
-				 struct sg_table *src, struct sg_table *dst)
+				 struct sg_table *src, struct sg_table *dst,
+				 unsigned long deadline)
 {
 	struct dmaengine_client_chan *c = b->c;
 	ktime_t t0;
 	int ret;
 
+	if (WARN_ON_ONCE(b->busy || atomic_read(&b->pending)))
+		return -EBUSY;
 	b->form = form;
 	b->src = src;
 	b->dst = dst;
 	b->ndesc = 0;
+	b->last = 0;
 	b->result = 0;
+	b->deadline = deadline ?: jiffies + c->timeout;
 	atomic_set(&b->pending, 1);
+	b->submitting = true;
 	reinit_completion(&b->done);
 	b->busy = true;
 
@@ -749,8 +729,7 @@ int dmaengine_client_batch_start(struct dmaengine_client_batch *b,
 	t0 = ktime_get();
 	dma_async_issue_pending(c->chan);
 	c->fig.issue_ns += dmaengine_client_elapsed(t0);
-	/* every descriptor is submitted: drop the submission's reference */
-	dmaengine_client_batch_put(b);
+	dmaengine_client_batch_submitted(b);
 	return 0;
 }
 
@@ -770,20 +749,35 @@ static int dmaengine_client_poll(struct dmaengine_client_batch *b)
 	return -EAGAIN;
 }
 
-/* Wait for a batch, in slices so that abort is seen. */
+/*
+ * Wait for a batch until its deadline, in slices so that abort is seen. A
+ * batch seen complete only after its deadline has not met it: the
+ * deadline is honoured to the jiffy, not to the slice.
+ */
 static int dmaengine_client_batch_wait(struct dmaengine_client_batch *b)
 {
 	struct dmaengine_client_chan *c = b->c;
-	unsigned long deadline = jiffies + c->timeout;
 	int ret;
 
 	for (;;) {
+		long left = (long)(b->deadline - jiffies);
+
+		if (left <= 0) {
+			pr_err("%s: batch not complete by its deadline (%u ms)\n",
+			       c->name, jiffies_to_msecs(c->timeout));
+			dmaengine_client_set_error(c, DMAENGINE_BENCH_ERR_TIMEOUT,
+						   -ETIMEDOUT);
+			return -ETIMEDOUT;
+		}
 		if (c->poll) {
 			ret = dmaengine_client_poll(b);
 			if (ret != -EAGAIN)
 				return ret;
 		} else if (wait_for_completion_timeout(&b->done,
-						       DMAENGINE_BENCH_WAIT_SLICE)) {
+						       min_t(long, left,
+							     DMAENGINE_BENCH_WAIT_SLICE))) {
+			if (time_after_eq(jiffies, b->deadline))
+				continue;
 			if (!b->result)
 				return 0;
 			pr_err("%s: transfer completed with result %d\n",
@@ -797,33 +791,29 @@ static int dmaengine_client_batch_wait(struct dmaengine_client_batch *b)
 						   -EINTR);
 			return -EINTR;
 		}
-		if (time_after(jiffies, deadline)) {
-			pr_err("%s: batch not complete after %u ms\n", c->name,
-			       jiffies_to_msecs(c->timeout));
-			dmaengine_client_set_error(c, DMAENGINE_BENCH_ERR_TIMEOUT,
-						   -ETIMEDOUT);
-			return -ETIMEDOUT;
-		}
 	}
 }
 
 /*
  * Every descriptor's status, not only the completion of the last: an
- * error on an earlier segment must not pass unseen. On a NO_ORDER channel
- * every descriptor's callback reported its result already.
+ * error on an earlier segment must not pass unseen, nor one still in
+ * progress. On a NO_ORDER channel every descriptor's callback reported its
+ * result already.
  */
 static int dmaengine_client_batch_check(struct dmaengine_client_batch *b)
 {
 	struct dmaengine_client_chan *c = b->c;
+	enum dma_status status;
 	unsigned int i;
 
 	if (c->no_order)
 		return 0;
 	for (i = 0; i < b->ndesc; i++) {
-		if (dmaengine_tx_status(c->chan, b->cookies[i], NULL) ==
-		    DMA_ERROR) {
-			pr_err("%s: descriptor %u of the batch completed with an error\n",
-			       c->name, i);
+		status = dmaengine_tx_status(c->chan, b->cookies[i], NULL);
+		if (status != DMA_COMPLETE) {
+			pr_err("%s: descriptor %u of the batch %s\n", c->name, i,
+			       status == DMA_ERROR ?
+			       "completed with an error" : "is not complete");
 			dmaengine_client_set_error(c, DMAENGINE_BENCH_ERR_RESULT,
 						   -EIO);
 			return -EIO;
@@ -864,114 +854,113 @@ int dmaengine_client_batch_finish(struct dmaengine_client_batch *b,
 	return 0;
 }
 
+/* Twice a second, a channel whose work cannot be stopped is looked at. */
+#define DMAENGINE_CLIENT_DRAIN_SLICE	(HZ / 2)
+/* The least time its issued work is given to run to its end. */
+#define DMAENGINE_CLIENT_DRAIN_MIN	(30 * HZ)
+
 /**
- * dmaengine_client_terminate - end whatever the channel has queued
+ * dmaengine_client_quiesce - stop whatever the channel has queued
  * @c: the channel
  *
- * After a failure nothing may be left queued on tables about to be
- * unmapped: this returns when no descriptor of the channel can run, nor
- * any callback of it. The caller then unmaps its busy batches' tables.
+ * Return: true when no descriptor of the channel can run any more, nor any
+ * callback of it: its batches' memory may be let go. False when the
+ * provider cannot terminate (no device_terminate_all, as ioat, plx_dma and
+ * mv_xor in 7.3) or failed to: then each busy batch must be abandoned with
+ * @terminated false, which waits for its descriptors.
  */
-void dmaengine_client_terminate(struct dmaengine_client_chan *c)
+bool dmaengine_client_quiesce(struct dmaengine_client_chan *c)
 {
-	dmaengine_terminate_sync(c->chan);
-	atomic_set(&c->inflight, 0);
-}
-
-/* ------------------------------------------------------------------ */
-/* The unbind watch                                                     */
-/* ------------------------------------------------------------------ */
-
-/*
- * A provider is about to be unbound from a device of a watched bus: the
- * channels stay allocated (the dmaengine core keeps a device that has a
- * device_release), but whatever the caller queued on it must end first.
- */
-static int dmaengine_client_bus_event(struct notifier_block *nb,
-				      unsigned long action, void *data)
-{
-	struct dmaengine_client_bus *bus =
-		container_of(nb, struct dmaengine_client_bus, nb);
-
-	if (action == BUS_NOTIFY_UNBIND_DRIVER ||
-	    action == BUS_NOTIFY_DEL_DEVICE)
-		bus->w->unbind(bus->w, data);
-	return NOTIFY_DONE;
-}
-
-/**
- * dmaengine_client_watch_start - prepare to watch the buses of channels
- * @w: the watch
- * @max: devices that may be added
- * @unbind: what to call when a device of a watched bus is unbound
- *
- * Return: 0 or -ENOMEM.
- */
-int dmaengine_client_watch_start(struct dmaengine_client_watch *w,
-				 unsigned int max,
-				 void (*unbind)(struct dmaengine_client_watch *w,
-						struct device *dev))
-{
-	w->unbind = unbind;
-	w->nr = 0;
-	w->max = max;
-	w->buses = kcalloc(max, sizeof(*w->buses), GFP_KERNEL);
-	return w->buses ? 0 : -ENOMEM;
-}
-
-/**
- * dmaengine_client_watch_add - watch the bus of a channel's DMA device
- * @w: the watch
- * @dev: the channel's chan->device->dev
- *
- * Each bus is watched once. From the moment this returns 0, ->unbind may
- * be called. Return: 0, or the error of bus_register_notifier().
- */
-int dmaengine_client_watch_add(struct dmaengine_client_watch *w,
-			       struct device *dev)
-{
-	struct dmaengine_client_bus *bus;
-	unsigned int i;
 	int ret;
 
-	if (!dev->bus)
-		return 0;
-	for (i = 0; i < w->nr; i++)
-		if (w->buses[i].dev->bus == dev->bus)
-			return 0;
-	if (WARN_ON_ONCE(w->nr >= w->max))
-		return -EOVERFLOW;
-	bus = &w->buses[w->nr];
-	bus->dev = get_device(dev);
-	bus->w = w;
-	bus->nb.notifier_call = dmaengine_client_bus_event;
-	ret = bus_register_notifier(dev->bus, &bus->nb);
+	if (!c->can_terminate)
+		return false;
+	ret = dmaengine_terminate_sync(c->chan);
 	if (ret) {
-		put_device(dev);
-		return ret;
+		pr_warn("%s: dmaengine_terminate_sync failed: %d: its issued work is waited for\n",
+			c->name, ret);
+		return false;
 	}
-	w->nr++;
-	return 0;
+	atomic_set(&c->inflight, 0);
+	return true;
+}
+
+/*
+ * How long a batch that failed is given to finish its issued work on a
+ * channel that cannot stop it: well beyond its deadline.
+ */
+unsigned long dmaengine_client_drain_bound(const struct dmaengine_client_chan *c)
+{
+	return max_t(unsigned long, 10 * c->timeout, DMAENGINE_CLIENT_DRAIN_MIN);
+}
+
+/*
+ * Whether the batch's descriptors have all run and their callbacks, which
+ * name the batch, have all returned.
+ */
+static bool dmaengine_client_batch_idle(struct dmaengine_client_batch *b)
+{
+	struct dmaengine_client_chan *c = b->c;
+	enum dma_status status;
+
+	if (atomic_read(&b->pending))
+		return false;
+	if (c->no_order || !b->ndesc)
+		return true;
+	/* the last may have no callback: its prep or submit did not follow */
+	status = dmaengine_tx_status(c->chan, b->last, NULL);
+	return status == DMA_COMPLETE || status == DMA_ERROR;
 }
 
 /**
- * dmaengine_client_watch_stop - stop watching, free the watch
- * @w: the watch
+ * dmaengine_client_batch_abandon - let go of a batch that failed
+ * @b: the batch, busy
+ * @terminated: dmaengine_client_quiesce() stopped the channel
+ * @bound: jiffies to wait at most for descriptors that cannot be stopped
  *
- * Waits for a running ->unbind to return: that must not wait for the
- * caller of this.
+ * On a channel that was terminated, nothing of the batch runs any more.
+ * On one that cannot be, what was submitted is issued and waited for, up
+ * to @bound: until it has all run the batch's tables, mappings and memory
+ * are the engine's, and the batch's struct its callbacks'.
+ *
+ * Return: 0, the batch is idle and its memory the caller's again; or
+ * -EBUSY: its descriptors still run after @bound, and the caller must keep
+ * the batch, its mappings and its memory (quarantine) or wait again.
  */
-void dmaengine_client_watch_stop(struct dmaengine_client_watch *w)
+int dmaengine_client_batch_abandon(struct dmaengine_client_batch *b,
+				   bool terminated, unsigned long bound)
 {
-	unsigned int i;
+	struct dmaengine_client_chan *c = b->c;
+	unsigned long until = jiffies + bound;
 
-	for (i = 0; i < w->nr; i++) {
-		struct dmaengine_client_bus *bus = &w->buses[i];
-
-		bus_unregister_notifier(bus->dev->bus, &bus->nb);
-		put_device(bus->dev);
+	if (!b->busy)
+		return 0;
+	if (terminated) {
+		/* no callback will come: forget the ones counted */
+		b->submitting = false;
+		atomic_set(&b->pending, 0);
+		b->busy = false;
+		return 0;
 	}
-	w->nr = 0;
-	kfree(w->buses);
-	w->buses = NULL;
+	pr_info_ratelimited("%s: a failed batch cannot be terminated: waiting for its descriptors, up to %u ms\n",
+			    c->name, jiffies_to_msecs(bound));
+	if (b->submitting) {
+		/* submitted descriptors would run with the next issue anyway */
+		dma_async_issue_pending(c->chan);
+		dmaengine_client_batch_submitted(b);
+	}
+	while (!dmaengine_client_batch_idle(b)) {
+		if (time_after(jiffies, until)) {
+			pr_err("%s: the batch's descriptors still run %u ms after it failed, and cannot be terminated: its memory stays theirs\n",
+			       c->name, jiffies_to_msecs(bound));
+			return -EBUSY;
+		}
+		if (c->poll || !atomic_read(&b->pending))
+			schedule_timeout_uninterruptible(1);
+		else
+			wait_for_completion_timeout(&b->done,
+						    DMAENGINE_CLIENT_DRAIN_SLICE);
+	}
+	b->busy = false;
+	return 0;
 }

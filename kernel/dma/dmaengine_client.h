@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The dmaengine client: copy a pair of mapped sg_tables over a channel
- * with a prep form, wait for it with a timeout, and account the phases.
- * Driven by the benchmark's per-channel threads (dmaengine_chan.c) and by
- * the migration copy offload (migrate_offload.c).
+ * The dmaengine client: a set of channels held for their whole life
+ * (dmaengine_set.c: request, limits, the unbind watch, release), and the
+ * batches copied over them: a pair of mapped sg_tables, a prep form, one
+ * deadline, every phase accounted (dmaengine_client.c). Driven by the
+ * benchmark's per-channel threads (dmaengine_chan.c) and by the migration
+ * copy offload (migrate_offload.c).
  */
 #ifndef _KERNEL_DMA_DMAENGINE_CLIENT_H
 #define _KERNEL_DMA_DMAENGINE_CLIENT_H
@@ -11,6 +13,7 @@
 #include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/dmaengine.h>
+#include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/scatterlist.h>
 #include <linux/types.h>
@@ -18,7 +21,7 @@
 #include "core.h"
 
 /**
- * struct dmaengine_bench_figures - what one channel measured
+ * struct dmaengine_client_figures - what one channel measured
  * @start: ktime of the run's start on this channel (the benchmark's)
  * @end: ktime of the run's end on this channel (the benchmark's)
  * @prep_ns: time in prep calls, those that returned NULL included, and
@@ -38,7 +41,7 @@
  * @batches: batches run
  * @segments: source segments copied
  */
-struct dmaengine_bench_figures {
+struct dmaengine_client_figures {
 	ktime_t start;
 	ktime_t end;
 	u64 prep_ns;
@@ -59,15 +62,21 @@ struct dmaengine_bench_figures {
 
 /**
  * struct dmaengine_client_chan - a channel the client copies over
- * @chan: the DMA channel, held exclusively by the caller
+ * @chan: the DMA channel, held exclusively by the set
  * @dma_dev: the device to map buffers for: dmaengine_get_dma_device()
+ * @prov_dev: chan->device->dev, referenced while the set holds the
+ *	channel: what an unbind names, compared without touching @chan
  * @name: dma_chan_name(), kept: the provider may be unbound while the
  *	channel is held, and the name with it
  * @dev_name: dev_name() of the DMA device, kept likewise
  * @no_order: the channel completes out of order (DMA_COMPLETION_NO_ORDER):
  *	every descriptor raises a callback, and a batch is done when all did
+ * @can_terminate: the provider has device_terminate_all: issued work can
+ *	be stopped (ioat, plx_dma and mv_xor cannot; their work runs to its
+ *	end, and the memory it touches stays the batch's until then)
+ * @released: the set let the channel go (its provider was unbound)
  * @poll: batches are waited for by polling tx_status, without callbacks
- * @timeout: jiffies one batch may take, and a stalled prep may wait
+ * @timeout: jiffies one batch may take, its prep stalls included
  * @abort: the caller's flag that ends what the channel does early
  * @seg: what one sg entry, or one memcpy descriptor, may be: the device's
  *	max_seg_size, max mapping size and segment boundary, the length kept
@@ -89,9 +98,12 @@ struct dmaengine_bench_figures {
 struct dmaengine_client_chan {
 	struct dma_chan *chan;
 	struct device *dma_dev;
+	struct device *prov_dev;
 	char name[DMAENGINE_BENCH_NAME_LEN];
 	char dev_name[DMAENGINE_BENCH_NAME_LEN];
 	bool no_order;
+	bool can_terminate;
+	bool released;
 	bool poll;
 	unsigned long timeout;
 	const bool *abort;
@@ -101,7 +113,7 @@ struct dmaengine_client_chan {
 	unsigned int since_stall;
 	dma_cookie_t last_cookie;
 	atomic_t inflight;
-	struct dmaengine_bench_figures fig;
+	struct dmaengine_client_figures fig;
 	u32 error;
 	int err;
 };
@@ -118,11 +130,14 @@ struct dmaengine_bench_form;
  * @max_txs: entries in @cookies
  * @ndesc: descriptors submitted
  * @last: cookie of the last one
- * @pending: callbacks to come, plus one while descriptors are submitted
+ * @deadline: jiffies by which the whole batch, prep stalls included, must
+ *	have completed; one that completes later failed
+ * @pending: callbacks to come, plus one until every descriptor is issued
+ * @submitting: that one is still held
  * @done: completed when @pending drops to zero
  * @result: the first result other than DMA_TRANS_NOERROR a callback gave
- * @busy: started and not yet finished: after a failure, its descriptors
- *	must be terminated before its tables are unmapped
+ * @busy: started and not yet finished: after a failure it is abandoned
+ *	(dmaengine_client_batch_abandon()) before its memory is let go
  * @src_vecs: the source table as a dma_vec array (memcpy_vec)
  * @dst_vecs: the destination table likewise
  */
@@ -135,7 +150,9 @@ struct dmaengine_client_batch {
 	unsigned int max_txs;
 	unsigned int ndesc;
 	dma_cookie_t last;
+	unsigned long deadline;
 	atomic_t pending;
+	bool submitting;
 	struct completion done;
 	int result;
 	bool busy;
@@ -196,27 +213,89 @@ extern const struct dmaengine_bench_form
 
 bool dmaengine_bench_modes_need_vecs(u32 modes);
 
+struct dmaengine_client_set;
+
 /**
- * struct dmaengine_client_match - which channels a request takes
+ * struct dmaengine_client_request - which channels a set takes, and how
  * @channel: only the channel of this dma_chan_name(), empty: any
  * @device: only channels of the DMA device of this dev_name(), empty: any
+ * @caps: the capabilities every channel must have
+ * @caps_name: their names, as the refusal says them ("DMA_MEMCPY")
+ * @count: channels wanted
+ * @allow_fewer: fewer than @count (at least one) will do
+ * @quiet: too few is no refusal: the caller asks again otherwise
+ * @poll: the set's batches are polled for, without callbacks
+ * @timeout: jiffies a batch may take
+ * @abort: the caller's flag that ends what the channels do early
+ * @unbind: called, from the bus notifier, when the provider of channel
+ *	@index is about to be unbound: it returns once the caller no longer
+ *	touches the channel, nor memory its batches hold; the set then
+ *	terminates and releases the channel before the provider's remove()
+ *	runs. NULL: the set only releases it.
+ * @priv: the caller's, for @unbind
  */
-struct dmaengine_client_match {
+struct dmaengine_client_request {
 	const char *channel;
 	const char *device;
+	dma_cap_mask_t caps;
+	const char *caps_name;
+	unsigned int count;
+	bool allow_fewer;
+	bool quiet;
+	bool poll;
+	unsigned long timeout;
+	const bool *abort;
+	void (*unbind)(struct dmaengine_client_set *set, unsigned int index);
+	void *priv;
 };
 
-bool dmaengine_client_filter(struct dma_chan *chan, void *param);
-bool dmaengine_client_name_ok(const char *s, const char *field);
+/**
+ * struct dmaengine_client_bus - one bus the set has a notifier on
+ * @nb: the notifier block registered on the bus
+ * @bus: that bus
+ * @set: the set
+ */
+struct dmaengine_client_bus {
+	struct notifier_block nb;
+	const struct bus_type *bus;
+	struct dmaengine_client_set *set;
+};
 
-void dmaengine_client_chan_init(struct dmaengine_client_chan *c,
-				struct dma_chan *chan);
-int dmaengine_client_chan_limits(struct dmaengine_client_chan *c);
+/**
+ * struct dmaengine_client_set - channels held from open to close
+ * @chans: the channels, @nr of them
+ * @nr: channels held
+ * @req: the request they were taken for
+ * @buses: the buses of their providers, watched for an unbind
+ * @nr_buses: entries in @buses
+ * @lock: serializes releasing a channel: an unbind against the close
+ */
+struct dmaengine_client_set {
+	struct dmaengine_client_chan *chans;
+	unsigned int nr;
+	struct dmaengine_client_request req;
+	struct dmaengine_client_bus *buses;
+	unsigned int nr_buses;
+	struct mutex lock; /* releasing a channel */
+};
+
+bool dmaengine_client_name_ok(const char *s, const char *field);
+int dmaengine_client_set_open(struct dmaengine_client_set *set,
+			      const struct dmaengine_client_request *req,
+			      u32 *error);
+int dmaengine_client_set_watch(struct dmaengine_client_set *set);
+void dmaengine_client_set_close(struct dmaengine_client_set *set);
+
 void dmaengine_client_chan_reset(struct dmaengine_client_chan *c);
 void dmaengine_client_set_error(struct dmaengine_client_chan *c, u32 error,
 				int err);
 unsigned long dmaengine_client_table_ents(const struct dmaengine_client_chan *c,
 					  unsigned long n, size_t size);
+unsigned long dmaengine_client_folio_ents(const struct dmaengine_client_chan *c,
+					  struct folio **folios, unsigned int n);
+void dmaengine_client_table_set(const struct dmaengine_client_chan *c,
+				struct sg_table *sgt, struct folio **folios,
+				unsigned int n);
 int dmaengine_client_table_fill(const struct dmaengine_client_chan *c,
 				struct sg_table *sgt, struct folio **folios,
 				unsigned int n, gfp_t gfp);
@@ -235,52 +314,14 @@ int dmaengine_client_batch_alloc(struct dmaengine_client_batch *b,
 void dmaengine_client_batch_free(struct dmaengine_client_batch *b);
 int dmaengine_client_batch_start(struct dmaengine_client_batch *b,
 				 const struct dmaengine_bench_form *form,
-				 struct sg_table *src, struct sg_table *dst);
+				 struct sg_table *src, struct sg_table *dst,
+				 unsigned long deadline);
 int dmaengine_client_batch_finish(struct dmaengine_client_batch *b,
 				  bool check);
-void dmaengine_client_terminate(struct dmaengine_client_chan *c);
-int dmaengine_client_prep_submit(struct dmaengine_client_batch *b,
-				 const struct dmaengine_bench_piece *piece,
-				 bool last);
-
-struct dmaengine_client_watch;
-
-/**
- * struct dmaengine_client_bus - one bus a watch has a notifier on
- * @nb: the notifier block registered on the bus
- * @dev: a DMA device on that bus, referenced while watched
- * @w: the watch
- */
-struct dmaengine_client_bus {
-	struct notifier_block nb;
-	struct device *dev;
-	struct dmaengine_client_watch *w;
-};
-
-/**
- * struct dmaengine_client_watch - the buses whose unbinding of a provider
- *	the caller must hear of before the provider's remove() runs
- * @unbind: called, from the bus notifier, for every device of a watched
- *	bus that is unbound or deleted: when @dev is a channel's, it must
- *	not return before the caller let go of what it queued on @dev
- * @buses: the buses watched
- * @nr: entries in @buses
- * @max: room in @buses
- */
-struct dmaengine_client_watch {
-	void (*unbind)(struct dmaengine_client_watch *w, struct device *dev);
-	struct dmaengine_client_bus *buses;
-	unsigned int nr;
-	unsigned int max;
-};
-
-int dmaengine_client_watch_start(struct dmaengine_client_watch *w,
-				 unsigned int max,
-				 void (*unbind)(struct dmaengine_client_watch *w,
-						struct device *dev));
-int dmaengine_client_watch_add(struct dmaengine_client_watch *w,
-			       struct device *dev);
-void dmaengine_client_watch_stop(struct dmaengine_client_watch *w);
+bool dmaengine_client_quiesce(struct dmaengine_client_chan *c);
+int dmaengine_client_batch_abandon(struct dmaengine_client_batch *b,
+				   bool terminated, unsigned long bound);
+unsigned long dmaengine_client_drain_bound(const struct dmaengine_client_chan *c);
 
 static inline u64 dmaengine_client_elapsed(ktime_t t0)
 {

@@ -574,36 +574,33 @@ static long map_benchmark_ioctl_legacy(struct map_benchmark_data *map,
 	return 0;
 }
 
-static long map_benchmark_ioctl_ext(struct map_benchmark_data *map,
-				    struct map_benchmark_ext __user *uarg)
+static long map_benchmark_run_ext(void *r, void *ctx)
 {
 	struct map_benchmark_params p = {};
-	struct map_benchmark_ext req;
-	u32 usize;
+	struct map_benchmark_ext *req = r;
 	int ret;
 
-	ret = mb_copy_in(&req, sizeof(req), uarg, &uarg->size,
-			 DMA_MAP_BENCH_EXT_SIZE_VER1, &usize);
-	if (ret)
-		return ret;
-	memset(req.op, 0, sizeof(req.op));
-	req.segments = 0;
-	req.max_segment = 0;
-	memset(req.reserved_out, 0, sizeof(req.reserved_out));
-
-	ret = map_benchmark_validate_ext(&req, &p);
+	ret = map_benchmark_validate_ext(req, &p);
 	if (!ret)
-		ret = map_benchmark_locked_run(map, &p, req.op);
+		ret = map_benchmark_locked_run(ctx, &p, req->op);
 	kfree(p.cpus);
 	if (ret)
 		return ret;
 
-	req.segments = p.segments;
-	req.max_segment = p.seg.max;
-	if (copy_to_user(uarg, &req, min_t(size_t, usize, sizeof(req))))
-		return -EFAULT;
+	req->segments = p.segments;
+	req->max_segment = p.seg.max;
 	return 0;
 }
+
+static_assert(offsetof(struct map_benchmark_ext, size) == 0);
+
+/* A failed call writes nothing back, as upstream's ioctl. */
+static const struct mb_ioctl_io map_benchmark_ext_io = {
+	.size = sizeof(struct map_benchmark_ext),
+	.min_size = DMA_MAP_BENCH_EXT_SIZE_VER1,
+	.out_off = offsetof(struct map_benchmark_ext, op),
+	.run = map_benchmark_run_ext,
+};
 
 static long map_benchmark_ioctl(struct file *file, unsigned int cmd,
 				unsigned long arg)
@@ -621,7 +618,7 @@ static long map_benchmark_ioctl(struct file *file, unsigned int cmd,
 	if (ret)
 		return ret;
 	if (ext)
-		return map_benchmark_ioctl_ext(map, argp);
+		return mb_ioctl(argp, &map_benchmark_ext_io, map);
 	return map_benchmark_ioctl_legacy(map, argp);
 }
 

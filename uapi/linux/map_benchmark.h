@@ -623,12 +623,19 @@ struct dma_migrate_offload_phases {
  * @batches: batches the hook handed to the offload
  * @folios: folios in them
  * @folios_offloaded: folios the engine copied (marked copied for the hook)
- * @folios_fallback: folios handed over but left to the CPU copy
+ * @folios_fallback: folios of batches the offload took that the engine
+ *	did not copy (a failed share, a source flagged hwpoison): the CPU
+ *	copied them
  * @bytes: bytes the engine copied
  * @descriptors: descriptors submitted
- * @errors: batches that failed (an error, a timeout, an unbound provider)
+ * @errors: batches the offload took that failed (an error, the deadline,
+ *	an unbound provider)
  * @ph: phase times
- * @reserved_out: zero
+ * @batches_declined: batches the offload did not take (smaller than
+ *	min_folios, no channel free, a provider unbound): neither errors nor
+ *	fallbacks, the CPU copied them as without an offload
+ * @folios_declined: folios in those; @folios is @folios_offloaded +
+ *	@folios_fallback + @folios_declined
  */
 struct dma_migrate_offload {
 	__u32 size;
@@ -657,7 +664,8 @@ struct dma_migrate_offload {
 	__u64 descriptors;
 	__u64 errors;
 	struct dma_migrate_offload_phases ph;
-	__u64 reserved_out[2];
+	__u64 batches_declined;
+	__u64 folios_declined;
 };
 
 #endif /* _UAPI_LINUX_MAP_BENCHMARK_H */
