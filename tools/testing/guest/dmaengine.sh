@@ -387,6 +387,24 @@ dmaengine_errors() {
 			de_run flags=1 prep_modes=$PREP_MEMCPY_VEC
 	fi
 
+	# an engine that cannot stop its work (ioat, plx_dma and mv_xor have
+	# no device_terminate_all): a batch that timed out is waited for
+	# before its buffers are unmapped and freed (KASAN and DMA-API
+	# debugging watch it on the debug kernel), and the run says so
+	check "dmaengine: soft_dma without device_terminate_all (no_terminate=1)" \
+		soft_reload no_terminate=1
+	klog_mark
+	de_fails "no_terminate: 64 descriptors of 20 ms against a 100 ms timeout" \
+		ETIMEDOUT timeout $ERR_TIMEOUT delay_us=20000 channels=1 sge=64 \
+		timeout_ms=100
+	check_klog_has "dmaengine: ... its descriptors were waited for, not cut short" \
+		'cannot be terminated: waiting for its descriptors'
+	check "dmaengine: ... nothing left allocated" \
+		expect_value "soft_dma descriptors still allocated" "$(cat "$SD/descriptors")" -eq 0
+	check "dmaengine: ... and the next run works, verified" \
+		de_run channels=2 sge=16 flags=1 prep_modes=$(dma_modes)
+	check "dmaengine: soft_dma as loaded first" soft_reload
+
 	# a signal ends a long run cleanly
 	sd_knob delay_us 20000
 	klog_mark

@@ -44,6 +44,41 @@ migrate_unbind_running() {
 	return $_mu_rc
 }
 
+# migrate_safety: copies that must not outlive their folios. An engine
+# that cannot stop its work (no_terminate, as ioat, plx_dma and mv_xor):
+# every batch misses a 50 ms deadline, its descriptors run to their end
+# before the folios go back, and the buffer's new data, written after
+# each move, is intact a second later. Completions out of order with a
+# short deadline: no late callback completes the next batch. Four
+# processes migrating at once: nobody waits for another's batch (busy
+# channels decline), every page verified, every folio counted once.
+migrate_safety() {
+	_ms_p=0
+	have_memcpy_sg && _ms_p=1
+	check "migrate: soft_dma without device_terminate_all (no_terminate=1)" \
+		soft_reload no_terminate=1
+	klog_mark
+	check "migrate: no_terminate, 200 ms a descriptor, deadline 50 ms: every batch falls back, new data intact after the engine ran" \
+		sd_with delay_us=200000 "$MIGRATE_CHECK" prep=$_ms_p channels=2 \
+		pages=4096 timeout_ms=50 expect=fallback rewrite=1000
+	check_klog_has "migrate: ... the descriptors were waited for" \
+		'cannot be terminated: waiting for its descriptors'
+	check "migrate: ... the channels offload again once idle" \
+		"$MIGRATE_CHECK" prep=$_ms_p channels=2 pages=1024
+	check "migrate: ... nothing left allocated" \
+		expect_value "soft_dma descriptors still allocated" "$(cat "$SD/descriptors")" -eq 0
+	check "migrate: soft_dma completing out of order (idxd), for a deadline" \
+		soft_reload no_order=1
+	check "migrate: NO_ORDER, 5 ms a descriptor, deadline 10 ms: fallbacks, data intact" \
+		sd_with delay_us=5000 "$MIGRATE_CHECK" prep=0 channels=2 \
+		pages=1024 timeout_ms=10 expect=fallback rewrite=200
+	check "migrate: ... the next batches complete on their own, every folio offloaded" \
+		"$MIGRATE_CHECK" prep=0 channels=2 pages=1024
+	check "migrate: soft_dma as loaded first, for four movers" soft_reload
+	check "migrate: four processes at once over 2 channels: every page verified, every folio counted once" \
+		"$MIGRATE_CHECK" prep=0 channels=2 pages=1024 movers=4 expect=any
+}
+
 suite_migrate() {
 	if [ ! -d /sys/devices/system/node/node1 ]; then
 		tap_skip "migrate: this VM has one NUMA node"
@@ -110,6 +145,7 @@ suite_migrate() {
 				"$MIGRATE_CHECK" prep="${_f%%:*}" channels=2 pages=1024
 		done
 		check "migrate: ... channels released" channels_released
+		migrate_safety
 		check "migrate: soft_dma as loaded first" soft_reload
 	fi
 	check "migrate: soft_dma unloads" sd_unload

@@ -8,6 +8,7 @@
  *   migrate_check [prep=MODE] [channels=N] [pages=N] [min_folios=N]
  *                 [expect=offload|fallback|any|nohook|busy|unbind]
  *                 [stop=0|1] [unbind=DEVICE [during=0|1]]
+ *                 [timeout_ms=N] [rewrite=MS] [movers=N]
  *
  * expect=offload: every folio moved was offloaded, none fell back, no
  * error (the default); expect=fallback: some folios fell back and batches
@@ -26,14 +27,22 @@
  * fails with EBUSY while the first is active. stop=0 leaves the offload
  * to the file's release. In every case the data must be intact.
  *
+ * timeout_ms: START's (default 5000). rewrite=MS: after each move the
+ * buffer gets a new pattern, and MS ms later it must still hold it: a copy
+ * that timed out must not go on writing into memory the user owns again
+ * (an engine that cannot stop its work, soft_dma's no_terminate). movers=N:
+ * N processes at once (N - 1 forked after START), each moving and checking
+ * a buffer of its own; every folio counted once over all of them.
+ *
  * The counters count folios, the pages are moved one by one: a folio
  * larger than a page (THP, should MADV_NOHUGEPAGE not hold) is one folio
  * and several pages, so the folios moved are at most the pages moved, and
  * the bytes the engines copied are the pages' bytes when every folio was
  * offloaded.
  *
- * Prints "moved=N folios=N offloaded=N fallback=N errors=N batches=N
- * bytes=N descriptors=N batch_ns=N" and why a check failed. Exit status
+ * Prints "moved=N folios=N offloaded=N fallback=N declined=N errors=N
+ * batches=N declined_batches=N bytes=N descriptors=N batch_ns=N" and why
+ * a check failed. Exit status
  * 0 when every check held, 1 when one failed, 2 on a usage error.
  */
 #define _GNU_SOURCE
@@ -51,6 +60,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/map_benchmark.h>
@@ -68,6 +78,9 @@ struct mc_args {
 	const char *unbind;
 	bool during;
 	bool stop;
+	unsigned int timeout_ms;
+	unsigned int rewrite_ms;
+	unsigned int movers;
 };
 
 static int mc_offload(int fd, struct dma_migrate_offload *a, unsigned int op,
@@ -87,9 +100,21 @@ static int mc_offload(int fd, struct dma_migrate_offload *a, unsigned int op,
 	return ioctl(fd, DMA_MIGRATE_OFFLOAD, a);
 }
 
-static uint64_t mc_pattern(unsigned long page, size_t word)
+/* Generation @gen of the pattern: each rewrite is told from the last. */
+static uint64_t mc_pattern(unsigned long page, size_t word, unsigned int gen)
 {
-	return ((uint64_t)page << 20) ^ word ^ 0xa5a5a5a500000000ULL;
+	return ((uint64_t)page << 20) ^ word ^ 0xa5a5a5a500000000ULL ^
+	       ((uint64_t)gen << 56);
+}
+
+static void mc_fill(char *buf, unsigned long n, long psize, unsigned int gen)
+{
+	size_t words = psize / sizeof(uint64_t), w;
+	unsigned long p;
+
+	for (p = 0; p < n; p++)
+		for (w = 0; w < words; w++)
+			((uint64_t *)(buf + p * psize))[w] = mc_pattern(p, w, gen);
 }
 
 /* Move every page of @buf to @node; returns how many are there after. */
@@ -123,7 +148,8 @@ out:
 	return moved;
 }
 
-static bool mc_verify(const char *buf, unsigned long n, long psize)
+static bool mc_verify(const char *buf, unsigned long n, long psize,
+		      unsigned int gen)
 {
 	size_t words = psize / sizeof(uint64_t), w;
 	unsigned long p;
@@ -132,8 +158,9 @@ static bool mc_verify(const char *buf, unsigned long n, long psize)
 		const uint64_t *v = (const uint64_t *)(buf + p * psize);
 
 		for (w = 0; w < words; w++) {
-			if (v[w] != mc_pattern(p, w)) {
-				printf("data differs: page %lu word %zu\n", p, w);
+			if (v[w] != mc_pattern(p, w, gen)) {
+				printf("data differs: page %lu word %zu (generation %u)\n",
+				       p, w, gen);
 				return false;
 			}
 		}
@@ -153,6 +180,9 @@ static int mc_parse(int argc, char **argv, struct mc_args *m)
 	m->unbind = NULL;
 	m->during = false;
 	m->stop = true;
+	m->timeout_ms = 5000;
+	m->rewrite_ms = 0;
+	m->movers = 1;
 	for (i = 1; i < argc; i++) {
 		char *eq = strchr(argv[i], '='), *end;
 		unsigned long v;
@@ -184,6 +214,12 @@ static int mc_parse(int argc, char **argv, struct mc_args *m)
 			m->stop = v;
 		else if (!strcmp(argv[i], "during"))
 			m->during = v;
+		else if (!strcmp(argv[i], "timeout_ms"))
+			m->timeout_ms = v;
+		else if (!strcmp(argv[i], "rewrite"))
+			m->rewrite_ms = v;
+		else if (!strcmp(argv[i], "movers") && v && v <= 64)
+			m->movers = v;
 		else
 			goto usage;
 	}
@@ -192,11 +228,11 @@ static int mc_parse(int argc, char **argv, struct mc_args *m)
 	    strcmp(m->expect, "busy") && strcmp(m->expect, "unbind"))
 		goto usage;
 	if (!strcmp(m->expect, "unbind") != (m->unbind != NULL) ||
-	    (m->during && !m->unbind))
+	    (m->during && !m->unbind) || (m->movers > 1 && m->unbind))
 		goto usage;
 	return 0;
 usage:
-	fprintf(stderr, "usage: migrate_check [prep=MODE] [channels=N] [pages=N] [min_folios=N] [expect=offload|fallback|any|nohook|busy|unbind] [stop=0|1] [unbind=DEVICE [during=0|1]]\n");
+	fprintf(stderr, "usage: migrate_check [prep=MODE] [channels=N] [pages=N] [min_folios=N] [expect=offload|fallback|any|nohook|busy|unbind] [stop=0|1] [unbind=DEVICE [during=0|1]] [timeout_ms=N] [rewrite=MS] [movers=N]\n");
 	return -1;
 }
 
@@ -319,15 +355,82 @@ static bool mc_move_unbinding(int fd, char *buf, unsigned long n, long psize,
 	return u.ok;
 }
 
+/*
+ * One mover: a buffer of its own, filled, moved to node 0, then to node 1
+ * (with the unbinding of @m->unbind where asked, which needs @fd), the
+ * data checked; with @m->rewrite_ms, a new pattern after the move, checked
+ * again that much later. @id tells the movers' output apart.
+ */
+static bool mc_mover(const struct mc_args *m, long psize, int fd,
+		     unsigned int id, long *moved)
+{
+	unsigned long n = m->pages;
+	bool ok = true;
+	char *buf;
+
+	*moved = -1;
+	buf = mmap(NULL, n * psize, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED) {
+		perror("mmap");
+		return false;
+	}
+	/*
+	 * no THP: a kernel without it refuses the advice with EINVAL; one
+	 * without madvise() (tinyconfig's, the bench kernel) has ENOSYS, and
+	 * the process's PR_SET_THP_DISABLE keeps THP away instead
+	 */
+	if (madvise(buf, n * psize, MADV_NOHUGEPAGE) && errno != EINVAL &&
+	    (errno != ENOSYS || prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0))) {
+		perror("madvise(MADV_NOHUGEPAGE), prctl(PR_SET_THP_DISABLE)");
+		return false;
+	}
+	mc_fill(buf, n, psize, 0);
+	/* all on node 0 first */
+	if (mc_move(buf, n, psize, 0) != (long)n) {
+		printf("mover %u: not every page is on node 0\n", id);
+		ok = false;
+	}
+	if (m->during) {
+		if (!mc_move_unbinding(fd, buf, n, psize, 1, m->unbind, moved))
+			ok = false;
+	} else if (m->unbind) {
+		unsigned long half = n / 2;
+
+		*moved = mc_move(buf, half, psize, 1);
+		if (!mc_unbind(m->unbind))
+			ok = false;
+		*moved += mc_move(buf + half * psize, n - half, psize, 1);
+	} else {
+		*moved = mc_move(buf, n, psize, 1);
+	}
+	if (*moved != (long)n) {
+		printf("mover %u: moved %ld of %lu pages to node 1\n", id,
+		       *moved, n);
+		ok = false;
+	}
+	if (!mc_verify(buf, n, psize, 0))
+		ok = false;
+	if (m->rewrite_ms) {
+		mc_fill(buf, n, psize, 1);
+		usleep(m->rewrite_ms * 1000UL);
+		if (!mc_verify(buf, n, psize, 1)) {
+			printf("mover %u: the buffer changed after the move\n",
+			       id);
+			ok = false;
+		}
+	}
+	munmap(buf, n * psize);
+	return ok;
+}
+
 int main(int argc, char **argv)
 {
 	struct dma_migrate_offload a = { 0 }, req;
 	long psize = sysconf(_SC_PAGESIZE), moved;
 	struct mc_args m;
 	bool ok = true;
-	unsigned long p;
-	size_t w;
-	char *buf;
+	unsigned int i;
 	int fd;
 
 	if (mc_parse(argc, argv, &m))
@@ -340,7 +443,7 @@ int main(int argc, char **argv)
 	a.prep_mode = m.prep;
 	a.channels = m.channels;
 	a.reasons = DMA_MIGRATE_R_SYSCALL;
-	a.timeout_ms = 5000;
+	a.timeout_ms = m.timeout_ms;
 	a.min_folios = m.min_folios;
 	req = a;
 	if (mc_offload(fd, &a, DMA_MIGRATE_OP_START,
@@ -364,68 +467,51 @@ int main(int argc, char **argv)
 	if (!strcmp(m.expect, "busy"))
 		return mc_second_start_busy(&req) && ok ? 0 : 1;
 
-	buf = mmap(NULL, m.pages * psize, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (buf == MAP_FAILED) {
-		perror("mmap");
-		return 1;
-	}
-	/*
-	 * no THP: a kernel without it refuses the advice with EINVAL; one
-	 * without madvise() (tinyconfig's, the bench kernel) has ENOSYS, and
-	 * the process's PR_SET_THP_DISABLE keeps THP away instead
-	 */
-	if (madvise(buf, m.pages * psize, MADV_NOHUGEPAGE) && errno != EINVAL &&
-	    (errno != ENOSYS || prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0))) {
-		perror("madvise(MADV_NOHUGEPAGE), prctl(PR_SET_THP_DISABLE)");
-		return 1;
-	}
-	for (p = 0; p < m.pages; p++)
-		for (w = 0; w < psize / sizeof(uint64_t); w++)
-			((uint64_t *)(buf + p * psize))[w] = mc_pattern(p, w);
-
-	/* all on node 0 first; the counters from the move to node 1 on */
-	if (mc_move(buf, m.pages, psize, 0) != (long)m.pages) {
-		printf("not every page is on node 0\n");
-		ok = false;
-	}
+	/* the counters from the moves to node 1 on */
 	a = req;
 	mc_offload(fd, &a, DMA_MIGRATE_OP_STATS, DMA_MIGRATE_F_RESET);
-	if (m.during) {
-		if (!mc_move_unbinding(fd, buf, m.pages, psize, 1, m.unbind,
-				       &moved))
-			ok = false;
-	} else if (m.unbind) {
-		unsigned long half = m.pages / 2;
+	for (i = 1; i < m.movers; i++) {
+		pid_t pid = fork();
 
-		moved = mc_move(buf, half, psize, 1);
-		if (!mc_unbind(m.unbind))
-			ok = false;
-		moved += mc_move(buf + half * psize, m.pages - half, psize, 1);
-	} else {
-		moved = mc_move(buf, m.pages, psize, 1);
+		if (pid < 0) {
+			perror("fork");
+			return 1;
+		}
+		if (!pid) {
+			close(fd);
+			_exit(mc_mover(&m, psize, -1, i, &moved) ? 0 : 1);
+		}
 	}
+	if (!mc_mover(&m, psize, fd, 0, &moved))
+		ok = false;
+	for (i = 1; i < m.movers; i++) {
+		int status;
+
+		if (wait(&status) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status)) {
+			printf("a mover process failed\n");
+			ok = false;
+		}
+	}
+	moved *= m.movers;
 	a = req;
 	if (mc_offload(fd, &a, DMA_MIGRATE_OP_STATS, 0) < 0) {
 		printf("STATS: %s error=%u\n", strerror(errno), a.error);
 		ok = false;
 	}
-	printf("moved=%ld folios=%llu offloaded=%llu fallback=%llu errors=%llu batches=%llu bytes=%llu descriptors=%llu batch_ns=%llu\n",
+	printf("moved=%ld folios=%llu offloaded=%llu fallback=%llu declined=%llu errors=%llu batches=%llu declined_batches=%llu bytes=%llu descriptors=%llu batch_ns=%llu\n",
 	       moved, a.folios, a.folios_offloaded, a.folios_fallback,
-	       a.errors, a.batches, a.bytes, a.descriptors, a.ph.batch_ns);
-	if (moved != (long)m.pages) {
-		printf("moved %ld of %lu pages to node 1\n", moved, m.pages);
-		ok = false;
-	}
-	if (!mc_verify(buf, m.pages, psize))
-		ok = false;
+	       a.folios_declined, a.errors, a.batches, a.batches_declined,
+	       a.bytes, a.descriptors, a.ph.batch_ns);
 	if (!a.folios || a.folios > (unsigned long long)moved ||
-	    a.folios_offloaded + a.folios_fallback != a.folios) {
+	    a.folios_offloaded + a.folios_fallback + a.folios_declined !=
+	    a.folios || a.batches_declined > a.batches ||
+	    !a.batches_declined != !a.folios_declined) {
 		printf("the counters do not add up to the folios moved\n");
 		ok = false;
 	}
 	if (!strcmp(m.expect, "offload") &&
-	    (a.folios_offloaded != a.folios || a.errors ||
+	    (a.folios_offloaded != a.folios || a.errors || a.batches_declined ||
 	     a.bytes != (unsigned long long)moved * psize || !a.descriptors ||
 	     !a.ph.batch_ns)) {
 		printf("not every folio was offloaded\n");
@@ -436,7 +522,7 @@ int main(int argc, char **argv)
 		ok = false;
 	}
 	if (!strcmp(m.expect, "unbind") &&
-	    (!a.folios_offloaded || !a.folios_fallback)) {
+	    (!a.folios_offloaded || !(a.folios_fallback + a.folios_declined))) {
 		printf("expected folios offloaded before the unbind and fallen back after\n");
 		ok = false;
 	}
@@ -450,7 +536,6 @@ int main(int argc, char **argv)
 			ok = false;
 		}
 	}
-	munmap(buf, m.pages * psize);
 	close(fd);
 	return ok ? 0 : 1;
 }
