@@ -10,8 +10,8 @@ MIGRATE_OFFLOAD=/sys/kernel/mm/migrate_copy_offload
 # its counters read as numbers
 migrate_offload_idle() {
 	[ -d "$MIGRATE_OFFLOAD" ] || { echo "no $MIGRATE_OFFLOAD"; return 1; }
-	for _f in migrator reasons batches batch_errors folios_offloaded \
-		folios_fallback; do
+	for _f in migrator reasons batches batches_declined batch_errors \
+		folios_offloaded folios_fallback folios_declined; do
 		_v=$(cat "$MIGRATE_OFFLOAD/$_f") || return 1
 		echo "$_f: '$_v'"
 		case $_f in
