@@ -323,6 +323,11 @@ int dmaengine_client_batch_abandon(struct dmaengine_client_batch *b,
 				   bool terminated, unsigned long bound);
 unsigned long dmaengine_client_drain_bound(const struct dmaengine_client_chan *c);
 
+/* For the prep forms (dmaengine_forms.c) */
+int dmaengine_client_prep_submit(struct dmaengine_client_batch *b,
+				 const struct dmaengine_bench_piece *piece,
+				 bool last);
+
 static inline u64 dmaengine_client_elapsed(ktime_t t0)
 {
 	return ktime_to_ns(ktime_sub(ktime_get(), t0));
