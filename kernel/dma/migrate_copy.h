@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The migration copy offload's state, shared by its ioctl
+ * (migrate_offload.c) and its batch (migrate_copy.c).
+ */
+#ifndef _KERNEL_DMA_MIGRATE_COPY_H
+#define _KERNEL_DMA_MIGRATE_COPY_H
+
+#include <linux/huge_mm.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+/* first: the build probes' HAVE_* come with core.h */
+#include "dmaengine_client.h"
+
+#if defined(HAVE_MIGRATE_COPY_OFFLOAD) || defined(HAVE_MIGRATE_COPY_OFFLOAD_RFC)
+#define DMAENGINE_MIGRATE_HAVE_HOOK
+#include <linux/migrate_copy_offload.h>
+#endif
+
+/*
+ * The largest batch migrate_pages() hands over: NR_MAX_BATCHED_MIGRATION
+ * (mm/migrate.c: HPAGE_PMD_NR where THP is built, else 512) pages' worth
+ * of folios, the last folio allowed to go beyond; so at most that many
+ * folios, and less than twice that many pages.
+ */
+#ifdef CONFIG_TRANSPARENT_HUGEPAGE
+#define DMAENGINE_MIGRATE_MAX_FOLIOS	HPAGE_PMD_NR
+#else
+#define DMAENGINE_MIGRATE_MAX_FOLIOS	512
+#endif
+#define DMAENGINE_MIGRATE_MAX_BYTES	\
+	((u64)(2 * DMAENGINE_MIGRATE_MAX_FOLIOS - 1) << PAGE_SHIFT)
+
+/**
+ * struct dmaengine_migrate_stats - what STATS reads
+ * @batches: batches the hook handed over
+ * @declined: those the offload did not take (too small, no channel free,
+ *	a provider unbound): the CPU copied them as without an offload
+ * @errors: those it took and that failed (an error, the deadline, an
+ *	unbind), on at least one channel
+ * @folios: folios in all batches
+ * @declined_folios: folios in the batches declined
+ * @offloaded: folios the engines copied, marked copied
+ * @fallback: folios of the batches taken that the engines did not copy
+ *	(a failed share, a poisoned source): the CPU copied them
+ * @bytes: bytes the engines copied
+ * @descriptors: descriptors submitted
+ * @ph: phase times
+ */
+struct dmaengine_migrate_stats {
+	u64 batches;
+	u64 declined;
+	u64 errors;
+	u64 folios;
+	u64 declined_folios;
+	u64 offloaded;
+	u64 fallback;
+	u64 bytes;
+	u64 descriptors;
+	struct dma_migrate_offload_phases ph;
+};
+
+/**
+ * struct dmaengine_migrate_share - a channel and its share of a batch
+ * @cl: the client's channel, the set's
+ * @busy: bit 0 held by the batch that copies over the channel (a bit,
+ *	not a mutex: a batch holds up to DMAENGINE_BENCH_MAX_CHANNELS, more
+ *	locks than lockdep tracks in one task)
+ * @b: the batch on it, its cookies and dma_vec arrays allocated at START
+ * @src_sgl: room for @src_sgt's entries, allocated at START
+ * @dst_sgl: likewise for @dst_sgt
+ * @src_sgt: the share's source folios
+ * @dst_sgt: its destination folios
+ * @src: its source folios, room for DMAENGINE_MIGRATE_MAX_FOLIOS
+ * @dst: its destination folios, likewise
+ * @max_ents: room in @src_sgl and @dst_sgl
+ * @n: folio pairs in the share
+ * @mapped: @src_sgt and @dst_sgt are mapped on @cl's device
+ * @failed: the share did not complete: none of its folios is marked
+ * @retired: its provider was unbound: no batch takes the channel again
+ * @next: the next channel the same batch took
+ */
+struct dmaengine_migrate_share {
+	struct dmaengine_client_chan *cl;
+	unsigned long busy;
+	struct dmaengine_client_batch b;
+	struct scatterlist *src_sgl;
+	struct scatterlist *dst_sgl;
+	struct sg_table src_sgt;
+	struct sg_table dst_sgt;
+	struct folio **src;
+	struct folio **dst;
+	unsigned int max_ents;
+	unsigned int n;
+	bool mapped;
+	bool failed;
+	bool retired;
+	struct dmaengine_migrate_share *next;
+};
+
+/**
+ * struct dmaengine_migrate - a started offload
+ * @file: the file that started it: STOP, STATS and its release act on it
+ * @form: the prep form
+ * @prep_mode: its DMAENGINE_BENCH_MODE_*
+ * @set: the channels
+ * @shares: one per channel
+ * @nr_shares: entries in @shares, the channels taken at START
+ * @timeout: jiffies a whole batch may take
+ * @min_folios: smaller batches are left to the CPU
+ * @abort: set by an unbind: the batches in flight end within a wait slice
+ * @unbound: a provider was unbound: batches are declined until STOP
+ * @stats_lock: guards @stats
+ * @stats: the counters
+ * @migrator: what the hook calls
+ */
+struct dmaengine_migrate {
+	struct file *file;
+	const struct dmaengine_bench_form *form;
+	unsigned int prep_mode;
+	struct dmaengine_client_set set;
+	struct dmaengine_migrate_share *shares;
+	unsigned int nr_shares;
+	unsigned long timeout;
+	unsigned int min_folios;
+	bool abort;
+	bool unbound;
+	spinlock_t stats_lock; /* guards @stats */
+	struct dmaengine_migrate_stats stats;
+#ifdef DMAENGINE_MIGRATE_HAVE_HOOK
+	struct migrator migrator;
+#endif
+};
+
+extern struct dmaengine_migrate *dmaengine_migrate_active;
+
+int dmaengine_migrate_copy(struct list_head *dst_list,
+			   struct list_head *src_list, unsigned int folio_cnt);
+void dmaengine_migrate_put(struct dmaengine_migrate_share *sh);
+
+#endif /* _KERNEL_DMA_MIGRATE_COPY_H */
