@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The dmaengine mode's runs: warm-up and timed runs, each of every prep
+ * mode on every channel at once, the modes in rotating order; each
+ * channel's figures of a timed run collected (and, if asked, copied out
+ * as samples), then reduced over the runs to mean, deviation and range.
+ */
+
+#define pr_fmt(fmt)	KBUILD_MODNAME ": " fmt
+
+#include <linux/kthread.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+
+#include "dmaengine_bench.h"
+
+/* Figures reduced over runs; dmaengine_bench_field_off[] says where each goes. */
+enum dmaengine_bench_field {
+	DMAENGINE_BENCH_FIELD_RUN_NS,
+	DMAENGINE_BENCH_FIELD_PREP_NS,
+	DMAENGINE_BENCH_FIELD_SUBMIT_NS,
+	DMAENGINE_BENCH_FIELD_ISSUE_NS,
+	DMAENGINE_BENCH_FIELD_WAIT_NS,
+	DMAENGINE_BENCH_FIELD_MAP_NS,
+	DMAENGINE_BENCH_FIELD_UNMAP_NS,
+	DMAENGINE_BENCH_FIELD_BYTES_PER_SEC,
+	DMAENGINE_BENCH_FIELD_COPY_NS,
+	DMAENGINE_BENCH_FIELD_PREP_STALLS,
+	DMAENGINE_BENCH_FIELD_CONVERT_NS,
+	DMAENGINE_BENCH_NR_ALL_FIELDS,
+};
+
+#define DMAENGINE_BENCH_STAT(f)	offsetof(struct dmaengine_bench_result, f)
+/* The struct dmaengine_bench_stat of struct dmaengine_bench_result of each. */
+static const size_t dmaengine_bench_field_off[DMAENGINE_BENCH_NR_ALL_FIELDS] = {
+	[DMAENGINE_BENCH_FIELD_RUN_NS] = DMAENGINE_BENCH_STAT(run_ns),
+	[DMAENGINE_BENCH_FIELD_PREP_NS] = DMAENGINE_BENCH_STAT(prep_ns),
+	[DMAENGINE_BENCH_FIELD_SUBMIT_NS] = DMAENGINE_BENCH_STAT(submit_ns),
+	[DMAENGINE_BENCH_FIELD_ISSUE_NS] = DMAENGINE_BENCH_STAT(issue_ns),
+	[DMAENGINE_BENCH_FIELD_WAIT_NS] = DMAENGINE_BENCH_STAT(wait_ns),
+	[DMAENGINE_BENCH_FIELD_MAP_NS] = DMAENGINE_BENCH_STAT(map_ns),
+	[DMAENGINE_BENCH_FIELD_UNMAP_NS] = DMAENGINE_BENCH_STAT(unmap_ns),
+	[DMAENGINE_BENCH_FIELD_BYTES_PER_SEC] = DMAENGINE_BENCH_STAT(bytes_per_sec),
+	[DMAENGINE_BENCH_FIELD_COPY_NS] = DMAENGINE_BENCH_STAT(copy_ns),
+	[DMAENGINE_BENCH_FIELD_PREP_STALLS] = DMAENGINE_BENCH_STAT(prep_stalls),
+	[DMAENGINE_BENCH_FIELD_CONVERT_NS] = DMAENGINE_BENCH_STAT(convert_ns),
+};
+
+/*
+ * One run of one prep mode on every channel at once. Returns 0, or the
+ * first channel's error, which is recorded in @p.
+ */
+static int dmaengine_bench_run_once(struct dmaengine_bench_job *job,
+				    struct dmaengine_benchmark *p,
+				    unsigned int prep, unsigned int run_nr)
+{
+	unsigned int i;
+
+	job->prep = prep;
+	job->verify = p->flags & DMAENGINE_BENCH_F_VERIFY;
+	atomic_set(&job->pending, job->nr);
+	reinit_completion(&job->run_done);
+	WRITE_ONCE(job->gen, job->gen + 1);
+	wake_up_all(&job->wq);
+
+	if (wait_for_completion_interruptible(&job->run_done)) {
+		/* the threads see abort within a wait slice and end the run */
+		WRITE_ONCE(job->abort, true);
+		wait_for_completion(&job->run_done);
+		if (!READ_ONCE(job->unbound)) {
+			p->error = DMAENGINE_BENCH_ERR_INTR;
+			p->error_run = run_nr;
+			p->error_prep_mode = prep;
+			pr_info("run interrupted by a signal\n");
+			return -EINTR;
+		}
+	}
+
+	if (READ_ONCE(job->unbound)) {
+		p->error = DMAENGINE_BENCH_ERR_UNBOUND;
+		p->error_channel = READ_ONCE(job->unbound_channel);
+		p->error_run = run_nr;
+		p->error_prep_mode = prep;
+		return -ENODEV;
+	}
+	for (i = 0; i < job->nr; i++) {
+		const struct dmaengine_bench_chan *c = &job->chans[i];
+
+		if (c->cl->error) {
+			p->error = c->cl->error;
+			p->error_channel = i;
+			p->error_run = run_nr;
+			p->error_prep_mode = prep;
+			return c->cl->err;
+		}
+	}
+	return 0;
+}
+
+/* The run's figures: phases summed over channels, wall time overall. */
+static void dmaengine_bench_collect(const struct dmaengine_bench_job *job,
+				    u64 *v[DMAENGINE_BENCH_NR_ALL_FIELDS],
+				    struct dmaengine_bench_result *res,
+				    unsigned int r)
+{
+	ktime_t start = job->chans[0].cl->fig.start, end = job->chans[0].cl->fig.end;
+	u64 run_ns;
+	unsigned int i;
+
+	res->bytes = 0;
+	res->prep_calls = 0;
+	res->submits = 0;
+	res->batches = 0;
+	res->segments = 0;
+	for (i = 0; i < DMAENGINE_BENCH_NR_ALL_FIELDS; i++)
+		v[i][r] = 0;
+
+	for (i = 0; i < job->nr; i++) {
+		const struct dmaengine_client_figures *f = &job->chans[i].cl->fig;
+
+		start = ktime_before(f->start, start) ? f->start : start;
+		end = ktime_after(f->end, end) ? f->end : end;
+		v[DMAENGINE_BENCH_FIELD_PREP_NS][r] += f->prep_ns;
+		v[DMAENGINE_BENCH_FIELD_SUBMIT_NS][r] += f->submit_ns;
+		v[DMAENGINE_BENCH_FIELD_ISSUE_NS][r] += f->issue_ns;
+		v[DMAENGINE_BENCH_FIELD_WAIT_NS][r] += f->wait_ns;
+		v[DMAENGINE_BENCH_FIELD_MAP_NS][r] += f->map_ns;
+		v[DMAENGINE_BENCH_FIELD_UNMAP_NS][r] += f->unmap_ns;
+		v[DMAENGINE_BENCH_FIELD_COPY_NS][r] += f->copy_ns;
+		v[DMAENGINE_BENCH_FIELD_PREP_STALLS][r] += f->prep_stalls;
+		v[DMAENGINE_BENCH_FIELD_CONVERT_NS][r] += f->convert_ns;
+		res->bytes += f->bytes;
+		res->prep_calls += f->prep_calls;
+		res->submits += f->submits;
+		res->batches += f->batches;
+		res->segments += f->segments;
+	}
+	run_ns = max_t(u64, ktime_to_ns(ktime_sub(end, start)), 1);
+	v[DMAENGINE_BENCH_FIELD_RUN_NS][r] = run_ns;
+	v[DMAENGINE_BENCH_FIELD_BYTES_PER_SEC][r] =
+		mul_u64_u64_div_u64(res->bytes, NSEC_PER_SEC, run_ns);
+}
+
+/* Entries of the caller's sample array are sample_size bytes apart. */
+static int dmaengine_bench_copy_samples(const struct dmaengine_bench_job *job,
+					struct dmaengine_benchmark *p,
+					unsigned int prep, unsigned int r)
+{
+	size_t stride = p->sample_size ?: DMAENGINE_BENCH_SAMPLE_SIZE_VER1;
+	size_t len = min(stride, sizeof(struct dmaengine_bench_sample));
+	void __user *usamples = u64_to_user_ptr(p->samples_ptr);
+	ktime_t start = job->chans[0].cl->fig.start;
+	struct dmaengine_bench_sample s;
+	unsigned int i;
+
+	for (i = 0; i < job->nr; i++)
+		if (ktime_before(job->chans[i].cl->fig.start, start))
+			start = job->chans[i].cl->fig.start;
+
+	for (i = 0; i < job->nr && p->samples_written < p->samples_len; i++) {
+		const struct dmaengine_client_figures *f = &job->chans[i].cl->fig;
+
+		memset(&s, 0, sizeof(s));
+		s.prep_mode = prep;
+		s.run = r;
+		s.channel = i;
+		s.start_ns = ktime_to_ns(ktime_sub(f->start, start));
+		s.end_ns = ktime_to_ns(ktime_sub(f->end, start));
+		s.prep_ns = f->prep_ns;
+		s.submit_ns = f->submit_ns;
+		s.issue_ns = f->issue_ns;
+		s.wait_ns = f->wait_ns;
+		s.map_ns = f->map_ns;
+		s.unmap_ns = f->unmap_ns;
+		s.bytes = f->bytes;
+		s.prep_calls = f->prep_calls;
+		s.submits = f->submits;
+		s.copy_ns = f->copy_ns;
+		s.prep_stalls = f->prep_stalls;
+		s.convert_ns = f->convert_ns;
+		if (copy_to_user(usamples + p->samples_written * stride, &s,
+				 len))
+			return -EFAULT;
+		p->samples_written++;
+	}
+	return 0;
+}
+
+static void dmaengine_bench_reduce(struct dmaengine_bench_result *res,
+				   u64 *v[DMAENGINE_BENCH_NR_ALL_FIELDS],
+				   unsigned int runs)
+{
+	struct dmaengine_bench_stat *stat;
+	unsigned int f;
+
+	for (f = 0; f < DMAENGINE_BENCH_NR_ALL_FIELDS; f++) {
+		stat = (void *)res + dmaengine_bench_field_off[f];
+		mb_mean_stddev(v[f], runs, &stat->mean, &stat->stddev);
+	}
+	res->runs = runs;
+}
+
+/*
+ * Warm-up runs, then timed runs. Each run goes through every mode, first
+ * the one after the previous run's first, so no mode always goes first.
+ */
+int dmaengine_bench_runs(struct dmaengine_bench_job *job,
+			 struct dmaengine_benchmark *p)
+{
+	u64 *vals[DMAENGINE_BENCH_NR_MODES][DMAENGINE_BENCH_NR_ALL_FIELDS];
+	unsigned int total = p->warmup_runs + p->runs, r, k, m, f;
+	unsigned int order[DMAENGINE_BENCH_NR_MODES];
+	unsigned int nmodes = 0;
+	u64 *store;
+	int ret = 0;
+
+	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++)
+		if (job->modes & BIT(m))
+			order[nmodes++] = m;
+
+	store = kvcalloc(array_size(DMAENGINE_BENCH_NR_MODES *
+				    DMAENGINE_BENCH_NR_ALL_FIELDS, p->runs),
+			 sizeof(*store), GFP_KERNEL);
+	if (!store)
+		return -ENOMEM;
+	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++)
+		for (f = 0; f < DMAENGINE_BENCH_NR_ALL_FIELDS; f++)
+			vals[m][f] = store + (size_t)p->runs *
+				(m * DMAENGINE_BENCH_NR_ALL_FIELDS + f);
+
+	for (r = 0; r < total && !ret; r++) {
+		for (k = 0; k < nmodes && !ret; k++) {
+			unsigned int timed = r - p->warmup_runs;
+
+			m = order[(r + k) % nmodes];
+			ret = dmaengine_bench_run_once(job, p, m, r);
+			if (ret || r < p->warmup_runs)
+				continue;
+			dmaengine_bench_collect(job, vals[m], &p->results[m],
+						timed);
+			if (p->samples_ptr)
+				ret = dmaengine_bench_copy_samples(job, p, m,
+								   timed);
+		}
+	}
+
+	if (!ret) {
+		for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++)
+			if (job->modes & BIT(m))
+				dmaengine_bench_reduce(&p->results[m], vals[m],
+						       p->runs);
+		p->prep_modes_run = job->modes;
+	}
+	kvfree(store);
+	return ret;
+}
