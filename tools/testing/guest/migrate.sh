@@ -77,6 +77,27 @@ migrate_safety() {
 	check "migrate: soft_dma as loaded first, for four movers" soft_reload
 	check "migrate: four processes at once over 2 channels: every page verified, every folio counted once" \
 		"$MIGRATE_CHECK" prep=0 channels=2 pages=1024 movers=4 expect=any
+	klog_mark
+	check "migrate: every reason offloaded, four movers while compaction runs: no hang, every page verified" \
+		migrate_compacting
+	check_klog_clean "migrate: every reason, compaction beside"
+}
+
+# migrate_compacting: four movers with the offload taking every reason
+# (compaction and demotion too), while the whole memory is compacted
+# again and again beside them: compaction's own migrations go through the
+# offload and meet the movers' batches on the channels
+migrate_compacting() {
+	[ -w /proc/sys/vm/compact_memory ] ||
+		{ echo "no /proc/sys/vm/compact_memory"; return 1; }
+	( while :; do echo 1 > /proc/sys/vm/compact_memory; done ) &
+	_mc_pid=$!
+	"$MIGRATE_CHECK" prep=0 channels=2 pages=1024 movers=4 reasons=15 \
+		expect=any
+	_mc_rc=$?
+	kill $_mc_pid
+	wait $_mc_pid 2>/dev/null
+	return $_mc_rc
 }
 
 suite_migrate() {

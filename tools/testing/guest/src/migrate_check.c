@@ -8,7 +8,7 @@
  *   migrate_check [prep=MODE] [channels=N] [pages=N] [min_folios=N]
  *                 [expect=offload|fallback|any|nohook|busy|unbind]
  *                 [stop=0|1] [unbind=DEVICE [during=0|1]]
- *                 [timeout_ms=N] [rewrite=MS] [movers=N]
+ *                 [timeout_ms=N] [rewrite=MS] [movers=N] [reasons=MASK]
  *
  * expect=offload: every folio moved was offloaded, none fell back, no
  * error (the default); expect=fallback: some folios fell back and batches
@@ -33,6 +33,10 @@
  * (an engine that cannot stop its work, soft_dma's no_terminate). movers=N:
  * N processes at once (N - 1 forked after START), each moving and checking
  * a buffer of its own; every folio counted once over all of them.
+ * reasons: START's DMA_MIGRATE_R_* mask (default DMA_MIGRATE_R_SYSCALL):
+ * with compaction and demotion, migration the kernel starts on its own
+ * (in reclaim, in compaction of the movers' allocations) comes through
+ * the offload too, and may nest in a move of the same task.
  *
  * The counters count folios, the pages are moved one by one: a folio
  * larger than a page (THP, should MADV_NOHUGEPAGE not hold) is one folio
@@ -81,6 +85,7 @@ struct mc_args {
 	unsigned int timeout_ms;
 	unsigned int rewrite_ms;
 	unsigned int movers;
+	unsigned int reasons;
 };
 
 static int mc_offload(int fd, struct dma_migrate_offload *a, unsigned int op,
@@ -183,6 +188,7 @@ static int mc_parse(int argc, char **argv, struct mc_args *m)
 	m->timeout_ms = 5000;
 	m->rewrite_ms = 0;
 	m->movers = 1;
+	m->reasons = DMA_MIGRATE_R_SYSCALL;
 	for (i = 1; i < argc; i++) {
 		char *eq = strchr(argv[i], '='), *end;
 		unsigned long v;
@@ -220,6 +226,8 @@ static int mc_parse(int argc, char **argv, struct mc_args *m)
 			m->rewrite_ms = v;
 		else if (!strcmp(argv[i], "movers") && v && v <= 64)
 			m->movers = v;
+		else if (!strcmp(argv[i], "reasons") && v)
+			m->reasons = v;
 		else
 			goto usage;
 	}
@@ -232,7 +240,7 @@ static int mc_parse(int argc, char **argv, struct mc_args *m)
 		goto usage;
 	return 0;
 usage:
-	fprintf(stderr, "usage: migrate_check [prep=MODE] [channels=N] [pages=N] [min_folios=N] [expect=offload|fallback|any|nohook|busy|unbind] [stop=0|1] [unbind=DEVICE [during=0|1]] [timeout_ms=N] [rewrite=MS] [movers=N]\n");
+	fprintf(stderr, "usage: migrate_check [prep=MODE] [channels=N] [pages=N] [min_folios=N] [expect=offload|fallback|any|nohook|busy|unbind] [stop=0|1] [unbind=DEVICE [during=0|1]] [timeout_ms=N] [rewrite=MS] [movers=N] [reasons=MASK]\n");
 	return -1;
 }
 
@@ -442,7 +450,7 @@ int main(int argc, char **argv)
 	}
 	a.prep_mode = m.prep;
 	a.channels = m.channels;
-	a.reasons = DMA_MIGRATE_R_SYSCALL;
+	a.reasons = m.reasons;
 	a.timeout_ms = m.timeout_ms;
 	a.min_folios = m.min_folios;
 	req = a;
@@ -503,7 +511,9 @@ int main(int argc, char **argv)
 	       moved, a.folios, a.folios_offloaded, a.folios_fallback,
 	       a.folios_declined, a.errors, a.batches, a.batches_declined,
 	       a.bytes, a.descriptors, a.ph.batch_ns);
-	if (!a.folios || a.folios > (unsigned long long)moved ||
+	/* other reasons than move_pages() bring other folios */
+	if (!a.folios || (m.reasons == DMA_MIGRATE_R_SYSCALL &&
+			  a.folios > (unsigned long long)moved) ||
 	    a.folios_offloaded + a.folios_fallback + a.folios_declined !=
 	    a.folios || a.batches_declined > a.batches ||
 	    !a.batches_declined != !a.folios_declined) {
