@@ -51,7 +51,9 @@ migrate_unbind_running() {
 # each move, is intact a second later. Completions out of order with a
 # short deadline: no late callback completes the next batch. Four
 # processes migrating at once: nobody waits for another's batch (busy
-# channels decline), every page verified, every folio counted once.
+# channels decline), every page verified, every folio counted once. A
+# poisoned page stays where it was. Compaction beside the movers, its
+# migrations offloaded too.
 migrate_safety() {
 	_ms_p=0
 	have_memcpy_sg && _ms_p=1
@@ -77,6 +79,8 @@ migrate_safety() {
 	check "migrate: soft_dma as loaded first, for four movers" soft_reload
 	check "migrate: four processes at once over 2 channels: every page verified, every folio counted once" \
 		"$MIGRATE_CHECK" prep=0 channels=2 pages=1024 movers=4 expect=any
+	check "migrate: a poisoned page (MADV_HWPOISON) stays, as without the offload; the others move, data intact" \
+		"$MIGRATE_CHECK" prep=0 channels=2 pages=1024 poison=1 expect=any
 	klog_mark
 	check "migrate: every reason offloaded, four movers while compaction runs: no hang, every page verified" \
 		migrate_compacting

@@ -9,6 +9,7 @@
  *                 [expect=offload|fallback|any|nohook|busy|unbind]
  *                 [stop=0|1] [unbind=DEVICE [during=0|1]]
  *                 [timeout_ms=N] [rewrite=MS] [movers=N] [reasons=MASK]
+ *                 [poison=1]
  *
  * expect=offload: every folio moved was offloaded, none fell back, no
  * error (the default); expect=fallback: some folios fell back and batches
@@ -36,7 +37,10 @@
  * reasons: START's DMA_MIGRATE_R_* mask (default DMA_MIGRATE_R_SYSCALL):
  * with compaction and demotion, migration the kernel starts on its own
  * (in reclaim, in compaction of the movers' allocations) comes through
- * the offload too, and may nest in a move of the same task.
+ * the offload too, and may nest in a move of the same task. poison=1:
+ * the first page of each buffer is poisoned (MADV_HWPOISON) before the
+ * move; it must stay where it was, as migration without an offload leaves
+ * it, and every other page move, its data intact.
  *
  * The counters count folios, the pages are moved one by one: a folio
  * larger than a page (THP, should MADV_NOHUGEPAGE not hold) is one folio
@@ -86,6 +90,7 @@ struct mc_args {
 	unsigned int rewrite_ms;
 	unsigned int movers;
 	unsigned int reasons;
+	bool poison;
 };
 
 static int mc_offload(int fd, struct dma_migrate_offload *a, unsigned int op,
@@ -154,12 +159,12 @@ out:
 }
 
 static bool mc_verify(const char *buf, unsigned long n, long psize,
-		      unsigned int gen)
+		      unsigned int gen, unsigned long from)
 {
 	size_t words = psize / sizeof(uint64_t), w;
 	unsigned long p;
 
-	for (p = 0; p < n; p++) {
+	for (p = from; p < n; p++) {
 		const uint64_t *v = (const uint64_t *)(buf + p * psize);
 
 		for (w = 0; w < words; w++) {
@@ -228,6 +233,8 @@ static int mc_parse(int argc, char **argv, struct mc_args *m)
 			m->movers = v;
 		else if (!strcmp(argv[i], "reasons") && v)
 			m->reasons = v;
+		else if (!strcmp(argv[i], "poison"))
+			m->poison = v;
 		else
 			goto usage;
 	}
@@ -236,11 +243,12 @@ static int mc_parse(int argc, char **argv, struct mc_args *m)
 	    strcmp(m->expect, "busy") && strcmp(m->expect, "unbind"))
 		goto usage;
 	if (!strcmp(m->expect, "unbind") != (m->unbind != NULL) ||
-	    (m->during && !m->unbind) || (m->movers > 1 && m->unbind))
+	    (m->during && !m->unbind) || (m->movers > 1 && m->unbind) ||
+	    (m->poison && m->rewrite_ms))
 		goto usage;
 	return 0;
 usage:
-	fprintf(stderr, "usage: migrate_check [prep=MODE] [channels=N] [pages=N] [min_folios=N] [expect=offload|fallback|any|nohook|busy|unbind] [stop=0|1] [unbind=DEVICE [during=0|1]] [timeout_ms=N] [rewrite=MS] [movers=N] [reasons=MASK]\n");
+	fprintf(stderr, "usage: migrate_check [prep=MODE] [channels=N] [pages=N] [min_folios=N] [expect=offload|fallback|any|nohook|busy|unbind] [stop=0|1] [unbind=DEVICE [during=0|1]] [timeout_ms=N] [rewrite=MS] [movers=N] [reasons=MASK] [poison=1]\n");
 	return -1;
 }
 
@@ -399,6 +407,10 @@ static bool mc_mover(const struct mc_args *m, long psize, int fd,
 		printf("mover %u: not every page is on node 0\n", id);
 		ok = false;
 	}
+	if (m->poison && madvise(buf, psize, MADV_HWPOISON)) {
+		perror("madvise(MADV_HWPOISON)");
+		return false;
+	}
 	if (m->during) {
 		if (!mc_move_unbinding(fd, buf, n, psize, 1, m->unbind, moved))
 			ok = false;
@@ -412,17 +424,17 @@ static bool mc_mover(const struct mc_args *m, long psize, int fd,
 	} else {
 		*moved = mc_move(buf, n, psize, 1);
 	}
-	if (*moved != (long)n) {
-		printf("mover %u: moved %ld of %lu pages to node 1\n", id,
-		       *moved, n);
+	if (*moved != (long)(n - m->poison)) {
+		printf("mover %u: moved %ld of %lu pages to node 1%s\n", id,
+		       *moved, n, m->poison ? ", one of them poisoned" : "");
 		ok = false;
 	}
-	if (!mc_verify(buf, n, psize, 0))
+	if (!mc_verify(buf, n, psize, 0, m->poison))
 		ok = false;
 	if (m->rewrite_ms) {
 		mc_fill(buf, n, psize, 1);
 		usleep(m->rewrite_ms * 1000UL);
-		if (!mc_verify(buf, n, psize, 1)) {
+		if (!mc_verify(buf, n, psize, 1, 0)) {
 			printf("mover %u: the buffer changed after the move\n",
 			       id);
 			ok = false;
