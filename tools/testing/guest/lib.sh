@@ -681,3 +681,19 @@ kunit_module() {
 		"^ok [0-9]+ $2\$" cat /tmp/kunit.out
 	unload_module "$1"
 }
+
+# klog_restart DESCRIPTION: check_klog_clean DESCRIPTION, then empty the
+# kernel log (dmesg -c) and start the counts of klog_mark, check_klog_clean
+# and dt_start from there. They find their lines by counting the lines
+# dmesg prints, which stops working once the ring wraps (128 KiB on
+# Debian's kernels, CONFIG_LOG_BUF_SHIFT=17): every later mark then points
+# past the end. A suite that logs much (dmatest's data errors dump dozens
+# of lines each) calls this between its groups; nothing is lost unchecked,
+# and the serial console keeps the whole log.
+klog_restart() {
+	check_klog_clean "$1"
+	dmesg -c > /dev/null
+	KLOG_MARK=0
+	KLOG_CLEAN_MARK=0
+	DT_MARK=0
+}
