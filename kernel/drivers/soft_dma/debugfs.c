@@ -273,6 +273,27 @@ static const struct file_operations soft_dma_stats_fops = {
 	.release = single_release,
 };
 
+/*
+ * "terminate_all": Y when the device registered device_terminate_all, N
+ * with no_terminate, where dmaengine_terminate_*() return -EINVAL. Read
+ * from the dma_device, which is what the dmaengine core looks at.
+ */
+static ssize_t soft_dma_terminate_read(struct file *file, char __user *ubuf,
+				       size_t count, loff_t *ppos)
+{
+	struct soft_dma_dev *sd = file_inode(file)->i_private;
+	char buf[2] = { sd->dma.device_terminate_all ? 'Y' : 'N', '\n' };
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, sizeof(buf));
+}
+
+static const struct file_operations soft_dma_terminate_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = soft_dma_terminate_read,
+	.llseek = default_llseek,
+};
+
 static int soft_dma_descs_get(void *data, u64 *val)
 {
 	*val = soft_dma_live_descs();
@@ -282,10 +303,10 @@ DEFINE_DEBUGFS_ATTRIBUTE(soft_dma_descs_fops, soft_dma_descs_get, NULL,
 			 "%llu\n");
 
 /*
- * The device's directory, named after it, with its "stats" file and its
- * knobs: one per bound device, so that a second one does not collide with
- * the first. Removed by the caller on unbind, before the device leaves
- * soft_dma_devs.
+ * The device's directory, named after it, with its "stats" file, its
+ * "terminate_all" flag and its knobs: one per bound device, so that a
+ * second one does not collide with the first. Removed by the caller on
+ * unbind, before the device leaves soft_dma_devs.
  */
 struct dentry *soft_dma_debugfs_add_dev(struct soft_dma_dev *sd)
 {
@@ -293,6 +314,8 @@ struct dentry *soft_dma_debugfs_add_dev(struct soft_dma_dev *sd)
 						soft_dma_dir);
 
 	debugfs_create_file("stats", 0644, dir, sd, &soft_dma_stats_fops);
+	debugfs_create_file("terminate_all", 0444, dir, sd,
+			    &soft_dma_terminate_fops);
 	soft_dma_debugfs_add_knobs(dir, sd->knob_files, sd);
 	return dir;
 }

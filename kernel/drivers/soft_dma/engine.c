@@ -507,9 +507,14 @@ void soft_dma_abort_cookies(struct soft_dma_chan *sc)
 	sc->abort_valid = true;
 }
 
-int soft_dma_terminate_all(struct dma_chan *chan)
+/*
+ * Drop everything submitted, issued or completed and not retired, and stop
+ * the descriptor being copied at its next chunk: device_terminate_all, and
+ * the reset of a channel at its release.
+ */
+static void soft_dma_drop_all(struct soft_dma_chan *sc)
 {
-	struct soft_dma_chan *sc = to_soft_chan(chan);
+	struct dma_chan *chan = &sc->chan;
 	struct soft_dma_desc *d;
 	unsigned long flags;
 	LIST_HEAD(head);
@@ -532,6 +537,12 @@ int soft_dma_terminate_all(struct dma_chan *chan)
 	spin_unlock_irqrestore(&sc->lock, flags);
 
 	soft_dma_free_list(&head);
+}
+
+/* Not registered with no_terminate: the core returns -EINVAL instead. */
+int soft_dma_terminate_all(struct dma_chan *chan)
+{
+	soft_dma_drop_all(to_soft_chan(chan));
 	return 0;
 }
 
@@ -547,15 +558,19 @@ static bool soft_dma_quiescent(struct soft_dma_chan *sc)
 }
 
 /*
- * After terminate_all(): wait until the engine let go of a terminated
+ * After soft_dma_drop_all(): wait until the engine let go of a dropped
  * descriptor and no callback runs any more.
  */
-void soft_dma_synchronize(struct dma_chan *chan)
+static void soft_dma_wait_quiescent(struct soft_dma_chan *sc)
 {
-	struct soft_dma_chan *sc = to_soft_chan(chan);
-
 	might_sleep();
 	wait_event(sc->idle_wq, soft_dma_quiescent(sc));
+}
+
+/* device_synchronize; not registered with no_terminate, as on ioat. */
+void soft_dma_synchronize(struct dma_chan *chan)
+{
+	soft_dma_wait_quiescent(to_soft_chan(chan));
 }
 
 int soft_dma_alloc_chan_resources(struct dma_chan *chan)
@@ -591,13 +606,21 @@ int soft_dma_alloc_chan_resources(struct dma_chan *chan)
 	return 0;
 }
 
+/*
+ * Releasing a channel resets it, with or without device_terminate_all:
+ * so do the drivers no_terminate models (ioat_free_chan_resources() resets
+ * the channel, plx_dma_free_chan_resources() stops the engine and aborts
+ * its ring). What a client left queued is dropped, nothing copies after
+ * dma_release_channel() returned, and the thread can be stopped: on a
+ * stalled channel the queue would otherwise never drain.
+ */
 void soft_dma_free_chan_resources(struct dma_chan *chan)
 {
 	struct soft_dma_chan *sc = to_soft_chan(chan);
 	LIST_HEAD(free);
 
-	soft_dma_terminate_all(chan);
-	soft_dma_synchronize(chan);
+	soft_dma_drop_all(sc);
+	soft_dma_wait_quiescent(sc);
 	kthread_stop(sc->worker);
 	sc->worker = NULL;
 	tasklet_kill(&sc->tasklet);

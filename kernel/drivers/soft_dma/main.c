@@ -4,9 +4,10 @@
  *
  * It registers a memcpy DMA device (DMA_MEMCPY, and DMA_MEMCPY_SG and
  * DMA_MEMCPY_VEC where the kernel has those APIs) with a number of channels
- * on a platform device of its own. Load-time parameters give it the
- * behaviours of real engines (ioat's prep lock, idxd's completions out of
- * order, a bounded descriptor pool); debugfs knobs inject the faults a real
+ * on each of its platform devices (devices=N). Load-time parameters give
+ * it the behaviours of real engines (ioat's prep lock, idxd's completions
+ * out of order, a bounded descriptor pool, no terminate_all as on ioat,
+ * plx_dma and mv_xor); debugfs knobs, per device, inject the faults a real
  * engine can have. See Documentation/soft_dma.rst.
  *
  * This file: parameters, the platform driver, probe and remove, and the
@@ -63,6 +64,11 @@ unsigned int soft_dma_pool_size;
 module_param_named(pool_size, soft_dma_pool_size, uint, 0444);
 MODULE_PARM_DESC(pool_size,
 		 "Descriptors per channel, 1..65536; 0: unbounded (default: 0)");
+
+bool soft_dma_no_terminate;
+module_param_named(no_terminate, soft_dma_no_terminate, bool, 0444);
+MODULE_PARM_DESC(no_terminate,
+		 "No device_terminate_all: clients cannot cancel issued work, as on ioat, plx_dma and mv_xor (default: 0)");
 
 /* Serializes soft_dma_devs and the devices' knobs against knob writes. */
 DEFINE_MUTEX(soft_dma_mutex);
@@ -155,8 +161,16 @@ static void soft_dma_set_ops(struct dma_device *dma)
 	dma->device_free_chan_resources = soft_dma_free_chan_resources;
 	dma->device_tx_status = soft_dma_tx_status;
 	dma->device_issue_pending = soft_dma_issue_pending;
-	dma->device_terminate_all = soft_dma_terminate_all;
-	dma->device_synchronize = soft_dma_synchronize;
+	/*
+	 * no_terminate: as ioat, plx_dma and mv_xor, neither callback, so
+	 * that dmaengine_terminate_async() and _sync() return -EINVAL from
+	 * the core and never reach soft_dma, and dmaengine_synchronize() does
+	 * nothing. The channel's release still resets it (engine.c).
+	 */
+	if (!soft_dma_no_terminate) {
+		dma->device_terminate_all = soft_dma_terminate_all;
+		dma->device_synchronize = soft_dma_synchronize;
+	}
 	dma->device_release = soft_dma_release;
 }
 
@@ -216,13 +230,14 @@ static int soft_dma_probe(struct platform_device *pdev)
 	platform_set_drvdata(pdev, sd);
 	sd->debugfs = soft_dma_debugfs_add_dev(sd);
 
-	dev_info(dev, "%u channels %s..%s, max_seg_size %u, copy_align %u%s%s%s%s, pool_size %u\n",
+	dev_info(dev, "%u channels %s..%s, max_seg_size %u, copy_align %u%s%s%s%s%s, pool_size %u\n",
 		 n, sd->chans[0].name, sd->chans[n - 1].name,
 		 dma_get_max_seg_size(dev), copy_align,
 		 dma_bench_have_memcpy_sg() ? ", memcpy_sg" : "",
 		 dma_bench_have_memcpy_vec() ? ", memcpy_vec" : "",
 		 soft_dma_prep_lock ? ", prep_lock" : "",
 		 soft_dma_no_order ? ", no_order (DMA_COMPLETION_NO_ORDER)" : "",
+		 soft_dma_no_terminate ? ", no_terminate (no device_terminate_all)" : "",
 		 soft_dma_pool_size);
 	return 0;
 

@@ -43,6 +43,7 @@ extern unsigned int soft_dma_channels;
 extern bool soft_dma_prep_lock;
 extern bool soft_dma_no_order;
 extern unsigned int soft_dma_pool_size;
+extern bool soft_dma_no_terminate;
 
 /**
  * struct soft_dma_knobs - run-time knobs, debugfs files (debugfs.c)

@@ -205,6 +205,10 @@ sd_group_load() {
 	check "soft_dma: run-time knobs are not module parameters" sd_knobs_not_params
 	check_output "soft_dma: prep_lock, no_order, pool_size default to N N 0" '^N N 0$' \
 		sd_params_show
+	check_output "soft_dma: no_terminate defaults to N" '^N$' \
+		cat /sys/module/soft_dma/parameters/no_terminate
+	check_output "soft_dma: $SD_DEV has device_terminate_all (terminate_all Y)" \
+		'^Y$' cat "$SD/$SD_DEV/terminate_all"
 	check_fails "soft_dma: knob out of range refused (stall_channel=256)" sd_knob stall_channel 256
 	check_fails "soft_dma: knob out of range refused (stall_channel=-2)" sd_knob stall_channel -2
 	check_output "soft_dma: nocopy=2 is not a boolean: nocopy stays N" '^N$' \
@@ -732,11 +736,109 @@ sd_group_prep_lock() {
 	sd_personality_done "prep_lock=1"
 }
 
+# sd_no_terminate_stall C: one dmatest test on stalled channel C times
+# out; dmatest's dmaengine_terminate_sync() after it gets -EINVAL and
+# drops nothing: while dmatest holds the channel its descriptor is still
+# submitted, neither completed nor aborted. The stall stays on: lifted,
+# the engine would copy into the buffers dmatest freed.
+sd_no_terminate_stall() {
+	sd_knob stall_channel 0 || return 1
+	dt_run chan="$1" iterations=1 timeout=500 && dt_expect 1 1 1 &&
+		dt_expect_result 'test timed out' &&
+		sd_expect_stat "$1" submitted -eq 1 &&
+		sd_expect_stat "$1" completed -eq 0 &&
+		sd_expect_stat "$1" aborted -eq 0 &&
+		expect_value "descriptors still allocated" "$(cat "$SD/descriptors")" -eq 1
+}
+
+# sd_no_terminate_release C: releasing C resets it: the stalled descriptor
+# is dropped (aborted), nothing is left; then the stall is lifted
+sd_no_terminate_release() {
+	dt_release
+	sd_expect_stat "$1" aborted -eq 1 && sd_no_descriptors
+	_ntr=$?
+	sd_knob stall_channel -1
+	return $_ntr
+}
+
+sd_group_no_terminate() {
+	klog_mark
+	check "soft_dma: loads with no_terminate=1" sd_reload no_terminate=1
+	check_klog_has "no_terminate=1: the probe says so" \
+		'no_terminate \(no device_terminate_all\)'
+	check_output "no_terminate=1: the parameter reads back" '^Y$' \
+		cat /sys/module/soft_dma/parameters/no_terminate
+	check_output "no_terminate=1: $SD_DEV reports no terminate_all (N)" '^N$' \
+		cat "$SD/$SD_DEV/terminate_all"
+	SD_C0=$(sd_chan 0)
+	sd_stats_reset
+	check "no_terminate=1: dmatest 2 channels x 2 threads x 20, verified" \
+		dt_run_expect 4 20 0 threads_per_chan=2
+	check "no_terminate=1: dmatest polled (its terminate_sync gets -EINVAL), verified" \
+		dt_run_expect 2 20 0 polled=1
+	check "no_terminate=1: every descriptor completed, none aborted" \
+		sd_expect_stat all aborted -eq 0
+	sd_knob delay_us 20000
+	check "no_terminate=1, delay_us=20000: 10 tests pass" \
+		dt_run_expect 1 10 0 chan="$SD_C0" iterations=10
+	check "no_terminate=1, delay_us=20000: no faster than 50 tests/s" dt_max_iops 50
+	sd_knob delay_us 0
+	if sd_has_tool; then
+		dt_release
+		check "no_terminate=1: dmaengine mode, per-segment memcpy, verified" \
+			sd_tool -c 2 -f 64K --sge 16 --bytes-per-channel 4M -r 2 -p memcpy --verify
+		check "no_terminate=1: dmaengine mode, polled, verified" \
+			sd_tool -c 2 -f 64K --sge 16 --bytes-per-channel 4M -r 2 -p memcpy --poll --verify
+		if [ "$(cat "$SD/memcpy_sg")" = Y ]; then
+			check "no_terminate=1: dmaengine mode, memcpy_sg and memcpy, verified" \
+				sd_tool -c 2 -f 64K --sge 16 --bytes-per-channel 4M -r 2 -p both --verify
+		fi
+	else
+		tap_skip "no_terminate=1: dmaengine mode: no dma_map_benchmark module or tool"
+	fi
+	sd_stats_reset
+	check "no_terminate=1: a test times out on a stalled channel; dmatest's terminate drops nothing" \
+		sd_no_terminate_stall "$SD_C0"
+	check "no_terminate=1: the channel's release drops it (aborted), nothing left" \
+		sd_no_terminate_release "$SD_C0"
+	check "no_terminate=1: after the stall, a clean run passes" \
+		dt_run_expect 2 10 0 iterations=10
+	dt_release
+	check_klog_clean "soft_dma: no_terminate=1"
+
+	check "no_terminate=1: unbind while dmatest runs on it" sd_unbind_running
+	sleep 1
+	check "no_terminate=1: dmatest stops and releases the unbound channels" \
+		sd_stop_unbound
+	sleep 1
+	check "no_terminate=1: no worker thread left after the unbound device was released" \
+		sd_expect_workers 0
+	check "no_terminate=1: rebind" sd_rebind 2
+	check "no_terminate=1: after rebinding, dmatest passes" \
+		dt_run_expect 2 10 0 iterations=10
+	sd_personality_done "no_terminate=1"
+
+	check "soft_dma: loads with no_terminate=1 prep_lock=1 pool_size=16" \
+		sd_reload no_terminate=1 prep_lock=1 pool_size=16
+	check_output "no_terminate, prep_lock, pool_size: the parameters read back" \
+		'^Y N 16 Y$' sd_params_show_all
+	check "no_terminate, prep_lock, pool_size: dmatest 2 channels x 2 threads, verified" \
+		dt_run_expect 4 20 0 threads_per_chan=2
+	sd_personality_done "no_terminate=1 prep_lock=1 pool_size=16"
+}
+
+# sd_params_show_all: prep_lock no_order pool_size no_terminate
+sd_params_show_all() {
+	(cd /sys/module/soft_dma/parameters &&
+		cat prep_lock no_order pool_size no_terminate) | tr '\n' ' ' | sed 's/ $//'
+}
+
 sd_group_personalities() {
 	sd_group_interrupts
 	sd_group_pool
 	sd_group_no_order
 	sd_group_prep_lock
+	sd_group_no_terminate
 	check "soft_dma: reloads with channels=$SD_CHANNELS" sd_load
 }
 
