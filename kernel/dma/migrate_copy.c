@@ -82,6 +82,8 @@ static unsigned int dmaengine_migrate_take(struct dmaengine_migrate *o,
 		sh->n = 0;
 		sh->mapped = false;
 		sh->failed = false;
+		sh->build_ns = 0;
+		sh->mark_ns = 0;
 		*link = sh;
 		link = &sh->next;
 		k++;
@@ -151,6 +153,7 @@ static int dmaengine_migrate_share_start(struct dmaengine_migrate *o,
 					 struct dmaengine_migrate_share *sh,
 					 unsigned long deadline)
 {
+	ktime_t t0 = ktime_get();
 	int ret;
 
 	dmaengine_client_chan_reset(sh->cl);
@@ -158,6 +161,7 @@ static int dmaengine_migrate_share_start(struct dmaengine_migrate *o,
 	if (!ret)
 		ret = dmaengine_migrate_table(sh, &sh->dst_sgt, sh->dst_sgl,
 					      sh->dst);
+	sh->build_ns = dmaengine_client_elapsed(t0);
 	if (!ret)
 		ret = dmaengine_client_map(sh->cl, &sh->src_sgt, &sh->dst_sgt);
 	if (ret)
@@ -192,6 +196,7 @@ static void dmaengine_migrate_abandon(struct dmaengine_migrate_share *sh)
  */
 static unsigned int dmaengine_migrate_share_end(struct dmaengine_migrate_share *sh)
 {
+	ktime_t t0;
 	unsigned int i;
 
 	if (sh->failed)
@@ -200,8 +205,10 @@ static unsigned int dmaengine_migrate_share_end(struct dmaengine_migrate_share *
 		dmaengine_client_unmap(sh->cl, &sh->src_sgt, &sh->dst_sgt);
 	if (sh->failed)
 		return 0;
+	t0 = ktime_get();
 	for (i = 0; i < sh->n; i++)
 		dmaengine_migrate_mark(sh->dst[i]);
+	sh->mark_ns = dmaengine_client_elapsed(t0);
 	return sh->n;
 }
 
@@ -220,6 +227,8 @@ static void dmaengine_migrate_account_share(struct dmaengine_migrate_stats *st,
 	st->ph.issue_ns += f->issue_ns;
 	st->ph.wait_ns += f->wait_ns;
 	st->ph.unmap_ns += f->unmap_ns;
+	st->build_ns += sh->build_ns;
+	st->mark_ns += sh->mark_ns;
 }
 
 /*

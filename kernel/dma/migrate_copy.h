@@ -47,6 +47,8 @@
  * @bytes: bytes the engines copied
  * @descriptors: descriptors submitted
  * @ph: phase times
+ * @build_ns: time building the shares' tables, summed over channels
+ * @mark_ns: time marking destination folios copied
  */
 struct dmaengine_migrate_stats {
 	u64 batches;
@@ -59,6 +61,8 @@ struct dmaengine_migrate_stats {
 	u64 bytes;
 	u64 descriptors;
 	struct dma_migrate_offload_phases ph;
+	u64 build_ns;
+	u64 mark_ns;
 };
 
 /**
@@ -80,6 +84,8 @@ struct dmaengine_migrate_stats {
  * @failed: the share did not complete: none of its folios is marked
  * @retired: its provider was unbound: no batch takes the channel again
  * @next: the next channel the same batch took
+ * @build_ns: this batch's time building the share's tables
+ * @mark_ns: this batch's time marking the share's destination folios
  */
 struct dmaengine_migrate_share {
 	struct dmaengine_client_chan *cl;
@@ -97,6 +103,8 @@ struct dmaengine_migrate_share {
 	bool failed;
 	bool retired;
 	struct dmaengine_migrate_share *next;
+	u64 build_ns;
+	u64 mark_ns;
 };
 
 /**

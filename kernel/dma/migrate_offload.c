@@ -63,6 +63,8 @@
 #include "migrate_offload.h"
 
 static_assert(sizeof(struct dma_migrate_offload) ==
+	      DMA_MIGRATE_OFFLOAD_SIZE_VER2);
+static_assert(offsetof(struct dma_migrate_offload, build_ns) ==
 	      DMA_MIGRATE_OFFLOAD_SIZE_VER1);
 
 #ifdef HAVE_MIGRATE_COPY_OFFLOAD
@@ -394,6 +396,8 @@ static void dmaengine_migrate_stats_out(struct dmaengine_migrate *o,
 	a->batches_declined = st.declined;
 	a->folios = st.folios;
 	a->folios_declined = st.declined_folios;
+	a->build_ns = st.build_ns;
+	a->mark_ns = st.mark_ns;
 	a->folios_offloaded = st.offloaded;
 	a->folios_fallback = st.fallback;
 	a->bytes = st.bytes;

@@ -537,6 +537,7 @@ struct dmaengine_benchmark {
 #define DMA_MIGRATE_OFFLOAD	_IOWR('d', 4, struct dma_migrate_offload)
 
 #define DMA_MIGRATE_OFFLOAD_SIZE_VER1	272	/* sizeof first published */
+#define DMA_MIGRATE_OFFLOAD_SIZE_VER2	288	/* + build_ns, mark_ns */
 
 /* ->op */
 enum {
@@ -636,6 +637,9 @@ struct dma_migrate_offload_phases {
  *	fallbacks, the CPU copied them as without an offload
  * @folios_declined: folios in those; @folios is @folios_offloaded +
  *	@folios_fallback + @folios_declined
+ * @build_ns: (VER2) phase time building the shares' tables from the
+ *	batch's folio lists, in the hook, summed over channels
+ * @mark_ns: (VER2) phase time marking the destination folios copied
  */
 struct dma_migrate_offload {
 	__u32 size;
@@ -666,6 +670,8 @@ struct dma_migrate_offload {
 	struct dma_migrate_offload_phases ph;
 	__u64 batches_declined;
 	__u64 folios_declined;
+	__u64 build_ns;
+	__u64 mark_ns;
 };
 
 #endif /* _UAPI_LINUX_MAP_BENCHMARK_H */

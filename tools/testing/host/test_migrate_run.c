@@ -87,7 +87,7 @@ int ioctl(int fd, unsigned long req, ...)
 		errno = ENOTTY;
 		return -1;
 	}
-	if (a->size != DMA_MIGRATE_OFFLOAD_SIZE_VER1) {
+	if (a->size != DMA_MIGRATE_OFFLOAD_SIZE_VER2) {
 		errno = EINVAL;
 		return -1;
 	}
