@@ -47,6 +47,24 @@ static_assert(sizeof(struct dmaengine_bench_sample) ==
 /* the number of the layout before this one, no longer answered */
 #define DMAENGINE_BENCH_OLD_NR	3
 
+/*
+ * The CPU's copy of the folios of memcpy channels: the benchmark's mode,
+ * not a prep form of the client.
+ */
+static const struct dmaengine_client_form dmaengine_bench_cpu = {
+	.name = "cpu",
+	.have_api = true,
+	.cap = DMA_MEMCPY,
+	.cap_name = "DMA_MEMCPY",
+};
+
+/* What a DMAENGINE_BENCH_MODE_* is: a client's prep form, or the CPU's. */
+const struct dmaengine_client_form *dmaengine_bench_mode(unsigned int mode)
+{
+	return mode == DMAENGINE_BENCH_MODE_CPU ? &dmaengine_bench_cpu :
+	       dmaengine_client_form(mode);
+}
+
 static struct dentry *dmaengine_bench_debugfs;
 /* One run at a time: channels, memory and CPUs are the system's. */
 static DEFINE_MUTEX(dmaengine_bench_lock);
@@ -58,7 +76,7 @@ static u32 dmaengine_bench_batch_modes(void)
 	unsigned int m;
 
 	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++)
-		if (dmaengine_bench_forms[m].api)
+		if (dmaengine_bench_mode(m)->api)
 			modes |= BIT(m);
 	return modes;
 }
@@ -165,8 +183,8 @@ static void dmaengine_bench_caps(u32 modes, dma_cap_mask_t *mask)
 
 	dma_cap_zero(*mask);
 	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++)
-		if (dmaengine_bench_forms[m].have_api && modes & BIT(m))
-			dma_cap_set(dmaengine_bench_forms[m].cap, *mask);
+		if (dmaengine_bench_mode(m)->have_api && modes & BIT(m))
+			dma_cap_set(dmaengine_bench_mode(m)->cap, *mask);
 }
 
 /* The capabilities asked beyond DMA_MEMCPY, or DMA_MEMCPY, as a refusal says. */
@@ -176,11 +194,11 @@ static void dmaengine_bench_caps_name(u32 modes, char *caps, size_t size)
 
 	caps[0] = 0;
 	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++) {
-		if (!(modes & BIT(m)) || !dmaengine_bench_forms[m].api)
+		if (!(modes & BIT(m)) || !dmaengine_bench_mode(m)->api)
 			continue;
 		if (caps[0])
 			strlcat(caps, " and ", size);
-		strlcat(caps, dmaengine_bench_forms[m].cap_name, size);
+		strlcat(caps, dmaengine_bench_mode(m)->cap_name, size);
 	}
 	if (!caps[0])
 		strscpy(caps, "DMA_MEMCPY", size);
@@ -244,10 +262,10 @@ static int dmaengine_bench_missing(struct dmaengine_bench_job *job,
 	    job->modes & ~BIT(mode)) {
 		job->modes &= ~BIT(mode);
 		p->results[mode].missing = error;
-		pr_info("%s left out: %s %s\n", dmaengine_bench_forms[mode].name,
+		pr_info("%s left out: %s %s\n", dmaengine_bench_mode(mode)->name,
 			error == DMAENGINE_BENCH_ERR_NO_API ?
 			"this kernel has no" : "a channel lacks",
-			dmaengine_bench_forms[mode].cap_name);
+			dmaengine_bench_mode(mode)->cap_name);
 		return 0;
 	}
 	p->error = error;
@@ -266,7 +284,7 @@ static int dmaengine_bench_check_apis(struct dmaengine_bench_job *job,
 	int ret;
 
 	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++) {
-		const struct dmaengine_bench_form *f = &dmaengine_bench_forms[m];
+		const struct dmaengine_client_form *f = dmaengine_bench_mode(m);
 
 		if (!(job->modes & BIT(m)) || f->have_api)
 			continue;
@@ -292,7 +310,7 @@ static int dmaengine_bench_check_cap(struct dmaengine_bench_job *job,
 				     struct dmaengine_benchmark *p,
 				     unsigned int mode)
 {
-	const struct dmaengine_bench_form *f = &dmaengine_bench_forms[mode];
+	const struct dmaengine_client_form *f = dmaengine_bench_mode(mode);
 	unsigned int i;
 	int ret;
 
@@ -615,8 +633,8 @@ static long dmaengine_bench_run(void *req, void *ctx)
 	}
 	if (ret)
 		pr_debug("%s failed: error %u, channel %u, run %u\n",
-			 dmaengine_bench_forms[p->error_prep_mode %
-					       DMAENGINE_BENCH_NR_MODES].name,
+			 dmaengine_bench_mode(p->error_prep_mode %
+					       DMAENGINE_BENCH_NR_MODES)->name,
 			 p->error, p->error_channel, p->error_run);
 	return ret;
 }

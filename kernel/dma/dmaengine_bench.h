@@ -141,6 +141,7 @@ struct dmaengine_bench_job {
 int dmaengine_bench_chan_setup(struct dmaengine_bench_chan *c);
 void dmaengine_bench_chan_teardown(struct dmaengine_bench_chan *c);
 int dmaengine_bench_chan_thread(void *data);
+const struct dmaengine_client_form *dmaengine_bench_mode(unsigned int mode);
 int dmaengine_bench_runs(struct dmaengine_bench_job *job,
 			 struct dmaengine_benchmark *p);
 u64 dmaengine_bench_chan_buffer_bytes(const struct dmaengine_benchmark *p,

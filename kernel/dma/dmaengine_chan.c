@@ -134,7 +134,7 @@ static void dmaengine_bench_slots_free(struct dmaengine_bench_chan *c)
 static int dmaengine_bench_slots_alloc(struct dmaengine_bench_chan *c,
 				       unsigned int max_txs)
 {
-	bool vecs = dmaengine_bench_modes_need_vecs(c->job->modes);
+	bool vecs = dmaengine_client_modes_need_vecs(c->job->modes);
 	unsigned int i;
 
 	c->slots = kcalloc(c->job->depth, sizeof(*c->slots), GFP_KERNEL);
@@ -340,7 +340,7 @@ static int dmaengine_bench_slot_start(struct dmaengine_bench_chan *c,
 			return ret;
 	}
 	return dmaengine_client_batch_start(&s->b,
-					    &dmaengine_bench_forms[c->job->prep],
+					    dmaengine_client_form(c->job->prep),
 					    &set->src_sgt, &set->dst_sgt, 0);
 }
 
@@ -501,7 +501,7 @@ static int dmaengine_bench_cpu_batches(struct dmaengine_bench_chan *c)
 static void dmaengine_bench_chan_run(struct dmaengine_bench_chan *c)
 {
 	struct dmaengine_bench_job *job = c->job;
-	bool by_cpu = !dmaengine_bench_forms[job->prep].batch;
+	bool by_cpu = job->prep == DMAENGINE_BENCH_MODE_CPU;
 	bool map_once = !by_cpu && !job->distinct;
 
 	dmaengine_client_chan_reset(c->cl);

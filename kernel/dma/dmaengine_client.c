@@ -455,7 +455,7 @@ static int dmaengine_client_submit(struct dmaengine_client_batch *b,
  */
 static struct dma_async_tx_descriptor *
 dmaengine_client_prep_call(struct dmaengine_client_batch *b,
-			   const struct dmaengine_bench_piece *piece,
+			   const struct dmaengine_client_piece *piece,
 			   unsigned long flags)
 {
 	struct dma_async_tx_descriptor *tx;
@@ -477,7 +477,7 @@ dmaengine_client_prep_call(struct dmaengine_client_batch *b,
  * Return: 0, or an error recorded in the channel.
  */
 int dmaengine_client_prep_submit(struct dmaengine_client_batch *b,
-				 const struct dmaengine_bench_piece *piece,
+				 const struct dmaengine_client_piece *piece,
 				 bool last)
 {
 	struct dmaengine_client_chan *c = b->c;
@@ -531,7 +531,7 @@ static void dmaengine_client_batch_submitted(struct dmaengine_client_batch *b)
  * memory is let go. Return: 0, or an error recorded in the channel.
  */
 int dmaengine_client_batch_start(struct dmaengine_client_batch *b,
-				 const struct dmaengine_bench_form *form,
+				 const struct dmaengine_client_form *form,
 				 struct sg_table *src, struct sg_table *dst,
 				 unsigned long deadline)
 {

@@ -118,7 +118,7 @@ struct dmaengine_client_chan {
 	int err;
 };
 
-struct dmaengine_bench_form;
+struct dmaengine_client_form;
 
 /**
  * struct dmaengine_client_batch - a batch: two mapped tables, in flight
@@ -143,7 +143,7 @@ struct dmaengine_bench_form;
  */
 struct dmaengine_client_batch {
 	struct dmaengine_client_chan *c;
-	const struct dmaengine_bench_form *form;
+	const struct dmaengine_client_form *form;
 	struct sg_table *src;
 	struct sg_table *dst;
 	dma_cookie_t *cookies;
@@ -163,19 +163,19 @@ struct dmaengine_client_batch {
 };
 
 /**
- * struct dmaengine_bench_piece - what one per-segment descriptor copies
+ * struct dmaengine_client_piece - what one per-segment descriptor copies
  * @dst: destination DMA address
  * @src: source DMA address
  * @len: bytes
  */
-struct dmaengine_bench_piece {
+struct dmaengine_client_piece {
 	dma_addr_t dst;
 	dma_addr_t src;
 	size_t len;
 };
 
 /**
- * struct dmaengine_bench_form - a prep form: how a batch of mapped source
+ * struct dmaengine_client_form - a prep form: how a batch of mapped source
  *	and destination tables becomes descriptors
  * @name: the form's name, as the log and the tool say it ("prep_memcpy")
  * @call: its prep call, as a message names it
@@ -191,9 +191,10 @@ struct dmaengine_bench_piece {
  *	full; NULL: the CPU copies the batch (the benchmark's cpu mode)
  * @prep: one prep call, for @piece (per-segment) or for the whole batch
  *
- * dmaengine_bench_forms[] has one per DMAENGINE_BENCH_MODE_*.
+ * dmaengine_forms.c has one per DMAENGINE_BENCH_MODE_* that copies with
+ * an engine: dmaengine_client_form().
  */
-struct dmaengine_bench_form {
+struct dmaengine_client_form {
 	const char *name;
 	const char *call;
 	bool have_api;
@@ -204,14 +205,13 @@ struct dmaengine_bench_form {
 	int (*batch)(struct dmaengine_client_batch *b);
 	struct dma_async_tx_descriptor *
 		(*prep)(struct dmaengine_client_batch *b,
-			const struct dmaengine_bench_piece *piece,
+			const struct dmaengine_client_piece *piece,
 			unsigned long flags);
 };
 
-extern const struct dmaengine_bench_form
-	dmaengine_bench_forms[DMAENGINE_BENCH_NR_MODES];
+const struct dmaengine_client_form *dmaengine_client_form(unsigned int mode);
 
-bool dmaengine_bench_modes_need_vecs(u32 modes);
+bool dmaengine_client_modes_need_vecs(u32 modes);
 
 struct dmaengine_client_set;
 
@@ -313,7 +313,7 @@ int dmaengine_client_batch_alloc(struct dmaengine_client_batch *b,
 				 bool vecs, gfp_t gfp);
 void dmaengine_client_batch_free(struct dmaengine_client_batch *b);
 int dmaengine_client_batch_start(struct dmaengine_client_batch *b,
-				 const struct dmaengine_bench_form *form,
+				 const struct dmaengine_client_form *form,
 				 struct sg_table *src, struct sg_table *dst,
 				 unsigned long deadline);
 int dmaengine_client_batch_finish(struct dmaengine_client_batch *b,
@@ -325,7 +325,7 @@ unsigned long dmaengine_client_drain_bound(const struct dmaengine_client_chan *c
 
 /* For the prep forms (dmaengine_forms.c) */
 int dmaengine_client_prep_submit(struct dmaengine_client_batch *b,
-				 const struct dmaengine_bench_piece *piece,
+				 const struct dmaengine_client_piece *piece,
 				 bool last);
 
 static inline u64 dmaengine_client_elapsed(ktime_t t0)

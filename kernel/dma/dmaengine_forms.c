@@ -22,7 +22,7 @@ static int dmaengine_client_batch_pieces(struct dmaengine_client_batch *b)
 	unsigned int s_left = b->src->nents, d_left = b->dst->nents;
 	dma_addr_t s_addr = sg_dma_address(sg), d_addr = sg_dma_address(dg);
 	unsigned int s_len = sg_dma_len(sg), d_len = sg_dma_len(dg);
-	struct dmaengine_bench_piece piece;
+	struct dmaengine_client_piece piece;
 	int ret;
 
 	for (;;) {
@@ -58,7 +58,7 @@ static int dmaengine_client_batch_pieces(struct dmaengine_client_batch *b)
 
 static struct dma_async_tx_descriptor *
 dmaengine_client_prep_memcpy(struct dmaengine_client_batch *b,
-			     const struct dmaengine_bench_piece *piece,
+			     const struct dmaengine_client_piece *piece,
 			     unsigned long flags)
 {
 	return dmaengine_prep_dma_memcpy(b->c->chan, piece->dst, piece->src,
@@ -74,7 +74,7 @@ static int dmaengine_client_batch_whole(struct dmaengine_client_batch *b)
 
 static struct dma_async_tx_descriptor *
 dmaengine_client_prep_memcpy_sg(struct dmaengine_client_batch *b,
-				const struct dmaengine_bench_piece *piece,
+				const struct dmaengine_client_piece *piece,
 				unsigned long flags)
 {
 	return dmaengine_prep_dma_memcpy_sg(b->c->chan, b->dst->sgl,
@@ -116,7 +116,7 @@ static int dmaengine_client_batch_vecs(struct dmaengine_client_batch *b)
 
 static struct dma_async_tx_descriptor *
 dmaengine_client_prep_memcpy_vec(struct dmaengine_client_batch *b,
-				 const struct dmaengine_bench_piece *piece,
+				 const struct dmaengine_client_piece *piece,
 				 unsigned long flags)
 {
 	return dmaengine_prep_dma_memcpy_vec(b->c->chan, b->dst_vecs,
@@ -125,7 +125,7 @@ dmaengine_client_prep_memcpy_vec(struct dmaengine_client_batch *b,
 }
 #endif
 
-const struct dmaengine_bench_form dmaengine_bench_forms[DMAENGINE_BENCH_NR_MODES] = {
+static const struct dmaengine_client_form dmaengine_client_forms[DMAENGINE_BENCH_NR_MODES] = {
 	[DMAENGINE_BENCH_MODE_MEMCPY] = {
 		.name = "prep_memcpy",
 		.call = "prep_dma_memcpy",
@@ -147,13 +147,6 @@ const struct dmaengine_bench_form dmaengine_bench_forms[DMAENGINE_BENCH_NR_MODES
 		.cap_name = "DMA_MEMCPY_SG",
 		.api = "dmaengine_prep_dma_memcpy_sg() (removed from mainline in 6.0)",
 	},
-	/* the CPU copies the folios of memcpy channels */
-	[DMAENGINE_BENCH_MODE_CPU] = {
-		.name = "cpu",
-		.have_api = true,
-		.cap = DMA_MEMCPY,
-		.cap_name = "DMA_MEMCPY",
-	},
 	[DMAENGINE_BENCH_MODE_MEMCPY_VEC] = {
 		.name = "prep_memcpy_vec",
 		.call = "prep_dma_memcpy_vec",
@@ -169,13 +162,28 @@ const struct dmaengine_bench_form dmaengine_bench_forms[DMAENGINE_BENCH_NR_MODES
 	},
 };
 
+/**
+ * dmaengine_client_form - the prep form of a DMAENGINE_BENCH_MODE_*
+ * @mode: the mode
+ *
+ * Return: the form, whether or not this kernel has its API (->have_api);
+ * NULL for a mode that is not a prep form (the CPU's copy) or unknown.
+ */
+const struct dmaengine_client_form *dmaengine_client_form(unsigned int mode)
+{
+	if (mode >= DMAENGINE_BENCH_NR_MODES ||
+	    !dmaengine_client_forms[mode].name)
+		return NULL;
+	return &dmaengine_client_forms[mode];
+}
+
 /* Whether a form of @modes (DMAENGINE_BENCH_PREP_* bits) takes dma_vecs. */
-bool dmaengine_bench_modes_need_vecs(u32 modes)
+bool dmaengine_client_modes_need_vecs(u32 modes)
 {
 	unsigned int m;
 
 	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++)
-		if (modes & BIT(m) && dmaengine_bench_forms[m].vecs)
+		if (modes & BIT(m) && dmaengine_client_forms[m].vecs)
 			return true;
 	return false;
 }

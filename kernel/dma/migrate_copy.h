@@ -125,7 +125,7 @@ struct dmaengine_migrate_share {
  */
 struct dmaengine_migrate {
 	struct file *file;
-	const struct dmaengine_bench_form *form;
+	const struct dmaengine_client_form *form;
 	unsigned int prep_mode;
 	struct dmaengine_client_set set;
 	struct dmaengine_migrate_share *shares;

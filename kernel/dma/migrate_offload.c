@@ -166,19 +166,18 @@ static void dmaengine_migrate_free(struct dmaengine_migrate *o)
 
 static int dmaengine_migrate_validate(const struct dma_migrate_offload *a)
 {
-	const struct dmaengine_bench_form *f;
+	const struct dmaengine_client_form *f;
 
 	if (mb_check_flags("flags", a->flags, DMA_MIGRATE_F_ALL))
 		return -EINVAL;
-	f = a->prep_mode < DMAENGINE_BENCH_NR_MODES ?
-	    &dmaengine_bench_forms[a->prep_mode] : NULL;
+	f = dmaengine_client_form(a->prep_mode);
 	if (f && !f->have_api) {
 		mb_refuse_err("prep_mode %u (%s): this kernel has no %s; see kernel/patches/\n",
 			      a->prep_mode, f->name, f->api);
 		return -EOPNOTSUPP;
 	}
-	/* the CPU's form is the offload switched off */
-	if (!f || !f->batch) {
+	/* the CPU's copy is the offload switched off: no form */
+	if (!f) {
 		mb_refuse_err("invalid prep_mode %u: must be %u (memcpy), %u (memcpy_sg) or %u (memcpy_vec)\n",
 			      a->prep_mode, DMAENGINE_BENCH_MODE_MEMCPY,
 			      DMAENGINE_BENCH_MODE_MEMCPY_SG,
@@ -332,7 +331,7 @@ static int dmaengine_migrate_start(struct file *file,
 		return -ENOMEM;
 	o->file = file;
 	o->prep_mode = a->prep_mode;
-	o->form = &dmaengine_bench_forms[a->prep_mode];
+	o->form = dmaengine_client_form(a->prep_mode);
 	o->min_folios = a->min_folios;
 	o->timeout = msecs_to_jiffies(a->timeout_ms ?:
 				      DMAENGINE_BENCH_DEFAULT_TIMEOUT_MS);
