@@ -53,13 +53,14 @@ uint64_t migrate_folio_bytes(const struct migrate_result *r, long page_size)
 	return (uint64_t)page_size << r->folio_order;
 }
 
-#define PHASE(f)	offsetof(struct dma_migrate_offload_phases, f)
-/* enum migrate_phase's fields of struct dma_migrate_offload_phases */
+#define PHASE(f)	offsetof(struct dma_migrate_offload, f)
+/* enum migrate_phase's fields of struct dma_migrate_offload */
 static const size_t phase_off[MPH_NR] = {
-	[MPH_BATCH] = PHASE(batch_ns), [MPH_MAP] = PHASE(map_ns),
-	[MPH_PREP] = PHASE(prep_ns), [MPH_SUBMIT] = PHASE(submit_ns),
-	[MPH_ISSUE] = PHASE(issue_ns), [MPH_WAIT] = PHASE(wait_ns),
-	[MPH_UNMAP] = PHASE(unmap_ns),
+	[MPH_BATCH] = PHASE(ph.batch_ns), [MPH_BUILD] = PHASE(build_ns),
+	[MPH_MAP] = PHASE(ph.map_ns), [MPH_PREP] = PHASE(ph.prep_ns),
+	[MPH_SUBMIT] = PHASE(ph.submit_ns), [MPH_ISSUE] = PHASE(ph.issue_ns),
+	[MPH_WAIT] = PHASE(ph.wait_ns), [MPH_UNMAP] = PHASE(ph.unmap_ns),
+	[MPH_MARK] = PHASE(mark_ns),
 };
 
 void migrate_row_add(struct migrate_row *row, uint64_t bytes, uint64_t move_ns,
@@ -74,11 +75,13 @@ void migrate_row_add(struct migrate_row *row, uint64_t bytes, uint64_t move_ns,
 	row->channels_used = st->channels_used;
 	stat_add(&row->offloaded, st->folios_offloaded);
 	stat_add(&row->fallback, st->folios_fallback);
+	stat_add(&row->declined, st->folios_declined);
 	stat_add(&row->batches, st->batches);
+	stat_add(&row->declined_batches, st->batches_declined);
 	stat_add(&row->errors, st->errors);
 	for (p = 0; p < MPH_NR; p++)
 		stat_add(&row->phase_ms[p],
-			 *(const __u64 *)((const char *)&st->ph + phase_off[p]) /
+			 *(const __u64 *)((const char *)st + phase_off[p]) /
 			 NS_PER_MS);
 	stat_add(&row->copy_share, move_ns ? (double)st->ph.batch_ns / move_ns :
 					     0);

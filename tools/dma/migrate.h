@@ -29,8 +29,8 @@ enum migrate_offload_state {
 
 /* The offload's phases, in struct dma_migrate_offload_phases order. */
 enum migrate_phase {
-	MPH_BATCH, MPH_MAP, MPH_PREP, MPH_SUBMIT, MPH_ISSUE, MPH_WAIT,
-	MPH_UNMAP,
+	MPH_BATCH, MPH_BUILD, MPH_MAP, MPH_PREP, MPH_SUBMIT, MPH_ISSUE,
+	MPH_WAIT, MPH_UNMAP, MPH_MARK,
 	MPH_NR
 };
 
@@ -42,8 +42,9 @@ enum migrate_phase {
  * @folios: folios in a move (one move_pages() entry each)
  * @move_ms: move_pages()'s time a run
  * @gbps: bytes moved over that time, 10^9 bytes/s
- * @offloaded, @fallback, @batches, @errors: STATS' folios_offloaded,
- *	folios_fallback, batches and errors of a run
+ * @offloaded, @fallback, @declined, @batches, @declined_batches, @errors:
+ *	STATS' folios_offloaded, folios_fallback, folios_declined, batches,
+ *	batches_declined and errors of a run
  * @phase_ms: STATS' phase times a run, summed over batches and channels
  * @copy_share: ph.batch_ns over move_pages()'s time
  */
@@ -52,7 +53,8 @@ struct migrate_row {
 	unsigned int channels_used;
 	uint64_t folios;
 	struct stat_acc move_ms, gbps;
-	struct stat_acc offloaded, fallback, batches, errors;
+	struct stat_acc offloaded, fallback, declined, batches;
+	struct stat_acc declined_batches, errors;
 	struct stat_acc phase_ms[MPH_NR];
 	struct stat_acc copy_share;
 };

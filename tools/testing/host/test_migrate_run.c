@@ -317,8 +317,8 @@ static void test_offload(void)
 	has_str(out_text, "\nmode           chan folio folios GB/s ", "the table's heading");
 	has_str(out_text, "\ncpu            -    64KB  4      ", "the cpu row: 4 folios of 64 KB");
 	has_str(out_text, "\nprep_memcpy_sg 4    64KB  4      ", "the memcpy_sg row: 4 channels");
-	has_str(strstr(out_text, "\nprep_memcpy "), " 3           1\n",
-		"offloaded 3 and fallback 1 a run, from STATS");
+	has_str(strstr(out_text, "\nprep_memcpy "), " 3           1           0\n",
+		"offloaded 3, fallback 1 and declined 0 a run, from STATS");
 	ok(strstr(out_text, "\ncpu ") < strstr(out_text, "\nprep_memcpy ") &&
 	   strstr(out_text, "\nprep_memcpy ") < strstr(out_text, "\nprep_memcpy_sg "),
 	   "rows: cpu, memcpy, memcpy_sg");
