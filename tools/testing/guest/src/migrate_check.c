@@ -58,6 +58,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -371,6 +372,36 @@ static bool mc_move_unbinding(int fd, char *buf, unsigned long n, long psize,
 	return u.ok;
 }
 
+static volatile sig_atomic_t mc_sigbus;
+
+static void mc_on_sigbus(int sig)
+{
+	mc_sigbus = sig;
+}
+
+/*
+ * Poison the first page of @buf as memory failure would. The kernel
+ * treats the injection as an action-required error of the caller and
+ * sends it SIGBUS (BUS_MCEERR_AR) at once: caught here, the page is never
+ * touched again.
+ */
+static bool mc_poison(char *buf, long psize)
+{
+	struct sigaction sa = { .sa_handler = mc_on_sigbus }, old;
+	bool ok;
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGBUS, &sa, &old)) {
+		perror("sigaction(SIGBUS)");
+		return false;
+	}
+	ok = !madvise(buf, psize, MADV_HWPOISON);
+	if (!ok)
+		perror("madvise(MADV_HWPOISON)");
+	sigaction(SIGBUS, &old, NULL);
+	return ok;
+}
+
 /*
  * One mover: a buffer of its own, filled, moved to node 0, then to node 1
  * (with the unbinding of @m->unbind where asked, which needs @fd), the
@@ -407,10 +438,8 @@ static bool mc_mover(const struct mc_args *m, long psize, int fd,
 		printf("mover %u: not every page is on node 0\n", id);
 		ok = false;
 	}
-	if (m->poison && madvise(buf, psize, MADV_HWPOISON)) {
-		perror("madvise(MADV_HWPOISON)");
+	if (m->poison && !mc_poison(buf, psize))
 		return false;
-	}
 	if (m->during) {
 		if (!mc_move_unbinding(fd, buf, n, psize, 1, m->unbind, moved))
 			ok = false;
