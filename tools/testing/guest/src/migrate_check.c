@@ -128,14 +128,21 @@ static void mc_fill(char *buf, unsigned long n, long psize, unsigned int gen)
 			((uint64_t *)(buf + p * psize))[w] = mc_pattern(p, w, gen);
 }
 
-/* Move every page of @buf to @node; returns how many are there after. */
+/*
+ * Move every page of @buf to @node; returns how many are there after. A
+ * page busy elsewhere (-EBUSY, -EAGAIN: compaction has it isolated, say)
+ * is moved again, up to MC_MOVE_PASSES times, as the tool's migrate mode
+ * does: only a page that stays busy counts as not moved.
+ */
+#define MC_MOVE_PASSES	10
 static long mc_move(char *buf, unsigned long n, long psize, int node)
 {
 	void **pages = calloc(n, sizeof(*pages));
 	int *nodes = calloc(n, sizeof(*nodes));
 	int *status = calloc(n, sizeof(*status));
-	unsigned long i;
+	unsigned long i, left = n, busy;
 	long moved = -1;
+	int pass;
 
 	if (!pages || !nodes || !status)
 		goto out;
@@ -143,15 +150,26 @@ static long mc_move(char *buf, unsigned long n, long psize, int node)
 		pages[i] = buf + i * psize;
 		nodes[i] = node;
 	}
-	if (syscall(SYS_move_pages, 0, n, pages, nodes, status,
-		    MC_MPOL_MF_MOVE) < 0) {
-		fprintf(stderr, "move_pages to node %d: %s\n", node,
-			strerror(errno));
-		goto out;
-	}
 	moved = 0;
-	for (i = 0; i < n; i++)
-		moved += status[i] == node;
+	for (pass = 0; pass < MC_MOVE_PASSES && left; pass++) {
+		if (pass)
+			usleep(10000 << pass);
+		if (syscall(SYS_move_pages, 0, left, pages, nodes, status,
+			    MC_MPOL_MF_MOVE) < 0) {
+			fprintf(stderr, "move_pages to node %d: %s\n", node,
+				strerror(errno));
+			moved = -1;
+			goto out;
+		}
+		busy = 0;
+		for (i = 0; i < left; i++) {
+			if (status[i] == node)
+				moved++;
+			else if (status[i] == -EBUSY || status[i] == -EAGAIN)
+				pages[busy++] = pages[i];
+		}
+		left = busy;
+	}
 out:
 	free(pages);
 	free(nodes);
