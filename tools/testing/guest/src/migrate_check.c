@@ -551,8 +551,13 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (!pid) {
+			bool mover_ok;
+
 			close(fd);
-			_exit(mc_mover(&m, psize, -1, i, &moved) ? 0 : 1);
+			mover_ok = mc_mover(&m, psize, -1, i, &moved);
+			/* _exit() flushes no stdio: say why before */
+			fflush(stdout);
+			_exit(mover_ok ? 0 : 1);
 		}
 	}
 	if (!mc_mover(&m, psize, fd, 0, &moved))
