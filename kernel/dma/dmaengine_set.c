@@ -207,8 +207,9 @@ static int dmaengine_client_bus_event(struct notifier_block *nb,
  *
  * Each bus of the set's providers gets one notifier. From the moment this
  * returns 0, the request's ->unbind() may be called.
- * Return: 0, or -ENOMEM or the error of bus_register_notifier(), nothing
- * watched.
+ * Return: 0, or -ENOMEM or the error of bus_register_notifier(); on an
+ * error the buses already watched stay so until dmaengine_client_set_close(),
+ * which the caller calls either way.
  */
 int dmaengine_client_set_watch(struct dmaengine_client_set *set)
 {
