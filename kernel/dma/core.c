@@ -58,6 +58,16 @@ int mb_check_set(const char *field, u32 val, u32 all)
 	return -EINVAL;
 }
 
+/* A name field of @len bytes: NUL-terminated within them. */
+int mb_check_name(const char *field, const char *s, size_t len)
+{
+	if (strnlen(s, len) < len)
+		return 0;
+	mb_refuse_err("invalid %s: not NUL-terminated within %zu bytes\n",
+		      field, len);
+	return -EINVAL;
+}
+
 /* A reserved field: every byte zero. */
 int mb_check_zero(const char *field, const void *p, size_t len)
 {

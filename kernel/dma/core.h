@@ -10,6 +10,7 @@
 #include <linux/bits.h>
 #include <linux/compiler.h>
 #include <linux/fs.h>
+#include <linux/ktime.h>
 #include <linux/printk.h>
 #include <linux/ratelimit.h>
 #include <linux/types.h>
@@ -64,6 +65,12 @@ u64 mb_stat_mean(const struct mb_stat *s);
 u64 mb_stat_stddev(const struct mb_stat *s);
 u64 mb_stat_stddev_upstream(const struct mb_stat *s);
 
+/* Nanoseconds since @t0 (a ktime_get()). */
+static inline u64 mb_elapsed_ns(ktime_t t0)
+{
+	return ktime_to_ns(ktime_sub(ktime_get(), t0));
+}
+
 /* Mean and sample standard deviation of a few values (runs). */
 void mb_mean_stddev(const u64 *v, unsigned int n, u64 *mean, u64 *stddev);
 
@@ -82,6 +89,7 @@ int mb_check_range(const char *field, u64 val, u64 lo, u64 hi);
 int mb_check_flags(const char *field, u32 val, u32 known);
 int mb_check_set(const char *field, u32 val, u32 all);
 int mb_check_zero(const char *field, const void *p, size_t len);
+int mb_check_name(const char *field, const char *s, size_t len);
 int mb_cpus_from_user(u64 uptr, u32 nr, u32 max, u32 **cpus);
 /**
  * struct mb_ioctl_io - an extensible ioctl's structure, for mb_ioctl()

@@ -152,8 +152,8 @@ static int dmaengine_bench_validate(struct dmaengine_benchmark *p)
 		return -EINVAL;
 	if (!dmaengine_bench_node_ok(p->src_node, "src_node") ||
 	    !dmaengine_bench_node_ok(p->dst_node, "dst_node") ||
-	    !dmaengine_client_name_ok(p->channel, "channel") ||
-	    !dmaengine_client_name_ok(p->device, "device") ||
+	    mb_check_name("channel", p->channel, sizeof(p->channel)) ||
+	    mb_check_name("device", p->device, sizeof(p->device)) ||
 	    mb_check_zero("reserved_in", p->reserved_in,
 			  sizeof(p->reserved_in)))
 		return -EINVAL;
@@ -244,7 +244,7 @@ static int dmaengine_bench_acquire(struct dmaengine_bench_job *job,
 				     &req.caps);
 		ret = dmaengine_client_set_open(&job->set, &req, &p->error);
 	}
-	p->acquire_ns += ktime_to_ns(ktime_sub(ktime_get(), start));
+	p->acquire_ns += mb_elapsed_ns(start);
 	if (ret)
 		return ret;
 	job->nr = job->set.nr;
@@ -461,7 +461,7 @@ static int dmaengine_bench_start_channels(struct dmaengine_bench_job *job,
 	return 0;
 
 fail:
-	p->error = job->chans[i].cl->error ?: DMAENGINE_BENCH_ERR_NOMEM;
+	p->error = job->chans[i].error ?: DMAENGINE_BENCH_ERR_NOMEM;
 	p->error_channel = i;
 	return ret;
 }

@@ -61,6 +61,13 @@ struct dmaengine_bench_job;
  * @quarantined: a failed batch's descriptors still ran after the drain
  *	bound on an engine that cannot stop them: the buffers, their
  *	mappings and the slots are never let go
+ * @start: ktime of the run's start on the channel
+ * @end: ktime of its end
+ * @fig: what the benchmark measured itself, beside the client's
+ *	figures (@cl->fig): the CPU's copy (prep mode cpu)
+ * @error: DMAENGINE_BENCH_ERR_* of the benchmark's own first failure in
+ *	the run (limits, memory, verification, a signal), or 0
+ * @err: the matching negative errno
  */
 struct dmaengine_bench_chan {
 	struct dmaengine_client_chan *cl;
@@ -79,6 +86,11 @@ struct dmaengine_bench_chan {
 	struct dmaengine_bench_slot *slots;
 	unsigned int max_ents;
 	bool quarantined;
+	ktime_t start;
+	ktime_t end;
+	struct dmaengine_client_figures fig;
+	u32 error;
+	int err;
 };
 
 /**

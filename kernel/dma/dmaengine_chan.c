@@ -131,10 +131,24 @@ static void dmaengine_bench_slots_free(struct dmaengine_bench_chan *c)
 	c->slots = NULL;
 }
 
-static int dmaengine_bench_slots_alloc(struct dmaengine_bench_chan *c,
-				       unsigned int max_txs)
+/* Whether a prep form of the job's modes takes dma_vec arrays. */
+static bool dmaengine_bench_need_vecs(const struct dmaengine_bench_job *job)
 {
-	bool vecs = dmaengine_client_modes_need_vecs(c->job->modes);
+	const struct dmaengine_client_form *f;
+	unsigned int m;
+
+	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++) {
+		f = dmaengine_client_form(m);
+		if (job->modes & BIT(m) && f && f->vecs)
+			return true;
+	}
+	return false;
+}
+
+static int dmaengine_bench_slots_alloc(struct dmaengine_bench_chan *c,
+				       u64 batch_bytes)
+{
+	bool vecs = dmaengine_bench_need_vecs(c->job);
 	unsigned int i;
 
 	c->slots = kcalloc(c->job->depth, sizeof(*c->slots), GFP_KERNEL);
@@ -142,10 +156,20 @@ static int dmaengine_bench_slots_alloc(struct dmaengine_bench_chan *c,
 		return -ENOMEM;
 	for (i = 0; i < c->job->depth; i++)
 		if (dmaengine_client_batch_alloc(&c->slots[i].b, c->cl,
-						 max_txs, c->max_ents, vecs,
+						 c->max_ents, batch_bytes, vecs,
 						 GFP_KERNEL))
 			return -ENOMEM;
 	return 0;
+}
+
+/* The benchmark's own first failure in the channel's run. */
+static void dmaengine_bench_chan_error(struct dmaengine_bench_chan *c,
+				       u32 error, int err)
+{
+	if (!c->error) {
+		c->error = error;
+		c->err = err;
+	}
 }
 
 /*
@@ -229,10 +253,10 @@ static int dmaengine_bench_chan_limits(struct dmaengine_bench_chan *c)
 			      1U << align);
 		return -EINVAL;
 	}
-	ents = max(dmaengine_client_table_ents(c->cl, job->p->sge,
-					       job->folio_size),
-		   dmaengine_client_table_ents(c->cl, job->dst_sge,
-					       job->dst_folio_size));
+	ents = max((unsigned long)job->p->sge *
+		   mb_seg_count(&c->cl->seg, job->folio_size),
+		   (unsigned long)job->dst_sge *
+		   mb_seg_count(&c->cl->seg, job->dst_folio_size));
 	if (ents > MB_MAX_TABLE_ENTS) {
 		mb_refuse_err("%s: a batch would take %lu sg entries of at most %u bytes (max_seg_size of %s): more than %lu\n",
 			      c->cl->name, ents, c->cl->seg.max,
@@ -249,7 +273,7 @@ int dmaengine_bench_chan_setup(struct dmaengine_bench_chan *c)
 	u64 batch_bytes = (u64)p->sge * c->job->folio_size;
 
 	if (dmaengine_bench_chan_limits(c)) {
-		dmaengine_client_set_error(c->cl, DMAENGINE_BENCH_ERR_LIMIT,
+		dmaengine_bench_chan_error(c, DMAENGINE_BENCH_ERR_LIMIT,
 					   -EINVAL);
 		return -EINVAL;
 	}
@@ -258,10 +282,7 @@ int dmaengine_bench_chan_setup(struct dmaengine_bench_chan *c)
 	c->nfolios = (unsigned long)c->nsets * p->sge;
 	c->dst_nfolios = (unsigned long)c->nsets * c->job->dst_sge;
 
-	if (dmaengine_bench_slots_alloc(c,
-					dmaengine_client_max_txs(c->cl,
-								 c->max_ents,
-								 batch_bytes)))
+	if (dmaengine_bench_slots_alloc(c, batch_bytes))
 		goto nomem;
 	c->src = dmaengine_bench_folios_alloc(c, c->nfolios, p->folio_order,
 					      c->src_node,
@@ -283,7 +304,7 @@ int dmaengine_bench_chan_setup(struct dmaengine_bench_chan *c)
 	return 0;
 
 nomem:
-	dmaengine_client_set_error(c->cl, DMAENGINE_BENCH_ERR_NOMEM, -ENOMEM);
+	dmaengine_bench_chan_error(c, DMAENGINE_BENCH_ERR_NOMEM, -ENOMEM);
 	return -ENOMEM;
 }
 
@@ -370,8 +391,6 @@ static int dmaengine_bench_slot_retire(struct dmaengine_bench_chan *c,
  */
 static void dmaengine_bench_slots_abandon(struct dmaengine_bench_chan *c)
 {
-	bool terminated = dmaengine_client_quiesce(c->cl);
-	unsigned long bound = dmaengine_client_drain_bound(c->cl);
 	unsigned int i;
 
 	for (i = 0; i < c->job->depth; i++) {
@@ -379,7 +398,7 @@ static void dmaengine_bench_slots_abandon(struct dmaengine_bench_chan *c)
 
 		if (!s->b.busy)
 			continue;
-		if (dmaengine_client_batch_abandon(&s->b, terminated, bound)) {
+		if (dmaengine_client_batch_abandon(&s->b)) {
 			c->quarantined = true;
 			continue;
 		}
@@ -405,7 +424,7 @@ static int dmaengine_bench_dma_batches(struct dmaengine_bench_chan *c)
 			ret = dmaengine_bench_slot_start(c, s,
 							 dmaengine_bench_batch_set(c, b));
 		if (!ret && READ_ONCE(c->job->abort)) {
-			dmaengine_client_set_error(c->cl,
+			dmaengine_bench_chan_error(c,
 						   DMAENGINE_BENCH_ERR_INTR,
 						   -EINTR);
 			ret = -EINTR;
@@ -482,13 +501,13 @@ static int dmaengine_bench_cpu_batches(struct dmaengine_bench_chan *c)
 		ktime_t t0 = ktime_get();
 
 		dmaengine_bench_cpu_copy(c, set);
-		c->cl->fig.copy_ns += dmaengine_client_elapsed(t0);
+		c->fig.copy_ns += mb_elapsed_ns(t0);
 
-		c->cl->fig.batches++;
-		c->cl->fig.segments += sge;
-		c->cl->fig.bytes += (u64)sge * c->job->folio_size;
+		c->fig.batches++;
+		c->fig.segments += sge;
+		c->fig.bytes += (u64)sge * c->job->folio_size;
 		if (READ_ONCE(c->job->abort)) {
-			dmaengine_client_set_error(c->cl,
+			dmaengine_bench_chan_error(c,
 						   DMAENGINE_BENCH_ERR_INTR,
 						   -EINTR);
 			return -EINTR;
@@ -505,11 +524,14 @@ static void dmaengine_bench_chan_run(struct dmaengine_bench_chan *c)
 	bool map_once = !by_cpu && !job->distinct;
 
 	dmaengine_client_chan_reset(c->cl);
+	memset(&c->fig, 0, sizeof(c->fig));
+	c->error = 0;
+	c->err = 0;
 
 	if (job->verify)
 		dmaengine_bench_buffer_clear(c->dst, c->dst_nfolios);
 
-	c->cl->fig.start = ktime_get();
+	c->start = ktime_get();
 	if (map_once && dmaengine_bench_map(c, &c->sets[0]))
 		goto out;
 
@@ -521,11 +543,11 @@ static void dmaengine_bench_chan_run(struct dmaengine_bench_chan *c)
 	if (map_once && !c->quarantined)
 		dmaengine_bench_unmap(c, &c->sets[0]);
 out:
-	c->cl->fig.end = ktime_get();
+	c->end = ktime_get();
 
-	if (!c->cl->error && job->verify &&
+	if (!c->error && !c->cl->error && job->verify &&
 	    !dmaengine_bench_pattern_walk(c, c->dst, c->dst_nfolios, false))
-		dmaengine_client_set_error(c->cl, DMAENGINE_BENCH_ERR_VERIFY,
+		dmaengine_bench_chan_error(c, DMAENGINE_BENCH_ERR_VERIFY,
 					   -EILSEQ);
 }
 

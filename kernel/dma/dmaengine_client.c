@@ -40,7 +40,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "dmaengine_client.h"
+#include "dmaengine_client_priv.h"
 
 /* How often a waiting caller looks at the abort flag. */
 #define DMAENGINE_BENCH_WAIT_SLICE	(HZ / 10)
@@ -50,8 +50,8 @@
 /* How long a channel with nothing in flight may keep refusing preps. */
 #define DMAENGINE_BENCH_IDLE_GRACE	(HZ / 10)
 
-void dmaengine_client_set_error(struct dmaengine_client_chan *c, u32 error,
-				int err)
+static void dmaengine_client_set_error(struct dmaengine_client_chan *c,
+				       u32 error, int err)
 {
 	if (!c->error) {
 		c->error = error;
@@ -84,16 +84,10 @@ void dmaengine_client_chan_reset(struct dmaengine_client_chan *c)
 	atomic_set(&c->inflight, 0);
 }
 
-/* Entries of a table of @n folios of @size bytes, cut at the limits. */
-unsigned long dmaengine_client_table_ents(const struct dmaengine_client_chan *c,
-					  unsigned long n, size_t size)
-{
-	return n * mb_seg_count(&c->seg, size);
-}
-
 /* Entries of a table of @n folios of any sizes, cut at the limits. */
-unsigned long dmaengine_client_folio_ents(const struct dmaengine_client_chan *c,
-					  struct folio **folios, unsigned int n)
+static unsigned long dmaengine_client_folio_ents(const struct dmaengine_client_chan *c,
+						 struct folio **folios,
+						 unsigned int n)
 {
 	unsigned long ents = 0;
 	unsigned int i;
@@ -103,21 +97,14 @@ unsigned long dmaengine_client_folio_ents(const struct dmaengine_client_chan *c,
 	return ents;
 }
 
-/**
- * dmaengine_client_table_set - point a table's entries at folios
- * @c: the channel, its limits known
- * @sgt: the table, its @sgt->orig_nents entries those of
- *	dmaengine_client_folio_ents() for the same folios, initialized
- * @folios: the folios, of any sizes
- * @n: entries in @folios
- *
+/*
  * One entry per folio, or several where a folio is larger than what the
  * device takes in one segment or crosses its segment boundary: the DMA API
  * wants no such entries. A folio is aligned to its size (mb_seg_len()).
  */
-void dmaengine_client_table_set(const struct dmaengine_client_chan *c,
-				struct sg_table *sgt, struct folio **folios,
-				unsigned int n)
+static void dmaengine_client_table_set(const struct dmaengine_client_chan *c,
+				       struct sg_table *sgt,
+				       struct folio **folios, unsigned int n)
 {
 	struct scatterlist *sg = sgt->sgl;
 	size_t off, len, size;
@@ -137,12 +124,15 @@ void dmaengine_client_table_set(const struct dmaengine_client_chan *c,
 /**
  * dmaengine_client_table_fill - a table of folios for the channel
  * @c: the channel, its limits known
- * @sgt: the table to allocate and fill
+ * @sgt: the table: allocated here, or with @gfp 0 laid over the entries
+ *	the caller allocated, @sgt->sgl, @sgt->orig_nents of them
  * @folios: the folios, of any sizes
  * @n: entries in @folios
- * @gfp: how to allocate the table
+ * @gfp: how to allocate the table; 0: it is allocated already (a caller
+ *	that must not allocate, such as the migration hook)
  *
- * Return: 0 or -ENOMEM (nothing allocated).
+ * Return: 0; -ENOMEM, nothing allocated; or -E2BIG, the entries the caller
+ * allocated are too few.
  */
 int dmaengine_client_table_fill(const struct dmaengine_client_chan *c,
 				struct sg_table *sgt, struct folio **folios,
@@ -150,8 +140,15 @@ int dmaengine_client_table_fill(const struct dmaengine_client_chan *c,
 {
 	unsigned long ents = dmaengine_client_folio_ents(c, folios, n);
 
-	if (ents > MB_MAX_TABLE_ENTS || sg_alloc_table(sgt, ents, gfp))
+	if (!gfp) {
+		if (WARN_ON_ONCE(ents > sgt->orig_nents))
+			return -E2BIG;
+		sg_init_table(sgt->sgl, ents);
+		sgt->orig_nents = ents;
+		sgt->nents = 0;
+	} else if (ents > MB_MAX_TABLE_ENTS || sg_alloc_table(sgt, ents, gfp)) {
 		return -ENOMEM;
+	}
 	dmaengine_client_table_set(c, sgt, folios, n);
 	return 0;
 }
@@ -161,8 +158,8 @@ int dmaengine_client_table_fill(const struct dmaengine_client_chan *c,
  * can take: mapped segments can merge (IOMMU) but never exceed the batch;
  * the source and destination tables each end segments independently.
  */
-unsigned int dmaengine_client_max_txs(const struct dmaengine_client_chan *c,
-				      unsigned int max_ents, u64 bytes)
+static unsigned int dmaengine_client_max_txs(const struct dmaengine_client_chan *c,
+					     unsigned int max_ents, u64 bytes)
 {
 	return 2 * max_ents + div_u64(bytes, c->seg.max) + 1;
 }
@@ -193,7 +190,7 @@ int dmaengine_client_map(struct dmaengine_client_chan *c,
 		dma_unmap_sgtable(c->dma_dev, src, DMA_TO_DEVICE, 0);
 		goto fail;
 	}
-	c->fig.map_ns += dmaengine_client_elapsed(t0);
+	c->fig.map_ns += mb_elapsed_ns(t0);
 	return 0;
 
 fail:
@@ -211,7 +208,7 @@ void dmaengine_client_unmap(struct dmaengine_client_chan *c,
 
 	dma_unmap_sgtable(c->dma_dev, dst, DMA_FROM_DEVICE, 0);
 	dma_unmap_sgtable(c->dma_dev, src, DMA_TO_DEVICE, 0);
-	c->fig.unmap_ns += dmaengine_client_elapsed(t0);
+	c->fig.unmap_ns += mb_elapsed_ns(t0);
 }
 
 static u64 dmaengine_client_mapped_bytes(const struct sg_table *sgt)
@@ -233,8 +230,8 @@ static u64 dmaengine_client_mapped_bytes(const struct sg_table *sgt)
  * dmaengine_client_batch_alloc - room for a batch's cookies (and vecs)
  * @b: the batch, zeroed by the caller
  * @c: the channel it runs on
- * @max_txs: descriptors it may take (dmaengine_client_max_txs())
- * @max_ents: entries its tables may have, for the dma_vec arrays
+ * @max_ents: entries its tables may have
+ * @bytes: bytes it may copy
  * @vecs: it is run with a form that takes dma_vec arrays
  * @gfp: how to allocate
  *
@@ -242,13 +239,13 @@ static u64 dmaengine_client_mapped_bytes(const struct sg_table *sgt)
  */
 int dmaengine_client_batch_alloc(struct dmaengine_client_batch *b,
 				 struct dmaengine_client_chan *c,
-				 unsigned int max_txs, unsigned int max_ents,
-				 bool vecs, gfp_t gfp)
+				 unsigned int max_ents, u64 bytes, bool vecs,
+				 gfp_t gfp)
 {
 	b->c = c;
 	init_completion(&b->done);
-	b->max_txs = max_txs;
-	b->cookies = kvcalloc(max_txs, sizeof(*b->cookies), gfp);
+	b->max_txs = dmaengine_client_max_txs(c, max_ents, bytes);
+	b->cookies = kvcalloc(b->max_txs, sizeof(*b->cookies), gfp);
 	if (!b->cookies)
 		return -ENOMEM;
 #ifdef HAVE_DMA_MEMCPY_VEC
@@ -356,7 +353,7 @@ static int dmaengine_client_stall(struct dmaengine_client_chan *c,
 		dmaengine_client_moderate_irqs(c);
 		t0 = ktime_get();
 		dma_async_issue_pending(c->chan);
-		c->fig.issue_ns += dmaengine_client_elapsed(t0);
+		c->fig.issue_ns += mb_elapsed_ns(t0);
 	}
 	if (dmaengine_client_aborted(c)) {
 		dmaengine_client_set_error(c, DMAENGINE_BENCH_ERR_INTR, -EINTR);
@@ -385,7 +382,7 @@ static int dmaengine_client_stall(struct dmaengine_client_chan *c,
 	t0 = ktime_get();
 	usleep_range(DMAENGINE_BENCH_STALL_MIN_US,
 		     DMAENGINE_BENCH_STALL_MAX_US);
-	c->fig.wait_ns += dmaengine_client_elapsed(t0);
+	c->fig.wait_ns += mb_elapsed_ns(t0);
 	return 0;
 }
 
@@ -434,7 +431,7 @@ static int dmaengine_client_submit(struct dmaengine_client_batch *b,
 
 	t0 = ktime_get();
 	cookie = dmaengine_submit(tx);
-	c->fig.submit_ns += dmaengine_client_elapsed(t0);
+	c->fig.submit_ns += mb_elapsed_ns(t0);
 	if (dma_submit_error(cookie)) {
 		pr_err("%s: dmaengine_submit of descriptor %u failed: %d\n",
 		       c->name, b->ndesc, cookie);
@@ -462,7 +459,7 @@ dmaengine_client_prep_call(struct dmaengine_client_batch *b,
 	ktime_t t0 = ktime_get();
 
 	tx = b->form->prep(b, piece, flags);
-	b->c->fig.prep_ns += dmaengine_client_elapsed(t0);
+	b->c->fig.prep_ns += mb_elapsed_ns(t0);
 	return tx;
 }
 
@@ -552,6 +549,7 @@ int dmaengine_client_batch_start(struct dmaengine_client_batch *b,
 	b->submitting = true;
 	reinit_completion(&b->done);
 	b->busy = true;
+	c->quiesced = false;
 
 	ret = form->batch(b);
 	if (ret)
@@ -559,7 +557,7 @@ int dmaengine_client_batch_start(struct dmaengine_client_batch *b,
 
 	t0 = ktime_get();
 	dma_async_issue_pending(c->chan);
-	c->fig.issue_ns += dmaengine_client_elapsed(t0);
+	c->fig.issue_ns += mb_elapsed_ns(t0);
 	dmaengine_client_batch_submitted(b);
 	return 0;
 }
@@ -672,7 +670,7 @@ int dmaengine_client_batch_finish(struct dmaengine_client_batch *b,
 	int ret;
 
 	ret = dmaengine_client_batch_wait(b);
-	c->fig.wait_ns += dmaengine_client_elapsed(t0);
+	c->fig.wait_ns += mb_elapsed_ns(t0);
 	if (!ret && check)
 		ret = dmaengine_client_batch_check(b);
 	if (ret)
@@ -690,15 +688,12 @@ int dmaengine_client_batch_finish(struct dmaengine_client_batch *b,
 /* The least time its issued work is given to run to its end. */
 #define DMAENGINE_CLIENT_DRAIN_MIN	(30 * HZ)
 
-/**
- * dmaengine_client_quiesce - stop whatever the channel has queued
- * @c: the channel
- *
- * Return: true when no descriptor of the channel can run any more, nor any
- * callback of it: its batches' memory may be let go. False when the
- * provider cannot terminate (no device_terminate_all, as ioat, plx_dma and
- * mv_xor in 7.3) or failed to: then each busy batch must be abandoned with
- * @terminated false, which waits for its descriptors.
+/*
+ * Stop whatever the channel has queued. True when no descriptor of the
+ * channel can run any more, nor any callback of it: its batches' memory
+ * may be let go. False when the provider cannot terminate (no
+ * device_terminate_all, as ioat, plx_dma and mv_xor in 7.3) or failed to:
+ * then each busy batch's descriptors must be waited for.
  */
 bool dmaengine_client_quiesce(struct dmaengine_client_chan *c)
 {
@@ -720,7 +715,7 @@ bool dmaengine_client_quiesce(struct dmaengine_client_chan *c)
  * How long a batch that failed is given to finish its issued work on a
  * channel that cannot stop it: well beyond its deadline.
  */
-unsigned long dmaengine_client_drain_bound(const struct dmaengine_client_chan *c)
+static unsigned long dmaengine_client_drain_bound(const struct dmaengine_client_chan *c)
 {
 	return max_t(unsigned long, 10 * c->timeout, DMAENGINE_CLIENT_DRAIN_MIN);
 }
@@ -745,28 +740,33 @@ static bool dmaengine_client_batch_idle(struct dmaengine_client_batch *b)
 
 /**
  * dmaengine_client_batch_abandon - let go of a batch that failed
- * @b: the batch, busy
- * @terminated: dmaengine_client_quiesce() stopped the channel
- * @bound: jiffies to wait at most for descriptors that cannot be stopped
+ * @b: the batch
  *
- * On a channel that was terminated, nothing of the batch runs any more.
- * On one that cannot be, what was submitted is issued and waited for, up
- * to @bound: until it has all run the batch's tables, mappings and memory
- * are the engine's, and the batch's struct its callbacks'.
+ * The channel is stopped first (once for all its batches, until one is
+ * started again): then nothing of the batch runs any more. On a channel
+ * that cannot be stopped, what was submitted is issued and waited for, up
+ * to ten timeouts and at least 30 s: until it has all run the batch's
+ * tables, mappings and memory are the engine's, and the batch's struct its
+ * callbacks'.
  *
- * Return: 0, the batch is idle and its memory the caller's again; or
- * -EBUSY: its descriptors still run after @bound, and the caller must keep
- * the batch, its mappings and its memory (quarantine) or wait again.
+ * Return: 0, the batch is idle (or was not busy) and its memory the
+ * caller's again; or -EBUSY: its descriptors still run after the bound,
+ * and the caller must keep the batch, its mappings and its memory
+ * (quarantine), or call again to wait longer.
  */
-int dmaengine_client_batch_abandon(struct dmaengine_client_batch *b,
-				   bool terminated, unsigned long bound)
+int dmaengine_client_batch_abandon(struct dmaengine_client_batch *b)
 {
 	struct dmaengine_client_chan *c = b->c;
+	unsigned long bound = dmaengine_client_drain_bound(c);
 	unsigned long until = jiffies + bound;
 
 	if (!b->busy)
 		return 0;
-	if (terminated) {
+	if (!c->quiesced) {
+		c->terminated = dmaengine_client_quiesce(c);
+		c->quiesced = true;
+	}
+	if (c->terminated) {
 		/* no callback will come: forget the ones counted */
 		b->submitting = false;
 		atomic_set(&b->pending, 0);

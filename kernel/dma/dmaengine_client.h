@@ -22,8 +22,6 @@
 
 /**
  * struct dmaengine_client_figures - what one channel measured
- * @start: ktime of the run's start on this channel (the benchmark's)
- * @end: ktime of the run's end on this channel (the benchmark's)
  * @prep_ns: time in prep calls, those that returned NULL included, and
  *	building the dma_vec arrays they take (memcpy_vec)
  * @submit_ns: time in dmaengine_submit()
@@ -42,8 +40,6 @@
  * @segments: source segments copied
  */
 struct dmaengine_client_figures {
-	ktime_t start;
-	ktime_t end;
 	u64 prep_ns;
 	u64 submit_ns;
 	u64 issue_ns;
@@ -75,6 +71,9 @@ struct dmaengine_client_figures {
  *	be stopped (ioat, plx_dma and mv_xor cannot; their work runs to its
  *	end, and the memory it touches stays the batch's until then)
  * @released: the set let the channel go (its provider was unbound)
+ * @quiesced: a batch was abandoned since one was last started: the
+ *	channel was stopped then, or found unstoppable, as @terminated says
+ * @terminated: dmaengine_client_quiesce() stopped it then
  * @poll: batches are waited for by polling tx_status, without callbacks
  * @timeout: jiffies one batch may take, its prep stalls included
  * @abort: the caller's flag that ends what the channel does early
@@ -104,6 +103,8 @@ struct dmaengine_client_chan {
 	bool no_order;
 	bool can_terminate;
 	bool released;
+	bool quiesced;
+	bool terminated;
 	bool poll;
 	unsigned long timeout;
 	const bool *abort;
@@ -211,8 +212,6 @@ struct dmaengine_client_form {
 
 const struct dmaengine_client_form *dmaengine_client_form(unsigned int mode);
 
-bool dmaengine_client_modes_need_vecs(u32 modes);
-
 struct dmaengine_client_set;
 
 /**
@@ -279,7 +278,6 @@ struct dmaengine_client_set {
 	struct mutex lock; /* releasing a channel */
 };
 
-bool dmaengine_client_name_ok(const char *s, const char *field);
 int dmaengine_client_set_open(struct dmaengine_client_set *set,
 			      const struct dmaengine_client_request *req,
 			      u32 *error);
@@ -287,20 +285,9 @@ int dmaengine_client_set_watch(struct dmaengine_client_set *set);
 void dmaengine_client_set_close(struct dmaengine_client_set *set);
 
 void dmaengine_client_chan_reset(struct dmaengine_client_chan *c);
-void dmaengine_client_set_error(struct dmaengine_client_chan *c, u32 error,
-				int err);
-unsigned long dmaengine_client_table_ents(const struct dmaengine_client_chan *c,
-					  unsigned long n, size_t size);
-unsigned long dmaengine_client_folio_ents(const struct dmaengine_client_chan *c,
-					  struct folio **folios, unsigned int n);
-void dmaengine_client_table_set(const struct dmaengine_client_chan *c,
-				struct sg_table *sgt, struct folio **folios,
-				unsigned int n);
 int dmaengine_client_table_fill(const struct dmaengine_client_chan *c,
 				struct sg_table *sgt, struct folio **folios,
 				unsigned int n, gfp_t gfp);
-unsigned int dmaengine_client_max_txs(const struct dmaengine_client_chan *c,
-				      unsigned int max_ents, u64 bytes);
 
 int dmaengine_client_map(struct dmaengine_client_chan *c,
 			 struct sg_table *src, struct sg_table *dst);
@@ -309,8 +296,8 @@ void dmaengine_client_unmap(struct dmaengine_client_chan *c,
 
 int dmaengine_client_batch_alloc(struct dmaengine_client_batch *b,
 				 struct dmaengine_client_chan *c,
-				 unsigned int max_txs, unsigned int max_ents,
-				 bool vecs, gfp_t gfp);
+				 unsigned int max_ents, u64 bytes, bool vecs,
+				 gfp_t gfp);
 void dmaengine_client_batch_free(struct dmaengine_client_batch *b);
 int dmaengine_client_batch_start(struct dmaengine_client_batch *b,
 				 const struct dmaengine_client_form *form,
@@ -318,19 +305,6 @@ int dmaengine_client_batch_start(struct dmaengine_client_batch *b,
 				 unsigned long deadline);
 int dmaengine_client_batch_finish(struct dmaengine_client_batch *b,
 				  bool check);
-bool dmaengine_client_quiesce(struct dmaengine_client_chan *c);
-int dmaengine_client_batch_abandon(struct dmaengine_client_batch *b,
-				   bool terminated, unsigned long bound);
-unsigned long dmaengine_client_drain_bound(const struct dmaengine_client_chan *c);
-
-/* For the prep forms (dmaengine_forms.c) */
-int dmaengine_client_prep_submit(struct dmaengine_client_batch *b,
-				 const struct dmaengine_client_piece *piece,
-				 bool last);
-
-static inline u64 dmaengine_client_elapsed(ktime_t t0)
-{
-	return ktime_to_ns(ktime_sub(ktime_get(), t0));
-}
+int dmaengine_client_batch_abandon(struct dmaengine_client_batch *b);
 
 #endif /* _KERNEL_DMA_DMAENGINE_CLIENT_H */

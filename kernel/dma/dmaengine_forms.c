@@ -13,7 +13,7 @@
 #include <linux/dmaengine.h>
 #include <linux/scatterlist.h>
 
-#include "dmaengine_client.h"
+#include "dmaengine_client_priv.h"
 
 /* Per-segment: one descriptor per piece of the mapped tables. */
 static int dmaengine_client_batch_pieces(struct dmaengine_client_batch *b)
@@ -108,7 +108,7 @@ static int dmaengine_client_batch_vecs(struct dmaengine_client_batch *b)
 
 	dmaengine_client_table_to_vecs(b->src, b->src_vecs);
 	dmaengine_client_table_to_vecs(b->dst, b->dst_vecs);
-	ns = dmaengine_client_elapsed(t0);
+	ns = mb_elapsed_ns(t0);
 	b->c->fig.convert_ns += ns;
 	b->c->fig.prep_ns += ns;
 	return dmaengine_client_prep_submit(b, NULL, true);
@@ -175,16 +175,5 @@ const struct dmaengine_client_form *dmaengine_client_form(unsigned int mode)
 	    !dmaengine_client_forms[mode].name)
 		return NULL;
 	return &dmaengine_client_forms[mode];
-}
-
-/* Whether a form of @modes (DMAENGINE_BENCH_PREP_* bits) takes dma_vecs. */
-bool dmaengine_client_modes_need_vecs(u32 modes)
-{
-	unsigned int m;
-
-	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++)
-		if (modes & BIT(m) && dmaengine_client_forms[m].vecs)
-			return true;
-	return false;
 }
 

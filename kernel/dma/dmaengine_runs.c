@@ -15,37 +15,66 @@
 
 #include "dmaengine_bench.h"
 
-/* Figures reduced over runs; dmaengine_bench_field_off[] says where each goes. */
-enum dmaengine_bench_field {
-	DMAENGINE_BENCH_FIELD_RUN_NS,
-	DMAENGINE_BENCH_FIELD_PREP_NS,
-	DMAENGINE_BENCH_FIELD_SUBMIT_NS,
-	DMAENGINE_BENCH_FIELD_ISSUE_NS,
-	DMAENGINE_BENCH_FIELD_WAIT_NS,
-	DMAENGINE_BENCH_FIELD_MAP_NS,
-	DMAENGINE_BENCH_FIELD_UNMAP_NS,
-	DMAENGINE_BENCH_FIELD_BYTES_PER_SEC,
-	DMAENGINE_BENCH_FIELD_COPY_NS,
-	DMAENGINE_BENCH_FIELD_PREP_STALLS,
-	DMAENGINE_BENCH_FIELD_CONVERT_NS,
-	DMAENGINE_BENCH_NR_ALL_FIELDS,
+/*
+ * The figures a run reduces to mean and deviation over the runs: its wall
+ * time and the throughput that gives, derived from all channels, then
+ * every phase, summed over the channels. Each has its statistic in struct
+ * dmaengine_bench_result; a phase also its place in struct
+ * dmaengine_client_figures, where a channel measures it, and in struct
+ * dmaengine_bench_sample, which carries one channel's. A new phase is a
+ * line here besides its fields in those structs.
+ */
+struct dmaengine_bench_figure {
+	size_t stat;
+	size_t fig;
+	size_t sample;
 };
 
 #define DMAENGINE_BENCH_STAT(f)	offsetof(struct dmaengine_bench_result, f)
-/* The struct dmaengine_bench_stat of struct dmaengine_bench_result of each. */
-static const size_t dmaengine_bench_field_off[DMAENGINE_BENCH_NR_ALL_FIELDS] = {
-	[DMAENGINE_BENCH_FIELD_RUN_NS] = DMAENGINE_BENCH_STAT(run_ns),
-	[DMAENGINE_BENCH_FIELD_PREP_NS] = DMAENGINE_BENCH_STAT(prep_ns),
-	[DMAENGINE_BENCH_FIELD_SUBMIT_NS] = DMAENGINE_BENCH_STAT(submit_ns),
-	[DMAENGINE_BENCH_FIELD_ISSUE_NS] = DMAENGINE_BENCH_STAT(issue_ns),
-	[DMAENGINE_BENCH_FIELD_WAIT_NS] = DMAENGINE_BENCH_STAT(wait_ns),
-	[DMAENGINE_BENCH_FIELD_MAP_NS] = DMAENGINE_BENCH_STAT(map_ns),
-	[DMAENGINE_BENCH_FIELD_UNMAP_NS] = DMAENGINE_BENCH_STAT(unmap_ns),
-	[DMAENGINE_BENCH_FIELD_BYTES_PER_SEC] = DMAENGINE_BENCH_STAT(bytes_per_sec),
-	[DMAENGINE_BENCH_FIELD_COPY_NS] = DMAENGINE_BENCH_STAT(copy_ns),
-	[DMAENGINE_BENCH_FIELD_PREP_STALLS] = DMAENGINE_BENCH_STAT(prep_stalls),
-	[DMAENGINE_BENCH_FIELD_CONVERT_NS] = DMAENGINE_BENCH_STAT(convert_ns),
+#define DMAENGINE_BENCH_FIG(f)	offsetof(struct dmaengine_client_figures, f)
+#define DMAENGINE_BENCH_SMP(f)	offsetof(struct dmaengine_bench_sample, f)
+
+enum {
+	DMAENGINE_BENCH_FIELD_RUN_NS,
+	DMAENGINE_BENCH_FIELD_BYTES_PER_SEC,
+	DMAENGINE_BENCH_FIELD_PHASES,	/* the first phase */
 };
+
+static const struct dmaengine_bench_figure dmaengine_bench_figures[] = {
+	[DMAENGINE_BENCH_FIELD_RUN_NS] = { DMAENGINE_BENCH_STAT(run_ns) },
+	[DMAENGINE_BENCH_FIELD_BYTES_PER_SEC] = {
+		DMAENGINE_BENCH_STAT(bytes_per_sec) },
+	{ DMAENGINE_BENCH_STAT(prep_ns), DMAENGINE_BENCH_FIG(prep_ns),
+	  DMAENGINE_BENCH_SMP(prep_ns) },
+	{ DMAENGINE_BENCH_STAT(submit_ns), DMAENGINE_BENCH_FIG(submit_ns),
+	  DMAENGINE_BENCH_SMP(submit_ns) },
+	{ DMAENGINE_BENCH_STAT(issue_ns), DMAENGINE_BENCH_FIG(issue_ns),
+	  DMAENGINE_BENCH_SMP(issue_ns) },
+	{ DMAENGINE_BENCH_STAT(wait_ns), DMAENGINE_BENCH_FIG(wait_ns),
+	  DMAENGINE_BENCH_SMP(wait_ns) },
+	{ DMAENGINE_BENCH_STAT(map_ns), DMAENGINE_BENCH_FIG(map_ns),
+	  DMAENGINE_BENCH_SMP(map_ns) },
+	{ DMAENGINE_BENCH_STAT(unmap_ns), DMAENGINE_BENCH_FIG(unmap_ns),
+	  DMAENGINE_BENCH_SMP(unmap_ns) },
+	{ DMAENGINE_BENCH_STAT(copy_ns), DMAENGINE_BENCH_FIG(copy_ns),
+	  DMAENGINE_BENCH_SMP(copy_ns) },
+	{ DMAENGINE_BENCH_STAT(prep_stalls), DMAENGINE_BENCH_FIG(prep_stalls),
+	  DMAENGINE_BENCH_SMP(prep_stalls) },
+	{ DMAENGINE_BENCH_STAT(convert_ns), DMAENGINE_BENCH_FIG(convert_ns),
+	  DMAENGINE_BENCH_SMP(convert_ns) },
+};
+
+#define DMAENGINE_BENCH_NR_ALL_FIELDS	ARRAY_SIZE(dmaengine_bench_figures)
+
+/* A channel's value of figure @k: what the client and the bench measured. */
+static u64 dmaengine_bench_figure(const struct dmaengine_bench_chan *c,
+				  unsigned int k)
+{
+	size_t off = dmaengine_bench_figures[k].fig;
+
+	return *(const u64 *)((const void *)&c->cl->fig + off) +
+	       *(const u64 *)((const void *)&c->fig + off);
+}
 
 /*
  * One run of one prep mode on every channel at once. Returns 0, or the
@@ -86,13 +115,14 @@ static int dmaengine_bench_run_once(struct dmaengine_bench_job *job,
 	}
 	for (i = 0; i < job->nr; i++) {
 		const struct dmaengine_bench_chan *c = &job->chans[i];
+		u32 error = c->error ?: c->cl->error;
 
-		if (c->cl->error) {
-			p->error = c->cl->error;
+		if (error) {
+			p->error = error;
 			p->error_channel = i;
 			p->error_run = run_nr;
 			p->error_prep_mode = prep;
-			return c->cl->err;
+			return c->error ? c->err : c->cl->err;
 		}
 	}
 	return 0;
@@ -100,41 +130,36 @@ static int dmaengine_bench_run_once(struct dmaengine_bench_job *job,
 
 /* The run's figures: phases summed over channels, wall time overall. */
 static void dmaengine_bench_collect(const struct dmaengine_bench_job *job,
-				    u64 *v[DMAENGINE_BENCH_NR_ALL_FIELDS],
+				    u64 **v,
 				    struct dmaengine_bench_result *res,
 				    unsigned int r)
 {
-	ktime_t start = job->chans[0].cl->fig.start, end = job->chans[0].cl->fig.end;
+	ktime_t start = job->chans[0].start, end = job->chans[0].end;
 	u64 run_ns;
-	unsigned int i;
+	unsigned int i, k;
 
 	res->bytes = 0;
 	res->prep_calls = 0;
 	res->submits = 0;
 	res->batches = 0;
 	res->segments = 0;
-	for (i = 0; i < DMAENGINE_BENCH_NR_ALL_FIELDS; i++)
-		v[i][r] = 0;
+	for (k = 0; k < DMAENGINE_BENCH_NR_ALL_FIELDS; k++)
+		v[k][r] = 0;
 
 	for (i = 0; i < job->nr; i++) {
-		const struct dmaengine_client_figures *f = &job->chans[i].cl->fig;
+		const struct dmaengine_bench_chan *c = &job->chans[i];
+		const struct dmaengine_client_figures *f = &c->cl->fig;
 
-		start = ktime_before(f->start, start) ? f->start : start;
-		end = ktime_after(f->end, end) ? f->end : end;
-		v[DMAENGINE_BENCH_FIELD_PREP_NS][r] += f->prep_ns;
-		v[DMAENGINE_BENCH_FIELD_SUBMIT_NS][r] += f->submit_ns;
-		v[DMAENGINE_BENCH_FIELD_ISSUE_NS][r] += f->issue_ns;
-		v[DMAENGINE_BENCH_FIELD_WAIT_NS][r] += f->wait_ns;
-		v[DMAENGINE_BENCH_FIELD_MAP_NS][r] += f->map_ns;
-		v[DMAENGINE_BENCH_FIELD_UNMAP_NS][r] += f->unmap_ns;
-		v[DMAENGINE_BENCH_FIELD_COPY_NS][r] += f->copy_ns;
-		v[DMAENGINE_BENCH_FIELD_PREP_STALLS][r] += f->prep_stalls;
-		v[DMAENGINE_BENCH_FIELD_CONVERT_NS][r] += f->convert_ns;
-		res->bytes += f->bytes;
+		start = ktime_before(c->start, start) ? c->start : start;
+		end = ktime_after(c->end, end) ? c->end : end;
+		for (k = DMAENGINE_BENCH_FIELD_PHASES;
+		     k < DMAENGINE_BENCH_NR_ALL_FIELDS; k++)
+			v[k][r] += dmaengine_bench_figure(c, k);
+		res->bytes += f->bytes + c->fig.bytes;
 		res->prep_calls += f->prep_calls;
 		res->submits += f->submits;
-		res->batches += f->batches;
-		res->segments += f->segments;
+		res->batches += f->batches + c->fig.batches;
+		res->segments += f->segments + c->fig.segments;
 	}
 	run_ns = max_t(u64, ktime_to_ns(ktime_sub(end, start)), 1);
 	v[DMAENGINE_BENCH_FIELD_RUN_NS][r] = run_ns;
@@ -150,35 +175,31 @@ static int dmaengine_bench_copy_samples(const struct dmaengine_bench_job *job,
 	size_t stride = p->sample_size ?: DMAENGINE_BENCH_SAMPLE_SIZE_VER1;
 	size_t len = min(stride, sizeof(struct dmaengine_bench_sample));
 	void __user *usamples = u64_to_user_ptr(p->samples_ptr);
-	ktime_t start = job->chans[0].cl->fig.start;
+	ktime_t start = job->chans[0].start;
 	struct dmaengine_bench_sample s;
-	unsigned int i;
+	unsigned int i, k;
 
 	for (i = 0; i < job->nr; i++)
-		if (ktime_before(job->chans[i].cl->fig.start, start))
-			start = job->chans[i].cl->fig.start;
+		if (ktime_before(job->chans[i].start, start))
+			start = job->chans[i].start;
 
 	for (i = 0; i < job->nr && p->samples_written < p->samples_len; i++) {
-		const struct dmaengine_client_figures *f = &job->chans[i].cl->fig;
+		const struct dmaengine_bench_chan *c = &job->chans[i];
+		const struct dmaengine_client_figures *f = &c->cl->fig;
 
 		memset(&s, 0, sizeof(s));
 		s.prep_mode = prep;
 		s.run = r;
 		s.channel = i;
-		s.start_ns = ktime_to_ns(ktime_sub(f->start, start));
-		s.end_ns = ktime_to_ns(ktime_sub(f->end, start));
-		s.prep_ns = f->prep_ns;
-		s.submit_ns = f->submit_ns;
-		s.issue_ns = f->issue_ns;
-		s.wait_ns = f->wait_ns;
-		s.map_ns = f->map_ns;
-		s.unmap_ns = f->unmap_ns;
-		s.bytes = f->bytes;
+		s.start_ns = ktime_to_ns(ktime_sub(c->start, start));
+		s.end_ns = ktime_to_ns(ktime_sub(c->end, start));
+		for (k = DMAENGINE_BENCH_FIELD_PHASES;
+		     k < DMAENGINE_BENCH_NR_ALL_FIELDS; k++)
+			*(u64 *)((void *)&s + dmaengine_bench_figures[k].sample) =
+				dmaengine_bench_figure(c, k);
+		s.bytes = f->bytes + c->fig.bytes;
 		s.prep_calls = f->prep_calls;
 		s.submits = f->submits;
-		s.copy_ns = f->copy_ns;
-		s.prep_stalls = f->prep_stalls;
-		s.convert_ns = f->convert_ns;
 		if (copy_to_user(usamples + p->samples_written * stride, &s,
 				 len))
 			return -EFAULT;
@@ -188,14 +209,14 @@ static int dmaengine_bench_copy_samples(const struct dmaengine_bench_job *job,
 }
 
 static void dmaengine_bench_reduce(struct dmaengine_bench_result *res,
-				   u64 *v[DMAENGINE_BENCH_NR_ALL_FIELDS],
+				   u64 **v,
 				   unsigned int runs)
 {
 	struct dmaengine_bench_stat *stat;
 	unsigned int f;
 
 	for (f = 0; f < DMAENGINE_BENCH_NR_ALL_FIELDS; f++) {
-		stat = (void *)res + dmaengine_bench_field_off[f];
+		stat = (void *)res + dmaengine_bench_figures[f].stat;
 		mb_mean_stddev(v[f], runs, &stat->mean, &stat->stddev);
 	}
 	res->runs = runs;

@@ -24,17 +24,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "dmaengine_client.h"
-
-/* A name field of a request: NUL-terminated within its size. */
-bool dmaengine_client_name_ok(const char *s, const char *field)
-{
-	if (strnlen(s, DMAENGINE_BENCH_NAME_LEN) < DMAENGINE_BENCH_NAME_LEN)
-		return true;
-	mb_refuse_err("invalid %s: not NUL-terminated within %d bytes\n", field,
-		      DMAENGINE_BENCH_NAME_LEN);
-	return false;
-}
+#include "dmaengine_client_priv.h"
 
 /* dma_request_channel()'s filter, @param the request */
 static bool dmaengine_client_filter(struct dma_chan *chan, void *param)

@@ -73,7 +73,7 @@ struct map_benchmark_thread {
 static void map_benchmark_sample(struct map_benchmark_thread *t,
 				 unsigned int op, ktime_t start)
 {
-	u64 v = ktime_to_ns(ktime_sub(ktime_get(), start));
+	u64 v = mb_elapsed_ns(start);
 
 	/* upstream's interface: each sample truncated to units of 100 ns */
 	if (t->map->p.legacy)

@@ -136,16 +136,9 @@ static int dmaengine_migrate_table(struct dmaengine_migrate_share *sh,
 				   struct scatterlist *sgl,
 				   struct folio **folios)
 {
-	unsigned long ents = dmaengine_client_folio_ents(sh->cl, folios, sh->n);
-
-	if (WARN_ON_ONCE(ents > sh->max_ents))
-		return -E2BIG;
-	sg_init_table(sgl, ents);
 	sgt->sgl = sgl;
-	sgt->orig_nents = ents;
-	sgt->nents = 0;
-	dmaengine_client_table_set(sh->cl, sgt, folios, sh->n);
-	return 0;
+	sgt->orig_nents = sh->max_ents;
+	return dmaengine_client_table_fill(sh->cl, sgt, folios, sh->n, 0);
 }
 
 /* Tables, the mapping, and the batch started, until @deadline. */
@@ -161,7 +154,7 @@ static int dmaengine_migrate_share_start(struct dmaengine_migrate *o,
 	if (!ret)
 		ret = dmaengine_migrate_table(sh, &sh->dst_sgt, sh->dst_sgl,
 					      sh->dst);
-	sh->build_ns = dmaengine_client_elapsed(t0);
+	sh->build_ns = mb_elapsed_ns(t0);
 	if (!ret)
 		ret = dmaengine_client_map(sh->cl, &sh->src_sgt, &sh->dst_sgt);
 	if (ret)
@@ -179,13 +172,7 @@ static int dmaengine_migrate_share_start(struct dmaengine_migrate *o,
  */
 static void dmaengine_migrate_abandon(struct dmaengine_migrate_share *sh)
 {
-	bool terminated;
-
-	if (!sh->b.busy)
-		return;
-	terminated = dmaengine_client_quiesce(sh->cl);
-	while (dmaengine_client_batch_abandon(&sh->b, terminated,
-					      dmaengine_client_drain_bound(sh->cl)))
+	while (dmaengine_client_batch_abandon(&sh->b))
 		;
 }
 
@@ -208,7 +195,7 @@ static unsigned int dmaengine_migrate_share_end(struct dmaengine_migrate_share *
 	t0 = ktime_get();
 	for (i = 0; i < sh->n; i++)
 		dmaengine_migrate_mark(sh->dst[i]);
-	sh->mark_ns = dmaengine_client_elapsed(t0);
+	sh->mark_ns = mb_elapsed_ns(t0);
 	return sh->n;
 }
 
@@ -242,7 +229,7 @@ static void dmaengine_migrate_account(struct dmaengine_migrate *o,
 				      ktime_t t0)
 {
 	struct dmaengine_migrate_stats *st = &o->stats;
-	u64 batch_ns = dmaengine_client_elapsed(t0);
+	u64 batch_ns = mb_elapsed_ns(t0);
 	struct dmaengine_migrate_share *sh;
 
 	spin_lock(&o->stats_lock);

@@ -189,8 +189,8 @@ static int dmaengine_migrate_validate(const struct dma_migrate_offload *a)
 			   DMAENGINE_BENCH_MAX_CHANNELS) ||
 	    mb_check_range("timeout_ms", a->timeout_ms, 0,
 			   DMAENGINE_BENCH_MAX_TIMEOUT_MS) ||
-	    !dmaengine_client_name_ok(a->channel, "channel") ||
-	    !dmaengine_client_name_ok(a->device, "device") ||
+	    mb_check_name("channel", a->channel, sizeof(a->channel)) ||
+	    mb_check_name("device", a->device, sizeof(a->device)) ||
 	    mb_check_zero("reserved_in", a->reserved_in,
 			  sizeof(a->reserved_in)))
 		return -EINVAL;
@@ -236,7 +236,7 @@ static int dmaengine_migrate_check_bounce(struct dmaengine_migrate *o)
  */
 static int dmaengine_migrate_prealloc(struct dmaengine_migrate *o)
 {
-	unsigned int i, max_txs;
+	unsigned int i;
 
 	o->shares = kcalloc(o->set.nr, sizeof(*o->shares), GFP_KERNEL);
 	if (!o->shares)
@@ -255,12 +255,10 @@ static int dmaengine_migrate_prealloc(struct dmaengine_migrate *o)
 				       GFP_KERNEL);
 		sh->src = kvcalloc(n, sizeof(*sh->src), GFP_KERNEL);
 		sh->dst = kvcalloc(n, sizeof(*sh->dst), GFP_KERNEL);
-		max_txs = dmaengine_client_max_txs(sh->cl, sh->max_ents,
-						   DMAENGINE_MIGRATE_MAX_BYTES);
 		if (!sh->src_sgl || !sh->dst_sgl || !sh->src || !sh->dst ||
-		    dmaengine_client_batch_alloc(&sh->b, sh->cl, max_txs,
-						 sh->max_ents, o->form->vecs,
-						 GFP_KERNEL))
+		    dmaengine_client_batch_alloc(&sh->b, sh->cl, sh->max_ents,
+						 DMAENGINE_MIGRATE_MAX_BYTES,
+						 o->form->vecs, GFP_KERNEL))
 			return -ENOMEM;
 	}
 	return 0;
