@@ -40,6 +40,7 @@ _Static_assert(sizeof(struct dma_migrate_offload) ==
 			 DMAENGINE_BENCH_PREP_MEMCPY_SG | \
 			 DMAENGINE_BENCH_PREP_MEMCPY_VEC)
 #define NS_PER_MS	1e6
+#define NS_PER_US	1e3
 
 static volatile sig_atomic_t stop_signal;
 
@@ -53,20 +54,32 @@ uint64_t migrate_folio_bytes(const struct migrate_result *r, long page_size)
 	return (uint64_t)page_size << r->folio_order;
 }
 
-#define PHASE(f)	offsetof(struct dma_migrate_offload, f)
-/* enum migrate_phase's fields of struct dma_migrate_offload */
+#define PHASE_OFF(e, name, field) \
+	[MPH_##e] = offsetof(struct dma_migrate_offload, field),
+/* the fields of struct dma_migrate_offload of the phases STATS has */
 static const size_t phase_off[MPH_NR] = {
-	[MPH_BATCH] = PHASE(ph.batch_ns), [MPH_BUILD] = PHASE(build_ns),
-	[MPH_MAP] = PHASE(ph.map_ns), [MPH_PREP] = PHASE(ph.prep_ns),
-	[MPH_SUBMIT] = PHASE(ph.submit_ns), [MPH_ISSUE] = PHASE(ph.issue_ns),
-	[MPH_WAIT] = PHASE(ph.wait_ns), [MPH_UNMAP] = PHASE(ph.unmap_ns),
-	[MPH_MARK] = PHASE(mark_ns),
+	MIGRATE_STATS_PHASES(PHASE_OFF)
 };
+#undef PHASE_OFF
+
+void migrate_phases_ns(const struct dma_migrate_offload *st, double *ns)
+{
+	int p;
+
+	/* MIGRATE_PHASES: the batch first, other last */
+	for (p = 0; p < MPH_OTHER; p++)
+		ns[p] = *(const __u64 *)((const char *)st + phase_off[p]);
+	ns[MPH_OTHER] = ns[MPH_BATCH];
+	for (p = MPH_BATCH + 1; p < MPH_OTHER; p++)
+		ns[MPH_OTHER] -= ns[p];
+}
 
 void migrate_row_add(struct migrate_row *row, uint64_t bytes, uint64_t move_ns,
 		     const struct dma_migrate_offload *st)
 {
-	int p;
+	/* each scale's divisor, and its unit: ns to ms a move, to us */
+	double per[MSC_NR], ns[MPH_NR];
+	int p, sc;
 
 	stat_add(&row->move_ms, move_ns / NS_PER_MS);
 	stat_add(&row->gbps, move_ns ? (double)bytes / move_ns : 0);
@@ -79,10 +92,14 @@ void migrate_row_add(struct migrate_row *row, uint64_t bytes, uint64_t move_ns,
 	stat_add(&row->batches, st->batches);
 	stat_add(&row->declined_batches, st->batches_declined);
 	stat_add(&row->errors, st->errors);
-	for (p = 0; p < MPH_NR; p++)
-		stat_add(&row->phase_ms[p],
-			 *(const __u64 *)((const char *)st + phase_off[p]) /
-			 NS_PER_MS);
+	migrate_phases_ns(st, ns);
+	per[MSC_MOVE] = NS_PER_MS;
+	per[MSC_BATCH] = st->batches * NS_PER_US;
+	per[MSC_FOLIO] = st->folios * NS_PER_US;
+	/* no batch (no folio): 0 a batch, as 0 a move */
+	for (sc = 0; sc < MSC_NR; sc++)
+		for (p = 0; p < MPH_NR; p++)
+			stat_add(&row->phase[sc][p], per[sc] ? ns[p] / per[sc] : 0);
 	stat_add(&row->copy_share, move_ns ? (double)st->ph.batch_ns / move_ns :
 					     0);
 }

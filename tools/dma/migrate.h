@@ -27,12 +27,52 @@ enum migrate_offload_state {
 	OFFLOAD_NOT_ASKED,	/* --prep-modes cpu: no offload row asked for */
 };
 
-/* The offload's phases, in struct dma_migrate_offload_phases order. */
+/*
+ * MIGRATE_STATS_PHASES(X) - the offload's phase times, the one list the
+ * row's figures, the report's columns (report_migrate.c) and the reading
+ * of STATS (migrate.c) are made from: X(ENUM, name, the field of struct
+ * dma_migrate_offload) for the batch time in the hook, then the phases
+ * within it, in the order a batch runs them. MIGRATE_PHASES(X) adds
+ * "other": the batch time in none of them (taking channels, sharing the
+ * folios out, abandoning a failed share), so that the split adds up.
+ */
+#define MIGRATE_STATS_PHASES(X) \
+	X(BATCH, batch, ph.batch_ns) \
+	X(BUILD, build, build_ns) \
+	X(MAP, map, ph.map_ns) \
+	X(PREP, prep, ph.prep_ns) \
+	X(SUBMIT, submit, ph.submit_ns) \
+	X(ISSUE, issue, ph.issue_ns) \
+	X(WAIT, wait, ph.wait_ns) \
+	X(UNMAP, unmap, ph.unmap_ns) \
+	X(MARK, mark, mark_ns)
+#define MIGRATE_PHASES(X) \
+	MIGRATE_STATS_PHASES(X) \
+	X(OTHER, other, -)
+
+#define MPH_ENUM(e, name, field)	MPH_##e,
 enum migrate_phase {
-	MPH_BATCH, MPH_BUILD, MPH_MAP, MPH_PREP, MPH_SUBMIT, MPH_ISSUE,
-	MPH_WAIT, MPH_UNMAP, MPH_MARK,
+	MIGRATE_PHASES(MPH_ENUM)
 	MPH_NR
 };
+#undef MPH_ENUM
+
+/*
+ * The scales of a phase's figure: its time in a move (ms, summed over the
+ * move's batches and, for the per-channel phases, over channels), and
+ * that time over STATS' batches and over its folios (us)
+ */
+enum migrate_scale {
+	MSC_MOVE, MSC_BATCH, MSC_FOLIO,
+	MSC_NR
+};
+
+/*
+ * migrate_phases_ns() - the phase times of the STATS answer @st into
+ * @ns[MPH_NR], MPH_OTHER the batch time outside the others (negative
+ * should they overlap)
+ */
+void migrate_phases_ns(const struct dma_migrate_offload *st, double *ns);
 
 /**
  * struct migrate_row - a row of the report: the cpu row (the offload off)
@@ -45,7 +85,8 @@ enum migrate_phase {
  * @offloaded, @fallback, @declined, @batches, @declined_batches, @errors:
  *	STATS' folios_offloaded, folios_fallback, folios_declined, batches,
  *	batches_declined and errors of a run
- * @phase_ms: STATS' phase times a run, summed over batches and channels
+ * @phase: STATS' phase times a run, at each enum migrate_scale: ms a move,
+ *	us a batch, us a folio
  * @copy_share: ph.batch_ns over move_pages()'s time
  */
 struct migrate_row {
@@ -55,7 +96,7 @@ struct migrate_row {
 	struct stat_acc move_ms, gbps;
 	struct stat_acc offloaded, fallback, declined, batches;
 	struct stat_acc declined_batches, errors;
-	struct stat_acc phase_ms[MPH_NR];
+	struct stat_acc phase[MSC_NR][MPH_NR];
 	struct stat_acc copy_share;
 };
 

@@ -18,10 +18,27 @@
 #define ROW(f)		offsetof(struct migrate_row, f)
 
 /*
+ * The tables of the text report: the row's figures a move, then, with
+ * --verbose, the offload's phases a batch and a folio
+ */
+enum migrate_group { MG_MOVE, MG_BATCH, MG_FOLIO, MG_NR };
+
+static const char *const group_names[MG_NR] = {
+	[MG_MOVE] = "move", [MG_BATCH] = "batch", [MG_FOLIO] = "folio",
+};
+
+static const char *const group_titles[MG_NR] = {
+	[MG_BATCH] = "the offload's phases a batch (us): STATS' phase times over its batches",
+	[MG_FOLIO] = "the offload's phases a folio (us): STATS' phase times over its folios",
+};
+
+/*
  * The figures of a row, each described once: its key in CSV and JSON, its
- * unit, the rows that have it (the others: '-' in the table, 0 in CSV and
- * JSON), the accumulator it is read from, and whether the table shows it
- * only with --verbose. All are mean and standard deviation over the runs.
+ * heading in the text table, its unit, the rows that have it (the others:
+ * '-' in the table, 0 in CSV and JSON), the accumulator it is read from,
+ * whether the table shows it only with --verbose, and its table. All are
+ * mean and standard deviation over the runs. The phases' come from
+ * MIGRATE_PHASES (migrate.h), at each of its scales.
  */
 static const struct migrate_figure {
 	const char *key;
@@ -30,40 +47,46 @@ static const struct migrate_figure {
 	unsigned int prep_modes;
 	size_t off;
 	bool verbose;
+	enum migrate_group group;
 } figures[] = {
-	{ "gbps", "GB/s", "GB/s", DMAENGINE_BENCH_PREP_ALL, ROW(gbps), false },
+#define PHASE_FIG(e, name, field, sc, suffix, head, unit) \
+	{ #name suffix, #name head, unit, PREP_OFFLOAD, \
+	  ROW(phase[sc][MPH_##e]), true, (enum migrate_group)sc },
+#define PHASE_MOVE(e, name, field) \
+	PHASE_FIG(e, name, field, MSC_MOVE, "_ms", "_ms", "ms")
+#define PHASE_BATCH(e, name, field) \
+	PHASE_FIG(e, name, field, MSC_BATCH, "_us_per_batch", "_us", "us")
+#define PHASE_FOLIO(e, name, field) \
+	PHASE_FIG(e, name, field, MSC_FOLIO, "_us_per_folio", "_us", "us")
+	{ "gbps", "GB/s", "GB/s", DMAENGINE_BENCH_PREP_ALL, ROW(gbps), false,
+	  MG_MOVE },
 	{ "move_ms", "move_ms", "ms", DMAENGINE_BENCH_PREP_ALL, ROW(move_ms),
-	  false },
+	  false, MG_MOVE },
 	{ "folios_offloaded", "offloaded", "count", PREP_OFFLOAD,
-	  ROW(offloaded), false },
+	  ROW(offloaded), false, MG_MOVE },
 	{ "folios_fallback", "fallback", "count", PREP_OFFLOAD, ROW(fallback),
-	  false },
+	  false, MG_MOVE },
 	{ "folios_declined", "declined", "count", PREP_OFFLOAD, ROW(declined),
-	  false },
-	{ "batches", "batches", "count", PREP_OFFLOAD, ROW(batches), true },
+	  false, MG_MOVE },
+	{ "batches", "batches", "count", PREP_OFFLOAD, ROW(batches), true,
+	  MG_MOVE },
 	{ "batches_declined", "batches_declined", "count", PREP_OFFLOAD,
-	  ROW(declined_batches), true },
-	{ "errors", "errors", "count", PREP_OFFLOAD, ROW(errors), true },
-	{ "batch_ms", "batch_ms", "ms", PREP_OFFLOAD, ROW(phase_ms[MPH_BATCH]),
-	  true },
-	{ "build_ms", "build_ms", "ms", PREP_OFFLOAD, ROW(phase_ms[MPH_BUILD]),
-	  true },
-	{ "map_ms", "map_ms", "ms", PREP_OFFLOAD, ROW(phase_ms[MPH_MAP]), true },
-	{ "prep_ms", "prep_ms", "ms", PREP_OFFLOAD, ROW(phase_ms[MPH_PREP]),
-	  true },
-	{ "submit_ms", "submit_ms", "ms", PREP_OFFLOAD,
-	  ROW(phase_ms[MPH_SUBMIT]), true },
-	{ "issue_ms", "issue_ms", "ms", PREP_OFFLOAD, ROW(phase_ms[MPH_ISSUE]),
-	  true },
-	{ "wait_ms", "wait_ms", "ms", PREP_OFFLOAD, ROW(phase_ms[MPH_WAIT]),
-	  true },
-	{ "unmap_ms", "unmap_ms", "ms", PREP_OFFLOAD, ROW(phase_ms[MPH_UNMAP]),
-	  true },
-	{ "mark_ms", "mark_ms", "ms", PREP_OFFLOAD, ROW(phase_ms[MPH_MARK]),
-	  true },
+	  ROW(declined_batches), true, MG_MOVE },
+	{ "errors", "errors", "count", PREP_OFFLOAD, ROW(errors), true,
+	  MG_MOVE },
+	MIGRATE_PHASES(PHASE_MOVE)
 	{ "copy_share", "copy_share", "ratio", PREP_OFFLOAD, ROW(copy_share),
-	  true },
+	  true, MG_MOVE },
+	MIGRATE_PHASES(PHASE_BATCH)
+	MIGRATE_PHASES(PHASE_FOLIO)
+#undef PHASE_FOLIO
+#undef PHASE_BATCH
+#undef PHASE_MOVE
+#undef PHASE_FIG
 };
+
+_Static_assert((int)MG_BATCH == MSC_BATCH && (int)MG_FOLIO == MSC_FOLIO,
+	       "a phase's table is its scale's");
 
 #define NR_FIGURES	(sizeof(figures) / sizeof(figures[0]))
 
@@ -234,15 +257,34 @@ static const struct {
 /* the reference width of a figure's column (wider cells widen it) */
 #define FIG_WIDTH	11
 
+/* row_in_group() - whether @row has a figure of @group's table */
+static bool row_in_group(const struct migrate_row *row,
+			 enum migrate_group group)
+{
+	size_t k;
+
+	for (k = 0; k < NR_FIGURES; k++)
+		if (figures[k].group == group && row_has(row, k))
+			return true;
+	return false;
+}
+
+/*
+ * print_table() - @group's table: the lead columns and the figures of the
+ * group shown (the verbose ones with -v, the offload's with an offload
+ * row); the move's table has every row, the others those with a figure
+ * of theirs, under their title, and none without
+ */
 static void print_table(FILE *f, const struct bench_opts *o,
-			const struct migrate_result *r)
+			const struct migrate_result *r,
+			enum migrate_group group)
 {
 	const int ncols = MC_FIGS + NR_FIGURES;
 	int width[MC_FIGS + NR_FIGURES];
 	int shown[MC_FIGS + NR_FIGURES], nshown = 0, c;
 	char (*cells)[MC_FIGS + NR_FIGURES][CELL_LEN];
 	bool offload_rows = modes_run(r) & PREP_OFFLOAD;
-	unsigned int i;
+	unsigned int i, nlines = 1;
 	size_t k;
 
 	cells = calloc(r->nrows + 1, sizeof(*cells));
@@ -254,30 +296,39 @@ static void print_table(FILE *f, const struct bench_opts *o,
 			 lead_columns[c].heading : figures[k].heading);
 		width[c] = c < MC_FIGS ? lead_columns[c].width : FIG_WIDTH;
 		/* the offload's columns only with an offload row */
-		if (c < MC_FIGS || ((!figures[k].verbose || o->verbose) &&
+		if (c < MC_FIGS || (figures[k].group == group &&
+				    (!figures[k].verbose || o->verbose) &&
 				    (offload_rows ||
 				     figures[k].prep_modes & PREP_CPU)))
 			shown[nshown++] = c;
 	}
 	for (i = 0; i < r->nrows; i++) {
 		const struct migrate_row *row = &r->rows[i];
+		char (*line)[CELL_LEN] = cells[nlines];
 
-		snprintf(cells[i + 1][MC_MODE], CELL_LEN, "%s",
+		if (group != MG_MOVE && !row_in_group(row, group))
+			continue;
+		nlines++;
+		snprintf(line[MC_MODE], CELL_LEN, "%s",
 			 prep_mode_name(row->prep_mode));
 		if (row->prep_mode == DMAENGINE_BENCH_MODE_CPU)
-			snprintf(cells[i + 1][MC_CHAN], CELL_LEN, "-");
+			snprintf(line[MC_CHAN], CELL_LEN, "-");
 		else
-			snprintf(cells[i + 1][MC_CHAN], CELL_LEN, "%u",
+			snprintf(line[MC_CHAN], CELL_LEN, "%u",
 				 row->channels_used);
 		format_size(migrate_folio_bytes(r, o->page_size),
-			    cells[i + 1][MC_FOLIO], CELL_LEN);
-		snprintf(cells[i + 1][MC_FOLIOS], CELL_LEN, "%llu",
+			    line[MC_FOLIO], CELL_LEN);
+		snprintf(line[MC_FOLIOS], CELL_LEN, "%llu",
 			 (unsigned long long)row->folios);
 		for (k = 0; k < NR_FIGURES; k++)
-			cell(cells[i + 1][MC_FIGS + k], row, k);
+			cell(line[MC_FIGS + k], row, k);
 	}
-	report_print_cells(f, &cells[0][0][0], r->nrows + 1, ncols, shown,
-			   nshown, width);
+	if (group == MG_MOVE || (nshown > MC_FIGS && nlines > 1)) {
+		if (group_titles[group])
+			fprintf(f, "# %s\n", group_titles[group]);
+		report_print_cells(f, &cells[0][0][0], nlines, ncols, shown,
+				   nshown, width);
+	}
 	free(cells);
 }
 
@@ -285,8 +336,11 @@ static void report_migrate_text(FILE *f, const struct report_ctx *ctx,
 				const struct bench_opts *o,
 				const struct migrate_result *r)
 {
+	enum migrate_group g;
+
 	print_head_lines(f, ctx, o, r);
-	print_table(f, o, r);
+	for (g = MG_MOVE; g < MG_NR; g++)
+		print_table(f, o, r, g);
 }
 
 static void report_migrate_csv(FILE *f, const struct report_ctx *ctx,
@@ -483,6 +537,9 @@ static void json_description(struct json *j)
 		json_key_uint(j, "width", lead ? lead_columns[k].width :
 			      FIG_WIDTH);
 		json_key_bool(j, "verbose", !lead && figures[k - MC_FIGS].verbose);
+		/* the text table the figure is in; the lead columns: each */
+		json_key_string_or_null(j, "group", lead ? NULL :
+					group_names[figures[k - MC_FIGS].group]);
 		json_object_end(j);
 	}
 	json_array_end(j);

@@ -487,9 +487,13 @@ static void test_row(void)
 	   stat_mean(&row.gbps) == 7 && stat_mean(&row.move_ms) == 175,
 	   "a row of two runs: GB/s 10 and 4 (mean 7), move_ms mean 175");
 	ok(stat_mean(&row.offloaded) == 506 && stat_mean(&row.fallback) == 6 &&
-	   stat_mean(&row.phase_ms[MPH_WAIT]) == 40 &&
+	   stat_mean(&row.phase[MSC_MOVE][MPH_WAIT]) == 40 &&
 	   stat_mean(&row.copy_share) == (0.5 + 0.2) / 2,
 	   "... offloaded, fallback, wait_ms and copy_share from STATS");
+	ok(stat_mean(&row.phase[MSC_MOVE][MPH_OTHER]) == 10 &&
+	   stat_mean(&row.phase[MSC_BATCH][MPH_WAIT]) == 20000 &&
+	   stat_mean(&row.phase[MSC_FOLIO][MPH_BATCH]) == 0,
+	   "... other_ms 10 (50 of the batch, 40 of it waiting), wait 20000 us a batch of 2, no folio: 0 a folio");
 }
 
 int main(int argc, char **argv)
