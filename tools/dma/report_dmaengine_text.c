@@ -250,6 +250,8 @@ void report_dmaengine_text(FILE *f, const struct report_ctx *ctx,
 	print_missing_lines(f, r);
 	report_cpufreq_line(f, ctx->cpufreq);
 	fprintf(f, "# acquire_ms %.2f\n", r->b->acquire_ns / NS_PER_MS);
+	fputs("# allocation: the client's tables, dma_vec arrays and cookies before the runs, in no phase; prep_ms holds the provider's own descriptor allocation\n",
+	      f);
 	for_each_mode_in(i, mode, dmaengine_modes_run(r->b))
 		row_from_result(r, mode, &rows[n++]);
 	print_table(f, r, rows, n, columns[C_CHAN].head);

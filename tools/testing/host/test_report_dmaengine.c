@@ -31,6 +31,7 @@ static void test_table(void)
 	       REF_PARAMS
 	       "# cpufreq: governor performance (intel_pstate) on 2 CPUs, now 2100 MHz to 3200 MHz, max 3900 MHz; boost on (intel_pstate/no_turbo)\n"
 	       "# acquire_ms 0.12\n"
+	       "# allocation: the client's tables, dma_vec arrays and cookies before the runs, in no phase; prep_ms holds the provider's own descriptor allocation\n"
 	       REF_HEADER REF_ROW0 REF_ROW1,
 	       "text: '#' lines (params with buffers, depth, cpus; cpufreq), then the header with map_ms and unmap_ms beside the phases, and the rows");
 
