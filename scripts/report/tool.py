@@ -63,7 +63,8 @@ def listing():
     """The tool's --list-modes object: "modes" [{name, kind (map or copy),
     rows (its report's prep modes, in order)}], "prep_modes" (in the
     reports' order), "dma_prep_modes", "prep_mode_words" ({--prep-modes
-    word: [prep modes]})."""
+    word: [prep modes]}), "options" [{name, short, metavar, modes,
+    accepts, default}]."""
     return answer(("--list-modes",))
 
 

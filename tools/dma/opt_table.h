@@ -74,7 +74,7 @@ void opt_accepts(const struct bench_opts *o, enum opt_id id, char *buf,
 enum opt_scope opt_mode_scope(enum bench_mode mode);
 /* opts_usage() - the --help text */
 void opts_usage(const struct bench_opts *o, FILE *f);
-/* opts_list_modes() - the --list-modes object */
-void opts_list_modes(FILE *f);
+/* opts_list_modes() - the --list-modes object, @o's page size */
+void opts_list_modes(const struct bench_opts *o, FILE *f);
 
 #endif

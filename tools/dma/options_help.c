@@ -162,7 +162,8 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "    in order)}]; \"prep_modes\", the prep modes in the order of the\n"
 "    reports; \"dma_prep_modes\", those a DMA channel runs (not the CPU\n"
 "    copy); \"prep_mode_words\", {--prep-modes word: [the prep modes it\n"
-"    names]}.\n"
+"    names]}; \"options\", [{name, short, metavar, modes (those taking\n"
+"    it), accepts, default}], every option, null where it has none.\n"
 "\n"
 "EXIT STATUS\n"
 "    0 success; 1 the benchmark could not run or failed (open, ioctl), or\n"
@@ -219,7 +220,43 @@ static unsigned int modes_of(unsigned int bits, unsigned int *modes)
 	return n;
 }
 
-void opts_list_modes(FILE *f)
+/*
+ * json_options() - "options": each option as opt_table has it, its names,
+ * the modes that take it, what it accepts and its default (null: none)
+ */
+static void json_options(struct json *j, const struct bench_opts *o)
+{
+	char accepts[128], short_name[2] = "";
+	int id, mode;
+
+	json_key(j, "options");
+	json_array_begin(j);
+	for (id = 0; id < O_NR; id++) {
+		const struct opt_desc *d = &opt_table[id];
+		bool value = d->kind != K_FLAG && d->kind != K_ACTION;
+
+		short_name[0] = (char)d->short_opt;
+		opt_accepts(o, id, accepts, sizeof(accepts));
+		json_object_begin(j);
+		json_key_string(j, "name", d->name);
+		json_key_string_or_null(j, "short",
+					d->short_opt ? short_name : NULL);
+		json_key_string_or_null(j, "metavar", d->metavar);
+		json_key(j, "modes");
+		json_array_begin(j);
+		for (mode = MODE_SINGLE; mode <= MODE_MIGRATE; mode++)
+			if (d->scope & opt_mode_scope(mode))
+				json_string(j, mode_name(mode));
+		json_array_end(j);
+		json_key_string_or_null(j, "accepts", value ? accepts : NULL);
+		json_key_string_or_null(j, "default",
+					d->def ? d->def : d->def_help);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+void opts_list_modes(const struct bench_opts *o, FILE *f)
 {
 	const struct choice *c;
 	unsigned int modes[DMAENGINE_BENCH_NR_MODES], n;
@@ -261,6 +298,7 @@ void opts_list_modes(FILE *f)
 		json_prep_modes(&j, modes, modes_of(c->value, modes));
 	}
 	json_object_end(&j);
+	json_options(&j, o);
 	json_object_end(&j);
 	fputc('\n', f);
 }

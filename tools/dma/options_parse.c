@@ -187,6 +187,8 @@ void opts_init(struct bench_opts *o, long page_size)
 			store(o, id, opt_table[id].def, NULL);
 }
 
+_Static_assert(O_NR <= 64, "bench_opts.given has a bit an option");
+
 static bool given(const struct bench_opts *o, enum opt_id id)
 {
 	return o->given & (1ULL << id);
@@ -388,7 +390,7 @@ enum parse_status opts_parse(struct bench_opts *o, int argc, char **argv,
 			return PARSE_DONE;
 		}
 		if (id == O_LIST_MODES) {
-			opts_list_modes(out);
+			opts_list_modes(o, out);
 			return PARSE_DONE;
 		}
 		if (id == O_SYSTEM) {

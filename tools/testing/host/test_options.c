@@ -446,6 +446,7 @@ static void test_help_version(void)
 		"--samples", "--entries", "--entry-size", "--iterations",
 		"--cpus", "--sync", "--percentiles", "--buffers", "--depth",
 		"--dst-folio-order", "--dst-folio", "--list-modes", "--dry-run",
+		"--bytes", "--no-pattern-check",
 	};
 	static const char *const bits[] = {
 		"[1..1024; default 1]", "[1..300; default 20]",
@@ -521,8 +522,16 @@ static void test_list_modes(void)
 	has_str(out_text,
 		"\"prep_mode_words\":{\"memcpy\":[\"prep_memcpy\"],\"memcpy_sg\":[\"prep_memcpy_sg\"],"
 		"\"memcpy_vec\":[\"prep_memcpy_vec\"],\"cpu\":[\"cpu\"],\"both\":[\"prep_memcpy\",\"prep_memcpy_sg\"],"
-		"\"all\":[\"prep_memcpy\",\"prep_memcpy_sg\",\"prep_memcpy_vec\",\"cpu\"]}}\n",
-		"--list-modes: each --prep-modes word and the prep modes it names");
+		"\"all\":[\"prep_memcpy\",\"prep_memcpy_sg\",\"prep_memcpy_vec\",\"cpu\"]},\"options\":[",
+		"--list-modes: each --prep-modes word and the prep modes it names, then the options");
+	has_str(out_text, "\"options\":[{\"name\":\"mode\",\"short\":\"m\",\"metavar\":\"MODE\",\"modes\":[\"single\",\"sg\",\"dmaengine\",\"migrate\"],\"accepts\":\"single, sg, dmaengine, migrate, 0 or 1\",\"default\":\"single\"},",
+		"--list-modes: every option, its modes, what it accepts and its default, -m first");
+	has_str(out_text, "{\"name\":\"json\",\"short\":null,\"metavar\":null,\"modes\":[\"single\",\"sg\",\"dmaengine\",\"migrate\"],\"accepts\":null,\"default\":null}",
+		"--list-modes: a flag: no value, no default");
+	ok(strstr(out_text, "}]}\n") && strlen(strstr(out_text, "}]}\n")) == 4,
+	   "--list-modes: the options last, the object ending the output");
+	has_str(out_text, "{\"name\":\"folio\",\"short\":\"f\",\"metavar\":\"SIZE\",\"modes\":[\"dmaengine\",\"migrate\"],\"accepts\":\"a power-of-two multiple of the page size, 4KB..1GB\",\"default\":\"the page size\"}",
+		"--list-modes: --folio, the copy modes', its range from the page size");
 	ok(cmdline(&o, "-m migrate --list-modes --bytes 1M") == PARSE_DONE,
 	   "--list-modes after other options: printed, exit 0");
 }
