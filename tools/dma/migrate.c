@@ -6,8 +6,10 @@
  * order, move_pages() to --dst-node timed (with the offload START'ed for
  * an offload row, its STATS cleared before and read after), verified
  * (move_pages()' status, the node of every page, the pattern), and moved
- * back untimed, verified the same. Everything set is undone on every way
- * out, SIGINT and SIGTERM included (they end the run between two moves).
+ * back untimed, verified the same. With --movers N, N processes make
+ * every move at once, each with a buffer of its own, each verifying its
+ * own (the movers, below). Everything set is undone on every way out,
+ * SIGINT and SIGTERM included (they end the run between two moves).
  *
  * The system calls are made through syscall(), with no libnuma: the host
  * tests take the place of syscall(), open() and ioctl() (test_migrate_run.c).
@@ -23,6 +25,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -74,15 +77,15 @@ void migrate_phases_ns(const struct dma_migrate_offload *st, double *ns)
 		ns[MPH_OTHER] -= ns[p];
 }
 
-void migrate_row_add(struct migrate_row *row, uint64_t bytes, uint64_t move_ns,
+void migrate_row_add(struct migrate_row *row, const struct migrate_move *mv,
 		     const struct dma_migrate_offload *st)
 {
 	/* each scale's divisor, and its unit: ns to ms a move, to us */
 	double per[MSC_NR], ns[MPH_NR];
 	int p, sc;
 
-	stat_add(&row->move_ms, move_ns / NS_PER_MS);
-	stat_add(&row->gbps, move_ns ? (double)bytes / move_ns : 0);
+	stat_add(&row->move_ms, mv->wall_ns / NS_PER_MS);
+	stat_add(&row->gbps, mv->wall_ns ? (double)mv->bytes / mv->wall_ns : 0);
 	if (!st)
 		return;
 	row->channels_used = st->channels_used;
@@ -100,8 +103,8 @@ void migrate_row_add(struct migrate_row *row, uint64_t bytes, uint64_t move_ns,
 	for (sc = 0; sc < MSC_NR; sc++)
 		for (p = 0; p < MPH_NR; p++)
 			stat_add(&row->phase[sc][p], per[sc] ? ns[p] / per[sc] : 0);
-	stat_add(&row->copy_share, move_ns ? (double)st->ph.batch_ns / move_ns :
-					     0);
+	stat_add(&row->copy_share, mv->busy_ns ?
+		 (double)st->ph.batch_ns / mv->busy_ns : 0);
 }
 
 bool migrate_fell_back(const struct migrate_result *r, long page_size)
@@ -280,9 +283,11 @@ static int probe_offload(int fd, const struct bench_opts *o,
  * @all: the address of every page, to ask each one's node
  * @nodes: a move's target node for each entry
  * @status: move_pages()' answer, an entry each (@npages of room)
+ * @seed: the pattern's (each mover's its own)
  */
 struct migrate_buf {
 	const char *root;
+	uint64_t seed;
 	void *map;
 	size_t map_len;
 	char *base;
@@ -329,11 +334,10 @@ static int verify_on(struct migrate_buf *mb, uint64_t bytes, int node,
 	if (migrate_check_status(mb->status, mb->all, mb->npages, node,
 				 mb->base, where, err))
 		return -1;
-	return data ? migrate_check_pattern(mb->base, bytes, MIGRATE_SEED, what,
+	return data ? migrate_check_pattern(mb->base, bytes, mb->seed, what,
 					    err) : 0;
 }
 
-/* move() - every entry to @node: move_pages()' time in *@ns; 0 or -1 */
 /* move() calls for a list whose entries answer -EBUSY */
 #define MOVE_TRIES	3
 
@@ -347,17 +351,20 @@ static bool entries_busy(const struct migrate_buf *mb)
 	return false;
 }
 
-static int move(struct migrate_buf *mb, int node, uint64_t *ns,
+/*
+ * move() - every entry to @node: when move_pages() was called in *@t0,
+ * how long it took in *@ns; 0 or -1
+ */
+static int move(struct migrate_buf *mb, int node, uint64_t *t0, uint64_t *ns,
 		const char *what, FILE *err)
 {
 	unsigned int try;
-	uint64_t t0;
 	size_t i;
 	long ret;
 
 	for (i = 0; i < mb->nentries; i++)
 		mb->nodes[i] = node;
-	t0 = now_ns();
+	*t0 = now_ns();
 	/*
 	 * -EBUSY for an entry is move_pages()' "try again later" (a folio
 	 * the kernel is splitting, say): the list again, a bounded number
@@ -369,7 +376,7 @@ static int move(struct migrate_buf *mb, int node, uint64_t *ns,
 		if (ret <= 0 || !entries_busy(mb))
 			break;
 	}
-	*ns = now_ns() - t0;
+	*ns = now_ns() - *t0;
 	if (ret < 0) {
 		fprintf(err, PROG_NAME ": %s: move_pages() to node %d failed: %s\n",
 			what, node, strerror(errno));
@@ -401,19 +408,34 @@ static void entries_of(struct migrate_buf *mb, const struct folio_census *c)
 }
 
 /*
+ * mover_tag() - ", mover N" after what a message says happened, with
+ * --movers (@mover counts from 1); "" without
+ */
+static const char *mover_tag(unsigned int mover, char *buf, size_t len)
+{
+	if (!mover)
+		return "";
+	snprintf(buf, len, ", mover %u", mover);
+	return buf;
+}
+
+/*
  * buf_setup() - map, advise, bind to @src, fill; count the folios into
  * @r; the move entries one per folio found (one per folio asked for when
- * the census cannot be read)
+ * the census cannot be read). @mover: which of --movers (from 1), 0 when
+ * alone: its pattern its own, the first's MIGRATE_SEED.
  */
 static int buf_setup(const char *root, const struct bench_opts *o,
 		     struct migrate_result *r, struct migrate_buf *mb,
-		     FILE *err)
+		     unsigned int mover, FILE *err)
 {
 	uint64_t folio = folio_bytes(o), alloc0 = 0, fb0 = 0;
 	unsigned long mask[1024 / (8 * sizeof(unsigned long))] = { 0 };
+	char tag[32], what[96];
 	size_t i;
 
 	mb->root = root;
+	mb->seed = MIGRATE_SEED ^ ((uint64_t)(mover ? mover - 1 : 0) << 32);
 	mb->map_len = o->bytes + folio;
 	mb->map = mmap(NULL, mb->map_len, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -467,7 +489,7 @@ static int buf_setup(const char *root, const struct bench_opts *o,
 
 	r->fault_stats = o->folio_order &&
 			 thp_fault_stats(root, folio, &alloc0, &fb0);
-	migrate_fill(mb->base, o->bytes, MIGRATE_SEED);
+	migrate_fill(mb->base, o->bytes, mb->seed);
 	if (r->fault_stats &&
 	    thp_fault_stats(root, folio, &r->fault_alloc, &r->fault_fallback)) {
 		r->fault_alloc -= alloc0;
@@ -489,8 +511,9 @@ static int buf_setup(const char *root, const struct bench_opts *o,
 	/* mbind() held: every page on the source node */
 	for (i = 0; i < mb->nentries; i++)
 		mb->status[i] = r->src_node;
-	return verify_on(mb, o->bytes, r->src_node, true,
-			 "after the fill, on --src-node", err);
+	snprintf(what, sizeof(what), "after the fill, on --src-node%s",
+		 mover_tag(mover, tag, sizeof(tag)));
+	return verify_on(mb, o->bytes, r->src_node, true, what, err);
 }
 
 /*
@@ -522,21 +545,354 @@ static int refresh_entries(const struct bench_opts *o,
 	return 0;
 }
 
+/* ---------------------------------------------------------------- */
+/* The movers                                                       */
+/* ---------------------------------------------------------------- */
+
+/*
+ * A move is made by every mover at once: the process itself (mover 1, or
+ * the only one) and, with --movers N, N - 1 processes forked before any
+ * buffer is mapped, each with a buffer of its own (a buffer shared with a
+ * child would be mapped twice: move_pages() leaves such pages where they
+ * are). The parent sends each child a command down its pipe; each answers
+ * that it is ready, waits on one start pipe, which the parent fills with
+ * a byte for each, so that they start together; then moves, verifies and
+ * answers with its times. A child ignores the stop signals (the parent
+ * ends the run between two moves) and exits at the end of its pipe.
+ */
+enum mover_op { MOVER_SETUP, MOVER_TO_DST, MOVER_BACK, MOVER_QUIT };
+
+struct mover_cmd {
+	uint32_t op;		/* enum mover_op */
+	uint32_t run;
+	uint32_t prep_mode;	/* the row's: for the messages */
+	uint32_t data;		/* check the pattern; with MOVER_BACK, fill
+				 * it again after */
+};
+
+/* a mover's answer: its move_pages() call's start and time, its entries */
+struct mover_done {
+	uint32_t ok;
+	uint32_t pad;
+	uint64_t t0, ns, entries;
+};
+
+/**
+ * struct movers - the movers of a run
+ * @n: the children: --movers - 1
+ * @pid, @cmd, @done: each child's, its command pipe's write end and its
+ *	answers' read end
+ * @go: the start pipe's write end
+ * @mb: the process's own buffer (mover 1)
+ * @tagged: --movers above 1: the messages name the mover
+ */
+struct movers {
+	unsigned int n;
+	pid_t pid[MOVERS_MAX];
+	int cmd[MOVERS_MAX], done[MOVERS_MAX];
+	int go;
+	struct migrate_buf *mb;
+	bool tagged;
+};
+
+/* the sum of a step of every mover */
+struct movers_result {
+	uint64_t wall_ns, busy_ns, entries;
+};
+
+static int write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* read_full() - @len bytes; -1 at an error or the end of the pipe */
+static int read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t n = read(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * mover_do() - a mover's part of a move: every entry to the target node,
+ * verified (move_pages()' status, every page's node, the pattern with
+ * ->data), the entries counted again; back on --src-node, the pattern
+ * written again when it was not checked. Its answer in @d.
+ */
+static int mover_do(const struct bench_opts *o, struct migrate_result *r,
+		    struct migrate_buf *mb, const struct mover_cmd *c,
+		    unsigned int mover, struct mover_done *d, FILE *err)
+{
+	bool back = c->op == MOVER_BACK;
+	int node = back ? r->src_node : r->dst_node;
+	char tag[32], what[128];
+
+	memset(d, 0, sizeof(*d));
+	snprintf(what, sizeof(what), "run %u, %s, %s %d%s", c->run,
+		 prep_mode_name(c->prep_mode),
+		 back ? "back to --src-node" : "to --dst-node", node,
+		 mover_tag(mover, tag, sizeof(tag)));
+	if (move(mb, node, &d->t0, &d->ns, what, err) ||
+	    verify_on(mb, o->bytes, node, c->data, what, err) ||
+	    /* the folios moved: those on the node, split ones each counted */
+	    refresh_entries(o, r, mb, err))
+		return -1;
+	d->entries = mb->nentries;
+	/* the pattern again for the next row, after one that did not copy */
+	if (back && !c->data)
+		migrate_fill(mb->base, o->bytes, mb->seed);
+	d->ok = 1;
+	return 0;
+}
+
+/*
+ * mover_child() - a forked mover @mover of @parent: its commands until the
+ * end of its pipe or MOVER_QUIT
+ */
+static _Noreturn void mover_child(const char *root, const struct bench_opts *o,
+				  struct migrate_result *r, pid_t parent,
+				  unsigned int mover, int cmd, int done, int go)
+{
+	static const int ignored[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	struct migrate_buf mb = { 0 };
+	struct mover_cmd c;
+	struct mover_done d;
+	int status = 0;
+	size_t i;
+	char b;
+
+	for (i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
+		signal(ignored[i], SIG_IGN);
+	/* the parent gone, nothing would end this one */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+	while (!read_full(cmd, &c, sizeof(c)) && c.op != MOVER_QUIT) {
+		if (write_full(done, "r", 1) || read_full(go, &b, 1)) {
+			status = 1;
+			break;
+		}
+		if (c.op == MOVER_SETUP) {
+			memset(&d, 0, sizeof(d));
+			d.ok = !buf_setup(root, o, r, &mb, mover, stderr);
+			if (!d.ok)
+				fprintf(stderr, PROG_NAME ": mover %u of --movers %u: its buffer could not be set up\n",
+					mover, o->movers);
+		} else {
+			mover_do(o, r, &mb, &c, mover, &d, stderr);
+		}
+		if (!d.ok)
+			status = 1;
+		if (write_full(done, &d, sizeof(d))) {
+			status = 1;
+			break;
+		}
+	}
+	buf_free(&mb);
+	folio_census_free(&r->census);
+	_exit(status);
+}
+
+/*
+ * movers_start() - fork the movers beyond the first (none without
+ * --movers), before any buffer is mapped; @fd, the debugfs file, is the
+ * parent's alone. 0, or -1 after saying why.
+ */
+static int movers_start(const char *root, const struct bench_opts *o,
+			struct migrate_result *r, int fd, struct movers *mv,
+			FILE *err)
+{
+	int go[2], cmd[2], done[2];
+	pid_t pid, parent = getpid();
+	unsigned int i, k;
+
+	mv->tagged = o->movers > 1;
+	if (o->movers < 2)
+		return 0;
+	if (pipe(go)) {
+		fprintf(err, PROG_NAME ": --movers: pipe(): %s\n",
+			strerror(errno));
+		return -1;
+	}
+	mv->go = go[1];
+	fflush(stdout);
+	fflush(err);
+	for (i = 2; i <= o->movers; i++) {
+		if (pipe(cmd)) {
+			fprintf(err, PROG_NAME ": --movers: pipe(): %s\n",
+				strerror(errno));
+			break;
+		}
+		if (pipe(done)) {
+			fprintf(err, PROG_NAME ": --movers: pipe(): %s\n",
+				strerror(errno));
+			close(cmd[0]);
+			close(cmd[1]);
+			break;
+		}
+		pid = fork();
+		if (!pid) {
+			/* the child: its own ends and the start pipe's */
+			close(cmd[1]);
+			close(done[0]);
+			close(go[1]);
+			for (k = 0; k < mv->n; k++) {
+				close(mv->cmd[k]);
+				close(mv->done[k]);
+			}
+			if (fd >= 0)
+				close(fd);
+			mover_child(root, o, r, parent, i, cmd[0], done[1],
+				    go[0]);
+		}
+		close(cmd[0]);
+		close(done[1]);
+		if (pid < 0) {
+			fprintf(err, PROG_NAME ": --movers %u: fork() of mover %u: %s\n",
+				o->movers, i, strerror(errno));
+			close(cmd[1]);
+			close(done[0]);
+			break;
+		}
+		mv->pid[mv->n] = pid;
+		mv->cmd[mv->n] = cmd[1];
+		mv->done[mv->n++] = done[0];
+	}
+	close(go[0]);
+	return mv->n == o->movers - 1 ? 0 : -1;
+}
+
+/* mover_lost() - child @k did not answer; -1 */
+static int mover_lost(const struct movers *mv, unsigned int k, FILE *err)
+{
+	fprintf(err, PROG_NAME ": mover %u of --movers %u stopped answering (did it die? see above)\n",
+		k + 2, mv->n + 1);
+	return -1;
+}
+
+/*
+ * movers_step() - command @c by every mover at once: the children started
+ * with the process's own move (none for MOVER_SETUP: the process set its
+ * buffer up before). Their sum in @res; 0, or -1 when a mover failed
+ * (having said why) or did not answer.
+ */
+static int movers_step(struct movers *mv, const struct bench_opts *o,
+		       struct migrate_result *r, const struct mover_cmd *c,
+		       struct movers_result *res, FILE *err)
+{
+	struct mover_done d[MOVERS_MAX];
+	uint64_t first = UINT64_MAX, last = 0;
+	char go[MOVERS_MAX];
+	unsigned int k;
+	int ret = 0;
+
+	memset(res, 0, sizeof(*res));
+	for (k = 0; k < mv->n; k++)
+		if (write_full(mv->cmd[k], c, sizeof(*c)) ||
+		    read_full(mv->done[k], go, 1))
+			return mover_lost(mv, k, err);
+	memset(go, 'g', sizeof(go));
+	if (mv->n && write_full(mv->go, go, mv->n))
+		return mover_lost(mv, 0, err);
+	if (c->op == MOVER_SETUP) {
+		memset(&d[0], 0, sizeof(d[0]));
+		d[0].ok = 1;
+	} else {
+		mover_do(o, r, mv->mb, c, mv->tagged ? 1 : 0, &d[0], err);
+	}
+	for (k = 0; k < mv->n; k++)
+		if (read_full(mv->done[k], &d[k + 1], sizeof(d[0])))
+			return mover_lost(mv, k, err);
+	for (k = 0; k <= mv->n; k++) {
+		if (!d[k].ok) {
+			ret = -1;
+			continue;
+		}
+		if (d[k].t0 < first)
+			first = d[k].t0;
+		if (d[k].t0 + d[k].ns > last)
+			last = d[k].t0 + d[k].ns;
+		res->busy_ns += d[k].ns;
+		res->entries += d[k].entries;
+	}
+	if (!ret && c->op != MOVER_SETUP)
+		res->wall_ns = last - first;
+	return ret;
+}
+
+/*
+ * movers_stop() - the children told to quit and waited for; 0, or -1
+ * after saying which one ended otherwise than it should
+ */
+static int movers_stop(struct movers *mv, bool failed, FILE *err)
+{
+	struct mover_cmd c = { .op = MOVER_QUIT };
+	unsigned int k;
+	int ret = 0, status;
+
+	for (k = 0; k < mv->n; k++) {
+		write_full(mv->cmd[k], &c, sizeof(c));
+		close(mv->cmd[k]);
+		close(mv->done[k]);
+	}
+	if (mv->go >= 0)
+		close(mv->go);
+	mv->go = -1;
+	for (k = 0; k < mv->n; k++) {
+		while (waitpid(mv->pid[k], &status, 0) < 0 && errno == EINTR)
+			;
+		if (WIFSIGNALED(status)) {
+			fprintf(err, PROG_NAME ": mover %u of --movers %u was killed by signal %d (%s)\n",
+				k + 2, mv->n + 1, WTERMSIG(status),
+				strsignal(WTERMSIG(status)));
+			ret = -1;
+		} else if (!failed && WEXITSTATUS(status)) {
+			fprintf(err, PROG_NAME ": mover %u of --movers %u exited with status %d\n",
+				k + 2, mv->n + 1, WEXITSTATUS(status));
+			ret = -1;
+		}
+	}
+	mv->n = 0;
+	return ret;
+}
+
 /* one row's move there and back; the timed figures into @row past warm-up */
 static int run_row(int fd, const struct bench_opts *o, struct migrate_result *r,
-		   struct migrate_buf *mb, struct migrate_row *row, bool timed,
+		   struct movers *mv, struct migrate_row *row, bool timed,
 		   unsigned int run, FILE *err)
 {
 	bool dma = row->prep_mode != DMAENGINE_BENCH_MODE_CPU;
-	/* --no-pattern-check: an offload row's data is not the pattern */
-	bool data = !dma || !o->no_pattern_check;
+	struct mover_cmd c = {
+		.op = MOVER_TO_DST, .run = run, .prep_mode = row->prep_mode,
+		/* --no-pattern-check: an offload row's data is not the pattern */
+		.data = !dma || !o->no_pattern_check,
+	};
 	struct dma_migrate_offload a, st;
-	char what[96];
-	uint64_t ns, back_ns;
+	struct movers_result res;
 	int ret;
 
-	snprintf(what, sizeof(what), "run %u, %s, to --dst-node %d", run,
-		 prep_mode_name(row->prep_mode), r->dst_node);
 	if (dma) {
 		ret = offload_op(fd, DMA_MIGRATE_OP_START, 0, o, row->prep_mode,
 				 &a);
@@ -551,7 +907,7 @@ static int run_row(int fd, const struct bench_opts *o, struct migrate_result *r,
 		if (ret)
 			goto stats_failed;
 	}
-	ret = move(mb, r->dst_node, &ns, what, err);
+	ret = movers_step(mv, o, r, &c, &res, err);
 	if (dma) {
 		int stop;
 
@@ -570,25 +926,19 @@ static int run_row(int fd, const struct bench_opts *o, struct migrate_result *r,
 			return -1;
 		}
 	}
-	if (ret || verify_on(mb, o->bytes, r->dst_node, data, what, err))
-		return -1;
-	/* the folios moved: those on --dst-node, split ones each counted */
-	if (refresh_entries(o, r, mb, err))
+	if (ret)
 		return -1;
 	if (timed) {
-		row->folios = mb->nentries;
-		migrate_row_add(row, o->bytes, ns, dma ? &st : NULL);
+		struct migrate_move m = {
+			.bytes = o->bytes * (mv->n + 1),
+			.wall_ns = res.wall_ns, .busy_ns = res.busy_ns,
+		};
+
+		row->folios = res.entries;
+		migrate_row_add(row, &m, dma ? &st : NULL);
 	}
-	snprintf(what, sizeof(what), "run %u, %s, back to --src-node %d", run,
-		 prep_mode_name(row->prep_mode), r->src_node);
-	if (move(mb, r->src_node, &back_ns, what, err) ||
-	    verify_on(mb, o->bytes, r->src_node, data, what, err) ||
-	    refresh_entries(o, r, mb, err))
-		return -1;
-	/* the pattern again for the next row, after one that did not copy */
-	if (!data)
-		migrate_fill(mb->base, o->bytes, MIGRATE_SEED);
-	return 0;
+	c.op = MOVER_BACK;
+	return movers_step(mv, o, r, &c, &res, err);
 
 stats_failed:
 	print_offload_error(err, DMA_MIGRATE_OP_STATS, ret, &a, o,
@@ -598,7 +948,7 @@ stats_failed:
 }
 
 static int run_rows(int fd, const struct bench_opts *o,
-		    struct migrate_result *r, struct migrate_buf *mb, FILE *err)
+		    struct migrate_result *r, struct movers *mv, FILE *err)
 {
 	unsigned int total = o->warmup_runs + o->runs, run, k;
 
@@ -607,7 +957,7 @@ static int run_rows(int fd, const struct bench_opts *o,
 			struct migrate_row *row =
 				&r->rows[rotation_index(run, k, r->nrows)];
 
-			if (run_row(fd, o, r, mb, row, run >= o->warmup_runs,
+			if (run_row(fd, o, r, mv, row, run >= o->warmup_runs,
 				    run, err))
 				return -1;
 			if (stop_signal) {
@@ -652,6 +1002,8 @@ int migrate_run_in(const char *root, const struct bench_opts *o,
 	struct migrate_result *r = calloc(1, sizeof(*r));
 	struct report_ctx rctx = *ctx;
 	struct migrate_buf mb = { 0 };
+	struct movers mv = { .mb = &mb, .go = -1 };
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_pipe;
 	struct cpufreq_info freq;
 	struct thp_controls thp;
 	const char *folio_opt = "folio-order";
@@ -673,6 +1025,7 @@ int migrate_run_in(const char *root, const struct bench_opts *o,
 	r->warmup_runs = o->warmup_runs;
 	r->channels = o->channels;
 	r->timeout_ms = o->timeout_ms;
+	r->movers = o->movers;
 	r->prep_modes = o->prep_modes & PREP_OFFLOAD;
 
 	if (!r->prep_modes) {
@@ -692,6 +1045,9 @@ int migrate_run_in(const char *root, const struct bench_opts *o,
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < 3; i++)
 		sigaction(stop_signals[i], &sa, &old[i]);
+	/* a mover gone: an error from write(), not the end of the run */
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, &old_pipe);
 	/* a kernel without madvise(): the THP controls and prctl() instead */
 	r->no_madvise = madvise(NULL, 0, MADV_NORMAL) && errno == ENOSYS;
 	if (thp_controls_set(&thp, root, folio_bytes(o), o->page_size,
@@ -701,17 +1057,24 @@ int migrate_run_in(const char *root, const struct bench_opts *o,
 	}
 	snprintf(r->thp_set, sizeof(r->thp_set), "%s", thp.set);
 	r->have_size_control = thp.have_size_control;
-	if (buf_setup(root, o, r, &mb, stderr) ||
-	    run_rows(fd, o, r, &mb, stderr))
-		goto out_thp;
+	/* the other movers first, before this one maps its buffer */
+	if (movers_start(root, o, r, fd, &mv, stderr) ||
+	    buf_setup(root, o, r, &mb, mv.tagged ? 1 : 0, stderr) ||
+	    movers_step(&mv, o, r, &(struct mover_cmd){ .op = MOVER_SETUP },
+			&(struct movers_result){ 0 }, stderr) ||
+	    run_rows(fd, o, r, &mv, stderr))
+		goto out_movers;
 	ret = 0;
-out_thp:
+out_movers:
+	if (movers_stop(&mv, ret, stderr))
+		ret = 1;
 	buf_free(&mb);
 	if (thp_controls_restore(&thp, stderr))
 		ret = 1;
 out_signals:
 	for (i = 0; i < 3; i++)
 		sigaction(stop_signals[i], &old[i], NULL);
+	sigaction(SIGPIPE, &old_pipe, NULL);
 	if (!ret)
 		report_migrate(stdout, &rctx, o, r);
 out:

@@ -87,7 +87,8 @@ void migrate_phases_ns(const struct dma_migrate_offload *st, double *ns);
  *	batches_declined and errors of a run
  * @phase: STATS' phase times a run, at each enum migrate_scale: ms a move,
  *	us a batch, us a folio
- * @copy_share: ph.batch_ns over move_pages()'s time
+ * @copy_share: ph.batch_ns over move_pages()'s time (with --movers,
+ *	over the movers' move_pages() times summed)
  */
 struct migrate_row {
 	unsigned int prep_mode;
@@ -106,7 +107,8 @@ struct migrate_row {
 /**
  * struct migrate_result - a finished run, all the report needs
  * @bytes, @folio_order, @src_node, @dst_node, @runs, @warmup_runs,
- *	@channels, @timeout_ms: the run's parameters (the nodes resolved)
+ *	@channels, @timeout_ms, @movers: the run's parameters (the nodes
+ *	resolved; @bytes a mover's)
  * @prep_modes: DMAENGINE_BENCH_PREP_* bits of the offload's modes asked for
  * @offload: enum migrate_offload_state
  * @hook: DMA_MIGRATE_HOOK_* as the kernel said, when it answered
@@ -127,7 +129,7 @@ struct migrate_result {
 	uint64_t bytes;
 	unsigned int folio_order;
 	int src_node, dst_node;
-	unsigned int runs, warmup_runs, channels, timeout_ms;
+	unsigned int runs, warmup_runs, channels, timeout_ms, movers;
 	unsigned int prep_modes;
 	enum migrate_offload_state offload;
 	unsigned int hook;
@@ -145,11 +147,23 @@ struct migrate_result {
 	struct migrate_row rows[MIGRATE_MAX_ROWS];
 };
 
-/*
- * migrate_row_add() - one timed run of @row: move_pages() of @bytes took
- * @move_ns; @st the STATS answer after it (NULL for the cpu row)
+/**
+ * struct migrate_move - a timed move of a row, by all its movers
+ * @bytes: the bytes moved, every mover's
+ * @wall_ns: from the first mover's move_pages() call to the last return
+ * @busy_ns: the movers' move_pages() times, summed (@wall_ns for one)
  */
-void migrate_row_add(struct migrate_row *row, uint64_t bytes, uint64_t move_ns,
+struct migrate_move {
+	uint64_t bytes, wall_ns, busy_ns;
+};
+
+/*
+ * migrate_row_add() - one timed run of @row, the move @mv: GB/s its bytes
+ * over its wall time, move_ms that time, copy_share STATS' ph.batch_ns
+ * over its busy time; @st the STATS answer after it (NULL for the cpu
+ * row)
+ */
+void migrate_row_add(struct migrate_row *row, const struct migrate_move *mv,
 		     const struct dma_migrate_offload *st);
 
 /*

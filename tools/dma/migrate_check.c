@@ -35,6 +35,7 @@ static int check_node(const char *root, const char *opt, int node,
 int migrate_check_nodes(const char *root, const struct bench_opts *o,
 			int *src, int *dst, FILE *err)
 {
+	uint64_t need = o->bytes * (o->movers ? o->movers : 1);
 	struct node_mem sm, dm;
 	char bytes[32], free_s[32];
 
@@ -58,15 +59,20 @@ int migrate_check_nodes(const char *root, const struct bench_opts *o,
 			*dst);
 		return -1;
 	}
-	if (o->bytes > sm.free_kb << 10 || o->bytes > dm.free_kb << 10) {
-		bool on_src = o->bytes > sm.free_kb << 10;
+	/* every mover's buffer on each node in turn */
+	if (need > sm.free_kb << 10 || need > dm.free_kb << 10) {
+		bool on_src = need > sm.free_kb << 10;
+		char movers[32] = "";
 
 		format_size(o->bytes, bytes, sizeof(bytes));
 		format_size((on_src ? sm.free_kb : dm.free_kb) << 10, free_s,
 			    sizeof(free_s));
-		fprintf(err, PROG_NAME ": invalid --bytes %s: more than node %d's free memory (MemFree %s in %s" NODE_DIR "/node%d/meminfo); lower --bytes\n",
-			bytes, on_src ? *src : *dst, free_s, root,
-			on_src ? *src : *dst);
+		if (o->movers > 1)
+			snprintf(movers, sizeof(movers), " x --movers %u",
+				 o->movers);
+		fprintf(err, PROG_NAME ": invalid --bytes %s%s: more than node %d's free memory (MemFree %s in %s" NODE_DIR "/node%d/meminfo); lower --bytes%s\n",
+			bytes, movers, on_src ? *src : *dst, free_s, root,
+			on_src ? *src : *dst, o->movers > 1 ? " or --movers" : "");
 		return -1;
 	}
 	return 0;

@@ -225,6 +225,9 @@ const struct opt_desc opt_table[O_NR] = {
 	[O_NO_PATTERN_CHECK] = { .name = "no-pattern-check",
 		BOOL_OPT(no_pattern_check), .scope = SC_MIGRATE,
 		.help = "the offload rows: check that every page moved to its node, not the data: for a provider that completes without copying (soft_dma's nocopy knob), to time the offload path alone; the cpu row's data is checked still" },
+	[O_MOVERS] = { .name = "movers", .metavar = "N",
+		INT_OPT(1, MOVERS_MAX, movers, SC_MIGRATE, "1"),
+		.help = "processes moving at once: each maps, fills and moves a buffer of --bytes of its own, all of them started together for every move and each move verified page by page; a row's GB/s is then the movers' bytes over the time from the first start to the last end, its move_ms that time, and the offload's figures (offloaded, fallback, declined, the phases) STATS' over the whole of it; --bytes x N must fit in each node's free memory" },
 };
 
 /* choice_name() - the first name of @value in @c, or NULL */

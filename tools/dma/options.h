@@ -36,7 +36,7 @@ enum opt_id {
 	O_CHANNELS, O_CHANNEL, O_DEVICE, O_FOLIO_ORDER, O_FOLIO, O_DST_FOLIO_ORDER,
 	O_DST_FOLIO, O_SGE, O_BYTES_PER_CHANNEL,
 	O_RUNS, O_WARMUP_RUNS, O_SRC_NODE, O_DST_NODE, O_PREP, O_BUFFERS, O_DEPTH, O_BYTES,
-	O_NO_PATTERN_CHECK,
+	O_NO_PATTERN_CHECK, O_MOVERS,
 	O_VERIFY, O_POLL, O_ALLOW_FEWER, O_TIMEOUT, O_PER_CHANNEL, O_SAMPLES,
 	O_SYSTEM, O_LIST_MODES, O_DRY_RUN,
 	O_NR
@@ -50,6 +50,8 @@ enum opt_id {
 #define NODE_MAX		1023
 /* Largest CPU number --cpus takes. */
 #define CPU_MAX			1023
+/* Most processes moving at once in the migrate mode (--movers). */
+#define MOVERS_MAX		64
 
 struct bench_opts {
 	enum bench_mode mode;
@@ -95,6 +97,7 @@ struct bench_opts {
 	/* migrate mode (move_pages(), DMA_MIGRATE_OFFLOAD) */
 	uint64_t bytes;			/* a whole number of folios */
 	bool no_pattern_check;		/* the offload rows: nodes only */
+	unsigned int movers;		/* processes moving at once */
 
 	uint64_t given;			/* 1 << enum opt_id, from the command line */
 };

@@ -155,7 +155,10 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "    a row per prep mode: GB/s (10^9 bytes/s, --bytes over move_pages()'s\n"
 "    time) and move_ms mean +- standard deviation over the runs, the folios\n"
 "    moved, offloaded and fallen back to the CPU a run; -v the offload's\n"
-"    phases (Documentation/migrate-mode.rst).\n"
+"    phases a move, a batch and a folio, and other, the batch time outside\n"
+"    them; with --movers N, GB/s is the N buffers' bytes over the time\n"
+"    from the first mover's start to the last one's end, and the offload's\n"
+"    figures are STATS' over that time (Documentation/migrate-mode.rst).\n"
 "\n"
 "    --list-modes: one JSON object, the names scripts/ take from the tool:\n"
 "    \"modes\", [{name, kind (map or copy), rows (its report's prep modes,\n"
@@ -193,7 +196,11 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "    " PROG_NAME " -m dmaengine --device soft_dma.0 --csv > run.csv\n"
 "    # the mail's table, one cell: 1 GB of 2 MB folios, node 0 to 1:\n"
 "    " PROG_NAME " -m migrate --bytes 1G --folio 2M --channels 4 \\\n"
-"        --prep-modes memcpy,memcpy_sg --src-node 0 --dst-node 1 -r 10\n",
+"        --prep-modes memcpy,memcpy_sg --src-node 0 --dst-node 1 -r 10\n"
+"    # four processes moving 32 MB each at once over the offload's 4\n"
+"    # channels, each phase of its batches a move, a batch and a folio:\n"
+"    " PROG_NAME " -m migrate --movers 4 --bytes 32M --channels 4 \\\n"
+"        --prep-modes memcpy_sg -v\n",
 		o->page_size);
 }
 

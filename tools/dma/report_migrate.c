@@ -191,11 +191,13 @@ static void print_head_lines(FILE *f, const struct report_ctx *ctx,
 			     const struct bench_opts *o,
 			     const struct migrate_result *r)
 {
-	char bytes[32], folio[32];
+	char bytes[32], bytes_all[32], folio[32];
 	const char *line = migrate_offload_line(r);
 	unsigned int i, mode;
 
 	format_size(r->bytes, bytes, sizeof(bytes));
+	format_size(r->bytes * (r->movers ? r->movers : 1), bytes_all,
+		    sizeof(bytes_all));
 	format_size(migrate_folio_bytes(r, o->page_size), folio, sizeof(folio));
 	fprintf(f, "# " PROG_NAME " %s, kernel %s\n", ctx->version,
 		ctx->kernel);
@@ -210,6 +212,9 @@ static void print_head_lines(FILE *f, const struct report_ctx *ctx,
 		"PR_SET_THP_DISABLE, nothing to change" :
 		"MADV_NOHUGEPAGE, nothing to change",
 		r->no_madvise ? " (this kernel has no madvise())" : "");
+	if (r->movers > 1)
+		fprintf(f, "# movers: %u processes at once, each moving %s of its own, started together every move: GB/s their %s over the time from the first start to the last end, move_ms that time, the offload's figures STATS' over it\n",
+			r->movers, bytes, bytes_all);
 	print_folio_lines(f, r, o->page_size);
 	if (o->no_pattern_check)
 		fprintf(f, "# --no-pattern-check: the offload rows' data is not checked, only every page's node\n");
@@ -354,7 +359,7 @@ static void report_migrate_csv(FILE *f, const struct report_ctx *ctx,
 	for (k = 0; k < NR_FIGURES; k++)
 		fprintf(f, ",%s_mean,%s_stddev", figures[k].key,
 			figures[k].key);
-	fputs(",cpufreq_governor,cpu_cur_khz_min,cpu_cur_khz_max,cpu_max_khz,boost,offload\n",
+	fputs(",cpufreq_governor,cpu_cur_khz_min,cpu_cur_khz_max,cpu_max_khz,boost,offload,movers\n",
 	      f);
 	for (i = 0; i < r->nrows; i++) {
 		const struct migrate_row *row = &r->rows[i];
@@ -374,7 +379,8 @@ static void report_migrate_csv(FILE *f, const struct report_ctx *ctx,
 				has ? stat_stddev(a) : 0);
 		}
 		report_csv_cpufreq(f, ctx->cpufreq);
-		fprintf(f, ",%s\n", offload_state_name(r->offload));
+		fprintf(f, ",%s,%u\n", offload_state_name(r->offload),
+			r->movers);
 	}
 }
 
@@ -401,6 +407,7 @@ static void json_params(struct json *j, const struct bench_opts *o,
 		      o->flags & DMAENGINE_BENCH_F_ALLOW_FEWER);
 	json_key_string(j, "reasons", "syscall");
 	json_key_bool(j, "pattern_check", !o->no_pattern_check);
+	json_key_uint(j, "movers", r->movers);
 	json_object_end(j);
 }
 

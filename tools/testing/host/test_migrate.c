@@ -73,6 +73,15 @@ static void test_options(void)
 	is_int(parse(&o, "--bytes 0"), PARSE_USAGE, "--bytes 0: refused");
 	has_str(err_text, "invalid --bytes '0': must be 1B..1TB", "... with the range");
 	is_int(parse(&o, "--bytes 2T"), PARSE_USAGE, "--bytes above 1T: refused");
+	ok(parse(&o, "") == PARSE_RUN && o.movers == 1 &&
+	   parse(&o, "--movers 64") == PARSE_RUN && o.movers == 64,
+	   "--movers: default 1, at most 64");
+	is_int(parse(&o, "--movers 0"), PARSE_USAGE, "--movers 0: refused");
+	has_str(err_text, "invalid --movers '0': must be 1..64",
+		"... naming the option and its range");
+	is_int(parse(&o, "--movers 65"), PARSE_USAGE, "--movers 65: refused");
+	has_str(err_text, "invalid --movers '65': must be 1..64", "... saying so");
+	is_int(parse(&o, "--movers two"), PARSE_USAGE, "--movers two: refused");
 
 	{
 		char *argv[] = { "dma_map_benchmark", "-m", "dmaengine",
@@ -83,6 +92,18 @@ static void test_options(void)
 		is_int(opts_parse(&o, 5, argv, stdout, capture_begin(&c)),
 		       PARSE_USAGE, "--bytes with -m dmaengine: refused");
 		has_str(capture_end(&c), "--bytes applies to -m migrate only",
+			"... saying it is migrate's");
+		capture_free(&c);
+	}
+	{
+		char *argv[] = { "dma_map_benchmark", "-m", "dmaengine",
+				 "--movers", "2", NULL };
+		struct capture c = { 0 };
+
+		opts_init(&o, 4096);
+		is_int(opts_parse(&o, 5, argv, stdout, capture_begin(&c)),
+		       PARSE_USAGE, "--movers with -m dmaengine: refused");
+		has_str(capture_end(&c), "--movers applies to -m migrate only",
 			"... saying it is migrate's");
 		capture_free(&c);
 	}
@@ -99,6 +120,8 @@ static void test_options(void)
 		has_str(help, "\n  migrate mode (-m migrate):\n        --bytes SIZE",
 			"--help: the migrate mode's own options");
 		has_str(help, "Documentation/migrate-mode.rst", "--help: where the mode is documented");
+		has_str(help, "        --movers N        processes moving at once",
+			"--help: --movers among the migrate mode's options");
 		capture_free(&c);
 	}
 }
@@ -479,10 +502,12 @@ static void test_row(void)
 	};
 	struct migrate_row row = { .prep_mode = DMAENGINE_BENCH_MODE_MEMCPY_SG };
 
-	migrate_row_add(&row, 1000000000, 100000000, &st);
+	migrate_row_add(&row, &(struct migrate_move){ 1000000000, 100000000,
+						      100000000 }, &st);
 	st.folios_offloaded = 512;
 	st.folios_fallback = 0;
-	migrate_row_add(&row, 1000000000, 250000000, &st);
+	migrate_row_add(&row, &(struct migrate_move){ 1000000000, 250000000,
+						      250000000 }, &st);
 	ok(row.channels_used == 4 && row.gbps.n == 2 &&
 	   stat_mean(&row.gbps) == 7 && stat_mean(&row.move_ms) == 175,
 	   "a row of two runs: GB/s 10 and 4 (mean 7), move_ms mean 175");
@@ -494,6 +519,14 @@ static void test_row(void)
 	   stat_mean(&row.phase[MSC_BATCH][MPH_WAIT]) == 20000 &&
 	   stat_mean(&row.phase[MSC_FOLIO][MPH_BATCH]) == 0,
 	   "... other_ms 10 (50 of the batch, 40 of it waiting), wait 20000 us a batch of 2, no folio: 0 a folio");
+
+	/* four movers of 1 GB each, 0.5 s from the first start to the last end */
+	memset(&row, 0, sizeof(row));
+	migrate_row_add(&row, &(struct migrate_move){ 4000000000, 500000000,
+						      1250000000 }, &st);
+	ok(stat_mean(&row.gbps) == 8 && stat_mean(&row.move_ms) == 500 &&
+	   stat_mean(&row.copy_share) == 0.04,
+	   "movers: GB/s every mover's bytes over the wall time, move_ms that time, copy_share over the movers' times summed");
 }
 
 int main(int argc, char **argv)

@@ -24,7 +24,9 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "migrate.h"
@@ -47,12 +49,27 @@ static struct {
 	int wrong_on_move;		/* after this move, page 2 on node 7 */
 	int corrupt_on_move;		/* after this move, a byte flipped */
 	int signal_on_move;		/* during this move, SIGINT */
-	bool started;
-	uint64_t pending;		/* folios moved since the last RESET */
-	char log[4096];
+	bool only_children;		/* the two above: in a forked mover */
+	pid_t parent;			/* the process the test runs in */
+	char log[4096];			/* each process its own */
 	struct dma_migrate_offload start;	/* the last START */
 	char thp_during[64];		/* the 64 KB control at mbind() */
 } fake;
+
+/*
+ * What every mover's moves change, in memory the forked movers share:
+ * the offload's state and counters; for --movers, the movers inside
+ * move_pages() at once at each of their moves
+ */
+#define MAX_STEPS	64
+static struct fake_shared {
+	bool started;
+	uint64_t pending;		/* folios moved since the last RESET */
+	unsigned int child_moves;	/* moves by forked movers */
+	unsigned int together;		/* --movers: at once, to wait for */
+	unsigned int arrived[MAX_STEPS];	/* in move_pages() at step k */
+	unsigned int apart;		/* steps a mover waited for in vain */
+} *shared;
 
 static void fake_log(const char *s)
 {
@@ -135,36 +152,65 @@ int ioctl(int fd, unsigned long req, ...)
 			errno = EOPNOTSUPP;
 			return -1;
 		}
-		if (fake.started) {
+		if (shared->started) {
 			errno = EBUSY;
 			return -1;
 		}
 		fake.start = *a;
-		fake.started = true;
+		shared->started = true;
 		a->active = 1;
 		a->channels_used = a->channels;
 		a->prep_mode_used = a->prep_mode;
 		return 0;
 	case DMA_MIGRATE_OP_STATS:
 		fake_log(a->flags & DMA_MIGRATE_F_RESET ? "R" : "Q");
-		a->active = fake.started;
+		a->active = shared->started;
 		a->channels_used = fake.start.channels;
-		a->folios = fake.pending;
+		a->folios = shared->pending;
 		/* one folio a move left to the CPU */
-		a->folios_offloaded = fake.pending ? fake.pending - 1 : 0;
-		a->folios_fallback = fake.pending ? 1 : 0;
-		if (fake.pending)
+		a->folios_offloaded = shared->pending ? shared->pending - 1 : 0;
+		a->folios_fallback = shared->pending ? 1 : 0;
+		if (shared->pending)
 			fake_phases(a);
 		if (a->flags & DMA_MIGRATE_F_RESET)
-			fake.pending = 0;
+			shared->pending = 0;
 		return 0;
 	case DMA_MIGRATE_OP_STOP:
 		fake_log("T");
-		fake.started = false;
+		shared->started = false;
 		return 0;
 	}
 	errno = EINVAL;
 	return -1;
+}
+
+/*
+ * wait_together() - at its move @step, a mover waits (up to 2 s) for the
+ * others to be in move_pages() too; counted in ->apart when they are not
+ */
+static void wait_together(unsigned int step)
+{
+	unsigned int ms;
+
+	__atomic_add_fetch(&shared->arrived[step], 1, __ATOMIC_SEQ_CST);
+	for (ms = 0; ms < 2000; ms++) {
+		if (__atomic_load_n(&shared->arrived[step], __ATOMIC_SEQ_CST) >=
+		    shared->together)
+			return;
+		usleep(1000);
+	}
+	__atomic_add_fetch(&shared->apart, 1, __ATOMIC_SEQ_CST);
+}
+
+/* fake_inject() - after a move, what the test asked to go wrong */
+static void fake_inject(void)
+{
+	if ((int)fake.moves == fake.wrong_on_move)
+		fake.node[2] = 7;
+	if ((int)fake.moves == fake.corrupt_on_move)
+		fake.base[PAGE + 9] ^= 1;
+	if ((int)fake.moves == fake.signal_on_move)
+		raise(SIGINT);
 }
 
 static int *page_node(void *addr)
@@ -218,16 +264,20 @@ long syscall(long nr, ...)
 			status[i] = nodes[i];
 		}
 		if (nodes) {
+			bool child = getpid() != fake.parent;
+
 			fake.moves++;
 			fake_log(nodes[0] ? "M1" : "M0");
-			if (fake.started)
-				fake.pending += n;
-			if ((int)fake.moves == fake.wrong_on_move)
-				fake.node[2] = 7;
-			if ((int)fake.moves == fake.corrupt_on_move)
-				fake.base[PAGE + 9] ^= 1;
-			if ((int)fake.moves == fake.signal_on_move)
-				raise(SIGINT);
+			if (shared->started)
+				__atomic_add_fetch(&shared->pending, n,
+						   __ATOMIC_SEQ_CST);
+			if (child)
+				__atomic_add_fetch(&shared->child_moves, 1,
+						   __ATOMIC_SEQ_CST);
+			if (shared->together && fake.moves < MAX_STEPS)
+				wait_together(fake.moves);
+			if (!fake.only_children || child)
+				fake_inject();
 		}
 	} else {
 		errno = ENOSYS;
@@ -276,9 +326,11 @@ static bool thp_restored(void)
 
 static char out_text[65536], err_text[8192];
 
-/* what the fake kernel does wrong, at which move_pages() */
+/* what the fake kernel does wrong, at which move_pages() of a process */
 struct inject {
 	int wrong_on_move, corrupt_on_move, signal_on_move;
+	bool only_children;	/* in the forked movers only */
+	unsigned int together;	/* the movers must move at once */
 };
 
 /*
@@ -294,10 +346,14 @@ static int run_injected(enum fake_kind kind, const char *words,
 	int ret;
 
 	memset(&fake, 0, sizeof(fake));
+	memset(shared, 0, sizeof(*shared));
 	fake.kind = kind;
+	fake.parent = getpid();
 	fake.wrong_on_move = inj.wrong_on_move;
 	fake.corrupt_on_move = inj.corrupt_on_move;
 	fake.signal_on_move = inj.signal_on_move;
+	fake.only_children = inj.only_children;
+	shared->together = inj.together;
 	parse_mode_words(&o, "migrate", words, PAGE);
 	fake.folio_pages = folio_bytes(&o) / PAGE;
 	std_capture_begin(&cap);
@@ -313,6 +369,7 @@ static int run(enum fake_kind kind, const char *words)
 }
 
 #define SMALL	"--bytes 256K --folio 64K -r 2 -w 1 -c 4 --timeout-ms 500"
+#define INJECT	"--bytes 256K --folio 64K -r 2 -w 0 -p memcpy"
 
 static void test_offload(void)
 {
@@ -376,7 +433,7 @@ static void test_offload(void)
 	has_str(out_text, "mode,chan,folio_order,folio_bytes,bytes,src_node,dst_node,runs,folios,gbps_mean,gbps_stddev,move_ms_mean,",
 		"CSV: the header");
 	has_str(out_text, "\nprep_memcpy,4,4,65536,262144,0,1,2,4,", "CSV: the memcpy row");
-	has_str(out_text, ",ready\n", "CSV: the offload state last");
+	has_str(out_text, ",ready,1\n", "CSV: the offload state, then the movers, last");
 	tap_out_file("migrate.csv", out_text);
 	tree_free();
 }
@@ -571,6 +628,82 @@ static void test_phases(void)
 	tree_free();
 }
 
+/* no_child_left() - every forked mover waited for */
+static bool no_child_left(void)
+{
+	return waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD;
+}
+
+/* --movers: processes moving at once, each its own buffer, each verified */
+static void test_movers(void)
+{
+	/* 2 children x (1 + 2 runs) x 2 rows x there and back */
+	const unsigned int child_moves = 2 * 3 * 2 * 2;
+
+	make_tree(2);
+	is_int(run_injected(K_HOOK, SMALL " -p memcpy --movers 3 -v",
+			    (struct inject){ .together = 3 }), 0,
+	       "--movers 3: exit status 0");
+	is_str(fake.log,
+	       "S0 T M1 M0 S0 R M1 R T M0 S0 R M1 R T M0 M1 M0 M1 M0 S0 R M1 R T M0",
+	       "--movers 3: the process's own moves and the ioctls as with one mover");
+	is_int(shared->child_moves, child_moves,
+	       "--movers 3: the two forked movers moved as often as the process");
+	is_int(shared->apart, 0,
+	       "--movers 3: at every move, the three inside move_pages() at once");
+	has_str(out_text, "# movers: 3 processes at once, each moving 256KB of its own, started together every move: GB/s their 768KB over the time from the first start to the last end",
+		"--movers 3: a '#' line says what GB/s and move_ms are");
+	has_str(out_text, "\nprep_memcpy    4    64KB  12     ",
+		"--movers 3: the folios every mover moved, 3 x 4");
+	has_str(strstr(out_text, "\nprep_memcpy "), " 11          1           0 ",
+		"--movers 3: offloaded 11, fallback 1, declined 0: STATS over the whole move");
+	ok(no_child_left(), "--movers 3: every mover waited for");
+	ok(thp_restored(), "--movers 3: the THP controls restored");
+
+	is_int(run(K_HOOK, SMALL " -p memcpy --movers 2 --json"), 0,
+	       "--movers 2 --json: exit status 0");
+	has_str(out_text, ",\"pattern_check\":true,\"movers\":2},",
+		"--json: params.movers");
+	has_str(out_text, "\"prep_mode\":\"prep_memcpy\",\"chan\":4,\"folio_order\":4,\"folio_bytes\":65536,\"bytes\":262144,\"runs\":2,\"folios\":8,",
+		"--json: the row's folios every mover's, bytes a mover's");
+	has_str(out_text, "\"folios_offloaded\":{\"mean\":7.000000,",
+		"--json: STATS' folios_offloaded over both movers' move");
+	is_int(run(K_HOOK, SMALL " -p memcpy --movers 2 --csv"), 0,
+	       "--movers 2 --csv: exit status 0");
+	has_str(out_text, ",ready,2\n", "--csv: the movers last");
+	ok(no_child_left(), "--json, --csv: every mover waited for");
+
+	is_int(run_injected(K_HOOK, INJECT " --movers 3",
+			    (struct inject){ .corrupt_on_move = 3,
+					     .only_children = true }),
+	       1, "--movers 3, a corrupt byte in a forked mover's buffer: exit status 1");
+	ok(strstr(err_text, "run 0, prep_memcpy, to --dst-node 1, mover 2: the data is corrupt at offset 0x1008") ||
+	   strstr(err_text, "run 0, prep_memcpy, to --dst-node 1, mover 3: the data is corrupt at offset 0x1008"),
+	   "... naming the run, the row, the move and the mover");
+	ok(!strstr(err_text, "mover 1:"), "... the process's own buffer intact");
+	ok(!shared->started, "... the offload stopped");
+	ok(thp_restored(), "... the THP controls restored");
+	ok(no_child_left(), "... every mover waited for");
+	ok(!out_text[0], "... and no report");
+
+	is_int(run_injected(K_HOOK, INJECT " --movers 2",
+			    (struct inject){ .signal_on_move = 2 }),
+	       1, "--movers 2, SIGINT during a move: exit status 1");
+	has_str(err_text, "stopped by signal 2 (Interrupt)",
+		"... the process says so after the move");
+	ok(!strstr(err_text, "mover 2"), "... the forked mover ignored it");
+	ok(thp_restored() && no_child_left(),
+	   "... the THP controls restored, every mover waited for");
+
+	is_int(run(K_HOOK, "--bytes 256M --folio 64K -p memcpy --movers 4"), 2,
+	       "--bytes x --movers above a node's free memory: exit status 2");
+	has_str(err_text, "invalid --bytes 256MB x --movers 4: more than node 0's free memory (MemFree 800000KB in ",
+		"... naming both options and the node's free memory");
+	has_str(err_text, "; lower --bytes or --movers\n", "... and what to lower");
+	ok(!fake.log[0] && no_child_left(), "... before any ioctl or fork");
+	tree_free();
+}
+
 static void test_no_offload(void)
 {
 	make_tree(2);
@@ -610,7 +743,6 @@ static void test_no_offload(void)
 static void test_failures(void)
 {
 	make_tree(2);
-#define INJECT	"--bytes 256K --folio 64K -r 2 -w 0 -p memcpy"
 	is_int(run_injected(K_HOOK, INJECT, (struct inject){ .wrong_on_move = 3 }),
 	       1, "a page on a wrong node after a move: exit status 1");
 	has_str(err_text, "run 0, prep_memcpy, to --dst-node 1, page by page: entry 2 (offset 0x2000 in the buffer) is on node 7, not on node 1",
@@ -629,7 +761,7 @@ static void test_failures(void)
 	has_str(err_text, "stopped by signal 2 (Interrupt)",
 		"... saying so after the move");
 	ok(thp_restored(), "... the THP controls restored");
-	ok(!fake.started, "... the offload stopped");
+	ok(!shared->started, "... the offload stopped");
 
 	is_int(run(K_HOOK, "--bytes 1G --folio 64K -p memcpy"), 2,
 	       "--bytes above the node's free memory: exit status 2");
@@ -665,10 +797,17 @@ static void test_failures(void)
 
 int main(int argc, char **argv)
 {
+	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED) {
+		printf("Bail out! mmap of the shared state failed\n");
+		return 1;
+	}
 	tap_init(argc, argv);
 	test_offload();
 	test_phases();
 	test_no_offload();
 	test_failures();
+	test_movers();
 	return tap_done();
 }

@@ -446,7 +446,7 @@ static void test_help_version(void)
 		"--samples", "--entries", "--entry-size", "--iterations",
 		"--cpus", "--sync", "--percentiles", "--buffers", "--depth",
 		"--dst-folio-order", "--dst-folio", "--list-modes", "--dry-run",
-		"--bytes", "--no-pattern-check",
+		"--bytes", "--no-pattern-check", "--movers",
 	};
 	static const char *const bits[] = {
 		"[1..1024; default 1]", "[1..300; default 20]",
@@ -530,6 +530,8 @@ static void test_list_modes(void)
 		"--list-modes: a flag: no value, no default");
 	ok(strstr(out_text, "}]}\n") && strlen(strstr(out_text, "}]}\n")) == 4,
 	   "--list-modes: the options last, the object ending the output");
+	has_str(out_text, "{\"name\":\"movers\",\"short\":null,\"metavar\":\"N\",\"modes\":[\"migrate\"],\"accepts\":\"1..64\",\"default\":\"1\"}",
+		"--list-modes: --movers, the migrate mode's, 1..64, default 1");
 	has_str(out_text, "{\"name\":\"folio\",\"short\":\"f\",\"metavar\":\"SIZE\",\"modes\":[\"dmaengine\",\"migrate\"],\"accepts\":\"a power-of-two multiple of the page size, 4KB..1GB\",\"default\":\"the page size\"}",
 		"--list-modes: --folio, the copy modes', its range from the page size");
 	ok(cmdline(&o, "-m migrate --list-modes --bytes 1M") == PARSE_DONE,
