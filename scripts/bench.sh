@@ -14,13 +14,18 @@
 # booted with numa=fake=2), GB/s of the CPU copy and of the copy offload
 # (kernel/patches/v7.3-migrate) with each prep mode, per folio order and
 # channel count, with soft_dma copying and in nocopy mode, and the copy's
-# share of the move (tools/testing/guest/bench/migrate.sh; the tables and
-# results.json/.csv in build/results/migrate-DATE/).
+# share of the move; then the concurrency table: 1, 2 and 4 processes
+# moving at once (the tool's --movers), each its own buffer of 4 KB
+# folios, over 4 channels: the aggregate GB/s of the cpu row and of each
+# prep mode, and the folios the offload declined and let fall back
+# (tools/testing/guest/bench/migrate.sh; the tables and results.json/.csv
+# in build/results/migrate-DATE/).
 #
 # usage: scripts/bench.sh [-m MACHINE] [-c CHANNELS...] [-d DEPTHS...]
 #                         [-n] [-M MEMORY] [-- TOOL_OPTIONS...]
 #        scripts/bench.sh -g [-m MACHINE] [-c CHANNELS...] [-o ORDERS...]
-#                         [-n] [-M MEMORY] [-- TOOL_OPTIONS...]
+#                         [-P MOVERS...] [-b BYTES] [-n] [-M MEMORY]
+#                         [-- TOOL_OPTIONS...]
 #   -m MACHINE   a file of scripts/vm/machines (default: x86-bench, the
 #                patched kernel without debug options; arm64-zcu102-73:
 #                ZDMA, arm-exynos4210-73: PL330)
@@ -34,7 +39,10 @@
 #   -g           the migration table (x86 bench kernel: it has the hook)
 #   -o "0 4 8 9" -g: folio orders, a line each (default: 0 4 8 9)
 #   -n           with -g: only the nocopy table (default: copying, then nocopy)
+#   -P "1 2 4"   -g: the concurrency table's counts of movers ("": none)
+#   -b 16M       -g: the bytes each mover of the concurrency table moves
 #   TOOL_OPTIONS with -g replace: --bytes 128M --runs 5 --warmup-runs 1
+#                (the concurrency table: --bytes is -b's)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -44,6 +52,8 @@ depths="1 4"
 nflag=
 migrate=
 orders="0 4 8 9"
+movers="1 2 4"
+mover_bytes=16M
 memory=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -53,9 +63,11 @@ while [ $# -gt 0 ]; do
 	-n) nflag=-n; shift ;;
 	-g) migrate=1; shift ;;
 	-o) orders=$2; shift 2 ;;
+	-P) movers=$2; shift 2 ;;
+	-b) mover_bytes=$2; shift 2 ;;
 	-M) memory=(-M "$2"); shift 2 ;;
 	--) shift; break ;;
-	-h|--help) sed -n '4,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
 done
@@ -85,7 +97,8 @@ if [ -n "$migrate" ]; then
 	if "$DMA_BENCH_TOP/scripts/vm/run.sh" -q -m "$machine" -a numa=fake=2 \
 		${memory[@]+"${memory[@]}"} -t 7200 -- \
 		sh tests/bench/migrate.sh "'$chans'" "'$orders'" "'$sdmodes'" \
-		"${opts[@]}" | tee "$out" | { grep --line-buffered -v '^@migrate ' || :; }
+		"'$movers'" "$mover_bytes" "${opts[@]}" | tee "$out" |
+		{ grep --line-buffered -Ev '^@(migrate|movers) ' || :; }
 	then
 		rc=0
 	else

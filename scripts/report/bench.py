@@ -24,8 +24,12 @@ migrate-table RAW OUTDIR
     per folio size and channel count, the cpu row and each prep mode of
     the offload, mean +- SD, a table per soft_dma mode, then the copy's
     share of the move's time; from the lines "@migrate SOFT_DMA_MODE
-    JSON" of its guest side (the tool's -m migrate JSON). Writes
-    results.json, results.csv and table.txt in OUTDIR, prints the table.
+    JSON" of its guest side (the tool's -m migrate JSON). Then the
+    concurrency table, from its lines "@movers SOFT_DMA_MODE JSON" (the
+    tool's -m migrate --movers N): a line per count of movers and row,
+    the aggregate GB/s and the folios the offload declined and let fall
+    back. Writes results.json, results.csv and table.txt in OUTDIR,
+    prints the tables.
 """
 
 import argparse
@@ -262,23 +266,31 @@ MIGRATE_SD_TITLE = {
 }
 
 
+MIGRATE_TAGS = ("migrate", "movers")
+
+
 def migrate_cells(raw_lines):
-    """The "@migrate SOFT_DMA_MODE JSON" lines: [(mode, doc)] in order."""
-    cells = []
+    """The "@migrate SOFT_DMA_MODE JSON" lines (the migration table) and
+    the "@movers SOFT_DMA_MODE JSON" ones (the concurrency table): {tag:
+    [(mode, doc)] in order}."""
+    cells = {t: [] for t in MIGRATE_TAGS}
     for line in raw_lines:
-        if line.startswith("@migrate "):
+        tag = line.split(" ", 1)[0][1:]
+        if line.startswith("@") and tag in cells:
             _, sd, doc = line.split(" ", 2)
-            cells.append((sd, json.loads(doc)))
+            cells[tag].append((sd, json.loads(doc)))
     return cells
 
 
-def migrate_rows(cells):
-    """One dict per (soft_dma mode, order, channels, prep mode)."""
+def migrate_rows(cells, table="migrate"):
+    """One dict per (soft_dma mode, order, channels, movers, prep mode)
+    of TABLE's cells."""
     rows = []
     for sd, doc in cells:
         par = doc["params"]
         for r in doc["results"]:
             rows.append({
+                "table": table, "movers": par.get("movers", 1),
                 "soft_dma": sd, "folio_order": r["folio_order"],
                 "folio_bytes": r["folio_bytes"], "channels": par["channels"],
                 "prep_mode": r["prep_mode"], "chan_used": r["chan"],
@@ -288,6 +300,7 @@ def migrate_rows(cells):
                 "gbps_stddev": r["gbps"]["stddev"],
                 "offloaded": r["folios_offloaded"]["mean"],
                 "fallback": r["folios_fallback"]["mean"],
+                "declined": r["folios_declined"]["mean"],
                 "copy_share": r["copy_share"]["mean"],
                 "fell_back": doc["folios"]["fell_back"],
                 # the kernel split the folios as it migrated them
@@ -360,17 +373,60 @@ def migrate_table_lines(cells):
     return lines
 
 
+def _count(x):
+    """A count a run (a mean over the runs): whole when it is."""
+    return "%.0f" % x if x == int(x) else "%.1f" % x
+
+
+def movers_table_lines(cells):
+    """The concurrency table: a line per folio size, channel count, count
+    of movers and row, the aggregate GB/s (every mover's bytes over the
+    time from the first start to the last end) and the folios the offload
+    declined and let fall back a run (STATS over that time)."""
+    rows = migrate_rows(cells, "movers")
+    if not rows:
+        return []
+    order = list(tool.rows("migrate"))
+    rows.sort(key=lambda r: (r["folio_order"], r["channels"], r["movers"],
+                             order.index(r["prep_mode"])
+                             if r["prep_mode"] in order else len(order)))
+    sd, doc0 = cells[0]
+    lines = ["", "# concurrent migrations, soft_dma %s: N processes at "
+             "once (--movers N), each moving %s of its own; GB/s: all of "
+             "them over the time from the first start to the last end, "
+             "mean +- SD of %d runs; declined, fallback: folios a run, "
+             "STATS over that time" % (
+                 "copying" if sd == "copy" else sd,
+                 results.format_size(doc0["params"]["bytes"]),
+                 doc0["params"]["runs"]),
+             "%-6s %4s %6s  %-16s %-17s %8s %8s" % (
+                 "folio", "chan", "movers", "mode", "GB/s", "declined",
+                 "fallback")]
+    for r in rows:
+        cpu = r["prep_mode"] == "cpu"
+        lines.append("%-6s %4d %6d  %-16s %-17s %8s %8s" % (
+            results.format_size(r["folio_bytes"]), r["channels"],
+            r["movers"], r["prep_mode"],
+            "%.3f \u00b1 %.3f" % (r["gbps_mean"], r["gbps_stddev"]),
+            "-" if cpu else _count(r["declined"]),
+            "-" if cpu else _count(r["fallback"])))
+    return lines
+
+
 def migrate_table(raw, outdir):
     with open(raw, encoding="utf-8") as fh:
-        cells = migrate_cells(fh)
-    lines = migrate_table_lines(cells)
+        tagged = migrate_cells(fh)
+    cells, movers = tagged["migrate"], tagged["movers"]
+    lines = migrate_table_lines(cells) + movers_table_lines(movers)
     text = "".join(line + "\n" for line in lines)
-    rows = migrate_rows(cells)
+    rows = migrate_rows(cells) + migrate_rows(movers, "movers")
     os.makedirs(outdir, exist_ok=True)
     with open(os.path.join(outdir, "results.json"), "w",
               encoding="utf-8") as fh:
         json.dump({"cells": [{"soft_dma": sd, "tool": doc}
-                             for sd, doc in cells]}, fh, indent=1)
+                             for sd, doc in cells],
+                   "movers": [{"soft_dma": sd, "tool": doc}
+                              for sd, doc in movers]}, fh, indent=1)
     buf = io.StringIO()
     if rows:
         w = csv.DictWriter(buf, fieldnames=list(rows[0]),

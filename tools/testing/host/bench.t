@@ -8,7 +8,8 @@
 # descriptor and batch and the share outside the timed phases, also on the
 # tool's JSON (fixtures/tool-dmaengine.json); bench-soft-dma.sh's medians,
 # bests and ratios, through bench_report of scripts/lib.sh; bench.sh -g's
-# migration table from the tool's migrate JSON (fixtures/tool-migrate.json).
+# migration table and its concurrency table (--movers) from the tool's
+# migrate JSON (fixtures/tool-migrate.json).
 . "$(dirname "$0")/lib.sh"
 need python3
 out_dir
@@ -209,22 +210,28 @@ def soft_dma():
     assert bench.soft_dma_lines([]) == []
 check("bench-soft-dma: medians, bests and ratios per CPU count, through bench_report", soft_dma)
 
-def migrate_doc(order, offloaded, folios=4):
+def migrate_doc(order, offloaded, folios=4, movers=1, declined=0, gbps=None):
     """The tool's -m migrate JSON (fixtures/tool-migrate.json): 4 folios of
     ORDER, moved as FOLIOS (more: the kernel split them), the offload row
-    having offloaded OFFLOADED of them."""
+    having offloaded OFFLOADED of them, DECLINED declined (the rest fallen
+    back); MOVERS movers (--movers); GB/s {mode: mean} where given."""
     with open(os.path.join(FIX, "tool-migrate.json"), encoding="utf-8") as fh:
         doc = json.load(fh)
     doc["params"]["folio_order"] = order
     doc["params"]["bytes"] = 4 * (4096 << order)
+    doc["params"]["movers"] = movers
     for r in doc["results"]:
         r["folio_order"] = order
         r["folio_bytes"] = 4096 << order
         r["bytes"] = 4 * (4096 << order)
         r["folios"] = folios
+        if gbps:
+            r["gbps"] = {"mean": gbps[r["prep_mode"]], "stddev": 0.01}
         if r["prep_mode"] != "cpu":
             r["folios_offloaded"] = {"mean": offloaded, "stddev": 0}
-            r["folios_fallback"] = {"mean": folios - offloaded, "stddev": 0}
+            r["folios_declined"] = {"mean": declined, "stddev": 0}
+            r["folios_fallback"] = {"mean": folios - offloaded - declined,
+                                    "stddev": 0}
             r["copy_share"] = {"mean": 0.25, "stddev": 0}
     return json.dumps(doc)
 
@@ -267,6 +274,62 @@ def migrate_table():
     rc, text, _ = bench_cmd("migrate-table", raw, out)
     assert rc == 1 and "no migrate results" in text, (rc, text)
 check("bench.sh -g: the migration table per soft_dma mode, folio size and channels, the copy share, results.csv and .json", migrate_table)
+
+
+def movers_table():
+    raw = os.path.join(TMP, "movers-raw.txt")
+    out = os.path.join(TMP, "movers-out")
+    with open(raw, "w", encoding="utf-8") as fh:
+        fh.write("@migrate copy %s\n" % migrate_doc(0, 4))
+        fh.write("[bench] soft_dma copy, 1 mover(s) of 16M, 4 channels\n")
+        # 4 folios a mover: 1 mover all offloaded; 2: 8 folios, 3 declined,
+        # 1 fallen back; 4: 16, 9.5 declined a run (a mean), none back
+        fh.write("@movers copy %s\n" % migrate_doc(
+            0, 4, movers=1, gbps={"cpu": 0.2, "prep_memcpy": 0.25}))
+        fh.write("@movers copy %s\n" % migrate_doc(
+            0, 4, folios=8, movers=2, declined=3,
+            gbps={"cpu": 0.3, "prep_memcpy": 0.35}))
+        fh.write("@movers copy %s\n" % migrate_doc(
+            0, 6.5, folios=16, movers=4, declined=9.5,
+            gbps={"cpu": 0.4, "prep_memcpy": 0.45}))
+    rc, text, err = bench_cmd("migrate-table", raw, out)
+    assert rc == 0, (rc, err)
+    lines = text.splitlines()
+    title = [i for i, line in enumerate(lines)
+             if line.startswith("# concurrent migrations")]
+    assert len(title) == 1, text
+    assert lines[title[0]].startswith(
+        "# concurrent migrations, soft_dma copying: N processes at once (--movers N), "
+        "each moving 16KB of its own; GB/s: all of them"), lines[title[0]]
+    assert lines[title[0] + 1].split() == ["folio", "chan", "movers", "mode", "GB/s",
+                                           "declined", "fallback"], lines[title[0] + 1]
+    rows = [line.split() for line in lines[title[0] + 2:]]
+    assert [(r[2], r[3]) for r in rows] == [
+        ("1", "cpu"), ("1", "prep_memcpy"), ("2", "cpu"), ("2", "prep_memcpy"),
+        ("4", "cpu"), ("4", "prep_memcpy")], rows
+    assert rows[0] == ["4KB", "4", "1", "cpu", "0.200", "\u00b1", "0.010", "-", "-"], rows[0]
+    assert rows[3] == ["4KB", "4", "2", "prep_memcpy", "0.350", "\u00b1", "0.010", "3", "1"], \
+        rows[3]
+    assert rows[5][-2:] == ["9.5", "0"], rows[5]
+    # the migration table above it has the @migrate cell alone
+    assert sum(line.startswith("4KB") for line in lines[:title[0]]) == 2, text
+    with open(os.path.join(out, "results.csv"), encoding="utf-8") as fh:
+        got = list(csv.DictReader(fh))
+    assert [(r["table"], r["movers"]) for r in got] == [
+        ("migrate", "1"), ("migrate", "1"), ("movers", "1"), ("movers", "1"),
+        ("movers", "2"), ("movers", "2"), ("movers", "4"), ("movers", "4")], got
+    assert got[5]["declined"] == "3" and got[5]["fallback"] == "1", got[5]
+    with open(os.path.join(out, "results.json"), encoding="utf-8") as fh:
+        doc = json.load(fh)
+    assert [c["tool"]["params"]["movers"] for c in doc["movers"]] == [1, 2, 4]
+    assert len(doc["cells"]) == 1
+    # no @movers line: no concurrency table
+    with open(raw, "w", encoding="utf-8") as fh:
+        fh.write("@migrate copy %s\n" % migrate_doc(0, 4))
+    rc, text, _ = bench_cmd("migrate-table", raw, out)
+    assert rc == 0 and "concurrent" not in text, (rc, text)
+check("bench.sh -g: the concurrency table per count of movers and row, aggregate GB/s, "
+      "declined and fallen back; results.csv and .json", movers_table)
 
 done()
 PY
