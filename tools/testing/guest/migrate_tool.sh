@@ -11,7 +11,10 @@
 # DMA_MEMCPY channel the offload refused, saying so; over soft_dma, the
 # offload rows of each prep form the kernel has, every folio offloaded and
 # none fallen back, in CSV and JSON; with THP (the bench kernel) also at
-# orders 4 and 9 over 1 and 4 channels. The stock kernel with two nodes:
+# orders 4 and 9 over 1 and 4 channels; --movers 2, two processes moving
+# at once, every page of both verified, and in the -v JSON each offload
+# row's phases and other adding up to its batch time (a move, a batch, a
+# folio), nothing asserted about speed. The stock kernel with two nodes:
 # scripts/vm/run.sh -m x86 -a numa=fake=2.
 
 MT_THP=/sys/kernel/mm/transparent_hugepage
@@ -64,6 +67,61 @@ mt_offloaded() {
 		END { exit !(n > 0 && !bad) }' "$1"
 }
 
+# mt_phases_add_up JSON FOLIOS: the tool's -v JSON of a --movers 2 run:
+# params.movers 2; every row moved FOLIOS folios (both movers'); in each
+# offload row (at least one), at each scale (a move in ms, a batch and a
+# folio in us) the phases and other add up to the batch time, within the
+# rounding of the six decimals of the ten figures
+mt_phases_add_up() {
+	awk -v want="$2" '
+	# mean(obj, key): the mean of figure key; found 0 when there is none
+	function mean(obj, key,   p) {
+		p = index(obj, "\"" key "\":{\"mean\":")
+		found = p > 0
+		return found ? substr(obj, p + length(key) + 11) + 0 : 0
+	}
+	NR == 1 {
+		if (!index($0, "\"movers\":2}")) {
+			print "params.movers is not 2"
+			bad++
+		}
+		r = substr($0, index($0, "\"results\":["))
+		r = substr(r, 1, index(r, "],\"figures\""))
+		n = split(r, obj, "\\{\"prep_mode\":\"")
+		nph = split("build map prep submit issue wait unmap mark other", ph, " ")
+		split("_ms _us_per_batch _us_per_folio", sc, " ")
+		for (i = 2; i <= n; i++) {
+			o = obj[i]
+			mode = substr(o, 1, index(o, "\"") - 1)
+			folios = substr(o, index(o, "\"folios\":") + 9) + 0
+			if (folios != want) {
+				print mode ": " folios " folios, not " want
+				bad++
+			}
+			if (mode !~ /^prep_memcpy/)
+				continue
+			rows++
+			for (s = 1; s <= 3; s++) {
+				sum = 0
+				for (k = 1; k <= nph; k++) {
+					sum += mean(o, ph[k] sc[s])
+					if (!found) {
+						print mode ": no " ph[k] sc[s]
+						bad++
+					}
+				}
+				b = mean(o, "batch" sc[s])
+				d = sum - b
+				if (!found || d > 1e-5 || d < -1e-5) {
+					print mode ": the phases and other" sc[s] " add up to " sum ", batch" sc[s] " is " b
+					bad++
+				}
+			}
+		}
+	}
+	END { exit !(rows > 0 && !bad) }' "$1"
+}
+
 # mt_offload_rows: the hook's offload over soft_dma, each prep form
 mt_offload_rows() {
 	check_fails_with "migrate_tool: the hook, no DMA_MEMCPY channel: the offload refused, saying so" \
@@ -90,6 +148,12 @@ mt_offload_rows() {
 			done
 		done
 	fi
+	# two processes moving at once, each its own 4 MB: 2048 folios a row
+	check "migrate_tool: --movers 2, $_mt_modes over 2 channels: every page of both movers verified" \
+		mt_run --bytes 4M -r 1 -w 0 --channels 2 --movers 2 \
+		-p "$_mt_modes" -v --json
+	check "migrate_tool: ... -v JSON: each offload row's phases and other add up to its batch time, a move, a batch, a folio" \
+		mt_phases_add_up /tmp/mt.out 2048
 	check_output "migrate_tool: --json: mode migrate, the cpu row, then memcpy's" \
 		'"mode":"migrate".*"results":\[\{"prep_mode":"cpu".*\{"prep_mode":"prep_memcpy"' \
 		"$TOOL" -m migrate --bytes 4M -r 1 -w 0 -p memcpy --json
