@@ -45,6 +45,11 @@ module_param(max_seg_size, uint, 0444);
 MODULE_PARM_DESC(max_seg_size,
 		 "Largest segment in bytes, 4096..4294967295 (default: 4 MiB)");
 
+static unsigned int dma_bits = 64;
+module_param(dma_bits, uint, 0444);
+MODULE_PARM_DESC(dma_bits,
+		 "Width of the DMA mask, 32..64, as an engine addressing 32 bits (default: 64)");
+
 static unsigned int copy_align;
 module_param(copy_align, uint, 0444);
 MODULE_PARM_DESC(copy_align,
@@ -190,7 +195,7 @@ static int soft_dma_probe(struct platform_device *pdev)
 		dev_err(dev, "memory encryption is active: not supported\n");
 		return -ENODEV;
 	}
-	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
+	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(dma_bits));
 	if (ret)
 		return ret;
 	dma_set_max_seg_size(dev, max_seg_size);
@@ -230,9 +235,9 @@ static int soft_dma_probe(struct platform_device *pdev)
 	platform_set_drvdata(pdev, sd);
 	sd->debugfs = soft_dma_debugfs_add_dev(sd);
 
-	dev_info(dev, "%u channels %s..%s, max_seg_size %u, copy_align %u%s%s%s%s%s, pool_size %u\n",
+	dev_info(dev, "%u channels %s..%s, max_seg_size %u, copy_align %u, dma_bits %u%s%s%s%s%s, pool_size %u\n",
 		 n, sd->chans[0].name, sd->chans[n - 1].name,
-		 dma_get_max_seg_size(dev), copy_align,
+		 dma_get_max_seg_size(dev), copy_align, dma_bits,
 		 dma_bench_have_memcpy_sg() ? ", memcpy_sg" : "",
 		 dma_bench_have_memcpy_vec() ? ", memcpy_vec" : "",
 		 soft_dma_prep_lock ? ", prep_lock" : "",
@@ -337,12 +342,13 @@ static int __init soft_dma_init(void)
 	if (!devices || devices > SOFT_DMA_MAX_DEVICES ||
 	    !soft_dma_channels || soft_dma_channels > SOFT_DMA_MAX_CHANNELS ||
 	    max_seg_size < PAGE_SIZE || copy_align > PAGE_SHIFT ||
+	    dma_bits < 32 || dma_bits > 64 ||
 	    soft_dma_pool_size > SOFT_DMA_MAX_POOL) {
-		pr_err("devices=%u (1..%u) channels=%u (1..%u) max_seg_size=%u (%lu..) copy_align=%u (0..%u) pool_size=%u (0..%u): out of range\n",
+		pr_err("devices=%u (1..%u) channels=%u (1..%u) max_seg_size=%u (%lu..) copy_align=%u (0..%u) dma_bits=%u (32..64) pool_size=%u (0..%u): out of range\n",
 		       devices, SOFT_DMA_MAX_DEVICES,
 		       soft_dma_channels, SOFT_DMA_MAX_CHANNELS, max_seg_size,
-		       PAGE_SIZE, copy_align, PAGE_SHIFT, soft_dma_pool_size,
-		       SOFT_DMA_MAX_POOL);
+		       PAGE_SIZE, copy_align, PAGE_SHIFT, dma_bits,
+		       soft_dma_pool_size, SOFT_DMA_MAX_POOL);
 		return -EINVAL;
 	}
 

@@ -86,6 +86,17 @@ check_klog_clean() {
 	KLOG_CLEAN_ERRORS=${_kc_errors:-0}
 }
 
+# check_klog_lacks DESCRIPTION PATTERN: no line since the mark matches.
+check_klog_lacks() {
+	if klog_since_mark | grep -Eq -- "$2"; then
+		tap_not_ok "$1"
+		echo "# /$2/ in the kernel log since the mark:"
+		klog_since_mark | grep -E -A 10 -- "$2" | head -30 | tap_diag
+	else
+		tap_ok "$1"
+	fi
+}
+
 # check_klog_has DESCRIPTION PATTERN: the log since the mark matches.
 check_klog_has() {
 	if klog_since_mark | grep -Eq -- "$2"; then

@@ -52,8 +52,10 @@ migrate_unbind_running() {
 # short deadline: no late callback completes the next batch. Four
 # processes migrating at once: nobody waits for another's batch (busy
 # channels decline), every page verified, every folio counted once. A
-# poisoned page stays where it was. Compaction beside the movers, its
-# migrations offloaded too.
+# poisoned page stays where it was. A device whose mappings would bounce
+# through swiotlb is refused. Compaction beside the movers, its
+# migrations offloaded too, then the same in a memory cgroup near its
+# limit under hung-task detection.
 migrate_safety() {
 	_ms_p=0
 	have_memcpy_sg && _ms_p=1
@@ -81,10 +83,70 @@ migrate_safety() {
 		"$MIGRATE_CHECK" prep=0 channels=2 pages=1024 movers=4 expect=any
 	check "migrate: a poisoned page (MADV_HWPOISON) stays, as without the offload; the others move, data intact" \
 		"$MIGRATE_CHECK" prep=0 channels=2 pages=1024 poison=1 expect=any
+	migrate_bounce
+	check "migrate: soft_dma as loaded first, for compaction" soft_reload
 	klog_mark
 	check "migrate: every reason offloaded, four movers while compaction runs: no hang, every page verified" \
 		migrate_compacting
 	check_klog_clean "migrate: every reason, compaction beside"
+	klog_mark
+	check "migrate: four movers held under memory.max, compaction beside, every reason, hung-task timeout 10 s: every page verified" \
+		migrate_memcg
+	check_klog_lacks "migrate: ... no task blocked for 10 s" \
+		'blocked for more than'
+	check_klog_clean "migrate: memory.max, compaction beside"
+}
+
+# migrate_bounce: a DMA device addressing 32 bits, in a VM with memory
+# above 4 GiB: its mappings of that memory would bounce through swiotlb,
+# three CPU copies a batch; START refuses it, naming the device
+migrate_bounce() {
+	if ! grep -Eq '^ *[0-9a-f]{9,}-[0-9a-f]+ : System RAM' /proc/iomem; then
+		tap_skip "migrate: a 32-bit DMA device: this VM has no memory above 4 GiB"
+		return
+	fi
+	check "migrate: soft_dma addressing 32 bits (dma_bits=32)" \
+		soft_reload dma_bits=32
+	klog_mark
+	check "migrate: ... START refused: its mappings would bounce through swiotlb (EOPNOTSUPP, LIMIT)" \
+		"$MIGRATE_CHECK" prep=0 channels=2 expect=bounce
+	check_klog_has "migrate: ... the message names the device" \
+		'maps for soft_dma\.0, whose mappings of memory beyond its DMA mask bounce through swiotlb'
+	check "migrate: ... channels released" channels_released
+}
+
+# migrate_memcg: migrate_compacting's four movers in a memory cgroup whose
+# memory.max leaves them a quarter more than their buffers, so that their
+# faults reclaim and compaction runs on memory the moves need, with
+# hung-task detection at 10 s (restored after)
+migrate_memcg() {
+	_cg=/sys/fs/cgroup
+	[ -e $_cg/cgroup.controllers ] || mount -t cgroup2 none $_cg ||
+		{ echo "cannot mount cgroup2"; return 1; }
+	grep -qw memory $_cg/cgroup.controllers ||
+		{ echo "no memory controller"; return 1; }
+	[ -w /proc/sys/kernel/hung_task_timeout_secs ] ||
+		{ echo "no hung-task detection"; return 1; }
+	echo +memory > $_cg/cgroup.subtree_control || return 1
+	mkdir -p $_cg/migrate || return 1
+	# 4 movers x 4 MiB, and a quarter more
+	echo $((20 << 20)) > $_cg/migrate/memory.max || return 1
+	_mm_ht=$(cat /proc/sys/kernel/hung_task_timeout_secs)
+	echo 10 > /proc/sys/kernel/hung_task_timeout_secs
+	( while :; do echo 1 > /proc/sys/vm/compact_memory; done ) &
+	_mm_pid=$!
+	sh -c "echo \$\$ > $_cg/migrate/cgroup.procs &&
+		exec $MIGRATE_CHECK prep=0 channels=2 pages=1024 movers=4 reasons=15 expect=any"
+	_mm_rc=$?
+	kill $_mm_pid
+	wait $_mm_pid 2>/dev/null
+	# one more detector period, for a task still blocked
+	sleep 11
+	echo "# memory.events: $(tr '\n' ' ' < $_cg/migrate/memory.events)"
+	echo "# memory.peak: $(cat $_cg/migrate/memory.peak 2>/dev/null)"
+	echo "$_mm_ht" > /proc/sys/kernel/hung_task_timeout_secs
+	rmdir $_cg/migrate
+	return $_mm_rc
 }
 
 # migrate_compacting: four movers with the offload taking every reason

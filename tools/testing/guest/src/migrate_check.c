@@ -6,7 +6,7 @@
  * against the pages moved, STOP.
  *
  *   migrate_check [prep=MODE] [channels=N] [pages=N] [min_folios=N]
- *                 [expect=offload|fallback|any|nohook|busy|unbind]
+ *                 [expect=offload|fallback|any|nohook|busy|unbind|bounce]
  *                 [stop=0|1] [unbind=DEVICE [during=0|1]]
  *                 [timeout_ms=N] [rewrite=MS] [movers=N] [reasons=MASK]
  *                 [poison=1]
@@ -25,7 +25,9 @@
  * over at the unbind;
  * expect=nohook: START fails with EOPNOTSUPP, DMAENGINE_BENCH_ERR_NO_API
  * and DMA_MIGRATE_HOOK_NONE; expect=busy: a second START, on another file,
- * fails with EBUSY while the first is active. stop=0 leaves the offload
+ * fails with EBUSY while the first is active; expect=bounce: START fails
+ * with EOPNOTSUPP and DMAENGINE_BENCH_ERR_LIMIT, nothing active (a device
+ * whose mappings would bounce through swiotlb). stop=0 leaves the offload
  * to the file's release. In every case the data must be intact.
  *
  * timeout_ms: START's (default 5000). rewrite=MS: after each move the
@@ -259,7 +261,8 @@ static int mc_parse(int argc, char **argv, struct mc_args *m)
 	}
 	if (strcmp(m->expect, "offload") && strcmp(m->expect, "fallback") &&
 	    strcmp(m->expect, "any") && strcmp(m->expect, "nohook") &&
-	    strcmp(m->expect, "busy") && strcmp(m->expect, "unbind"))
+	    strcmp(m->expect, "busy") && strcmp(m->expect, "unbind") &&
+	    strcmp(m->expect, "bounce"))
 		goto usage;
 	if (!strcmp(m->expect, "unbind") != (m->unbind != NULL) ||
 	    (m->during && !m->unbind) || (m->movers > 1 && m->unbind) ||
@@ -267,7 +270,7 @@ static int mc_parse(int argc, char **argv, struct mc_args *m)
 		goto usage;
 	return 0;
 usage:
-	fprintf(stderr, "usage: migrate_check [prep=MODE] [channels=N] [pages=N] [min_folios=N] [expect=offload|fallback|any|nohook|busy|unbind] [stop=0|1] [unbind=DEVICE [during=0|1]] [timeout_ms=N] [rewrite=MS] [movers=N] [reasons=MASK] [poison=1]\n");
+	fprintf(stderr, "usage: migrate_check [prep=MODE] [channels=N] [pages=N] [min_folios=N] [expect=offload|fallback|any|nohook|busy|unbind|bounce] [stop=0|1] [unbind=DEVICE [during=0|1]] [timeout_ms=N] [rewrite=MS] [movers=N] [reasons=MASK] [poison=1]\n");
 	return -1;
 }
 
@@ -531,14 +534,19 @@ int main(int argc, char **argv)
 
 		printf("START: %s error=%u hook=%u active=%u\n", strerror(err),
 		       a.error, a.hook, a.active);
+		if (!strcmp(m.expect, "bounce"))
+			return err == EOPNOTSUPP &&
+			       a.error == DMAENGINE_BENCH_ERR_LIMIT &&
+			       !a.active ? 0 : 1;
 		return !strcmp(m.expect, "nohook") && err == EOPNOTSUPP &&
 		       a.error == DMAENGINE_BENCH_ERR_NO_API &&
 		       a.hook == DMA_MIGRATE_HOOK_NONE && !a.active ? 0 : 1;
 	}
 	printf("START: channels_used=%u prep_mode_used=%u hook=%u\n",
 	       a.channels_used, a.prep_mode_used, a.hook);
-	if (!strcmp(m.expect, "nohook")) {
-		printf("START succeeded on a kernel expected to lack the hook\n");
+	if (!strcmp(m.expect, "nohook") || !strcmp(m.expect, "bounce")) {
+		printf("START succeeded where it must be refused (expect=%s)\n",
+		       m.expect);
 		return 1;
 	}
 	if (!a.active || a.prep_mode_used != m.prep)
