@@ -89,6 +89,16 @@ stock)
 	kdir=/lib/modules/$release/build
 	kmods=/lib/modules/$release
 	;;
+debian)
+	# another Debian release's kernel of this architecture (7.3 from
+	# trixie-backports), unpacked into the cache, never installed
+	host_kernel=$("$DMA_BENCH_TOP/scripts/vm/debian-kernel.sh" "$VM_DEBIAN_RELEASE" \
+		      "$VM_DEBIAN_VERSION" | tail -n 1)
+	release=$(cat "$host_kernel/release")
+	kernel=$host_kernel/vmlinuz
+	kdir=$(readlink -f "$host_kernel/kdir")
+	kmods=$host_kernel/modules
+	;;
 debug|bench)
 	kdir_root=$("$DMA_BENCH_TOP/scripts/kernel/build-debug-kernel.sh" \
 		--arch "$VM_ARCH" --flavor "$VM_KERNEL_KIND" | tail -n 1)
@@ -133,20 +143,26 @@ esac
 # builds are shared between boots (and the tool's with the checkout)
 exec 9>"$DMA_BENCH_BUILD/.build-lock"
 flock 9
-progress "building modules for $release"
-"$DMA_BENCH_TOP/scripts/build-modules.sh" "$kdir" "$kbuild/modules"
+# VM_NO_MODULES=1: a kernel whose compiler the host lacks (Debian's 7.3
+# is gcc-14's): the guest runs without the project's modules
+if [ -z "${VM_NO_MODULES:-}" ]; then
+	progress "building modules for $release"
+	"$DMA_BENCH_TOP/scripts/build-modules.sh" "$kdir" "$kbuild/modules"
+fi
 
 root=$work/initramfs
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,mnt} "$root/opt/dma-bench"/{bin,modules,tests}
-cp "$kbuild/modules/"*.ko "$kbuild/modules/probes.h" "$root/opt/dma-bench/modules/"
+[ -n "${VM_NO_MODULES:-}" ] ||
+	cp "$kbuild/modules/"*.ko "$kbuild/modules/probes.h" "$root/opt/dma-bench/modules/"
 
 # the kernel's own dmatest: Debian does not build it; the debug kernel does.
 # Built from the sources of the guest kernel's own series (the stock
 # kernel's 6.12, say): a foreign kernel brings them, else Debian's
 # linux-source of that series.
 dmatest=$kmods/kernel/drivers/dma/dmatest.ko
-if [ ! -f "$dmatest" ] && [ -x "$DMA_BENCH_TOP/scripts/build-dmatest.sh" ]; then
+if [ -z "${VM_NO_MODULES:-}" ] && [ ! -f "$dmatest" ] &&
+   [ -x "$DMA_BENCH_TOP/scripts/build-dmatest.sh" ]; then
 	dmatest_src=${srcdir:-}
 	if [ -z "$dmatest_src" ]; then
 		[[ $release =~ ^([0-9]+\.[0-9]+) ]] || die "cannot tell the series of kernel $release"

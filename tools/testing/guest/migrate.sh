@@ -7,8 +7,10 @@
 # file closed without STOP; soft_dma unbound with the offload started,
 # between two moves and while one runs;
 # soft_dma completing out of order (NO_ORDER) and with a pool of 16
-# descriptors a channel. On a kernel without the hook: START refused, and
-# the log says why.
+# descriptors a channel; 64 KB and 1 MB folios (mTHP) moved there and
+# back by the tool, the cpu row and the offload's, none split by the
+# kernel (kernel/patches/v7.3-mm). On a kernel without the hook: START
+# refused, and the log says why.
 
 MIGRATE_CHECK=$PROJECT/bin/migrate_check
 MIGRATE_SYSFS=/sys/kernel/mm/migrate_copy_offload
@@ -16,6 +18,100 @@ MIGRATE_SYSFS=/sys/kernel/mm/migrate_copy_offload
 # migrate_registered: the hook has a migrator registered
 migrate_registered() {
 	[ -n "$(cat "$MIGRATE_SYSFS/migrator" 2>/dev/null)" ]
+}
+
+MIGRATE_THP=/sys/kernel/mm/transparent_hugepage
+
+# migrate_mthp_run ORDER PREP: the tool's migrate mode on 16 MiB of
+# folios of order ORDER, one run: -p cpu the cpu row alone, else the cpu
+# row and PREP's offload rows over 2 of soft_dma's channels, each row
+# moving the buffer node 0 -> 1 -> 0, every move verified by the tool
+# (move_pages()' status, every page's node, the pattern). The output in
+# /tmp/mthp.out; the size's split stat before and after in _mthp_split0
+# and _mthp_split1.
+migrate_mthp_run() {
+	_mthp_order=$1
+	_mthp_stat=$MIGRATE_THP/hugepages-$((4 << $1))kB/stats/split
+	_mthp_split0=$(cat "$_mthp_stat") || return 1
+	_mthp_split1=
+	if [ "$2" = cpu ]; then
+		set -- -p cpu
+	else
+		set -- -p "$2" --channels 2
+	fi
+	output_in /tmp/mthp.out "$TOOL" -m migrate --folio-order "$_mthp_order" \
+		--bytes 16M -r 1 -w 0 --src-node 0 --dst-node 1 "$@"
+	_mthp_rc=$?
+	_mthp_split1=$(cat "$_mthp_stat")
+	return $_mthp_rc
+}
+
+# migrate_mthp_whole ORDER: migrate_mthp_run's folios all came back
+# whole: the census at the start (the tool's "# folios:" line) has folios
+# of the size asked for, every row moved as many folios as it counts, the
+# tool does not warn that the kernel split some (it counts them again
+# after each move), and the size's split stat in
+# /sys/kernel/mm/transparent_hugepage/hugepages-*kB/stats/ has not moved.
+# 7.3 without kernel/patches/v7.3-mm splits them all on the way back.
+migrate_mthp_whole() {
+	_mthp_rc=0
+	awk '/^# folios: / {
+			s = $0
+			sub(/^# folios: /, "", s)
+			sub(/ \(.*/, "", s)
+			n = split(s, part, ", ")
+			for (i = 1; i <= n; i++) {
+				split(part[i], f, " x ")
+				total += f[1]
+				size[f[2]] = f[1]
+			}
+			census = 1
+		}
+		/^# WARNING: the kernel split folios/ { print; bad = 1 }
+		$1 == "cpu" || $1 ~ /^prep_memcpy(_sg|_vec)?$/ {
+			rows++
+			if (!($3 in size)) {
+				print "row " $1 ": no folio of " $3 " in the census: " s
+				bad = 1
+			}
+			if ($4 != total) {
+				print "row " $1 ": " $4 " folios moved, the census has " total
+				bad = 1
+			}
+		}
+		END {
+			if (!census)
+				print "no census (# folios:) in the output"
+			exit !(census && rows && !bad)
+		}' /tmp/mthp.out || _mthp_rc=1
+	expect_value "hugepages-$((4 << $1))kB/stats/split after the moves" \
+		"$_mthp_split1" -eq "$_mthp_split0" || _mthp_rc=1
+	[ $_mthp_rc = 0 ] || cat /tmp/mthp.out
+	return $_mthp_rc
+}
+
+# migrate_mthp FORMS: orders 4 and 8 (64 KB and 1 MB, PTE-mapped), the
+# cpu row alone, then with the offload rows of FORMS (-p's list)
+migrate_mthp() {
+	if [ ! -d "$MIGRATE_THP/hugepages-64kB" ] ||
+	   [ ! -d "$MIGRATE_THP/hugepages-1024kB" ]; then
+		tap_skip "migrate: mTHP: this kernel has no hugepages-64kB and hugepages-1024kB"
+		return
+	fi
+	for _o in 4 8; do
+		for _p in cpu "$1"; do
+			if [ "$_p" = cpu ]; then
+				_rows="the cpu row"
+			else
+				_rows="the cpu row and $_p over 2 channels"
+			fi
+			check "migrate: order $_o folios, node 0 -> 1 -> 0, $_rows: every move verified" \
+				migrate_mthp_run "$_o" "$_p"
+			check "migrate: ... order $_o, $_rows: no folio split, the census and hugepages-$((4 << _o))kB split unchanged" \
+				migrate_mthp_whole "$_o"
+		done
+	done
+	check "migrate: ... channels released" channels_released
 }
 
 # migrate_unbind_during: move half the pages, unbind soft_dma with the
@@ -193,6 +289,10 @@ suite_migrate() {
 				"$MIGRATE_CHECK" prep="${_f%%:*}" channels=2 pages=2048
 			check "migrate: ... channels released" channels_released
 		done
+		_mt_forms=memcpy
+		have_memcpy_sg && _mt_forms=$_mt_forms,memcpy_sg
+		have_memcpy_vec && _mt_forms=$_mt_forms,memcpy_vec
+		migrate_mthp "$_mt_forms"
 		check "migrate: one channel: every folio offloaded, data intact" \
 			"$MIGRATE_CHECK" prep=0 channels=1 pages=512
 		klog_mark

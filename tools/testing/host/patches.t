@@ -2,9 +2,11 @@
 # The kernel patch series, on every run (not only when a kernel is built):
 #
 # - v7.3 (DMA_MEMCPY_SG, DMA_MEMCPY_VEC and their providers) and, after it,
-#   v7.3-dma-debug and v7.3-migrate (page migration's copy offload hook)
+#   v7.3-dma-debug and v7.3-migrate (page migration's copy offload hook,
+#   whose series file lists v7.3-mm's fix first: ../v7.3-mm/PATCH)
 #   apply with no fuzz to Debian's linux-source-7.3, with patch -F0 and
-#   with git am; each patch is git format-patch output with a
+#   with git am, and so does v7.3-mm (the mm fix for linux-mm) on its
+#   own; each patch is git format-patch output with a
 #   Signed-off-by and checkpatch.pl --strict (7.3's) finds no error and no
 #   check in it, and no warning but the ones kernel/patches/README.rst
 #   explains; the cover letters announce the series they head;
@@ -42,9 +44,19 @@ allowed_warnings=(
 # cached ones are made again.
 compile_recipe=1
 
-# series_patches DIR: DIR/FILE for each patch DIR/series lists, in order
+# series_patches DIR: DIR/FILE for each patch DIR/series lists, in order,
+# relative to kernel/patches: an entry ../OTHER/FILE, a patch of another
+# series that this one is carried on top of, is given as OTHER/FILE. As
+# scripts/kernel/build-debug-kernel.sh reads it: a # starts a comment, and
+# white space does not count.
 series_patches() {
-	grep -v '^#' "$root/$1/series" | sed '/^$/d' | sed "s|^|$1/|"
+	sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$root/$1/series" |
+		sed -e "s|^|$1/|" -e 's|^[^/]*/\.\./||'
+}
+
+# own_patches DIR: those of series_patches DIR that are in DIR
+own_patches() {
+	series_patches "$1" | grep "^$1/"
 }
 
 # touched_files PATCH...: the files the patches change that the tree
@@ -91,30 +103,31 @@ pristine_files() {
 	cp -a "$dir/linux-source-$series" "$dest/"
 }
 
-# apply_checks SERIES PATCH...: the patches apply in order with patch -F0,
-# and with git am, to the pristine files of linux-source-SERIES; leaves the
-# patched files in $tmp/SERIES/linux-source-SERIES.
+# apply_checks NAME SERIES PATCH...: the patches (NAME's) apply in order
+# with patch -F0, and with git am, to the pristine files of
+# linux-source-SERIES; leaves the patched files in
+# $tmp/NAME/linux-source-SERIES.
 apply_checks() {
-	local series=$1 tree p rc ver
-	shift
-	tree=$tmp/$series/linux-source-$series
+	local name=$1 series=$2 tree p rc ver
+	shift 2
+	tree=$tmp/$name/linux-source-$series
 	ver=$(linux_source_version "$series" 2>/dev/null)
-	pristine_files "$series" "$tmp/$series" "$@" >"$tmp/pristine.out" 2>&1
+	pristine_files "$series" "$tmp/$name" "$@" >"$tmp/pristine.out" 2>&1
 	rc=$?
 	[ $rc = 0 ] || tap_diag "$tmp/pristine.out"
-	tap_result $rc "the files the $series patches touch are in linux-source-$series $ver"
+	tap_result $rc "the files the $name patches touch are in linux-source-$series $ver"
 	[ $rc = 0 ] || return 1
 
 	# git am, in a repository of just those files
-	cp -a "$tree" "$tmp/$series/am"
-	(cd "$tmp/$series/am" && git init -q && git add . &&
+	cp -a "$tree" "$tmp/$name/am"
+	(cd "$tmp/$name/am" && git init -q && git add . &&
 	 git -c user.name=patches.t -c user.email=patches.t@invalid \
 		commit -q -m base && git -c user.name=patches.t \
 		-c user.email=patches.t@invalid am -q "${@/#/$root/}") \
 		>"$tmp/am.out" 2>&1
 	rc=$?
 	[ $rc = 0 ] || tap_diag "$tmp/am.out"
-	tap_result $rc "the $series patches apply in order with git am"
+	tap_result $rc "the $name patches apply in order with git am"
 
 	for p; do
 		patch -d "$tree" -p1 -F0 -N -s --no-backup-if-mismatch \
@@ -360,31 +373,46 @@ compile_checks() {
 
 # --- the series --------------------------------------------------------------
 
+# series_checks DIR: DIR/series lists patches, every patch of DIR among
+# them, and each it lists is there
+series_checks() {
+	local dir=$1 f b p rc=0
+	local -a l
+	mapfile -t l < <(series_patches "$dir")
+	[ ${#l[@]} -gt 0 ]
+	tap_result $? "$dir/series lists patches"
+	for f in "$root/$dir"/[0-9]*.patch; do
+		b=$(basename "$f")
+		[ "$b" = 0000-cover-letter.patch ] && continue
+		printf '%s\n' "${l[@]}" | grep -qx "$dir/$b" ||
+			{ echo "# $dir/$b is not in $dir/series"; rc=1; }
+	done
+	for p in "${l[@]}"; do
+		[ -f "$root/$p" ] || { echo "# $p is missing"; rc=1; }
+	done
+	tap_result $rc "$dir/series and the directory's patches agree"
+}
+
 declare -A version_patches
 for series in 7.3 6.12; do
 	list=()
 	dirs=("v$series" "v$series-dma-debug")
 	[ "$series" != 7.3 ] || dirs+=("v$series-migrate")
 	for dir in "${dirs[@]}"; do
+		series_checks "$dir"
 		mapfile -t l < <(series_patches "$dir")
-		[ ${#l[@]} -gt 0 ]
-		tap_result $? "$dir/series lists patches"
-		# and lists every patch of the directory
-		rc=0
-		for f in "$root/$dir"/[0-9]*.patch; do
-			b=$(basename "$f")
-			[ "$b" = 0000-cover-letter.patch ] && continue
-			printf '%s\n' "${l[@]}" | grep -qx "$dir/$b" ||
-				{ echo "# $dir/$b is not in $dir/series"; rc=1; }
-		done
-		for p in "${l[@]}"; do
-			[ -f "$root/$p" ] || { echo "# $p is missing"; rc=1; }
-		done
-		tap_result $rc "$dir/series and the directory's patches agree"
 		list+=("${l[@]}")
 	done
 	version_patches[$series]="${list[*]}"
 done
+series_checks v7.3-mm
+
+# The kernels get v7.3-mm through v7.3-migrate/series, whose first
+# entries are v7.3-mm's series (../v7.3-mm/PATCH), in its order
+mapfile -t pmm < <(series_patches v7.3-mm)
+mapfile -t l < <(series_patches v7.3-migrate)
+[ ${#pmm[@]} -gt 0 ] && [ "${l[*]:0:${#pmm[@]}}" = "${pmm[*]}" ]
+tap_result $? "v7.3-migrate/series lists v7.3-mm's patches first, in its order"
 
 read -ra p73 <<<"${version_patches[7.3]}"
 read -ra p612 <<<"${version_patches[6.12]}"
@@ -396,7 +424,8 @@ format_checks "${p73[@]}" "${p612[@]}"
 cover_check() {
 	local dir=$1 prefix=$2 cover=$root/$1/0000-cover-letter.patch rc=0 p s
 	local -a l
-	mapfile -t l < <(series_patches "$dir")
+	# the directory's own: not those of a series it is carried on top of
+	mapfile -t l < <(own_patches "$dir")
 	[ -f "$cover" ] || rc=1
 	if [ $rc = 0 ]; then
 		grep -q "^Subject: \[PATCH 0/${#l[@]}\] $prefix" "$cover" || { echo "# no 'Subject: [PATCH 0/${#l[@]}] $prefix'"; rc=1; }
@@ -412,9 +441,12 @@ cover_check() {
 
 cover_check v7.3 "dmaengine: "
 cover_check v7.3-migrate "mm/migrate: "
+cover_check v7.3-mm "mm/migrate: "
 
-apply_checks 7.3 "${p73[@]}"
-apply_checks 6.12 "${p612[@]}"
+apply_checks 7.3 7.3 "${p73[@]}"
+apply_checks 6.12 6.12 "${p612[@]}"
+# the mm fix on its own, as posted to linux-mm
+apply_checks 7.3-mm 7.3 "${pmm[@]}"
 
 for series in 7.3 6.12; do
 	h=$tmp/$series/linux-source-$series/include/linux/dmaengine.h
