@@ -18,15 +18,14 @@
 #include "migrate_copy.h"
 
 #ifdef DMAENGINE_MIGRATE_HAVE_HOOK
-/* The hook copies this folio no more: its content is the source's. */
+/*
+ * The hook copies this folio no more: its content is the source's
+ * (FOLIO_CONTENT_COPIED in its migrate_info; migrate_rfc.h has the
+ * setter on either hook).
+ */
 static void dmaengine_migrate_mark(struct folio *dst)
 {
-#ifdef HAVE_MIGRATE_COPY_OFFLOAD
 	folio_set_content_copied(dst);
-#else
-	/* the RFC's interface: the provider sets the marker itself */
-	dst->migrate_info |= FOLIO_CONTENT_COPIED;
-#endif
 }
 #else
 static void dmaengine_migrate_mark(struct folio *dst)

@@ -12,11 +12,8 @@
 
 /* first: the build probes' HAVE_* come with core.h */
 #include "dmaengine_client.h"
-
-#if defined(HAVE_MIGRATE_COPY_OFFLOAD) || defined(HAVE_MIGRATE_COPY_OFFLOAD_RFC)
-#define DMAENGINE_MIGRATE_HAVE_HOOK
-#include <linux/migrate_copy_offload.h>
-#endif
+/* the hook's interface, the RFC's calls over either hook */
+#include "migrate_rfc.h"
 
 /*
  * The largest batch migrate_pages() hands over: NR_MAX_BATCHED_MIGRATION
@@ -121,7 +118,6 @@ struct dmaengine_migrate_share {
  * @unbound: a provider was unbound: batches are declined until STOP
  * @stats_lock: guards @stats
  * @stats: the counters
- * @migrator: what the hook calls
  */
 struct dmaengine_migrate {
 	struct file *file;
@@ -136,9 +132,6 @@ struct dmaengine_migrate {
 	bool unbound;
 	spinlock_t stats_lock; /* guards @stats */
 	struct dmaengine_migrate_stats stats;
-#ifdef DMAENGINE_MIGRATE_HAVE_HOOK
-	struct migrator migrator;
-#endif
 };
 
 extern struct dmaengine_migrate *dmaengine_migrate_active;

@@ -5,7 +5,8 @@
  *
  * DMA_MIGRATE_OP_START requests the channels and registers a struct
  * migrator with the kernel's copy-offload hook (kernel/patches/v7.3-migrate/,
- * or the RFC's interface it is shaped after). The hook calls
+ * or the RFC's interface it is shaped after, whose calls migrate_rfc.h
+ * offers over either). The hook calls
  * ->offload_copy() in the migrating task's context, after the batch's
  * folios are unmapped and the TLB flushed, with the folios locked:
  *
@@ -96,27 +97,32 @@ static const struct {
 };
 
 #ifdef DMAENGINE_MIGRATE_HAVE_HOOK
-static int dmaengine_migrate_hook_register(struct dmaengine_migrate *o,
-					   unsigned long reason_mask)
+/*
+ * What the hook calls, with the RFC's calls (migrate_rfc.h): one migrator,
+ * the offload it copies for is dmaengine_migrate_active.
+ */
+static const struct migrator dmaengine_migrator = {
+	.name = KBUILD_MODNAME,
+	.offload_copy = dmaengine_migrate_copy,
+	.owner = THIS_MODULE,
+};
+
+static int dmaengine_migrate_hook_register(unsigned long reason_mask)
 {
-	strscpy(o->migrator.name, KBUILD_MODNAME, sizeof(o->migrator.name));
-	o->migrator.offload_copy = dmaengine_migrate_copy;
-	o->migrator.owner = THIS_MODULE;
-	return migrate_offload_register(&o->migrator, reason_mask);
+	return migrate_offload_register(&dmaengine_migrator, reason_mask);
 }
 
-static void dmaengine_migrate_hook_unregister(struct dmaengine_migrate *o)
+static void dmaengine_migrate_hook_unregister(void)
 {
-	migrate_offload_unregister(&o->migrator);
+	migrate_offload_unregister(&dmaengine_migrator);
 }
 #else
-static int dmaengine_migrate_hook_register(struct dmaengine_migrate *o,
-					   unsigned long reason_mask)
+static int dmaengine_migrate_hook_register(unsigned long reason_mask)
 {
 	return -EOPNOTSUPP;
 }
 
-static void dmaengine_migrate_hook_unregister(struct dmaengine_migrate *o)
+static void dmaengine_migrate_hook_unregister(void)
 {
 }
 #endif
@@ -303,6 +309,7 @@ static int dmaengine_migrate_start(struct file *file,
 				   struct dma_migrate_offload *a)
 {
 	struct dmaengine_migrate *o;
+	unsigned long reason_mask;
 	int ret;
 
 	if (DMAENGINE_MIGRATE_HOOK == DMA_MIGRATE_HOOK_NONE) {
@@ -340,8 +347,8 @@ static int dmaengine_migrate_start(struct file *file,
 		goto close;
 
 	WRITE_ONCE(dmaengine_migrate_active, o);
-	ret = dmaengine_migrate_hook_register(o,
-					      dmaengine_migrate_reason_mask(a->reasons));
+	reason_mask = dmaengine_migrate_reason_mask(a->reasons);
+	ret = dmaengine_migrate_hook_register(reason_mask);
 	if (ret) {
 		WRITE_ONCE(dmaengine_migrate_active, NULL);
 		mb_refuse_err("DMA_MIGRATE_OFFLOAD: migrate_offload_register() failed: %d%s\n",
@@ -367,7 +374,7 @@ close:
  */
 static void dmaengine_migrate_stop(struct dmaengine_migrate *o)
 {
-	dmaengine_migrate_hook_unregister(o);
+	dmaengine_migrate_hook_unregister();
 	WRITE_ONCE(dmaengine_migrate_active, NULL);
 	dmaengine_client_set_close(&o->set);
 	pr_info("migration copy offload stopped\n");
