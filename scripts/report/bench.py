@@ -19,17 +19,22 @@ overhead JSON
 soft-dma RAW
     bench-soft-dma.sh's table: medians and bests over the rounds, and the
     ratios, from the lines "CPUS ROUND NAME KB/s" of its guest side.
-migrate-table RAW OUTDIR
-    bench.sh -g's table, shaped like the mail's first: move_pages() GB/s
-    per folio size and channel count, the cpu row and each prep mode of
-    the offload, mean +- SD, a table per soft_dma mode, then the copy's
-    share of the move's time; from the lines "@migrate SOFT_DMA_MODE
-    JSON" of its guest side (the tool's -m migrate JSON). Then the
-    concurrency table, from its lines "@movers SOFT_DMA_MODE JSON" (the
-    tool's -m migrate --movers N): a line per count of movers and row,
-    the aggregate GB/s and the folios the offload declined and let fall
-    back. Writes results.json, results.csv and table.txt in OUTDIR,
-    prints the tables.
+migrate-table RAW OUTDIR [--elapsed S] [--command CMD] [--estimate NAME
+              BYTES RUNS WARMUP_RUNS CELLS] [-v]
+    bench.sh -g's tables, shaped like the mail's first, from the lines
+    "@migrate SOFT_DMA_MODE JSON" of its guest side (the tool's -m migrate
+    JSON): per soft_dma mode, move_pages() GB/s mean +- SD, a line per
+    folio size and row (the cpu row and each prep mode of the offload), a
+    column per channel count; then the copy's share of the move in the
+    same shape. Then the concurrency table, from its lines "@movers
+    SOFT_DMA_MODE JSON" (the tool's -m migrate --movers N): a line per
+    count of movers and row, the aggregate GB/s and the folios the offload
+    declined and let fall back. Then what the run took (its "@time TAG
+    SECONDS" lines and --elapsed) and, with --estimate, how long a run of
+    those sizes would take at its pace. Writes results.json, results.csv,
+    table.txt and phases.txt (the offload's phases a batch and a folio,
+    the tool's -v tables gathered) in OUTDIR, prints table.txt (-v: and
+    phases.txt).
 """
 
 import argparse
@@ -282,14 +287,34 @@ def migrate_cells(raw_lines):
     return cells
 
 
+def migrate_times(raw_lines):
+    """The "@time TAG SECONDS" lines: {tag: seconds its cells took in the
+    guest}."""
+    times = {}
+    for line in raw_lines:
+        f = line.split()
+        if len(f) == 3 and f[0] == "@time" and f[1] in MIGRATE_TAGS:
+            times[f[1]] = int(f[2])
+    return times
+
+
+def migrate_phases(doc):
+    """The offload's phases, in the tool's order (its MIGRATE_STATS_PHASES,
+    as its JSON's figures name them: PHASE_us_per_batch), batch first."""
+    suffix = "_us_per_batch"
+    return [f["key"][:-len(suffix)] for f in doc.get("figures", [])
+            if f["key"].endswith(suffix)]
+
+
 def migrate_rows(cells, table="migrate"):
     """One dict per (soft_dma mode, order, channels, movers, prep mode)
-    of TABLE's cells."""
+    of TABLE's cells; the phases a batch and a folio (us) last."""
     rows = []
     for sd, doc in cells:
         par = doc["params"]
+        phases = migrate_phases(doc)
         for r in doc["results"]:
-            rows.append({
+            row = {
                 "table": table, "movers": par.get("movers", 1),
                 "soft_dma": sd, "folio_order": r["folio_order"],
                 "folio_bytes": r["folio_bytes"], "channels": par["channels"],
@@ -302,74 +327,146 @@ def migrate_rows(cells, table="migrate"):
                 "fallback": r["folios_fallback"]["mean"],
                 "declined": r["folios_declined"]["mean"],
                 "copy_share": r["copy_share"]["mean"],
+                "copy_share_stddev": r["copy_share"]["stddev"],
                 "fell_back": doc["folios"]["fell_back"],
                 # the kernel split the folios as it migrated them
                 "split": r["folios"] * r["folio_bytes"] > r["bytes"],
-            })
+                "batches": r.get("batches", {"mean": 0})["mean"],
+            }
+            for scale in ("batch", "folio"):
+                for p in phases:
+                    k = "%s_us_per_%s" % (p, scale)
+                    row[k] = r[k]["mean"]
+            rows.append(row)
     return rows
 
 
+def _mode_order(rows):
+    """The prep modes of ROWS in the tool's order of its migrate rows
+    (--list-modes): cpu first."""
+    return [m for m in tool.rows("migrate")
+            if any(r["prep_mode"] == m for r in rows)]
+
+
+def _axes(rows):
+    """The folio sizes ((order, bytes), smallest first) and the channel
+    counts (fewest first) of ROWS."""
+    folios = sorted({(r["folio_order"], r["folio_bytes"]) for r in rows})
+    return folios, sorted({r["channels"] for r in rows})
+
+
+def _row_notes(cells):
+    """What the line of one folio size and row says after its figures,
+    from its cells (one per channel count): whether every folio of every
+    move was offloaded (offload rows; NOT ALL names the channel counts),
+    whether the kernel gave smaller folios, or split them."""
+    notes = []
+    if cells and cells[0]["prep_mode"] != "cpu":
+        short = [r["channels"] for r in cells
+                 if r["offloaded"] != r["folios"] or r["fallback"]]
+        notes.append("all" if not short else "NOT ALL (%s chan)" %
+                     ", ".join(str(c) for c in short))
+    else:
+        notes.append("-")
+    if any(r["fell_back"] for r in cells):
+        notes.append("(smaller folios: see results.json)")
+    split = max((r["folios"] for r in cells if r["split"]), default=0)
+    if split:
+        notes.append("(split by the kernel: %d folios moved)" % split)
+    return " ".join(notes)
+
+
+def _grid_lines(rows, modes, fmt, width, notes=True):
+    """A grid: a line per folio size and row (of MODES), a column per
+    channel count, each cell FMT(row), "-" where there is none."""
+    folios, chans = _axes(rows)
+    key = {(r["folio_order"], r["channels"], r["prep_mode"]): r
+           for r in rows}
+    lines = [("%-6s %-16s " % ("folio", "mode") +
+              " ".join("%-*s" % (width, "%d chan" % c) for c in chans) +
+              ("  offloaded" if notes else "")).rstrip()]
+    for order, fbytes in folios:
+        for m in modes:
+            cells = [key[order, c, m] for c in chans if (order, c, m) in key]
+            if not cells:
+                continue
+            line = "%-6s %-16s " % (results.format_size(fbytes), m) + " ".join(
+                "%-*s" % (width, fmt(key[order, c, m])
+                          if (order, c, m) in key else "-") for c in chans)
+            if notes:
+                line += "  " + _row_notes(cells)
+            lines.append(line.rstrip())
+    return lines
+
+
 def migrate_table_lines(cells):
-    """The mail-shaped tables: per soft_dma mode, a line per folio size
-    and channel count, GB/s of each row; then the copy's share (the
-    offload's batch time in the hook over the move's time) per mode."""
+    """The mail-shaped tables, per soft_dma mode: the GB/s of each row,
+    a line per folio size and row, a column per channel count; then the
+    copy's share (the offload's batch time in the hook over the move's
+    time) in the same shape, offload rows only."""
     rows = migrate_rows(cells)
     if not rows:
         return ["# no migrate results"]
     doc0 = cells[0][1]
     par = doc0["params"]
-    # the tool's order of its migrate rows (--list-modes): cpu first
-    modes = [m for m in tool.rows("migrate")
-             if any(r["prep_mode"] == m for r in rows)]
+    modes = _mode_order(rows)
     lines = ["# move_pages() of %s, node %d -> %d, GB/s mean +- SD of %d "
              "runs; kernel %s" % (results.format_size(par["bytes"]), par["src_node"],
                                   par["dst_node"], par["runs"],
                                   doc0.get("kernel"))]
-    key = {}
-    for r in rows:
-        key[r["soft_dma"], r["folio_order"], r["channels"], r["prep_mode"]] = r
-    sds = list(dict.fromkeys(r["soft_dma"] for r in rows))
-    for sd in sds:
-        cells_of = list(dict.fromkeys((r["folio_order"], r["folio_bytes"],
-                                       r["channels"])
-                                      for r in rows if r["soft_dma"] == sd))
+    for sd in dict.fromkeys(r["soft_dma"] for r in rows):
+        sdrows = [r for r in rows if r["soft_dma"] == sd]
         lines += ["", "# " + MIGRATE_SD_TITLE.get(sd, sd)]
-        lines.append("%-6s %4s  " % ("folio", "chan") +
-                     "  ".join("%-17s" % m for m in modes) + "  offloaded")
-        for order, fbytes, ch in cells_of:
-            out, full = [], True
-            for m in modes:
-                r = key.get((sd, order, ch, m))
-                if r is None:
-                    out.append("%-17s" % "-")
-                    continue
-                out.append("%-17s" % ("%.3f \u00b1 %.3f" % (
-                    r["gbps_mean"], r["gbps_stddev"])))
-                if m != "cpu" and (r["offloaded"] != r["folios"] or
-                                   r["fallback"]):
-                    full = False
-            cell = [key[sd, order, ch, m] for m in modes
-                    if (sd, order, ch, m) in key]
-            fell = any(r["fell_back"] for r in cell)
-            split = max((r["folios"] for r in cell if r["split"]), default=0)
-            lines.append("%-6s %4d  " % (results.format_size(fbytes), ch) + "  ".join(out)
-                         + "  " + ("all" if full else "NOT ALL")
-                         + (" (smaller folios: see results.json)"
-                            if fell else "")
-                         + (" (split by the kernel: %d folios moved)" % split
-                            if split else ""))
+        lines += _grid_lines(sdrows, modes, lambda r: "%.3f \u00b1 %.3f" % (
+            r["gbps_mean"], r["gbps_stddev"]), 17)
         offl = [m for m in modes if m != "cpu"]
         if not offl:
             continue
-        lines += ["", "# %s: the copy's share of the move (batch time in "
-                  "the hook / move_pages() time)" % sd]
-        lines.append("%-6s %4s  " % ("folio", "chan") +
-                     "  ".join("%-16s" % m for m in offl))
-        for order, fbytes, ch in cells_of:
-            lines.append("%-6s %4d  " % (results.format_size(fbytes), ch) + "  ".join(
-                "%-16s" % ("%.1f%%" % (100 * key[sd, order, ch, m]["copy_share"])
-                           if (sd, order, ch, m) in key else "-")
-                for m in offl))
+        lines += ["", "# soft_dma %s: the copy's share of the move (batch time in "
+                  "the hook / move_pages() time), mean +- SD" % sd]
+        lines += _grid_lines(sdrows, offl, lambda r: "%.1f \u00b1 %.1f%%" % (
+            100 * r["copy_share"], 100 * r["copy_share_stddev"]), 13,
+            notes=False)
+    return lines
+
+
+MIGRATE_SCALES = (("batch", "batches", "over its batches (the declined ones "
+                   "included)"),
+                  ("folio", "folios", "over its folios"))
+
+
+def migrate_phase_lines(cells):
+    """The offload's phases, per soft_dma mode, a batch and a folio (us,
+    the mean over the runs): a line per folio size, channel count and
+    offload row, a column per phase (the tool's -v tables, gathered)."""
+    rows = [r for r in migrate_rows(cells) if r["prep_mode"] != "cpu"]
+    if not rows:
+        return []
+    phases = migrate_phases(cells[0][1])
+    modes = _mode_order(rows)
+    lines = []
+    for sd in dict.fromkeys(r["soft_dma"] for r in rows):
+        sdrows = [r for r in rows if r["soft_dma"] == sd]
+        folios, chans = _axes(sdrows)
+        key = {(r["folio_order"], r["channels"], r["prep_mode"]): r
+               for r in sdrows}
+        for scale, count, over in MIGRATE_SCALES:
+            lines += ["", "# soft_dma %s: the offload's phases a %s (us, mean of "
+                      "the runs): STATS' phase times %s; %s: a move's" % (
+                          sd, scale, over, count),
+                      "%-6s %4s  %-16s %8s " % ("folio", "chan", "mode", count) +
+                      " ".join("%9s" % p for p in phases)]
+            for order, fbytes in folios:
+                for c in chans:
+                    for m in modes:
+                        r = key.get((order, c, m))
+                        if r is None:
+                            continue
+                        lines.append("%-6s %4d  %-16s %8s " % (
+                            results.format_size(fbytes), c, m,
+                            _count(r[count])) + " ".join(
+                                "%9.2f" % r["%s_us_per_%s" % (p, scale)]
+                                for p in phases))
     return lines
 
 
@@ -413,30 +510,104 @@ def movers_table_lines(cells):
     return lines
 
 
-def migrate_table(raw, outdir):
+def migrate_estimate(times, elapsed, cells, movers, target):
+    """Seconds a run of TARGET (bytes a move, runs, warm-up runs, number
+    of migration cells) would take at this run's pace: its migration
+    cells' guest time a cell, scaled by bytes and by runs + warm-ups,
+    times TARGET's cells; its concurrency cells' (whose bytes are -b's
+    either way) by runs + warm-ups; the rest of ELAPSED (build, boot,
+    report) as it was. None without the times."""
+    if "migrate" not in times or not cells or elapsed is None:
+        return None
+    tbytes, truns, twarm, tcells = target
+    par = cells[0][1]["params"]
+    reps = (truns + twarm) / (par["runs"] + par["warmup_runs"])
+    est = (times["migrate"] / len(cells) * tcells * tbytes / par["bytes"] *
+           reps)
+    mov = times.get("movers", 0)
+    if movers:
+        mpar = movers[0][1]["params"]
+        est += mov * (truns + twarm) / (mpar["runs"] + mpar["warmup_runs"])
+    return est + max(0, elapsed - times["migrate"] - mov)
+
+
+def _hours(s):
+    return "%.0f s" % s if s < 600 else ("%.0f min" % (s / 60) if s < 7200
+                                         else "%.1f h" % (s / 3600))
+
+
+def migrate_run_lines(times, elapsed, command, estimate):
+    """What the run was and took: the command, its time (the guest's
+    cells apart), and ESTIMATE ((name, bytes, runs, warm-ups, cells,
+    seconds)): a longer preset's time at this pace."""
+    lines = []
+    if command:
+        lines.append("# command: %s" % command)
+    if elapsed is not None:
+        lines.append("# took %s: the migration cells %s, the concurrency "
+                     "cells %s in the guest, the rest building and booting" % (
+                         _hours(elapsed),
+                         _hours(times["migrate"]) if "migrate" in times else "?",
+                         _hours(times["movers"]) if "movers" in times else "-"))
+    if estimate and estimate[-1] is not None:
+        name, tbytes, truns, twarm, tcells, secs = estimate
+        lines.append("# estimate: the %s preset (%s a move, %d runs after %d warm-up, "
+                     "%d migration cells) would take about %s at this run's "
+                     "pace (the migration cells scaled by bytes and by runs "
+                     "+ warm-ups, the concurrency cells by runs + warm-ups)" % (
+                         name, results.format_size(tbytes), truns, twarm,
+                         tcells, _hours(secs)))
+    return lines
+
+
+def migrate_table(raw, outdir, elapsed=None, command=None, estimate=None,
+                  verbose=False):
+    """bench.sh -g's report: table.txt (the migration tables, the
+    concurrency table, what the run took), phases.txt (the offload's
+    phases a batch and a folio), results.json and results.csv in OUTDIR;
+    prints table.txt, and phases.txt too when VERBOSE."""
     with open(raw, encoding="utf-8") as fh:
-        tagged = migrate_cells(fh)
+        raw_lines = fh.readlines()
+    tagged = migrate_cells(raw_lines)
+    times = migrate_times(raw_lines)
     cells, movers = tagged["migrate"], tagged["movers"]
-    lines = migrate_table_lines(cells) + movers_table_lines(movers)
+    if estimate:
+        name, tbytes, truns, twarm, tcells = estimate
+        target = (int(tbytes), int(truns), int(twarm), int(tcells))
+        estimate = (name,) + target + (
+            migrate_estimate(times, elapsed, cells, movers, target),)
+    lines = (migrate_table_lines(cells) + movers_table_lines(movers) +
+             [""] + migrate_run_lines(times, elapsed, command, estimate))
+    if lines[-1] == "":
+        lines.pop()
     text = "".join(line + "\n" for line in lines)
+    phases = "".join(line + "\n" for line in migrate_phase_lines(cells)[1:])
     rows = migrate_rows(cells) + migrate_rows(movers, "movers")
     os.makedirs(outdir, exist_ok=True)
+    run = {"command": command, "elapsed_s": elapsed, "guest_s": times}
+    if estimate:
+        run["estimate"] = dict(zip(("name", "bytes", "runs", "warmup_runs",
+                                    "cells", "seconds"), estimate))
     with open(os.path.join(outdir, "results.json"), "w",
               encoding="utf-8") as fh:
         json.dump({"cells": [{"soft_dma": sd, "tool": doc}
                              for sd, doc in cells],
                    "movers": [{"soft_dma": sd, "tool": doc}
-                              for sd, doc in movers]}, fh, indent=1)
+                              for sd, doc in movers],
+                   "run": run}, fh, indent=1)
     buf = io.StringIO()
     if rows:
         w = csv.DictWriter(buf, fieldnames=list(rows[0]),
                            lineterminator="\n")
         w.writeheader()
         w.writerows(rows)
-    for name, body in (("results.csv", buf.getvalue()), ("table.txt", text)):
+    for name, body in (("results.csv", buf.getvalue()), ("table.txt", text),
+                       ("phases.txt", phases)):
         with open(os.path.join(outdir, name), "w", encoding="utf-8") as fh:
             fh.write(body)
     sys.stdout.write(text)
+    if verbose and phases:
+        sys.stdout.write("\n" + phases)
     return 0 if cells else 1
 
 
@@ -457,6 +628,14 @@ def main(argv=None):
     p = sub.add_parser("migrate-table", help="bench.sh -g's table")
     p.add_argument("raw")
     p.add_argument("out")
+    p.add_argument("--elapsed", type=float, help="the run's seconds")
+    p.add_argument("--command", dest="cmdline",
+                   help="the run's command line")
+    p.add_argument("--estimate", nargs=5,
+                   metavar=("NAME", "BYTES", "RUNS", "WARMUP_RUNS", "CELLS"),
+                   help="estimate a run of these at this run's pace")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="print the phase tables too")
     a = ap.parse_args(argv)
     if a.command == "kernels-cell":
         print(kernels_cell(_load_json(a.json)))
@@ -465,7 +644,8 @@ def main(argv=None):
                              a.bench, a.stock, a.sge, a.nbytes, a.runs,
                              a.folios, a.append)
     elif a.command == "migrate-table":
-        return migrate_table(a.raw, a.out)
+        return migrate_table(a.raw, a.out, a.elapsed, a.cmdline,
+                             a.estimate, a.verbose)
     elif a.command == "overhead":
         print("\n".join(overhead_lines(_load_json(a.json))))
     else:

@@ -9,14 +9,17 @@
 # tool's JSON (fixtures/tool-dmaengine.json); bench-soft-dma.sh's medians,
 # bests and ratios, through bench_report of scripts/lib.sh; bench.sh -g's
 # migration table and its concurrency table (--movers) from the tool's
-# migrate JSON (fixtures/tool-migrate.json).
+# migrate JSON (fixtures/tool-migrate.json), and over the mail's axes
+# (axes_doc(): that JSON made a cell of each folio order, channel count
+# and soft_dma mode, with every prep form): the grids, the phases, the
+# run's time and the --mail preset's estimate.
 . "$(dirname "$0")/lib.sh"
 need python3
 out_dir
 run_py_tests "$TEST_OUT_DIR" <<'PY'
 import csv, json, os, subprocess, sys
 from pytap import FIX, TOP, check, close, done
-from report import bench, stats
+from report import bench, results, stats
 
 TMP = sys.argv[1]
 
@@ -251,13 +254,24 @@ def migrate_table():
     assert lines[0].startswith("# move_pages() of 16KB, node 0 -> 1, GB/s mean +- SD of 2 runs"), lines[0]
     assert "# soft_dma copying" in lines and any(
         line.startswith("# soft_dma nocopy") for line in lines), text
+    heads = [line.split() for line in lines if line.startswith("folio")]
+    assert heads[0] == ["folio", "mode", "4", "chan", "offloaded"], heads
+    assert heads[1] == ["folio", "mode", "4", "chan"], heads
     rows = [line.split() for line in lines if line[:1].isdigit()]
-    # copy: 4KB, 2MB and 64KB, then their shares; nocopy: 4KB, then its share
-    assert [r[0] for r in rows] == ["4KB", "2MB", "64KB", "4KB", "2MB", "64KB", "4KB", "4KB"], rows
-    assert rows[0][2:4] == ["429.532", "\u00b1"] and rows[0][-1] == "all", rows[0]
-    assert rows[1][-2:] == ["NOT", "ALL"], rows[1]
-    assert " ".join(rows[2][-8:]) == "all (split by the kernel: 64 folios moved)", rows[2]
-    assert rows[3][2] == "25.0%", rows[3]
+    # copy: a line per folio size (smallest first) and row, then the
+    # offload rows' shares; nocopy: 4KB's, then its share
+    assert [r[:2] for r in rows] == [
+        ["4KB", "cpu"], ["4KB", "prep_memcpy"], ["64KB", "cpu"],
+        ["64KB", "prep_memcpy"], ["2MB", "cpu"], ["2MB", "prep_memcpy"],
+        ["4KB", "prep_memcpy"], ["64KB", "prep_memcpy"], ["2MB", "prep_memcpy"],
+        ["4KB", "cpu"], ["4KB", "prep_memcpy"], ["4KB", "prep_memcpy"]], rows
+    assert rows[0][2:4] == ["429.532", "\u00b1"] and rows[0][-1] == "-", rows[0]
+    assert rows[1][-1] == "all", rows[1]
+    assert " ".join(rows[5][-4:]) == "NOT ALL (4 chan)", rows[5]
+    # the kernel's split is the cpu row's too
+    for r in rows[2:4]:
+        assert " ".join(r[-7:]) == "(split by the kernel: 64 folios moved)", r
+    assert " ".join(rows[6][2:]) == "25.0 \u00b1 0.0%", rows[6]
     with open(os.path.join(out, "table.txt"), encoding="utf-8") as fh:
         assert fh.read() == text
     with open(os.path.join(out, "results.csv"), encoding="utf-8") as fh:
@@ -265,15 +279,206 @@ def migrate_table():
     assert len(got) == 8 and got[3]["prep_mode"] == "prep_memcpy" and \
         got[3]["folio_order"] == "9" and got[3]["fallback"] == "1", got
     assert got[5]["split"] == "True" and got[3]["split"] == "False", got
+    assert float(got[1]["wait_us_per_batch"]) == 500.0 and \
+        float(got[1]["other_us_per_folio"]) == 27.5, got[1]
     with open(os.path.join(out, "results.json"), encoding="utf-8") as fh:
         doc = json.load(fh)
     assert [c["soft_dma"] for c in doc["cells"]] == ["copy", "copy", "copy", "nocopy"]
+    assert doc["run"] == {"command": None, "elapsed_s": None, "guest_s": {}}, doc["run"]
     # no @migrate line: no results, exit status 1
     with open(raw, "w", encoding="utf-8") as fh:
         fh.write("[bench] nothing\n")
     rc, text, _ = bench_cmd("migrate-table", raw, out)
     assert rc == 1 and "no migrate results" in text, (rc, text)
-check("bench.sh -g: the migration table per soft_dma mode, folio size and channels, the copy share, results.csv and .json", migrate_table)
+check("bench.sh -g: the migration table per soft_dma mode, a line per folio size and row, "
+      "a column per channel count, the copy share, results.csv and .json", migrate_table)
+
+
+# The mail's axes, as bench.sh -g runs them by default: folio orders 0, 4,
+# 8 and 9, channels 1, 4, 8 and 16, the cpu row and the three prep forms,
+# soft_dma copying and nocopy; 16 MB, 3 runs after 1 warm-up.
+AX_ORDERS = (0, 4, 8, 9)
+AX_CHANS = (1, 4, 8, 16)
+AX_MODES = ("cpu", "prep_memcpy", "prep_memcpy_sg", "prep_memcpy_vec")
+AX_SD = ("copy", "nocopy")
+AX_BYTES = 16 << 20
+
+
+def ax_gbps(sd, order, ch, mode):
+    """Every cell's GB/s its own: 10 nocopy + order + channels / 100 +
+    the row's index / 1000."""
+    return 10 * AX_SD.index(sd) + order + ch / 100 + AX_MODES.index(mode) / 1000
+
+
+def ax_share(sd, order, ch, mode):
+    """The copy share in percent: 50 nocopy + 10 x the row's index +
+    order + channels / 10."""
+    return 50 * AX_SD.index(sd) + 10 * AX_MODES.index(mode) + order + ch / 10
+
+
+def ax_phase(sd, order, ch, mode, j, scale):
+    """Phase J's us a batch (a folio: a tenth of it)."""
+    v = (1000 * AX_MODES.index(mode) + 100 * j + 10 * AX_ORDERS.index(order) +
+         AX_CHANS.index(ch) + 0.5 * AX_SD.index(sd))
+    return v if scale == "batch" else v / 10
+
+
+def axes_doc(sd, order, ch):
+    """One cell's JSON, the tool's (fixtures/tool-migrate.json) with its
+    prep_memcpy row cloned for memcpy_sg and memcpy_vec and every figure
+    made the cell's own. Copying, the kernel split the 64 KB folios (64 x
+    the folios moved); memcpy_sg at 1 MB over 8 channels let 1 folio a
+    move fall back."""
+    with open(os.path.join(FIX, "tool-migrate.json"), encoding="utf-8") as fh:
+        doc = json.load(fh)
+    cpu, dma = doc["results"]
+    phases = [f["key"][:-len("_us_per_batch")] for f in doc["figures"]
+              if f["key"].endswith("_us_per_batch")]
+    nf = AX_BYTES // (4096 << order)
+    moved = nf * 64 if sd == "copy" and order == 4 else nf
+    doc["params"].update(folio_order=order, folio_bytes=4096 << order,
+                         bytes=AX_BYTES, channels=ch, runs=3, warmup_runs=1,
+                         prep_modes="all", pattern_check=sd == "copy")
+    doc["results"] = []
+    for mode in AX_MODES:
+        r = json.loads(json.dumps(cpu if mode == "cpu" else dma))
+        r.update(prep_mode=mode, chan=0 if mode == "cpu" else ch,
+                 folio_order=order, folio_bytes=4096 << order, bytes=AX_BYTES,
+                 runs=3, folios=moved)
+        r["gbps"] = {"mean": ax_gbps(sd, order, ch, mode), "stddev": 0.001}
+        if mode != "cpu":
+            back = 1 if (sd, order, ch, mode) == ("copy", 8, 8, "prep_memcpy_sg") else 0
+            r["folios_offloaded"] = {"mean": moved - back, "stddev": 0}
+            r["folios_fallback"] = {"mean": back, "stddev": 0}
+            r["folios_declined"] = {"mean": 0, "stddev": 0}
+            r["batches"] = {"mean": moved / 4, "stddev": 0}
+            r["copy_share"] = {"mean": ax_share(sd, order, ch, mode) / 100,
+                               "stddev": 0.002}
+            for scale in ("batch", "folio"):
+                for j, p in enumerate(phases):
+                    r["%s_us_per_%s" % (p, scale)] = {
+                        "mean": ax_phase(sd, order, ch, mode, j, scale),
+                        "stddev": 0}
+        doc["results"].append(r)
+    return doc
+
+
+def axes_raw(path, movers=True):
+    """The guest side's output over the mail's axes, in its order (soft_dma
+    mode, order, channels), its "@time" lines: 600 s of migration cells,
+    60 of concurrency cells (1, 2 and 4 movers of 16 MB, 3 runs)."""
+    with open(path, "w", encoding="utf-8") as fh:
+        for sd in AX_SD:
+            for order in AX_ORDERS:
+                for ch in AX_CHANS:
+                    fh.write("[bench] soft_dma %s, folio order %d, %d channel(s)\n"
+                             % (sd, order, ch))
+                    fh.write("@migrate %s %s\n" % (sd, json.dumps(axes_doc(sd, order, ch))))
+        fh.write("@time migrate 600\n")
+        if movers:
+            for m in (1, 2, 4):
+                doc = axes_doc("copy", 0, 4)
+                doc["params"]["movers"] = m
+                fh.write("@movers copy %s\n" % json.dumps(doc))
+            fh.write("@time movers 60\n")
+
+
+def migrate_axes():
+    raw = os.path.join(TMP, "axes-raw.txt")
+    out = os.path.join(TMP, "axes-out")
+    axes_raw(raw)
+    rc, text, err = bench_cmd("migrate-table", raw, out, "--elapsed", "1000",
+                              "--command=scripts/bench.sh -g",
+                              "--estimate", "mail", str(1 << 30), "10", "1", "32")
+    assert rc == 0, (rc, err)
+    lines = text.splitlines()
+    chan_cols = ["1", "chan", "4", "chan", "8", "chan", "16", "chan"]
+    for sd in AX_SD:
+        # the GB/s grid: its title, its header, a line per order and row
+        t = next(i for i, line in enumerate(lines)
+                 if line.startswith("# soft_dma " + ("copying" if sd == "copy" else "nocopy")))
+        assert lines[t + 1].split() == ["folio", "mode"] + chan_cols + ["offloaded"], lines[t + 1]
+        grid = [line.split() for line in lines[t + 2:t + 2 + 16]]
+        for i, (order, mode) in enumerate((o, m) for o in AX_ORDERS for m in AX_MODES):
+            g = grid[i]
+            assert g[:2] == [results.format_size(4096 << order), mode], (i, g)
+            assert [float(x) for x in g[2:14:3]] == [
+                round(ax_gbps(sd, order, ch, mode), 3) for ch in AX_CHANS], (sd, g)
+            note = " ".join(g[14:])
+            split = sd == "copy" and order == 4
+            want = "-" if mode == "cpu" else (
+                "NOT ALL (8 chan)" if (sd, order, mode) == ("copy", 8, "prep_memcpy_sg")
+                else "all")
+            if split:
+                want += " (split by the kernel: %d folios moved)" % (AX_BYTES // 65536 * 64)
+            assert note == want, (sd, order, mode, note)
+        assert lines[t + 18] == "", lines[t + 18]
+        # the copy share grid: offload rows only
+        s = t + 19
+        assert lines[s].startswith("# soft_dma %s: the copy's share of the move" % sd), lines[s]
+        assert lines[s + 1].split() == ["folio", "mode"] + chan_cols, lines[s + 1]
+        grid = [line.split() for line in lines[s + 2:s + 2 + 12]]
+        for i, (order, mode) in enumerate((o, m) for o in AX_ORDERS for m in AX_MODES[1:]):
+            g = grid[i]
+            assert g[:2] == [results.format_size(4096 << order), mode], (i, g)
+            assert g[2:] == sum((["%.1f" % ax_share(sd, order, ch, mode), "\u00b1", "0.2%"]
+                                 for ch in AX_CHANS), []), (sd, g)
+    assert "# concurrent migrations, soft_dma copying" in text, text
+    assert lines[-3] == "# command: scripts/bench.sh -g", lines[-3:]
+    assert lines[-2] == ("# took 17 min: the migration cells 10 min, the concurrency "
+                         "cells 60 s in the guest, the rest building and booting"), lines[-2]
+    # 600 s / 32 cells x 32 x 64 (1 GB / 16 MB) x 11/4 (runs + warm-up)
+    # + 60 s x 11/4 + the other 340 s
+    secs = 600 * 64 * 11 / 4 + 60 * 11 / 4 + 340
+    assert lines[-1].startswith("# estimate: the mail preset (1GB a move, 10 runs after 1 warm-up, "
+                                "32 migration cells) would take about %.1f h" % (secs / 3600)), \
+        lines[-1]
+    with open(os.path.join(out, "results.json"), encoding="utf-8") as fh:
+        doc = json.load(fh)
+    assert doc["run"]["guest_s"] == {"migrate": 600, "movers": 60}, doc["run"]
+    close(doc["run"]["estimate"]["seconds"], secs, 1e-6)
+    assert len(doc["cells"]) == 32 and len(doc["movers"]) == 3
+    with open(os.path.join(out, "results.csv"), encoding="utf-8") as fh:
+        got = list(csv.DictReader(fh))
+    assert len(got) == 32 * 4 + 3 * 4, len(got)
+    r = next(r for r in got if (r["soft_dma"], r["folio_order"], r["channels"],
+                                r["prep_mode"]) == ("nocopy", "9", "16", "prep_memcpy_vec"))
+    close(float(r["gbps_mean"]), ax_gbps("nocopy", 9, 16, "prep_memcpy_vec"), 1e-9)
+    close(float(r["copy_share"]), ax_share("nocopy", 9, 16, "prep_memcpy_vec") / 100, 1e-9)
+    close(float(r["wait_us_per_batch"]), ax_phase("nocopy", 9, 16, "prep_memcpy_vec", 6,
+                                                  "batch"), 1e-9)
+    # phases.txt: per soft_dma mode, a batch then a folio, a line per
+    # order, channel count and offload row; not printed without -v
+    assert "phases a batch" not in text, text
+    with open(os.path.join(out, "phases.txt"), encoding="utf-8") as fh:
+        ph = fh.read().splitlines()
+    titles = [i for i, line in enumerate(ph) if line.startswith("# ")]
+    assert [ph[i].split(":")[0] for i in titles] == [
+        "# soft_dma copy", "# soft_dma copy", "# soft_dma nocopy", "# soft_dma nocopy"], titles
+    assert "phases a batch" in ph[titles[0]] and "phases a folio" in ph[titles[1]], ph[:2]
+    head = ph[titles[2] + 1].split()
+    assert head == ["folio", "chan", "mode", "batches", "batch", "build", "map", "prep",
+                    "submit", "issue", "wait", "unmap", "mark", "other"], head
+    body = [line.split() for line in ph[titles[2] + 2:titles[3]] if line]
+    assert len(body) == 4 * 4 * 3, len(body)
+    for g in body:
+        order = next(o for o in AX_ORDERS if results.format_size(4096 << o) == g[0])
+        ch, mode = int(g[1]), g[2]
+        assert float(g[3]) == AX_BYTES // (4096 << order) / 4, g
+        assert [float(x) for x in g[4:]] == [
+            round(ax_phase("nocopy", order, ch, mode, j, "batch"), 2)
+            for j in range(10)], g
+    folio = [line.split() for line in ph[titles[3] + 2:] if line]
+    assert folio[0][:3] == ["4KB", "1", "prep_memcpy"] and \
+        float(folio[0][3]) == AX_BYTES // 4096, folio[0]
+    assert float(folio[0][4]) == round(ax_phase("nocopy", 0, 1, "prep_memcpy", 0, "folio"), 2)
+    rc, vtext, err = bench_cmd("migrate-table", raw, out, "-v")
+    assert rc == 0 and vtext.startswith(text.split("\n# command")[0]) and \
+        vtext.rstrip("\n").endswith(ph[-1]), (rc, err)
+check("bench.sh -g over the mail's axes (orders 0 4 8 9, channels 1 4 8 16, copy and "
+      "nocopy, cpu and every prep form): each figure in its line and column, the copy "
+      "share, the phases a batch and a folio (phases.txt, -v), the run's time and the "
+      "--mail estimate, results.csv and .json", migrate_axes)
 
 
 def movers_table():
@@ -311,8 +516,9 @@ def movers_table():
     assert rows[3] == ["4KB", "4", "2", "prep_memcpy", "0.350", "\u00b1", "0.010", "3", "1"], \
         rows[3]
     assert rows[5][-2:] == ["9.5", "0"], rows[5]
-    # the migration table above it has the @migrate cell alone
-    assert sum(line.startswith("4KB") for line in lines[:title[0]]) == 2, text
+    # the migration table above it has the @migrate cell alone: its
+    # cpu and prep_memcpy lines, and the latter's copy share
+    assert sum(line.startswith("4KB") for line in lines[:title[0]]) == 3, text
     with open(os.path.join(out, "results.csv"), encoding="utf-8") as fh:
         got = list(csv.DictReader(fh))
     assert [(r["table"], r["movers"]) for r in got] == [
