@@ -12,20 +12,25 @@
 # With -g, the migration table instead, shaped like the mail's first:
 # move_pages() of anonymous folios from node 0 to node 1 (the machine
 # booted with numa=fake=2), GB/s of the CPU copy and of the copy offload
-# (kernel/patches/v7.3-migrate) with each prep mode, per folio order and
-# channel count, with soft_dma copying and in nocopy mode, and the copy's
-# share of the move; then the concurrency table: 1, 2 and 4 processes
-# moving at once (the tool's --movers), each its own buffer of 4 KB
-# folios, over 4 channels: the aggregate GB/s of the cpu row and of each
-# prep mode, and the folios the offload declined and let fall back
-# (tools/testing/guest/bench/migrate.sh; the tables and results.json/.csv
-# in build/results/migrate-DATE/).
+# (kernel/patches/v7.3-migrate) with each prep mode, per folio order (0,
+# 4, 8 and 9) and channel count (1, 4, 8 and 16; soft_dma loaded with
+# the most), with soft_dma copying and in nocopy mode, every move
+# verified, and the copy's share of the move; the offload's phases a
+# batch and a folio (phases.txt; printed with -v); then the concurrency
+# table: 1, 2 and 4 processes moving at once (the tool's --movers), each
+# its own buffer of 4 KB folios, over 4 channels: the aggregate GB/s of
+# the cpu row and of each prep mode, and the folios the offload declined
+# and let fall back (tools/testing/guest/bench/migrate.sh; the tables,
+# phases.txt and results.json/.csv in build/results/migrate-DATE/). The
+# default is short (16 MB a move, 3 runs); --mail (-G) is the mail's own
+# size, 1 GB a move and 10 runs, hours under TCG: each -g run prints the
+# estimate of its time at that run's pace (README.md gives one).
 #
 # usage: scripts/bench.sh [-m MACHINE] [-c CHANNELS...] [-d DEPTHS...]
 #                         [-n] [-M MEMORY] [-- TOOL_OPTIONS...]
-#        scripts/bench.sh -g [-m MACHINE] [-c CHANNELS...] [-o ORDERS...]
-#                         [-P MOVERS...] [-b BYTES] [-n] [-M MEMORY]
-#                         [-- TOOL_OPTIONS...]
+#        scripts/bench.sh -g|-G|--mail [-m MACHINE] [-c CHANNELS...]
+#                         [-o ORDERS...] [-P MOVERS...] [-b BYTES] [-n] [-v]
+#                         [-M MEMORY] [-- TOOL_OPTIONS...]
 #   -m MACHINE   a file of scripts/vm/machines (default: x86-bench, the
 #                patched kernel without debug options; arm64-zcu102-73:
 #                ZDMA, arm-exynos4210-73: PL330)
@@ -37,20 +42,28 @@
 #   -M 12G       guest RAM instead of the machine's (large folios x sge)
 #   TOOL_OPTIONS replace the defaults: --sge 512 --bytes-per-channel 32M --runs 10
 #   -g           the migration table (x86 bench kernel: it has the hook)
-#   -o "0 4 8 9" -g: folio orders, a line each (default: 0 4 8 9)
+#   -G, --mail   -g at the mail's size: TOOL_OPTIONS --bytes 1G --runs 10
+#                --warmup-runs 1, -M 4G (1 GB must fit in each node's free
+#                memory), a VM timeout of 3 days
+#   -c "1 4 8 16" -g: channel counts, a column each (default: 1 4 8 16)
+#   -o "0 4 8 9" -g: folio orders, lines each (default: 0 4 8 9)
 #   -n           with -g: only the nocopy table (default: copying, then nocopy)
+#   -v           with -g: print the phase tables too (always in phases.txt)
 #   -P "1 2 4"   -g: the concurrency table's counts of movers ("": none)
 #   -b 16M       -g: the bytes each mover of the concurrency table moves
-#   TOOL_OPTIONS with -g replace: --bytes 128M --runs 5 --warmup-runs 1
+#   TOOL_OPTIONS with -g replace: --bytes 16M --runs 3 --warmup-runs 1
 #                (the concurrency table: --bytes is -b's)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 machine=${DMA_BENCH_MACHINE:-x86-bench}
-chans="1 4"
+cmdline="scripts/bench.sh${*:+ $*}"
+chans=
 depths="1 4"
 nflag=
 migrate=
+mail=
+verbose=
 orders="0 4 8 9"
 movers="1 2 4"
 mover_bytes=16M
@@ -62,20 +75,38 @@ while [ $# -gt 0 ]; do
 	-d) depths=$2; shift 2 ;;
 	-n) nflag=-n; shift ;;
 	-g) migrate=1; shift ;;
+	-G|--mail) migrate=1; mail=1; shift ;;
+	-v) verbose=-v; shift ;;
 	-o) orders=$2; shift 2 ;;
 	-P) movers=$2; shift 2 ;;
 	-b) mover_bytes=$2; shift 2 ;;
 	-M) memory=(-M "$2"); shift 2 ;;
 	--) shift; break ;;
-	-h|--help) sed -n '4,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,/^set -e/{/^set -e/!p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
 done
 opts=("$@")
-if [ -n "$migrate" ]; then
-	[ ${#opts[@]} -gt 0 ] || opts=(--bytes 128M --runs 5 --warmup-runs 1)
+# the --mail preset: the mail's own size (its time: each -g run's estimate)
+mail_bytes=1G
+mail_bytes_n=$((1 << 30))	# the same, for the estimate
+mail_runs=10
+mail_warmup_runs=1
+mail_memory=4G
+vm_timeout=7200
+if [ -n "$mail" ]; then
+	[ ${#opts[@]} -gt 0 ] || opts=(--bytes "$mail_bytes" --runs "$mail_runs"
+		--warmup-runs "$mail_warmup_runs")
+	[ ${#memory[@]} -gt 0 ] || memory=(-M "$mail_memory")
+	vm_timeout=259200
+elif [ -n "$migrate" ]; then
+	[ ${#opts[@]} -gt 0 ] || opts=(--bytes 16M --runs 3 --warmup-runs 1)
 else
 	[ ${#opts[@]} -gt 0 ] || opts=(--sge 512 --bytes-per-channel 32M --runs 10 --warmup-runs 1)
+fi
+if [ -z "$chans" ]; then
+	chans="1 4"
+	[ -z "$migrate" ] || chans="1 4 8 16"
 fi
 
 "$DMA_BENCH_TOP/scripts/setup.sh" bench
@@ -95,7 +126,7 @@ if [ -n "$migrate" ]; then
 	# the guest side: tools/testing/guest/bench/migrate.sh, a JSON line a cell
 	# (its progress lines shown, the JSON kept)
 	if "$DMA_BENCH_TOP/scripts/vm/run.sh" -q -m "$machine" -a numa=fake=2 \
-		${memory[@]+"${memory[@]}"} -t 7200 -- \
+		${memory[@]+"${memory[@]}"} -t "$vm_timeout" -- \
 		sh tests/bench/migrate.sh "'$chans'" "'$orders'" "'$sdmodes'" \
 		"'$movers'" "$mover_bytes" "${opts[@]}" | tee "$out" |
 		{ grep --line-buffered -Ev '^@(migrate|movers) ' || :; }
@@ -106,8 +137,13 @@ if [ -n "$migrate" ]; then
 	fi
 	[ "$rc" = 0 ] || die "the migration benchmark failed in the VM (exit $rc)"
 	dir=$results/migrate-$stamp
-	bench_report migrate-table "$out" "$dir"
-	say "results kept in $dir/ (table.txt, results.json, results.csv)"
+	# the preset's cells: 4 orders x 4 channel counts x copy and nocopy
+	est=()
+	[ -n "$mail" ] || est=(--estimate mail "$mail_bytes_n" \
+		"$mail_runs" "$mail_warmup_runs" 32)
+	bench_report migrate-table "$out" "$dir" --elapsed "$SECONDS" \
+		"--command=$cmdline" ${est[@]+"${est[@]}"} $verbose
+	say "results kept in $dir/ (table.txt, phases.txt, results.json, results.csv)"
 	exit 0
 fi
 # One boot: the guest (tools/testing/guest/bench/tables.sh) prints a table

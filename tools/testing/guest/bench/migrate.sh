@@ -12,7 +12,9 @@
 # cell on stderr as it starts. Then, in the first soft_dma mode, the
 # concurrent migrations: for each count of MOVERS ("" none), --movers
 # that many, each moving MOVER_BYTES of 4 KB folios of its own, over 4
-# channels: a line "@movers SOFT_DMA_MODE JSON" each. Needs the hook
+# channels: a line "@movers SOFT_DMA_MODE JSON" each. After each table,
+# "@time TAG SECONDS": how long its cells took in the guest (what a
+# longer run's time is estimated from). Needs the hook
 # (kernel/patches/v7.3-migrate, the x86 bench kernel) and two NUMA nodes
 # (numa=fake=2).
 
@@ -54,6 +56,7 @@ cell() {
 	printf '@%s %s %s\n' "$_tag" "$_sm" "$(printf '%s' "$out" | tr -d '\n')"
 }
 
+t0=$(date +%s)
 for sm in $sdmodes; do
 	sd_mode "$sm"
 	for o in $orders; do
@@ -64,11 +67,14 @@ for sm in $sdmodes; do
 		done
 	done
 done
+echo "@time migrate $(($(date +%s) - t0))"
 # the concurrent migrations, in the first soft_dma mode; --bytes a mover's
 sm=${sdmodes%% *}
 [ -z "$movers" ] || sd_mode "$sm"
+t0=$(date +%s)
 for m in $movers; do
 	echo "[bench] soft_dma $sm, $m mover(s) of $mover_bytes, $mchans channels" >&2
 	cell movers "$sm" --folio-order 0 --channels "$mchans" $check --json \
 		"$@" --bytes "$mover_bytes" --movers "$m"
 done
+[ -z "$movers" ] || echo "@time movers $(($(date +%s) - t0))"
