@@ -6,8 +6,9 @@
 # CPU's move_pages() GB/s on the bench kernel (the hook compiled in: a
 # static branch in migrate_pages_batch(), off) against the same kernel
 # with CONFIG_MIGRATION_COPY_OFFLOAD=n (scripts/kernel/hookoff-kernel.sh:
-# the same source and configuration otherwise; the series puts all of its
-# code under that option), booted alternately in one session, with the
+# the same source and configuration otherwise; the hook's four patches put
+# all of their code under that option, the v7.3-mm fix that its series
+# lists first stays in both), booted alternately in one session, with the
 # ratio hook/nohook and Welch's t-test of scripts/compare.py.
 #
 # usage: scripts/bench-hook-off.sh [options]
@@ -31,7 +32,10 @@
 # boots, their ratio, and Welch's p-value over the runs and over the
 # boots' means (scripts/report/hookoff.py). Under QEMU TCG on shared cores
 # the spread between runs and boots is wide: a p-value above 0.05 says no
-# difference was seen at this resolution, not that there is none.
+# difference was seen at this resolution, not that there is none. The runs
+# of a boot share its conditions (the host's load then), so the p over the
+# boots' means is the one to read; a p below 0.05 that a second session
+# does not repeat is the host's noise (README.md has such a pair).
 # Exit status: 0, or 1 on an error.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -55,7 +59,7 @@ while [ $# -gt 0 ]; do
 	-m|--machine) machine=$2; shift 2 ;;
 	-a|--append) append="$append $2"; shift 2 ;;
 	-o|--output) output=$2; shift 2 ;;
-	-h|--help) sed -n '4,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
 done

@@ -3,9 +3,10 @@
 #
 # The bench kernel with the page-migration copy-offload hook compiled out:
 # the same source tree and configuration as the bench kernel of
-# build-debug-kernel.sh --flavor bench, but CONFIG_MIGRATION_COPY_OFFLOAD=n
-# (kernel/patches/v7.3-migrate/ puts all of its code under that option),
-# for scripts/bench-hook-off.sh.
+# build-debug-kernel.sh --flavor bench, but CONFIG_MIGRATION_COPY_OFFLOAD=n,
+# for scripts/bench-hook-off.sh. The four patches of the hook
+# (kernel/patches/v7.3-migrate/) put all of their code under that option;
+# the v7.3-mm fix that its series lists first does not, and stays.
 #
 # usage: scripts/kernel/hookoff-kernel.sh [BENCH_KERNEL_DIR]
 #   BENCH_KERNEL_DIR  a complete bench kernel cache dir K (default: the one
@@ -34,7 +35,7 @@ SAY_AS=hookoff-kernel
 readonly OPTION=MIGRATION_COPY_OFFLOAD
 
 case ${1:-} in
--h|--help) sed -n '4,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h|--help) sed -n '4,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 base=${1:-$("$DMA_BENCH_TOP/scripts/kernel/build-debug-kernel.sh" --flavor bench | tail -n 1)}
 [ -d "$base" ] || die "no kernel cache dir $base"
