@@ -20,6 +20,10 @@
 # to build/vm/<machine>-<config>/console.log and its tail is printed when
 # the command fails. Exit status: the guest
 # command's, 124 on timeout, 125 when the VM died before finishing.
+# DMA_BENCH_KERNEL_DIR=DIR boots the kernel cache dir DIR (the layout of
+# scripts/kernel/build-debug-kernel.sh's) instead of the one that script
+# returns, on a machine of a debug or bench kernel; the modules are built
+# for it apart (scripts/bench-hook-off.sh's hook-off kernel).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -41,7 +45,7 @@ while [ $# -gt 0 ]; do
 	-f|--file) files+=("$2"); shift 2 ;;
 	-q|--quiet) quiet=1; shift ;;
 	--) shift; break ;;
-	-h|--help) sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1 (see --help)" ;;
 	*) break ;;
 	esac
@@ -100,8 +104,18 @@ debian)
 	kmods=$host_kernel/modules
 	;;
 debug|bench)
-	kdir_root=$("$DMA_BENCH_TOP/scripts/kernel/build-debug-kernel.sh" \
-		--arch "$VM_ARCH" --flavor "$VM_KERNEL_KIND" | tail -n 1)
+	if [ -n "${DMA_BENCH_KERNEL_DIR:-}" ]; then
+		kdir_root=$(cd "$DMA_BENCH_KERNEL_DIR" && pwd -P) ||
+			die "DMA_BENCH_KERNEL_DIR: no directory $DMA_BENCH_KERNEL_DIR"
+		[ -f "$kdir_root/stamp" ] ||
+			die "DMA_BENCH_KERNEL_DIR: $kdir_root has no stamp (not a complete kernel)"
+		progress "the kernel of DMA_BENCH_KERNEL_DIR=$kdir_root"
+		kbuild=$kbuild-$(basename "$kdir_root")
+		mkdir -p "$kbuild"
+	else
+		kdir_root=$("$DMA_BENCH_TOP/scripts/kernel/build-debug-kernel.sh" \
+			--arch "$VM_ARCH" --flavor "$VM_KERNEL_KIND" | tail -n 1)
+	fi
 	release=$(cat "$kdir_root/release")
 	for kernel in "$kdir_root"/bzImage "$kdir_root"/Image "$kdir_root"/zImage; do
 		[ ! -f "$kernel" ] || break
