@@ -180,6 +180,7 @@ sd_gone() {
 # the full scope's
 sd_group_params() {
 	for _p in channels=0 channels=257 max_seg_size=1000 pool_size=65537 \
+		dma_bits=31 dma_bits=65 \
 		prep_lock=2 no_order=x devices=0 devices=17; do
 		_d=$_p
 		[ "$_p" != max_seg_size=1000 ] || _d="max_seg_size below a page"
