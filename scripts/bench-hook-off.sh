@@ -100,39 +100,21 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 # boot KIND ROUND: one boot of the hook or nohook kernel, its lines
 # appended to $raw
 boot() {
-	local kind=$1 r=$2 dir line order json rc
+	local kind=$1 r=$2 dir
 	dir=$hook_dir
 	[ "$kind" = hook ] || dir=$nohook_dir
 	say "round $r/$rounds: $kind kernel"
-	: > "$output/$kind-$r.log"
-	set +e
 	# shellcheck disable=SC2086 # a list of orders
-	DMA_BENCH_KERNEL_DIR=$dir "$DMA_BENCH_TOP/scripts/vm/run.sh" -q -m "$machine" \
+	bench_boot "$output" "$kind" "$r" order_line \
+		env DMA_BENCH_KERNEL_DIR="$dir" "$DMA_BENCH_TOP/scripts/vm/run.sh" -q -m "$machine" \
 		-t 3600 -a "numa=fake=2$append" -- \
-		sh tests/bench/hookoff.sh "$bytes" "$runs" "$warmup" $orders |
-		while IFS= read -r line; do
-		echo "$line" >> "$output/$kind-$r.log"
-		case $line in
-		KERNEL\ *)
-			echo "$r $kind kernel ${line#KERNEL }" >> "$raw" ;;
-		HOOK\ *)
-			echo "$r $kind hook ${line#HOOK }" >> "$raw" ;;
-		JSON\ *)
-			line=${line#JSON }
-			order=${line%% *}
-			json=$output/$kind-$r-$order.json
-			echo "${line#* }" > "$json"
-			echo "$r $kind $order $json" >> "$raw"
-			say "round $r/$rounds: $kind, folio order $order:" \
-				"$(hookoff_report line "$json")" ;;
-		esac
-	done
-	rc=${PIPESTATUS[0]}
-	set -e
-	if [ "$rc" != 0 ]; then
-		tail -n 30 "$output/$kind-$r.log" >&2
-		die "the $kind boot of round $r failed (exit $rc; log: $output/$kind-$r.log)"
-	fi
+		sh tests/bench/hookoff.sh "$bytes" "$runs" "$warmup" $orders
+}
+
+# order_line KIND ROUND ORDER JSON: what a boot's folio order gave
+# shellcheck disable=SC2317 # bench_boot runs it
+order_line() {
+	say "round $2/$rounds: $1, folio order $3: $(hookoff_report line "$4")"
 }
 
 hookoff_report() {

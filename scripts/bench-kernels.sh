@@ -98,32 +98,18 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # boot KIND MACHINE ROUND: one boot, its lines appended to $raw
 boot() {
-	local kind=$1 m=$2 r=$3 line folio json rc
+	local kind=$1 m=$2 r=$3
 	say "round $r/$rounds: $kind kernel ($m)"
-	: > "$output/$kind-$r.log"
-	set +e
-	"$DMA_BENCH_TOP/scripts/vm/run.sh" -m "$m" -t 3600 ${append:+-a "$append"} -- \
-		sh tests/bench/kernels.sh "$sge" "$bytes" "$runs" $folios |
-		while IFS= read -r line; do
-		echo "$line" >> "$output/$kind-$r.log"
-		case $line in
-		KERNEL\ *)
-			echo "$r $kind kernel ${line#KERNEL }" >> "$raw" ;;
-		JSON\ *)
-			line=${line#JSON }
-			folio=${line%% *}
-			json=$output/$kind-$r-$folio.json
-			echo "${line#* }" > "$json"
-			echo "$r $kind $folio $json" >> "$raw"
-			say "round $r/$rounds: $kind $folio: $(bench_report kernels-cell "$json")" ;;
-		esac
-	done
-	rc=${PIPESTATUS[0]}
-	set -e
-	if [ "$rc" != 0 ]; then
-		tail -n 30 "$output/$kind-$r.log" >&2
-		die "the $kind boot of round $r failed (exit $rc; log: $output/$kind-$r.log)"
-	fi
+	# shellcheck disable=SC2086 # a list of folio sizes
+	bench_boot "$output" "$kind" "$r" cell_line \
+		"$DMA_BENCH_TOP/scripts/vm/run.sh" -m "$m" -t 3600 ${append:+-a "$append"} -- \
+		sh tests/bench/kernels.sh "$sge" "$bytes" "$runs" $folios
+}
+
+# cell_line KIND ROUND FOLIO JSON: what a boot's cell gave
+# shellcheck disable=SC2317 # bench_boot runs it
+cell_line() {
+	say "round $2/$rounds: $1 $3: $(bench_report kernels-cell "$4")"
 }
 
 r=1

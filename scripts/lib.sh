@@ -37,6 +37,42 @@ bench_report() {
 		PYTHONDONTWRITEBYTECODE=1 python3 -m report.bench "$@"
 }
 
+# bench_boot DIR KIND ROUND ON_JSON COMMAND...: one boot of a benchmark
+# (scripts/bench-*.sh): COMMAND (scripts/vm/run.sh and the guest's side),
+# every line it prints in DIR/KIND-ROUND.log, and the guest's lines filed
+# in DIR/raw.txt: "KERNEL WORDS" as "ROUND KIND kernel WORDS", "HOOK WORD"
+# as "ROUND KIND hook WORD", "JSON KEY DOCUMENT" as DIR/KIND-ROUND-KEY.json
+# and "ROUND KIND KEY FILE", then ON_JSON KIND ROUND KEY FILE (which says
+# what the cell gave). A boot that fails: the log's last 30 lines, and die.
+bench_boot() {
+	local dir=$1 kind=$2 r=$3 on_json=$4 line key json rc
+	shift 4
+	: > "$dir/$kind-$r.log"
+	set +e
+	"$@" | while IFS= read -r line; do
+		echo "$line" >> "$dir/$kind-$r.log"
+		case $line in
+		KERNEL\ *)
+			echo "$r $kind kernel ${line#KERNEL }" >> "$dir/raw.txt" ;;
+		HOOK\ *)
+			echo "$r $kind hook ${line#HOOK }" >> "$dir/raw.txt" ;;
+		JSON\ *)
+			line=${line#JSON }
+			key=${line%% *}
+			json=$dir/$kind-$r-$key.json
+			echo "${line#* }" > "$json"
+			echo "$r $kind $key $json" >> "$dir/raw.txt"
+			"$on_json" "$kind" "$r" "$key" "$json" ;;
+		esac
+	done
+	rc=${PIPESTATUS[0]}
+	set -e
+	if [ "$rc" != 0 ]; then
+		tail -n 30 "$dir/$kind-$r.log" >&2
+		die "the $kind boot of round $r failed (exit $rc; log: $dir/$kind-$r.log)"
+	fi
+}
+
 # project_apt CMD ARGS...: apt-get or apt-cache (CMD) with the project's
 # own sources (scripts/apt/sources.list), lists and package cache under
 # $DMA_BENCH_CACHE/apt, and an empty dpkg status: for `download`, `policy`

@@ -480,7 +480,7 @@ cache_sync_reference() {
 		'^unmap +count 200 ' '^sync_cpu +count 200 ' '^sync_device +count 200 '
 }
 
-# --- soft_dma, the software provider (soft_dma.sh tests it) --------------
+# --- soft_dma, the software provider (soft_dma*.sh test it) --------------
 
 SD=/sys/kernel/debug/soft_dma
 SD_DEV=soft_dma.0
@@ -553,6 +553,35 @@ sd_stats_reset() {
 	echo 0 > "$SD_STATS"
 }
 
+# sd_expect_stat CHANNEL|all COLUMN OP VALUE: e.g. sd_expect_stat all errors -eq 0
+sd_expect_stat() {
+	expect_value "stats $1 $2" "$(sd_stat "$1" "$2")" "$3" "$4" ||
+		{ cat "$SD_STATS"; return 1; }
+}
+
+# sd_no_descriptors: every descriptor soft_dma allocated was freed
+sd_no_descriptors() {
+	expect_value "descriptors still allocated" "$(cat "$SD/descriptors")" -eq 0 ||
+		{ cat "$SD_STATS"; return 1; }
+}
+
+# sd_expect_workers N: N soft_dma worker threads
+sd_expect_workers() {
+	expect_value "soft_dma worker threads" "$(ps | grep -c '[[]sdma/')" -eq "$1" ||
+		{ ps | grep '[[]sdma/'; return 1; }
+}
+
+# sd_params_show: the load-time parameters prep_lock no_order pool_size
+sd_params_show() {
+	(cd /sys/module/soft_dma/parameters && cat prep_lock no_order pool_size) |
+		tr '\n' ' ' | sed 's/ $//'
+}
+
+# sd_gone: soft_dma's debugfs directory and platform device are removed
+sd_gone() {
+	[ ! -e "$SD" ] && [ ! -e "/sys/bus/platform/devices/$SD_DEV" ]
+}
+
 sd_load() {
 	load_module soft_dma "channels=$SD_CHANNELS" && sd_knobs_reset
 }
@@ -567,6 +596,17 @@ sd_unload() {
 	unload_module dmatest
 	unload_module dma_map_benchmark
 	unload_module soft_dma
+}
+
+# sd_tool ARGS...: the project's dmaengine mode on soft_dma
+sd_tool() {
+	"$TOOL" -m dmaengine -D "$SD_DEV" "$@"
+}
+
+# sd_has_tool: the project's module loaded, its debugfs file, the tool
+sd_has_tool() {
+	load_module dma_map_benchmark 2>/dev/null &&
+		[ -e /sys/kernel/debug/dmaengine_benchmark ] && [ -x "$TOOL" ]
 }
 
 # dt_start [chan=NAME]... [PARAM=VALUE]...: dt_start_on soft_dma, with
@@ -591,6 +631,34 @@ dt_expect() {
 	echo "expected $1 threads with '$2 tests, $3 failures', got $_dte_ok of $_dte_n:"
 	grep -E 'summary|result|Started|Added' "$DT_LOG" | head -40
 	return 1
+}
+
+# dt_run_expect THREADS TESTS FAILURES ARGS...: run and check the summaries
+dt_run_expect() {
+	_dtr_t=$1 _dtr_n=$2 _dtr_f=$3
+	shift 3
+	dt_run "$@" && dt_expect "$_dtr_t" "$_dtr_n" "$_dtr_f"
+}
+
+# dt_expect_result PATTERN: a failed test's result line matches
+dt_expect_result() {
+	grep -q "result #[0-9]*: '$1'" "$DT_LOG" && return 0
+	echo "no result line '$1':"
+	head -40 "$DT_LOG"
+	return 1
+}
+
+# dt_max_iops LIMIT: no thread ran faster than LIMIT tests per second
+dt_max_iops() {
+	awk -v lim="$1" '/: summary / {
+			for (i = 1; i <= NF; i++) if ($(i + 1) == "iops") iops = $i
+			if (iops + 0 > lim) { bad = 1; print "too fast: " $0 }
+		} END { exit bad }' "$DT_LOG"
+}
+
+# dt_in_image: the kernel's dmatest is in the image (a module or built in)
+dt_in_image() {
+	[ -f "$MODDIR/dmatest.ko" ] || modinfo dmatest > /dev/null 2>&1
 }
 
 # --- a board's DMA driver (hwdma.sh tests it) -----------------------------

@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The migrate mode: its parts that need no kernel (test_migrate.c), then
 # migrate_run_in() end to end against a made-up kernel and sysfs tree
-# (test_migrate_run.c); the top of each says what it checks.
+# (migrate_fixture.h): the run (test_migrate_run.c) and the offload's
+# phases (test_migrate_phases.c); the top of each says what it checks.
 . "$(dirname "$0")/lib.sh"
 build
 out_dir
 run_c_tests "$HOST_OUT/test_migrate"
 run_c_tests "$HOST_OUT/test_migrate_run"
+run_c_tests "$HOST_OUT/test_migrate_phases"
 need python3
 run_py_tests "$TEST_OUT_DIR" <<'PY'
 import json, os, sys

@@ -8,10 +8,11 @@
 # knobs and personalities, the tool's output formats, the numa suite
 # across the two nodes, and page migration's copy offload (the hook of
 # kernel/patches/v7.3-migrate, with THP: the tool's offload rows at folio
-# orders 4 and 9) after soft_dma's suite (run before it, the migrate
+# orders 4 and 9) after soft_dma's suites (run before them, the migrate
 # suites left soft_dma's rebind check with dmatest on 3 of 8 channels,
 # twice: not understood yet, Documentation/testing.rst); then a report
 # check of the whole boot. The debug
 # kernel (x86-debug.t) runs one pass of each with its checkers.
 VM_EXTRA_APPEND=numa=fake=2 exec "$(dirname "$0")/vm-suite.sh" x86-bench direct \
-	map map_ext tool dmaengine numa soft_dma migrate migrate_tool health
+	map map_ext tool dmaengine numa soft_dma soft_dma_personalities migrate \
+	migrate_tool health

@@ -5,4 +5,4 @@
 # under lockdep, its knobs), then a leak and report check of the whole
 # boot. The other half of the debug kernel's suites is x86-debug.t.
 GUEST_SCOPE=${GUEST_SCOPE:-debug} exec "$(dirname "$0")/vm-suite.sh" x86-debug direct \
-	dmaengine soft_dma health
+	dmaengine soft_dma soft_dma_personalities health

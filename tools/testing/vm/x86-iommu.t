@@ -5,4 +5,4 @@
 # the stock kernel in x86-direct.t and on the bench kernel in x86-bench.t,
 # the tool suite there too).
 GUEST_SCOPE=${GUEST_SCOPE:-debug} exec "$(dirname "$0")/vm-suite.sh" x86 iommu \
-	map map_ext dmaengine soft_dma
+	map map_ext dmaengine soft_dma soft_dma_personalities
