@@ -121,6 +121,39 @@ static void dmaengine_client_table_set(const struct dmaengine_client_chan *c,
 	}
 }
 
+/*
+ * The table over entries the caller allocated, in one pass over the
+ * folios: each entry used is cleared as it is set, the others are not
+ * touched, and the last one ends the table.
+ */
+static int dmaengine_client_table_lay(const struct dmaengine_client_chan *c,
+				      struct sg_table *sgt,
+				      struct folio **folios, unsigned int n)
+{
+	unsigned int i, ents = 0, max = sgt->orig_nents;
+	struct scatterlist *sg = NULL;
+	size_t off, len, size;
+
+	for (i = 0; i < n; i++) {
+		size = folio_size(folios[i]);
+		for (off = 0; off < size; off += len) {
+			if (WARN_ON_ONCE(ents == max))
+				return -E2BIG;
+			len = mb_seg_len(&c->seg, off, size - off);
+			sg = &sgt->sgl[ents++];
+			memset(sg, 0, sizeof(*sg));
+			sg_set_page(sg, folio_page(folios[i], off >> PAGE_SHIFT),
+				    len, offset_in_page(off));
+		}
+	}
+	if (WARN_ON_ONCE(!sg))
+		return -EINVAL;
+	sg_mark_end(sg);
+	sgt->orig_nents = ents;
+	sgt->nents = 0;
+	return 0;
+}
+
 /**
  * dmaengine_client_table_fill - a table of folios for the channel
  * @c: the channel, its limits known
@@ -131,24 +164,20 @@ static void dmaengine_client_table_set(const struct dmaengine_client_chan *c,
  * @gfp: how to allocate the table; 0: it is allocated already (a caller
  *	that must not allocate, such as the migration hook)
  *
- * Return: 0; -ENOMEM, nothing allocated; or -E2BIG, the entries the caller
- * allocated are too few.
+ * Return: 0; -ENOMEM, nothing allocated; -E2BIG, the entries the caller
+ * allocated are too few; or -EINVAL, no folio.
  */
 int dmaengine_client_table_fill(const struct dmaengine_client_chan *c,
 				struct sg_table *sgt, struct folio **folios,
 				unsigned int n, gfp_t gfp)
 {
-	unsigned long ents = dmaengine_client_folio_ents(c, folios, n);
+	unsigned long ents;
 
-	if (!gfp) {
-		if (WARN_ON_ONCE(ents > sgt->orig_nents))
-			return -E2BIG;
-		sg_init_table(sgt->sgl, ents);
-		sgt->orig_nents = ents;
-		sgt->nents = 0;
-	} else if (ents > MB_MAX_TABLE_ENTS || sg_alloc_table(sgt, ents, gfp)) {
+	if (!gfp)
+		return dmaengine_client_table_lay(c, sgt, folios, n);
+	ents = dmaengine_client_folio_ents(c, folios, n);
+	if (ents > MB_MAX_TABLE_ENTS || sg_alloc_table(sgt, ents, gfp))
 		return -ENOMEM;
-	}
 	dmaengine_client_table_set(c, sgt, folios, n);
 	return 0;
 }

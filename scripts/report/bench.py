@@ -306,6 +306,14 @@ def migrate_phases(doc):
             if f["key"].endswith(suffix)]
 
 
+def migrate_owners(doc):
+    """Whose time the copy's share is, in the tool's order (its enum
+    migrate_owner, as its JSON's figures name them: OWNER_share, beside
+    copy_share): client, dma_api, dmaengine, engine."""
+    return [f["key"][:-len("_share")] for f in doc.get("figures", [])
+            if f["key"].endswith("_share") and f["key"] != "copy_share"]
+
+
 def migrate_rows(cells, table="migrate"):
     """One dict per (soft_dma mode, order, channels, movers, prep mode)
     of TABLE's cells; the phases a batch and a folio (us) last."""
@@ -333,6 +341,8 @@ def migrate_rows(cells, table="migrate"):
                 "split": r["folios"] * r["folio_bytes"] > r["bytes"],
                 "batches": r.get("batches", {"mean": 0})["mean"],
             }
+            for o in migrate_owners(doc):
+                row["%s_share" % o] = r["%s_share" % o]["mean"]
             for scale in ("batch", "folio"):
                 for p in phases:
                     k = "%s_us_per_%s" % (p, scale)
@@ -427,6 +437,35 @@ def migrate_table_lines(cells):
         lines += _grid_lines(sdrows, offl, lambda r: "%.1f \u00b1 %.1f%%" % (
             100 * r["copy_share"], 100 * r["copy_share_stddev"]), 13,
             notes=False)
+        lines += _owner_lines(sdrows, offl, migrate_owners(doc0), sd)
+    return lines
+
+
+def _owner_lines(rows, modes, owners, sd):
+    """The copy's share of ROWS split by whose time it is (the tool's
+    OWNER_share figures, in %): a line per folio size, channel count and
+    row of MODES, a column per owner, the share itself first."""
+    if not owners:
+        return []
+    folios, chans = _axes(rows)
+    key = {(r["folio_order"], r["channels"], r["prep_mode"]): r
+           for r in rows}
+    lines = ["", "# soft_dma %s: the copy's share split by whose time it is "
+             "(%%, the means): the client's (build, mark, other), the DMA "
+             "API's (map, unmap), the provider's dmaengine calls (prep, "
+             "submit, issue), the engine's (wait)" % sd,
+             "%-6s %4s  %-16s %7s " % ("folio", "chan", "mode", "share") +
+             " ".join("%9s" % o for o in owners)]
+    for order, fbytes in folios:
+        for c in chans:
+            for m in modes:
+                r = key.get((order, c, m))
+                if r is None:
+                    continue
+                lines.append("%-6s %4d  %-16s %6.1f%% " % (
+                    results.format_size(fbytes), c, m, 100 * r["copy_share"]) +
+                    " ".join("%8.1f%%" % (100 * r["%s_share" % o])
+                             for o in owners))
     return lines
 
 

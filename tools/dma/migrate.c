@@ -58,13 +58,19 @@ uint64_t migrate_folio_bytes(const struct migrate_result *r, long page_size)
 	return (uint64_t)page_size << r->folio_order;
 }
 
-#define PHASE_OFF(e, name, field) \
+#define PHASE_OFF(e, name, field, owner) \
 	[MPH_##e] = offsetof(struct dma_migrate_offload, field),
 /* the fields of struct dma_migrate_offload of the phases STATS has */
 static const size_t phase_off[MPH_NR] = {
 	MIGRATE_STATS_PHASES(PHASE_OFF)
 };
 #undef PHASE_OFF
+
+#define PHASE_OWNER(e, name, field, owner)	[MPH_##e] = owner,
+static const enum migrate_owner phase_owner[MPH_NR] = {
+	MIGRATE_PHASES(PHASE_OWNER)
+};
+#undef PHASE_OWNER
 
 void migrate_phases_ns(const struct dma_migrate_offload *st, double *ns)
 {
@@ -82,7 +88,7 @@ void migrate_row_add(struct migrate_row *row, const struct migrate_move *mv,
 		     const struct dma_migrate_offload *st)
 {
 	/* each scale's divisor, and its unit: ns to ms a move, to us */
-	double per[MSC_NR], ns[MPH_NR];
+	double per[MSC_NR], ns[MPH_NR], owned[MOW_NR] = { 0 };
 	int p, sc;
 
 	stat_add(&row->move_ms, mv->wall_ns / NS_PER_MS);
@@ -106,6 +112,10 @@ void migrate_row_add(struct migrate_row *row, const struct migrate_move *mv,
 			stat_add(&row->phase[sc][p], per[sc] ? ns[p] / per[sc] : 0);
 	stat_add(&row->copy_share, mv->busy_ns ?
 		 (double)st->ph.batch_ns / mv->busy_ns : 0);
+	for (p = 0; p < MPH_NR; p++)
+		owned[phase_owner[p]] += ns[p];
+	for (p = MOW_NONE + 1; p < MOW_NR; p++)
+		stat_add(&row->share[p], mv->busy_ns ? owned[p] / mv->busy_ns : 0);
 }
 
 bool migrate_fell_back(const struct migrate_result *r, long page_size)

@@ -31,26 +31,39 @@ enum migrate_offload_state {
  * MIGRATE_STATS_PHASES(X) - the offload's phase times, the one list the
  * row's figures, the report's columns (report_migrate.c) and the reading
  * of STATS (migrate.c) are made from: X(ENUM, name, the field of struct
- * dma_migrate_offload) for the batch time in the hook, then the phases
- * within it, in the order a batch runs them. MIGRATE_PHASES(X) adds
- * "other": the batch time in none of them (taking channels, sharing the
- * folios out, abandoning a failed share), so that the split adds up.
+ * dma_migrate_offload, whose time it is: enum migrate_owner) for the batch
+ * time in the hook, then the phases within it, in the order a batch runs
+ * them. MIGRATE_PHASES(X) adds "other": the batch time in none of them
+ * (taking channels, sharing the folios out, abandoning a failed share),
+ * so that the split adds up.
  */
 #define MIGRATE_STATS_PHASES(X) \
-	X(BATCH, batch, ph.batch_ns) \
-	X(BUILD, build, build_ns) \
-	X(MAP, map, ph.map_ns) \
-	X(PREP, prep, ph.prep_ns) \
-	X(SUBMIT, submit, ph.submit_ns) \
-	X(ISSUE, issue, ph.issue_ns) \
-	X(WAIT, wait, ph.wait_ns) \
-	X(UNMAP, unmap, ph.unmap_ns) \
-	X(MARK, mark, mark_ns)
+	X(BATCH, batch, ph.batch_ns, MOW_NONE) \
+	X(BUILD, build, build_ns, MOW_CLIENT) \
+	X(MAP, map, ph.map_ns, MOW_DMA_API) \
+	X(PREP, prep, ph.prep_ns, MOW_DMAENGINE) \
+	X(SUBMIT, submit, ph.submit_ns, MOW_DMAENGINE) \
+	X(ISSUE, issue, ph.issue_ns, MOW_DMAENGINE) \
+	X(WAIT, wait, ph.wait_ns, MOW_ENGINE) \
+	X(UNMAP, unmap, ph.unmap_ns, MOW_DMA_API) \
+	X(MARK, mark, mark_ns, MOW_CLIENT)
 #define MIGRATE_PHASES(X) \
 	MIGRATE_STATS_PHASES(X) \
-	X(OTHER, other, -)
+	X(OTHER, other, -, MOW_CLIENT)
 
-#define MPH_ENUM(e, name, field)	MPH_##e,
+/*
+ * Whose time a phase is, so that the copy's share of a move is split by
+ * what could make it smaller: the client's own work (building the
+ * tables, marking the folios, the rest of the hook), the DMA API's
+ * (mapping and unmapping), the dmaengine provider's calls (prep, submit,
+ * issue_pending) and the engine's (from the issue until it says done).
+ */
+enum migrate_owner {
+	MOW_NONE, MOW_CLIENT, MOW_DMA_API, MOW_DMAENGINE, MOW_ENGINE,
+	MOW_NR
+};
+
+#define MPH_ENUM(e, name, field, owner)	MPH_##e,
 enum migrate_phase {
 	MIGRATE_PHASES(MPH_ENUM)
 	MPH_NR
@@ -89,6 +102,8 @@ void migrate_phases_ns(const struct dma_migrate_offload *st, double *ns);
  *	us a batch, us a folio
  * @copy_share: ph.batch_ns over move_pages()'s time (with --movers,
  *	over the movers' move_pages() times summed)
+ * @share: @copy_share split by whose time it is (enum migrate_owner;
+ *	MOW_NONE unused): the phases of each owner over the same time
  */
 struct migrate_row {
 	unsigned int prep_mode;
@@ -99,6 +114,7 @@ struct migrate_row {
 	struct stat_acc declined_batches, errors;
 	struct stat_acc phase[MSC_NR][MPH_NR];
 	struct stat_acc copy_share;
+	struct stat_acc share[MOW_NR];
 };
 
 /* rows: the cpu row and the three DMA prep modes */

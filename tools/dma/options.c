@@ -69,7 +69,7 @@ const struct opt_desc opt_table[O_NR] = {
 		.help = "print CSV: a header row and one row per prep mode (migrate: and the cpu row)" },
 	[O_VERBOSE] = { .name = "verbose", .short_opt = 'v', BOOL_OPT(verbose),
 		.scope = SC_COPY,
-		.help = "add convert_ms (with a memcpy_vec row), prep_stalls, submits, batches, segments and bytes columns to the table, and each channel's limits and capabilities to the '#' lines; migrate: the offload's phase times a move (batch_ms, the time in the hook, split into build_ms, map_ms, prep_ms, submit_ms, issue_ms, wait_ms, unmap_ms, mark_ms and other_ms, the rest; summed over batches and channels), copy_share, batch_ms of the move's time, and the same phases a batch and a folio in us, in two more tables" },
+		.help = "add convert_ms (with a memcpy_vec row), prep_stalls, submits, batches, segments and bytes columns to the table, and each channel's limits and capabilities to the '#' lines; migrate: the offload's phase times a move (batch_ms, the time in the hook, split into build_ms, map_ms, prep_ms, submit_ms, issue_ms, wait_ms, unmap_ms, mark_ms and other_ms, the rest; summed over batches and channels), copy_share, batch_ms of the move's time, split into client (build, mark, other), dma_api (map, unmap), dmaengine (prep, submit, issue) and engine (wait), and the same phases a batch and a folio in us, in two more tables" },
 	[O_HELP] = { .name = "help", .short_opt = 'h', .kind = K_ACTION,
 		.scope = SC_ALL, .help = "print this help and exit" },
 	[O_VERSION] = { .name = "version", .short_opt = 'V', .kind = K_ACTION,

@@ -52,11 +52,11 @@ static const struct migrate_figure {
 #define PHASE_FIG(e, name, field, sc, suffix, head, unit) \
 	{ #name suffix, #name head, unit, PREP_OFFLOAD, \
 	  ROW(phase[sc][MPH_##e]), true, (enum migrate_group)sc },
-#define PHASE_MOVE(e, name, field) \
+#define PHASE_MOVE(e, name, field, owner) \
 	PHASE_FIG(e, name, field, MSC_MOVE, "_ms", "_ms", "ms")
-#define PHASE_BATCH(e, name, field) \
+#define PHASE_BATCH(e, name, field, owner) \
 	PHASE_FIG(e, name, field, MSC_BATCH, "_us_per_batch", "_us", "us")
-#define PHASE_FOLIO(e, name, field) \
+#define PHASE_FOLIO(e, name, field, owner) \
 	PHASE_FIG(e, name, field, MSC_FOLIO, "_us_per_folio", "_us", "us")
 	{ "gbps", "GB/s", "GB/s", DMAENGINE_BENCH_PREP_ALL, ROW(gbps), false,
 	  MG_MOVE },
@@ -77,6 +77,15 @@ static const struct migrate_figure {
 	MIGRATE_PHASES(PHASE_MOVE)
 	{ "copy_share", "copy_share", "ratio", PREP_OFFLOAD, ROW(copy_share),
 	  true, MG_MOVE },
+	/* copy_share split by whose time it is (enum migrate_owner) */
+	{ "client_share", "client", "ratio", PREP_OFFLOAD,
+	  ROW(share[MOW_CLIENT]), true, MG_MOVE },
+	{ "dma_api_share", "dma_api", "ratio", PREP_OFFLOAD,
+	  ROW(share[MOW_DMA_API]), true, MG_MOVE },
+	{ "dmaengine_share", "dmaengine", "ratio", PREP_OFFLOAD,
+	  ROW(share[MOW_DMAENGINE]), true, MG_MOVE },
+	{ "engine_share", "engine", "ratio", PREP_OFFLOAD,
+	  ROW(share[MOW_ENGINE]), true, MG_MOVE },
 	MIGRATE_PHASES(PHASE_BATCH)
 	MIGRATE_PHASES(PHASE_FOLIO)
 #undef PHASE_FOLIO

@@ -213,6 +213,11 @@ def soft_dma():
     assert bench.soft_dma_lines([]) == []
 check("bench-soft-dma: medians, bests and ratios per CPU count, through bench_report", soft_dma)
 
+# the split of migrate_doc()'s copy share of 0.25, whose time it is
+MIGRATE_OWNERS = {"client": 0.05, "dma_api": 0.02, "dmaengine": 0.08,
+                  "engine": 0.1}
+
+
 def migrate_doc(order, offloaded, folios=4, movers=1, declined=0, gbps=None):
     """The tool's -m migrate JSON (fixtures/tool-migrate.json): 4 folios of
     ORDER, moved as FOLIOS (more: the kernel split them), the offload row
@@ -236,6 +241,8 @@ def migrate_doc(order, offloaded, folios=4, movers=1, declined=0, gbps=None):
             r["folios_fallback"] = {"mean": folios - offloaded - declined,
                                     "stddev": 0}
             r["copy_share"] = {"mean": 0.25, "stddev": 0}
+            for o, v in MIGRATE_OWNERS.items():
+                r[o + "_share"] = {"mean": v, "stddev": 0}
     return json.dumps(doc)
 
 
@@ -257,14 +264,22 @@ def migrate_table():
     heads = [line.split() for line in lines if line.startswith("folio")]
     assert heads[0] == ["folio", "mode", "4", "chan", "offloaded"], heads
     assert heads[1] == ["folio", "mode", "4", "chan"], heads
+    assert heads[2] == ["folio", "chan", "mode", "share", "client", "dma_api",
+                        "dmaengine", "engine"], heads
     rows = [line.split() for line in lines if line[:1].isdigit()]
     # copy: a line per folio size (smallest first) and row, then the
-    # offload rows' shares; nocopy: 4KB's, then its share
+    # offload rows' shares, then their split; nocopy: 4KB's, its share,
+    # its split
     assert [r[:2] for r in rows] == [
         ["4KB", "cpu"], ["4KB", "prep_memcpy"], ["64KB", "cpu"],
         ["64KB", "prep_memcpy"], ["2MB", "cpu"], ["2MB", "prep_memcpy"],
         ["4KB", "prep_memcpy"], ["64KB", "prep_memcpy"], ["2MB", "prep_memcpy"],
-        ["4KB", "cpu"], ["4KB", "prep_memcpy"], ["4KB", "prep_memcpy"]], rows
+        ["4KB", "4"], ["64KB", "4"], ["2MB", "4"],
+        ["4KB", "cpu"], ["4KB", "prep_memcpy"], ["4KB", "prep_memcpy"],
+        ["4KB", "4"]], rows
+    for r in rows[9:12] + rows[15:]:
+        assert r[2:] == ["prep_memcpy", "25.0%", "5.0%", "2.0%", "8.0%",
+                         "10.0%"], r
     assert rows[0][2:4] == ["429.532", "\u00b1"] and rows[0][-1] == "-", rows[0]
     assert rows[1][-1] == "all", rows[1]
     assert " ".join(rows[5][-4:]) == "NOT ALL (4 chan)", rows[5]
@@ -279,6 +294,8 @@ def migrate_table():
     assert len(got) == 8 and got[3]["prep_mode"] == "prep_memcpy" and \
         got[3]["folio_order"] == "9" and got[3]["fallback"] == "1", got
     assert got[5]["split"] == "True" and got[3]["split"] == "False", got
+    assert float(got[1]["engine_share"]) == 0.1 and \
+        float(got[1]["client_share"]) == 0.05, got[1]
     assert float(got[1]["wait_us_per_batch"]) == 500.0 and \
         float(got[1]["other_us_per_folio"]) == 27.5, got[1]
     with open(os.path.join(out, "results.json"), encoding="utf-8") as fh:
@@ -517,8 +534,8 @@ def movers_table():
         rows[3]
     assert rows[5][-2:] == ["9.5", "0"], rows[5]
     # the migration table above it has the @migrate cell alone: its
-    # cpu and prep_memcpy lines, and the latter's copy share
-    assert sum(line.startswith("4KB") for line in lines[:title[0]]) == 3, text
+    # cpu and prep_memcpy lines, and the latter's copy share and its split
+    assert sum(line.startswith("4KB") for line in lines[:title[0]]) == 4, text
     with open(os.path.join(out, "results.csv"), encoding="utf-8") as fh:
         got = list(csv.DictReader(fh))
     assert [(r["table"], r["movers"]) for r in got] == [

@@ -10,6 +10,7 @@
  * answer.
  */
 #include <errno.h>
+#include <math.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -519,6 +520,17 @@ static void test_row(void)
 	   stat_mean(&row.phase[MSC_BATCH][MPH_WAIT]) == 20000 &&
 	   stat_mean(&row.phase[MSC_FOLIO][MPH_BATCH]) == 0,
 	   "... other_ms 10 (50 of the batch, 40 of it waiting), wait 20000 us a batch of 2, no folio: 0 a folio");
+	ok(fabs(stat_mean(&row.share[MOW_ENGINE]) - (0.4 + 0.16) / 2) < 1e-12 &&
+	   fabs(stat_mean(&row.share[MOW_CLIENT]) - (0.1 + 0.04) / 2) < 1e-12 &&
+	   stat_mean(&row.share[MOW_DMA_API]) == 0 &&
+	   stat_mean(&row.share[MOW_DMAENGINE]) == 0,
+	   "... copy_share split: the wait the engine's, other the client's, over each run's move");
+	ok(fabs(stat_mean(&row.share[MOW_CLIENT]) +
+		stat_mean(&row.share[MOW_DMA_API]) +
+		stat_mean(&row.share[MOW_DMAENGINE]) +
+		stat_mean(&row.share[MOW_ENGINE]) -
+		stat_mean(&row.copy_share)) < 1e-12,
+	   "... and the split adds up to copy_share");
 
 	/* four movers of 1 GB each, 0.5 s from the first start to the last end */
 	memset(&row, 0, sizeof(row));

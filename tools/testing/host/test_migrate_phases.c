@@ -149,13 +149,19 @@ static void test_phases(void)
 {
 	static char json[sizeof(out_text)];
 	struct row_src src = { 0 };
-	const char *row, *end;
+	const char *row, *end, *head;
 	char *csv_row;
 
 	make_tree(2);
 	is_int(run(K_HOOK, SMALL " -p memcpy -v"), 0, "phases, -v: exit status 0");
-	has_str(out_text, " mark_ms     other_ms    copy_share\n",
+	has_str(out_text, " mark_ms     other_ms    copy_share ",
 		"-v: other_ms after the phases STATS has, then copy_share");
+	head = strstr(out_text, " copy_share ");
+	ok(head && (head = strstr(head, " client ")) &&
+	   (head = strstr(head, " dma_api ")) &&
+	   (head = strstr(head, " dmaengine ")) &&
+	   (end = strchr(head, '\n')) && !strncmp(end - 7, " engine", 7),
+	   "-v: copy_share split after it: client, dma_api, dmaengine, engine, last");
 	has_str(strstr(out_text, "\nprep_memcpy "), " 0.02 \u00b1 0.00 0.11 \u00b1 0.00 ",
 		"-v: mark_ms 0.02, other_ms 0.11 of the batch's 2 ms");
 	has_str(out_text, "\n# the offload's phases a batch (us): STATS' phase times over its batches\n"
