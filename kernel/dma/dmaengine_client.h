@@ -230,7 +230,10 @@ struct dmaengine_client_set;
  *	@index is about to be unbound: it returns once the caller no longer
  *	touches the channel, nor memory its batches hold; the set then
  *	terminates and releases the channel before the provider's remove()
- *	runs. NULL: the set only releases it.
+ *	runs. NULL: the set only releases it. It may be called from the end
+ *	of dmaengine_client_set_open() on, before that returns: what it
+ *	stops need not have started yet (it then finds nothing to stop, and
+ *	makes sure nothing starts).
  * @priv: the caller's, for @unbind
  */
 struct dmaengine_client_request {
@@ -281,7 +284,6 @@ struct dmaengine_client_set {
 int dmaengine_client_set_open(struct dmaengine_client_set *set,
 			      const struct dmaengine_client_request *req,
 			      u32 *error);
-int dmaengine_client_set_watch(struct dmaengine_client_set *set);
 void dmaengine_client_set_close(struct dmaengine_client_set *set);
 
 void dmaengine_client_chan_reset(struct dmaengine_client_chan *c);

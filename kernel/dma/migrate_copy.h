@@ -116,7 +116,9 @@ struct dmaengine_migrate_share {
  * @min_folios: smaller batches are left to the CPU
  * @abort: set by an unbind: the batches in flight end within a wait slice
  * @unbound: a provider was unbound: batches are declined until STOP
- * @stats_lock: guards @stats
+ * @ready: the shares are set up: an unbind waits for the batch on its
+ *	channel; before, no batch can run
+ * @stats_lock: guards @stats, and @ready against an unbind
  * @stats: the counters
  */
 struct dmaengine_migrate {
@@ -130,7 +132,8 @@ struct dmaengine_migrate {
 	unsigned int min_folios;
 	bool abort;
 	bool unbound;
-	spinlock_t stats_lock; /* guards @stats */
+	bool ready;
+	spinlock_t stats_lock; /* guards @stats and @ready */
 	struct dmaengine_migrate_stats stats;
 };
 
