@@ -335,31 +335,21 @@ dmaengine_bench_batch_set(struct dmaengine_bench_chan *c, u64 b)
 	return &c->sets[c->job->distinct ? (unsigned int)b : 0];
 }
 
-static int dmaengine_bench_map(struct dmaengine_bench_chan *c,
-			       struct dmaengine_bench_set *set)
-{
-	return dmaengine_client_map(c->cl, &set->src_sgt, &set->dst_sgt);
-}
-
 static void dmaengine_bench_unmap(struct dmaengine_bench_chan *c,
 				  struct dmaengine_bench_set *set)
 {
 	dmaengine_client_unmap(c->cl, &set->src_sgt, &set->dst_sgt);
 }
 
-/* Map (distinct buffers), prepare and submit, issue. */
+/*
+ * Map (distinct buffers: every batch; else the run's first batch maps the
+ * one set for the run), prepare and submit, issue.
+ */
 static int dmaengine_bench_slot_start(struct dmaengine_bench_chan *c,
 				      struct dmaengine_bench_slot *s,
 				      struct dmaengine_bench_set *set)
 {
-	int ret;
-
 	s->set = set;
-	if (c->job->distinct) {
-		ret = dmaengine_bench_map(c, set);
-		if (ret)
-			return ret;
-	}
 	return dmaengine_client_batch_start(&s->b,
 					    dmaengine_client_form(c->job->prep),
 					    &set->src_sgt, &set->dst_sgt, 0);
@@ -532,17 +522,14 @@ static void dmaengine_bench_chan_run(struct dmaengine_bench_chan *c)
 		dmaengine_bench_buffer_clear(c->dst, c->dst_nfolios);
 
 	c->start = ktime_get();
-	if (map_once && dmaengine_bench_map(c, &c->sets[0]))
-		goto out;
-
 	if (by_cpu)
 		dmaengine_bench_cpu_batches(c);
 	else
 		dmaengine_bench_dma_batches(c);
 
+	/* the one set, mapped by the run's first batch, if it was */
 	if (map_once && !c->quarantined)
 		dmaengine_bench_unmap(c, &c->sets[0]);
-out:
 	c->end = ktime_get();
 
 	if (!c->error && !c->cl->error && job->verify &&

@@ -290,9 +290,6 @@ void dmaengine_client_chan_reset(struct dmaengine_client_chan *c);
 int dmaengine_client_table_fill(const struct dmaengine_client_chan *c,
 				struct sg_table *sgt, struct folio **folios,
 				unsigned int n, gfp_t gfp);
-
-int dmaengine_client_map(struct dmaengine_client_chan *c,
-			 struct sg_table *src, struct sg_table *dst);
 void dmaengine_client_unmap(struct dmaengine_client_chan *c,
 			    struct sg_table *src, struct sg_table *dst);
 

@@ -77,7 +77,6 @@ struct dmaengine_migrate_stats {
  * @dst: its destination folios, likewise
  * @max_ents: room in @src_sgl and @dst_sgl
  * @n: folio pairs in the share
- * @mapped: @src_sgt and @dst_sgt are mapped on @cl's device
  * @failed: the share did not complete: none of its folios is marked
  * @retired: its provider was unbound: no batch takes the channel again
  * @next: the next channel the same batch took
@@ -96,7 +95,6 @@ struct dmaengine_migrate_share {
 	struct folio **dst;
 	unsigned int max_ents;
 	unsigned int n;
-	bool mapped;
 	bool failed;
 	bool retired;
 	struct dmaengine_migrate_share *next;
