@@ -512,10 +512,16 @@ static void dmaengine_bench_unbind(struct dmaengine_client_set *set,
 					 DMAENGINE_BENCH_QUIESCE_SLACK));
 }
 
+/* After the set's close, which freed the memory of the batches. */
 static void dmaengine_bench_job_free(struct dmaengine_bench_job *job)
 {
+	unsigned int i;
+
 	if (!job)
 		return;
+	for (i = 0; i < job->nr; i++)
+		if (!job->chans[i].quarantined)
+			kfree(job->chans[i].slots);
 	kfree(job->cpus);
 	kfree(job->chans);
 	kfree(job);

@@ -119,18 +119,6 @@ static int dmaengine_bench_sets_alloc(struct dmaengine_bench_chan *c)
 	return 0;
 }
 
-static void dmaengine_bench_slots_free(struct dmaengine_bench_chan *c)
-{
-	unsigned int i;
-
-	if (!c->slots)
-		return;
-	for (i = 0; i < c->job->depth; i++)
-		dmaengine_client_batch_free(&c->slots[i].b);
-	kfree(c->slots);
-	c->slots = NULL;
-}
-
 /* Whether a prep form of the job's modes takes dma_vec arrays. */
 static bool dmaengine_bench_need_vecs(const struct dmaengine_bench_job *job)
 {
@@ -145,6 +133,10 @@ static bool dmaengine_bench_need_vecs(const struct dmaengine_bench_job *job)
 	return false;
 }
 
+/*
+ * The slots' batches: their memory goes with the set's close, the slots
+ * themselves with the job (dmaengine_bench_job_free()).
+ */
 static int dmaengine_bench_slots_alloc(struct dmaengine_bench_chan *c,
 				       u64 batch_bytes)
 {
@@ -321,7 +313,6 @@ void dmaengine_bench_chan_teardown(struct dmaengine_bench_chan *c)
 	c->dst = NULL;
 	dmaengine_bench_folios_free(c->src, c->nfolios);
 	c->src = NULL;
-	dmaengine_bench_slots_free(c);
 }
 
 /* ------------------------------------------------------------------ */

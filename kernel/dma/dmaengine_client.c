@@ -252,14 +252,16 @@ static u64 dmaengine_client_mapped_bytes(const struct sg_table *sgt)
 
 /**
  * dmaengine_client_batch_alloc - room for a batch's cookies (and vecs)
- * @b: the batch, zeroed by the caller
+ * @b: the batch, zeroed by the caller, kept by it until the set's close
  * @c: the channel it runs on
  * @max_ents: entries its tables may have
  * @bytes: bytes it may copy
  * @vecs: it is run with a form that takes dma_vec arrays
  * @gfp: how to allocate
  *
- * Return: 0 or -ENOMEM; dmaengine_client_batch_free() frees either way.
+ * Not concurrently with another batch_alloc on @c.
+ * Return: 0 or -ENOMEM; either way dmaengine_client_set_close() frees what
+ * was allocated.
  */
 int dmaengine_client_batch_alloc(struct dmaengine_client_batch *b,
 				 struct dmaengine_client_chan *c,
@@ -267,6 +269,7 @@ int dmaengine_client_batch_alloc(struct dmaengine_client_batch *b,
 				 gfp_t gfp)
 {
 	b->c = c;
+	list_add_tail(&b->node, &c->batches);
 	init_completion(&b->done);
 	b->max_txs = dmaengine_client_max_txs(c, max_ents, bytes);
 	b->cookies = kvcalloc(b->max_txs, sizeof(*b->cookies), gfp);
@@ -283,6 +286,7 @@ int dmaengine_client_batch_alloc(struct dmaengine_client_batch *b,
 	return 0;
 }
 
+/* What dmaengine_client_batch_alloc() allocated, at the set's close. */
 void dmaengine_client_batch_free(struct dmaengine_client_batch *b)
 {
 	kvfree(b->cookies);

@@ -6,7 +6,8 @@
  * too few were found, learns what each can do (its segment limits, its
  * completion order, whether its work can be stopped), watches the buses
  * of their providers, and lets each go exactly once: at close, or before
- * its provider's remove() when that provider is unbound.
+ * its provider's remove() when that provider is unbound. The memory of
+ * the batches allocated on its channels goes with the set, at close.
  *
  * An unbind is heard of on the provider's bus (BUS_NOTIFY_UNBIND_DRIVER)
  * before its remove() runs. The caller's ->unbind() stops using the
@@ -57,6 +58,7 @@ static void dmaengine_client_chan_init(struct dmaengine_client_chan *c,
 	c->poll = req->poll;
 	c->timeout = req->timeout;
 	c->abort = req->abort;
+	INIT_LIST_HEAD(&c->batches);
 }
 
 /*
@@ -93,15 +95,28 @@ static void dmaengine_client_chan_release(struct dmaengine_client_set *set,
 	mutex_unlock(&set->lock);
 }
 
+/*
+ * Free the memory of the channel's batches, now that nothing runs on it;
+ * a batch still busy (its descriptors outlived dmaengine_client_batch_abandon()
+ * on an engine that cannot stop them) keeps its memory for good.
+ */
+static void dmaengine_client_chan_free_batches(struct dmaengine_client_chan *c)
+{
+	struct dmaengine_client_batch *b, *tmp;
+
+	list_for_each_entry_safe(b, tmp, &c->batches, node) {
+		list_del(&b->node);
+		if (!b->busy)
+			dmaengine_client_batch_free(b);
+	}
+}
+
 static void dmaengine_client_set_release(struct dmaengine_client_set *set)
 {
 	unsigned int i;
 
-	for (i = 0; i < set->nr; i++) {
+	for (i = 0; i < set->nr; i++)
 		dmaengine_client_chan_release(set, &set->chans[i]);
-		put_device(set->chans[i].prov_dev);
-	}
-	set->nr = 0;
 }
 
 /*
@@ -252,13 +267,23 @@ int dmaengine_client_set_open(struct dmaengine_client_set *set,
  *
  * Terminates what each channel still has queued where the provider can
  * (the caller has abandoned its failed batches already), releases the
- * channels not released on an unbind, and stops watching. Waits for an
- * ->unbind() in progress: that must not wait for the caller of this.
+ * channels not released on an unbind, frees the memory of the batches
+ * allocated on them (dmaengine_client_batch_alloc()) but for a batch still
+ * busy, and stops watching. Waits for an ->unbind() in progress: that must
+ * not wait for the caller of this.
  */
 void dmaengine_client_set_close(struct dmaengine_client_set *set)
 {
+	unsigned int i;
+
 	dmaengine_client_set_release(set);
+	/* no ->unbind() runs after this */
 	dmaengine_client_set_unwatch(set);
+	for (i = 0; i < set->nr; i++) {
+		dmaengine_client_chan_free_batches(&set->chans[i]);
+		put_device(set->chans[i].prov_dev);
+	}
+	set->nr = 0;
 	kfree(set->chans);
 	set->chans = NULL;
 }

@@ -68,7 +68,8 @@ struct dmaengine_migrate_stats {
  * @busy: bit 0 held by the batch that copies over the channel (a bit,
  *	not a mutex: a batch holds up to DMAENGINE_BENCH_MAX_CHANNELS, more
  *	locks than lockdep tracks in one task)
- * @b: the batch on it, its cookies and dma_vec arrays allocated at START
+ * @b: the batch on it, its cookies and dma_vec arrays allocated at START,
+ *	freed with the set
  * @src_sgl: room for @src_sgt's entries, allocated at START
  * @dst_sgl: likewise for @dst_sgt
  * @src_sgt: the share's source folios

@@ -170,7 +170,6 @@ static void dmaengine_migrate_free(struct dmaengine_migrate *o)
 	for (i = 0; i < o->nr_shares; i++) {
 		struct dmaengine_migrate_share *sh = &o->shares[i];
 
-		dmaengine_client_batch_free(&sh->b);
 		kvfree(sh->src_sgl);
 		kvfree(sh->dst_sgl);
 		kvfree(sh->src);
