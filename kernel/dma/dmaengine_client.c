@@ -556,8 +556,10 @@ static void dmaengine_client_batch_submitted(struct dmaengine_client_batch *b)
  * dmaengine_client_unmap(). Once mapped, the batch is busy: finished by
  * dmaengine_client_batch_finish(), or after a failure (of this or of the
  * finish) abandoned with dmaengine_client_batch_abandon() before its
- * memory is let go. Return: 0, or an error recorded in the channel; a
- * mapping that failed leaves nothing mapped and the batch not busy.
+ * memory is let go.
+ *
+ * Return: 0, or an error recorded in the channel; a mapping that failed
+ * leaves nothing mapped and the batch not busy.
  */
 int dmaengine_client_batch_start(struct dmaengine_client_batch *b,
 				 const struct dmaengine_client_form *form,
