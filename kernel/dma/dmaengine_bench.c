@@ -485,7 +485,11 @@ static void dmaengine_bench_stop_channels(struct dmaengine_bench_job *job)
 /*
  * A provider is about to be unbound from channel @index: the run must end
  * and let go of what it queued there before the set releases the channel
- * and the provider's remove() runs.
+ * and the provider's remove() runs. It may come as soon as the set is
+ * open, before any thread runs: it touches only what the job has from
+ * dmaengine_bench_job_alloc() on, and the abort it sets ends whatever
+ * starts later; @job->quiesced is completed once nothing of the run is
+ * left on the devices, on every path after the open.
  */
 static void dmaengine_bench_unbind(struct dmaengine_client_set *set,
 				   unsigned int index)
@@ -508,10 +512,16 @@ static void dmaengine_bench_unbind(struct dmaengine_client_set *set,
 					 DMAENGINE_BENCH_QUIESCE_SLACK));
 }
 
+/* After the set's close, which freed the memory of the batches. */
 static void dmaengine_bench_job_free(struct dmaengine_bench_job *job)
 {
+	unsigned int i;
+
 	if (!job)
 		return;
+	for (i = 0; i < job->nr; i++)
+		if (!job->chans[i].quarantined)
+			kfree(job->chans[i].slots);
 	kfree(job->cpus);
 	kfree(job->chans);
 	kfree(job);
@@ -584,25 +594,19 @@ static int dmaengine_bench_measure(struct dmaengine_benchmark *p)
 		goto free;
 	p->channels_used = job->nr;
 	dmaengine_bench_init_channels(job, p);
-	/* from here on an unbind ends the run as such, whatever it meets */
-	ret = dmaengine_client_set_watch(&job->set);
-	if (ret) {
-		p->error = DMAENGINE_BENCH_ERR_NOMEM;
-		goto unwatch;
-	}
 
 	/* name the channels first: errors from here on can refer to them */
 	ret = dmaengine_bench_copy_channels(job, p);
 	if (!ret)
 		ret = dmaengine_bench_check_channels(job, p);
 	if (ret)
-		goto unwatch;
+		goto close;
 
 	ret = dmaengine_bench_start_channels(job, p);
 	if (!ret)
 		ret = dmaengine_bench_runs(job, p);
 	dmaengine_bench_stop_channels(job);
-unwatch:
+close:
 	if (ret && READ_ONCE(job->unbound)) {
 		p->error = DMAENGINE_BENCH_ERR_UNBOUND;
 		p->error_channel = READ_ONCE(job->unbound_channel);

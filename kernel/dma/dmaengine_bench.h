@@ -56,7 +56,7 @@ struct dmaengine_bench_job;
  *	buffers, one set copied again and again otherwise
  * @nsets: entries in @sets
  * @slots: the batches in flight: dmaengine_bench_job.depth of them, reused
- *	in turn
+ *	in turn; freed with the job, after the set's close
  * @max_ents: entries a batch's source or destination table can have
  * @quarantined: a failed batch's descriptors still ran after the drain
  *	bound on an engine that cannot stop them: the buffers, their

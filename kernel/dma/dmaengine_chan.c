@@ -119,18 +119,6 @@ static int dmaengine_bench_sets_alloc(struct dmaengine_bench_chan *c)
 	return 0;
 }
 
-static void dmaengine_bench_slots_free(struct dmaengine_bench_chan *c)
-{
-	unsigned int i;
-
-	if (!c->slots)
-		return;
-	for (i = 0; i < c->job->depth; i++)
-		dmaengine_client_batch_free(&c->slots[i].b);
-	kfree(c->slots);
-	c->slots = NULL;
-}
-
 /* Whether a prep form of the job's modes takes dma_vec arrays. */
 static bool dmaengine_bench_need_vecs(const struct dmaengine_bench_job *job)
 {
@@ -145,6 +133,10 @@ static bool dmaengine_bench_need_vecs(const struct dmaengine_bench_job *job)
 	return false;
 }
 
+/*
+ * The slots' batches: their memory goes with the set's close, the slots
+ * themselves with the job (dmaengine_bench_job_free()).
+ */
 static int dmaengine_bench_slots_alloc(struct dmaengine_bench_chan *c,
 				       u64 batch_bytes)
 {
@@ -321,7 +313,6 @@ void dmaengine_bench_chan_teardown(struct dmaengine_bench_chan *c)
 	c->dst = NULL;
 	dmaengine_bench_folios_free(c->src, c->nfolios);
 	c->src = NULL;
-	dmaengine_bench_slots_free(c);
 }
 
 /* ------------------------------------------------------------------ */
@@ -335,31 +326,21 @@ dmaengine_bench_batch_set(struct dmaengine_bench_chan *c, u64 b)
 	return &c->sets[c->job->distinct ? (unsigned int)b : 0];
 }
 
-static int dmaengine_bench_map(struct dmaengine_bench_chan *c,
-			       struct dmaengine_bench_set *set)
-{
-	return dmaengine_client_map(c->cl, &set->src_sgt, &set->dst_sgt);
-}
-
 static void dmaengine_bench_unmap(struct dmaengine_bench_chan *c,
 				  struct dmaengine_bench_set *set)
 {
 	dmaengine_client_unmap(c->cl, &set->src_sgt, &set->dst_sgt);
 }
 
-/* Map (distinct buffers), prepare and submit, issue. */
+/*
+ * Map (distinct buffers: every batch; else the run's first batch maps the
+ * one set for the run), prepare and submit, issue.
+ */
 static int dmaengine_bench_slot_start(struct dmaengine_bench_chan *c,
 				      struct dmaengine_bench_slot *s,
 				      struct dmaengine_bench_set *set)
 {
-	int ret;
-
 	s->set = set;
-	if (c->job->distinct) {
-		ret = dmaengine_bench_map(c, set);
-		if (ret)
-			return ret;
-	}
 	return dmaengine_client_batch_start(&s->b,
 					    dmaengine_client_form(c->job->prep),
 					    &set->src_sgt, &set->dst_sgt, 0);
@@ -532,17 +513,14 @@ static void dmaengine_bench_chan_run(struct dmaengine_bench_chan *c)
 		dmaengine_bench_buffer_clear(c->dst, c->dst_nfolios);
 
 	c->start = ktime_get();
-	if (map_once && dmaengine_bench_map(c, &c->sets[0]))
-		goto out;
-
 	if (by_cpu)
 		dmaengine_bench_cpu_batches(c);
 	else
 		dmaengine_bench_dma_batches(c);
 
+	/* the one set, mapped by the run's first batch, if it was */
 	if (map_once && !c->quarantined)
 		dmaengine_bench_unmap(c, &c->sets[0]);
-out:
 	c->end = ktime_get();
 
 	if (!c->error && !c->cl->error && job->verify &&

@@ -110,6 +110,8 @@ static void dmaengine_client_table_set(const struct dmaengine_client_chan *c,
 	size_t off, len, size;
 	unsigned int i;
 
+	/* nents counts the mapped entries: none yet */
+	sgt->nents = 0;
 	for (i = 0; i < n; i++) {
 		size = folio_size(folios[i]);
 		for (off = 0; off < size; off += len) {
@@ -197,16 +199,22 @@ static unsigned int dmaengine_client_max_txs(const struct dmaengine_client_chan 
 /* Mapping                                                              */
 /* ------------------------------------------------------------------ */
 
-/**
- * dmaengine_client_map - map a batch's tables on the channel's device
- * @c: the channel
- * @src: source table, mapped DMA_TO_DEVICE
- * @dst: destination table, mapped DMA_FROM_DEVICE
- *
- * Return: 0, or the error of dma_map_sgtable(), with nothing mapped.
+/*
+ * A table is mapped while its nents, the entries mapped, is not 0:
+ * dmaengine_client_table_fill() and dmaengine_client_unmap() leave it 0.
  */
-int dmaengine_client_map(struct dmaengine_client_chan *c,
-			 struct sg_table *src, struct sg_table *dst)
+static bool dmaengine_client_mapped(const struct sg_table *sgt)
+{
+	return sgt->nents;
+}
+
+/*
+ * Map a batch's tables on the channel's device, @src DMA_TO_DEVICE, @dst
+ * DMA_FROM_DEVICE. Returns 0, or the error of dma_map_sgtable(), with
+ * nothing mapped.
+ */
+static int dmaengine_client_map(struct dmaengine_client_chan *c,
+				struct sg_table *src, struct sg_table *dst)
 {
 	ktime_t t0 = ktime_get();
 	int ret;
@@ -217,6 +225,7 @@ int dmaengine_client_map(struct dmaengine_client_chan *c,
 	ret = dma_map_sgtable(c->dma_dev, dst, DMA_FROM_DEVICE, 0);
 	if (ret) {
 		dma_unmap_sgtable(c->dma_dev, src, DMA_TO_DEVICE, 0);
+		src->nents = 0;
 		goto fail;
 	}
 	c->fig.map_ns += mb_elapsed_ns(t0);
@@ -229,15 +238,30 @@ fail:
 	return ret;
 }
 
-/* Unmap what dmaengine_client_map() mapped, timed. */
+/**
+ * dmaengine_client_unmap - unmap a batch's tables from the channel's device
+ * @c: the channel
+ * @src: source table, as dmaengine_client_batch_start() mapped it
+ * @dst: destination table, likewise
+ *
+ * Timed as the unmap phase. Tables that are not mapped (the start failed
+ * before it mapped them, or they were unmapped already) are left as they
+ * are, untimed. A batch that failed is abandoned first
+ * (dmaengine_client_batch_abandon()).
+ */
 void dmaengine_client_unmap(struct dmaengine_client_chan *c,
 			    struct sg_table *src, struct sg_table *dst)
 {
-	ktime_t t0 = ktime_get();
+	ktime_t t0;
 
+	if (!dmaengine_client_mapped(src))
+		return;
+	t0 = ktime_get();
 	dma_unmap_sgtable(c->dma_dev, dst, DMA_FROM_DEVICE, 0);
 	dma_unmap_sgtable(c->dma_dev, src, DMA_TO_DEVICE, 0);
 	c->fig.unmap_ns += mb_elapsed_ns(t0);
+	src->nents = 0;
+	dst->nents = 0;
 }
 
 static u64 dmaengine_client_mapped_bytes(const struct sg_table *sgt)
@@ -257,14 +281,16 @@ static u64 dmaengine_client_mapped_bytes(const struct sg_table *sgt)
 
 /**
  * dmaengine_client_batch_alloc - room for a batch's cookies (and vecs)
- * @b: the batch, zeroed by the caller
+ * @b: the batch, zeroed by the caller, kept by it until the set's close
  * @c: the channel it runs on
  * @max_ents: entries its tables may have
  * @bytes: bytes it may copy
  * @vecs: it is run with a form that takes dma_vec arrays
  * @gfp: how to allocate
  *
- * Return: 0 or -ENOMEM; dmaengine_client_batch_free() frees either way.
+ * Not concurrently with another batch_alloc on @c.
+ * Return: 0 or -ENOMEM; either way dmaengine_client_set_close() frees what
+ * was allocated.
  */
 int dmaengine_client_batch_alloc(struct dmaengine_client_batch *b,
 				 struct dmaengine_client_chan *c,
@@ -272,6 +298,7 @@ int dmaengine_client_batch_alloc(struct dmaengine_client_batch *b,
 				 gfp_t gfp)
 {
 	b->c = c;
+	list_add_tail(&b->node, &c->batches);
 	init_completion(&b->done);
 	b->max_txs = dmaengine_client_max_txs(c, max_ents, bytes);
 	b->cookies = kvcalloc(b->max_txs, sizeof(*b->cookies), gfp);
@@ -288,6 +315,7 @@ int dmaengine_client_batch_alloc(struct dmaengine_client_batch *b,
 	return 0;
 }
 
+/* What dmaengine_client_batch_alloc() allocated, at the set's close. */
 void dmaengine_client_batch_free(struct dmaengine_client_batch *b)
 {
 	kvfree(b->cookies);
@@ -543,18 +571,24 @@ static void dmaengine_client_batch_submitted(struct dmaengine_client_batch *b)
 }
 
 /**
- * dmaengine_client_batch_start - prepare, submit and issue a batch
+ * dmaengine_client_batch_start - map, prepare, submit and issue a batch
  * @b: the batch, not busy
  * @form: the prep form, one with ->batch, whose API the kernel has
- * @src: the source table, mapped on the channel's device
- * @dst: the destination table, mapped likewise
+ * @src: the source table (dmaengine_client_table_fill()), mapped here
+ *	DMA_TO_DEVICE on the channel's device unless it is mapped already
+ *	(an earlier batch over the same tables)
+ * @dst: the destination table, likewise DMA_FROM_DEVICE
  * @deadline: jiffies by which it must have completed, prep stalls
  *	included; 0: the channel's timeout from now
  *
- * From here on the batch is busy: finished by
+ * The mapping is timed as the map phase, and stays until
+ * dmaengine_client_unmap(). Once mapped, the batch is busy: finished by
  * dmaengine_client_batch_finish(), or after a failure (of this or of the
  * finish) abandoned with dmaengine_client_batch_abandon() before its
- * memory is let go. Return: 0, or an error recorded in the channel.
+ * memory is let go.
+ *
+ * Return: 0, or an error recorded in the channel; a mapping that failed
+ * leaves nothing mapped and the batch not busy.
  */
 int dmaengine_client_batch_start(struct dmaengine_client_batch *b,
 				 const struct dmaengine_client_form *form,
@@ -567,6 +601,11 @@ int dmaengine_client_batch_start(struct dmaengine_client_batch *b,
 
 	if (WARN_ON_ONCE(b->busy || atomic_read(&b->pending)))
 		return -EBUSY;
+	if (!dmaengine_client_mapped(src)) {
+		ret = dmaengine_client_map(c, src, dst);
+		if (ret)
+			return ret;
+	}
 	b->form = form;
 	b->src = src;
 	b->dst = dst;

@@ -13,6 +13,7 @@
 #include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/dmaengine.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/scatterlist.h>
@@ -88,6 +89,7 @@ struct dmaengine_client_figures {
  *	provider's pool took before it was full
  * @last_cookie: the cookie submitted last on the channel
  * @inflight: callbacks still to come, all batches (NO_ORDER channels)
+ * @batches: the batches allocated on the channel, freed with the set
  * @fig: the figures since dmaengine_client_chan_reset()
  * @error: DMAENGINE_BENCH_ERR_* of the first failure since the reset, or 0
  * @err: the matching negative errno
@@ -114,6 +116,7 @@ struct dmaengine_client_chan {
 	unsigned int since_stall;
 	dma_cookie_t last_cookie;
 	atomic_t inflight;
+	struct list_head batches;
 	struct dmaengine_client_figures fig;
 	u32 error;
 	int err;
@@ -124,6 +127,7 @@ struct dmaengine_client_form;
 /**
  * struct dmaengine_client_batch - a batch: two mapped tables, in flight
  * @c: its channel
+ * @node: in @c's batches
  * @form: the prep form it is copied with
  * @src: source table, mapped DMA_TO_DEVICE on @c's device
  * @dst: destination table, mapped DMA_FROM_DEVICE
@@ -144,6 +148,7 @@ struct dmaengine_client_form;
  */
 struct dmaengine_client_batch {
 	struct dmaengine_client_chan *c;
+	struct list_head node;
 	const struct dmaengine_client_form *form;
 	struct sg_table *src;
 	struct sg_table *dst;
@@ -230,7 +235,10 @@ struct dmaengine_client_set;
  *	@index is about to be unbound: it returns once the caller no longer
  *	touches the channel, nor memory its batches hold; the set then
  *	terminates and releases the channel before the provider's remove()
- *	runs. NULL: the set only releases it.
+ *	runs. NULL: the set only releases it. It may be called from the end
+ *	of dmaengine_client_set_open() on, before that returns: what it
+ *	stops need not have started yet (it then finds nothing to stop, and
+ *	makes sure nothing starts).
  * @priv: the caller's, for @unbind
  */
 struct dmaengine_client_request {
@@ -281,16 +289,12 @@ struct dmaengine_client_set {
 int dmaengine_client_set_open(struct dmaengine_client_set *set,
 			      const struct dmaengine_client_request *req,
 			      u32 *error);
-int dmaengine_client_set_watch(struct dmaengine_client_set *set);
 void dmaengine_client_set_close(struct dmaengine_client_set *set);
 
 void dmaengine_client_chan_reset(struct dmaengine_client_chan *c);
 int dmaengine_client_table_fill(const struct dmaengine_client_chan *c,
 				struct sg_table *sgt, struct folio **folios,
 				unsigned int n, gfp_t gfp);
-
-int dmaengine_client_map(struct dmaengine_client_chan *c,
-			 struct sg_table *src, struct sg_table *dst);
 void dmaengine_client_unmap(struct dmaengine_client_chan *c,
 			    struct sg_table *src, struct sg_table *dst);
 
@@ -298,7 +302,6 @@ int dmaengine_client_batch_alloc(struct dmaengine_client_batch *b,
 				 struct dmaengine_client_chan *c,
 				 unsigned int max_ents, u64 bytes, bool vecs,
 				 gfp_t gfp);
-void dmaengine_client_batch_free(struct dmaengine_client_batch *b);
 int dmaengine_client_batch_start(struct dmaengine_client_batch *b,
 				 const struct dmaengine_client_form *form,
 				 struct sg_table *src, struct sg_table *dst,

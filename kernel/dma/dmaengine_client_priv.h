@@ -9,6 +9,7 @@
 #include "dmaengine_client.h"
 
 bool dmaengine_client_quiesce(struct dmaengine_client_chan *c);
+void dmaengine_client_batch_free(struct dmaengine_client_batch *b);
 
 /*
  * For a prep form's ->batch: prepare one descriptor (@piece, or the whole

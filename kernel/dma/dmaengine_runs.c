@@ -18,59 +18,50 @@
 /*
  * The figures a run reduces to mean and deviation over the runs: its wall
  * time and the throughput that gives, derived from all channels, then
- * every phase, summed over the channels. Each has its statistic in struct
- * dmaengine_bench_result; a phase also its place in struct
- * dmaengine_client_figures, where a channel measures it, and in struct
- * dmaengine_bench_sample, which carries one channel's. A new phase is a
- * line here besides its fields in those structs.
+ * every phase of the uapi's list (dmaengine_bench_phase_info(): where
+ * struct dmaengine_bench_result has its statistic and struct
+ * dmaengine_bench_sample one channel's), summed over the channels.
  */
-struct dmaengine_bench_figure {
-	size_t stat;
-	size_t fig;
-	size_t sample;
-};
-
-#define DMAENGINE_BENCH_STAT(f)	offsetof(struct dmaengine_bench_result, f)
-#define DMAENGINE_BENCH_FIG(f)	offsetof(struct dmaengine_client_figures, f)
-#define DMAENGINE_BENCH_SMP(f)	offsetof(struct dmaengine_bench_sample, f)
-
 enum {
 	DMAENGINE_BENCH_FIELD_RUN_NS,
 	DMAENGINE_BENCH_FIELD_BYTES_PER_SEC,
 	DMAENGINE_BENCH_FIELD_PHASES,	/* the first phase */
+	DMAENGINE_BENCH_NR_ALL_FIELDS =
+		DMAENGINE_BENCH_FIELD_PHASES + DMAENGINE_BENCH_NR_PHASES
 };
 
-static const struct dmaengine_bench_figure dmaengine_bench_figures[] = {
-	[DMAENGINE_BENCH_FIELD_RUN_NS] = { DMAENGINE_BENCH_STAT(run_ns) },
-	[DMAENGINE_BENCH_FIELD_BYTES_PER_SEC] = {
-		DMAENGINE_BENCH_STAT(bytes_per_sec) },
-	{ DMAENGINE_BENCH_STAT(prep_ns), DMAENGINE_BENCH_FIG(prep_ns),
-	  DMAENGINE_BENCH_SMP(prep_ns) },
-	{ DMAENGINE_BENCH_STAT(submit_ns), DMAENGINE_BENCH_FIG(submit_ns),
-	  DMAENGINE_BENCH_SMP(submit_ns) },
-	{ DMAENGINE_BENCH_STAT(issue_ns), DMAENGINE_BENCH_FIG(issue_ns),
-	  DMAENGINE_BENCH_SMP(issue_ns) },
-	{ DMAENGINE_BENCH_STAT(wait_ns), DMAENGINE_BENCH_FIG(wait_ns),
-	  DMAENGINE_BENCH_SMP(wait_ns) },
-	{ DMAENGINE_BENCH_STAT(map_ns), DMAENGINE_BENCH_FIG(map_ns),
-	  DMAENGINE_BENCH_SMP(map_ns) },
-	{ DMAENGINE_BENCH_STAT(unmap_ns), DMAENGINE_BENCH_FIG(unmap_ns),
-	  DMAENGINE_BENCH_SMP(unmap_ns) },
-	{ DMAENGINE_BENCH_STAT(copy_ns), DMAENGINE_BENCH_FIG(copy_ns),
-	  DMAENGINE_BENCH_SMP(copy_ns) },
-	{ DMAENGINE_BENCH_STAT(prep_stalls), DMAENGINE_BENCH_FIG(prep_stalls),
-	  DMAENGINE_BENCH_SMP(prep_stalls) },
-	{ DMAENGINE_BENCH_STAT(convert_ns), DMAENGINE_BENCH_FIG(convert_ns),
-	  DMAENGINE_BENCH_SMP(convert_ns) },
+#define DMAENGINE_BENCH_FIG(f)	offsetof(struct dmaengine_client_figures, f)
+
+/* Where a channel measures each phase. */
+static const size_t dmaengine_bench_fig_off[] = {
+	[DMAENGINE_BENCH_PH_PREP] = DMAENGINE_BENCH_FIG(prep_ns),
+	[DMAENGINE_BENCH_PH_SUBMIT] = DMAENGINE_BENCH_FIG(submit_ns),
+	[DMAENGINE_BENCH_PH_ISSUE] = DMAENGINE_BENCH_FIG(issue_ns),
+	[DMAENGINE_BENCH_PH_WAIT] = DMAENGINE_BENCH_FIG(wait_ns),
+	[DMAENGINE_BENCH_PH_MAP] = DMAENGINE_BENCH_FIG(map_ns),
+	[DMAENGINE_BENCH_PH_UNMAP] = DMAENGINE_BENCH_FIG(unmap_ns),
+	[DMAENGINE_BENCH_PH_COPY] = DMAENGINE_BENCH_FIG(copy_ns),
+	[DMAENGINE_BENCH_PH_CONVERT] = DMAENGINE_BENCH_FIG(convert_ns),
+	[DMAENGINE_BENCH_PH_STALLS] = DMAENGINE_BENCH_FIG(prep_stalls),
 };
 
-#define DMAENGINE_BENCH_NR_ALL_FIELDS	ARRAY_SIZE(dmaengine_bench_figures)
+static_assert(ARRAY_SIZE(dmaengine_bench_fig_off) == DMAENGINE_BENCH_NR_PHASES);
 
-/* A channel's value of figure @k: what the client and the bench measured. */
-static u64 dmaengine_bench_figure(const struct dmaengine_bench_chan *c,
-				  unsigned int k)
+/* Where figure @k has its statistic in struct dmaengine_bench_result. */
+static size_t dmaengine_bench_stat_off(unsigned int k)
 {
-	size_t off = dmaengine_bench_figures[k].fig;
+	if (k == DMAENGINE_BENCH_FIELD_RUN_NS)
+		return offsetof(struct dmaengine_bench_result, run_ns);
+	if (k == DMAENGINE_BENCH_FIELD_BYTES_PER_SEC)
+		return offsetof(struct dmaengine_bench_result, bytes_per_sec);
+	return dmaengine_bench_phase_info(k - DMAENGINE_BENCH_FIELD_PHASES)->result_off;
+}
+
+/* A channel's value of phase @ph: what the client and the bench measured. */
+static u64 dmaengine_bench_phase(const struct dmaengine_bench_chan *c,
+				 unsigned int ph)
+{
+	size_t off = dmaengine_bench_fig_off[ph];
 
 	return *(const u64 *)((const void *)&c->cl->fig + off) +
 	       *(const u64 *)((const void *)&c->fig + off);
@@ -136,7 +127,7 @@ static void dmaengine_bench_collect(const struct dmaengine_bench_job *job,
 {
 	ktime_t start = job->chans[0].start, end = job->chans[0].end;
 	u64 run_ns;
-	unsigned int i, k;
+	unsigned int i, k, ph;
 
 	res->bytes = 0;
 	res->prep_calls = 0;
@@ -152,9 +143,9 @@ static void dmaengine_bench_collect(const struct dmaengine_bench_job *job,
 
 		start = ktime_before(c->start, start) ? c->start : start;
 		end = ktime_after(c->end, end) ? c->end : end;
-		for (k = DMAENGINE_BENCH_FIELD_PHASES;
-		     k < DMAENGINE_BENCH_NR_ALL_FIELDS; k++)
-			v[k][r] += dmaengine_bench_figure(c, k);
+		for (ph = 0; ph < DMAENGINE_BENCH_NR_PHASES; ph++)
+			v[DMAENGINE_BENCH_FIELD_PHASES + ph][r] +=
+				dmaengine_bench_phase(c, ph);
 		res->bytes += f->bytes + c->fig.bytes;
 		res->prep_calls += f->prep_calls;
 		res->submits += f->submits;
@@ -177,7 +168,7 @@ static int dmaengine_bench_copy_samples(const struct dmaengine_bench_job *job,
 	void __user *usamples = u64_to_user_ptr(p->samples_ptr);
 	ktime_t start = job->chans[0].start;
 	struct dmaengine_bench_sample s;
-	unsigned int i, k;
+	unsigned int i, ph;
 
 	for (i = 0; i < job->nr; i++)
 		if (ktime_before(job->chans[i].start, start))
@@ -193,10 +184,10 @@ static int dmaengine_bench_copy_samples(const struct dmaengine_bench_job *job,
 		s.channel = i;
 		s.start_ns = ktime_to_ns(ktime_sub(c->start, start));
 		s.end_ns = ktime_to_ns(ktime_sub(c->end, start));
-		for (k = DMAENGINE_BENCH_FIELD_PHASES;
-		     k < DMAENGINE_BENCH_NR_ALL_FIELDS; k++)
-			*(u64 *)((void *)&s + dmaengine_bench_figures[k].sample) =
-				dmaengine_bench_figure(c, k);
+		for (ph = 0; ph < DMAENGINE_BENCH_NR_PHASES; ph++)
+			*(u64 *)((void *)&s +
+				 dmaengine_bench_phase_info(ph)->sample_off) =
+				dmaengine_bench_phase(c, ph);
 		s.bytes = f->bytes + c->fig.bytes;
 		s.prep_calls = f->prep_calls;
 		s.submits = f->submits;
@@ -216,7 +207,7 @@ static void dmaengine_bench_reduce(struct dmaengine_bench_result *res,
 	unsigned int f;
 
 	for (f = 0; f < DMAENGINE_BENCH_NR_ALL_FIELDS; f++) {
-		stat = (void *)res + dmaengine_bench_figures[f].stat;
+		stat = (void *)res + dmaengine_bench_stat_off(f);
 		mb_mean_stddev(v[f], runs, &stat->mean, &stat->stddev);
 	}
 	res->runs = runs;

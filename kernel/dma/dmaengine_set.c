@@ -6,7 +6,8 @@
  * too few were found, learns what each can do (its segment limits, its
  * completion order, whether its work can be stopped), watches the buses
  * of their providers, and lets each go exactly once: at close, or before
- * its provider's remove() when that provider is unbound.
+ * its provider's remove() when that provider is unbound. The memory of
+ * the batches allocated on its channels goes with the set, at close.
  *
  * An unbind is heard of on the provider's bus (BUS_NOTIFY_UNBIND_DRIVER)
  * before its remove() runs. The caller's ->unbind() stops using the
@@ -57,6 +58,7 @@ static void dmaengine_client_chan_init(struct dmaengine_client_chan *c,
 	c->poll = req->poll;
 	c->timeout = req->timeout;
 	c->abort = req->abort;
+	INIT_LIST_HEAD(&c->batches);
 }
 
 /*
@@ -93,74 +95,28 @@ static void dmaengine_client_chan_release(struct dmaengine_client_set *set,
 	mutex_unlock(&set->lock);
 }
 
+/*
+ * Free the memory of the channel's batches, now that nothing runs on it;
+ * a batch still busy (its descriptors outlived dmaengine_client_batch_abandon()
+ * on an engine that cannot stop them) keeps its memory for good.
+ */
+static void dmaengine_client_chan_free_batches(struct dmaengine_client_chan *c)
+{
+	struct dmaengine_client_batch *b, *tmp;
+
+	list_for_each_entry_safe(b, tmp, &c->batches, node) {
+		list_del(&b->node);
+		if (!b->busy)
+			dmaengine_client_batch_free(b);
+	}
+}
+
 static void dmaengine_client_set_release(struct dmaengine_client_set *set)
 {
 	unsigned int i;
 
-	for (i = 0; i < set->nr; i++) {
+	for (i = 0; i < set->nr; i++)
 		dmaengine_client_chan_release(set, &set->chans[i]);
-		put_device(set->chans[i].prov_dev);
-	}
-	set->nr = 0;
-}
-
-/**
- * dmaengine_client_set_open - request the channels of a set
- * @set: the set, zeroed by the caller
- * @req: which channels, and how they are to be used; copied
- * @error: set to DMAENGINE_BENCH_ERR_* when the open fails
- *
- * Takes up to @req->count channels with @req->caps, each matching the
- * names asked, and checks each one's segment limits. Too few channels is
- * refused with a message naming what was asked (unless @req->quiet), as
- * is a channel whose limits leave no segment. The set is not watched for
- * unbinds until dmaengine_client_set_watch().
- *
- * Return: 0 with the channels in @set->chans, or -ENODEV, -EINVAL or
- * -ENOMEM with nothing held.
- */
-int dmaengine_client_set_open(struct dmaengine_client_set *set,
-			      const struct dmaengine_client_request *req,
-			      u32 *error)
-{
-	unsigned int i;
-
-	set->req = *req;
-	mutex_init(&set->lock);
-	set->chans = kcalloc(req->count, sizeof(*set->chans), GFP_KERNEL);
-	if (!set->chans) {
-		*error = DMAENGINE_BENCH_ERR_NOMEM;
-		return -ENOMEM;
-	}
-	while (set->nr < req->count) {
-		struct dma_chan *chan = dma_request_channel(req->caps,
-							    dmaengine_client_filter,
-							    &set->req);
-
-		if (!chan)
-			break;
-		dmaengine_client_chan_init(&set->chans[set->nr++], chan, req);
-	}
-	if (!set->nr || (set->nr < req->count && !req->allow_fewer)) {
-		if (!req->quiet)
-			mb_refuse_err("found %u %s channels%s%s%s%s, channels asks for %u\n",
-				      set->nr, req->caps_name,
-				      req->channel[0] ? " named " : "",
-				      req->channel,
-				      req->device[0] ? " on device " : "",
-				      req->device, req->count);
-		*error = DMAENGINE_BENCH_ERR_NO_CHANNEL;
-		dmaengine_client_set_close(set);
-		return -ENODEV;
-	}
-	for (i = 0; i < set->nr; i++) {
-		if (dmaengine_client_chan_limits(&set->chans[i])) {
-			*error = DMAENGINE_BENCH_ERR_LIMIT;
-			dmaengine_client_set_close(set);
-			return -EINVAL;
-		}
-	}
-	return 0;
 }
 
 /*
@@ -191,17 +147,13 @@ static int dmaengine_client_bus_event(struct notifier_block *nb,
 	return NOTIFY_DONE;
 }
 
-/**
- * dmaengine_client_set_watch - hear of the unbinding of the providers
- * @set: an open set
- *
- * Each bus of the set's providers gets one notifier. From the moment this
- * returns 0, the request's ->unbind() may be called.
- * Return: 0, or -ENOMEM or the error of bus_register_notifier(); on an
- * error the buses already watched stay so until dmaengine_client_set_close(),
- * which the caller calls either way.
+/*
+ * Hear of the unbinding of the providers: each bus of the set's providers
+ * gets one notifier, and from the first one on the request's ->unbind()
+ * may be called. On an error the buses already watched stay so until
+ * dmaengine_client_set_close().
  */
-int dmaengine_client_set_watch(struct dmaengine_client_set *set)
+static int dmaengine_client_set_watch(struct dmaengine_client_set *set)
 {
 	unsigned int i, j;
 	int ret;
@@ -244,18 +196,94 @@ static void dmaengine_client_set_unwatch(struct dmaengine_client_set *set)
 }
 
 /**
+ * dmaengine_client_set_open - request the channels of a set
+ * @set: the set, zeroed by the caller
+ * @req: which channels, and how they are to be used; copied
+ * @error: set to DMAENGINE_BENCH_ERR_* when the open fails
+ *
+ * Takes up to @req->count channels with @req->caps, each matching the
+ * names asked, and checks each one's segment limits. Too few channels is
+ * refused with a message naming what was asked (unless @req->quiet), as
+ * is a channel whose limits leave no segment. Last, the buses of the
+ * channels' providers are watched: from then on, before this returns,
+ * @req->unbind may be called for a provider being unbound.
+ *
+ * Return: 0 with the channels in @set->chans, or -ENODEV, -EINVAL,
+ * -ENOMEM or the error of bus_register_notifier() with nothing held.
+ */
+int dmaengine_client_set_open(struct dmaengine_client_set *set,
+			      const struct dmaengine_client_request *req,
+			      u32 *error)
+{
+	unsigned int i;
+	int ret;
+
+	set->req = *req;
+	mutex_init(&set->lock);
+	set->chans = kcalloc(req->count, sizeof(*set->chans), GFP_KERNEL);
+	if (!set->chans) {
+		*error = DMAENGINE_BENCH_ERR_NOMEM;
+		return -ENOMEM;
+	}
+	while (set->nr < req->count) {
+		struct dma_chan *chan = dma_request_channel(req->caps,
+							    dmaengine_client_filter,
+							    &set->req);
+
+		if (!chan)
+			break;
+		dmaengine_client_chan_init(&set->chans[set->nr++], chan, req);
+	}
+	if (!set->nr || (set->nr < req->count && !req->allow_fewer)) {
+		if (!req->quiet)
+			mb_refuse_err("found %u %s channels%s%s%s%s, channels asks for %u\n",
+				      set->nr, req->caps_name,
+				      req->channel[0] ? " named " : "",
+				      req->channel,
+				      req->device[0] ? " on device " : "",
+				      req->device, req->count);
+		*error = DMAENGINE_BENCH_ERR_NO_CHANNEL;
+		dmaengine_client_set_close(set);
+		return -ENODEV;
+	}
+	for (i = 0; i < set->nr; i++) {
+		if (dmaengine_client_chan_limits(&set->chans[i])) {
+			*error = DMAENGINE_BENCH_ERR_LIMIT;
+			dmaengine_client_set_close(set);
+			return -EINVAL;
+		}
+	}
+	ret = dmaengine_client_set_watch(set);
+	if (ret) {
+		*error = DMAENGINE_BENCH_ERR_NOMEM;
+		dmaengine_client_set_close(set);
+	}
+	return ret;
+}
+
+/**
  * dmaengine_client_set_close - let every channel go
  * @set: the set, opened (whether or not the open succeeded)
  *
  * Terminates what each channel still has queued where the provider can
  * (the caller has abandoned its failed batches already), releases the
- * channels not released on an unbind, and stops watching. Waits for an
- * ->unbind() in progress: that must not wait for the caller of this.
+ * channels not released on an unbind, frees the memory of the batches
+ * allocated on them (dmaengine_client_batch_alloc()) but for a batch still
+ * busy, and stops watching. Waits for an ->unbind() in progress: that must
+ * not wait for the caller of this.
  */
 void dmaengine_client_set_close(struct dmaengine_client_set *set)
 {
+	unsigned int i;
+
 	dmaengine_client_set_release(set);
+	/* no ->unbind() runs after this */
 	dmaengine_client_set_unwatch(set);
+	for (i = 0; i < set->nr; i++) {
+		dmaengine_client_chan_free_batches(&set->chans[i]);
+		put_device(set->chans[i].prov_dev);
+	}
+	set->nr = 0;
 	kfree(set->chans);
 	set->chans = NULL;
 }

@@ -79,7 +79,6 @@ static unsigned int dmaengine_migrate_take(struct dmaengine_migrate *o,
 			continue;
 		}
 		sh->n = 0;
-		sh->mapped = false;
 		sh->failed = false;
 		sh->build_ns = 0;
 		sh->mark_ns = 0;
@@ -140,7 +139,7 @@ static int dmaengine_migrate_table(struct dmaengine_migrate_share *sh,
 	return dmaengine_client_table_fill(sh->cl, sgt, folios, sh->n, 0);
 }
 
-/* Tables, the mapping, and the batch started, until @deadline. */
+/* Tables, and the batch mapped and started, until @deadline. */
 static int dmaengine_migrate_share_start(struct dmaengine_migrate *o,
 					 struct dmaengine_migrate_share *sh,
 					 unsigned long deadline)
@@ -154,11 +153,8 @@ static int dmaengine_migrate_share_start(struct dmaengine_migrate *o,
 		ret = dmaengine_migrate_table(sh, &sh->dst_sgt, sh->dst_sgl,
 					      sh->dst);
 	sh->build_ns = mb_elapsed_ns(t0);
-	if (!ret)
-		ret = dmaengine_client_map(sh->cl, &sh->src_sgt, &sh->dst_sgt);
 	if (ret)
 		return ret;
-	sh->mapped = true;
 	return dmaengine_client_batch_start(&sh->b, o->form, &sh->src_sgt,
 					    &sh->dst_sgt, deadline);
 }
@@ -187,8 +183,8 @@ static unsigned int dmaengine_migrate_share_end(struct dmaengine_migrate_share *
 
 	if (sh->failed)
 		dmaengine_migrate_abandon(sh);
-	if (sh->mapped)
-		dmaengine_client_unmap(sh->cl, &sh->src_sgt, &sh->dst_sgt);
+	/* nothing, if the start failed before it mapped them */
+	dmaengine_client_unmap(sh->cl, &sh->src_sgt, &sh->dst_sgt);
 	if (sh->failed)
 		return 0;
 	t0 = ktime_get();

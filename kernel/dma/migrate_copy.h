@@ -68,7 +68,8 @@ struct dmaengine_migrate_stats {
  * @busy: bit 0 held by the batch that copies over the channel (a bit,
  *	not a mutex: a batch holds up to DMAENGINE_BENCH_MAX_CHANNELS, more
  *	locks than lockdep tracks in one task)
- * @b: the batch on it, its cookies and dma_vec arrays allocated at START
+ * @b: the batch on it, its cookies and dma_vec arrays allocated at START,
+ *	freed with the set
  * @src_sgl: room for @src_sgt's entries, allocated at START
  * @dst_sgl: likewise for @dst_sgt
  * @src_sgt: the share's source folios
@@ -77,7 +78,6 @@ struct dmaengine_migrate_stats {
  * @dst: its destination folios, likewise
  * @max_ents: room in @src_sgl and @dst_sgl
  * @n: folio pairs in the share
- * @mapped: @src_sgt and @dst_sgt are mapped on @cl's device
  * @failed: the share did not complete: none of its folios is marked
  * @retired: its provider was unbound: no batch takes the channel again
  * @next: the next channel the same batch took
@@ -96,7 +96,6 @@ struct dmaengine_migrate_share {
 	struct folio **dst;
 	unsigned int max_ents;
 	unsigned int n;
-	bool mapped;
 	bool failed;
 	bool retired;
 	struct dmaengine_migrate_share *next;
@@ -116,7 +115,9 @@ struct dmaengine_migrate_share {
  * @min_folios: smaller batches are left to the CPU
  * @abort: set by an unbind: the batches in flight end within a wait slice
  * @unbound: a provider was unbound: batches are declined until STOP
- * @stats_lock: guards @stats
+ * @ready: the shares are set up: an unbind waits for the batch on its
+ *	channel; before, no batch can run
+ * @stats_lock: guards @stats, and @ready against an unbind
  * @stats: the counters
  */
 struct dmaengine_migrate {
@@ -130,7 +131,8 @@ struct dmaengine_migrate {
 	unsigned int min_folios;
 	bool abort;
 	bool unbound;
-	spinlock_t stats_lock; /* guards @stats */
+	bool ready;
+	spinlock_t stats_lock; /* guards @stats and @ready */
 	struct dmaengine_migrate_stats stats;
 };
 

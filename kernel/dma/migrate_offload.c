@@ -135,18 +135,28 @@ static void dmaengine_migrate_hook_unregister(void)
  * A provider is about to be unbound from channel @index: the batches in
  * flight end (their folios go to the CPU), later ones are declined until
  * STOP; the set releases the channel when this returns, once the batch on
- * it let go of its folios.
+ * it let go of its folios. It may come while START is still setting up,
+ * from the set's open on: until the shares are ready no batch can run,
+ * and once ->unbound is set none will (dmaengine_migrate_copy()).
  */
 static void dmaengine_migrate_unbind(struct dmaengine_client_set *set,
 				     unsigned int index)
 {
 	struct dmaengine_migrate *o = set->req.priv;
-	struct dmaengine_migrate_share *sh = &o->shares[index];
+	const struct dmaengine_client_chan *cl = &set->chans[index];
+	struct dmaengine_migrate_share *sh;
+	bool ready;
 
 	pr_err("%s: its provider %s is being unbound: migration copies with the CPU until DMA_MIGRATE_OP_STOP\n",
-	       sh->cl->name, sh->cl->dev_name);
+	       cl->name, cl->dev_name);
+	spin_lock(&o->stats_lock);
 	WRITE_ONCE(o->unbound, true);
 	WRITE_ONCE(o->abort, true);
+	ready = o->ready;
+	spin_unlock(&o->stats_lock);
+	if (!ready)
+		return;
+	sh = &o->shares[index];
 	/* the batch on the channel, bounded by its deadline, ends first */
 	wait_var_event(&sh->busy, !test_and_set_bit_lock(0, &sh->busy));
 	sh->retired = true;
@@ -160,7 +170,6 @@ static void dmaengine_migrate_free(struct dmaengine_migrate *o)
 	for (i = 0; i < o->nr_shares; i++) {
 		struct dmaengine_migrate_share *sh = &o->shares[i];
 
-		dmaengine_client_batch_free(&sh->b);
 		kvfree(sh->src_sgl);
 		kvfree(sh->dst_sgl);
 		kvfree(sh->src);
@@ -270,7 +279,7 @@ static int dmaengine_migrate_prealloc(struct dmaengine_migrate *o)
 	return 0;
 }
 
-/* Channels with the form's capability, room for batches, the watch. */
+/* Channels with the form's capability, watched, and room for batches. */
 static int dmaengine_migrate_channels(struct dmaengine_migrate *o,
 				      struct dma_migrate_offload *a)
 {
@@ -298,11 +307,15 @@ static int dmaengine_migrate_channels(struct dmaengine_migrate *o,
 		return ret;
 	}
 	ret = dmaengine_migrate_prealloc(o);
-	if (!ret)
-		ret = dmaengine_client_set_watch(&o->set);
-	if (ret)
+	if (ret) {
 		a->error = DMAENGINE_BENCH_ERR_NOMEM;
-	return ret;
+		return ret;
+	}
+	/* an unbind from here on waits for the batch on its channel */
+	spin_lock(&o->stats_lock);
+	o->ready = true;
+	spin_unlock(&o->stats_lock);
+	return 0;
 }
 
 static int dmaengine_migrate_start(struct file *file,

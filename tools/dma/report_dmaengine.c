@@ -16,42 +16,39 @@
 #include "stats.h"
 #include "units.h"
 
-const struct figure figures[FIG_NR] = {
+struct figure figures[FIG_NR] = {
 	[CT_BYTES] = { "bytes", "bytes", 1, DMAENGINE_BENCH_PREP_ALL,
 		       R(bytes) },
-	[CT_PREP_CALLS] = { "prep_calls", "count", 1, PREP_DMA, R(prep_calls) },
-	[CT_SUBMITS] = { "submits", "count", 1, PREP_DMA, R(submits) },
+	[CT_PREP_CALLS] = { "prep_calls", "count", 1, DMAENGINE_BENCH_PREP_DMA,
+			    R(prep_calls) },
+	[CT_SUBMITS] = { "submits", "count", 1, DMAENGINE_BENCH_PREP_DMA,
+			 R(submits) },
 	[CT_BATCHES] = { "batches", "count", 1, DMAENGINE_BENCH_PREP_ALL,
 			 R(batches) },
 	[CT_SEGMENTS] = { "segments", "count", 1, DMAENGINE_BENCH_PREP_ALL,
 			  R(segments) },
 	[PH_RUN] = { "run_ms", "ms", NS_PER_MS, DMAENGINE_BENCH_PREP_ALL,
 		     R(run_ns) },
-	[PH_PREP] = { "prep_ms", "ms", NS_PER_MS, PREP_DMA, R(prep_ns) },
-	[PH_SUBMIT] = { "submit_ms", "ms", NS_PER_MS, PREP_DMA, R(submit_ns) },
-	[PH_ISSUE] = { "issue_ms", "ms", NS_PER_MS, PREP_DMA, R(issue_ns) },
-	[PH_WAIT] = { "wait_ms", "ms", NS_PER_MS, PREP_DMA, R(wait_ns) },
-	[PH_MAP] = { "map_ms", "ms", NS_PER_MS, PREP_DMA, R(map_ns) },
-	[PH_UNMAP] = { "unmap_ms", "ms", NS_PER_MS, PREP_DMA, R(unmap_ns) },
-	[PH_COPY] = { "copy_ms", "ms", NS_PER_MS, DMAENGINE_BENCH_PREP_CPU,
-		      R(copy_ns) },
-	[PH_CONVERT] = { "convert_ms", "ms", NS_PER_MS,
-			 DMAENGINE_BENCH_PREP_MEMCPY_VEC, R(convert_ns) },
-	[PH_STALLS] = { "prep_stalls", "count", 1, PREP_DMA, R(prep_stalls) },
+	/* the phases: dmaengine_tables() */
 	[PH_GBPS] = { "gbps", "GB/s", BYTES_PER_GB, DMAENGINE_BENCH_PREP_ALL,
 		      R(bytes_per_sec) },
 };
 
 #define SAMPLE(f, fig)	{ #f, offsetof(struct dmaengine_bench_sample, f), fig }
-const struct sample_field sample_fields[NR_SAMPLE_FIELDS] = {
+static const struct sample_field sample_times[] = {
 	SAMPLE(start_ns, FIG_NR), SAMPLE(end_ns, FIG_NR),
-	SAMPLE(prep_ns, PH_PREP), SAMPLE(submit_ns, PH_SUBMIT),
-	SAMPLE(issue_ns, PH_ISSUE), SAMPLE(wait_ns, PH_WAIT),
-	SAMPLE(map_ns, PH_MAP), SAMPLE(unmap_ns, PH_UNMAP),
-	SAMPLE(copy_ns, PH_COPY), SAMPLE(convert_ns, PH_CONVERT),
-	SAMPLE(bytes, CT_BYTES), SAMPLE(prep_calls, CT_PREP_CALLS),
-	SAMPLE(submits, CT_SUBMITS), SAMPLE(prep_stalls, PH_STALLS),
 };
+
+static const struct sample_field sample_counts[] = {
+	SAMPLE(bytes, CT_BYTES), SAMPLE(prep_calls, CT_PREP_CALLS),
+	SAMPLE(submits, CT_SUBMITS),
+};
+
+#define NR_OF(a)	(sizeof(a) / sizeof((a)[0]))
+_Static_assert(NR_OF(sample_times) + NR_OF(sample_counts) +
+	       DMAENGINE_BENCH_NR_PHASES == NR_SAMPLE_FIELDS,
+	       "a sample's fields: its times, its counts and the phases");
+struct sample_field sample_fields[NR_SAMPLE_FIELDS];
 
 /*
  * Headings and the reference table's widths (wider values widen them),
@@ -61,7 +58,7 @@ const struct sample_field sample_fields[NR_SAMPLE_FIELDS] = {
  */
 #define COL(h, w, k)	{ .head = h, .width = w, .key = k, .fig = FIG_NR }
 #define FIG_COL(h, w, f)	{ .head = h, .width = w, .key = NULL, .fig = f }
-const struct table_column columns[C_NR] = {
+struct table_column columns[C_NR] = {
 	[C_MODE] = COL("mode", 14, "prep_mode"),
 	[C_CHAN] = COL("chan", 4, "chan"),
 	[C_FOLIO] = COL("folio", 5, "folio_bytes"),
@@ -82,7 +79,78 @@ const struct table_column columns[C_NR] = {
 	[C_BATCHES] = FIG_COL("batches", 7, CT_BATCHES),
 	[C_SEGMENTS] = FIG_COL("segments", 8, CT_SEGMENTS),
 	[C_BYTES] = FIG_COL("bytes", 5, CT_BYTES),
+	/* later phases: dmaengine_tables() */
 };
+
+/* A phase's name, "prep_ns", as a figure's key in ms, "prep_ms". */
+static const char *phase_key(const char *name, char *buf, size_t len)
+{
+	size_t n = strlen(name);
+
+	if (n < 3 || strcmp(name + n - 3, "_ns"))
+		return name;
+	snprintf(buf, len, "%.*s_ms", (int)(n - 3), name);
+	return buf;
+}
+
+static bool phase_is_time(enum figure_id p)
+{
+	return figures[p].scale == NS_PER_MS;
+}
+
+/* the samples' fields of the phases that are times (@time) or counts */
+static unsigned int sample_phases(struct sample_field *f, bool time)
+{
+	unsigned int ph, n = 0;
+
+	for (ph = 0; ph < DMAENGINE_BENCH_NR_PHASES; ph++) {
+		if (phase_is_time(PH_FIRST + ph) != time)
+			continue;
+		f[n].key = dmaengine_bench_phase_info(ph)->name;
+		f[n].off = dmaengine_bench_phase_info(ph)->sample_off;
+		f[n++].fig = PH_FIRST + ph;
+	}
+	return n;
+}
+
+/*
+ * The phases' figures, the samples' fields and the later phases' columns,
+ * from the uapi's list of phases: before main(), so that the tables are
+ * whole wherever they are read.
+ */
+__attribute__((constructor)) static void dmaengine_tables(void)
+{
+	static char keys[DMAENGINE_BENCH_NR_PHASES][32];
+	unsigned int ph, n = 0;
+	int c;
+
+	for (ph = 0; ph < DMAENGINE_BENCH_NR_PHASES; ph++) {
+		const struct dmaengine_bench_phase_info *info =
+			dmaengine_bench_phase_info(ph);
+		struct figure *f = &figures[PH_FIRST + ph];
+		bool time;
+
+		f->key = phase_key(info->name, keys[ph], sizeof(keys[ph]));
+		time = f->key != info->name;
+		f->unit = time ? "ms" : "count";
+		f->scale = time ? NS_PER_MS : 1;
+		f->prep_modes = info->prep_modes;
+		f->off = info->result_off;
+	}
+	memcpy(sample_fields, sample_times, sizeof(sample_times));
+	n = NR_OF(sample_times);
+	n += sample_phases(&sample_fields[n], true);
+	memcpy(&sample_fields[n], sample_counts, sizeof(sample_counts));
+	n += NR_OF(sample_counts);
+	sample_phases(&sample_fields[n], false);
+	for (c = C_MORE; c < C_NR; c++) {
+		enum figure_id p = PH_PLACED + 1 + (c - C_MORE);
+
+		columns[c] = (struct table_column)FIG_COL(figures[p].key,
+							  (int)strlen(figures[p].key),
+							  p);
+	}
+}
 
 const struct figure *column_figure(int c)
 {

@@ -17,7 +17,9 @@
  * The figures of a row, each described once, here: its name in CSV and
  * JSON, its unit and the prep modes that have it (the others print '-' in
  * the table, 0 in CSV and JSON). The JSON's "figures" member says the
- * same to scripts, which take their lists of figures from it.
+ * same to scripts, which take their lists of figures from it. The phases
+ * come from the uapi's dmaengine_bench_phase_info(): a time in ns is
+ * reported in ms ("prep_ns" is "prep_ms"), a count as it is.
  */
 struct figure {
 	const char *key;
@@ -30,27 +32,39 @@ struct figure {
 #define R(f)	offsetof(struct dmaengine_bench_result, f)
 #define at_off(p, off)	((const void *)((const char *)(p) + (off)))
 
-#define PREP_DMA	(DMAENGINE_BENCH_PREP_ALL & ~DMAENGINE_BENCH_PREP_CPU)
 #define NS_PER_MS	1e6
 #define BYTES_PER_GB	1e9
 
 /*
  * One run's totals (the counts, CT_*), then the means and standard
- * deviations over the runs (the phases, PH_*): the order of CSV and JSON.
+ * deviations over the runs: the run's time, the uapi's phases in their
+ * order, the throughput. The order of CSV and JSON.
  */
 enum figure_id {
 	CT_BYTES, CT_PREP_CALLS, CT_SUBMITS, CT_BATCHES, CT_SEGMENTS,
 	CT_NR,
-	PH_RUN = CT_NR, PH_PREP, PH_SUBMIT, PH_ISSUE, PH_WAIT, PH_MAP, PH_UNMAP,
-	PH_COPY, PH_CONVERT, PH_STALLS, PH_GBPS,
+	PH_RUN = CT_NR,
+	PH_FIRST,
+	PH_PREP = PH_FIRST + DMAENGINE_BENCH_PH_PREP,
+	PH_SUBMIT = PH_FIRST + DMAENGINE_BENCH_PH_SUBMIT,
+	PH_ISSUE = PH_FIRST + DMAENGINE_BENCH_PH_ISSUE,
+	PH_WAIT = PH_FIRST + DMAENGINE_BENCH_PH_WAIT,
+	PH_MAP = PH_FIRST + DMAENGINE_BENCH_PH_MAP,
+	PH_UNMAP = PH_FIRST + DMAENGINE_BENCH_PH_UNMAP,
+	PH_COPY = PH_FIRST + DMAENGINE_BENCH_PH_COPY,
+	PH_CONVERT = PH_FIRST + DMAENGINE_BENCH_PH_CONVERT,
+	PH_STALLS = PH_FIRST + DMAENGINE_BENCH_PH_STALLS,
+	PH_GBPS = PH_FIRST + DMAENGINE_BENCH_NR_PHASES,
 	FIG_NR
 };
 
-extern const struct figure figures[FIG_NR];
+/* the phases' entries are filled in from the uapi's before main() */
+extern struct figure figures[FIG_NR];
 
 /*
  * A sample's fields as the JSON's "samples" name them, in its order, and
- * the figure of a per-channel row each one feeds.
+ * the figure of a per-channel row each one feeds: its start and end, the
+ * phases that are times, its counts, the phases that are counts.
  */
 struct sample_field {
 	const char *key;
@@ -58,8 +72,8 @@ struct sample_field {
 	enum figure_id fig;	/* FIG_NR: none */
 };
 
-#define NR_SAMPLE_FIELDS	14
-extern const struct sample_field sample_fields[NR_SAMPLE_FIELDS];
+#define NR_SAMPLE_FIELDS	(5 + DMAENGINE_BENCH_NR_PHASES)
+extern struct sample_field sample_fields[NR_SAMPLE_FIELDS];
 
 #define sample_field(s, k) \
 	(*(const uint64_t *)at_off(s, sample_fields[k].off))
@@ -81,12 +95,17 @@ struct row {
 	double mean[FIG_NR], stddev[FIG_NR];	/* from PH_RUN */
 };
 
+/* the phases up to this one have a place in the table's columns */
+#define PH_PLACED	PH_STALLS
+
 enum column {
 	C_MODE, C_CHAN, C_FOLIO, C_SGE, C_RUN, C_PREP, C_SUBMIT, C_ISSUE,
 	C_WAIT, C_MAP, C_UNMAP, C_COPY, C_CALLS, C_GBPS,
 	/* --verbose */
 	C_CONVERT, C_STALLS, C_SUBMITS, C_BATCHES, C_SEGMENTS, C_BYTES,
-	C_NR
+	/* then one for each later phase, headed by its key */
+	C_MORE,
+	C_NR = C_MORE + PH_GBPS - PH_PLACED - 1
 };
 
 /* A text table's column: its heading, its reference width, what it shows. */
@@ -97,7 +116,7 @@ struct table_column {
 	enum figure_id fig;	/* FIG_NR: not a figure */
 };
 
-extern const struct table_column columns[C_NR];
+extern struct table_column columns[C_NR];
 
 /* column_figure() - the figure column @c shows, or NULL */
 const struct figure *column_figure(int c);

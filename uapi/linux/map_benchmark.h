@@ -365,6 +365,97 @@ struct dmaengine_bench_sample {
 
 #define DMAENGINE_BENCH_SAMPLE_SIZE_VER1	152	/* sizeof first published */
 
+/*
+ * The phases of the dmaengine mode: what a run measures besides its wall
+ * time and throughput, each with its statistic in struct
+ * dmaengine_bench_result and its field in struct dmaengine_bench_sample.
+ * A time in ns where its name ends in "_ns", else a count. The kernel
+ * reduces them, and a tool reports them, by dmaengine_bench_phase_info():
+ * a new phase is its two fields (in reserved room: the structures keep
+ * their sizes and offsets), an entry here and one there.
+ */
+enum dmaengine_bench_phase {
+	DMAENGINE_BENCH_PH_PREP,
+	DMAENGINE_BENCH_PH_SUBMIT,
+	DMAENGINE_BENCH_PH_ISSUE,
+	DMAENGINE_BENCH_PH_WAIT,
+	DMAENGINE_BENCH_PH_MAP,
+	DMAENGINE_BENCH_PH_UNMAP,
+	DMAENGINE_BENCH_PH_COPY,
+	DMAENGINE_BENCH_PH_CONVERT,
+	DMAENGINE_BENCH_PH_STALLS,
+	DMAENGINE_BENCH_NR_PHASES
+};
+
+/**
+ * struct dmaengine_bench_phase_info - a phase, where the structures have it
+ * @name: its field's name in both structures
+ * @result_off: offset of its struct dmaengine_bench_stat in struct
+ *	dmaengine_bench_result
+ * @sample_off: offset of its __u64 in struct dmaengine_bench_sample
+ * @prep_modes: the DMAENGINE_BENCH_PREP_* modes that measure it
+ */
+struct dmaengine_bench_phase_info {
+	const char *name;
+	__u16 result_off;
+	__u16 sample_off;
+	__u32 prep_modes;
+};
+
+#define DMAENGINE_BENCH_PREP_DMA	(DMAENGINE_BENCH_PREP_ALL & \
+					 ~DMAENGINE_BENCH_PREP_CPU)
+
+/*
+ * dmaengine_bench_phase_info() - phase @ph, or NULL past the last (C99
+ * and later: C++ and C89 programs have the structures without it)
+ */
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L
+static inline const struct dmaengine_bench_phase_info *
+dmaengine_bench_phase_info(unsigned int ph)
+{
+	static const struct dmaengine_bench_phase_info info[] = {
+		[DMAENGINE_BENCH_PH_PREP] = { "prep_ns",
+			__builtin_offsetof(struct dmaengine_bench_result, prep_ns),
+			__builtin_offsetof(struct dmaengine_bench_sample, prep_ns),
+			DMAENGINE_BENCH_PREP_DMA },
+		[DMAENGINE_BENCH_PH_SUBMIT] = { "submit_ns",
+			__builtin_offsetof(struct dmaengine_bench_result, submit_ns),
+			__builtin_offsetof(struct dmaengine_bench_sample, submit_ns),
+			DMAENGINE_BENCH_PREP_DMA },
+		[DMAENGINE_BENCH_PH_ISSUE] = { "issue_ns",
+			__builtin_offsetof(struct dmaengine_bench_result, issue_ns),
+			__builtin_offsetof(struct dmaengine_bench_sample, issue_ns),
+			DMAENGINE_BENCH_PREP_DMA },
+		[DMAENGINE_BENCH_PH_WAIT] = { "wait_ns",
+			__builtin_offsetof(struct dmaengine_bench_result, wait_ns),
+			__builtin_offsetof(struct dmaengine_bench_sample, wait_ns),
+			DMAENGINE_BENCH_PREP_DMA },
+		[DMAENGINE_BENCH_PH_MAP] = { "map_ns",
+			__builtin_offsetof(struct dmaengine_bench_result, map_ns),
+			__builtin_offsetof(struct dmaengine_bench_sample, map_ns),
+			DMAENGINE_BENCH_PREP_DMA },
+		[DMAENGINE_BENCH_PH_UNMAP] = { "unmap_ns",
+			__builtin_offsetof(struct dmaengine_bench_result, unmap_ns),
+			__builtin_offsetof(struct dmaengine_bench_sample, unmap_ns),
+			DMAENGINE_BENCH_PREP_DMA },
+		[DMAENGINE_BENCH_PH_COPY] = { "copy_ns",
+			__builtin_offsetof(struct dmaengine_bench_result, copy_ns),
+			__builtin_offsetof(struct dmaengine_bench_sample, copy_ns),
+			DMAENGINE_BENCH_PREP_CPU },
+		[DMAENGINE_BENCH_PH_CONVERT] = { "convert_ns",
+			__builtin_offsetof(struct dmaengine_bench_result, convert_ns),
+			__builtin_offsetof(struct dmaengine_bench_sample, convert_ns),
+			DMAENGINE_BENCH_PREP_MEMCPY_VEC },
+		[DMAENGINE_BENCH_PH_STALLS] = { "prep_stalls",
+			__builtin_offsetof(struct dmaengine_bench_result, prep_stalls),
+			__builtin_offsetof(struct dmaengine_bench_sample, prep_stalls),
+			DMAENGINE_BENCH_PREP_DMA },
+	};
+
+	return ph < DMAENGINE_BENCH_NR_PHASES ? &info[ph] : (void *)0;
+}
+#endif
+
 /**
  * struct dmaengine_bench_channel - a channel the run used
  * @name: dma_chan_name(), e.g. "dma0chan3"
