@@ -22,6 +22,7 @@
 
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
+#include <linux/kmemleak.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -98,17 +99,22 @@ static void dmaengine_client_chan_release(struct dmaengine_client_set *set,
 /*
  * Free the memory of the channel's batches, now that nothing runs on it;
  * a batch still busy (its descriptors outlived dmaengine_client_batch_abandon()
- * on an engine that cannot stop them) keeps its memory for good.
+ * on an engine that cannot stop them) keeps its memory for good. Returns
+ * whether one did.
  */
-static void dmaengine_client_chan_free_batches(struct dmaengine_client_chan *c)
+static bool dmaengine_client_chan_free_batches(struct dmaengine_client_chan *c)
 {
 	struct dmaengine_client_batch *b, *tmp;
+	bool kept = false;
 
 	list_for_each_entry_safe(b, tmp, &c->batches, node) {
 		list_del(&b->node);
 		if (!b->busy)
 			dmaengine_client_batch_free(b);
+		else
+			kept = true;
 	}
+	return kept;
 }
 
 static void dmaengine_client_set_release(struct dmaengine_client_set *set)
@@ -269,21 +275,29 @@ int dmaengine_client_set_open(struct dmaengine_client_set *set,
  * (the caller has abandoned its failed batches already), releases the
  * channels not released on an unbind, frees the memory of the batches
  * allocated on them (dmaengine_client_batch_alloc()) but for a batch still
- * busy, and stops watching. Waits for an ->unbind() in progress: that must
+ * busy, whose channels then stay allocated too (its callbacks read its
+ * channel), and stops watching. Waits for an ->unbind() in progress: that must
  * not wait for the caller of this.
  */
 void dmaengine_client_set_close(struct dmaengine_client_set *set)
 {
+	bool kept = false;
 	unsigned int i;
 
 	dmaengine_client_set_release(set);
 	/* no ->unbind() runs after this */
 	dmaengine_client_set_unwatch(set);
 	for (i = 0; i < set->nr; i++) {
-		dmaengine_client_chan_free_batches(&set->chans[i]);
+		kept |= dmaengine_client_chan_free_batches(&set->chans[i]);
 		put_device(set->chans[i].prov_dev);
 	}
 	set->nr = 0;
-	kfree(set->chans);
+	if (kept) {
+		/* a busy batch's callback reads its channel: keep them all */
+		pr_err("a batch's descriptors still run after its channel was released: the set's channels stay allocated\n");
+		kmemleak_not_leak(set->chans);
+	} else {
+		kfree(set->chans);
+	}
 	set->chans = NULL;
 }
