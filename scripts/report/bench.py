@@ -441,31 +441,36 @@ def migrate_table_lines(cells):
     return lines
 
 
+def _lines_by_cell(rows, modes):
+    """ROWS of MODES, a folio size, channel count and row each, in the
+    tables' order (smallest folio, fewest channels, the tool's mode order
+    first): (folio bytes, channels, mode, row) for each there is."""
+    folios, chans = _axes(rows)
+    key = {(r["folio_order"], r["channels"], r["prep_mode"]): r
+           for r in rows}
+    for order, fbytes in folios:
+        for c in chans:
+            for m in modes:
+                if (order, c, m) in key:
+                    yield fbytes, c, m, key[order, c, m]
+
+
 def _owner_lines(rows, modes, owners, sd):
     """The copy's share of ROWS split by whose time it is (the tool's
     OWNER_share figures, in %): a line per folio size, channel count and
     row of MODES, a column per owner, the share itself first."""
     if not owners:
         return []
-    folios, chans = _axes(rows)
-    key = {(r["folio_order"], r["channels"], r["prep_mode"]): r
-           for r in rows}
     lines = ["", "# soft_dma %s: the copy's share split by whose time it is "
              "(%%, the means): the client's (build, mark, other), the DMA "
              "API's (map, unmap), the provider's dmaengine calls (prep, "
              "submit, issue), the engine's (wait)" % sd,
              "%-6s %4s  %-16s %7s " % ("folio", "chan", "mode", "share") +
              " ".join("%9s" % o for o in owners)]
-    for order, fbytes in folios:
-        for c in chans:
-            for m in modes:
-                r = key.get((order, c, m))
-                if r is None:
-                    continue
-                lines.append("%-6s %4d  %-16s %6.1f%% " % (
-                    results.format_size(fbytes), c, m, 100 * r["copy_share"]) +
-                    " ".join("%8.1f%%" % (100 * r["%s_share" % o])
-                             for o in owners))
+    for fbytes, c, m, r in _lines_by_cell(rows, modes):
+        lines.append("%-6s %4d  %-16s %6.1f%% " % (
+            results.format_size(fbytes), c, m, 100 * r["copy_share"]) +
+            " ".join("%8.1f%%" % (100 * r["%s_share" % o]) for o in owners))
     return lines
 
 
@@ -486,26 +491,17 @@ def migrate_phase_lines(cells):
     lines = []
     for sd in dict.fromkeys(r["soft_dma"] for r in rows):
         sdrows = [r for r in rows if r["soft_dma"] == sd]
-        folios, chans = _axes(sdrows)
-        key = {(r["folio_order"], r["channels"], r["prep_mode"]): r
-               for r in sdrows}
         for scale, count, over in MIGRATE_SCALES:
             lines += ["", "# soft_dma %s: the offload's phases a %s (us, mean of "
                       "the runs): STATS' phase times %s; %s: a move's" % (
                           sd, scale, over, count),
                       "%-6s %4s  %-16s %8s " % ("folio", "chan", "mode", count) +
                       " ".join("%9s" % p for p in phases)]
-            for order, fbytes in folios:
-                for c in chans:
-                    for m in modes:
-                        r = key.get((order, c, m))
-                        if r is None:
-                            continue
-                        lines.append("%-6s %4d  %-16s %8s " % (
-                            results.format_size(fbytes), c, m,
-                            _count(r[count])) + " ".join(
-                                "%9.2f" % r["%s_us_per_%s" % (p, scale)]
-                                for p in phases))
+            for fbytes, c, m, r in _lines_by_cell(sdrows, modes):
+                lines.append("%-6s %4d  %-16s %8s " % (
+                    results.format_size(fbytes), c, m, _count(r[count])) +
+                    " ".join("%9.2f" % r["%s_us_per_%s" % (p, scale)]
+                             for p in phases))
     return lines
 
 
