@@ -7,6 +7,7 @@
 #ifndef _DMA_BENCH_COMPAT_H
 #define _DMA_BENCH_COMPAT_H
 
+#include <linux/device.h>
 #include <linux/kernel.h>
 #include <linux/mmzone.h>
 #include <linux/slab.h>
@@ -63,5 +64,23 @@ static inline bool dma_bench_have_memcpy_vec(void)
 #define kvmalloc_obj(obj, gfp) \
 	({ typeof(obj) *__obj = kvmalloc(sizeof(obj), gfp); __obj; })
 #endif
+
+/*
+ * A device's bus, to watch it: struct device::bus and the bus notifier
+ * calls became const together (6.4); before, the bus a device names is not
+ * const, and the calls take it so.
+ */
+static inline int dma_bench_bus_register_notifier(const struct bus_type *bus,
+						  struct notifier_block *nb)
+{
+	return bus_register_notifier((typeof_member(struct device, bus))bus, nb);
+}
+
+static inline int dma_bench_bus_unregister_notifier(const struct bus_type *bus,
+						    struct notifier_block *nb)
+{
+	return bus_unregister_notifier((typeof_member(struct device, bus))bus,
+				       nb);
+}
 
 #endif /* _DMA_BENCH_COMPAT_H */

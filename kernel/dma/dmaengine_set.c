@@ -182,7 +182,7 @@ static int dmaengine_client_set_watch(struct dmaengine_client_set *set)
 		bus->bus = bt;
 		bus->set = set;
 		bus->nb.notifier_call = dmaengine_client_bus_event;
-		ret = bus_register_notifier(bt, &bus->nb);
+		ret = dma_bench_bus_register_notifier(bt, &bus->nb);
 		if (ret)
 			return ret;
 		set->nr_buses++;
@@ -195,7 +195,8 @@ static void dmaengine_client_set_unwatch(struct dmaengine_client_set *set)
 	unsigned int i;
 
 	for (i = 0; i < set->nr_buses; i++)
-		bus_unregister_notifier(set->buses[i].bus, &set->buses[i].nb);
+		dma_bench_bus_unregister_notifier(set->buses[i].bus,
+						  &set->buses[i].nb);
 	set->nr_buses = 0;
 	kfree(set->buses);
 	set->buses = NULL;
