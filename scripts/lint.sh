@@ -74,8 +74,9 @@ lint_kernel() {
 		make -C "$out/src" KDIR="$kdir" clean > /dev/null 2>&1
 		# the modules, then the KUnit tests (no KUnit in the stock
 		# kernel: compiled and checked only, never linked)
-		make -C "$out/src" KDIR="$kdir" W=1 C=1 modules > "$log/make.out" 2>&1 &&
-		make -C "$kdir" M="$out/src" CONFIG_KUNIT=y W=1 C=1 \
+		make -C "$out/src" KDIR="$kdir" -j"$(nproc)" W=1 C=1 modules \
+			> "$log/make.out" 2>&1 &&
+		make -C "$kdir" M="$out/src" -j"$(nproc)" CONFIG_KUNIT=y W=1 C=1 \
 			kernel/dma/stat_kunit.o kernel/dma/provider_kunit.o \
 			>> "$log/make.out" 2>&1
 		rc=$?
@@ -86,11 +87,17 @@ lint_kernel() {
 	result "W=1 and sparse (C=1) against ${release:-no stock kernel}: no warning" "$log/w1"
 }
 
+# The tool is built in a copy of its sources: the host tests beside this
+# one (make check-host runs two at a time) run the tree's own build.
 lint_user() {
 	local tmp=$log/tool f
-	mkdir -p "$tmp"
+	mkdir -p "$tmp/src"
 	{
-		make -s -B -C tools/dma CFLAGS="-O2 -g -Wall -Wextra" >/dev/null 2>"$tmp/w" ||
+		project_files 'tools/dma/*' 'uapi/*' | tar -cf - -T - |
+			tar -xf - -C "$tmp/src" ||
+			echo "the tool's sources cannot be copied"
+		make -s -C "$tmp/src/tools/dma" VERSION=lint \
+			CFLAGS="-O2 -g -Wall -Wextra" >/dev/null 2>"$tmp/w" ||
 			echo "tools/dma does not build"
 		cat "$tmp/w"
 		for f in tools/testing/guest/src/*.c; do
