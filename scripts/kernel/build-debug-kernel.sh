@@ -12,7 +12,9 @@
 #                  get kernel/patches/v7.3-migrate (page migration's
 #                  copy offload hook, CONFIG_MIGRATION_COPY_OFFLOAD).
 #   --arch arm64   arm64.config, cross-built: the ZynqMP ZCU102 board
-#                  (xlnx-zcu102) with its GDMA (ZDMA) driver built in
+#                  (xlnx-zcu102) with its GDMA (ZDMA) driver built in,
+#                  which boots on QEMU's virt machine with MTE too; it
+#                  gets kernel/patches/v7.3-migrate as well
 #   --arch arm     arm.config, cross-built: the Exynos4210 SMDKC210 board
 #                  with its PL330 driver built in
 #
@@ -177,9 +179,9 @@ BENCH_FRAGMENT=
 case $FLAVOR in
 debug)
 	PATCH_DIRS=("v$SRC_SERIES" "v$SRC_SERIES-dma-debug")
-	# the migration copy offload hook: x86 only, the arm boards have
-	# one NUMA node
-	[[ $KARCH != x86_64 ]] || PATCH_DIRS+=("v$SRC_SERIES-migrate")
+	# the migration copy offload hook: 64-bit only (its Kconfig
+	# depends on 64BIT), so not on the arm board
+	[[ $KARCH == arm ]] || PATCH_DIRS+=("v$SRC_SERIES-migrate")
 	;;
 bench)
 	[[ $KARCH == x86_64 ]] || die "the bench flavor is x86_64 only"
