@@ -78,23 +78,28 @@ bench_boot() {
 # $DMA_BENCH_CACHE/apt, and an empty dpkg status: for `download`, `policy`
 # and `show` of packages of another Debian release, never to install them.
 # The lists are fetched the first time, and again when older than a day.
+# PROJECT_APT_LIST=NAME.list uses scripts/apt/NAME.list instead, with its
+# lists under $DMA_BENCH_CACHE/apt-NAME (sources-qemu.list: Debian 12's
+# deb-src, for the QEMU plugin header, scripts/qemu-plugin/).
 project_apt() {
-	local cmd=$1 dir=$DMA_BENCH_CACHE/apt opts
+	local cmd=$1 list=${PROJECT_APT_LIST:-sources.list} dir=$DMA_BENCH_CACHE/apt opts
 	shift
+	[ "$list" = sources.list ] || dir=$DMA_BENCH_CACHE/apt-${list%.list}
 	mkdir -p "$dir/lists/partial" "$dir/archives/partial" "$dir/none"
 	[ -f "$dir/status" ] || : >"$dir/status"
-	opts=(-o "Dir::Etc::sourcelist=$DMA_BENCH_TOP/scripts/apt/sources.list"
+	opts=(-o "Dir::Etc::sourcelist=$DMA_BENCH_TOP/scripts/apt/$list"
 	      -o Dir::Etc::sourceparts=- -o "Dir::Etc::preferencesparts=$dir/none"
 	      -o "Dir::State::Lists=$dir/lists" -o "Dir::State::status=$dir/status"
 	      -o "Dir::Cache=$dir" -o "Dir::Cache::archives=$dir/archives"
 	      -o APT::Architectures::=amd64 -o APT::Architectures::=arm64
 	      -o APT::Architectures::=armhf -o Debug::NoLocking=1)
 	[ "$(id -u)" = 0 ] && opts+=(-o APT::Sandbox::User=root)
-	if [ -z "$(find "$dir/lists" -maxdepth 1 -name '*_Packages*' -mmin -1440 2>/dev/null)" ]; then
+	if [ -z "$(find "$dir/lists" -maxdepth 1 \( -name '*_Packages*' -o -name '*_Sources*' \) \
+		-mmin -1440 2>/dev/null)" ]; then
 		apt-get "${opts[@]}" -qq update >"$dir/update.log" 2>&1 || {
 			cat "$dir/update.log" >&2
-			[ -n "$(find "$dir/lists" -maxdepth 1 -name '*_Packages*')" ] ||
-				die "apt-get update of scripts/apt/sources.list failed (see above)"
+			[ -n "$(find "$dir/lists" -maxdepth 1 \( -name '*_Packages*' -o -name '*_Sources*' \))" ] ||
+				die "apt-get update of scripts/apt/$list failed (see above)"
 			say "apt-get update failed; using the lists fetched before"
 		}
 	fi

@@ -38,6 +38,9 @@ if [ "$what" = test ]; then
 	pkgs+=(qemu-system-arm device-tree-compiler
 	       gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
 	       gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
+	# qemu-aarch64 (user mode) runs the cache-maintenance counter's host
+	# test (tools/testing/host/dcount.t) under its TCG plugin
+	pkgs+=(qemu-user)
 fi
 
 missing=()
