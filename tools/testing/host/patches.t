@@ -558,4 +558,15 @@ checkpatch_checks 6.12 errors "${p612[@]}"
 compile_checks 7.3 "${p73[@]}"
 compile_checks 6.12 "${p612[@]}"
 
+# v7.3-nobatch, the "before" kernel of the cache-sync comparison (the
+# batched cache sync reverted: kernel/patches/README.rst): a series like
+# the others, which applies to 7.3 alone and after the arm64 kernel's
+# series (scripts/kernel/nobatch-kernel.sh puts it on that kernel)
+series_checks v7.3-nobatch
+mapfile -t pnb < <(series_patches v7.3-nobatch)
+format_checks "${pnb[@]}"
+checkpatch_checks 7.3 strict "${pnb[@]}"
+apply_checks 7.3-nobatch 7.3 "${pnb[@]}"
+apply_checks 7.3-arm64-nobatch 7.3 "${p73[@]}" "${pnb[@]}"
+
 tap_end
