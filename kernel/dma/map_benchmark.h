@@ -119,4 +119,36 @@ extern const struct map_benchmark_ops dma_sg_map_benchmark_ops;
 struct page *map_benchmark_alloc_pages(const struct map_benchmark_params *p,
 				       unsigned int order);
 
+/**
+ * enum mb_mark - the windows of the cache-maintenance counter
+ * @MB_MARK_MAP: around do_map
+ * @MB_MARK_UNMAP: around do_unmap
+ * @MB_MARK_SYNC_CPU: around do_sync_for_cpu
+ * @MB_MARK_SYNC_DEVICE: around do_sync_for_device
+ * @MB_MARK_EMPTY: around nothing, each iteration: the counter's baseline
+ * @MB_MARK_CLOSE: closes the window
+ *
+ * On arm64, mb_mark() executes HINT #(0x68 + mark), an immediate the
+ * architecture leaves unallocated: a NOP on hardware and in QEMU, which
+ * the counter's TCG plugin (scripts/qemu-plugin/dcount.c) reads as the
+ * opening or closing of a window on the CPU that runs it, and counts the
+ * cache maintenance and barriers executed in between. Elsewhere it is
+ * nothing. The values are the plugin's.
+ */
+enum mb_mark {
+	MB_MARK_MAP = 0,
+	MB_MARK_UNMAP = 1,
+	MB_MARK_SYNC_CPU = 2,
+	MB_MARK_SYNC_DEVICE = 3,
+	MB_MARK_EMPTY = 4,
+	MB_MARK_CLOSE = 6,
+};
+
+static __always_inline void mb_mark(enum mb_mark m)
+{
+#ifdef CONFIG_ARM64
+	asm volatile("hint %0" : : "i" (0x68 + m) : "memory");
+#endif
+}
+
 #endif /* _KERNEL_DMA_MAP_BENCHMARK_INTERNAL_H */
