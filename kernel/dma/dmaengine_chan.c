@@ -379,7 +379,8 @@ static void dmaengine_bench_slots_abandon(struct dmaengine_bench_chan *c)
 
 		if (!s->b.busy)
 			continue;
-		if (dmaengine_client_batch_abandon(&s->b)) {
+		if (dmaengine_client_batch_abandon(&s->b,
+						   DMAENGINE_CLIENT_DRAIN_DEFAULT)) {
 			c->quarantined = true;
 			continue;
 		}

@@ -82,6 +82,7 @@ void dmaengine_client_chan_reset(struct dmaengine_client_chan *c)
 	c->since_stall = 0;
 	c->last_cookie = 0;
 	atomic_set(&c->inflight, 0);
+	atomic_set(&c->late_callbacks, 0);
 }
 
 /* Entries of a table of @n folios of any sizes, cut at the limits. */
@@ -338,11 +339,40 @@ static void dmaengine_client_batch_put(struct dmaengine_client_batch *b)
 		complete(&b->done);
 }
 
+/*
+ * A descriptor's callback parameter: its batch, with the low bits of the
+ * batch's generation in the pointer's alignment. A batch abandoned on a
+ * provider that has device_terminate_all but no device_synchronize (pl330
+ * and dw in 7.3) may see a callback of its old descriptors after
+ * dmaengine_terminate_sync() returned, when it runs again already: the
+ * generation tells such a late callback from one of the batch's current
+ * descriptors, and it touches nothing. A callback late by a multiple of
+ * DMAENGINE_CLIENT_GEN_MASK + 1 generations (4 or 8) would still match: a
+ * late callback runs within the provider's tasklet, long before that many
+ * batches ran.
+ */
+#define DMAENGINE_CLIENT_GEN_MASK	\
+	((unsigned long)__alignof__(struct dmaengine_client_batch) - 1)
+static_assert(DMAENGINE_CLIENT_GEN_MASK >= 3);
+
+static void *dmaengine_client_token(struct dmaengine_client_batch *b)
+{
+	return (void *)((unsigned long)b | (b->gen & DMAENGINE_CLIENT_GEN_MASK));
+}
+
 static void dmaengine_client_callback(void *param,
 				      const struct dmaengine_result *result)
 {
-	struct dmaengine_client_batch *b = param;
+	unsigned long token = (unsigned long)param;
+	struct dmaengine_client_batch *b;
 
+	b = (void *)(token & ~DMAENGINE_CLIENT_GEN_MASK);
+	if ((token & DMAENGINE_CLIENT_GEN_MASK) !=
+	    (READ_ONCE(b->gen) & DMAENGINE_CLIENT_GEN_MASK)) {
+		/* a descriptor of an abandoned batch: not the batch's now */
+		atomic_inc(&b->c->late_callbacks);
+		return;
+	}
 	/* the batch's waiter reads it after the completion */
 	if (result->result != DMA_TRANS_NOERROR && !b->result)
 		b->result = result->result;
@@ -479,7 +509,7 @@ static int dmaengine_client_submit(struct dmaengine_client_batch *b,
 	 */
 	tx->callback = NULL;
 	tx->callback_result = callback ? dmaengine_client_callback : NULL;
-	tx->callback_param = callback ? b : NULL;
+	tx->callback_param = callback ? dmaengine_client_token(b) : NULL;
 	if (callback) {
 		atomic_inc(&b->pending);
 		if (c->no_order)
@@ -490,6 +520,12 @@ static int dmaengine_client_submit(struct dmaengine_client_batch *b,
 	cookie = dmaengine_submit(tx);
 	c->fig.submit_ns += mb_elapsed_ns(t0);
 	if (dma_submit_error(cookie)) {
+		/* no callback will come for it: the submission's hold stays */
+		if (callback) {
+			atomic_dec(&b->pending);
+			if (c->no_order)
+				atomic_dec(&c->inflight);
+		}
 		pr_err("%s: dmaengine_submit of descriptor %u failed: %d\n",
 		       c->name, b->ndesc, cookie);
 		dmaengine_client_set_error(c, DMAENGINE_BENCH_ERR_SUBMIT, -EIO);
@@ -613,6 +649,8 @@ int dmaengine_client_batch_start(struct dmaengine_client_batch *b,
 	b->last = 0;
 	b->result = 0;
 	b->deadline = deadline ?: jiffies + c->timeout;
+	/* callbacks of the batch's earlier descriptors are late from now */
+	WRITE_ONCE(b->gen, b->gen + 1);
 	atomic_set(&b->pending, 1);
 	b->submitting = true;
 	reinit_completion(&b->done);
@@ -781,18 +819,23 @@ bool dmaengine_client_quiesce(struct dmaengine_client_chan *c)
 
 /*
  * How long a batch that failed is given to finish its issued work on a
- * channel that cannot stop it: well beyond its deadline.
+ * channel that cannot stop it, unless its caller says: well beyond its
+ * deadline.
  */
 static unsigned long dmaengine_client_drain_bound(const struct dmaengine_client_chan *c)
 {
 	return max_t(unsigned long, 10 * c->timeout, DMAENGINE_CLIENT_DRAIN_MIN);
 }
 
-/*
- * Whether the batch's descriptors have all run and their callbacks, which
- * name the batch, have all returned.
+/**
+ * dmaengine_client_batch_idle - whether an abandoned batch's work ended
+ * @b: a batch that dmaengine_client_batch_abandon() left busy
+ *
+ * Return: true when the batch's descriptors have all run and their
+ * callbacks, which name the batch, have all returned: its memory may go.
+ * The channel must still be held.
  */
-static bool dmaengine_client_batch_idle(struct dmaengine_client_batch *b)
+bool dmaengine_client_batch_idle(struct dmaengine_client_batch *b)
 {
 	struct dmaengine_client_chan *c = b->c;
 	enum dma_status status;
@@ -809,23 +852,29 @@ static bool dmaengine_client_batch_idle(struct dmaengine_client_batch *b)
 /**
  * dmaengine_client_batch_abandon - let go of a batch that failed
  * @b: the batch
+ * @drain: jiffies its issued work may take to end where the channel cannot
+ *	stop it; DMAENGINE_CLIENT_DRAIN_DEFAULT: ten timeouts, at least 30 s
  *
  * The channel is stopped first (once for all its batches, until one is
- * started again): then nothing of the batch runs any more. On a channel
+ * started again): then nothing of the batch runs any more, and a callback
+ * that its provider still delivers after the stop (no device_synchronize)
+ * finds the batch's generation changed and touches nothing. On a channel
  * that cannot be stopped, what was submitted is issued and waited for, up
- * to ten timeouts and at least 30 s: until it has all run the batch's
- * tables, mappings and memory are the engine's, and the batch's struct its
- * callbacks'.
+ * to @drain: until it has all run the batch's tables, mappings and memory
+ * are the engine's, and the batch's struct its callbacks'.
  *
  * Return: 0, the batch is idle (or was not busy) and its memory the
  * caller's again; or -EBUSY: its descriptors still run after the bound,
  * and the caller must keep the batch, its mappings and its memory
- * (quarantine), or call again to wait longer.
+ * (quarantine) until dmaengine_client_batch_idle(), or call again to wait
+ * longer.
  */
-int dmaengine_client_batch_abandon(struct dmaengine_client_batch *b)
+int dmaengine_client_batch_abandon(struct dmaengine_client_batch *b,
+				   unsigned long drain)
 {
 	struct dmaengine_client_chan *c = b->c;
-	unsigned long bound = dmaengine_client_drain_bound(c);
+	unsigned long bound = drain == DMAENGINE_CLIENT_DRAIN_DEFAULT ?
+			      dmaengine_client_drain_bound(c) : drain;
 	unsigned long until = jiffies + bound;
 
 	if (!b->busy)
@@ -835,7 +884,12 @@ int dmaengine_client_batch_abandon(struct dmaengine_client_batch *b)
 		c->quiesced = true;
 	}
 	if (c->terminated) {
-		/* no callback will come: forget the ones counted */
+		/*
+		 * Nothing runs any more; a callback may still come where the
+		 * provider has no device_synchronize: it is of an old
+		 * generation from now on, and the ones counted are forgotten.
+		 */
+		WRITE_ONCE(b->gen, b->gen + 1);
 		b->submitting = false;
 		atomic_set(&b->pending, 0);
 		b->busy = false;

@@ -89,6 +89,8 @@ struct dmaengine_client_figures {
  *	provider's pool took before it was full
  * @last_cookie: the cookie submitted last on the channel
  * @inflight: callbacks still to come, all batches (NO_ORDER channels)
+ * @late_callbacks: callbacks of abandoned batches' descriptors that came
+ *	after the abandon (a provider without device_synchronize), ignored
  * @batches: the batches allocated on the channel, freed with the set
  * @fig: the figures since dmaengine_client_chan_reset()
  * @error: DMAENGINE_BENCH_ERR_* of the first failure since the reset, or 0
@@ -116,6 +118,7 @@ struct dmaengine_client_chan {
 	unsigned int since_stall;
 	dma_cookie_t last_cookie;
 	atomic_t inflight;
+	atomic_t late_callbacks;
 	struct list_head batches;
 	struct dmaengine_client_figures fig;
 	u32 error;
@@ -143,6 +146,8 @@ struct dmaengine_client_form;
  * @result: the first result other than DMA_TRANS_NOERROR a callback gave
  * @busy: started and not yet finished: after a failure it is abandoned
  *	(dmaengine_client_batch_abandon()) before its memory is let go
+ * @gen: its generation, counted up at each start and abandon: a callback
+ *	of another generation's descriptor is late, and ignored
  * @src_vecs: the source table as a dma_vec array (memcpy_vec)
  * @dst_vecs: the destination table likewise
  */
@@ -162,6 +167,7 @@ struct dmaengine_client_batch {
 	struct completion done;
 	int result;
 	bool busy;
+	unsigned long gen;
 #ifdef HAVE_DMA_MEMCPY_VEC
 	struct dma_vec *src_vecs;
 	struct dma_vec *dst_vecs;
@@ -308,6 +314,10 @@ int dmaengine_client_batch_start(struct dmaengine_client_batch *b,
 				 unsigned long deadline);
 int dmaengine_client_batch_finish(struct dmaengine_client_batch *b,
 				  bool check);
-int dmaengine_client_batch_abandon(struct dmaengine_client_batch *b);
+/* dmaengine_client_batch_abandon()'s drain: the channel's own bound */
+#define DMAENGINE_CLIENT_DRAIN_DEFAULT	0UL
+int dmaengine_client_batch_abandon(struct dmaengine_client_batch *b,
+				   unsigned long drain);
+bool dmaengine_client_batch_idle(struct dmaengine_client_batch *b);
 
 #endif /* _KERNEL_DMA_DMAENGINE_CLIENT_H */
