@@ -17,22 +17,45 @@
 /* first: the build probes' HAVE_* come with core.h */
 #include "migrate_copy.h"
 
-#ifdef DMAENGINE_MIGRATE_HAVE_HOOK
-/*
- * The hook copies this folio no more: its content is the source's
- * (FOLIO_CONTENT_COPIED in its migrate_info; migrate_rfc.h has the
- * setter on either hook).
- */
-static void dmaengine_migrate_mark(struct folio *dst)
+/* Let go of a channel taken, and wake an unbind waiting for it. */
+void dmaengine_migrate_put(struct dmaengine_migrate_share *sh)
 {
-	folio_set_content_copied(dst);
+	clear_bit_unlock(0, &sh->busy);
+	wake_up_var(&sh->busy);
 }
-#else
-static void dmaengine_migrate_mark(struct folio *dst)
-{
-}
-#endif
 
+/**
+ * dmaengine_migrate_unquarantine - end a share's quarantine if its engine did
+ * @sh: a share, held (its busy bit) or no longer reachable by a batch
+ *
+ * Once the batch whose destinations were reported lost is idle, its
+ * tables are unmapped and the destinations given back to mm; the channel
+ * takes batches again. A share whose channel was released stays
+ * quarantined: nobody can say any more when its engine is done.
+ */
+void dmaengine_migrate_unquarantine(struct dmaengine_migrate_share *sh)
+{
+#ifdef DMAENGINE_MIGRATE_HAVE_HOOK
+	struct dmaengine_migrate *o = sh->o;
+	unsigned int i;
+
+	if (!sh->quarantined || sh->cl->released ||
+	    !dmaengine_client_batch_idle(&sh->b))
+		return;
+	/* idle: returns at once, the batch no longer busy */
+	if (WARN_ON_ONCE(dmaengine_client_batch_abandon(&sh->b, 1)))
+		return;
+	dmaengine_client_unmap(sh->cl, &sh->src_sgt, &sh->dst_sgt);
+	for (i = 0; i < sh->n; i++)
+		dmaengine_migrate_hook_release(sh->dst[i]);
+	sh->quarantined = false;
+	atomic_long_add(sh->n, &o->released);
+	pr_info("%s: the engine ended the copy of %u quarantined folio(s): released\n",
+		sh->cl->name, sh->n);
+#endif
+}
+
+#ifdef DMAENGINE_MIGRATE_HAVE_HOOK
 /* ------------------------------------------------------------------ */
 /* A batch                                                              */
 /* ------------------------------------------------------------------ */
@@ -46,13 +69,6 @@ static bool dmaengine_migrate_poisoned(struct folio *src)
 {
 	return folio_test_hwpoison(src) ||
 	       (folio_test_large(src) && folio_test_has_hwpoisoned(src));
-}
-
-/* Let go of a channel taken, and wake an unbind waiting for it. */
-void dmaengine_migrate_put(struct dmaengine_migrate_share *sh)
-{
-	clear_bit_unlock(0, &sh->busy);
-	wake_up_var(&sh->busy);
 }
 
 /*
@@ -74,7 +90,8 @@ static unsigned int dmaengine_migrate_take(struct dmaengine_migrate *o,
 
 		if (test_and_set_bit_lock(0, &sh->busy))
 			continue;
-		if (sh->retired) {
+		dmaengine_migrate_unquarantine(sh);
+		if (sh->retired || sh->quarantined) {
 			dmaengine_migrate_put(sh);
 			continue;
 		}
@@ -93,15 +110,16 @@ static unsigned int dmaengine_migrate_take(struct dmaengine_migrate *o,
 /*
  * Share the batch's folio pairs out among the @k channels taken, in list
  * order, the first channels taking one more; sources flagged hwpoison are
- * left out. Returns the pairs left out, or -EINVAL when the lists do not
+ * left out (the project's hook keeps them from every provider; the RFC's
+ * does not). Returns the pairs left out, or -EINVAL when the lists do not
  * pair up.
  */
 static int dmaengine_migrate_share_out(struct dmaengine_migrate_share *sh,
 				       unsigned int k,
-				       struct list_head *dst_list,
-				       struct list_head *src_list,
-				       unsigned int n)
+				       const struct dmaengine_migrate_req *r)
 {
+	struct list_head *dst_list = r->dst_list, *src_list = r->src_list;
+	unsigned int n = r->nr;
 	unsigned int i, j = 0, seen = 0, left_out = 0;
 	unsigned int want = n / k + !!(n % k);
 	struct folio *s, *d;
@@ -160,36 +178,55 @@ static int dmaengine_migrate_share_start(struct dmaengine_migrate *o,
 }
 
 /*
- * Let go of a failed share's batch. Where the engine cannot stop it, its
- * descriptors are waited for, however long they take: the folios go back
- * to mm when this returns, and a descriptor still running would write
- * into a destination mm hands to the user, or read a source it frees.
+ * Let go of a failed share's batch, its descriptors stopped or waited for
+ * up to @drain jiffies past the deadline. Returns false when they may
+ * still run after that: its destinations are then reported lost (mm
+ * fails their migration and leaves them to the provider) and the share is
+ * quarantined until its batch is idle (dmaengine_migrate_unquarantine()). Over
+ * the RFC's hook, which cannot take a lost folio, they are waited for
+ * however long they take.
  */
-static void dmaengine_migrate_abandon(struct dmaengine_migrate_share *sh)
+static bool dmaengine_migrate_abandon(struct dmaengine_migrate_req *r,
+				      struct dmaengine_migrate_share *sh,
+				      unsigned long drain)
 {
-	while (dmaengine_client_batch_abandon(&sh->b))
-		;
+	unsigned int i;
+
+	while (dmaengine_client_batch_abandon(&sh->b, drain)) {
+		if (!DMAENGINE_MIGRATE_CAN_LOSE)
+			continue;
+		for (i = 0; i < sh->n; i++)
+			dmaengine_migrate_hook_lost(r, sh->src[i], sh->dst[i]);
+		sh->quarantined = true;
+		atomic_long_add(sh->n, &sh->o->lost);
+		pr_err("%s: a batch's descriptors still run %u ms after its deadline and cannot be stopped: its %u folio(s) stay where they are, their destinations quarantined until it ends\n",
+		       sh->cl->name, jiffies_to_msecs(drain), sh->n);
+		return false;
+	}
+	return true;
 }
 
 /*
- * After the wait: a failed share's descriptors are stopped or waited for
- * before its tables are unmapped; a complete one's destination folios are
- * marked. Returns the folios marked.
+ * After the wait: a failed share's descriptors are stopped, or waited for
+ * up to @drain, before its tables are unmapped; a complete one's pairs
+ * are reported copied. Returns the folios reported copied.
  */
-static unsigned int dmaengine_migrate_share_end(struct dmaengine_migrate_share *sh)
+static unsigned int dmaengine_migrate_share_end(struct dmaengine_migrate_req *r,
+						struct dmaengine_migrate_share *sh,
+						unsigned long drain)
 {
 	ktime_t t0;
 	unsigned int i;
 
-	if (sh->failed)
-		dmaengine_migrate_abandon(sh);
+	if (sh->failed && !dmaengine_migrate_abandon(r, sh, drain))
+		return 0;
 	/* nothing, if the start failed before it mapped them */
 	dmaengine_client_unmap(sh->cl, &sh->src_sgt, &sh->dst_sgt);
 	if (sh->failed)
 		return 0;
 	t0 = ktime_get();
 	for (i = 0; i < sh->n; i++)
-		dmaengine_migrate_mark(sh->dst[i]);
+		dmaengine_migrate_hook_copied(r, sh->src[i], sh->dst[i]);
 	sh->mark_ns = mb_elapsed_ns(t0);
 	return sh->n;
 }
@@ -245,16 +282,22 @@ static void dmaengine_migrate_account(struct dmaengine_migrate *o,
 	spin_unlock(&o->stats_lock);
 }
 
-/* Start every share, then wait for each; returns the folios marked. */
+/*
+ * Start every share, none after the deadline, then wait for each; returns
+ * the folios reported copied.
+ */
 static unsigned int dmaengine_migrate_run(struct dmaengine_migrate *o,
+					  struct dmaengine_migrate_req *r,
 					  struct dmaengine_migrate_share *first,
-					  unsigned long deadline)
+					  unsigned long deadline,
+					  unsigned long drain)
 {
 	struct dmaengine_migrate_share *sh;
 	unsigned int offloaded = 0;
 
 	for (sh = first; sh; sh = sh->next)
-		if (sh->n && dmaengine_migrate_share_start(o, sh, deadline))
+		if (sh->n && (time_after_eq(jiffies, deadline) ||
+			      dmaengine_migrate_share_start(o, sh, deadline)))
 			sh->failed = true;
 	for (sh = first; sh; sh = sh->next)
 		if (sh->n && !sh->failed &&
@@ -262,43 +305,52 @@ static unsigned int dmaengine_migrate_run(struct dmaengine_migrate *o,
 			sh->failed = true;
 	for (sh = first; sh; sh = sh->next)
 		if (sh->n)
-			offloaded += dmaengine_migrate_share_end(sh);
+			offloaded += dmaengine_migrate_share_end(r, sh, drain);
 	return offloaded;
 }
 
 /*
  * The hook's callback, in the migrating task's context: returns 0 when
- * every folio it took was copied and marked, -EOPNOTSUPP when it declined
- * the batch, else an error; the folios not marked are copied by the CPU
- * after this returns.
+ * every folio it took was copied and reported, -EOPNOTSUPP when it
+ * declined the batch, else an error; the folios not reported are copied
+ * by the CPU after this returns. The wait is bounded: the batch's
+ * deadline (START's timeout, DMAENGINE_MIGRATE_ASYNC_WAIT_MS at most for
+ * a MIGRATE_ASYNC caller) and, on an engine that cannot be stopped, one
+ * drain bound after it (as long again; none for a MIGRATE_ASYNC caller),
+ * after which the folios still being copied are lost.
  */
-int dmaengine_migrate_copy(struct list_head *dst_list,
-			   struct list_head *src_list, unsigned int folio_cnt)
+int dmaengine_migrate_copy(struct dmaengine_migrate_req *r)
 {
 	struct dmaengine_migrate *o = READ_ONCE(dmaengine_migrate_active);
 	struct dmaengine_migrate_share *first = NULL, *sh, *next;
-	unsigned int k = 0, offloaded = 0;
-	unsigned long deadline = jiffies;
+	unsigned int k = 0, offloaded = 0, folio_cnt = r->nr;
+	unsigned long deadline = jiffies, wait, drain;
 	ktime_t t0 = ktime_get();
 	int ret = -EOPNOTSUPP;
 
 	if (!o || !folio_cnt)
 		return -EOPNOTSUPP;
-	deadline += o->timeout;
+	wait = o->timeout;
+	drain = o->timeout;
+	if (r->mode == MIGRATE_ASYNC) {
+		wait = min(wait, msecs_to_jiffies(DMAENGINE_MIGRATE_ASYNC_WAIT_MS));
+		drain = 1;
+	}
+	deadline += wait;
 	if (folio_cnt >= o->min_folios &&
 	    folio_cnt <= DMAENGINE_MIGRATE_MAX_FOLIOS &&
 	    !READ_ONCE(o->unbound))
 		k = dmaengine_migrate_take(o, &first, folio_cnt);
 	if (k) {
-		int left_out = dmaengine_migrate_share_out(first, k, dst_list,
-							   src_list, folio_cnt);
+		int left_out = dmaengine_migrate_share_out(first, k, r);
 
 		if (left_out < 0) {
 			for (sh = first; sh; sh = sh->next)
 				sh->n = 0;
 			ret = left_out;
 		} else {
-			offloaded = dmaengine_migrate_run(o, first, deadline);
+			offloaded = dmaengine_migrate_run(o, r, first, deadline,
+							  drain);
 			ret = 0;
 			if (offloaded + left_out < folio_cnt)
 				ret = READ_ONCE(o->abort) ? -ENODEV : -EIO;
@@ -312,3 +364,4 @@ int dmaengine_migrate_copy(struct list_head *dst_list,
 	}
 	return ret;
 }
+#endif /* DMAENGINE_MIGRATE_HAVE_HOOK */

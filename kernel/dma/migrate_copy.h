@@ -15,6 +15,8 @@
 /* the hook's interface, the RFC's calls over either hook */
 #include "migrate_rfc.h"
 
+struct dmaengine_migrate;
+
 /*
  * The largest batch migrate_pages() hands over: NR_MAX_BATCHED_MIGRATION
  * (mm/migrate.c: HPAGE_PMD_NR where THP is built, else 512) pages' worth
@@ -28,6 +30,14 @@
 #endif
 #define DMAENGINE_MIGRATE_MAX_BYTES	\
 	((u64)(2 * DMAENGINE_MIGRATE_MAX_FOLIOS - 1) << PAGE_SHIFT)
+
+/*
+ * The longest a MIGRATE_ASYNC caller (NUMA balancing, async compaction)
+ * waits in the hook: its batch's deadline, and no drain after it. A batch
+ * the engines do not copy by then is terminated (its folios go to the
+ * CPU), or, on an engine that cannot be stopped, its folios are lost.
+ */
+#define DMAENGINE_MIGRATE_ASYNC_WAIT_MS	10
 
 /**
  * struct dmaengine_migrate_stats - what STATS reads
@@ -64,6 +74,7 @@ struct dmaengine_migrate_stats {
 
 /**
  * struct dmaengine_migrate_share - a channel and its share of a batch
+ * @o: the offload
  * @cl: the client's channel, the set's
  * @busy: bit 0 held by the batch that copies over the channel (a bit,
  *	not a mutex: a batch holds up to DMAENGINE_BENCH_MAX_CHANNELS, more
@@ -79,12 +90,18 @@ struct dmaengine_migrate_stats {
  * @max_ents: room in @src_sgl and @dst_sgl
  * @n: folio pairs in the share
  * @failed: the share did not complete: none of its folios is marked
+ * @quarantined: it failed on an engine that cannot stop it and was not
+ *	done within the drain bound: its destinations were reported lost,
+ *	and it keeps them, its batch, tables and mappings until the batch is
+ *	idle (dmaengine_migrate_unquarantine()); no batch takes the channel
+ *	before
  * @retired: its provider was unbound: no batch takes the channel again
  * @next: the next channel the same batch took
  * @build_ns: this batch's time building the share's tables
  * @mark_ns: this batch's time marking the share's destination folios
  */
 struct dmaengine_migrate_share {
+	struct dmaengine_migrate *o;
 	struct dmaengine_client_chan *cl;
 	unsigned long busy;
 	struct dmaengine_client_batch b;
@@ -97,6 +114,7 @@ struct dmaengine_migrate_share {
 	unsigned int max_ents;
 	unsigned int n;
 	bool failed;
+	bool quarantined;
 	bool retired;
 	struct dmaengine_migrate_share *next;
 	u64 build_ns;
@@ -119,6 +137,8 @@ struct dmaengine_migrate_share {
  *	channel; before, no batch can run
  * @stats_lock: guards @stats, and @ready against an unbind
  * @stats: the counters
+ * @lost: folios reported lost, since START
+ * @released: of those, destinations given back since: their engine ended
  */
 struct dmaengine_migrate {
 	struct file *file;
@@ -134,12 +154,16 @@ struct dmaengine_migrate {
 	bool ready;
 	spinlock_t stats_lock; /* guards @stats and @ready */
 	struct dmaengine_migrate_stats stats;
+	atomic_long_t lost;
+	atomic_long_t released;
 };
 
 extern struct dmaengine_migrate *dmaengine_migrate_active;
 
-int dmaengine_migrate_copy(struct list_head *dst_list,
-			   struct list_head *src_list, unsigned int folio_cnt);
+#ifdef DMAENGINE_MIGRATE_HAVE_HOOK
+int dmaengine_migrate_copy(struct dmaengine_migrate_req *r);
+#endif
 void dmaengine_migrate_put(struct dmaengine_migrate_share *sh);
+void dmaengine_migrate_unquarantine(struct dmaengine_migrate_share *sh);
 
 #endif /* _KERNEL_DMA_MIGRATE_COPY_H */

@@ -47,6 +47,7 @@
 
 #include <linux/dma-mapping.h>
 #include <linux/fs.h>
+#include <linux/kmemleak.h>
 #include <linux/list.h>
 #include <linux/migrate_mode.h>
 #include <linux/mm.h>
@@ -101,10 +102,39 @@ static const struct {
  * What the hook calls, with the RFC's calls (migrate_rfc.h): one migrator,
  * the offload it copies for is dmaengine_migrate_active.
  */
+#ifdef HAVE_MIGRATE_COPY_OFFLOAD
+static int dmaengine_migrate_offload_copy(struct migrate_offload_batch *batch)
+{
+	struct dmaengine_migrate_req r = {
+		.src_list = batch->src_list,
+		.dst_list = batch->dst_list,
+		.nr = batch->nr,
+		.mode = batch->mode,
+		.hook = batch,
+	};
+
+	return dmaengine_migrate_copy(&r);
+}
+#else
+/* The RFC's hook tells no mode: its callers are taken to allow sleeping */
+static int dmaengine_migrate_offload_copy(struct list_head *dst_list,
+					  struct list_head *src_list,
+					  unsigned int folio_cnt)
+{
+	struct dmaengine_migrate_req r = {
+		.src_list = src_list,
+		.dst_list = dst_list,
+		.nr = folio_cnt,
+		.mode = MIGRATE_SYNC,
+	};
+
+	return dmaengine_migrate_copy(&r);
+}
+#endif
+
 static const struct migrator dmaengine_migrator = {
 	.name = KBUILD_MODNAME,
-	.offload_copy = dmaengine_migrate_copy,
-	.owner = THIS_MODULE,
+	.offload_copy = dmaengine_migrate_offload_copy,
 };
 
 static int dmaengine_migrate_hook_register(unsigned long reason_mask)
@@ -157,16 +187,39 @@ static void dmaengine_migrate_unbind(struct dmaengine_client_set *set,
 	if (!ready)
 		return;
 	sh = &o->shares[index];
-	/* the batch on the channel, bounded by its deadline, ends first */
+	/*
+	 * The batch on the channel ends first: within its deadline and one
+	 * drain bound, its folios given back, lost ones included. A share
+	 * still quarantined then stays so for good: its channel is released,
+	 * and whether its engine ever completes can no longer be asked.
+	 */
 	wait_var_event(&sh->busy, !test_and_set_bit_lock(0, &sh->busy));
+	dmaengine_migrate_unquarantine(sh);
 	sh->retired = true;
 	dmaengine_migrate_put(sh);
 }
 
+/*
+ * Free the offload, unless a share is still quarantined: a descriptor
+ * that may still run names its batch, tables and channel, which then stay
+ * (the set keeps its channels too), and the module with them, whose
+ * callback it would call.
+ */
 static void dmaengine_migrate_free(struct dmaengine_migrate *o)
 {
-	unsigned int i;
+	unsigned int i, kept = 0;
 
+	for (i = 0; i < o->nr_shares; i++) {
+		dmaengine_migrate_unquarantine(&o->shares[i]);
+		kept += o->shares[i].quarantined;
+	}
+	if (kept) {
+		pr_err("%u channel(s) still hold quarantined destination folios: their memory, and the module, stay\n",
+		       kept);
+		__module_get(THIS_MODULE);
+		kmemleak_not_leak(o);
+		return;
+	}
 	for (i = 0; i < o->nr_shares; i++) {
 		struct dmaengine_migrate_share *sh = &o->shares[i];
 
@@ -261,6 +314,7 @@ static int dmaengine_migrate_prealloc(struct dmaengine_migrate *o)
 		struct dmaengine_migrate_share *sh = &o->shares[i];
 		unsigned int n = DMAENGINE_MIGRATE_MAX_FOLIOS;
 
+		sh->o = o;
 		sh->cl = &o->set.chans[i];
 		sh->max_ents = n + div_u64(DMAENGINE_MIGRATE_MAX_BYTES,
 					   sh->cl->seg.max) + 1;

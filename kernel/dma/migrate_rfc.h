@@ -10,13 +10,21 @@
  *   FOLIO_CONTENT_COPIED in <linux/migrate.h> and the rest in
  *   <linux/migrate_copy_offload.h>, the two its providers include;
  * - HAVE_MIGRATE_COPY_OFFLOAD, the project's (kernel/patches/v7.3-migrate/):
- *   the same names, but its functions take a struct migrator that is not
- *   const; here they take a const one, as the RFC's do, and call the hook's.
+ *   the same names, but its callback takes a struct migrate_offload_batch,
+ *   which tells the caller's migration mode, and the provider reports each
+ *   pair it copied (migrate_offload_copied()) or lost
+ *   (migrate_offload_lost(): a copy that cannot be stopped may still write
+ *   the destination, which the provider then holds until its engine is
+ *   done); its functions take a struct migrator that is not const.
  *
- * A destination folio is marked copied with folio_set_content_copied(), the
- * project's hook's; over the RFC's, defined here: FOLIO_CONTENT_COPIED set
- * in the folio's migrate_info, as the RFC has its providers do, after the
- * same check that the folio is locked.
+ * The provider sees one request (struct dmaengine_migrate_req) over either,
+ * and reports with dmaengine_migrate_hook_copied() and _lost(). Over the
+ * RFC's hook, which has no "lost" and tells no mode, a copy that cannot be
+ * stopped is waited for however long it takes
+ * (DMAENGINE_MIGRATE_CAN_LOSE is false), and every caller is taken to
+ * allow sleeping; a copied destination gets FOLIO_CONTENT_COPIED in its
+ * migrate_info, as the RFC has its providers do, after a check that the
+ * folio is locked.
  *
  * Where the two hooks still differ: Documentation/migration.rst. The
  * provider is built against the RFC's declarations, as its postings give
@@ -31,12 +39,51 @@
 #if defined(HAVE_MIGRATE_COPY_OFFLOAD) || defined(HAVE_MIGRATE_COPY_OFFLOAD_RFC)
 #define DMAENGINE_MIGRATE_HAVE_HOOK
 
+#include <linux/list.h>
 #include <linux/migrate.h>
 #include <linux/migrate_copy_offload.h>
 #include <linux/mm.h>
 #include <linux/mmdebug.h>
 
+/**
+ * struct dmaengine_migrate_req - a batch the hook handed over
+ * @src_list: the source folios, locked and unmapped
+ * @dst_list: the destination folios, paired in list order
+ * @nr: pairs on the lists
+ * @mode: the migration mode of migrate_pages()' caller
+ * @hook: the hook's own batch, to report pairs on (the project's hook)
+ */
+struct dmaengine_migrate_req {
+	struct list_head *src_list;
+	struct list_head *dst_list;
+	unsigned int nr;
+	enum migrate_mode mode;
+	void *hook;
+};
+
 #ifdef HAVE_MIGRATE_COPY_OFFLOAD
+/* A destination the hook can take as lost, and be given back later. */
+#define DMAENGINE_MIGRATE_CAN_LOSE	true
+
+static inline void dmaengine_migrate_hook_copied(struct dmaengine_migrate_req *r,
+						 struct folio *src,
+						 struct folio *dst)
+{
+	migrate_offload_copied(r->hook, src, dst);
+}
+
+static inline void dmaengine_migrate_hook_lost(struct dmaengine_migrate_req *r,
+					       struct folio *src,
+					       struct folio *dst)
+{
+	migrate_offload_lost(r->hook, src, dst);
+}
+
+static inline void dmaengine_migrate_hook_release(struct folio *dst)
+{
+	migrate_offload_release(dst);
+}
+
 /*
  * The project's hook keeps the migrator's address, and reads through it
  * only: a const migrator is safe to hand it.
@@ -52,25 +99,32 @@ static inline int dmaengine_migrate_rfc_unregister(const struct migrator *m)
 	return migrate_offload_unregister((struct migrator *)m);
 }
 
-static inline int
-dmaengine_migrate_rfc_set_reason_mask(const struct migrator *m,
-				      unsigned long mask)
-{
-	return migrate_offload_set_reason_mask((struct migrator *)m, mask);
-}
-
 #define migrate_offload_register	dmaengine_migrate_rfc_register
 #define migrate_offload_unregister	dmaengine_migrate_rfc_unregister
-#define migrate_offload_set_reason_mask	dmaengine_migrate_rfc_set_reason_mask
 #else
+#define DMAENGINE_MIGRATE_CAN_LOSE	false
+
 /* The RFC's marker, which its providers set themselves */
-static inline void folio_set_content_copied(struct folio *dst)
+static inline void dmaengine_migrate_hook_copied(struct dmaengine_migrate_req *r,
+						 struct folio *src,
+						 struct folio *dst)
 {
 	VM_WARN_ON_ONCE_FOLIO(!folio_test_locked(dst), dst);
 	dst->migrate_info |= FOLIO_CONTENT_COPIED;
 }
 
-#define folio_set_content_copied folio_set_content_copied
+/* Never called: nothing is lost where the hook cannot take it */
+static inline void dmaengine_migrate_hook_lost(struct dmaengine_migrate_req *r,
+					       struct folio *src,
+					       struct folio *dst)
+{
+	WARN_ON_ONCE(1);
+}
+
+static inline void dmaengine_migrate_hook_release(struct folio *dst)
+{
+	WARN_ON_ONCE(1);
+}
 #endif /* HAVE_MIGRATE_COPY_OFFLOAD */
 
 #endif /* a hook */

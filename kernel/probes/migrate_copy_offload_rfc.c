@@ -7,7 +7,8 @@
  * register, unregister and set_reason_mask taking a const struct migrator,
  * the callback's type, and FOLIO_CONTENT_COPIED in <linux/migrate.h>, which
  * the provider sets in the destination's migrate_info itself. Not set where
- * the project's hook (HAVE_MIGRATE_COPY_OFFLOAD) is.
+ * the project's hook (HAVE_MIGRATE_COPY_OFFLOAD) is: its callback's type,
+ * and FOLIO_CONTENT_COPIED, are not these.
  */
 #include <linux/bits.h>
 #include <linux/build_bug.h>
@@ -20,9 +21,6 @@
 
 #ifndef CONFIG_MIGRATION_COPY_OFFLOAD
 #error "the kernel has the header, not the hook"
-#endif
-#ifdef folio_set_content_copied
-#error "the project's interface: HAVE_MIGRATE_COPY_OFFLOAD"
 #endif
 
 void probe(struct folio *dst);
