@@ -30,9 +30,12 @@
  *   other folio with the CPU.
  * - A share that failed is abandoned before its folios are let go: its
  *   descriptors are terminated, or, on an engine that cannot terminate
- *   (ioat, plx_dma, mv_xor: no device_terminate_all), waited for until
- *   they have all run (Documentation/migration.rst, "Engines that cannot
- *   stop"). No descriptor runs on a folio after ->offload_copy() returns.
+ *   (ioat, plx_dma, mv_xor: no device_terminate_all), waited for one
+ *   drain bound past the deadline, after which its pairs are reported
+ *   lost and the share quarantined until its batch is idle
+ *   (Documentation/migration.rst, "Engines that cannot stop"). No
+ *   descriptor runs on a folio after ->offload_copy() returns, but on
+ *   the destinations reported lost, which mm leaves to the provider.
  *
  * A provider being unbound (the client set's bus watch) aborts the
  * batches in flight, whose folios fall back to the CPU, and makes later
