@@ -26,8 +26,20 @@
 # --mail (-G) is the mail's own size, 1 GB a move and 10 runs, about 4.5
 # hours under TCG by that run's estimate (each -g run prints one).
 #
+# With -C (--cache-sync), the batched cache sync's table instead, the
+# rest of the arguments scripts/bench-cachesync.sh's: per DMA API call
+# (dma_map_sg, dma_unmap_sg, dma_sync_sg_for_cpu/_for_device, and
+# dma_map_page as the control) on the ZCU102's non-coherent device, the
+# data-cache operations by kind and the barriers the guest executed,
+# counted by a QEMU TCG plugin, before (kernel/patches/v7.3-nobatch) and
+# after (7.3) Barry Song's "dma-mapping: arm64: support batched cache
+# sync", for his workload (2560 x 4 KiB, 200 iterations, one pinned
+# thread) and a sweep (1 to 2560 entries, three directions, direct and
+# swiotlb=force); both kernels built when missing.
+#
 # usage: scripts/bench.sh [-m MACHINE] [-c CHANNELS...] [-d DEPTHS...]
 #                         [-n] [-M MEMORY] [-- TOOL_OPTIONS...]
+#        scripts/bench.sh -C|--cache-sync [bench-cachesync.sh's options]
 #        scripts/bench.sh -g|-G|--mail [-m MACHINE] [-c CHANNELS...]
 #                         [-o ORDERS...] [-P MOVERS...] [-b BYTES] [-n] [-v]
 #                         [-M MEMORY] [-- TOOL_OPTIONS...]
@@ -70,6 +82,7 @@ mover_bytes=16M
 memory=()
 while [ $# -gt 0 ]; do
 	case $1 in
+	-C|--cache-sync) shift; exec "$DMA_BENCH_TOP/scripts/bench-cachesync.sh" "$@" ;;
 	-m) machine=$2; shift 2 ;;
 	-c) chans=$2; shift 2 ;;
 	-d) depths=$2; shift 2 ;;

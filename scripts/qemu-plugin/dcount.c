@@ -21,8 +21,9 @@
  * ERET, so that an interrupt's handler is not counted; the window is
  * marked interrupted. Without vectors= (user mode) nothing is excluded.
  *
- * Output (out=FILE, else stderr), one line a figure, at each dump and at
- * exit, SEQ counting the dumps from 1:
+ * Output (out=FILE, appended, else stderr): "dcount 0 start vectors ADDR"
+ * when QEMU loads it, then one line a figure at each dump and at exit, SEQ
+ * counting the dumps from 1:
  *   dcount SEQ window KIND windows N interrupted N excluded N
  *   dcount SEQ count KIND EVENT SUM MIN MAX   (per window: MIN and MAX)
  *   dcount SEQ outside EVENT SUM              (all vCPUs, outside windows)
@@ -372,6 +373,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			return -1;
 		}
 	}
+	/* a harness that boots again appends: the last start is this QEMU */
+	fprintf(out, "dcount 0 start vectors 0x%" PRIx64 "\n", vectors);
+	fflush(out);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
 	return 0;

@@ -24,6 +24,8 @@
 # scripts/kernel/build-debug-kernel.sh's) instead of the one that script
 # returns, on a machine of a debug or bench kernel; the modules are built
 # for it apart (scripts/bench-hook-off.sh's hook-off kernel).
+# DMA_BENCH_QEMU_ARGS="ARGS" adds ARGS to QEMU's command line (words; e.g.
+# scripts/bench-cachesync.sh's -plugin of the cache-maintenance counter).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -305,6 +307,7 @@ boot() {
 	started=
 	# shellcheck disable=SC2086
 	timeout --foreground -k 5 "$timeout" $VM_QEMU $VM_QEMU_ARGS ${!args_var} $VM_DEVICES \
+		${DMA_BENCH_QEMU_ARGS:-} \
 		-kernel "$kernel" ${dtb_args[@]+"${dtb_args[@]}"} -initrd "$work/initramfs.gz" \
 		-append "$VM_APPEND ${!append_var} $extra_append" \
 		-display none -monitor none -no-reboot \

@@ -1,0 +1,159 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# scripts/bench-cachesync.sh's host side on made-up input, since the
+# script itself needs two kernels and VMs: its refusals, which come before
+# anything is built (an x86 machine: coherent, and no markers; a machine
+# without the project's arm64 kernel; a bad option); the report
+# (scripts/report/cachesync.py) of made-up guest and counter lines, the
+# counter's output format as dcount.t's run of the real plugin gives it:
+# per call and per entry, the ratio, the idle baseline and the empty
+# windows, JSON and CSV; a dump of an earlier boot left out; a missing
+# dump and a call without windows refused.
+. "$(dirname "$0")/lib.sh"
+
+check_output "an x86 machine is refused: coherent, nothing to count" \
+	'its DMA is cache-coherent .* nothing would be counted' \
+	sh -c "! '$TOP/scripts/bench-cachesync.sh' -m x86 2>&1"
+check_output "a machine without the project's arm64 kernel is refused" \
+	'boots a debian-foreign kernel' \
+	sh -c "! '$TOP/scripts/bench-cachesync.sh' -m arm64-zcu102 2>&1"
+check_output "a bad direction is refused" '-d: no direction sideways' \
+	sh -c "! '$TOP/scripts/bench-cachesync.sh' -d sideways 2>&1"
+check_output "bench.sh -C hands its arguments to bench-cachesync.sh" \
+	'-i 0: a positive number of iterations' \
+	sh -c "! '$TOP/scripts/bench.sh' -C -i 0 2>&1"
+
+out_dir
+run_py_tests "$TEST_OUT_DIR" <<'PY'
+import csv, json, os, sys
+from pytap import check, done
+from report import cachesync
+
+TMP = sys.argv[1]
+CELL = "sg:64:to_device:10"
+CTRL = "single:1:to_device:10"
+
+
+def boot(kind, config, dsb_map, with_stale=True):
+    """A boot's two files: 64 entries, 64 lines each (4 KiB / 64 B)."""
+    g = ["DUMP 1 boot", "KERNEL 7.3.4-dmabench #1", "CONFIG " + config,
+         "COHERENT no", "DUMP 2 idle", "DUMP 3 " + CELL,
+         "JSON %s %s" % (CELL, json.dumps({"results": {"ops": {
+             "map": {"mean_ns": 5000}, "unmap": {"mean_ns": 4000},
+             "sync_cpu": {"mean_ns": 3000}, "sync_device": {"mean_ns": 2000}}}})),
+         "DUMP 4 " + CTRL,
+         "JSON %s {}" % CTRL]
+    d = []
+    if with_stale:	# an earlier QEMU's lines: left out
+        d += ["dcount 0 start vectors 0x0", "dcount 3 window map windows 1 interrupted 0 excluded 0",
+              "dcount 3 count map dsb_sy 999 999 999", "dcount 3 end"]
+    d += ["dcount 0 start vectors 0xffff800080010800", "dcount 1 outside isb 5", "dcount 1 end",
+          "dcount 2 outside dsb_ish 7", "dcount 2 outside dmb_ish 3", "dcount 2 outside isb 2",
+          "dcount 2 end"]
+    for seq, n in ((3, 64), (4, 1)):
+        lines = n * 64
+        for call, ev in (("map", "dc_cvac"), ("unmap", None),
+                         ("sync_cpu", None), ("sync_device", "dc_cvac")):
+            d.append("dcount %d window %s windows 10 interrupted %d excluded %d"
+                     % (seq, call, 1 if call == "map" else 0, 4 if call == "map" else 0))
+            if ev:
+                d.append("dcount %d count %s %s %d %d %d" % (seq, call, ev, 10 * lines, lines, lines))
+            dsb = dsb_map(n)
+            d.append("dcount %d count %s dsb_sy %d %d %d" % (seq, call, 10 * dsb, dsb, dsb))
+        d.append("dcount %d window empty windows 10 interrupted 0 excluded 0" % seq)
+        d.append("dcount %d end" % seq)
+    d.append("dcount 5 end")
+    with open(os.path.join(TMP, "%s-%s.log" % (kind, config)), "w") as fh:
+        fh.write("\n".join(g) + "\n")
+    with open(os.path.join(TMP, "%s-%s.dcount" % (kind, config)), "w") as fh:
+        fh.write("\n".join(d) + "\n")
+
+
+boot("before", "direct", lambda n: n)
+boot("after", "direct", lambda n: 1)
+rc = cachesync.main(["table", TMP, "--elapsed", "12"])
+doc = json.load(open(os.path.join(TMP, "results.json")))
+rows = {(r["api"], r["entries"]): r for r in doc["rows"]}
+
+
+def t_rc():
+    assert rc == 0, rc
+
+
+def t_rows():
+    assert set(rows) == {(a, n) for n, m in ((64, "sg"), (1, "single")) for a in
+                         cachesync.API.values() if (m == "sg") == ("_sg" in a)}, sorted(rows)
+
+
+def t_map():
+    r = rows[("dma_map_sg", 64)]
+    assert r["before"]["per_call"]["dc_cvac"] == 4096, r["before"]
+    assert r["after"]["per_call"]["dc_cvac"] == 4096
+    assert r["before"]["dsb_per_call"] == 64 and r["after"]["dsb_per_call"] == 1
+    assert r["dsb_ratio"] == 64 and r["dc_ratio"] == 1
+    assert r["before"]["dc_per_entry"] == 64 and r["before"]["dsb_per_entry"] == 1
+    assert r["before"]["min_max"]["dsb_sy"] == [64, 64]
+    assert r["before"]["mean_ns"] == 5000 and r["before"]["interrupted"] == 1
+    assert r["before"]["excluded"] == 4
+
+
+def t_control():
+    r = rows[("dma_map_page", 1)]
+    assert r["before"]["dsb_per_call"] == 1 and r["after"]["dsb_per_call"] == 1
+    assert r["dsb_ratio"] == 1 and r["before"]["mean_ns"] is None
+
+
+def t_baselines():
+    b = doc["baselines"]["before-direct"]
+    assert b["idle_outside_per_second"] == {"dsb_ish": 7, "dmb_ish": 3, "isb": 2}, b
+    assert b["empty_windows"] == {"windows": 20, "max": {}}, b
+
+
+def t_text():
+    t = open(os.path.join(TMP, "table.txt")).read()
+    assert "EMULATED" in t
+    line = [ln for ln in t.splitlines() if ln.startswith("direct  dma_map_sg ")][0]
+    w = line.split()
+    assert w[2:4] == ["to_dev", "64"], w
+    assert w[4:8] == ["cvac", "4096", "cvac", "4096"], w
+    assert w[8:11] == ["64", "1", "64.00"], w
+    assert "idle second, whole guest outside windows: dsb 7, dmb 3, isb 2, dc 0; empty windows: 20, at most nothing" in t
+    assert "windows an exception interrupted: 4" in t, t
+    assert "the command took 12 s" in t
+
+
+def t_csv():
+    rs = list(csv.DictReader(open(os.path.join(TMP, "results.csv"))))
+    m = [r for r in rs if r["api"] == "dma_map_sg" and r["kernel"] == "before"
+         and r["event"] == "dsb_total"]
+    assert len(m) == 1 and m[0]["per_call"] == "64" and m[0]["per_entry"] == "1.0000", m
+
+
+def t_missing_dump():
+    boot("after", "direct", lambda n: 1)
+    p = os.path.join(TMP, "after-direct.dcount")
+    lines = [ln for ln in open(p) if not ln.startswith("dcount 4 ")]
+    open(p, "w").writelines(lines)
+    assert cachesync.main(["table", TMP]) == 1
+
+
+def t_no_windows():
+    boot("after", "direct", lambda n: 1)
+    p = os.path.join(TMP, "after-direct.dcount")
+    lines = [ln for ln in open(p) if " window unmap " not in ln]
+    open(p, "w").writelines(lines)
+    assert cachesync.main(["table", TMP]) == 1
+
+
+check("the report of a made-up before and after exits 0", t_rc)
+check("a row per call of each cell: dma_*_sg for sg, dma_*_page/single for the control", t_rows)
+check("dma_map_sg: dc per call and per entry, dsb 64 -> 1, ratio 64, min/max, interrupted", t_map)
+check("the control: dsb 1 -> 1", t_control)
+check("the idle baseline and the empty windows", t_baselines)
+check("table.txt: the row, emulated times labelled, baselines, time", t_text)
+check("results.csv: a line per event, per call and per entry", t_csv)
+check("a missing dump is an error", t_missing_dump)
+check("a call without windows is an error", t_no_windows)
+done()
+PY
+tap_end
