@@ -23,6 +23,41 @@ check_output "bench.sh -C hands its arguments to bench-cachesync.sh" \
 	'-i 0: a positive number of iterations' \
 	sh -c "! '$TOP/scripts/bench.sh' -C -i 0 2>&1"
 
+# tools/testing/vm/dcount-tap.py, arm64-zdma-73.t's host checks, on a
+# made-up stream and counter output: 7.3's counts pass, one call with 3
+# dsb fails, and so does a dump the output lacks
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+{
+	echo "dcount 0 start vectors 0xffff800080010800"
+	for s in 2 3; do
+		for c in map unmap sync_cpu sync_device; do
+			echo "dcount $s window $c windows 10 interrupted 0 excluded 0"
+			case $s-$c in
+			*-map|*-sync_device) echo "dcount $s count $c dc_cvac 40960 4096 4096" ;;
+			3-*) echo "dcount $s count $c dc_ivac 40960 4096 4096" ;;
+			esac
+			echo "dcount $s count $c dsb_sy 10 1 1"
+		done
+		echo "dcount $s window empty windows 20 interrupted 0 excluded 0"
+		echo "dcount $s end"
+	done
+} > "$T/dc"
+printf 'ok 1 - x\n# cachecount DUMP 2 to_device\n# cachecount DUMP 3 from_device\n1..1\n' > "$T/tap"
+check_output "dcount-tap.py: 7.3's counts pass, the plan counting its checks" '^# 30 passed, 0 failed$' \
+	sh -c "python3 '$TOP/tools/testing/vm/dcount-tap.py' '$T/dc' after < '$T/tap'"
+sed 's/^dcount 3 count sync_cpu dsb_sy 10 1 1$/dcount 3 count sync_cpu dsb_sy 30 3 3/' "$T/dc" > "$T/dc3"
+check_output "dcount-tap.py: 3 dsb in a call fails the after kernel's check" \
+	'^not ok [0-9]+ - cachecount \(host\): from_device: sync_cpu: at most 2 dsb' \
+	sh -c "! python3 '$TOP/tools/testing/vm/dcount-tap.py' '$T/dc3' after < '$T/tap'"
+check_output "dcount-tap.py: the before kernel's check wants a dsb sy an entry" \
+	'^not ok [0-9]+ - cachecount \(host\): to_device: map: a dsb sy an entry' \
+	sh -c "! python3 '$TOP/tools/testing/vm/dcount-tap.py' '$T/dc' before < '$T/tap'"
+grep -v '^dcount 3 ' "$T/dc" > "$T/dc2"
+check_output "dcount-tap.py: a dump the output lacks fails" \
+	"^not ok [0-9]+ - cachecount \(host\): from_device: the guest's dump is in the output" \
+	sh -c "! python3 '$TOP/tools/testing/vm/dcount-tap.py' '$T/dc2' after < '$T/tap'"
+
 out_dir
 run_py_tests "$TEST_OUT_DIR" <<'PY'
 import csv, json, os, sys

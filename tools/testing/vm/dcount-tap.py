@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""The host's checks of the cache-maintenance counter in a VM's TAP stream.
+
+usage: vm-suite.sh ... | dcount-tap.py DCOUNT_FILE EXPECT
+
+Passes the TAP stream of vm-suite.sh through, holding back its plan and
+summary; then reads DCOUNT_FILE, the output of scripts/qemu-plugin/dcount.so
+that QEMU wrote during the run (the lines after its last "dcount 0 start"),
+finds the dumps the guest's cachecount suite announced ("# cachecount DUMP
+N NAME"), appends its own checks of them to the stream and prints the
+plan. EXPECT is the kernel's: "after" (Linux 7.3, the batched cache sync:
+at most MAX_DSB dsb in each call) or "before" (the series reverted: one
+dsb an entry in each call that maintains the cache). Exit status 1 when
+a check failed or the stream had a failure.
+
+The cells: 64 entries of 4 KiB, 10 windows of each call. A call that
+maintains the cache issues one DC per 64-byte line (the ZCU102's
+Cortex-A53: CTR_EL0.DminLine), 64 an entry, 4096 a call: map and
+sync_for_device clean (DC CVAC, or CIVAC where an erratum's workaround
+makes the clean a clean and invalidate); unmap and sync_for_cpu
+invalidate (DC IVAC) FROM_DEVICE and do nothing TO_DEVICE.
+"""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "scripts"))
+from report.cachesync import parse_dcount  # noqa: E402
+
+ENTRIES = 64
+LINES = ENTRIES * 4096 // 64
+WINDOWS = 10
+MAX_DSB = 2
+CLEAN = ("dc_cvac", "dc_civac")
+INVAL = ("dc_ivac", "dc_civac")
+
+
+class Tap:
+    def __init__(self):
+        self.n = 0
+        self.failed = 0
+
+    def result(self, ok, desc, diag=()):
+        self.n += 1
+        if ok:
+            print("ok %d - %s" % (self.n, desc))
+        else:
+            self.failed += 1
+            print("not ok %d - %s" % (self.n, desc))
+            for d in diag:
+                print("# " + d)
+
+
+def calls_expect(name):
+    """{call: (event kinds of its cache operations, their count a call)}"""
+    inval = LINES if name == "from_device" else 0
+    return {"map": (CLEAN, LINES), "sync_device": (CLEAN, LINES),
+            "unmap": (INVAL, inval), "sync_cpu": (INVAL, inval)}
+
+
+def check_cell(tap, dump, name, expect):
+    pre = "cachecount (host): %s: " % name
+    for call, (kinds, n) in calls_expect(name).items():
+        win = dump["windows"].get(call, {}).get("windows", 0)
+        counts = dump["counts"].get(call, {})
+        tap.result(win == WINDOWS, pre + "%d %s windows counted" % (WINDOWS, call),
+                   ["%s windows: %d" % (call, win)])
+        if not win:
+            continue
+        dc = {e: v for e, v in counts.items() if e.startswith("dc_")}
+        # each window alike: min = max = the expected count
+        good = (sum(v[0] for e, v in dc.items() if e in kinds) == n * win and
+                all(e in kinds for e in dc) and
+                sum(v[1] for e, v in dc.items()) == n and
+                sum(v[2] for e, v in dc.items()) == n) if n else not dc
+        tap.result(good, pre + "%s: %d data-cache operations a call, %s" %
+                   (call, n, " or ".join(k[3:] for k in kinds) if n else "none"),
+                   ["%s: %s (sum min max over %d windows)" % (e, v, win)
+                    for e, v in sorted(dc.items())] or ["no data-cache operation"])
+        dsb = {e: v for e, v in counts.items() if e.startswith("dsb_")}
+        most = max((v[2] for v in dsb.values()), default=0)
+        total_max = sum(v[2] for v in dsb.values())
+        if expect == "after":
+            tap.result(total_max <= MAX_DSB and most >= (1 if n else 0),
+                       pre + "%s: at most %d dsb a call (the batched sync)" % (call, MAX_DSB),
+                       ["%s: %s (sum min max)" % (e, v) for e, v in sorted(dsb.items())]
+                       or ["no dsb"])
+        elif n:
+            sy = dsb.get("dsb_sy", [0, 0, 0])
+            tap.result(sy[1] >= ENTRIES, pre + "%s: a dsb sy an entry (%d) in every call"
+                       % (call, ENTRIES),
+                       ["%s: %s (sum min max)" % (e, v) for e, v in sorted(dsb.items())])
+    empty = dump["windows"].get("empty", {}).get("windows", 0)
+    tap.result(empty == WINDOWS * 2 and not dump["counts"].get("empty"),
+               pre + "the empty windows count nothing",
+               ["empty windows %d, counts %s" % (empty, dump["counts"].get("empty"))])
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[2] not in ("after", "before"):
+        print("usage: dcount-tap.py DCOUNT_FILE after|before", file=sys.stderr)
+        return 2
+    path, expect = sys.argv[1], sys.argv[2]
+    tap = Tap()
+    announced = {}
+    for line in sys.stdin:
+        line = line.rstrip("\n")
+        m = re.match(r"^(not )?ok (\d+)", line)
+        if m:
+            tap.n = int(m.group(2))
+            tap.failed += bool(m.group(1))
+        elif re.match(r"^1\.\.\d+$", line) or re.match(r"^# \d+ passed, ", line):
+            continue
+        m = re.match(r"^# cachecount DUMP (\d+) (\S+)$", line)
+        if m:
+            announced[m.group(2)] = int(m.group(1))
+        print(line, flush=True)
+    try:
+        with open(path) as fh:
+            dumps = parse_dcount(fh)
+    except OSError as e:
+        dumps = None
+        tap.result(False, "cachecount (host): the counter wrote its output", [str(e)])
+    if dumps is not None:
+        tap.result(bool(dumps), "cachecount (host): the counter wrote its output",
+                   ["%s has no dump after its last start" % path])
+        for name in ("to_device", "from_device"):
+            seq = announced.get(name)
+            ok = seq is not None and seq in dumps and dumps[seq]["end"]
+            tap.result(ok, "cachecount (host): %s: the guest's dump is in the output" % name,
+                       ["announced %s, dumps %s" % (seq, sorted(dumps))])
+            if ok:
+                check_cell(tap, dumps[seq], name, expect)
+    print("1..%d" % tap.n)
+    print("# %d passed, %d failed" % (tap.n - tap.failed, tap.failed))
+    return 1 if tap.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
