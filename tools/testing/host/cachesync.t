@@ -39,7 +39,7 @@ trap 'rm -rf "$T"' EXIT
 			esac
 			echo "dcount $s count $c dsb_sy 10 1 1"
 		done
-		echo "dcount $s window empty windows 20 interrupted 0 excluded 0"
+		echo "dcount $s window empty windows 10 interrupted 0 excluded 0"
 		echo "dcount $s end"
 	done
 } > "$T/dc"
