@@ -8,9 +8,10 @@
 # single, DIR bidirectional, to_device or from_device). It binds the
 # benchmark to the non-coherent platform device HWDMA_MAP_DEVICE, then
 # prints "KERNEL release version", "CONFIG direct|swiotlb" and "COHERENT
-# no", dumps the counter (the boot so far), sleeps a second and dumps
-# again (the idle baseline: what the whole guest executes in a second
-# outside any window), then per cell runs the tool pinned to CPU 0 with
+# no", dumps the counter (the boot so far), loads the module, binds the
+# device and dumps again, sleeps a second and dumps again (the idle
+# baseline: what the whole guest executes in a second outside any
+# window), then per cell runs the tool pinned to CPU 0 with
 # --sync (map, sync_for_cpu, sync_for_device, unmap: each in the
 # module's windows), dumps, and prints "DUMP N CELL" and the tool's JSON as
 # "JSON CELL {...}". Dump N is the plugin's dump number N.
@@ -45,6 +46,9 @@ echo "COHERENT no"
 
 load_module dma_map_benchmark || exit 1
 bind_benchmark platform "$dev" || { echo "cachesync: cannot bind $dev" >&2; exit 1; }
+"$mark" dump
+ndump=$((ndump + 1))
+echo "DUMP $ndump setup"
 
 sleep 1
 "$mark" dump
