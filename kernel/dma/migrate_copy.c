@@ -49,7 +49,9 @@ void dmaengine_migrate_unquarantine(struct dmaengine_migrate_share *sh)
 	for (i = 0; i < sh->n; i++)
 		dmaengine_migrate_hook_release(sh->dst[i]);
 	sh->quarantined = false;
-	atomic_long_add(sh->n, &o->released);
+	spin_lock(&o->stats_lock);
+	o->stats.released += sh->n;
+	spin_unlock(&o->stats_lock);
 	pr_info("%s: the engine ended the copy of %u quarantined folio(s): released\n",
 		sh->cl->name, sh->n);
 #endif
@@ -198,7 +200,6 @@ static bool dmaengine_migrate_abandon(struct dmaengine_migrate_req *r,
 		for (i = 0; i < sh->n; i++)
 			dmaengine_migrate_hook_lost(r, sh->src[i], sh->dst[i]);
 		sh->quarantined = true;
-		atomic_long_add(sh->n, &sh->o->lost);
 		pr_err("%s: a batch's descriptors still run %u ms after its deadline and cannot be stopped: its %u folio(s) stay where they are, their destinations quarantined until it ends\n",
 		       sh->cl->name, jiffies_to_msecs(drain), sh->n);
 		return false;
@@ -258,7 +259,7 @@ static void dmaengine_migrate_account(struct dmaengine_migrate *o,
 				      struct dmaengine_migrate_share *first,
 				      unsigned int folios,
 				      unsigned int offloaded, bool error,
-				      ktime_t t0)
+				      bool async, ktime_t t0)
 {
 	struct dmaengine_migrate_stats *st = &o->stats;
 	u64 batch_ns = mb_elapsed_ns(t0);
@@ -266,14 +267,24 @@ static void dmaengine_migrate_account(struct dmaengine_migrate *o,
 
 	spin_lock(&o->stats_lock);
 	st->batches++;
+	if (async) {
+		st->async_batches++;
+		st->async_max_ns = max(st->async_max_ns, batch_ns);
+	}
 	st->folios += folios;
 	if (!first) {
 		st->declined++;
 		st->declined_folios += folios;
 	} else {
+		unsigned int lost = 0;
+
+		/* a share is quarantined here by this batch only */
+		for (sh = first; sh; sh = sh->next)
+			lost += sh->quarantined ? sh->n : 0;
 		st->errors += error;
 		st->offloaded += offloaded;
-		st->fallback += folios - offloaded;
+		st->lost += lost;
+		st->fallback += folios - offloaded - lost;
 	}
 	st->ph.batch_ns += batch_ns;
 	for (sh = first; sh; sh = sh->next)
@@ -357,7 +368,8 @@ int dmaengine_migrate_copy(struct dmaengine_migrate_req *r)
 		}
 	}
 	dmaengine_migrate_account(o, first, folio_cnt, offloaded,
-				  ret && ret != -EOPNOTSUPP, t0);
+				  ret && ret != -EOPNOTSUPP,
+				  r->mode == MIGRATE_ASYNC, t0);
 	for (sh = first; sh; sh = next) {
 		next = sh->next;
 		dmaengine_migrate_put(sh);

@@ -56,6 +56,11 @@ struct dmaengine_migrate;
  * @ph: phase times
  * @build_ns: time building the shares' tables, summed over channels
  * @mark_ns: time marking destination folios copied
+ * @lost: folios of failed shares whose copy could not be stopped in
+ *	time: reported lost, their destinations quarantined
+ * @released: quarantined destinations given back, their engine done
+ * @async_batches: batches of MIGRATE_ASYNC callers
+ * @async_max_ns: the longest of those in the hook
  */
 struct dmaengine_migrate_stats {
 	u64 batches;
@@ -70,6 +75,10 @@ struct dmaengine_migrate_stats {
 	struct dma_migrate_offload_phases ph;
 	u64 build_ns;
 	u64 mark_ns;
+	u64 lost;
+	u64 released;
+	u64 async_batches;
+	u64 async_max_ns;
 };
 
 /**
@@ -137,8 +146,6 @@ struct dmaengine_migrate_share {
  *	channel; before, no batch can run
  * @stats_lock: guards @stats, and @ready against an unbind
  * @stats: the counters
- * @lost: folios reported lost, since START
- * @released: of those, destinations given back since: their engine ended
  */
 struct dmaengine_migrate {
 	struct file *file;
@@ -154,8 +161,6 @@ struct dmaengine_migrate {
 	bool ready;
 	spinlock_t stats_lock; /* guards @stats and @ready */
 	struct dmaengine_migrate_stats stats;
-	atomic_long_t lost;
-	atomic_long_t released;
 };
 
 extern struct dmaengine_migrate *dmaengine_migrate_active;

@@ -68,9 +68,11 @@
 #include "migrate_offload.h"
 
 static_assert(sizeof(struct dma_migrate_offload) ==
-	      DMA_MIGRATE_OFFLOAD_SIZE_VER2);
+	      DMA_MIGRATE_OFFLOAD_SIZE_VER3);
 static_assert(offsetof(struct dma_migrate_offload, build_ns) ==
 	      DMA_MIGRATE_OFFLOAD_SIZE_VER1);
+static_assert(offsetof(struct dma_migrate_offload, folios_lost) ==
+	      DMA_MIGRATE_OFFLOAD_SIZE_VER2);
 
 #ifdef HAVE_MIGRATE_COPY_OFFLOAD
 #define DMAENGINE_MIGRATE_HOOK	DMA_MIGRATE_HOOK_PROJECT
@@ -478,6 +480,10 @@ static void dmaengine_migrate_stats_out(struct dmaengine_migrate *o,
 	a->descriptors = st.descriptors;
 	a->errors = st.errors;
 	a->ph = st.ph;
+	a->folios_lost = st.lost;
+	a->folios_released = st.released;
+	a->async_batches = st.async_batches;
+	a->async_max_ns = st.async_max_ns;
 }
 
 static int dmaengine_migrate_op(struct file *file, struct dma_migrate_offload *a)

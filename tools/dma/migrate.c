@@ -37,7 +37,7 @@
 #include "units.h"
 
 _Static_assert(sizeof(struct dma_migrate_offload) ==
-	       DMA_MIGRATE_OFFLOAD_SIZE_VER2,
+	       DMA_MIGRATE_OFFLOAD_SIZE_VER3,
 	       "struct dma_migrate_offload changed size: bump the ABI version");
 
 #define PREP_OFFLOAD	(DMAENGINE_BENCH_PREP_MEMCPY | \

@@ -629,6 +629,7 @@ struct dmaengine_benchmark {
 
 #define DMA_MIGRATE_OFFLOAD_SIZE_VER1	272	/* sizeof first published */
 #define DMA_MIGRATE_OFFLOAD_SIZE_VER2	288	/* + build_ns, mark_ns */
+#define DMA_MIGRATE_OFFLOAD_SIZE_VER3	320	/* + folios_lost ... async_max_ns */
 
 /* ->op */
 enum {
@@ -731,6 +732,16 @@ struct dma_migrate_offload_phases {
  * @build_ns: (VER2) phase time building the shares' tables from the
  *	batch's folio lists, in the hook, summed over channels
  * @mark_ns: (VER2) phase time marking the destination folios copied
+ * @folios_lost: (VER3) folios of failed batches whose copy could not be
+ *	stopped within the drain bound: not migrated (the kernel's hook
+ *	failed their move with -EBUSY), their destinations quarantined; not
+ *	in @folios_fallback
+ * @folios_released: (VER3) of those, destinations given back since, their
+ *	engine done; @folios_lost - @folios_released are still quarantined
+ * @async_batches: (VER3) batches handed over by a MIGRATE_ASYNC caller
+ *	(NUMA balancing, async compaction), which the offload waits for
+ *	10 ms at most (DMAENGINE_MIGRATE_ASYNC_WAIT_MS), with no drain after
+ * @async_max_ns: (VER3) the longest such a batch spent in the hook
  */
 struct dma_migrate_offload {
 	__u32 size;
@@ -763,6 +774,10 @@ struct dma_migrate_offload {
 	__u64 folios_declined;
 	__u64 build_ns;
 	__u64 mark_ns;
+	__u64 folios_lost;
+	__u64 folios_released;
+	__u64 async_batches;
+	__u64 async_max_ns;
 };
 
 #endif /* _UAPI_LINUX_MAP_BENCHMARK_H */
