@@ -266,6 +266,59 @@ migrate_compacting() {
 	return $_mc_rc
 }
 
+# migrate_hugetlb_pools: "HugePages_Total HugePages_Surp" of /proc/meminfo
+migrate_hugetlb_pools() {
+	awk '/^HugePages_Total:/ { t = $2 } /^HugePages_Surp:/ { s = $2 }
+		END { print t + 0, s + 0 }' /proc/meminfo
+}
+
+# migrate_hugetlb_run OFFLOAD NODE1_POOL: 8 default-size hugetlb pages
+# allocated from node 0's pool, moved to node 1 with NODE1_POOL free pages
+# there (0: each destination a temporary surplus page) by migrate_check
+# (with the offload started when OFFLOAD is 1): every page moved and its
+# data intact, no hugetlb folio handed to the offload, and the pool's
+# size and surplus as they were (a copy skipped, or a temporary page made
+# persistent, once showed here). The pools are emptied after.
+migrate_hugetlb_run() {
+	_hp_rc=0
+	_hp_kb=$(awk '/^Hugepagesize:/ { print $2 }' /proc/meminfo)
+	_hp_dir=/sys/devices/system/node/node%s/hugepages/hugepages-${_hp_kb}kB/nr_hugepages
+	# shellcheck disable=SC2059 # the node number goes into the path
+	_hp0=$(printf "$_hp_dir" 0)
+	# shellcheck disable=SC2059
+	_hp1=$(printf "$_hp_dir" 1)
+	echo 8 >"$_hp0" && echo "$2" >"$_hp1" || return 1
+	expect_value "node0 $_hp0" "$(cat "$_hp0")" -eq 8 || _hp_rc=1
+	expect_value "node1 $_hp1" "$(cat "$_hp1")" -eq "$2" || _hp_rc=1
+	_hp_before=$(migrate_hugetlb_pools)
+	"$MIGRATE_CHECK" expect=hugetlb pages=8 offload="$1" prep=0 \
+		channels=2 || _hp_rc=1
+	_hp_after=$(migrate_hugetlb_pools)
+	[ "$_hp_before" = "$_hp_after" ] || {
+		echo "hugetlb pool (total surplus): $_hp_before before, $_hp_after after"
+		_hp_rc=1
+	}
+	echo 0 >"$_hp0"
+	echo 0 >"$_hp1"
+	return $_hp_rc
+}
+
+# migrate_hugetlb: the four cases, the offload off and on, node 1's pool
+# empty and with free pages
+migrate_hugetlb() {
+	if ! grep -q '^Hugepagesize:' /proc/meminfo; then
+		tap_skip "migrate: hugetlb: this kernel has no CONFIG_HUGETLBFS"
+		return
+	fi
+	for _off in 0 1; do
+		for _pool in 0 8; do
+			check "migrate: hugetlb, offload $_off, node 1 pool of $_pool free: all moved, data intact, none offloaded, pool unchanged" \
+				migrate_hugetlb_run "$_off" "$_pool"
+		done
+	done
+	check "migrate: ... channels released" channels_released
+}
+
 suite_migrate() {
 	if [ ! -d /sys/devices/system/node/node1 ]; then
 		tap_skip "migrate: this VM has one NUMA node"
@@ -293,6 +346,7 @@ suite_migrate() {
 		have_memcpy_sg && _mt_forms=$_mt_forms,memcpy_sg
 		have_memcpy_vec && _mt_forms=$_mt_forms,memcpy_vec
 		migrate_mthp "$_mt_forms"
+		migrate_hugetlb
 		check "migrate: one channel: every folio offloaded, data intact" \
 			"$MIGRATE_CHECK" prep=0 channels=1 pages=512
 		klog_mark

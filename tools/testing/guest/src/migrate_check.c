@@ -9,7 +9,7 @@
  *                 [expect=offload|fallback|any|nohook|busy|unbind|bounce]
  *                 [stop=0|1] [unbind=DEVICE [during=0|1]]
  *                 [timeout_ms=N] [rewrite=MS] [movers=N] [reasons=MASK]
- *                 [poison=1]
+ *                 [poison=1] [offload=0|1]
  *
  * expect=offload: every folio moved was offloaded, none fell back, no
  * error (the default); expect=fallback: some folios fell back and batches
@@ -42,7 +42,19 @@
  * the offload too, and may nest in a move of the same task. poison=1:
  * the first page of each buffer is poisoned (MADV_HWPOISON) before the
  * move; it must stay where it was, as migration without an offload leaves
- * it, and every other page move, its data intact.
+ * it, and every other page move, its data intact. expect=hugetlb: the
+ * buffer is of anonymous private hugetlb pages (MAP_HUGETLB, the default
+ * huge page size), pages=N of them: they must all move, their data
+ * intact, and none may reach the offload (STATS counts no folio: mm never
+ * hands hugetlb folios over). expect=mte (arm64 with MTE): the buffer is
+ * mapped PROT_MTE, every 16-byte granule given its own allocation tag
+ * after the fill, and tag checks are synchronous: after the move every
+ * granule's tag must read back (ldg) as it was set and its data must read
+ * through a pointer with that tag (a lost tag faults), and no folio may
+ * reach the offload (mm leaves tagged folios to the CPU, whose copy
+ * carries the tags; /sys/kernel/mm/migrate_copy_offload/folios_kept
+ * counts them). offload=0: no START, the kernel's own migration alone
+ * (expect=hugetlb and expect=mte only).
  *
  * The counters count folios, the pages are moved one by one: a folio
  * larger than a page (THP, should MADV_NOHUGEPAGE not hold) is one folio
@@ -51,7 +63,8 @@
  * offloaded.
  *
  * Prints "moved=N folios=N offloaded=N fallback=N declined=N errors=N
- * batches=N declined_batches=N bytes=N descriptors=N batch_ns=N" and why
+ * batches=N declined_batches=N bytes=N descriptors=N batch_ns=N lost=N
+ * released=N async_batches=N async_max_ns=N" and why
  * a check failed. Exit status
  * 0 when every check held, 1 when one failed, 2 on a usage error.
  */
@@ -71,6 +84,9 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#if defined(__aarch64__)
+#include <sys/auxv.h>
+#endif
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -94,6 +110,9 @@ struct mc_args {
 	unsigned int movers;
 	unsigned int reasons;
 	bool poison;
+	bool hugetlb;
+	bool mte;
+	bool offload;
 };
 
 static int mc_offload(int fd, struct dma_migrate_offload *a, unsigned int op,
@@ -215,6 +234,7 @@ static int mc_parse(int argc, char **argv, struct mc_args *m)
 	m->rewrite_ms = 0;
 	m->movers = 1;
 	m->reasons = DMA_MIGRATE_R_SYSCALL;
+	m->offload = true;
 	for (i = 1; i < argc; i++) {
 		char *eq = strchr(argv[i], '='), *end;
 		unsigned long v;
@@ -256,21 +276,29 @@ static int mc_parse(int argc, char **argv, struct mc_args *m)
 			m->reasons = v;
 		else if (!strcmp(argv[i], "poison"))
 			m->poison = v;
+		else if (!strcmp(argv[i], "offload"))
+			m->offload = v;
 		else
 			goto usage;
 	}
 	if (strcmp(m->expect, "offload") && strcmp(m->expect, "fallback") &&
 	    strcmp(m->expect, "any") && strcmp(m->expect, "nohook") &&
 	    strcmp(m->expect, "busy") && strcmp(m->expect, "unbind") &&
-	    strcmp(m->expect, "bounce"))
+	    strcmp(m->expect, "bounce") && strcmp(m->expect, "hugetlb") &&
+	    strcmp(m->expect, "mte"))
 		goto usage;
+	m->hugetlb = !strcmp(m->expect, "hugetlb");
+	m->mte = !strcmp(m->expect, "mte");
 	if (!strcmp(m->expect, "unbind") != (m->unbind != NULL) ||
 	    (m->during && !m->unbind) || (m->movers > 1 && m->unbind) ||
-	    (m->poison && m->rewrite_ms))
+	    (m->poison && m->rewrite_ms) ||
+	    (!m->offload && !m->hugetlb && !m->mte) ||
+	    ((m->hugetlb || m->mte) &&
+	     (m->poison || m->unbind || m->movers > 1 || m->rewrite_ms)))
 		goto usage;
 	return 0;
 usage:
-	fprintf(stderr, "usage: migrate_check [prep=MODE] [channels=N] [pages=N] [min_folios=N] [expect=offload|fallback|any|nohook|busy|unbind|bounce] [stop=0|1] [unbind=DEVICE [during=0|1]] [timeout_ms=N] [rewrite=MS] [movers=N] [reasons=MASK] [poison=1]\n");
+	fprintf(stderr, "usage: migrate_check [prep=MODE] [channels=N] [pages=N] [min_folios=N] [expect=offload|fallback|any|nohook|busy|unbind|bounce|hugetlb|mte] [stop=0|1] [unbind=DEVICE [during=0|1]] [timeout_ms=N] [rewrite=MS] [movers=N] [reasons=MASK] [poison=1] [offload=0|1]\n");
 	return -1;
 }
 
@@ -429,6 +457,118 @@ static bool mc_poison(char *buf, long psize)
  * data checked; with @m->rewrite_ms, a new pattern after the move, checked
  * again that much later. @id tells the movers' output apart.
  */
+#if defined(__aarch64__)
+#define MC_PROT_MTE		0x20
+#define MC_HWCAP2_MTE		(1UL << 18)
+#define MC_MTE_GRANULE		16
+#ifndef PR_SET_TAGGED_ADDR_CTRL
+#define PR_SET_TAGGED_ADDR_CTRL	55
+#define PR_TAGGED_ADDR_ENABLE	(1UL << 0)
+#endif
+#ifndef PR_MTE_TCF_SYNC
+#define PR_MTE_TCF_SYNC		(1UL << 1)
+#define PR_MTE_TAG_SHIFT	3
+#endif
+
+/* Tagged addresses on, tag check faults synchronous, every tag allowed */
+static bool mc_mte_enable(void)
+{
+	if (!(getauxval(AT_HWCAP2) & MC_HWCAP2_MTE)) {
+		printf("no MTE here (HWCAP2_MTE): QEMU's virt machine has it with mte=on and -cpu max\n");
+		return false;
+	}
+	if (prctl(PR_SET_TAGGED_ADDR_CTRL, PR_TAGGED_ADDR_ENABLE |
+		  PR_MTE_TCF_SYNC | (0xfffeUL << PR_MTE_TAG_SHIFT), 0, 0, 0)) {
+		perror("prctl(PR_SET_TAGGED_ADDR_CTRL)");
+		return false;
+	}
+	return true;
+}
+
+static char *mc_mte_ptr(const char *p, unsigned int tag)
+{
+	return (char *)(((uintptr_t)p & ~(0xfUL << 56)) |
+			((uintptr_t)tag << 56));
+}
+
+/* The tag of granule @g of the buffer: 1 to 15, never the default 0 */
+static unsigned int mc_mte_tag(size_t g)
+{
+	return 1 + g % 15;
+}
+
+static void mc_mte_set_tags(char *buf, size_t len)
+{
+	size_t off;
+
+	for (off = 0; off < len; off += MC_MTE_GRANULE) {
+		/* stg x0, [x0], encoded: assemblers before v8.5 know no stg */
+		register char *x0 asm("x0") =
+			mc_mte_ptr(buf + off, mc_mte_tag(off / MC_MTE_GRANULE));
+
+		asm volatile(".inst 0xd9200800" : : "r" (x0) : "memory");
+	}
+}
+
+/*
+ * Every granule's tag as set, read back with ldg, and its words as
+ * filled, read through a pointer of that tag: a tag the move lost reads
+ * back as another (0) and faults (SIGSEGV, SEGV_MTESERR) on the read.
+ */
+static bool mc_mte_verify(const char *buf, unsigned long n, long psize)
+{
+	size_t off, len = n * psize;
+
+	for (off = 0; off < len; off += MC_MTE_GRANULE) {
+		unsigned int want = mc_mte_tag(off / MC_MTE_GRANULE), got;
+		/* ldg x0, [x0], encoded */
+		register char *x0 asm("x0") = mc_mte_ptr(buf + off, 0);
+		const uint64_t *v;
+		size_t w;
+
+		asm volatile(".inst 0xd9600000" : "+r" (x0) : : "memory");
+		got = ((uintptr_t)x0 >> 56) & 0xf;
+		if (got != want) {
+			printf("MTE tag of byte %zu: %u, set %u\n", off, got,
+			       want);
+			return false;
+		}
+		v = (const uint64_t *)mc_mte_ptr(buf + off, want);
+		for (w = 0; w < MC_MTE_GRANULE / sizeof(*v); w++) {
+			size_t word = (off % psize) / sizeof(*v) + w;
+
+			if (v[w] != mc_pattern(off / psize, word, 0)) {
+				printf("data differs: byte %zu of the tagged buffer\n",
+				       off + w * sizeof(*v));
+				return false;
+			}
+		}
+	}
+	return true;
+}
+#else
+static bool mc_mte_enable(void)
+{
+	printf("expect=mte: MTE is an arm64 extension\n");
+	return false;
+}
+
+static void mc_mte_set_tags(char *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+}
+
+static bool mc_mte_verify(const char *buf, unsigned long n, long psize)
+{
+	(void)buf;
+	(void)n;
+	(void)psize;
+	return false;
+}
+#define MC_PROT_MTE		0
+#endif
+
 static bool mc_mover(const struct mc_args *m, long psize, int fd,
 		     unsigned int id, long *moved)
 {
@@ -437,10 +577,14 @@ static bool mc_mover(const struct mc_args *m, long psize, int fd,
 	char *buf;
 
 	*moved = -1;
-	buf = mmap(NULL, n * psize, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m->mte && !mc_mte_enable())
+		return false;
+	buf = mmap(NULL, n * psize,
+		   PROT_READ | PROT_WRITE | (m->mte ? MC_PROT_MTE : 0),
+		   MAP_PRIVATE | MAP_ANONYMOUS | (m->hugetlb ? MAP_HUGETLB : 0),
+		   -1, 0);
 	if (buf == MAP_FAILED) {
-		perror("mmap");
+		perror(m->hugetlb ? "mmap(MAP_HUGETLB)" : "mmap");
 		return false;
 	}
 	/*
@@ -448,12 +592,15 @@ static bool mc_mover(const struct mc_args *m, long psize, int fd,
 	 * without madvise() (tinyconfig's, the bench kernel) has ENOSYS, and
 	 * the process's PR_SET_THP_DISABLE keeps THP away instead
 	 */
-	if (madvise(buf, n * psize, MADV_NOHUGEPAGE) && errno != EINVAL &&
+	if (!m->hugetlb &&
+	    madvise(buf, n * psize, MADV_NOHUGEPAGE) && errno != EINVAL &&
 	    (errno != ENOSYS || prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0))) {
 		perror("madvise(MADV_NOHUGEPAGE), prctl(PR_SET_THP_DISABLE)");
 		return false;
 	}
 	mc_fill(buf, n, psize, 0);
+	if (m->mte)
+		mc_mte_set_tags(buf, n * psize);
 	/* all on node 0 first */
 	if (mc_move(buf, n, psize, 0) != (long)n) {
 		printf("mover %u: not every page is on node 0\n", id);
@@ -491,7 +638,8 @@ static bool mc_mover(const struct mc_args *m, long psize, int fd,
 		if (m->reasons == DMA_MIGRATE_R_SYSCALL)
 			ok = false;
 	}
-	if (!mc_verify(buf, n, psize, 0, m->poison))
+	if (m->mte ? !mc_mte_verify(buf, n, psize) :
+		     !mc_verify(buf, n, psize, 0, m->poison))
 		ok = false;
 	if (m->rewrite_ms) {
 		mc_fill(buf, n, psize, 1);
@@ -506,6 +654,28 @@ static bool mc_mover(const struct mc_args *m, long psize, int fd,
 	return ok;
 }
 
+/* The default huge page size, from /proc/meminfo's Hugepagesize; -1 */
+static long mc_huge_page_size(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[128];
+	long kb = -1;
+
+	if (!f) {
+		perror("/proc/meminfo");
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Hugepagesize: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	if (kb <= 0) {
+		printf("no Hugepagesize in /proc/meminfo: no hugetlb pages\n");
+		return -1;
+	}
+	return kb * 1024;
+}
+
 int main(int argc, char **argv)
 {
 	struct dma_migrate_offload a = { 0 }, req;
@@ -517,6 +687,12 @@ int main(int argc, char **argv)
 
 	if (mc_parse(argc, argv, &m))
 		return 2;
+	if (m.hugetlb)
+		psize = mc_huge_page_size();
+	if (psize <= 0)
+		return 1;
+	if (!m.offload)
+		return mc_mover(&m, psize, -1, 0, &moved) ? 0 : 1;
 	fd = open(DMAENGINE_PATH, O_RDWR);
 	if (fd < 0) {
 		perror(DMAENGINE_PATH);
@@ -592,15 +768,17 @@ int main(int argc, char **argv)
 		printf("STATS: %s error=%u\n", strerror(errno), a.error);
 		ok = false;
 	}
-	printf("moved=%ld folios=%llu offloaded=%llu fallback=%llu declined=%llu errors=%llu batches=%llu declined_batches=%llu bytes=%llu descriptors=%llu batch_ns=%llu\n",
+	printf("moved=%ld folios=%llu offloaded=%llu fallback=%llu declined=%llu errors=%llu batches=%llu declined_batches=%llu bytes=%llu descriptors=%llu batch_ns=%llu lost=%llu released=%llu async_batches=%llu async_max_ns=%llu\n",
 	       moved, a.folios, a.folios_offloaded, a.folios_fallback,
 	       a.folios_declined, a.errors, a.batches, a.batches_declined,
-	       a.bytes, a.descriptors, a.ph.batch_ns);
+	       a.bytes, a.descriptors, a.ph.batch_ns, a.folios_lost,
+	       a.folios_released, a.async_batches, a.async_max_ns);
 	/* other reasons than move_pages() bring other folios */
-	if (!a.folios || (m.reasons == DMA_MIGRATE_R_SYSCALL &&
+	if ((!a.folios && !m.hugetlb && !m.mte) ||
+	    (m.reasons == DMA_MIGRATE_R_SYSCALL &&
 			  a.folios > (unsigned long long)moved) ||
-	    a.folios_offloaded + a.folios_fallback + a.folios_declined !=
-	    a.folios || a.batches_declined > a.batches ||
+	    a.folios_offloaded + a.folios_fallback + a.folios_declined +
+	    a.folios_lost != a.folios || a.batches_declined > a.batches ||
 	    !a.batches_declined != !a.folios_declined) {
 		printf("the counters do not add up to the folios moved\n");
 		ok = false;
@@ -610,6 +788,11 @@ int main(int argc, char **argv)
 	     a.bytes != (unsigned long long)moved * psize || !a.descriptors ||
 	     !a.ph.batch_ns)) {
 		printf("not every folio was offloaded\n");
+		ok = false;
+	}
+	if ((m.hugetlb || m.mte) && a.folios) {
+		printf("%s folios reached the offload\n",
+		       m.hugetlb ? "hugetlb" : "MTE-tagged");
 		ok = false;
 	}
 	if (!strcmp(m.expect, "fallback") && (!a.folios_fallback || !a.errors)) {
