@@ -297,6 +297,14 @@ args_var=VM_DMA_${dma}_ARGS
 append_var=VM_DMA_${dma}_APPEND
 out=$work/guest.out
 console=$work/console.log
+# the results port: a second UART, or, on a machine with one (QEMU's
+# virt), a virtio console (VM_OUT_SERIAL=hvc0)
+if [ -n "${VM_OUT_VIRTCONSOLE:-}" ]; then
+	out_args=(-device virtio-serial-device -chardev "file,id=results,path=$out"
+		  -device virtconsole,chardev=results)
+else
+	out_args=(-serial "file:$out")
+fi
 
 # One boot. Sets boot_rc: the guest command's status, 124 on timeout, 125
 # when the VM died; and started=1 once the guest command has begun.
@@ -311,7 +319,7 @@ boot() {
 		-kernel "$kernel" ${dtb_args[@]+"${dtb_args[@]}"} -initrd "$work/initramfs.gz" \
 		-append "$VM_APPEND ${!append_var} $extra_append" \
 		-display none -monitor none -no-reboot \
-		-serial "file:$console" -serial "file:$out" </dev/null &
+		-serial "file:$console" "${out_args[@]}" </dev/null &
 	qemu=$!
 
 	# A board that cannot reset itself halts after a panic: end the VM
