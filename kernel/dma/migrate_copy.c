@@ -327,8 +327,9 @@ static unsigned int dmaengine_migrate_run(struct dmaengine_migrate *o,
  * by the CPU after this returns. The wait is bounded: the batch's
  * deadline (START's timeout, DMAENGINE_MIGRATE_ASYNC_WAIT_MS at most for
  * a MIGRATE_ASYNC caller) and, on an engine that cannot be stopped, one
- * drain bound after it (as long again; none for a MIGRATE_ASYNC caller),
- * after which the folios still being copied are lost.
+ * drain bound after it (as long again, DMAENGINE_MIGRATE_DRAIN_MIN_MS at
+ * least; a jiffy for a MIGRATE_ASYNC caller), after which the folios
+ * still being copied are lost.
  */
 int dmaengine_migrate_copy(struct dmaengine_migrate_req *r)
 {
@@ -342,7 +343,7 @@ int dmaengine_migrate_copy(struct dmaengine_migrate_req *r)
 	if (!o || !folio_cnt)
 		return -EOPNOTSUPP;
 	wait = o->timeout;
-	drain = o->timeout;
+	drain = max(o->timeout, msecs_to_jiffies(DMAENGINE_MIGRATE_DRAIN_MIN_MS));
 	if (r->mode == MIGRATE_ASYNC) {
 		wait = min(wait, msecs_to_jiffies(DMAENGINE_MIGRATE_ASYNC_WAIT_MS));
 		drain = 1;

@@ -38,6 +38,14 @@ struct dmaengine_migrate;
  * CPU), or, on an engine that cannot be stopped, its folios are lost.
  */
 #define DMAENGINE_MIGRATE_ASYNC_WAIT_MS	10
+/*
+ * How long a synchronous caller's batch that missed its deadline is given,
+ * on an engine that cannot be stopped, to end what it issued: the
+ * timeout again, and at least this. An engine merely slower than the
+ * deadline finishes within it (its folios fall back to the CPU); what
+ * still runs after it is taken for stuck, and its folios are lost.
+ */
+#define DMAENGINE_MIGRATE_DRAIN_MIN_MS	1000
 
 /**
  * struct dmaengine_migrate_stats - what STATS reads

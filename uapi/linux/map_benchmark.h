@@ -740,7 +740,8 @@ struct dma_migrate_offload_phases {
  *	engine done; @folios_lost - @folios_released are still quarantined
  * @async_batches: (VER3) batches handed over by a MIGRATE_ASYNC caller
  *	(NUMA balancing, async compaction), which the offload waits for
- *	10 ms at most (DMAENGINE_MIGRATE_ASYNC_WAIT_MS), with no drain after
+ *	10 ms at most (DMAENGINE_MIGRATE_ASYNC_WAIT_MS), and a jiffy
+ *	of drain after that
  * @async_max_ns: (VER3) the longest such a batch spent in the hook
  */
 struct dma_migrate_offload {
