@@ -152,6 +152,45 @@ migrate_unbind_running() {
 # through swiotlb is refused. Compaction beside the movers, its
 # migrations offloaded too, then the same in a memory cgroup near its
 # limit under hung-task detection.
+# migrate_lost_released LOST0 QUARANTINED0: mm's counters since the values
+# before: folios lost, and none quarantined any more
+migrate_lost_released() {
+	expect_value "folios_lost since" \
+		"$(($(cat "$MIGRATE_SYSFS/folios_lost") - $1))" -gt 0 &&
+	expect_value "folios_quarantined" \
+		"$(cat "$MIGRATE_SYSFS/folios_quarantined")" -eq "$2"
+}
+
+# migrate_stalled PREP: an engine stuck on each channel's first descriptor
+# for 3 s that cannot be stopped (soft_dma's stall_ms with no_terminate),
+# a deadline of 100 ms: move_pages() of 4 MB returns within a second of
+# the deadline plus the drain bound, the pages whose copy still ran are
+# not migrated by it (lost, their destinations quarantined) and the CPU
+# moves them on the retry, every page's data intact; once the engine
+# ended, STOP gives the quarantined folios back, KASAN and kmemleak clean
+migrate_stalled() {
+	if [ ! -r "$MIGRATE_SYSFS/folios_quarantined" ]; then
+		tap_skip "migrate: a stalled engine: the kernel's hook cannot take lost folios (no $MIGRATE_SYSFS/folios_quarantined)"
+		return
+	fi
+	check "migrate: soft_dma stalling 3 s on each channel's first descriptor, without device_terminate_all" \
+		soft_reload no_terminate=1 stall_ms=3000
+	_st_l0=$(cat "$MIGRATE_SYSFS/folios_lost")
+	_st_q0=$(cat "$MIGRATE_SYSFS/folios_quarantined")
+	klog_mark
+	check "migrate: ... deadline 100 ms, 4 MB: the move returns within 1 s of deadline and drain, folios lost, every page's data intact" \
+		"$MIGRATE_CHECK" prep="$1" channels=2 pages=1024 timeout_ms=100 \
+		expect=lost settle=3500
+	check "migrate: ... mm counted them lost, and after the engine ended none is quarantined" \
+		migrate_lost_released "$_st_l0" "$_st_q0"
+	check_klog_has "migrate: ... the log says their destinations are quarantined" \
+		'quarantined'
+	check_klog_clean "migrate: a stalled engine"
+	check "migrate: ... the channels offload again" \
+		"$MIGRATE_CHECK" prep="$1" channels=2 pages=1024
+	check "migrate: ... channels released" channels_released
+}
+
 migrate_safety() {
 	_ms_p=0
 	have_memcpy_sg && _ms_p=1
@@ -167,6 +206,7 @@ migrate_safety() {
 		"$MIGRATE_CHECK" prep=$_ms_p channels=2 pages=1024
 	check "migrate: ... nothing left allocated" \
 		expect_value "soft_dma descriptors still allocated" "$(cat "$SD/descriptors")" -eq 0
+	migrate_stalled "$_ms_p"
 	check "migrate: soft_dma completing out of order (idxd), for a deadline" \
 		soft_reload no_order=1
 	check "migrate: NO_ORDER, 5 ms a descriptor, deadline 10 ms: fallbacks, data intact" \

@@ -9,7 +9,7 @@
  *                 [expect=offload|fallback|any|nohook|busy|unbind|bounce]
  *                 [stop=0|1] [unbind=DEVICE [during=0|1]]
  *                 [timeout_ms=N] [rewrite=MS] [movers=N] [reasons=MASK]
- *                 [poison=1] [offload=0|1]
+ *                 [poison=1] [offload=0|1] [settle=MS]
  *
  * expect=offload: every folio moved was offloaded, none fell back, no
  * error (the default); expect=fallback: some folios fell back and batches
@@ -54,7 +54,14 @@
  * reach the offload (mm leaves tagged folios to the CPU, whose copy
  * carries the tags; /sys/kernel/mm/migrate_copy_offload/folios_kept
  * counts them). offload=0: no START, the kernel's own migration alone
- * (expect=hugetlb and expect=mte only).
+ * (expect=hugetlb and expect=mte only). expect=lost (a provider whose
+ * first descriptor on each channel stalls and cannot be stopped:
+ * soft_dma's stall_ms with no_terminate): the move must return within a
+ * second of timeout_ms plus the offload's drain bound
+ * (DMAENGINE_MIGRATE_DRAIN_MIN_MS, or the timeout if longer), some folios
+ * must be lost (their destinations quarantined), every page's data
+ * intact wherever it is; settle=MS waits that long before STOP, for the
+ * engine to end, so that STOP releases the quarantine.
  *
  * The counters count folios, the pages are moved one by one: a folio
  * larger than a page (THP, should MADV_NOHUGEPAGE not hold) is one folio
@@ -84,6 +91,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #if defined(__aarch64__)
 #include <sys/auxv.h>
 #endif
@@ -113,6 +121,7 @@ struct mc_args {
 	bool hugetlb;
 	bool mte;
 	bool offload;
+	unsigned int settle_ms;
 };
 
 static int mc_offload(int fd, struct dma_migrate_offload *a, unsigned int op,
@@ -278,6 +287,8 @@ static int mc_parse(int argc, char **argv, struct mc_args *m)
 			m->poison = v;
 		else if (!strcmp(argv[i], "offload"))
 			m->offload = v;
+		else if (!strcmp(argv[i], "settle"))
+			m->settle_ms = v;
 		else
 			goto usage;
 	}
@@ -285,7 +296,7 @@ static int mc_parse(int argc, char **argv, struct mc_args *m)
 	    strcmp(m->expect, "any") && strcmp(m->expect, "nohook") &&
 	    strcmp(m->expect, "busy") && strcmp(m->expect, "unbind") &&
 	    strcmp(m->expect, "bounce") && strcmp(m->expect, "hugetlb") &&
-	    strcmp(m->expect, "mte"))
+	    strcmp(m->expect, "mte") && strcmp(m->expect, "lost"))
 		goto usage;
 	m->hugetlb = !strcmp(m->expect, "hugetlb");
 	m->mte = !strcmp(m->expect, "mte");
@@ -298,7 +309,7 @@ static int mc_parse(int argc, char **argv, struct mc_args *m)
 		goto usage;
 	return 0;
 usage:
-	fprintf(stderr, "usage: migrate_check [prep=MODE] [channels=N] [pages=N] [min_folios=N] [expect=offload|fallback|any|nohook|busy|unbind|bounce|hugetlb|mte] [stop=0|1] [unbind=DEVICE [during=0|1]] [timeout_ms=N] [rewrite=MS] [movers=N] [reasons=MASK] [poison=1] [offload=0|1]\n");
+	fprintf(stderr, "usage: migrate_check [prep=MODE] [channels=N] [pages=N] [min_folios=N] [expect=offload|fallback|any|nohook|busy|unbind|bounce|hugetlb|mte|lost] [stop=0|1] [unbind=DEVICE [during=0|1]] [timeout_ms=N] [rewrite=MS] [movers=N] [reasons=MASK] [poison=1] [offload=0|1] [settle=MS]\n");
 	return -1;
 }
 
@@ -569,6 +580,12 @@ static bool mc_mte_verify(const char *buf, unsigned long n, long psize)
 #define MC_PROT_MTE		0
 #endif
 
+/* How long the last move to node 1 took, in ms */
+static long mc_move_ms;
+
+/* The offload's drain bound after a deadline (migrate_copy.h) */
+#define MC_DRAIN_MIN_MS	1000
+
 static bool mc_mover(const struct mc_args *m, long psize, int fd,
 		     unsigned int id, long *moved)
 {
@@ -625,9 +642,15 @@ static bool mc_mover(const struct mc_args *m, long psize, int fd,
 			ok = false;
 		*moved += mc_move(buf + half * psize, n - half, psize, 1);
 	} else {
+		struct timespec t0, t1;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		*moved = mc_move(buf, n, psize, 1);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		mc_move_ms = (t1.tv_sec - t0.tv_sec) * 1000 +
+			     (t1.tv_nsec - t0.tv_nsec) / 1000000;
 	}
-	if (*moved != (long)(n - m->poison)) {
+	if (*moved != (long)(n - m->poison) && strcmp(m->expect, "lost")) {
 		printf("mover %u: moved %ld of %lu pages to node 1%s\n", id,
 		       *moved, n, m->poison ? ", one of them poisoned" : "");
 		/*
@@ -794,6 +817,20 @@ int main(int argc, char **argv)
 		printf("%s folios reached the offload\n",
 		       m.hugetlb ? "hugetlb" : "MTE-tagged");
 		ok = false;
+	}
+	if (!strcmp(m.expect, "lost")) {
+		long bound = m.timeout_ms +
+			     (m.timeout_ms > MC_DRAIN_MIN_MS ? m.timeout_ms :
+			      MC_DRAIN_MIN_MS) + 1000;
+
+		printf("the move took %ld ms, the bound is %ld ms\n",
+		       mc_move_ms, bound);
+		if (mc_move_ms > bound || !a.folios_lost || !a.errors) {
+			printf("expected folios lost, within the bound\n");
+			ok = false;
+		}
+		if (m.settle_ms)
+			usleep(m.settle_ms * 1000UL);
 	}
 	if (!strcmp(m.expect, "fallback") && (!a.folios_fallback || !a.errors)) {
 		printf("no folio fell back to the CPU\n");
