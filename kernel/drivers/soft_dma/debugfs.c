@@ -47,6 +47,7 @@ static const char * const soft_dma_knob_names[SOFT_DMA_NR_KNOBS] = {
 	[SOFT_DMA_KNOB_NOCOPY]		= "nocopy",
 	[SOFT_DMA_KNOB_DELAY_US]	= "delay_us",
 	[SOFT_DMA_KNOB_FAIL_PREP_EVERY]	= "fail_prep_every",
+	[SOFT_DMA_KNOB_FAIL_SUBMIT_EVERY] = "fail_submit_every",
 	[SOFT_DMA_KNOB_ERROR_EVERY]	= "error_every",
 	[SOFT_DMA_KNOB_STALL_CHANNEL]	= "stall_channel",
 };
@@ -61,6 +62,8 @@ static s64 soft_dma_knob_get(const struct soft_dma_knobs *k,
 		return READ_ONCE(k->delay_us);
 	case SOFT_DMA_KNOB_FAIL_PREP_EVERY:
 		return READ_ONCE(k->fail_prep_every);
+	case SOFT_DMA_KNOB_FAIL_SUBMIT_EVERY:
+		return READ_ONCE(k->fail_submit_every);
 	case SOFT_DMA_KNOB_ERROR_EVERY:
 		return READ_ONCE(k->error_every);
 	case SOFT_DMA_KNOB_STALL_CHANNEL:
@@ -83,6 +86,9 @@ static void soft_dma_knob_put(struct soft_dma_knobs *k,
 		break;
 	case SOFT_DMA_KNOB_FAIL_PREP_EVERY:
 		WRITE_ONCE(k->fail_prep_every, val);
+		break;
+	case SOFT_DMA_KNOB_FAIL_SUBMIT_EVERY:
+		WRITE_ONCE(k->fail_submit_every, val);
 		break;
 	case SOFT_DMA_KNOB_ERROR_EVERY:
 		WRITE_ONCE(k->error_every, val);
@@ -201,7 +207,7 @@ static const struct file_operations soft_dma_knob_fops = {
 	.llseek = default_llseek,
 };
 
-/* The five knob files in @dir, each setting what @files[knob] says. */
+/* The knob files in @dir, each setting what @files[knob] says. */
 static void soft_dma_debugfs_add_knobs(struct dentry *dir,
 				       struct soft_dma_knob_file *files,
 				       struct soft_dma_dev *sd)
@@ -225,7 +231,7 @@ static int soft_dma_stats_show(struct seq_file *m, void *unused)
 	struct soft_dma_dev *sd = m->private;
 	unsigned int i;
 
-	seq_puts(m, "channel prepared prep_failed pool_empty submitted completed errors aborted interrupts callbacks out_of_order bytes busy_ns\n");
+	seq_puts(m, "channel prepared prep_failed pool_empty submitted completed errors aborted interrupts callbacks out_of_order bytes busy_ns submit_failed stalls late_callbacks\n");
 	for (i = 0; i < sd->nr_chans; i++) {
 		struct soft_dma_chan *sc = &sd->chans[i];
 		struct soft_dma_stats s;
@@ -233,11 +239,12 @@ static int soft_dma_stats_show(struct seq_file *m, void *unused)
 		spin_lock_irq(&sc->lock);
 		s = sc->stats;
 		spin_unlock_irq(&sc->lock);
-		seq_printf(m, "%s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+		seq_printf(m, "%s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
 			   sc->name, s.prepared, s.prep_failed, s.pool_empty,
 			   s.submitted, s.completed, s.errors, s.aborted,
 			   s.interrupts, s.callbacks, s.out_of_order, s.bytes,
-			   s.busy_ns);
+			   s.busy_ns, s.submit_failed, s.stalls,
+			   s.late_callbacks);
 	}
 	return 0;
 }
@@ -275,22 +282,48 @@ static const struct file_operations soft_dma_stats_fops = {
 
 /*
  * "terminate_all": Y when the device registered device_terminate_all, N
- * with no_terminate, where dmaengine_terminate_*() return -EINVAL. Read
- * from the dma_device, which is what the dmaengine core looks at.
+ * with no_terminate, where dmaengine_terminate_*() return -EINVAL.
+ * "synchronize": Y when it registered device_synchronize, N with
+ * no_terminate or no_synchronize, where dmaengine_synchronize() does
+ * nothing. Read from the dma_device, which is what the dmaengine core
+ * looks at.
  */
+static ssize_t soft_dma_yn_read(char __user *ubuf, size_t count, loff_t *ppos,
+				bool yes)
+{
+	char buf[2] = { yes ? 'Y' : 'N', '\n' };
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, sizeof(buf));
+}
+
 static ssize_t soft_dma_terminate_read(struct file *file, char __user *ubuf,
 				       size_t count, loff_t *ppos)
 {
 	struct soft_dma_dev *sd = file_inode(file)->i_private;
-	char buf[2] = { sd->dma.device_terminate_all ? 'Y' : 'N', '\n' };
 
-	return simple_read_from_buffer(ubuf, count, ppos, buf, sizeof(buf));
+	return soft_dma_yn_read(ubuf, count, ppos,
+				sd->dma.device_terminate_all);
 }
 
 static const struct file_operations soft_dma_terminate_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
 	.read = soft_dma_terminate_read,
+	.llseek = default_llseek,
+};
+
+static ssize_t soft_dma_synchronize_read(struct file *file, char __user *ubuf,
+					 size_t count, loff_t *ppos)
+{
+	struct soft_dma_dev *sd = file_inode(file)->i_private;
+
+	return soft_dma_yn_read(ubuf, count, ppos, sd->dma.device_synchronize);
+}
+
+static const struct file_operations soft_dma_synchronize_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = soft_dma_synchronize_read,
 	.llseek = default_llseek,
 };
 
@@ -304,7 +337,7 @@ DEFINE_DEBUGFS_ATTRIBUTE(soft_dma_descs_fops, soft_dma_descs_get, NULL,
 
 /*
  * The device's directory, named after it, with its "stats" file, its
- * "terminate_all" flag and its knobs: one per bound device, so that a
+ * "terminate_all" and "synchronize" flags and its knobs: one per bound device, so that a
  * second one does not collide with the first. Removed by the caller on
  * unbind, before the device leaves soft_dma_devs.
  */
@@ -316,6 +349,8 @@ struct dentry *soft_dma_debugfs_add_dev(struct soft_dma_dev *sd)
 	debugfs_create_file("stats", 0644, dir, sd, &soft_dma_stats_fops);
 	debugfs_create_file("terminate_all", 0444, dir, sd,
 			    &soft_dma_terminate_fops);
+	debugfs_create_file("synchronize", 0444, dir, sd,
+			    &soft_dma_synchronize_fops);
 	soft_dma_debugfs_add_knobs(dir, sd->knob_files, sd);
 	return dir;
 }

@@ -11,6 +11,11 @@
  * calling the callbacks they carry. The others retire lazily: at the next
  * interrupt, or when the client asks tx_status(), which retires the
  * completed descriptors that carry no callback, and never copies.
+ *
+ * stall_ms holds the first descriptor a channel's engine runs that long
+ * (soft_dma_stall()); no_synchronize delivers the callback of the
+ * descriptor the engine held at terminate_all after terminate_all returned
+ * (soft_dma_late_irq()).
  */
 
 #include <linux/highmem.h>
@@ -43,6 +48,8 @@ void soft_dma_chan_init(struct soft_dma_dev *sd, unsigned int index)
 	INIT_LIST_HEAD(&sc->issued);
 	INIT_LIST_HEAD(&sc->completed);
 	INIT_LIST_HEAD(&sc->unacked);
+	INIT_LIST_HEAD(&sc->late);
+	sc->stall_armed = soft_dma_stall_ms != 0;
 	init_waitqueue_head(&sc->work_wq);
 	init_waitqueue_head(&sc->idle_wq);
 	tasklet_setup(&sc->tasklet, soft_dma_tasklet);
@@ -160,6 +167,65 @@ static void soft_dma_copy_desc(struct soft_dma_desc *d)
 				return;
 }
 
+/*
+ * stall_ms: the first descriptor the channel runs is held that long before
+ * it is copied and completes, as by an engine stuck on it. terminate_all
+ * (the client's, or the reset of the channel's release) and the device's
+ * unbind end the stall at once; with no_terminate a client has no
+ * terminate_all, and the descriptor runs to its end. The stall holds this
+ * channel's thread only: the other channels run on. The thread sleeps
+ * interruptibly, so a stall of minutes is no hung task.
+ */
+static void soft_dma_stall(struct soft_dma_chan *sc, struct soft_dma_desc *d)
+{
+	bool stall;
+
+	/* only the channel's thread reads and clears it */
+	if (!sc->stall_armed)
+		return;
+	sc->stall_armed = false;
+
+	spin_lock_irq(&sc->lock);
+	stall = !sc->dead && !d->aborted;
+	if (stall)
+		sc->stats.stalls++;
+	spin_unlock_irq(&sc->lock);
+	if (!stall)
+		return;
+
+	wait_event_interruptible_timeout(sc->work_wq,
+					 READ_ONCE(d->aborted) ||
+					 READ_ONCE(sc->dead) ||
+					 kthread_should_stop(),
+					 msecs_to_jiffies(soft_dma_stall_ms));
+	/* unbound meanwhile: it completes without copying, as queued work */
+	if (READ_ONCE(sc->dead) && d->result == DMA_TRANS_NOERROR)
+		d->result = DMA_TRANS_ABORTED;
+}
+
+/*
+ * no_synchronize: a descriptor terminated while the engine held it, whose
+ * callback the driver had taken already, as pl330's tasklet takes a
+ * completed descriptor's callback under the channel lock and calls it
+ * after dropping the lock, where pl330_terminate_all() cannot stop it.
+ * Its interrupt comes SOFT_DMA_LATE_CB_MS after the terminate_all, and the
+ * tasklet calls its callback then, with DMA_TRANS_ABORTED: after
+ * terminate_all, and a dmaengine_terminate_sync() that has nothing to
+ * synchronize with, returned. The engine waits for it (the channel's next
+ * descriptor as well), so that the window is the same every time.
+ */
+static void soft_dma_late_irq(struct soft_dma_chan *sc, ktime_t due)
+{
+	while (ktime_before(ktime_get(), due)) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		schedule_hrtimeout(&due, HRTIMER_MODE_ABS);
+		__set_current_state(TASK_RUNNING);
+	}
+	local_bh_disable();
+	tasklet_schedule(&sc->tasklet);
+	local_bh_enable();
+}
+
 static void soft_dma_record_error(struct soft_dma_chan *sc, dma_cookie_t cookie,
 				  size_t residue)
 {
@@ -178,14 +244,16 @@ static void soft_dma_record_error(struct soft_dma_chan *sc, dma_cookie_t cookie,
 static void soft_dma_run(struct soft_dma_chan *sc, struct soft_dma_desc *d)
 {
 	ktime_t start = ktime_get();
+	ktime_t late_due = 0;
 	size_t copied = 0;
 	bool interrupt;
 
+	soft_dma_stall(sc, d);
 	if (d->result == DMA_TRANS_NOERROR) {
 		if (!READ_ONCE(sc->sd->knobs.nocopy)) {
 			soft_dma_copy_desc(d);
 			copied = READ_ONCE(d->done);
-		} else {
+		} else if (!READ_ONCE(d->aborted)) {
 			WRITE_ONCE(d->done, d->len);
 		}
 	}
@@ -197,9 +265,19 @@ static void soft_dma_run(struct soft_dma_chan *sc, struct soft_dma_desc *d)
 	if (d->aborted) {
 		/* terminate_all() took its cookie: no completion */
 		sc->aborting = false;
+		if (d->late) {
+			/* no_synchronize: but its callback is still to come */
+			d->result = DMA_TRANS_ABORTED;
+			d->state = SOFT_DMA_DONE;
+			list_add_tail(&d->node, &sc->late);
+			late_due = d->late_due;
+		}
 		spin_unlock_irq(&sc->lock);
 		wake_up_all(&sc->idle_wq);
-		soft_dma_desc_free(d);
+		if (late_due)
+			soft_dma_late_irq(sc, late_due);
+		else
+			soft_dma_desc_free(d);
 		return;
 	}
 
@@ -310,6 +388,32 @@ static void soft_dma_retire(struct soft_dma_chan *sc, bool irq)
 		return;
 	}
 	sc->cb_running = irq;
+	/*
+	 * no_synchronize: terminated descriptors whose callbacks still come,
+	 * each at its time: an interrupt of an earlier descriptor does not
+	 * bring it forward (soft_dma_late_irq() schedules this then)
+	 */
+	while (irq && (d = list_first_entry_or_null(&sc->late,
+						    struct soft_dma_desc, node))) {
+		struct dmaengine_result res = {
+			.result = d->result,
+			.residue = min_t(size_t, d->len - d->done, U32_MAX),
+		};
+
+		if (ktime_before(ktime_get(), d->late_due))
+			break;
+		list_del_init(&d->node);
+		sc->stats.callbacks++;
+		sc->stats.late_callbacks++;
+		spin_unlock_irqrestore(&sc->lock, flags);
+
+		if (d->txd.callback_result)
+			d->txd.callback_result(d->txd.callback_param, &res);
+		else
+			d->txd.callback(d->txd.callback_param);
+		soft_dma_desc_free(d);
+		spin_lock_irqsave(&sc->lock, flags);
+	}
 	while ((d = list_first_entry_or_null(&sc->completed,
 					     struct soft_dma_desc, node))) {
 		struct dmaengine_result res = {
@@ -509,14 +613,17 @@ void soft_dma_abort_cookies(struct soft_dma_chan *sc)
 
 /*
  * Drop everything submitted, issued or completed and not retired, and stop
- * the descriptor being copied at its next chunk: device_terminate_all, and
- * the reset of a channel at its release.
+ * the descriptor being copied at its next chunk (or held by stall_ms, at
+ * once): device_terminate_all, and the reset of a channel at its release.
+ * @late (terminate_all with no_synchronize): the callback of the
+ * descriptor the engine holds still comes, after this returned.
  */
-static void soft_dma_drop_all(struct soft_dma_chan *sc)
+static void soft_dma_drop_all(struct soft_dma_chan *sc, bool late)
 {
 	struct dma_chan *chan = &sc->chan;
 	struct soft_dma_desc *d;
 	unsigned long flags;
+	bool wake = false;
 	LIST_HEAD(head);
 
 	spin_lock_irqsave(&sc->lock, flags);
@@ -524,10 +631,17 @@ static void soft_dma_drop_all(struct soft_dma_chan *sc)
 	list_splice_tail_init(&sc->issued, &head);
 	/* completed, not retired yet: no callback for them either */
 	list_splice_tail_init(&sc->completed, &head);
-	if (sc->active) {
-		WRITE_ONCE(sc->active->aborted, true);
+	d = sc->active;
+	if (d && !d->aborted) {
+		WRITE_ONCE(d->aborted, true);
 		sc->aborting = true;
 		sc->stats.aborted++;
+		if (late && soft_dma_has_callback(d)) {
+			d->late = true;
+			d->late_due = ktime_add_ms(ktime_get(),
+						   SOFT_DMA_LATE_CB_MS);
+		}
+		wake = true;
 	}
 	soft_dma_abort_cookies(sc);
 	chan->completed_cookie = chan->cookie;
@@ -536,13 +650,20 @@ static void soft_dma_drop_all(struct soft_dma_chan *sc)
 			sc->stats.aborted++;
 	spin_unlock_irqrestore(&sc->lock, flags);
 
+	/* a stalled engine notices at once */
+	if (wake)
+		wake_up(&sc->work_wq);
 	soft_dma_free_list(&head);
 }
 
-/* Not registered with no_terminate: the core returns -EINVAL instead. */
+/*
+ * Not registered with no_terminate: the core returns -EINVAL instead.
+ * With no_synchronize the callback of the descriptor the engine holds
+ * still comes (soft_dma_late_irq()).
+ */
 int soft_dma_terminate_all(struct dma_chan *chan)
 {
-	soft_dma_drop_all(to_soft_chan(chan));
+	soft_dma_drop_all(to_soft_chan(chan), soft_dma_no_synchronize);
 	return 0;
 }
 
@@ -552,14 +673,15 @@ static bool soft_dma_quiescent(struct soft_dma_chan *sc)
 	bool ret;
 
 	spin_lock_irqsave(&sc->lock, flags);
-	ret = !sc->aborting && !sc->cb_running;
+	ret = !sc->aborting && !sc->cb_running && list_empty(&sc->late);
 	spin_unlock_irqrestore(&sc->lock, flags);
 	return ret;
 }
 
 /*
  * After soft_dma_drop_all(): wait until the engine let go of a dropped
- * descriptor and no callback runs any more.
+ * descriptor and no callback runs any more, nor is still to come
+ * (no_synchronize: at most SOFT_DMA_LATE_CB_MS).
  */
 static void soft_dma_wait_quiescent(struct soft_dma_chan *sc)
 {
@@ -567,7 +689,10 @@ static void soft_dma_wait_quiescent(struct soft_dma_chan *sc)
 	wait_event(sc->idle_wq, soft_dma_quiescent(sc));
 }
 
-/* device_synchronize; not registered with no_terminate, as on ioat. */
+/*
+ * device_synchronize; not registered with no_terminate, as on ioat, nor
+ * with no_synchronize, as on pl330 and dw.
+ */
 void soft_dma_synchronize(struct dma_chan *chan)
 {
 	soft_dma_wait_quiescent(to_soft_chan(chan));
@@ -597,6 +722,7 @@ int soft_dma_alloc_chan_resources(struct dma_chan *chan)
 	sc->err_nr = 0;
 	sc->abort_valid = false;
 	sc->prep_count = 0;
+	sc->submit_count = 0;
 	sc->xfer_count = 0;
 	sc->err_count = 0;
 	sc->worker = worker;
@@ -612,14 +738,17 @@ int soft_dma_alloc_chan_resources(struct dma_chan *chan)
  * the channel, plx_dma_free_chan_resources() stops the engine and aborts
  * its ring). What a client left queued is dropped, nothing copies after
  * dma_release_channel() returned, and the thread can be stopped: on a
- * stalled channel the queue would otherwise never drain.
+ * stalled channel the queue would otherwise never drain. A descriptor held
+ * by stall_ms is aborted too; a callback still to come from an earlier
+ * terminate_all (no_synchronize) is waited for, as pl330's
+ * free_chan_resources waits in tasklet_kill() for its tasklet.
  */
 void soft_dma_free_chan_resources(struct dma_chan *chan)
 {
 	struct soft_dma_chan *sc = to_soft_chan(chan);
 	LIST_HEAD(free);
 
-	soft_dma_drop_all(sc);
+	soft_dma_drop_all(sc, false);
 	soft_dma_wait_quiescent(sc);
 	kthread_stop(sc->worker);
 	sc->worker = NULL;

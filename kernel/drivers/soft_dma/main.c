@@ -7,8 +7,9 @@
  * on each of its platform devices (devices=N). Load-time parameters give
  * it the behaviours of real engines (ioat's prep lock, idxd's completions
  * out of order, a bounded descriptor pool, no terminate_all as on ioat,
- * plx_dma and mv_xor); debugfs knobs, per device, inject the faults a real
- * engine can have. See Documentation/soft_dma.rst.
+ * plx_dma and mv_xor, terminate_all without synchronize as on pl330 and
+ * dw, an engine stuck on a descriptor); debugfs knobs, per device, inject
+ * the faults a real engine can have. See Documentation/soft_dma.rst.
  *
  * This file: parameters, the platform driver, probe and remove, and the
  * device's lifetime after an unbind.
@@ -74,6 +75,16 @@ bool soft_dma_no_terminate;
 module_param_named(no_terminate, soft_dma_no_terminate, bool, 0444);
 MODULE_PARM_DESC(no_terminate,
 		 "No device_terminate_all: clients cannot cancel issued work, as on ioat, plx_dma and mv_xor (default: 0)");
+
+bool soft_dma_no_synchronize;
+module_param_named(no_synchronize, soft_dma_no_synchronize, bool, 0444);
+MODULE_PARM_DESC(no_synchronize,
+		 "device_terminate_all without device_synchronize, as pl330 and dw: the callback of the descriptor running at terminate comes after it returned (default: 0)");
+
+unsigned int soft_dma_stall_ms;
+module_param_named(stall_ms, soft_dma_stall_ms, uint, 0444);
+MODULE_PARM_DESC(stall_ms,
+		 "The first descriptor each channel runs is held this long before it completes (an engine stuck on it); terminate_all aborts it, 0..600000; 0: never (default: 0)");
 
 /* Serializes soft_dma_devs and the devices' knobs against knob writes. */
 DEFINE_MUTEX(soft_dma_mutex);
@@ -174,7 +185,13 @@ static void soft_dma_set_ops(struct dma_device *dma)
 	 */
 	if (!soft_dma_no_terminate) {
 		dma->device_terminate_all = soft_dma_terminate_all;
-		dma->device_synchronize = soft_dma_synchronize;
+		/*
+		 * no_synchronize: as pl330 and dw, terminate_all alone;
+		 * dmaengine_synchronize() and the second half of
+		 * dmaengine_terminate_sync() then do nothing.
+		 */
+		if (!soft_dma_no_synchronize)
+			dma->device_synchronize = soft_dma_synchronize;
 	}
 	dma->device_release = soft_dma_release;
 }
@@ -235,7 +252,7 @@ static int soft_dma_probe(struct platform_device *pdev)
 	platform_set_drvdata(pdev, sd);
 	sd->debugfs = soft_dma_debugfs_add_dev(sd);
 
-	dev_info(dev, "%u channels %s..%s, max_seg_size %u, copy_align %u, dma_bits %u%s%s%s%s%s, pool_size %u\n",
+	dev_info(dev, "%u channels %s..%s, max_seg_size %u, copy_align %u, dma_bits %u%s%s%s%s%s%s, pool_size %u, stall_ms %u\n",
 		 n, sd->chans[0].name, sd->chans[n - 1].name,
 		 dma_get_max_seg_size(dev), copy_align, dma_bits,
 		 dma_bench_have_memcpy_sg() ? ", memcpy_sg" : "",
@@ -243,7 +260,9 @@ static int soft_dma_probe(struct platform_device *pdev)
 		 soft_dma_prep_lock ? ", prep_lock" : "",
 		 soft_dma_no_order ? ", no_order (DMA_COMPLETION_NO_ORDER)" : "",
 		 soft_dma_no_terminate ? ", no_terminate (no device_terminate_all)" : "",
-		 soft_dma_pool_size);
+		 !soft_dma_no_terminate && soft_dma_no_synchronize ?
+		 ", no_synchronize (no device_synchronize)" : "",
+		 soft_dma_pool_size, soft_dma_stall_ms);
 	return 0;
 
 err_list:
@@ -268,13 +287,17 @@ static void soft_dma_remove(struct platform_device *pdev)
 	/*
 	 * Clients may still hold channels: refuse new work and let the
 	 * engines abort what is queued (DMA_TRANS_ABORTED) in order, each
-	 * cookie then reported as DMA_ERROR.
+	 * cookie then reported as DMA_ERROR. A descriptor held by stall_ms is
+	 * aborted too, not waited for, with or without no_terminate: a real
+	 * driver's remove stops its engines (pl330_remove() terminates every
+	 * channel, ioat resets them as it frees them), so the unbind returns
+	 * at once.
 	 */
 	for (i = 0; i < sd->nr_chans; i++) {
 		struct soft_dma_chan *sc = &sd->chans[i];
 
 		spin_lock_irq(&sc->lock);
-		sc->dead = true;
+		WRITE_ONCE(sc->dead, true);
 		soft_dma_abort_cookies(sc);
 		spin_unlock_irq(&sc->lock);
 		soft_dma_kick(sc);
@@ -351,6 +374,13 @@ static int __init soft_dma_init(void)
 		       soft_dma_pool_size, SOFT_DMA_MAX_POOL);
 		return -EINVAL;
 	}
+	if (soft_dma_stall_ms > SOFT_DMA_MAX_STALL_MS) {
+		pr_err("stall_ms=%u: out of range (0..%u ms)\n",
+		       soft_dma_stall_ms, SOFT_DMA_MAX_STALL_MS);
+		return -EINVAL;
+	}
+	if (soft_dma_no_terminate && soft_dma_no_synchronize)
+		pr_info("no_synchronize has no effect with no_terminate: neither device_terminate_all nor device_synchronize is registered\n");
 
 	ret = soft_dma_prep_init();
 	if (ret)

@@ -105,13 +105,30 @@ void soft_dma_free_list(struct list_head *head)
 	}
 }
 
+/* Count a submit of the channel: whether fail_submit_every fails it. */
+static bool soft_dma_submit_fails(struct soft_dma_chan *sc, unsigned int every)
+{
+	lockdep_assert_held(&sc->lock);
+	sc->submit_count++;
+	return every && !(sc->submit_count % every);
+}
+
+/*
+ * Queue a prepared descriptor and give it its cookie, or refuse it with a
+ * negative cookie: -ENODEV once the device is unbound, -EBUSY for a
+ * descriptor submitted already, and -EIO for every Nth submit of the
+ * channel (fail_submit_every). A descriptor whose submission failed that
+ * way is freed here, its pool slot returned, as idxd's tx_submit frees
+ * one it could not queue: a client has no call that would free it.
+ */
 static dma_cookie_t soft_dma_tx_submit(struct dma_async_tx_descriptor *txd)
 {
 	struct soft_dma_chan *sc = to_soft_chan(txd->chan);
 	struct soft_dma_desc *d = to_soft_desc(txd);
+	unsigned int every = READ_ONCE(sc->sd->knobs.fail_submit_every);
+	bool unlock, failed = false;
 	dma_cookie_t cookie;
 	unsigned long flags;
-	bool unlock;
 
 	spin_lock_irqsave(&sc->lock, flags);
 	unlock = d->prep_locked;
@@ -120,6 +137,11 @@ static dma_cookie_t soft_dma_tx_submit(struct dma_async_tx_descriptor *txd)
 		cookie = -ENODEV;
 	} else if (d->state != SOFT_DMA_ALLOCATED) {
 		cookie = -EBUSY;
+	} else if (soft_dma_submit_fails(sc, every)) {
+		cookie = -EIO;
+		list_del_init(&d->node);
+		sc->stats.submit_failed++;
+		failed = true;
 	} else {
 		/* dma_cookie_assign() */
 		cookie = sc->chan.cookie + 1;
@@ -134,10 +156,13 @@ static dma_cookie_t soft_dma_tx_submit(struct dma_async_tx_descriptor *txd)
 	spin_unlock_irqrestore(&sc->lock, flags);
 	if (unlock)
 		soft_dma_prep_lock_drop(sc);
+	if (failed)
+		soft_dma_desc_free(d);
 
 	if (cookie < 0)
-		dev_dbg_ratelimited(soft_chan_dev(sc), "%s: submit refused: %d\n",
-				    sc->name, cookie);
+		dev_dbg_ratelimited(soft_chan_dev(sc), "%s: submit refused: %d%s\n",
+				    sc->name, cookie,
+				    failed ? " (failure injected)" : "");
 	return cookie;
 }
 

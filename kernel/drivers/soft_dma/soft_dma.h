@@ -16,7 +16,8 @@
  * through a channel request that matches nothing before freeing a device
  * (main.c, soft_dma_reap()); and Debian's kernels are built without
  * CONFIG_FAULT_INJECTION, so the injected failures are every-Nth counters
- * (fail_prep_every, error_every) rather than a struct fault_attr. In tree,
+ * (fail_prep_every, fail_submit_every, error_every) rather than a struct
+ * fault_attr. In tree,
  * each of these would be the kernel's own.
  */
 #ifndef _SOFT_DMA_H
@@ -37,6 +38,13 @@
 #define SOFT_DMA_MAX_DEVICES	16
 /* cookies of the last failed transfers tx_status() reports as DMA_ERROR */
 #define SOFT_DMA_ERR_RING	64
+/* the longest stall_ms: ten minutes */
+#define SOFT_DMA_MAX_STALL_MS	600000
+/*
+ * no_synchronize: how long after terminate_all the callback of the
+ * descriptor the engine held then comes, at the least
+ */
+#define SOFT_DMA_LATE_CB_MS	20
 
 /* Load-time parameters (main.c). */
 extern unsigned int soft_dma_channels;
@@ -44,12 +52,15 @@ extern bool soft_dma_prep_lock;
 extern bool soft_dma_no_order;
 extern unsigned int soft_dma_pool_size;
 extern bool soft_dma_no_terminate;
+extern bool soft_dma_no_synchronize;
+extern unsigned int soft_dma_stall_ms;
 
 /**
  * struct soft_dma_knobs - run-time knobs, debugfs files (debugfs.c)
  * @nocopy: complete descriptors without copying
  * @delay_us: time a descriptor waits at the head of its channel
  * @fail_prep_every: every Nth prep call of a channel returns NULL
+ * @fail_submit_every: every Nth tx_submit() of a channel fails with -EIO
  * @error_every: every Nth transfer of a channel fails
  * @stall_channel: index of a channel that completes nothing, or -1
  *
@@ -61,6 +72,7 @@ struct soft_dma_knobs {
 	bool nocopy;
 	u32 delay_us;
 	u32 fail_prep_every;
+	u32 fail_submit_every;
 	u32 error_every;
 	int stall_channel;
 };
@@ -73,6 +85,7 @@ enum soft_dma_knob {
 	SOFT_DMA_KNOB_NOCOPY,
 	SOFT_DMA_KNOB_DELAY_US,
 	SOFT_DMA_KNOB_FAIL_PREP_EVERY,
+	SOFT_DMA_KNOB_FAIL_SUBMIT_EVERY,
 	SOFT_DMA_KNOB_ERROR_EVERY,
 	SOFT_DMA_KNOB_STALL_CHANNEL,
 	SOFT_DMA_NR_KNOBS,
@@ -122,7 +135,8 @@ struct soft_dma_block {
  * Where a descriptor is. ALLOCATED: prepared, on ->allocated; QUEUED:
  * submitted or issued; ACTIVE: the engine copies it; DONE: complete, not
  * retired yet, on ->completed; UNACKED: retired, the client has not acked
- * it yet, on ->unacked.
+ * it yet, on ->unacked. A terminated descriptor whose callback still comes
+ * (no_synchronize) is DONE on ->late.
  */
 enum soft_dma_desc_state {
 	SOFT_DMA_ALLOCATED,
@@ -139,11 +153,14 @@ enum soft_dma_desc_state {
  * @state: enum soft_dma_desc_state
  * @started: the engine started the delay_us clock for it
  * @aborted: terminated while the engine was copying it
+ * @late: no_synchronize: terminated while the engine held it, and its
+ *	callback still comes, at @late_due or when the engine lets go of it
  * @prep_locked: prep returned with the channel's prep_lock held for it
  * @result: how the transfer ended
  * @group_last: no_order: on the oldest descriptor of an issued group, the
  *	newest cookie of the group (all of it is complete when this one is)
  * @due: when the engine may copy it (delay_us)
+ * @late_due: @late: the earliest time its callback comes
  * @len: bytes to copy
  * @done: bytes copied so far
  * @blocks: segments after @seg (memcpy_sg, memcpy_vec), or NULL
@@ -155,10 +172,12 @@ struct soft_dma_desc {
 	enum soft_dma_desc_state state;
 	bool started;
 	bool aborted;
+	bool late;
 	bool prep_locked;
 	enum dmaengine_tx_result result;
 	dma_cookie_t group_last;
 	ktime_t due;
+	ktime_t late_due;
 	size_t len;
 	size_t done;
 	struct soft_dma_block *blocks;
@@ -179,6 +198,10 @@ struct soft_dma_desc {
  * @out_of_order: completions before an older descriptor of the channel
  * @bytes: bytes copied
  * @busy_ns: time the engine spent on descriptors (copying or not)
+ * @submit_failed: tx_submit() calls failed by fail_submit_every
+ * @stalls: descriptors held stall_ms by the engine (at most one a channel)
+ * @late_callbacks: no_synchronize: callbacks of terminated descriptors,
+ *	called after terminate_all returned
  */
 struct soft_dma_stats {
 	u64 prepared;
@@ -193,6 +216,9 @@ struct soft_dma_stats {
 	u64 out_of_order;
 	u64 bytes;
 	u64 busy_ns;
+	u64 submit_failed;
+	u64 stalls;
+	u64 late_callbacks;
 };
 
 /**
@@ -210,11 +236,15 @@ struct soft_dma_stats {
  * @issued: issued, waiting for the engine
  * @completed: complete, waiting to be retired
  * @unacked: retired, waiting for the client's ack
+ * @late: terminated, their callbacks still to come (no_synchronize)
  * @active: the descriptor the engine copies, or NULL
  * @aborting: @active was terminated and the engine still holds it
  * @cb_running: the tasklet is retiring descriptors
  * @dead: the device was unbound; no new work, queued work is aborted
+ * @stall_armed: stall_ms: the next descriptor the engine runs stalls; set
+ *	when the device binds, cleared by the first descriptor
  * @prep_count: prep calls, for fail_prep_every
+ * @submit_count: tx_submit() calls, for fail_submit_every
  * @xfer_count: transfers, for error_every
  * @err_count: injected errors
  * @err_ring: the last failed cookies and their residue
@@ -226,6 +256,7 @@ struct soft_dma_stats {
  * @stats: counters
  * @work_wq: the worker waits here for issued work
  * @idle_wq: synchronize waits here for @aborting and @cb_running to clear
+ *	and @late to empty
  * @worker: the channel's thread, while a client holds the channel
  * @tasklet: the interrupt's bottom half: retires completed descriptors
  */
@@ -245,11 +276,14 @@ struct soft_dma_chan {
 	struct list_head issued;
 	struct list_head completed;
 	struct list_head unacked;
+	struct list_head late;
 	struct soft_dma_desc *active;
 	bool aborting;
 	bool cb_running;
 	bool dead;
+	bool stall_armed;
 	unsigned long prep_count;
+	unsigned long submit_count;
 	unsigned long xfer_count;
 	unsigned long err_count;
 	struct {
