@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # soft_dma's personalities: the load-time parameters that make it another
-# kind of provider (pool_size, no_order, prep_lock, no_terminate) and the
-# interrupts a batch costs, each driven by dmatest and the project's
-# dmaengine mode; then the module in use, unbound under a running dmatest,
-# rebound and unloaded. Sourced by run.sh after lib.sh, after soft_dma.sh
+# kind of provider (pool_size, no_order, prep_lock, no_terminate,
+# stall_ms, no_synchronize) and the interrupts a batch costs, each driven
+# by dmatest and the project's dmaengine mode, and submissions failed by
+# fail_submit_every; then the module in use, unbound under a running
+# dmatest, rebound and unloaded. Sourced by run.sh after lib.sh, after soft_dma.sh
 # in the suites' lists; suite_soft_dma_personalities runs everything.
 # soft_dma's channels, knobs, loading, dt_run and the checks both suites
 # share are lib.sh's.
@@ -58,12 +59,16 @@ sd_reload() {
 	sd_unload && insmod "$MODDIR/soft_dma.ko" channels=2 "$@" && sd_knobs_reset
 }
 
-# sd_personality_done NAME: released, nothing allocated or leaked, the log
-# clean, and the module unloads
+# sd_personality_done NAME [no-kmemleak]: released, nothing allocated or
+# leaked, the log clean, and the module unloads. no-kmemleak leaves the
+# kmemleak scan (18 s on the debug kernel under TCG) to a later group's
+# and to the health suite's; a descriptor left allocated fails the first
+# check, and the destruction of soft_dma's descriptor cache at the unload
+# would log it too.
 sd_personality_done() {
 	dt_release
 	check "$1: nothing left allocated" sd_no_descriptors
-	if [ -w /sys/kernel/debug/kmemleak ]; then
+	if [ "$2" != no-kmemleak ] && [ -w /sys/kernel/debug/kmemleak ]; then
 		check "$1: kmemleak: nothing leaked by soft_dma or dmatest" sd_kmemleak_clean
 	fi
 	check_klog_clean "soft_dma: $1"
@@ -268,12 +273,286 @@ sd_params_show_all() {
 		cat prep_lock no_order pool_size no_terminate) | tr '\n' ' ' | sed 's/ $//'
 }
 
+# --- stall_ms, no_synchronize, fail_submit_every ---------------------------
+
+# uptime_ms: milliseconds since boot
+uptime_ms() {
+	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
+}
+
+# sd_busy_ms CHANNEL: the channel's engine time (busy_ns) in ms
+sd_busy_ms() {
+	echo $(($(sd_stat "$1" busy_ns) / 1000000))
+}
+
+# sd_wait_stat CHANNEL COLUMN VALUE SECONDS: wait until the counter is at
+# least VALUE
+sd_wait_stat() {
+	_ws_n=$(($4 * 10))
+	while [ "$(sd_stat "$1" "$2")" -lt "$3" ]; do
+		_ws_n=$((_ws_n - 1))
+		if [ "$_ws_n" -le 0 ]; then
+			echo "stats $1 $2 did not reach $3 in $4 s:"
+			cat "$SD_STATS"
+			return 1
+		fi
+		usleep 100000
+	done
+}
+
+# sd_tool_times_out ARGS...: the dmaengine mode with a 200 ms timeout, one
+# 4 KiB descriptor (with its callback) a batch, fails with a timeout
+sd_tool_times_out() {
+	if sd_tool -f 4K --sge 1 --bytes-per-channel 16K -r 1 -w 0 -p memcpy \
+		--timeout-ms 200 "$@" > /tmp/sd_tool.out 2>&1; then
+		cat /tmp/sd_tool.out
+		echo "the run did not fail"
+		return 1
+	fi
+	grep -q 'did not complete' /tmp/sd_tool.out || {
+		cat /tmp/sd_tool.out
+		echo "the run did not fail with a timeout"
+		return 1
+	}
+}
+
+sd_group_new_params() {
+	sd_unload
+	klog_mark
+	check_fails "soft_dma: stall_ms=600001 refused" \
+		insmod "$MODDIR/soft_dma.ko" stall_ms=600001
+	check_klog_has "stall_ms=600001: the log names it and its range" \
+		'soft_dma: stall_ms=600001: out of range \(0\.\.600000 ms\)'
+	klog_mark
+	check_fails "soft_dma: no_synchronize=2 refused" \
+		insmod "$MODDIR/soft_dma.ko" no_synchronize=2
+	check_klog_has "no_synchronize=2: the log names it" \
+		"invalid for parameter .no_synchronize"
+}
+
+# sd_stall_abort C MS: dmatest's one test on C times out (300 ms) in the
+# stall; dmatest's dmaengine_terminate_sync() at the end of its thread
+# aborts the stalled descriptor: the engine let go of it after less than
+# MS, nothing completed (dmatest still holds the channel: its release has
+# not reset it)
+sd_stall_abort() {
+	dt_run chan="$1" iterations=1 timeout=300 && dt_expect 1 1 1 &&
+		dt_expect_result 'test timed out' &&
+		sd_expect_stat "$1" stalls -eq 1 &&
+		sd_expect_stat "$1" aborted -eq 1 &&
+		sd_expect_stat "$1" completed -eq 0 &&
+		expect_value "ms the engine held it" "$(sd_busy_ms "$1")" -lt "$2"
+}
+
+# sd_stall_runs_out C0 C1 MS: dmatest's one test on C0 (timeout 30 s)
+# waits out the stall while the dmaengine mode copies and verifies on C1
+# and ends first: the stall holds C0's engine alone; then the test passes,
+# verified, the engine having held it at least MS
+sd_stall_runs_out() {
+	dt_start chan="$1" iterations=1 timeout=30000 || return 1
+	sd_wait_stat "$1" stalls 1 20 || return 1
+	if sd_has_tool; then
+		sd_tool -C "$2" -f 4K --sge 4 --bytes-per-channel 64K -r 1 -w 0 \
+			-p memcpy --verify > /tmp/sd_tool.out 2>&1 ||
+			{ cat /tmp/sd_tool.out; return 1; }
+		sd_expect_stat "$1" completed -eq 0 || return 1
+		sd_expect_stat "$2" completed -gt 0 || return 1
+	fi
+	dt_finish 60 && dt_expect 1 1 0 &&
+		sd_expect_stat "$1" stalls -eq 1 &&
+		sd_expect_stat "$1" aborted -eq 0 &&
+		sd_expect_stat "$1" completed -eq 1 &&
+		expect_value "ms the engine held it" "$(sd_busy_ms "$1")" -ge "$3"
+}
+
+sd_group_stall() {
+	klog_mark
+	check "soft_dma: loads with stall_ms=3000" sd_reload stall_ms=3000
+	check_klog_has "stall_ms=3000: the probe says so" 'stall_ms 3000$'
+	SD_C0=$(sd_chan 0)
+	SD_C1=$(sd_chan 1)
+	sd_stats_reset
+	check "stall_ms=3000: a test times out in the stall; dmatest's terminate aborts it at once" \
+		sd_stall_abort "$SD_C1" 2000
+	check "stall_ms=3000: a test waits out the stall and passes; another channel runs meanwhile" \
+		sd_stall_runs_out "$SD_C0" "$SD_C1" 2700
+	check "stall_ms=3000: after the stalls, dmatest 2 channels x 2 passes" \
+		dt_run_expect 2 2 0 iterations=2
+	check "stall_ms=3000: one stall a channel" sd_expect_stat all stalls -eq 2
+	sd_personality_done "stall_ms=3000" no-kmemleak
+}
+
+# sd_stall_runs_to_end C MS: no_terminate: the dmaengine mode's batch on C
+# times out in the stall, its terminate gets -EINVAL, and it waits for its
+# descriptor: the engine held it at least MS, then copied it (4 KiB) and
+# completed it; nothing aborted
+sd_stall_runs_to_end() {
+	sd_stats_reset
+	sd_tool_times_out -C "$1" &&
+		sd_expect_stat "$1" stalls -eq 1 &&
+		sd_expect_stat "$1" aborted -eq 0 &&
+		sd_expect_stat "$1" completed -eq 1 &&
+		sd_expect_stat "$1" bytes -eq 4096 &&
+		expect_value "ms the engine held it" "$(sd_busy_ms "$1")" -ge "$2"
+}
+
+# sd_unbind_stalled C MS: dmatest's one test (timeout 60 s) in C's stall,
+# which a client cannot end with no_terminate; the unbind aborts the
+# stall: within MS of it the unbind returned and dmatest's test ended
+# (its summary), the descriptor aborted (DMA_ERROR, not a pass)
+sd_unbind_stalled() {
+	dt_start chan="$1" iterations=1 timeout=60000 || return 1
+	sd_wait_stat "$1" stalls 1 20 || return 1
+	_us_t0=$(uptime_ms)
+	echo "$SD_DEV" > "$SD_DRV/unbind" || return 1
+	_us_ms=$(($(uptime_ms) - _us_t0))
+	while [ "$(dt_summaries)" -lt 1 ] &&
+		[ "$(($(uptime_ms) - _us_t0))" -lt 30000 ]; do
+		usleep 50000
+	done
+	_us_end=$(($(uptime_ms) - _us_t0))
+	dt_finish 30 || return 1
+	expect_value "ms the unbind took" "$_us_ms" -lt "$2" &&
+		expect_value "ms until dmatest's test ended" "$_us_end" -lt "$2" &&
+		dt_expect 1 1 1 && dt_expect_result 'completion error status'
+}
+
+# sd_release_unbound: dmatest releases the unbound channel
+sd_release_unbound() {
+	echo 0 > "$DT/run" || return 1
+	expect_value "soft_dma refcnt" "$(sd_refcnt)" -eq 0
+}
+
+sd_group_stall_no_terminate() {
+	check "soft_dma: loads with no_terminate=1 stall_ms=4000" \
+		sd_reload no_terminate=1 stall_ms=4000
+	SD_C0=$(sd_chan 0)
+	SD_C1=$(sd_chan 1)
+	if sd_has_tool; then
+		check "no_terminate=1, stall_ms=4000: a batch times out; the stalled descriptor runs to its end" \
+			sd_stall_runs_to_end "$SD_C0" 3600
+		check "no_terminate=1, stall_ms=4000: then the channel copies, verified" \
+			sd_tool -C "$SD_C0" -f 64K --sge 4 --bytes-per-channel 1M -r 1 -p memcpy --verify
+	else
+		tap_skip "no_terminate=1, stall_ms=4000: dmaengine mode: no dma_map_benchmark module or tool"
+	fi
+	check "no_terminate=1, stall_ms=4000: an unbind in the stall returns at once and aborts it" \
+		sd_unbind_stalled "$SD_C1" 3000
+	check "no_terminate=1, stall_ms=4000: dmatest releases the unbound channels" \
+		sd_release_unbound
+	sleep 1
+	check "no_terminate=1, stall_ms=4000: no worker thread left" sd_expect_workers 0
+	sd_personality_done "no_terminate=1 stall_ms=4000" no-kmemleak
+}
+
+# sd_late_callback C: no_synchronize: the dmaengine mode's batch on C
+# times out in the stall; its dmaengine_terminate_sync() aborts the
+# stalled descriptor and returns, and the descriptor's callback still
+# comes after it (late_callbacks); nothing completed
+sd_late_callback() {
+	sd_stats_reset
+	sd_tool_times_out -C "$1" &&
+		sd_expect_stat "$1" stalls -eq 1 &&
+		sd_expect_stat "$1" aborted -eq 1 &&
+		sd_expect_stat "$1" completed -eq 0 &&
+		sd_expect_stat "$1" late_callbacks -eq 1 &&
+		sd_expect_stat "$1" callbacks -eq 1 &&
+		sd_no_descriptors
+}
+
+sd_group_no_synchronize() {
+	klog_mark
+	check "soft_dma: loads with no_synchronize=1 stall_ms=3000" \
+		sd_reload no_synchronize=1 stall_ms=3000
+	check_klog_has "no_synchronize=1: the probe says so" \
+		'no_synchronize \(no device_synchronize\)'
+	check_output "no_synchronize=1: $SD_DEV has terminate_all (Y)" '^Y$' \
+		cat "$SD/$SD_DEV/terminate_all"
+	check_output "no_synchronize=1: ... and no synchronize (N)" '^N$' \
+		cat "$SD/$SD_DEV/synchronize"
+	SD_C0=$(sd_chan 0)
+	if sd_has_tool; then
+		check "no_synchronize=1: a callback comes after dmaengine_terminate_sync() returned" \
+			sd_late_callback "$SD_C0"
+		check "no_synchronize=1: then the channel copies, verified" \
+			sd_tool -C "$SD_C0" -f 64K --sge 4 --bytes-per-channel 1M -r 1 -p memcpy --verify
+		check "no_synchronize=1: ... and no other callback came late" \
+			sd_expect_stat "$SD_C0" late_callbacks -eq 1
+	else
+		tap_skip "no_synchronize=1: dmaengine mode: no dma_map_benchmark module or tool"
+	fi
+	sd_personality_done "no_synchronize=1 stall_ms=3000" no-kmemleak
+}
+
+# sd_fail_submit C: fail_submit_every=2, pool_size=2: 4 of dmatest's 8
+# submits on C fail, and their descriptors go back to the pool at once
+# (none found it empty: two kept would have emptied it); nothing is left
+# allocated while dmatest still holds the channel
+sd_fail_submit() {
+	sd_knob fail_submit_every 2 || return 1
+	dt_run chan="$1" iterations=8
+	_fs=$?
+	sd_knob fail_submit_every 0
+	[ "$_fs" = 0 ] && dt_expect 1 8 4 && dt_expect_result 'submit error' &&
+		sd_expect_stat "$1" submit_failed -eq 4 &&
+		sd_expect_stat "$1" submitted -eq 4 &&
+		sd_expect_stat "$1" prepared -eq 8 &&
+		sd_expect_stat "$1" pool_empty -eq 0 &&
+		sd_no_descriptors
+}
+
+# sd_fail_submit_tool C: fail_submit_every=3: the dmaengine mode reports
+# the failed submit, and nothing is left allocated
+sd_fail_submit_tool() {
+	sd_stats_reset
+	sd_knob fail_submit_every 3 || return 1
+	sd_tool -C "$1" -f 4K --sge 16 --bytes-per-channel 64K -r 1 -w 0 \
+		-p memcpy > /tmp/sd_tool.out 2>&1
+	_fst=$?
+	sd_knob fail_submit_every 0
+	cat /tmp/sd_tool.out
+	expect_value "the tool's exit status" "$_fst" -ne 0 &&
+		grep -q 'dmaengine_submit() failed' /tmp/sd_tool.out &&
+		sd_expect_stat "$1" submit_failed -eq 1 &&
+		sd_no_descriptors
+}
+
+sd_group_fail_submit() {
+	check "soft_dma: loads with pool_size=2 prep_lock=1" \
+		sd_reload pool_size=2 prep_lock=1
+	check_output "fail_submit_every: $SD_DEV's knob, 0 by default" '^0$' \
+		cat "$SD/$SD_DEV/fail_submit_every"
+	check_fails "fail_submit_every=-1 refused" sd_knob fail_submit_every -1
+	SD_C0=$(sd_chan 0)
+	SD_C1=$(sd_chan 1)
+	sd_stats_reset
+	check "fail_submit_every=2: half of dmatest's submits fail, their descriptors reclaimed at once" \
+		sd_fail_submit "$SD_C0"
+	if sd_has_tool; then
+		dt_release
+		check "fail_submit_every=3: the dmaengine mode reports the failed submit" \
+			sd_fail_submit_tool "$SD_C1"
+		check "fail_submit_every=0: then the dmaengine mode copies, verified" \
+			sd_tool -c 2 -f 64K --sge 4 --bytes-per-channel 1M -r 1 -p memcpy --verify
+	else
+		tap_skip "fail_submit_every: dmaengine mode: no dma_map_benchmark module or tool"
+	fi
+	check "fail_submit_every=0: dmatest 2 channels x 5 passes" \
+		dt_run_expect 2 5 0 iterations=5
+	sd_personality_done "fail_submit_every, pool_size=2 prep_lock=1" no-kmemleak
+}
+
 sd_group_personalities() {
 	sd_group_interrupts
 	sd_group_pool
 	sd_group_no_order
 	sd_group_prep_lock
 	sd_group_no_terminate
+	sd_group_new_params
+	sd_group_stall
+	sd_group_stall_no_terminate
+	sd_group_no_synchronize
+	sd_group_fail_submit
 	check "soft_dma: reloads with channels=$SD_CHANNELS" sd_load
 }
 
