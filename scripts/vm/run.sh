@@ -300,6 +300,7 @@ console=$work/console.log
 # the results port: a second UART, or, on a machine with one (QEMU's
 # virt), a virtio console (VM_OUT_SERIAL=hvc0)
 if [ -n "${VM_OUT_VIRTCONSOLE:-}" ]; then
+	# shellcheck disable=SC2054 # QEMU's option values have commas
 	out_args=(-device virtio-serial-device -chardev "file,id=results,path=$out"
 		  -device virtconsole,chardev=results)
 else

@@ -37,12 +37,13 @@ trap 'rm -rf "$tmp"' EXIT
 # README's "Checkpatch" section says why each is there.
 allowed_warnings=(
 	"^WARNING: Unknown commit id '0cae04373b77', maybe rebased or not pulled\?$|v7.3/*"
+	"^WARNING: Unknown commit id '8a8ca142a488', maybe rebased or not pulled\?$|v7.3-mm/0001-*"
 	"^WARNING: Prefer a maximum 75 chars per line \(possible unwrapped commit description\?\)$|v7.3-dma-debug/0001-*"
 )
 
 # Bumped when the way the compile trees are made changes, so that the
 # cached ones are made again.
-compile_recipe=1
+compile_recipe=2
 
 # series_patches DIR: DIR/FILE for each patch DIR/series lists, in order,
 # relative to kernel/patches: an entry ../OTHER/FILE, a patch of another
@@ -210,6 +211,14 @@ arch_options() {
 	[ "$2" != 7.3 ] || echo COMPACTION MIGRATION_COPY_OFFLOAD
 }
 
+# arch_srcdir ARCH: ARCH's directory under arch/
+arch_srcdir() {
+	case $1 in
+	x86_64) echo x86 ;;
+	*) echo "$1" ;;
+	esac
+}
+
 # arch_cross ARCH: the CROSS_COMPILE prefix for ARCH on this machine
 arch_cross() {
 	case $1-$(uname -m) in
@@ -267,6 +276,10 @@ arch_objects() {
 	shift 2
 	for f; do
 		case $f in *.c) ;; *) continue ;; esac
+		# another architecture's code is not this one's to build
+		case $f in
+		arch/*) [[ $f == arch/$(arch_srcdir "$arch")/* ]] || continue ;;
+		esac
 		o=$(basename "${f%.c}.o")
 		sym=$(awk -v o="$o" '/^obj-\$\(CONFIG_[A-Za-z0-9_]+\)[ \t]*\+=/ {
 			for (i = 2; i <= NF; i++)
@@ -509,7 +522,7 @@ EOF
 
 # The copy offload interface the migration provider (kernel/dma/) builds
 # against, as kernel/patches/v7.3-migrate's cover letter gives it
-py_check "7.3: the patched migrate_copy_offload.h has struct migrator, migrate_offload_register/unregister and folio_set_content_copied as the provider uses them" \
+py_check "7.3: the patched migrate_copy_offload.h has struct migrator, struct migrate_offload_batch, migrate_offload_register/unregister and the per-pair reports as the provider uses them" \
 	"$tmp/7.3/linux-source-7.3/include/linux/migrate_copy_offload.h" <<'EOF'
 import re, sys
 
@@ -520,13 +533,17 @@ except OSError as e:
     sys.exit(1)
 want = [
     r"struct migrator \{ char name\[MIGRATOR_NAME_LEN\]; int \(\*offload_copy\)"
-    r"\(struct list_head \*dst_list, struct list_head \*src_list, "
-    r"unsigned int folio_cnt\); struct module \*owner; \};",
+    r"\(struct migrate_offload_batch \*batch\); \};",
+    r"struct migrate_offload_batch \{ struct list_head \*src_list; "
+    r"struct list_head \*dst_list; unsigned int nr; enum migrate_mode mode; "
+    r"enum migrate_reason reason;",
     r"int migrate_offload_register\(struct migrator \*m, unsigned long reason_mask\);",
     r"int migrate_offload_unregister\(struct migrator \*m\);",
-    r"void folio_set_content_copied\(struct folio \*dst\);",
-    r"#define folio_set_content_copied folio_set_content_copied",
-    r"#define FOLIO_CONTENT_COPIED BIT\(2\)",
+    r"void migrate_offload_copied\(struct migrate_offload_batch \*batch, "
+    r"struct folio \*src, struct folio \*dst\);",
+    r"void migrate_offload_lost\(struct migrate_offload_batch \*batch, "
+    r"struct folio \*src, struct folio \*dst\);",
+    r"void migrate_offload_release\(struct folio \*dst\);",
     r"#define MIGRATE_OFFLOAD_REASONS \(BIT\(MR_COMPACTION\) \| BIT\(MR_SYSCALL\) \| "
     r"BIT\(MR_NUMA_MISPLACED\) \| BIT\(MR_DEMOTION\)\)",
 ]
