@@ -191,6 +191,47 @@ migrate_stalled() {
 	check "migrate: ... channels released" channels_released
 }
 
+# migrate_late_callback PREP: a provider with terminate_all but no
+# device_synchronize (pl330, dw; soft_dma's no_synchronize), its first
+# descriptor on each channel stalled: a batch past its 100 ms deadline is
+# terminated, its folios fall back to the CPU, and its stopped
+# descriptor's callback still comes after the terminate returned; it must
+# reach nothing (the batch's generation), and the channel work for the
+# next batches, every folio offloaded
+migrate_late_callback() {
+	check "migrate: soft_dma without device_synchronize, stalling 3 s on each channel's first descriptor" \
+		soft_reload no_synchronize=1 stall_ms=3000
+	sd_stats_reset
+	klog_mark
+	check "migrate: ... deadline 100 ms: the batch terminated, its folios fall back, data intact" \
+		"$MIGRATE_CHECK" prep="$1" channels=2 pages=1024 timeout_ms=100 \
+		expect=fallback
+	check "migrate: ... the stopped descriptors' callbacks came after the terminate" \
+		expect_value "soft_dma late callbacks" "$(sd_stat all late_callbacks)" -gt 0
+	check "migrate: ... the channels are not wedged: every folio offloaded, data intact" \
+		"$MIGRATE_CHECK" prep="$1" channels=2 pages=1024
+	check_klog_clean "migrate: late callbacks"
+}
+
+# migrate_submit_failure PREP: every third dmaengine_submit() fails (soft_dma's
+# fail_submit_every): the batches fall back, counted, data intact, and
+# the counts the client raised for a failed submit are undone, so the
+# channels take every batch after it
+migrate_submit_failure() {
+	check "migrate: soft_dma as loaded first, for failed submits" soft_reload
+	sd_stats_reset
+	klog_mark
+	check "migrate: every third dmaengine_submit() fails: fallbacks and errors counted, data intact" \
+		sd_with fail_submit_every=3 "$MIGRATE_CHECK" prep=0 channels=2 \
+		pages=1024 expect=fallback
+	sd_knob fail_submit_every 0
+	check "migrate: ... submits did fail" \
+		expect_value "soft_dma failed submits" "$(sd_stat all submit_failed)" -gt 0
+	check "migrate: ... then every folio offloaded: no count left behind" \
+		"$MIGRATE_CHECK" prep="$1" channels=2 pages=1024
+	check_klog_clean "migrate: failed submits"
+}
+
 migrate_safety() {
 	_ms_p=0
 	have_memcpy_sg && _ms_p=1
@@ -207,6 +248,8 @@ migrate_safety() {
 	check "migrate: ... nothing left allocated" \
 		expect_value "soft_dma descriptors still allocated" "$(cat "$SD/descriptors")" -eq 0
 	migrate_stalled "$_ms_p"
+	migrate_late_callback "$_ms_p"
+	migrate_submit_failure "$_ms_p"
 	check "migrate: soft_dma completing out of order (idxd), for a deadline" \
 		soft_reload no_order=1
 	check "migrate: NO_ORDER, 5 ms a descriptor, deadline 10 ms: fallbacks, data intact" \
