@@ -532,6 +532,7 @@ static int dmaengine_client_submit(struct dmaengine_client_batch *b,
 		return -EIO;
 	}
 	c->fig.submits++;
+	b->last_callback = callback;
 	b->cookies[b->ndesc++] = cookie;
 	b->last = cookie;
 	c->last_cookie = cookie;
@@ -649,6 +650,7 @@ int dmaengine_client_batch_start(struct dmaengine_client_batch *b,
 	b->last = 0;
 	b->result = 0;
 	b->deadline = deadline ?: jiffies + c->timeout;
+	b->last_callback = false;
 	/* callbacks of the batch's earlier descriptors are late from now */
 	WRITE_ONCE(b->gen, b->gen + 1);
 	atomic_set(&b->pending, 1);
@@ -833,7 +835,8 @@ static unsigned long dmaengine_client_drain_bound(const struct dmaengine_client_
  *
  * Return: true when the batch's descriptors have all run and their
  * callbacks, which name the batch, have all returned: its memory may go.
- * The channel must still be held.
+ * On a channel the set released, only a callback can tell: the last
+ * descriptor's, in order, or every one's on a NO_ORDER channel.
  */
 bool dmaengine_client_batch_idle(struct dmaengine_client_batch *b)
 {
@@ -844,6 +847,8 @@ bool dmaengine_client_batch_idle(struct dmaengine_client_batch *b)
 		return false;
 	if (c->no_order || !b->ndesc)
 		return true;
+	if (READ_ONCE(c->released))
+		return b->last_callback;
 	/* the last may have no callback: its prep or submit did not follow */
 	status = dmaengine_tx_status(c->chan, b->last, NULL);
 	return status == DMA_COMPLETE || status == DMA_ERROR;

@@ -148,6 +148,7 @@ struct dmaengine_client_form;
  *	(dmaengine_client_batch_abandon()) before its memory is let go
  * @gen: its generation, counted up at each start and abandon: a callback
  *	of another generation's descriptor is late, and ignored
+ * @last_callback: its last descriptor was submitted with a callback
  * @src_vecs: the source table as a dma_vec array (memcpy_vec)
  * @dst_vecs: the destination table likewise
  */
@@ -168,6 +169,7 @@ struct dmaengine_client_batch {
 	int result;
 	bool busy;
 	unsigned long gen;
+	bool last_callback;
 #ifdef HAVE_DMA_MEMCPY_VEC
 	struct dma_vec *src_vecs;
 	struct dma_vec *dst_vecs;
@@ -245,7 +247,11 @@ struct dmaengine_client_set;
  *	of dmaengine_client_set_open() on, before that returns: what it
  *	stops need not have started yet (it then finds nothing to stop, and
  *	makes sure nothing starts).
- * @priv: the caller's, for @unbind
+ * @released: called, from the bus notifier, once the set released channel
+ *	@index after @unbind (still before the provider's remove()): a
+ *	batch the caller keeps quarantined on it may have ended with the
+ *	release (dmaengine_client_batch_idle()); NULL: nothing to do
+ * @priv: the caller's, for @unbind and @released
  */
 struct dmaengine_client_request {
 	const char *channel;
@@ -259,6 +265,7 @@ struct dmaengine_client_request {
 	unsigned long timeout;
 	const bool *abort;
 	void (*unbind)(struct dmaengine_client_set *set, unsigned int index);
+	void (*released)(struct dmaengine_client_set *set, unsigned int index);
 	void *priv;
 };
 

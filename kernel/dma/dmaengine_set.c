@@ -149,6 +149,8 @@ static int dmaengine_client_bus_event(struct notifier_block *nb,
 		if (set->req.unbind)
 			set->req.unbind(set, i);
 		dmaengine_client_chan_release(set, c);
+		if (set->req.released)
+			set->req.released(set, i);
 	}
 	return NOTIFY_DONE;
 }

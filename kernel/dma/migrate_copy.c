@@ -30,8 +30,10 @@ void dmaengine_migrate_put(struct dmaengine_migrate_share *sh)
  *
  * Once the batch whose destinations were reported lost is idle, its
  * tables are unmapped and the destinations given back to mm; the channel
- * takes batches again. A share whose channel was released stays
- * quarantined: nobody can say any more when its engine is done.
+ * takes batches again (unless it was released). A share whose channel
+ * was released is idle only once its last callback came: a provider
+ * whose remove() drops its descriptors without one leaves it quarantined
+ * for good.
  */
 void dmaengine_migrate_unquarantine(struct dmaengine_migrate_share *sh)
 {
@@ -39,8 +41,7 @@ void dmaengine_migrate_unquarantine(struct dmaengine_migrate_share *sh)
 	struct dmaengine_migrate *o = sh->o;
 	unsigned int i;
 
-	if (!sh->quarantined || sh->cl->released ||
-	    !dmaengine_client_batch_idle(&sh->b))
+	if (!sh->quarantined || !dmaengine_client_batch_idle(&sh->b))
 		return;
 	/* idle: returns at once, the batch no longer busy */
 	if (WARN_ON_ONCE(dmaengine_client_batch_abandon(&sh->b, 1)))

@@ -205,6 +205,31 @@ static void dmaengine_migrate_unbind(struct dmaengine_client_set *set,
 }
 
 /*
+ * The set released channel @index after its unbind: a batch quarantined on
+ * it may have ended with the release (a provider stops its engine when a
+ * channel is freed, pl330 and ioat do): give its folios back now, before
+ * the provider's remove() finds their mappings.
+ */
+static void dmaengine_migrate_released(struct dmaengine_client_set *set,
+				       unsigned int index)
+{
+	struct dmaengine_migrate *o = set->req.priv;
+	struct dmaengine_migrate_share *sh;
+	bool ready;
+
+	spin_lock(&o->stats_lock);
+	ready = o->ready;
+	spin_unlock(&o->stats_lock);
+	if (!ready)
+		return;
+	sh = &o->shares[index];
+	/* retired since the unbind: no batch holds the bit long, if at all */
+	wait_var_event(&sh->busy, !test_and_set_bit_lock(0, &sh->busy));
+	dmaengine_migrate_unquarantine(sh);
+	dmaengine_migrate_put(sh);
+}
+
+/*
  * Free the offload, unless a share is still quarantined: a descriptor
  * that may still run names its batch, tables and channel, which then stay
  * (the set keeps its channels too), and the module with them, whose
@@ -351,6 +376,7 @@ static int dmaengine_migrate_channels(struct dmaengine_migrate *o,
 		.timeout = o->timeout,
 		.abort = &o->abort,
 		.unbind = dmaengine_migrate_unbind,
+		.released = dmaengine_migrate_released,
 		.priv = o,
 	};
 	int ret;
