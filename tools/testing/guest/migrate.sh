@@ -232,6 +232,52 @@ migrate_submit_failure() {
 	check_klog_clean "migrate: failed submits"
 }
 
+# migrate_centis: /proc/uptime in hundredths of a second
+migrate_centis() {
+	read -r _mc_up _ < /proc/uptime
+	_mc_s=${_mc_up%.*}
+	_mc_c=${_mc_up#*.}
+	echo $((_mc_s * 100 + ${_mc_c#0}))
+}
+
+# migrate_unbind_stalled_run PREP: soft_dma unbound while a batch waits on
+# its stalled channels (no_terminate, stall_ms): the unbind returns within
+# 2.1 s (the 100 ms deadline, the 1 s drain, 1 s to spare), whatever the
+# engine does; the move ends, every page's data intact; the release of
+# the channels ended the stalled descriptors, so nothing stays
+# quarantined; soft_dma bound again
+migrate_unbind_stalled_run() {
+	_us_q0=$(cat "$MIGRATE_SYSFS/folios_quarantined")
+	"$MIGRATE_CHECK" prep="$1" channels=2 pages=1024 timeout_ms=100 \
+		expect=any > /tmp/unbind-stalled.out 2>&1 &
+	_us_pid=$!
+	# the first batch on the stalled engine
+	sleep 1
+	_us_t0=$(migrate_centis)
+	echo "$SD_DEV" > "$SD_DRV/unbind"
+	_us_t1=$(migrate_centis)
+	_us_rc=0
+	wait "$_us_pid" || _us_rc=1
+	echo "$SD_DEV" > "$SD_DRV/bind" || _us_rc=1
+	[ "$_us_rc" = 0 ] || cat /tmp/unbind-stalled.out
+	expect_value "the unbind's time (1/100 s)" "$((_us_t1 - _us_t0))" -le 210 ||
+		_us_rc=1
+	expect_value "folios_quarantined" \
+		"$(cat "$MIGRATE_SYSFS/folios_quarantined")" -eq "$_us_q0" ||
+		_us_rc=1
+	return $_us_rc
+}
+
+migrate_unbind_stalled() {
+	check "migrate: soft_dma stalling 5 s on each channel's first descriptor, without device_terminate_all, for an unbind" \
+		soft_reload no_terminate=1 stall_ms=5000
+	klog_mark
+	check "migrate: ... unbound during a stalled batch: the unbind returns within deadline and drain, the move ends with its data intact, nothing stays quarantined" \
+		migrate_unbind_stalled_run "$1"
+	check_klog_clean "migrate: an unbind during a stall"
+	check "migrate: ... channels released" channels_released
+}
+
 migrate_safety() {
 	_ms_p=0
 	have_memcpy_sg && _ms_p=1
@@ -249,6 +295,7 @@ migrate_safety() {
 		expect_value "soft_dma descriptors still allocated" "$(cat "$SD/descriptors")" -eq 0
 	migrate_stalled "$_ms_p"
 	migrate_late_callback "$_ms_p"
+	[ "$_ms_p" = 0 ] || migrate_unbind_stalled "$_ms_p"
 	migrate_submit_failure "$_ms_p"
 	check "migrate: soft_dma completing out of order (idxd), for a deadline" \
 		soft_reload no_order=1
