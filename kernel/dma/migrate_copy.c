@@ -182,7 +182,7 @@ static int dmaengine_migrate_share_start(struct dmaengine_migrate *o,
 
 /*
  * Let go of a failed share's batch, its descriptors stopped or waited for
- * up to @drain jiffies past the deadline. Returns false when they may
+ * until @drain_until, one bound for the whole batch past its deadline. Returns false when they may
  * still run after that: its destinations are then reported lost (mm
  * fails their migration and leaves them to the provider) and the share is
  * quarantined until its batch is idle (dmaengine_migrate_unquarantine()). Over
@@ -191,8 +191,10 @@ static int dmaengine_migrate_share_start(struct dmaengine_migrate *o,
  */
 static bool dmaengine_migrate_abandon(struct dmaengine_migrate_req *r,
 				      struct dmaengine_migrate_share *sh,
-				      unsigned long drain)
+				      unsigned long drain_until)
 {
+	unsigned long drain = time_after(drain_until, jiffies) ?
+			      drain_until - jiffies : 1;
 	unsigned int i;
 
 	while (dmaengine_client_batch_abandon(&sh->b, drain)) {
@@ -201,8 +203,8 @@ static bool dmaengine_migrate_abandon(struct dmaengine_migrate_req *r,
 		for (i = 0; i < sh->n; i++)
 			dmaengine_migrate_hook_lost(r, sh->src[i], sh->dst[i]);
 		sh->quarantined = true;
-		pr_err("%s: a batch's descriptors still run %u ms after its deadline and cannot be stopped: its %u folio(s) stay where they are, their destinations quarantined until it ends\n",
-		       sh->cl->name, jiffies_to_msecs(drain), sh->n);
+		pr_err("%s: a batch's descriptors still run past its deadline and drain, and cannot be stopped: its %u folio(s) stay where they are, their destinations quarantined until it ends\n",
+		       sh->cl->name, sh->n);
 		return false;
 	}
 	return true;
@@ -210,17 +212,17 @@ static bool dmaengine_migrate_abandon(struct dmaengine_migrate_req *r,
 
 /*
  * After the wait: a failed share's descriptors are stopped, or waited for
- * up to @drain, before its tables are unmapped; a complete one's pairs
+ * until @drain_until, before its tables are unmapped; a complete one's pairs
  * are reported copied. Returns the folios reported copied.
  */
 static unsigned int dmaengine_migrate_share_end(struct dmaengine_migrate_req *r,
 						struct dmaengine_migrate_share *sh,
-						unsigned long drain)
+						unsigned long drain_until)
 {
 	ktime_t t0;
 	unsigned int i;
 
-	if (sh->failed && !dmaengine_migrate_abandon(r, sh, drain))
+	if (sh->failed && !dmaengine_migrate_abandon(r, sh, drain_until))
 		return 0;
 	/* nothing, if the start failed before it mapped them */
 	dmaengine_client_unmap(sh->cl, &sh->src_sgt, &sh->dst_sgt);
@@ -317,7 +319,8 @@ static unsigned int dmaengine_migrate_run(struct dmaengine_migrate *o,
 			sh->failed = true;
 	for (sh = first; sh; sh = sh->next)
 		if (sh->n)
-			offloaded += dmaengine_migrate_share_end(r, sh, drain);
+			offloaded += dmaengine_migrate_share_end(r, sh,
+								 deadline + drain);
 	return offloaded;
 }
 

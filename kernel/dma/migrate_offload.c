@@ -472,8 +472,13 @@ close:
  */
 static void dmaengine_migrate_stop(struct dmaengine_migrate *o)
 {
+	unsigned int i;
+
 	dmaengine_migrate_hook_unregister();
 	WRITE_ONCE(dmaengine_migrate_active, NULL);
+	/* no batch runs: a quarantine whose engine ended ends, channels held */
+	for (i = 0; i < o->nr_shares; i++)
+		dmaengine_migrate_unquarantine(&o->shares[i]);
 	dmaengine_client_set_close(&o->set);
 	pr_info("migration copy offload stopped\n");
 	dmaengine_migrate_free(o);

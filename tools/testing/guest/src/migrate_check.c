@@ -797,9 +797,10 @@ int main(int argc, char **argv)
 	       a.bytes, a.descriptors, a.ph.batch_ns, a.folios_lost,
 	       a.folios_released, a.async_batches, a.async_max_ns);
 	/* other reasons than move_pages() bring other folios */
+	/* a lost folio's move is retried: counted again */
 	if ((!a.folios && !m.hugetlb && !m.mte) ||
 	    (m.reasons == DMA_MIGRATE_R_SYSCALL &&
-			  a.folios > (unsigned long long)moved) ||
+	     a.folios > (unsigned long long)moved + a.folios_lost) ||
 	    a.folios_offloaded + a.folios_fallback + a.folios_declined +
 	    a.folios_lost != a.folios || a.batches_declined > a.batches ||
 	    !a.batches_declined != !a.folios_declined) {
