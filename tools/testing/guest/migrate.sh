@@ -243,9 +243,11 @@ migrate_centis() {
 # migrate_unbind_stalled_run PREP: soft_dma unbound while a batch waits on
 # its stalled channels (no_terminate, stall_ms): the unbind returns within
 # 2.1 s (the 100 ms deadline, the 1 s drain, 1 s to spare), whatever the
-# engine does; the move ends, every page's data intact; the release of
-# the channels ended the stalled descriptors, so nothing stays
-# quarantined; soft_dma bound again
+# engine does; the move ends, every page's data intact; the folios whose
+# copy still ran are quarantined, and stay so: soft_dma's release of a
+# channel drops its descriptors without a callback, as a real driver's
+# does, so nothing can say any more that the engine let go of them (the
+# memory and the module stay, counted); soft_dma bound again
 migrate_unbind_stalled_run() {
 	_us_q0=$(cat "$MIGRATE_SYSFS/folios_quarantined")
 	"$MIGRATE_CHECK" prep="$1" channels=2 pages=1024 timeout_ms=100 \
@@ -263,7 +265,7 @@ migrate_unbind_stalled_run() {
 	expect_value "the unbind's time (1/100 s)" "$((_us_t1 - _us_t0))" -le 210 ||
 		_us_rc=1
 	expect_value "folios_quarantined" \
-		"$(cat "$MIGRATE_SYSFS/folios_quarantined")" -eq "$_us_q0" ||
+		"$(cat "$MIGRATE_SYSFS/folios_quarantined")" -gt "$_us_q0" ||
 		_us_rc=1
 	return $_us_rc
 }
@@ -272,7 +274,7 @@ migrate_unbind_stalled() {
 	check "migrate: soft_dma stalling 5 s on each channel's first descriptor, without device_terminate_all, for an unbind" \
 		soft_reload no_terminate=1 stall_ms=5000
 	klog_mark
-	check "migrate: ... unbound during a stalled batch: the unbind returns within deadline and drain, the move ends with its data intact, nothing stays quarantined" \
+	check "migrate: ... unbound during a stalled batch: the unbind returns within deadline and drain, the move ends with its data intact, the lost folios quarantined" \
 		migrate_unbind_stalled_run "$1"
 	check_klog_clean "migrate: an unbind during a stall"
 	check "migrate: ... channels released" channels_released

@@ -13,6 +13,27 @@
 MTE_CHECK=$PROJECT/bin/migrate_check
 MTE_SYSFS=/sys/kernel/mm/migrate_copy_offload
 
+# mte_run DESC ARGS...: migrate_check ARGS: ok, not ok, or, when the
+# machine does not keep MTE tags as they were set (status 4: read back
+# before any move), ok for the rest and a skip for the tags
+mte_run() {
+	_mr_desc=$1
+	shift
+	"$MTE_CHECK" "$@" > /tmp/mte.out 2>&1
+	_mr_rc=$?
+	case $_mr_rc in
+	0) tap_ok "$_mr_desc; every tag intact, no tag fault" ;;
+	4)
+		tap_ok "$_mr_desc"
+		tap_skip "$_mr_desc: the tags: this machine does not keep MTE tags as set, before any move (QEMU 7.2's virt under TCG here)"
+		;;
+	*)
+		tap_not_ok "$_mr_desc; every tag intact, no tag fault"
+		tap_diag < /tmp/mte.out
+		;;
+	esac
+}
+
 suite_mte() {
 	if ! grep -qw mte /proc/cpuinfo; then
 		tap_not_ok "mte: the CPU has MTE (QEMU: -M virt,mte=on -cpu max)"
@@ -29,13 +50,12 @@ suite_mte() {
 	check "mte: benchmark loads" load_module dma_map_benchmark
 	check "mte: soft_dma loads" sd_load
 	_mte_k0=$(cat "$MTE_SYSFS/folios_kept")
-	check "mte: 64 PROT_MTE pages moved, the offload started: every tag and word intact, no tag fault, no folio offloaded" \
-		"$MTE_CHECK" expect=mte prep=0 channels=2 pages=64
+	mte_run "mte: 64 PROT_MTE pages moved, the offload started: no folio offloaded, every word intact" \
+		expect=mte prep=0 channels=2 pages=64
 	_mte_k1=$(cat "$MTE_SYSFS/folios_kept")
 	check "mte: ... folios_kept counts the tagged folios kept from the offload" \
 		expect_value "folios_kept since" "$((_mte_k1 - _mte_k0))" -ge 64
-	check "mte: ... and without the offload" \
-		"$MTE_CHECK" expect=mte pages=64 offload=0
+	mte_run "mte: ... and without the offload" expect=mte pages=64 offload=0
 	check "mte: untagged pages: every folio offloaded, data intact" \
 		"$MTE_CHECK" prep=0 channels=2 pages=256
 	check "mte: ... channels released" channels_released

@@ -53,7 +53,9 @@
  * through a pointer with that tag (a lost tag faults), and no folio may
  * reach the offload (mm leaves tagged folios to the CPU, whose copy
  * carries the tags; /sys/kernel/mm/migrate_copy_offload/folios_kept
- * counts them). offload=0: no START, the kernel's own migration alone
+ * counts them); a machine whose tags do not read back as set before any
+ * move can check nothing: exit status 4 says so. offload=0: no START, the
+ * kernel's own migration alone
  * (expect=hugetlb and expect=mte only). expect=lost (a provider whose
  * first descriptor on each channel stalls and cannot be stopped:
  * soft_dma's stall_ms with no_terminate): the move must return within a
@@ -68,6 +70,8 @@
  * and several pages, so the folios moved are at most the pages moved, and
  * the bytes the engines copied are the pages' bytes when every folio was
  * offloaded.
+ *
+ * Exit status 4: expect=mte on a machine that does not keep MTE tags.
  *
  * Prints "moved=N folios=N offloaded=N fallback=N declined=N errors=N
  * batches=N declined_batches=N bytes=N descriptors=N batch_ns=N lost=N
@@ -482,6 +486,13 @@ static bool mc_poison(char *buf, long psize)
 #endif
 
 /* Tagged addresses on, tag check faults synchronous, every tag allowed */
+/* Tag checks off: untagged reads of a buffer whose tags were not kept */
+static void mc_mte_unchecked(void)
+{
+	if (prctl(PR_SET_TAGGED_ADDR_CTRL, PR_TAGGED_ADDR_ENABLE, 0, 0, 0))
+		perror("prctl(PR_SET_TAGGED_ADDR_CTRL, no tag checks)");
+}
+
 static bool mc_mte_enable(void)
 {
 	if (!(getauxval(AT_HWCAP2) & MC_HWCAP2_MTE)) {
@@ -564,6 +575,10 @@ static bool mc_mte_enable(void)
 	return false;
 }
 
+static void mc_mte_unchecked(void)
+{
+}
+
 static void mc_mte_set_tags(char *buf, size_t len)
 {
 	(void)buf;
@@ -582,6 +597,11 @@ static bool mc_mte_verify(const char *buf, unsigned long n, long psize)
 
 /* How long the last move to node 1 took, in ms */
 static long mc_move_ms;
+/*
+ * expect=mte: the machine did not keep the tags as set; every other check
+ * passed: exit status 4
+ */
+static bool mc_mte_unkept;
 
 /* The offload's drain bound after a deadline (migrate_copy.h) */
 #define MC_DRAIN_MIN_MS	1000
@@ -616,8 +636,19 @@ static bool mc_mover(const struct mc_args *m, long psize, int fd,
 		return false;
 	}
 	mc_fill(buf, n, psize, 0);
-	if (m->mte)
+	if (m->mte) {
 		mc_mte_set_tags(buf, n * psize);
+		/*
+		 * A machine that does not keep them can check no tag: the
+		 * data is checked without tag checks then, the rest as ever
+		 */
+		if (!mc_mte_verify(buf, n, psize)) {
+			printf("mover %u: the tags do not read back as set, before any move: this machine does not keep MTE tags\n",
+			       id);
+			mc_mte_unkept = true;
+			mc_mte_unchecked();
+		}
+	}
 	/* all on node 0 first */
 	if (mc_move(buf, n, psize, 0) != (long)n) {
 		printf("mover %u: not every page is on node 0\n", id);
@@ -661,7 +692,7 @@ static bool mc_mover(const struct mc_args *m, long psize, int fd,
 		if (m->reasons == DMA_MIGRATE_R_SYSCALL)
 			ok = false;
 	}
-	if (m->mte ? !mc_mte_verify(buf, n, psize) :
+	if (m->mte && !mc_mte_unkept ? !mc_mte_verify(buf, n, psize) :
 		     !mc_verify(buf, n, psize, 0, m->poison))
 		ok = false;
 	if (m->rewrite_ms) {
@@ -714,8 +745,11 @@ int main(int argc, char **argv)
 		psize = mc_huge_page_size();
 	if (psize <= 0)
 		return 1;
-	if (!m.offload)
-		return mc_mover(&m, psize, -1, 0, &moved) ? 0 : 1;
+	if (!m.offload) {
+		if (!mc_mover(&m, psize, -1, 0, &moved))
+			return 1;
+		return mc_mte_unkept ? 4 : 0;
+	}
 	fd = open(DMAENGINE_PATH, O_RDWR);
 	if (fd < 0) {
 		perror(DMAENGINE_PATH);
@@ -853,5 +887,7 @@ int main(int argc, char **argv)
 		}
 	}
 	close(fd);
+	if (ok && mc_mte_unkept)
+		return 4;
 	return ok ? 0 : 1;
 }
