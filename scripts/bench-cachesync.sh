@@ -38,6 +38,10 @@
 #           call do not vary; min and max say so)
 #   -B N    iterations of Barry's cell (default 200; 0: leave it out)
 #   -e, -d, -c  the sweep's entries, directions, DMA configurations
+#   -k KINDS    the kernels to boot (default "before after"), and
+#   -o DIR      into DIR rather than a new directory: a run cut short
+#               goes on where it stopped (a boot with a complete log is
+#               kept), and the table is made of what DIR has
 #   -m MACHINE  an arm64 machine of scripts/vm/machines (default
 #               arm64-zcu102-73); an x86 one is refused: x86 is coherent
 #               and has no markers, nothing would be counted
@@ -52,6 +56,8 @@ barry_iters=200
 entries="1 8 64 512 2560"
 dirs="bidirectional to_device from_device"
 configs="direct swiotlb"
+kinds="before after"
+out=
 cmdline="scripts/bench-cachesync.sh${*:+ $*}"
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -61,6 +67,8 @@ while [ $# -gt 0 ]; do
 	-d) dirs=$2; shift 2 ;;
 	-c) configs=$2; shift 2 ;;
 	-m) machine=$2; shift 2 ;;
+	-k) kinds=$2; shift 2 ;;
+	-o) out=$2; shift 2 ;;
 	-h|--help) sed -n '4,/^set -e/{/^set -e/!p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
@@ -75,6 +83,9 @@ for d in $dirs; do
 done
 for c in $configs; do
 	case $c in direct|swiotlb) ;; *) die "-c: no DMA configuration $c (direct, swiotlb)" ;; esac
+done
+for k in $kinds; do
+	case $k in before|after) ;; *) die "-k: no kernel $k (before, after)" ;; esac
 done
 conf=$DMA_BENCH_TOP/scripts/vm/machines/$machine.conf
 [ -f "$conf" ] || die "no machine $machine"
@@ -97,10 +108,15 @@ say "building the counter (QEMU TCG plugin)"
 so=$("$DMA_BENCH_TOP/scripts/qemu-plugin/build.sh" | tail -n 1)
 say "the after kernel (7.3, arm64; built once, 10-25 minutes)"
 after=$("$DMA_BENCH_TOP/scripts/kernel/build-debug-kernel.sh" --arch arm64 | tail -n 1)
-say "the before kernel (the series reverted; derived once, about as long)"
-before=$("$DMA_BENCH_TOP/scripts/kernel/nobatch-kernel.sh" "$after" | tail -n 1)
+before=
+case " $kinds " in
+*" before "*)
+	say "the before kernel (the series reverted; derived once, about as long)"
+	before=$("$DMA_BENCH_TOP/scripts/kernel/nobatch-kernel.sh" "$after" | tail -n 1)
+	;;
+esac
 
-out=$DMA_BENCH_BUILD/results/cachesync-$(date +%Y%m%d-%H%M%S)
+[ -n "$out" ] || out=$DMA_BENCH_BUILD/results/cachesync-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 cells=()
 barry=
@@ -115,14 +131,19 @@ for d in $dirs; do
 	cells+=("single:1:$d:$iters")
 done
 
-for k in before after; do
+for k in $kinds; do
 	dir=$before
-	[ $k = before ] || dir=$after
+	[ "$k" = before ] || dir=$after
 	vectors=$(awk '$3 == "vectors" { print $1; exit }' "$dir/build/System.map")
 	[ -n "$vectors" ] || die "$dir/build/System.map has no symbol vectors"
 	for c in $configs; do
 		append=nokaslr
 		[ "$c" = direct ] || append="nokaslr swiotlb=force"
+		if [ -f "$out/$k-$c.log" ] && grep -q '^COHERENT no$' "$out/$k-$c.log" &&
+			[ "$(grep -c '^JSON ' "$out/$k-$c.log")" = ${#cells[@]} ]; then
+			say "$k kernel, $c: kept from an earlier run in $out"
+			continue
+		fi
 		rm -f "$out/$k-$c.dcount"
 		say "$k kernel, $c: ${#cells[@]} cells ($(cat "$dir/release"))"
 		if ! DMA_BENCH_KERNEL_DIR=$dir \
