@@ -25,7 +25,8 @@
 # 1, 8, 64, 512 and 2560 entries in each direction, and dma_map_page of
 # one page (sg mode and single mode, -i iterations each); every cell
 # with --sync, so that the four calls are counted; each kernel booted
-# twice, direct mapping and swiotlb=force. Both kernels are built when
+# twice, direct mapping and swiotlb=16384,force (32 MiB of bounce
+# buffers). Both kernels are built when
 # missing (the after one by build-debug-kernel.sh --arch arm64, then the
 # before one from it: about as long again). Results in
 # build/results/cachesync-DATE/: table.txt, results.json, results.csv,
@@ -137,8 +138,12 @@ for k in $kinds; do
 	vectors=$(awk '$3 == "vectors" { print $1; exit }' "$dir/build/System.map")
 	[ -n "$vectors" ] || die "$dir/build/System.map has no symbol vectors"
 	for c in $configs; do
-		append=nokaslr
-		[ "$c" = direct ] || append="nokaslr swiotlb=force"
+		append=
+		# the vector table where System.map says it is
+		! grep -qx 'CONFIG_RANDOMIZE_BASE=y' "$dir/build/.config" || append=nokaslr
+		# bounce buffers for 2560 x 4 KiB: 16384 slots of 2 KiB (this
+		# kernel's default on the board is 1024)
+		[ "$c" = direct ] || append="$append swiotlb=16384,force"
 		if [ -f "$out/$k-$c.log" ] && grep -q '^COHERENT no$' "$out/$k-$c.log" &&
 			[ "$(grep -c '^JSON ' "$out/$k-$c.log")" = ${#cells[@]} ]; then
 			say "$k kernel, $c: kept from an earlier run in $out"

@@ -39,7 +39,7 @@ while [ -n "$n" ] && [ "$n" != /sys/firmware/devicetree/base ] && [ "$n" != / ];
 done
 echo "KERNEL $(uname -r) $(uname -v)"
 case " $(cat /proc/cmdline) " in
-*" swiotlb=force "*) echo "CONFIG swiotlb" ;;
+*" swiotlb=force "*|*" swiotlb="*",force "*) echo "CONFIG swiotlb" ;;
 *) echo "CONFIG direct" ;;
 esac
 echo "COHERENT no"
