@@ -855,6 +855,25 @@ bool dmaengine_client_batch_idle(struct dmaengine_client_batch *b)
 }
 
 /**
+ * dmaengine_client_batch_forget - let go of a batch whose engine is gone
+ * @b: a busy batch on a channel released on its provider's unbind
+ *
+ * For the end of a quarantine once the provider's remove() returned:
+ * the driver has stopped its device, so nothing of the batch runs any
+ * more, and no callback of it comes (a late one would find the
+ * generation changed).
+ */
+void dmaengine_client_batch_forget(struct dmaengine_client_batch *b)
+{
+	if (WARN_ON_ONCE(!READ_ONCE(b->c->released)))
+		return;
+	WRITE_ONCE(b->gen, b->gen + 1);
+	b->submitting = false;
+	atomic_set(&b->pending, 0);
+	b->busy = false;
+}
+
+/**
  * dmaengine_client_batch_abandon - let go of a batch that failed
  * @b: the batch
  * @drain: jiffies its issued work may take to end where the channel cannot

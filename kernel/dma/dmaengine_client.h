@@ -251,7 +251,11 @@ struct dmaengine_client_set;
  *	@index after @unbind (still before the provider's remove()): a
  *	batch the caller keeps quarantined on it may have ended with the
  *	release (dmaengine_client_batch_idle()); NULL: nothing to do
- * @priv: the caller's, for @unbind and @released
+ * @unbound: called, from the bus notifier, once the provider's remove()
+ *	returned for a channel released on its unbind: a driver stops its
+ *	device's DMA in remove(), so what the caller kept quarantined there
+ *	may go (dmaengine_client_batch_forget()); NULL: nothing to do
+ * @priv: the caller's, for @unbind, @released and @unbound
  */
 struct dmaengine_client_request {
 	const char *channel;
@@ -266,6 +270,7 @@ struct dmaengine_client_request {
 	const bool *abort;
 	void (*unbind)(struct dmaengine_client_set *set, unsigned int index);
 	void (*released)(struct dmaengine_client_set *set, unsigned int index);
+	void (*unbound)(struct dmaengine_client_set *set, unsigned int index);
 	void *priv;
 };
 
@@ -326,5 +331,6 @@ int dmaengine_client_batch_finish(struct dmaengine_client_batch *b,
 int dmaengine_client_batch_abandon(struct dmaengine_client_batch *b,
 				   unsigned long drain);
 bool dmaengine_client_batch_idle(struct dmaengine_client_batch *b);
+void dmaengine_client_batch_forget(struct dmaengine_client_batch *b);
 
 #endif /* _KERNEL_DMA_DMAENGINE_CLIENT_H */

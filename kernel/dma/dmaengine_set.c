@@ -138,6 +138,14 @@ static int dmaengine_client_bus_event(struct notifier_block *nb,
 	struct device *dev = data;
 	unsigned int i;
 
+	if (action == BUS_NOTIFY_UNBOUND_DRIVER) {
+		/* its remove() returned: the driver stopped the device's DMA */
+		for (i = 0; i < set->nr; i++)
+			if (set->chans[i].prov_dev == dev &&
+			    READ_ONCE(set->chans[i].released) && set->req.unbound)
+				set->req.unbound(set, i);
+		return NOTIFY_DONE;
+	}
 	if (action != BUS_NOTIFY_UNBIND_DRIVER &&
 	    action != BUS_NOTIFY_DEL_DEVICE)
 		return NOTIFY_DONE;

@@ -27,25 +27,34 @@ void dmaengine_migrate_put(struct dmaengine_migrate_share *sh)
 /**
  * dmaengine_migrate_unquarantine - end a share's quarantine if its engine did
  * @sh: a share, held (its busy bit) or no longer reachable by a batch
+ * @unbound: its provider's remove() returned (after its unbind): it
+ *	stopped the device, whatever its batch's callbacks say
  *
  * Once the batch whose destinations were reported lost is idle, its
  * tables are unmapped and the destinations given back to mm; the channel
  * takes batches again (unless it was released). A share whose channel
- * was released is idle only once its last callback came: a provider
- * whose remove() drops its descriptors without one leaves it quarantined
- * for good.
+ * was released is idle once its last callback came, or once the
+ * provider's remove() returned (@unbound), which stops the device.
  */
-void dmaengine_migrate_unquarantine(struct dmaengine_migrate_share *sh)
+void dmaengine_migrate_unquarantine(struct dmaengine_migrate_share *sh,
+				    bool unbound)
 {
 #ifdef DMAENGINE_MIGRATE_HAVE_HOOK
 	struct dmaengine_migrate *o = sh->o;
 	unsigned int i;
 
-	if (!sh->quarantined || !dmaengine_client_batch_idle(&sh->b))
+	if (!sh->quarantined)
 		return;
-	/* idle: returns at once, the batch no longer busy */
-	if (WARN_ON_ONCE(dmaengine_client_batch_abandon(&sh->b, 1)))
-		return;
+	if (unbound) {
+		/* the provider's remove() returned: its device is stopped */
+		dmaengine_client_batch_forget(&sh->b);
+	} else {
+		if (!dmaengine_client_batch_idle(&sh->b))
+			return;
+		/* idle: returns at once, the batch no longer busy */
+		if (WARN_ON_ONCE(dmaengine_client_batch_abandon(&sh->b, 1)))
+			return;
+	}
 	dmaengine_client_unmap(sh->cl, &sh->src_sgt, &sh->dst_sgt);
 	for (i = 0; i < sh->n; i++)
 		dmaengine_migrate_hook_release(sh->dst[i]);
@@ -93,7 +102,7 @@ static unsigned int dmaengine_migrate_take(struct dmaengine_migrate *o,
 
 		if (test_and_set_bit_lock(0, &sh->busy))
 			continue;
-		dmaengine_migrate_unquarantine(sh);
+		dmaengine_migrate_unquarantine(sh, false);
 		if (sh->retired || sh->quarantined) {
 			dmaengine_migrate_put(sh);
 			continue;

@@ -177,6 +177,7 @@ extern struct dmaengine_migrate *dmaengine_migrate_active;
 int dmaengine_migrate_copy(struct dmaengine_migrate_req *r);
 #endif
 void dmaengine_migrate_put(struct dmaengine_migrate_share *sh);
-void dmaengine_migrate_unquarantine(struct dmaengine_migrate_share *sh);
+void dmaengine_migrate_unquarantine(struct dmaengine_migrate_share *sh,
+				    bool unbound);
 
 #endif /* _KERNEL_DMA_MIGRATE_COPY_H */

@@ -199,7 +199,7 @@ static void dmaengine_migrate_unbind(struct dmaengine_client_set *set,
 	 * and whether its engine ever completes can no longer be asked.
 	 */
 	wait_var_event(&sh->busy, !test_and_set_bit_lock(0, &sh->busy));
-	dmaengine_migrate_unquarantine(sh);
+	dmaengine_migrate_unquarantine(sh, false);
 	sh->retired = true;
 	dmaengine_migrate_put(sh);
 }
@@ -210,8 +210,8 @@ static void dmaengine_migrate_unbind(struct dmaengine_client_set *set,
  * channel is freed, pl330 and ioat do): give its folios back now, before
  * the provider's remove() finds their mappings.
  */
-static void dmaengine_migrate_released(struct dmaengine_client_set *set,
-				       unsigned int index)
+static void dmaengine_migrate_ended(struct dmaengine_client_set *set,
+				    unsigned int index, bool unbound)
 {
 	struct dmaengine_migrate *o = set->req.priv;
 	struct dmaengine_migrate_share *sh;
@@ -225,8 +225,24 @@ static void dmaengine_migrate_released(struct dmaengine_client_set *set,
 	sh = &o->shares[index];
 	/* retired since the unbind: no batch holds the bit long, if at all */
 	wait_var_event(&sh->busy, !test_and_set_bit_lock(0, &sh->busy));
-	dmaengine_migrate_unquarantine(sh);
+	dmaengine_migrate_unquarantine(sh, unbound);
 	dmaengine_migrate_put(sh);
+}
+
+static void dmaengine_migrate_released(struct dmaengine_client_set *set,
+				       unsigned int index)
+{
+	dmaengine_migrate_ended(set, index, false);
+}
+
+/*
+ * The provider's remove() returned: a driver stops its device's DMA
+ * there, so a share still quarantined on the channel ends now.
+ */
+static void dmaengine_migrate_unbound(struct dmaengine_client_set *set,
+				      unsigned int index)
+{
+	dmaengine_migrate_ended(set, index, true);
 }
 
 /*
@@ -240,7 +256,7 @@ static void dmaengine_migrate_free(struct dmaengine_migrate *o)
 	unsigned int i, kept = 0;
 
 	for (i = 0; i < o->nr_shares; i++) {
-		dmaengine_migrate_unquarantine(&o->shares[i]);
+		dmaengine_migrate_unquarantine(&o->shares[i], false);
 		kept += o->shares[i].quarantined;
 	}
 	if (kept) {
@@ -377,6 +393,7 @@ static int dmaengine_migrate_channels(struct dmaengine_migrate *o,
 		.abort = &o->abort,
 		.unbind = dmaengine_migrate_unbind,
 		.released = dmaengine_migrate_released,
+		.unbound = dmaengine_migrate_unbound,
 		.priv = o,
 	};
 	int ret;
@@ -478,7 +495,7 @@ static void dmaengine_migrate_stop(struct dmaengine_migrate *o)
 	WRITE_ONCE(dmaengine_migrate_active, NULL);
 	/* no batch runs: a quarantine whose engine ended ends, channels held */
 	for (i = 0; i < o->nr_shares; i++)
-		dmaengine_migrate_unquarantine(&o->shares[i]);
+		dmaengine_migrate_unquarantine(&o->shares[i], false);
 	dmaengine_client_set_close(&o->set);
 	pr_info("migration copy offload stopped\n");
 	dmaengine_migrate_free(o);

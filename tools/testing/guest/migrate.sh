@@ -244,12 +244,13 @@ migrate_centis() {
 # its stalled channels (no_terminate, stall_ms): the unbind returns within
 # 2.1 s (the 100 ms deadline, the 1 s drain, 1 s to spare), whatever the
 # engine does; the move ends, every page's data intact; the folios whose
-# copy still ran are quarantined, and stay so: soft_dma's release of a
-# channel drops its descriptors without a callback, as a real driver's
-# does, so nothing can say any more that the engine let go of them (the
-# memory and the module stay, counted); soft_dma bound again
+# copy still ran were quarantined, until soft_dma's remove() returned
+# (its release of the channel drops the stalled descriptor without a
+# callback, as a real driver's does; its remove() stops the engine):
+# none stays quarantined; soft_dma bound again
 migrate_unbind_stalled_run() {
 	_us_q0=$(cat "$MIGRATE_SYSFS/folios_quarantined")
+	_us_l0=$(cat "$MIGRATE_SYSFS/folios_lost")
 	"$MIGRATE_CHECK" prep="$1" channels=2 pages=1024 timeout_ms=100 \
 		expect=any > /tmp/unbind-stalled.out 2>&1 &
 	_us_pid=$!
@@ -264,8 +265,11 @@ migrate_unbind_stalled_run() {
 	[ "$_us_rc" = 0 ] || cat /tmp/unbind-stalled.out
 	expect_value "the unbind's time (1/100 s)" "$((_us_t1 - _us_t0))" -le 210 ||
 		_us_rc=1
+	expect_value "folios_lost since" \
+		"$(($(cat "$MIGRATE_SYSFS/folios_lost") - _us_l0))" -gt 0 ||
+		_us_rc=1
 	expect_value "folios_quarantined" \
-		"$(cat "$MIGRATE_SYSFS/folios_quarantined")" -gt "$_us_q0" ||
+		"$(cat "$MIGRATE_SYSFS/folios_quarantined")" -eq "$_us_q0" ||
 		_us_rc=1
 	return $_us_rc
 }
@@ -274,9 +278,34 @@ migrate_unbind_stalled() {
 	check "migrate: soft_dma stalling 5 s on each channel's first descriptor, without device_terminate_all, for an unbind" \
 		soft_reload no_terminate=1 stall_ms=5000
 	klog_mark
-	check "migrate: ... unbound during a stalled batch: the unbind returns within deadline and drain, the move ends with its data intact, the lost folios quarantined" \
+	check "migrate: ... unbound during a stalled batch: the unbind returns within deadline and drain, the move ends with its data intact, the lost folios released after remove()" \
 		migrate_unbind_stalled_run "$1"
 	check_klog_clean "migrate: an unbind during a stall"
+	check "migrate: ... channels released" channels_released
+}
+
+# migrate_async PREP: NUMA balancing (migrate_misplaced_folio(),
+# MIGRATE_ASYNC) through the offload, the first descriptor of each channel
+# stalled 3 s on an engine that cannot stop it: no fault waits in the
+# offload beyond its bound for MIGRATE_ASYNC callers (10 ms and a jiffy
+# of drain; 50 ms allowed here, where a sync caller would wait 1.1 s),
+# pages come to CPU 0's node, data intact (src/migrate_async.c)
+migrate_async() {
+	if [ ! -w /proc/sys/kernel/numa_balancing ]; then
+		tap_skip "migrate: NUMA balancing through the offload: this kernel has none (the bench kernel has)"
+		return
+	fi
+	check "migrate: soft_dma stalling 3 s on each channel's first descriptor, without device_terminate_all, for NUMA balancing" \
+		soft_reload no_terminate=1 stall_ms=3000
+	_na_dir=/sys/kernel/debug/sched/numa_balancing
+	for _na_k in scan_delay_ms scan_period_min_ms; do
+		[ ! -w "$_na_dir/$_na_k" ] || echo 100 > "$_na_dir/$_na_k"
+	done
+	echo 1 > /proc/sys/kernel/numa_balancing
+	check "migrate: NUMA balancing (MIGRATE_ASYNC) through the offload, the engine stalled: no fault waits in it over 50 ms, pages moved, data intact" \
+		"$PROJECT/bin/migrate_async" pages=256 seconds=30 bound_ms=50 \
+		prep="$1" channels=2
+	echo 0 > /proc/sys/kernel/numa_balancing
 	check "migrate: ... channels released" channels_released
 }
 
@@ -298,6 +327,7 @@ migrate_safety() {
 	migrate_stalled "$_ms_p"
 	migrate_late_callback "$_ms_p"
 	[ "$_ms_p" = 0 ] || migrate_unbind_stalled "$_ms_p"
+	migrate_async "$_ms_p"
 	migrate_submit_failure "$_ms_p"
 	check "migrate: soft_dma completing out of order (idxd), for a deadline" \
 		soft_reload no_order=1

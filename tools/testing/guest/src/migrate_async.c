@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * migrate_async: NUMA balancing through the migration copy offload: its
+ * migrations (migrate_misplaced_folio(), MIGRATE_ASYNC, MR_NUMA_MISPLACED)
+ * must never wait in the offload beyond the bound it states for a
+ * MIGRATE_ASYNC caller (DMAENGINE_MIGRATE_ASYNC_WAIT_MS and a jiffy of
+ * drain), whatever its engine does.
+ *
+ *   migrate_async [pages=N] [seconds=S] [bound_ms=B] [prep=MODE]
+ *                 [channels=N]
+ *
+ * Pinned to CPU 0, it places an anonymous buffer on the other node of
+ * two (move_pages(), before the offload starts), starts the offload for
+ * NUMA balancing only, and reads the buffer over and over until NUMA
+ * balancing (the caller enables it: /proc/sys/kernel/numa_balancing) has
+ * brought pages to CPU 0's node through the offload, at most S seconds.
+ * STATS must then count batches of MIGRATE_ASYNC callers, the longest of
+ * which took at most B ms in the hook; the data must be intact wherever
+ * it is. With soft_dma's stall_ms and no_terminate, the first batch on
+ * each channel meets an engine that neither completes nor stops: the
+ * bound is what a NUMA-balancing fault then waits.
+ *
+ * Exit status 0 when every check held, 1 when one failed, 2 on a usage
+ * error.
+ */
+#define _GNU_SOURCE
+#define __SANE_USERSPACE_TYPES__
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/map_benchmark.h>
+
+#define MA_PATH		"/sys/kernel/debug/dmaengine_benchmark"
+#define MA_MPOL_MF_MOVE	(1 << 1)
+
+/* The node of CPU 0, from sysfs; -1 when it says none */
+static int ma_cpu0_node(void)
+{
+	DIR *d = opendir("/sys/devices/system/cpu/cpu0");
+	struct dirent *e;
+	int node = -1;
+
+	if (!d) {
+		perror("/sys/devices/system/cpu/cpu0");
+		return -1;
+	}
+	while ((e = readdir(d)))
+		if (sscanf(e->d_name, "node%d", &node) == 1)
+			break;
+	closedir(d);
+	return node;
+}
+
+/* Move every page to @node (@node < 0: only ask); returns how many are there */
+static long ma_pages(char *buf, unsigned long n, long psize, int node,
+		     int where)
+{
+	void **pages = calloc(n, sizeof(*pages));
+	int *nodes = node >= 0 ? calloc(n, sizeof(*nodes)) : NULL;
+	int *status = calloc(n, sizeof(*status));
+	unsigned long i;
+	long there = -1;
+
+	if (!pages || !status || (node >= 0 && !nodes))
+		goto out;
+	for (i = 0; i < n; i++) {
+		pages[i] = buf + i * psize;
+		if (nodes)
+			nodes[i] = node;
+	}
+	if (syscall(SYS_move_pages, 0, n, pages, nodes, status,
+		    MA_MPOL_MF_MOVE) < 0) {
+		perror("move_pages");
+		goto out;
+	}
+	there = 0;
+	for (i = 0; i < n; i++)
+		there += status[i] == where;
+out:
+	free(pages);
+	free(nodes);
+	free(status);
+	return there;
+}
+
+static uint64_t ma_pattern(unsigned long page, size_t word)
+{
+	return ((uint64_t)page << 32) ^ word ^ 0x5a5aa5a5c3c3UL;
+}
+
+static int ma_offload(int fd, struct dma_migrate_offload *a, unsigned int op,
+		      unsigned int flags)
+{
+	a->size = sizeof(*a);
+	a->op = op;
+	a->flags = flags;
+	return ioctl(fd, DMA_MIGRATE_OFFLOAD, a);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long n = 256, seconds = 30, bound_ms = 50, prep = 0;
+	unsigned long channels = 2, w, p;
+	long psize = sysconf(_SC_PAGESIZE), local = 0;
+	struct dma_migrate_offload a = { 0 }, req;
+	size_t words = psize / sizeof(uint64_t);
+	volatile uint64_t sum = 0;
+	int here, other, fd, k;
+	struct timespec t0, t;
+	bool ok = true;
+	cpu_set_t cpus;
+	char *buf;
+
+	for (k = 1; k < argc; k++) {
+		char *eq = strchr(argv[k], '='), *end;
+		unsigned long v;
+
+		if (!eq)
+			goto usage;
+		*eq++ = '\0';
+		errno = 0;
+		v = strtoul(eq, &end, 0);
+		if (errno || *end || end == eq)
+			goto usage;
+		if (!strcmp(argv[k], "pages") && v)
+			n = v;
+		else if (!strcmp(argv[k], "seconds") && v)
+			seconds = v;
+		else if (!strcmp(argv[k], "bound_ms") && v)
+			bound_ms = v;
+		else if (!strcmp(argv[k], "prep"))
+			prep = v;
+		else if (!strcmp(argv[k], "channels") && v)
+			channels = v;
+		else
+			goto usage;
+	}
+
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus)) {
+		perror("sched_setaffinity(CPU 0)");
+		return 1;
+	}
+	here = ma_cpu0_node();
+	if (here < 0 || here > 1) {
+		printf("CPU 0 is on node %d: two nodes wanted (numa=fake=2)\n",
+		       here);
+		return 1;
+	}
+	other = !here;
+
+	buf = mmap(NULL, n * psize, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED) {
+		perror("mmap");
+		return 1;
+	}
+	/* no THP: one folio a page, as the counts expect */
+	madvise(buf, n * psize, MADV_NOHUGEPAGE);
+	for (p = 0; p < n; p++)
+		for (w = 0; w < words; w++)
+			((uint64_t *)(buf + p * psize))[w] = ma_pattern(p, w);
+	/* on the other node, before the offload starts: its engine untouched */
+	if (ma_pages(buf, n, psize, other, other) != (long)n) {
+		printf("not every page went to node %d\n", other);
+		return 1;
+	}
+
+	fd = open(MA_PATH, O_RDWR);
+	if (fd < 0) {
+		perror(MA_PATH);
+		return 1;
+	}
+	a.prep_mode = prep;
+	a.channels = channels;
+	a.reasons = DMA_MIGRATE_R_NUMA_MISPLACED;
+	a.timeout_ms = 5000;
+	req = a;
+	if (ma_offload(fd, &a, DMA_MIGRATE_OP_START,
+		       DMA_MIGRATE_F_ALLOW_FEWER) < 0) {
+		printf("START: %s error=%u hook=%u\n", strerror(errno), a.error,
+		       a.hook);
+		return 1;
+	}
+
+	/* read it from CPU 0 until NUMA balancing brought pages here */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		for (p = 0; p < n; p++)
+			sum += *(volatile uint64_t *)(buf + p * psize);
+		a = req;
+		if (ma_offload(fd, &a, DMA_MIGRATE_OP_STATS, 0) < 0) {
+			printf("STATS: %s\n", strerror(errno));
+			return 1;
+		}
+		local = ma_pages(buf, n, psize, -1, here);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((a.async_batches && local > 0) ||
+		    t.tv_sec - t0.tv_sec >= (time_t)seconds)
+			break;
+		usleep(50000);
+	}
+	printf("pages on node %d: %ld of %lu, batches=%llu async_batches=%llu async_max_ns=%llu offloaded=%llu fallback=%llu declined=%llu lost=%llu after %ld s\n",
+	       here, local, n, a.batches, a.async_batches, a.async_max_ns,
+	       a.folios_offloaded, a.folios_fallback, a.folios_declined,
+	       a.folios_lost, (long)(t.tv_sec - t0.tv_sec));
+	if (!a.async_batches || local <= 0) {
+		printf("NUMA balancing brought no page through the offload in %lu s\n",
+		       seconds);
+		ok = false;
+	}
+	if (a.async_max_ns > bound_ms * 1000000ULL) {
+		printf("a MIGRATE_ASYNC caller waited %llu ns in the offload, over %lu ms\n",
+		       a.async_max_ns, bound_ms);
+		ok = false;
+	}
+	for (p = 0; p < n; p++)
+		for (w = 0; w < words; w++)
+			if (((uint64_t *)(buf + p * psize))[w] !=
+			    ma_pattern(p, w)) {
+				printf("data differs: page %lu word %lu\n", p, w);
+				ok = false;
+				p = n;
+				break;
+			}
+	a = req;
+	if (ma_offload(fd, &a, DMA_MIGRATE_OP_STOP, 0) < 0) {
+		printf("STOP: %s\n", strerror(errno));
+		ok = false;
+	}
+	close(fd);
+	munmap(buf, n * psize);
+	return ok ? 0 : 1;
+usage:
+	fprintf(stderr, "usage: migrate_async [pages=N] [seconds=S] [bound_ms=B] [prep=MODE] [channels=N]\n");
+	return 2;
+}
