@@ -210,11 +210,22 @@ static void dmaengine_migrate_unbind(struct dmaengine_client_set *set,
  * channel is freed, pl330 and ioat do): give its folios back now, before
  * the provider's remove() finds their mappings.
  */
+/*
+ * End a share's quarantine if it can end, holding the share against a
+ * batch, an unbind's notifier and STOP alike.
+ */
+static void dmaengine_migrate_unquarantine_held(struct dmaengine_migrate_share *sh,
+						bool unbound)
+{
+	wait_var_event(&sh->busy, !test_and_set_bit_lock(0, &sh->busy));
+	dmaengine_migrate_unquarantine(sh, unbound);
+	dmaengine_migrate_put(sh);
+}
+
 static void dmaengine_migrate_ended(struct dmaengine_client_set *set,
 				    unsigned int index, bool unbound)
 {
 	struct dmaengine_migrate *o = set->req.priv;
-	struct dmaengine_migrate_share *sh;
 	bool ready;
 
 	spin_lock(&o->stats_lock);
@@ -222,11 +233,8 @@ static void dmaengine_migrate_ended(struct dmaengine_client_set *set,
 	spin_unlock(&o->stats_lock);
 	if (!ready)
 		return;
-	sh = &o->shares[index];
 	/* retired since the unbind: no batch holds the bit long, if at all */
-	wait_var_event(&sh->busy, !test_and_set_bit_lock(0, &sh->busy));
-	dmaengine_migrate_unquarantine(sh, unbound);
-	dmaengine_migrate_put(sh);
+	dmaengine_migrate_unquarantine_held(&o->shares[index], unbound);
 }
 
 static void dmaengine_migrate_released(struct dmaengine_client_set *set,
@@ -493,9 +501,12 @@ static void dmaengine_migrate_stop(struct dmaengine_migrate *o)
 
 	dmaengine_migrate_hook_unregister();
 	WRITE_ONCE(dmaengine_migrate_active, NULL);
-	/* no batch runs: a quarantine whose engine ended ends, channels held */
+	/*
+	 * No batch runs: a quarantine whose engine ended ends, its channel
+	 * still held; an unbind's notifier may be at it too
+	 */
 	for (i = 0; i < o->nr_shares; i++)
-		dmaengine_migrate_unquarantine(&o->shares[i], false);
+		dmaengine_migrate_unquarantine_held(&o->shares[i], false);
 	dmaengine_client_set_close(&o->set);
 	pr_info("migration copy offload stopped\n");
 	dmaengine_migrate_free(o);
