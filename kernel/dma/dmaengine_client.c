@@ -927,16 +927,20 @@ int dmaengine_client_batch_abandon(struct dmaengine_client_batch *b,
 		dmaengine_client_batch_submitted(b);
 	}
 	while (!dmaengine_client_batch_idle(b)) {
-		if (time_after(jiffies, until)) {
+		long left = (long)(until - jiffies);
+
+		if (left < 0) {
 			pr_err("%s: the batch's descriptors still run %u ms after it failed, and cannot be terminated: its memory stays theirs\n",
 			       c->name, jiffies_to_msecs(bound));
 			return -EBUSY;
 		}
+		/* the bound to the jiffy, not to the slice */
 		if (c->poll || !atomic_read(&b->pending))
 			schedule_timeout_uninterruptible(1);
 		else
 			wait_for_completion_timeout(&b->done,
-						    DMAENGINE_CLIENT_DRAIN_SLICE);
+						    clamp_t(long, left, 1,
+							    DMAENGINE_CLIENT_DRAIN_SLICE));
 	}
 	b->busy = false;
 	return 0;
