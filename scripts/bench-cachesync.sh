@@ -15,7 +15,8 @@
 # benchmark module opens and closes around each timed call (a marker
 # HINT, kernel/dma/map_benchmark.h's mb_mark()), on the CPU that opened
 # the window, leaving out the handlers of exceptions taken meanwhile (the
-# kernel's vector table from its System.map). The idle baseline (the whole
+# kernel's vector table from its System.map) and the other tasks that run
+# on that CPU meanwhile (cpu_switch_to's, likewise). The idle baseline (the whole
 # guest, one second, outside any window) and the empty windows are shown.
 # Times are the tool's, EMULATED under TCG, where a cache operation and a
 # barrier cost nothing: they say nothing about the series' gain.
@@ -137,6 +138,8 @@ for k in $kinds; do
 	[ "$k" = before ] || dir=$after
 	vectors=$(awk '$3 == "vectors" { print $1; exit }' "$dir/build/System.map")
 	[ -n "$vectors" ] || die "$dir/build/System.map has no symbol vectors"
+	switch=$(awk '$3 == "cpu_switch_to" { print $1; exit }' "$dir/build/System.map")
+	[ -n "$switch" ] || die "$dir/build/System.map has no symbol cpu_switch_to"
 	for c in $configs; do
 		append=
 		# the vector table where System.map says it is
@@ -152,7 +155,7 @@ for k in $kinds; do
 		rm -f "$out/$k-$c.dcount"
 		say "$k kernel, $c: ${#cells[@]} cells ($(cat "$dir/release"))"
 		if ! DMA_BENCH_KERNEL_DIR=$dir \
-			DMA_BENCH_QEMU_ARGS="-plugin $so,out=$out/$k-$c.dcount,vectors=0x$vectors" \
+			DMA_BENCH_QEMU_ARGS="-plugin $so,out=$out/$k-$c.dcount,vectors=0x$vectors,switch=0x$switch" \
 			"$DMA_BENCH_TOP/scripts/vm/run.sh" -q -m "$machine" -a "$append" -t 3600 -- \
 			sh tests/bench/cachesync.sh "$iters" "${cells[@]}" > "$out/$k-$c.log" 2>&1; then
 			tail -n 30 "$out/$k-$c.log" >&2

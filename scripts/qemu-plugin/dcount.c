@@ -21,6 +21,13 @@
  * ERET, so that an interrupt's handler is not counted; the window is
  * marked interrupted. Without vectors= (user mode) nothing is excluded.
  *
+ * Tasks: with switch=ADDR (the symbol cpu_switch_to), the plugin knows
+ * which task runs on each vCPU: the first load of cpu_switch_to reads the
+ * next task's saved context, whose address names the task. A window
+ * belongs to the task that opened it: what other tasks run on the vCPU
+ * meanwhile (a preemption from an interrupt, whose ERET is then another
+ * task's) is not counted, and only the owner's exceptions and ERETs pair.
+ *
  * Output (out=FILE, appended, else stderr): "dcount 0 start vectors ADDR"
  * when QEMU loads it, then one line a figure at each dump and at exit, SEQ
  * counting the dumps from 1:
@@ -30,7 +37,7 @@
  *   dcount SEQ end
  * Only events that occurred are listed; an event absent is 0.
  *
- * usage: -plugin PATH/dcount.so,out=FILE[,vectors=0xADDR]
+ * usage: -plugin PATH/dcount.so,out=FILE[,vectors=0xADDR,switch=0xADDR]
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -62,7 +69,7 @@ enum event {
 	NR_EVENTS,
 	/* not counted: markers and exception bookkeeping */
 	EV_OPEN = 100, EV_CLOSE = EV_OPEN + NR_KINDS, EV_DUMP, EV_VECTOR,
-	EV_ERET,
+	EV_ERET, EV_SWITCH,
 };
 
 static const char *const barrier_domains[16] = {
@@ -97,16 +104,19 @@ struct kind_stat {
 
 struct vcpu {
 	int open;		/* kind + 1 of the open window, 0: none */
-	int depth;		/* exceptions taken inside the window */
+	uint64_t cur;		/* the task running (its saved context), or 0 */
+	uint64_t owner;		/* the task that opened the window */
+	bool switching;		/* in cpu_switch_to, before its first load */
+	int depth;		/* the owner's exceptions taken inside the window */
 	bool interrupted;
 	uint64_t excluded;	/* counted events inside its exceptions */
-	uint64_t cur[NR_EVENTS];
+	uint64_t count[NR_EVENTS];	/* the open window's */
 	struct kind_stat kind[NR_KINDS];
 };
 
 static struct vcpu vcpus[MAX_VCPUS];
 static uint64_t outside[NR_EVENTS];
-static uint64_t vectors, seq, lost_vcpus;
+static uint64_t vectors, switch_to, seq, lost_vcpus;
 static FILE *out;
 static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -175,19 +185,20 @@ static void close_window(struct vcpu *v)
 	int e;
 
 	for (e = 0; e < NR_EVENTS; e++) {
-		uint64_t c = v->cur[e];
+		uint64_t c = v->count[e];
 
 		k->sum[e] += c;
 		if (!k->windows || c < k->min[e])
 			k->min[e] = c;
 		if (c > k->max[e])
 			k->max[e] = c;
-		v->cur[e] = 0;
+		v->count[e] = 0;
 	}
 	k->windows++;
 	k->interrupted += v->interrupted;
 	k->excluded += v->excluded;
 	v->open = 0;
+	v->owner = 0;
 	v->depth = 0;
 	v->interrupted = false;
 	v->excluded = 0;
@@ -270,9 +281,13 @@ static void insn_exec(unsigned int vcpu_index, void *udata)
 		if (v->open)	/* a window left open: close it as it is */
 			close_window(v);
 		v->open = ev - EV_OPEN + 1;
+		v->owner = v->cur;
 		return;
 	}
 	switch (ev) {
+	case EV_SWITCH:
+		v->switching = true;
+		return;
 	case EV_CLOSE:
 		if (v->open)
 			close_window(v);
@@ -281,22 +296,39 @@ static void insn_exec(unsigned int vcpu_index, void *udata)
 		dump();
 		return;
 	case EV_VECTOR:
-		if (v->open) {
+		if (v->open && v->cur == v->owner) {
 			v->depth++;
 			v->interrupted = true;
 		}
 		return;
 	case EV_ERET:
-		if (v->open && v->depth)
+		if (v->open && v->cur == v->owner && v->depth)
 			v->depth--;
 		return;
 	}
-	if (v->open && !v->depth)
-		v->cur[ev]++;
+	if (v->open && !v->depth && v->cur == v->owner)
+		v->count[ev]++;
 	else if (v->open)
 		v->excluded++;
 	else
 		__atomic_fetch_add(&outside[ev], 1, __ATOMIC_RELAXED);
+}
+
+/* cpu_switch_to's loads: the first names the next task */
+static void switch_load(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
+			uint64_t vaddr, void *udata)
+{
+	struct vcpu *v;
+
+	(void)info;
+	(void)udata;
+	if (vcpu_index >= MAX_VCPUS)
+		return;
+	v = &vcpus[vcpu_index];
+	if (v->switching) {
+		v->cur = vaddr;
+		v->switching = false;
+	}
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -320,6 +352,15 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, insn_exec,
 				QEMU_PLUGIN_CB_NO_REGS,
 				(void *)(uintptr_t)EV_VECTOR);
+		if (switch_to && va == switch_to)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, insn_exec,
+				QEMU_PLUGIN_CB_NO_REGS,
+				(void *)(uintptr_t)EV_SWITCH);
+		/* its loads, within its first 64 instructions */
+		if (switch_to && va >= switch_to && va < switch_to + 256)
+			qemu_plugin_register_vcpu_mem_cb(insn, switch_load,
+				QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_R,
+				NULL);
 		if (ev >= 0)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, insn_exec,
 				QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)ev);
@@ -359,8 +400,17 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 					argv[i] + 8);
 				return -1;
 			}
+		} else if (!strncmp(argv[i], "switch=", 7)) {
+			char *end;
+
+			switch_to = strtoull(argv[i] + 7, &end, 0);
+			if (*end || !switch_to || switch_to & 3) {
+				fprintf(stderr, "dcount: switch=%s: want the address of cpu_switch_to\n",
+					argv[i] + 7);
+				return -1;
+			}
 		} else {
-			fprintf(stderr, "dcount: unknown argument %s (out=FILE, vectors=ADDR)\n",
+			fprintf(stderr, "dcount: unknown argument %s (out=FILE, vectors=ADDR, switch=ADDR)\n",
 				argv[i]);
 			return -1;
 		}
@@ -374,7 +424,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		}
 	}
 	/* a harness that boots again appends: the last start is this QEMU */
-	fprintf(out, "dcount 0 start vectors 0x%" PRIx64 "\n", vectors);
+	fprintf(out, "dcount 0 start vectors 0x%" PRIx64 " switch 0x%" PRIx64 "\n",
+		vectors, switch_to);
 	fflush(out);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);

@@ -87,6 +87,10 @@ check_output "a vector table address that cannot be one is refused" \
 	'dcount: vectors=0x1234: want the 2 KiB-aligned address' \
 	fails_saying 'vectors=' qemu-aarch64 -plugin "$so,vectors=0x1234" "$T/known"
 
+check_output "a cpu_switch_to address that cannot be one is refused" \
+	'dcount: switch=0x1001: want the address of cpu_switch_to' \
+	fails_saying 'switch=' qemu-aarch64 -plugin "$so,switch=0x1001" "$T/known"
+
 x86_mark() {
 	gcc -O2 -Wall -Wextra -Werror -o "$T/mark" "$TOP/tools/testing/guest/src/dcount_mark.c" || return 1
 	"$T/mark" dump 2>&1

@@ -4,7 +4,8 @@
 # the GDMA (ZDMA) channels, dmatest, the map modes on a non-coherent device.
 # A hung guest fails at 20 minutes.
 # QEMU runs with the cache-maintenance counter (scripts/qemu-plugin/
-# dcount.so, given the kernel's vector table): the cachecount suite maps
+# dcount.so, given the kernel's vector table and cpu_switch_to): the
+# cachecount suite maps
 # 64 x 4 KiB on the non-coherent device, and dcount-tap.py checks on the
 # host what the guest executed: the data-cache operations the entries'
 # lines call for, and at most 2 dsb a call (7.3's batched cache sync).
@@ -15,11 +16,12 @@ trap 'rm -f "$out"' EXIT
 so=$("$top/scripts/qemu-plugin/build.sh" 2>&1 | tail -n 1)
 kdir=$("$top/scripts/kernel/build-debug-kernel.sh" --arch arm64 2>/dev/null | tail -n 1)
 vectors=$(awk '$3 == "vectors" { print $1; exit }' "$kdir/build/System.map" 2>/dev/null)
+switch=$(awk '$3 == "cpu_switch_to" { print $1; exit }' "$kdir/build/System.map" 2>/dev/null)
 plugin=
-if [ -f "$so" ] && [ -n "$vectors" ]; then
-	plugin="-plugin $so,out=$out,vectors=0x$vectors"
+if [ -f "$so" ] && [ -n "$vectors" ] && [ -n "$switch" ]; then
+	plugin="-plugin $so,out=$out,vectors=0x$vectors,switch=0x$switch"
 else
-	echo "# no counter: plugin '$so', vector table '$vectors' (the cachecount checks will fail)"
+	echo "# no counter: plugin '$so', vectors '$vectors', cpu_switch_to '$switch' (the cachecount checks will fail)"
 fi
 # the vector table where System.map says it is
 append=
