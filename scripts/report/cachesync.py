@@ -128,11 +128,13 @@ def cell_call(dump, call, entries):
         "min_max": rng,
         "dc_per_call": dc_total(per_call),
         "dsb_per_call": dsb_total(per_call),
+        "dsb_sy_per_call": per_call.get("dsb_sy", 0.0),
         "dmb_per_call": sum(v for k, v in per_call.items()
                             if k.startswith("dmb_")),
         "isb_per_call": per_call.get("isb", 0.0),
         "dc_per_entry": dc_total(per_call) / entries,
         "dsb_per_entry": dsb_total(per_call) / entries,
+        "dsb_sy_per_entry": per_call.get("dsb_sy", 0.0) / entries,
     }
 
 
@@ -238,15 +240,16 @@ def rows(data, cells):
                     "iterations": cb["iterations"],
                     "before": fb, "after": fa,
                     "dsb_ratio": ratio(fb["dsb_per_call"], fa["dsb_per_call"]),
+                    "dsb_sy_ratio": ratio(fb["dsb_sy_per_call"], fa["dsb_sy_per_call"]),
                     "dc_ratio": ratio(fb["dc_per_call"], fa["dc_per_call"]),
                 })
     return out
 
 
-HEAD = ("%-7s %-26s %-8s %7s  %-22s %-22s %11s %11s %6s %9s %9s %12s %12s"
+HEAD = ("%-7s %-26s %-8s %7s  %-24s %-24s %9s %9s %7s %7s %7s %11s %10s %10s"
         % ("config", "call", "dir", "entries", "dc/call before",
-           "dc/call after", "dsb before", "dsb after", "ratio",
-           "dsb/entry", "dsb/entry", "us before", "us after"))
+           "dc/call after", "sy before", "sy after", "ratio",
+           "sy/ent", "sy/ent", "other dsb", "us before", "us after"))
 
 
 def row_text(r):
@@ -254,12 +257,14 @@ def row_text(r):
 
     def us(f):
         return "-" if f["mean_ns"] is None else "%.1f" % (f["mean_ns"] / 1000)
-    return ("%-7s %-26s %-8s %7d  %-22s %-22s %11s %11s %6s %9s %9s %12s %12s"
+    other = "%s/%s" % (fnum(fb["dsb_per_call"] - fb["dsb_sy_per_call"]),
+                       fnum(fa["dsb_per_call"] - fa["dsb_sy_per_call"]))
+    return ("%-7s %-26s %-8s %7d  %-24s %-24s %9s %9s %7s %7s %7s %11s %10s %10s"
             % (r["config"], r["api"], DIRS.get(r["dir"], r["dir"]),
                r["entries"], dc_kinds(fb), dc_kinds(fa),
-               fnum(fb["dsb_per_call"]), fnum(fa["dsb_per_call"]),
-               fratio(r["dsb_ratio"]), fnum(fb["dsb_per_entry"]),
-               fnum(fa["dsb_per_entry"]), us(fb), us(fa)))
+               fnum(fb["dsb_sy_per_call"]), fnum(fa["dsb_sy_per_call"]),
+               fratio(r["dsb_sy_ratio"]), fnum(fb["dsb_sy_per_entry"]),
+               fnum(fa["dsb_sy_per_entry"]), other, us(fb), us(fa)))
 
 
 def table(out, barry, elapsed):
@@ -288,7 +293,10 @@ def table(out, barry, elapsed):
                  "one thread pinned to CPU 0; 4 KiB entries")
     lines.append("  dc: data-cache operations by kind, per call (zva zeroes memory: "
                  "the debug kernel's allocations, not the buffers' maintenance)")
-    lines.append("  dsb: all domains, per call (breakdown in results.json); ratio: dsb before/after")
+    lines.append("  sy: dsb sy per call (the barrier the series batches), before and after; ratio: "
+                 "before/after; sy/ent: per entry;")
+    lines.append("  other dsb: the other domains' (ish...), before/after, per call (mean over "
+                 "the windows; min and max in results.json)")
     lines.append("  us: mean time of a call, EMULATED (QEMU TCG, debug kernel): "
                  "not a hardware time; a cache op and a barrier cost nothing here")
     lines.append("")

@@ -125,7 +125,7 @@ def t_map():
     assert r["before"]["per_call"]["dc_cvac"] == 4096, r["before"]
     assert r["after"]["per_call"]["dc_cvac"] == 4096
     assert r["before"]["dsb_per_call"] == 64 and r["after"]["dsb_per_call"] == 1
-    assert r["dsb_ratio"] == 64 and r["dc_ratio"] == 1
+    assert r["dsb_ratio"] == 64 and r["dc_ratio"] == 1 and r["dsb_sy_ratio"] == 64
     assert r["before"]["dc_per_entry"] == 64 and r["before"]["dsb_per_entry"] == 1
     assert r["before"]["min_max"]["dsb_sy"] == [64, 64]
     assert r["before"]["mean_ns"] == 5000 and r["before"]["interrupted"] == 1
@@ -151,7 +151,7 @@ def t_text():
     w = line.split()
     assert w[2:4] == ["to_dev", "64"], w
     assert w[4:8] == ["cvac", "4096", "cvac", "4096"], w
-    assert w[8:11] == ["64", "1", "64.00"], w
+    assert w[8:14] == ["64", "1", "64.00", "1", "0.02", "0/0"], w
     assert "idle second, whole guest outside windows: dsb 7, dmb 3, isb 2, dc 0; empty windows: 20, at most nothing" in t
     assert "windows an exception interrupted: 4" in t, t
     assert "the command took 12 s" in t
