@@ -13,7 +13,9 @@
  * The map modes of dma_map_benchmark.ko open kind 0 around dma_map_*(),
  * 1 around dma_unmap_*(), 2 and 3 around dma_sync_*_for_cpu() and
  * _for_device(), 4 around nothing (the empty window: the baseline); kind 5
- * is for test programs. A window counts only on the vCPU that opened it.
+ * is for test programs. A window counts only on the vCPU that opened it;
+ * one its task closes on another vCPU (it migrated) is abandoned: dropped
+ * when the next window opens on its vCPU, and reported as such.
  *
  * Exceptions: with vectors=ADDR (the kernel's VBAR_EL1 table, the symbol
  * `vectors` of System.map), an exception taken while a window is open
@@ -31,7 +33,7 @@
  * Output (out=FILE, appended, else stderr): "dcount 0 start vectors ADDR"
  * when QEMU loads it, then one line a figure at each dump and at exit, SEQ
  * counting the dumps from 1:
- *   dcount SEQ window KIND windows N interrupted N excluded N
+ *   dcount SEQ window KIND windows N interrupted N excluded N abandoned N
  *   dcount SEQ count KIND EVENT SUM MIN MAX   (per window: MIN and MAX)
  *   dcount SEQ outside EVENT SUM              (all vCPUs, outside windows)
  *   dcount SEQ end
@@ -98,7 +100,7 @@ static void event_name(int ev, char *buf, size_t len)
 }
 
 struct kind_stat {
-	uint64_t windows, interrupted, excluded;
+	uint64_t windows, interrupted, excluded, abandoned;
 	uint64_t sum[NR_EVENTS], min[NR_EVENTS], max[NR_EVENTS];
 };
 
@@ -204,6 +206,21 @@ static void close_window(struct vcpu *v)
 	v->excluded = 0;
 }
 
+/*
+ * A window whose task moved to another vCPU before closing it: that
+ * vCPU had no window to close, and this one's is dropped, not counted.
+ */
+static void abandon_window(struct vcpu *v)
+{
+	v->kind[v->open - 1].abandoned++;
+	memset(v->count, 0, sizeof(v->count));
+	v->open = 0;
+	v->owner = 0;
+	v->depth = 0;
+	v->interrupted = false;
+	v->excluded = 0;
+}
+
 static void dump(void)
 {
 	char name[32];
@@ -218,8 +235,11 @@ static void dump(void)
 		for (i = 0; i < MAX_VCPUS; i++) {
 			struct kind_stat *k = &vcpus[i].kind[kd];
 
-			if (!k->windows)
+			t.abandoned += k->abandoned;
+			if (!k->windows) {
+				k->abandoned = 0;
 				continue;
+			}
 			for (e = 0; e < NR_EVENTS; e++) {
 				if (!t.windows || k->min[e] < t.min[e])
 					t.min[e] = k->min[e];
@@ -232,12 +252,13 @@ static void dump(void)
 			t.excluded += k->excluded;
 			memset(k, 0, sizeof(*k));
 		}
-		if (!t.windows)
+		if (!t.windows && !t.abandoned)
 			continue;
 		fprintf(out, "dcount %" PRIu64 " window %s windows %" PRIu64
-			" interrupted %" PRIu64 " excluded %" PRIu64 "\n",
+			" interrupted %" PRIu64 " excluded %" PRIu64
+			" abandoned %" PRIu64 "\n",
 			seq, kind_names[kd], t.windows, t.interrupted,
-			t.excluded);
+			t.excluded, t.abandoned);
 		for (e = 0; e < NR_EVENTS; e++) {
 			if (!t.sum[e])
 				continue;
@@ -278,8 +299,8 @@ static void insn_exec(unsigned int vcpu_index, void *udata)
 	v = &vcpus[vcpu_index];
 
 	if (ev >= EV_OPEN && ev < EV_OPEN + NR_KINDS) {
-		if (v->open)	/* a window left open: close it as it is */
-			close_window(v);
+		if (v->open)	/* left open: its task closed it elsewhere */
+			abandon_window(v);
 		v->open = ev - EV_OPEN + 1;
 		v->owner = v->cur;
 		return;
@@ -289,7 +310,7 @@ static void insn_exec(unsigned int vcpu_index, void *udata)
 		v->switching = true;
 		return;
 	case EV_CLOSE:
-		if (v->open)
+		if (v->open && v->cur == v->owner)
 			close_window(v);
 		return;
 	case EV_DUMP:

@@ -69,7 +69,8 @@ def parse_dcount(lines):
         if w[2] == "window":
             d["windows"][w[3]] = {"windows": int(w[5]),
                                   "interrupted": int(w[7]),
-                                  "excluded": int(w[9])}
+                                  "excluded": int(w[9]),
+                                  "abandoned": int(w[11]) if len(w) > 11 else 0}
         elif w[2] == "count":
             d["counts"].setdefault(w[3], {})[w[4]] = [int(x) for x in w[5:8]]
         elif w[2] == "outside":
