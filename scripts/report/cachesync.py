@@ -324,6 +324,23 @@ def table(out, barry, elapsed):
                             fnum(fa["dmb_per_call"]), fnum(fb["isb_per_call"]),
                             fnum(fa["isb_per_call"])))
     lines.append("")
+    lines.append("Calls whose windows did not all count the same dc or dsb sy "
+                 "(min/max over the windows; an interrupted window can lose part "
+                 "of its count, see Documentation/map-modes.rst):")
+    uneven = 0
+    for r in all_rows:
+        for k in KINDS:
+            f = r[k]
+            bad = ["%s %d/%d" % (e, mn, mx) for e, (mn, mx) in sorted(f["min_max"].items())
+                   if e in ("dsb_sy", "dc_cvac", "dc_civac", "dc_ivac") and mn != mx]
+            if bad:
+                uneven += 1
+                lines.append("  %-6s %-7s %-26s %-8s %5d  %s" % (
+                    k, r["config"], r["api"], DIRS.get(r["dir"], r["dir"]),
+                    r["entries"], "  ".join(bad)))
+    if not uneven:
+        lines.append("  none")
+    lines.append("")
     lines.append("Baselines:")
     for (kind, config), boot in sorted(data.items()):
         idle = boot["idle"]
