@@ -45,10 +45,16 @@ if [ -n "$missing" ]; then
 	tap_end
 fi
 
-# hook_tree DIR: DIR is a kernel build tree with the project's hook
+# hook_tree DIR: DIR is a kernel build tree with the project's hook, for
+# this machine's architecture (the arm64 kernels carry it too, cross-built)
 hook_tree() {
 	[ -f "$1/Makefile" ] &&
-		grep -qx 'CONFIG_MIGRATION_COPY_OFFLOAD=y' "$1/.config" 2>/dev/null
+		grep -qx 'CONFIG_MIGRATION_COPY_OFFLOAD=y' "$1/.config" 2>/dev/null &&
+		case $(uname -m) in
+		x86_64) grep -qx 'CONFIG_X86_64=y' "$1/.config" ;;
+		aarch64) grep -qx 'CONFIG_ARM64=y' "$1/.config" ;;
+		*) false ;;
+		esac
 }
 
 if [ -n "${MIGRATE_RFC_KDIR:-}" ]; then
