@@ -268,6 +268,39 @@ def row_text(r):
                fnum(fa["dsb_sy_per_entry"]), other, us(fb), us(fa)))
 
 
+def matrix(all_rows, barry):
+    """The sweep's dsb sy per call, before -> after: a line per
+    configuration, direction and sg call, a column per entry count, and
+    the single mode's call of the same kind (one page) last."""
+    sweep = [r for r in all_rows if r["cell"] != barry]
+    ents = sorted({r["entries"] for r in sweep if r["mode"] == "sg"})
+    out = ["", "dsb sy per call, before -> after, the sweep:",
+           "%-7s %-8s %-24s" % ("config", "dir", "call")
+           + "".join("%18s" % ("%d entries" % e) for e in ents)
+           + "   one page (dma_*_page/single)"]
+    for config in CONFIGS:
+        for d in DIRS:
+            for call in CALLS:
+                cells = []
+                for e in ents:
+                    r = [x for x in sweep if (x["config"], x["dir"], x["call"],
+                                              x["entries"], x["mode"]) ==
+                         (config, d, call, e, "sg")]
+                    cells.append("%s -> %s" % (fnum(r[0]["before"]["dsb_sy_per_call"]),
+                                               fnum(r[0]["after"]["dsb_sy_per_call"]))
+                                 if r else "-")
+                if all(c == "-" for c in cells):
+                    continue
+                one = [x for x in sweep if (x["config"], x["dir"], x["call"],
+                                            x["mode"]) == (config, d, call, "single")]
+                out.append("%-7s %-8s %-24s" % (config, DIRS[d], API[("sg", call)])
+                           + "".join("%18s" % c for c in cells)
+                           + ("   %s -> %s" % (fnum(one[0]["before"]["dsb_sy_per_call"]),
+                                              fnum(one[0]["after"]["dsb_sy_per_call"]))
+                              if one else ""))
+    return out
+
+
 def table(out, barry, elapsed):
     data = {}
     for kind in KINDS:
@@ -323,6 +356,7 @@ def table(out, barry, elapsed):
                             r["entries"], fnum(fb["dmb_per_call"]),
                             fnum(fa["dmb_per_call"]), fnum(fb["isb_per_call"]),
                             fnum(fa["isb_per_call"])))
+    lines.extend(matrix(all_rows, barry))
     lines.append("")
     lines.append("Calls whose windows did not all count the same dc or dsb sy "
                  "(min/max over the windows; an interrupted window can lose part "
