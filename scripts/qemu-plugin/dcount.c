@@ -34,6 +34,7 @@
  * when QEMU loads it, then one line a figure at each dump and at exit, SEQ
  * counting the dumps from 1:
  *   dcount SEQ window KIND windows N interrupted N excluded N abandoned N
+ *     unbalanced N (closed at an exception depth above 0: an ERET unseen)
  *   dcount SEQ count KIND EVENT SUM MIN MAX   (per window: MIN and MAX)
  *   dcount SEQ outside EVENT SUM              (all vCPUs, outside windows)
  *   dcount SEQ end
@@ -100,7 +101,7 @@ static void event_name(int ev, char *buf, size_t len)
 }
 
 struct kind_stat {
-	uint64_t windows, interrupted, excluded, abandoned;
+	uint64_t windows, interrupted, excluded, abandoned, unbalanced;
 	uint64_t sum[NR_EVENTS], min[NR_EVENTS], max[NR_EVENTS];
 };
 
@@ -197,6 +198,8 @@ static void close_window(struct vcpu *v)
 		v->count[e] = 0;
 	}
 	k->windows++;
+	/* closed by its task at exception depth > 0: an ERET not seen */
+	k->unbalanced += v->depth != 0;
 	k->interrupted += v->interrupted;
 	k->excluded += v->excluded;
 	v->open = 0;
@@ -249,6 +252,7 @@ static void dump(void)
 			}
 			t.windows += k->windows;
 			t.interrupted += k->interrupted;
+			t.unbalanced += k->unbalanced;
 			t.excluded += k->excluded;
 			memset(k, 0, sizeof(*k));
 		}
@@ -256,9 +260,9 @@ static void dump(void)
 			continue;
 		fprintf(out, "dcount %" PRIu64 " window %s windows %" PRIu64
 			" interrupted %" PRIu64 " excluded %" PRIu64
-			" abandoned %" PRIu64 "\n",
+			" abandoned %" PRIu64 " unbalanced %" PRIu64 "\n",
 			seq, kind_names[kd], t.windows, t.interrupted,
-			t.excluded, t.abandoned);
+			t.excluded, t.abandoned, t.unbalanced);
 		for (e = 0; e < NR_EVENTS; e++) {
 			if (!t.sum[e])
 				continue;
@@ -377,8 +381,13 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, insn_exec,
 				QEMU_PLUGIN_CB_NO_REGS,
 				(void *)(uintptr_t)EV_SWITCH);
-		/* its loads, within its first 64 instructions */
-		if (switch_to && va >= switch_to && va < switch_to + 256)
+		/*
+		 * its first restore, ldp x19, x20, [x8], #16 with x8 the next
+		 * task's saved context: only that instruction (a wider range
+		 * took call_on_irq_stack's loads, which follows it, for it)
+		 */
+		if (switch_to && va > switch_to && va < switch_to + 256 &&
+		    word == 0xa8c15113)
 			qemu_plugin_register_vcpu_mem_cb(insn, switch_load,
 				QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_R,
 				NULL);

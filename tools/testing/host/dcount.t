@@ -50,7 +50,7 @@ expect_dump() {
 }
 check "inside the windows: each kind, per window and in all, exactly" \
 	expect_dump \
-	"dcount 2 window test windows 3 interrupted 0 excluded 0 abandoned 0" \
+	"dcount 2 window test windows 3 interrupted 0 excluded 0 abandoned 0 unbalanced 0" \
 	"dcount 2 count test dc_cvac 10 0 10" \
 	"dcount 2 count test dc_civac 10 0 10" \
 	"dcount 2 count test dc_cvau 10 0 10" \
