@@ -8,7 +8,7 @@
 # cachecount suite maps
 # 64 x 4 KiB on the non-coherent device, and dcount-tap.py checks on the
 # host what the guest executed: the data-cache operations the entries'
-# lines call for, and at most 2 dsb a call (7.3's batched cache sync).
+# lines call for, and at most 2 dsb sy a call (7.3's batched cache sync).
 # Without the plugin (it did not build) those checks fail; the suites run.
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 out=$(mktemp)

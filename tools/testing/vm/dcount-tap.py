@@ -10,7 +10,9 @@ that QEMU wrote during the run (the lines after its last "dcount 0 start"),
 finds the dumps the guest's cachecount suite announced ("# cachecount DUMP
 N NAME"), appends its own checks of them to the stream and prints the
 plan. EXPECT is the kernel's: "after" (Linux 7.3, the batched cache sync:
-at most MAX_DSB dsb in each call) or "before" (the series reverted: one
+at most MAX_DSB dsb sy in each call, at least one in each that maintains
+the cache; other dsb domains, which the debug kernel's own work inside a
+call adds now and then, are shown, not checked) or "before" (the series reverted: one
 dsb an entry in each call that maintains the cache). Exit status 1 when
 a check failed or the stream had a failure.
 
@@ -85,16 +87,17 @@ def check_cell(tap, dump, name, expect):
                    ["%s: %s (sum min max over %d windows)" % (e, v, win)
                     for e, v in sorted(counts.items()) if e.startswith("dc_")]
                    or ["no data-cache operation"])
+        # dsb sy is the barrier that completes the maintenance (the one
+        # the series batches); the debug kernel's own work inside a call
+        # (allocations, TLB maintenance) adds dsb ish now and then
         dsb = {e: v for e, v in counts.items() if e.startswith("dsb_")}
-        most = max((v[2] for v in dsb.values()), default=0)
-        total_max = sum(v[2] for v in dsb.values())
+        sy = dsb.get("dsb_sy", [0, 0, 0])
         if expect == "after":
-            tap.result(total_max <= MAX_DSB and most >= (1 if n else 0),
-                       pre + "%s: at most %d dsb a call (the batched sync)" % (call, MAX_DSB),
+            tap.result(sy[2] <= MAX_DSB and sy[1] >= (1 if n else 0),
+                       pre + "%s: at most %d dsb sy a call (the batched sync)" % (call, MAX_DSB),
                        ["%s: %s (sum min max)" % (e, v) for e, v in sorted(dsb.items())]
                        or ["no dsb"])
         elif n:
-            sy = dsb.get("dsb_sy", [0, 0, 0])
             tap.result(sy[1] >= ENTRIES, pre + "%s: a dsb sy an entry (%d) in every call"
                        % (call, ENTRIES),
                        ["%s: %s (sum min max)" % (e, v) for e, v in sorted(dsb.items())])
