@@ -304,7 +304,10 @@ migrate_async() {
 	echo 1 > /proc/sys/kernel/numa_balancing
 	check "migrate: NUMA balancing (MIGRATE_ASYNC) through the offload, the engine stalled: no fault waits in it over 50 ms, pages moved, data intact" \
 		"$PROJECT/bin/migrate_async" pages=256 seconds=30 bound_ms=50 \
-		prep="$1" channels=2
+		prep="$1" channels=2 settle=3500
+	check "migrate: ... once the engine ended, STOP released what it lost" \
+		expect_value "folios_quarantined" \
+		"$(cat "$MIGRATE_SYSFS/folios_quarantined")" -eq 0
 	echo 0 > /proc/sys/kernel/numa_balancing
 	check "migrate: ... channels released" channels_released
 }

@@ -7,7 +7,7 @@
  * drain), whatever its engine does.
  *
  *   migrate_async [pages=N] [seconds=S] [bound_ms=B] [prep=MODE]
- *                 [channels=N]
+ *                 [channels=N] [settle=MS]
  *
  * Pinned to CPU 0, it places an anonymous buffer on the other node of
  * two (move_pages(), before the offload starts), starts the offload for
@@ -18,7 +18,9 @@
  * which took at most B ms in the hook; the data must be intact wherever
  * it is. With soft_dma's stall_ms and no_terminate, the first batch on
  * each channel meets an engine that neither completes nor stops: the
- * bound is what a NUMA-balancing fault then waits.
+ * bound is what a NUMA-balancing fault then waits. settle=MS waits that
+ * long before STOP, for a stalled engine to end, so that STOP releases
+ * what it lost.
  *
  * Exit status 0 when every check held, 1 when one failed, 2 on a usage
  * error.
@@ -112,7 +114,7 @@ static int ma_offload(int fd, struct dma_migrate_offload *a, unsigned int op,
 int main(int argc, char **argv)
 {
 	unsigned long n = 256, seconds = 30, bound_ms = 50, prep = 0;
-	unsigned long channels = 2, w, p;
+	unsigned long channels = 2, settle_ms = 0, w, p;
 	long psize = sysconf(_SC_PAGESIZE), local = 0;
 	struct dma_migrate_offload a = { 0 }, req;
 	size_t words = psize / sizeof(uint64_t);
@@ -144,6 +146,8 @@ int main(int argc, char **argv)
 			prep = v;
 		else if (!strcmp(argv[k], "channels") && v)
 			channels = v;
+		else if (!strcmp(argv[k], "settle"))
+			settle_ms = v;
 		else
 			goto usage;
 	}
@@ -236,6 +240,8 @@ int main(int argc, char **argv)
 				p = n;
 				break;
 			}
+	if (settle_ms)
+		usleep(settle_ms * 1000UL);
 	a = req;
 	if (ma_offload(fd, &a, DMA_MIGRATE_OP_STOP, 0) < 0) {
 		printf("STOP: %s\n", strerror(errno));
@@ -245,6 +251,6 @@ int main(int argc, char **argv)
 	munmap(buf, n * psize);
 	return ok ? 0 : 1;
 usage:
-	fprintf(stderr, "usage: migrate_async [pages=N] [seconds=S] [bound_ms=B] [prep=MODE] [channels=N]\n");
+	fprintf(stderr, "usage: migrate_async [pages=N] [seconds=S] [bound_ms=B] [prep=MODE] [channels=N] [settle=MS]\n");
 	return 2;
 }
