@@ -195,8 +195,9 @@ static void dmaengine_migrate_unbind(struct dmaengine_client_set *set,
 	/*
 	 * The batch on the channel ends first: within its deadline and one
 	 * drain bound, its folios given back, lost ones included. A share
-	 * still quarantined then stays so for good: its channel is released,
-	 * and whether its engine ever completes can no longer be asked.
+	 * still quarantined then waits for the channel's release
+	 * (dmaengine_migrate_released()) or the provider's remove()
+	 * (dmaengine_migrate_unbound()).
 	 */
 	wait_var_event(&sh->busy, !test_and_set_bit_lock(0, &sh->busy));
 	dmaengine_migrate_unquarantine(sh, false);
@@ -204,12 +205,6 @@ static void dmaengine_migrate_unbind(struct dmaengine_client_set *set,
 	dmaengine_migrate_put(sh);
 }
 
-/*
- * The set released channel @index after its unbind: a batch quarantined on
- * it may have ended with the release (a provider stops its engine when a
- * channel is freed, pl330 and ioat do): give its folios back now, before
- * the provider's remove() finds their mappings.
- */
 /*
  * End a share's quarantine if it can end, holding the share against a
  * batch, an unbind's notifier and STOP alike.
@@ -237,6 +232,11 @@ static void dmaengine_migrate_ended(struct dmaengine_client_set *set,
 	dmaengine_migrate_unquarantine_held(&o->shares[index], unbound);
 }
 
+/*
+ * The set released channel @index after its unbind: a batch quarantined on
+ * it may have ended with the release (its last callback came): give its
+ * folios back now, before the provider's remove() finds their mappings.
+ */
 static void dmaengine_migrate_released(struct dmaengine_client_set *set,
 				       unsigned int index)
 {
