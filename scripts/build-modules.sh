@@ -25,8 +25,9 @@ for p in Kbuild Makefile kernel uapi scripts/kbuild-probes.sh scripts/lib.sh; do
 	mkdir -p "$src/$(dirname "$p")"
 	cp -a -u "$DMA_BENCH_TOP/$p" "$src/$(dirname "$p")/"
 done
-# Sources deleted from the checkout must not linger in the copy.
-(cd "$src/kernel" && find . -name '*.[ch]' ! -path './generated/*') |
+# Sources and Kbuild files deleted or moved in the checkout must not
+# linger in the copy.
+(cd "$src/kernel" && find . \( -name '*.[ch]' -o -name Kbuild \) ! -path './generated/*') |
 while read -r f; do
 	[ -e "$DMA_BENCH_TOP/kernel/$f" ] || rm -f "$src/kernel/$f"
 done

@@ -77,7 +77,7 @@ lint_kernel() {
 		make -C "$out/src" KDIR="$kdir" -j"$(nproc)" W=1 C=1 modules \
 			> "$log/make.out" 2>&1 &&
 		make -C "$kdir" M="$out/src" -j"$(nproc)" CONFIG_KUNIT=y W=1 C=1 \
-			kernel/dma/stat_kunit.o kernel/dma/provider_kunit.o \
+			kernel/dma/stat_kunit.o kernel/drivers/dma/memcpy_contract_kunit.o \
 			>> "$log/make.out" 2>&1
 		rc=$?
 		grep -E 'warning|error|: note:' "$log/make.out" > "$log/w1"

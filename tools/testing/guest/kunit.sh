@@ -6,8 +6,9 @@
 #
 #   dma_map_benchmark_kunit   the statistics (kernel/dma/stat_kunit.c)
 #   dmaengine_provider_kunit  the provider contract of memcpy_vec
-#                             (kernel/dma/provider_kunit.c), on soft_dma with
-#                             a copy_align so that misalignment is tested
+#                             (kernel/drivers/dma/memcpy_contract_kunit.c),
+#                             on soft_dma with a copy_align so that
+#                             misalignment is tested
 #
 # (kunit_module, which loads one and checks its results, is in lib.sh: the
 # hwdma suite runs the provider-contract tests on the boards' engines.)

@@ -29,7 +29,7 @@
 #include <linux/module.h>
 #include <linux/string.h>
 
-#include "../compat.h"
+#include "compat.h"
 
 /* Pages of each buffer: enough for two-entry layouts of a few pages. */
 #define PK_PAGES	4

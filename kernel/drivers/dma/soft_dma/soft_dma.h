@@ -31,7 +31,7 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 
-#include "../../compat.h"
+#include "compat.h"
 
 #define SOFT_DMA_NAME		"soft_dma"
 #define SOFT_DMA_MAX_CHANNELS	256

@@ -27,7 +27,7 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
-#include "../../compat.h"
+#include "compat.h"
 #include "soft_dma.h"
 
 #define SOFT_DMA_MAX_POOL	65536

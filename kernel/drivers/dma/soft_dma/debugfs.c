@@ -14,7 +14,7 @@
 #include <linux/seq_file.h>
 #include <linux/uaccess.h>
 
-#include "../../compat.h"
+#include "compat.h"
 #include "soft_dma.h"
 
 struct soft_dma_knobs soft_dma_knob_defaults = {

@@ -16,7 +16,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 
-#include "../../compat.h"
+#include "compat.h"
 #include "soft_dma.h"
 
 #ifdef CONFIG_SPARSEMEM
