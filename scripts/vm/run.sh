@@ -226,10 +226,8 @@ for f in ${files[@]+"${files[@]}"}; do
 	cp "$f" "$root/opt/dma-bench/"
 done
 # the guest tests' own programs
-for prog in "$DMA_BENCH_TOP"/tools/testing/guest/src/*.c; do
-	$VM_TOOL_CC -static -O2 -Wall -Wextra -I"$DMA_BENCH_TOP/uapi" \
-		-o "$root/opt/dma-bench/bin/$(basename "$prog" .c)" "$prog"
-done
+make -s -C "$DMA_BENCH_TOP/tools/testing/guest/src" CC="$VM_TOOL_CC" \
+	OUTPUT="$root/opt/dma-bench/bin" >&2
 
 busybox=${guest_busybox:-$(command -v busybox || echo /bin/busybox)}
 file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||

@@ -2,7 +2,7 @@
 # migrate: the dmaengine client as page migration's copy offload
 # (DMA_MIGRATE_OFFLOAD), over soft_dma: move_pages() from node 0 to node 1
 # with the offload started, with each prep form, the counters against the
-# folios moved and the data compared (src/migrate_check.c); errors
+# folios moved and the data compared (src/move_pages_offload.c); errors
 # injected: fallbacks counted, data intact; one offload at a time; the
 # file closed without STOP; soft_dma unbound with the offload started,
 # between two moves and while one runs;
@@ -12,7 +12,7 @@
 # kernel (kernel/patches/v7.3-mm). On a kernel without the hook: START
 # refused, and the log says why.
 
-MIGRATE_CHECK=$PROJECT/bin/migrate_check
+MOVE_PAGES_OFFLOAD=$PROJECT/bin/move_pages_offload
 MIGRATE_SYSFS=/sys/kernel/mm/migrate_copy_offload
 
 # migrate_registered: the hook has a migrator registered
@@ -115,10 +115,10 @@ migrate_mthp() {
 }
 
 # migrate_unbind_during: move half the pages, unbind soft_dma with the
-# offload started, move the other half (migrate_check does all three);
+# offload started, move the other half (move_pages_offload does all three);
 # soft_dma bound again after
 migrate_unbind_during() {
-	"$MIGRATE_CHECK" prep=0 channels=2 pages=1024 expect=unbind \
+	"$MOVE_PAGES_OFFLOAD" prep=0 channels=2 pages=1024 expect=unbind \
 		unbind="$SD_DEV"
 	_mu_rc=$?
 	echo "$SD_DEV" > "$SD_DRV/bind"
@@ -127,12 +127,12 @@ migrate_unbind_during() {
 
 # migrate_unbind_running: one move_pages() of 4096 pages over 2 channels,
 # soft_dma slowed to 1 ms a descriptor (per-segment memcpy: 512 a batch,
-# so about a quarter of a second a batch); a thread of migrate_check unbinds
-# soft_dma once a batch is copied, while the move goes on: the batches
-# after it copy with the CPU. soft_dma bound again after
+# so about a quarter of a second a batch); a thread of move_pages_offload
+# unbinds soft_dma once a batch is copied, while the move goes on: the
+# batches after it copy with the CPU. soft_dma bound again after
 migrate_unbind_running() {
 	sd_knob delay_us 1000 || return 1
-	"$MIGRATE_CHECK" prep=0 channels=2 pages=4096 expect=unbind \
+	"$MOVE_PAGES_OFFLOAD" prep=0 channels=2 pages=4096 expect=unbind \
 		unbind="$SD_DEV" during=1
 	_mu_rc=$?
 	echo "$SD_DEV" > "$SD_DRV/bind"
@@ -179,7 +179,7 @@ migrate_stalled() {
 	_st_q0=$(cat "$MIGRATE_SYSFS/folios_quarantined")
 	klog_mark
 	check "migrate: ... deadline 100 ms, 4 MB: the move returns within 1 s of deadline and drain, folios lost, every page's data intact" \
-		"$MIGRATE_CHECK" prep="$1" channels=2 pages=1024 timeout_ms=100 \
+		"$MOVE_PAGES_OFFLOAD" prep="$1" channels=2 pages=1024 timeout_ms=100 \
 		expect=lost settle=3500
 	check "migrate: ... mm counted them lost, and after the engine ended none is quarantined" \
 		migrate_lost_released "$_st_l0" "$_st_q0"
@@ -187,7 +187,7 @@ migrate_stalled() {
 		'quarantined'
 	check_klog_clean "migrate: a stalled engine"
 	check "migrate: ... the channels offload again" \
-		"$MIGRATE_CHECK" prep="$1" channels=2 pages=1024
+		"$MOVE_PAGES_OFFLOAD" prep="$1" channels=2 pages=1024
 	check "migrate: ... channels released" channels_released
 }
 
@@ -204,12 +204,12 @@ migrate_late_callback() {
 	sd_stats_reset
 	klog_mark
 	check "migrate: ... deadline 100 ms: the batch terminated, its folios fall back, data intact" \
-		"$MIGRATE_CHECK" prep="$1" channels=2 pages=1024 timeout_ms=100 \
+		"$MOVE_PAGES_OFFLOAD" prep="$1" channels=2 pages=1024 timeout_ms=100 \
 		expect=fallback
 	check "migrate: ... the stopped descriptors' callbacks came after the terminate" \
 		expect_value "soft_dma late callbacks" "$(sd_stat all late_callbacks)" -gt 0
 	check "migrate: ... the channels are not wedged: every folio offloaded, data intact" \
-		"$MIGRATE_CHECK" prep="$1" channels=2 pages=1024
+		"$MOVE_PAGES_OFFLOAD" prep="$1" channels=2 pages=1024
 	check_klog_clean "migrate: late callbacks"
 }
 
@@ -222,13 +222,13 @@ migrate_submit_failure() {
 	sd_stats_reset
 	klog_mark
 	check "migrate: every third dmaengine_submit() fails: fallbacks and errors counted, data intact" \
-		sd_with fail_submit_every=3 "$MIGRATE_CHECK" prep=0 channels=2 \
+		sd_with fail_submit_every=3 "$MOVE_PAGES_OFFLOAD" prep=0 channels=2 \
 		pages=1024 expect=fallback
 	sd_knob fail_submit_every 0
 	check "migrate: ... submits did fail" \
 		expect_value "soft_dma failed submits" "$(sd_stat all submit_failed)" -gt 0
 	check "migrate: ... then every folio offloaded: no count left behind" \
-		"$MIGRATE_CHECK" prep="$1" channels=2 pages=1024
+		"$MOVE_PAGES_OFFLOAD" prep="$1" channels=2 pages=1024
 	check_klog_clean "migrate: failed submits"
 }
 
@@ -251,7 +251,7 @@ migrate_centis() {
 migrate_unbind_stalled_run() {
 	_us_q0=$(cat "$MIGRATE_SYSFS/folios_quarantined")
 	_us_l0=$(cat "$MIGRATE_SYSFS/folios_lost")
-	"$MIGRATE_CHECK" prep="$1" channels=2 pages=1024 timeout_ms=100 \
+	"$MOVE_PAGES_OFFLOAD" prep="$1" channels=2 pages=1024 timeout_ms=100 \
 		expect=any > /tmp/unbind-stalled.out 2>&1 &
 	_us_pid=$!
 	# the first batch on the stalled engine
@@ -319,12 +319,12 @@ migrate_safety() {
 		soft_reload no_terminate=1
 	klog_mark
 	check "migrate: no_terminate, 200 ms a descriptor, deadline 50 ms: every batch falls back, new data intact after the engine ran" \
-		sd_with delay_us=200000 "$MIGRATE_CHECK" prep=$_ms_p channels=2 \
+		sd_with delay_us=200000 "$MOVE_PAGES_OFFLOAD" prep=$_ms_p channels=2 \
 		pages=4096 timeout_ms=50 expect=fallback rewrite=1000
 	check_klog_has "migrate: ... the descriptors were waited for" \
 		'cannot be terminated: waiting for its descriptors'
 	check "migrate: ... the channels offload again once idle" \
-		"$MIGRATE_CHECK" prep=$_ms_p channels=2 pages=1024
+		"$MOVE_PAGES_OFFLOAD" prep=$_ms_p channels=2 pages=1024
 	check "migrate: ... nothing left allocated" \
 		expect_value "soft_dma descriptors still allocated" "$(cat "$SD/descriptors")" -eq 0
 	migrate_stalled "$_ms_p"
@@ -335,15 +335,15 @@ migrate_safety() {
 	check "migrate: soft_dma completing out of order (idxd), for a deadline" \
 		soft_reload no_order=1
 	check "migrate: NO_ORDER, 5 ms a descriptor, deadline 10 ms: fallbacks, data intact" \
-		sd_with delay_us=5000 "$MIGRATE_CHECK" prep=0 channels=2 \
+		sd_with delay_us=5000 "$MOVE_PAGES_OFFLOAD" prep=0 channels=2 \
 		pages=1024 timeout_ms=10 expect=fallback rewrite=200
 	check "migrate: ... the next batches complete on their own, every folio offloaded" \
-		"$MIGRATE_CHECK" prep=0 channels=2 pages=1024
+		"$MOVE_PAGES_OFFLOAD" prep=0 channels=2 pages=1024
 	check "migrate: soft_dma as loaded first, for four movers" soft_reload
 	check "migrate: four processes at once over 2 channels: every page verified, every folio counted once" \
-		"$MIGRATE_CHECK" prep=0 channels=2 pages=1024 movers=4 expect=any
+		"$MOVE_PAGES_OFFLOAD" prep=0 channels=2 pages=1024 movers=4 expect=any
 	check "migrate: a poisoned page (MADV_HWPOISON) stays, as without the offload; the others move, data intact" \
-		"$MIGRATE_CHECK" prep=0 channels=2 pages=1024 poison=1 expect=any
+		"$MOVE_PAGES_OFFLOAD" prep=0 channels=2 pages=1024 poison=1 expect=any
 	migrate_bounce
 	check "migrate: soft_dma as loaded first, for compaction" soft_reload
 	klog_mark
@@ -374,7 +374,7 @@ migrate_bounce() {
 		soft_reload dma_bits=32
 	klog_mark
 	check "migrate: ... START refused: its mappings would bounce through swiotlb (EOPNOTSUPP, LIMIT)" \
-		"$MIGRATE_CHECK" prep=0 channels=2 expect=bounce
+		"$MOVE_PAGES_OFFLOAD" prep=0 channels=2 expect=bounce
 	check_klog_has "migrate: ... the message names the device" \
 		'maps for soft_dma\.0, whose mappings of memory beyond its DMA mask bounce through swiotlb'
 	check "migrate: ... channels released" channels_released
@@ -401,7 +401,8 @@ migrate_memcg() {
 	( while :; do echo 1 > /proc/sys/vm/compact_memory; done ) &
 	_mm_pid=$!
 	sh -c "echo \$\$ > $_cg/migrate/cgroup.procs &&
-		exec $MIGRATE_CHECK prep=0 channels=2 pages=1024 movers=4 reasons=15 expect=any"
+		exec $MOVE_PAGES_OFFLOAD prep=0 channels=2 pages=1024 movers=4 \
+		reasons=15 expect=any"
 	_mm_rc=$?
 	kill $_mm_pid
 	wait $_mm_pid 2>/dev/null
@@ -423,7 +424,7 @@ migrate_compacting() {
 		{ echo "no /proc/sys/vm/compact_memory"; return 1; }
 	( while :; do echo 1 > /proc/sys/vm/compact_memory; done ) &
 	_mc_pid=$!
-	"$MIGRATE_CHECK" prep=0 channels=2 pages=1024 movers=4 reasons=15 \
+	"$MOVE_PAGES_OFFLOAD" prep=0 channels=2 pages=1024 movers=4 reasons=15 \
 		expect=any
 	_mc_rc=$?
 	kill $_mc_pid
@@ -439,7 +440,7 @@ migrate_hugetlb_pools() {
 
 # migrate_hugetlb_run OFFLOAD NODE1_POOL: 8 default-size hugetlb pages
 # allocated from node 0's pool, moved to node 1 with NODE1_POOL free pages
-# there (0: each destination a temporary surplus page) by migrate_check
+# there (0: each destination a temporary surplus page) by move_pages_offload
 # (with the offload started when OFFLOAD is 1): every page moved and its
 # data intact, no hugetlb folio handed to the offload, and the pool's
 # size and surplus as they were (a copy skipped, or a temporary page made
@@ -456,7 +457,7 @@ migrate_hugetlb_run() {
 	expect_value "node0 $_hp0" "$(cat "$_hp0")" -eq 8 || _hp_rc=1
 	expect_value "node1 $_hp1" "$(cat "$_hp1")" -eq "$2" || _hp_rc=1
 	_hp_before=$(migrate_hugetlb_pools)
-	"$MIGRATE_CHECK" expect=hugetlb pages=8 offload="$1" prep=0 \
+	"$MOVE_PAGES_OFFLOAD" expect=hugetlb pages=8 offload="$1" prep=0 \
 		channels=2 || _hp_rc=1
 	_hp_after=$(migrate_hugetlb_pools)
 	[ "$_hp_before" = "$_hp_after" ] || {
@@ -494,7 +495,7 @@ suite_migrate() {
 	if ! grep -Eq 'HAVE_MIGRATE_COPY_OFFLOAD(_RFC)? 1' "$MODDIR/probes.h" 2>/dev/null; then
 		klog_mark
 		check "migrate: without the hook, START fails with EOPNOTSUPP, NO_API, hook NONE" \
-			"$MIGRATE_CHECK" expect=nohook
+			"$MOVE_PAGES_OFFLOAD" expect=nohook
 		check_klog_has "migrate: ... the message says the kernel lacks the hook" \
 			'this kernel has no migration copy-offload hook'
 		check "migrate: ... channels released" channels_released
@@ -504,7 +505,7 @@ suite_migrate() {
 		have_memcpy_vec && _forms="$_forms 3:memcpy_vec"
 		for _f in $_forms; do
 			check "migrate: move_pages 0 -> 1 over 2 channels, ${_f#*:}: every folio offloaded, data intact" \
-				"$MIGRATE_CHECK" prep="${_f%%:*}" channels=2 pages=2048
+				"$MOVE_PAGES_OFFLOAD" prep="${_f%%:*}" channels=2 pages=2048
 			check "migrate: ... channels released" channels_released
 		done
 		_mt_forms=memcpy
@@ -513,17 +514,17 @@ suite_migrate() {
 		migrate_mthp "$_mt_forms"
 		migrate_hugetlb
 		check "migrate: one channel: every folio offloaded, data intact" \
-			"$MIGRATE_CHECK" prep=0 channels=1 pages=512
+			"$MOVE_PAGES_OFFLOAD" prep=0 channels=1 pages=512
 		klog_mark
 		check "migrate: error_every=3: fallbacks and errors counted, data intact" \
-			sd_with error_every=3 "$MIGRATE_CHECK" prep=0 channels=2 \
+			sd_with error_every=3 "$MOVE_PAGES_OFFLOAD" prep=0 channels=2 \
 			pages=2048 expect=fallback
 		check "migrate: a second START is refused with EBUSY" \
-			"$MIGRATE_CHECK" expect=busy
+			"$MOVE_PAGES_OFFLOAD" expect=busy
 		check "migrate: ... and the first one's file closed: unregistered" \
 			sh -c "! cat $MIGRATE_SYSFS/migrator | grep -q ."
 		check "migrate: the file closed without STOP" \
-			"$MIGRATE_CHECK" prep=0 pages=256 stop=0
+			"$MOVE_PAGES_OFFLOAD" prep=0 pages=256 stop=0
 		check "migrate: ... the offload is unregistered" \
 			sh -c "! cat $MIGRATE_SYSFS/migrator | grep -q ."
 		check "migrate: ... channels released" channels_released
@@ -533,26 +534,26 @@ suite_migrate() {
 		check_klog_has "migrate: ... the offload heard of the unbind" \
 			'its provider soft_dma\.0 is being unbound: migration copies with the CPU'
 		check "migrate: ... START works again after the rebind" \
-			"$MIGRATE_CHECK" prep=0 pages=256
+			"$MOVE_PAGES_OFFLOAD" prep=0 pages=256
 		klog_mark
 		check "migrate: soft_dma unbound while a move runs: the move completes, later batches by the CPU, every folio counted, data intact" \
 			migrate_unbind_running
 		check_klog_has "migrate: ... the offload heard of the unbind" \
 			'its provider soft_dma\.0 is being unbound: migration copies with the CPU'
 		check "migrate: ... START works again after the rebind" \
-			"$MIGRATE_CHECK" prep=0 pages=256
+			"$MOVE_PAGES_OFFLOAD" prep=0 pages=256
 		check "migrate: ... channels released" channels_released
 		# the providers' contracts the client keeps: completions out
 		# of order (idxd), a bounded descriptor pool (zynqmp_dma)
 		check "migrate: soft_dma completing out of order (idxd)" \
 			soft_reload no_order=1
 		check "migrate: NO_ORDER, 2 channels: every folio offloaded, data intact" \
-			"$MIGRATE_CHECK" prep=0 channels=2 pages=1024
+			"$MOVE_PAGES_OFFLOAD" prep=0 channels=2 pages=1024
 		check "migrate: soft_dma with 16 descriptors a channel" \
 			soft_reload pool_size=16
 		for _f in $_forms; do
 			check "migrate: a pool of 16, ${_f#*:}: every folio offloaded, data intact" \
-				"$MIGRATE_CHECK" prep="${_f%%:*}" channels=2 pages=1024
+				"$MOVE_PAGES_OFFLOAD" prep="${_f%%:*}" channels=2 pages=1024
 		done
 		check "migrate: ... channels released" channels_released
 		migrate_safety

@@ -6,14 +6,14 @@
 # allocation tags, so mm keeps tagged folios from the offload
 # (arch_folio_offloadable()) and copies them with the CPU, tags and all,
 # counting them in /sys/kernel/mm/migrate_copy_offload/folios_kept.
-# migrate_check sets a tag on every 16-byte granule, moves the pages to
+# move_pages_offload sets a tag on every 16-byte granule, moves the pages to
 # node 1 and reads every tag back and every word through its tag, with
 # synchronous tag checks: a lost tag fails the read.
 
-MTE_CHECK=$PROJECT/bin/migrate_check
+MTE_CHECK=$PROJECT/bin/move_pages_offload
 MTE_SYSFS=/sys/kernel/mm/migrate_copy_offload
 
-# mte_run DESC ARGS...: migrate_check ARGS: ok, not ok, or, when the
+# mte_run DESC ARGS...: move_pages_offload ARGS: ok, not ok, or, when the
 # machine does not keep MTE tags as they were set (status 4: read back
 # before any move), ok for the rest and a skip for the tags
 mte_run() {

@@ -36,16 +36,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/map_benchmark.h>
-
-#define MA_PATH		"/sys/kernel/debug/dmaengine_benchmark"
-#define MA_MPOL_MF_MOVE	(1 << 1)
+#include "migrate_util.h"
 
 /* The node of CPU 0, from sysfs; -1 when it says none */
 static int ma_cpu0_node(void)
@@ -65,59 +60,12 @@ static int ma_cpu0_node(void)
 	return node;
 }
 
-/* Move every page to @node (@node < 0: only ask); returns how many are there */
-static long ma_pages(char *buf, unsigned long n, long psize, int node,
-		     int where)
-{
-	void **pages = calloc(n, sizeof(*pages));
-	int *nodes = node >= 0 ? calloc(n, sizeof(*nodes)) : NULL;
-	int *status = calloc(n, sizeof(*status));
-	unsigned long i;
-	long there = -1;
-
-	if (!pages || !status || (node >= 0 && !nodes))
-		goto out;
-	for (i = 0; i < n; i++) {
-		pages[i] = buf + i * psize;
-		if (nodes)
-			nodes[i] = node;
-	}
-	if (syscall(SYS_move_pages, 0, n, pages, nodes, status,
-		    MA_MPOL_MF_MOVE) < 0) {
-		perror("move_pages");
-		goto out;
-	}
-	there = 0;
-	for (i = 0; i < n; i++)
-		there += status[i] == where;
-out:
-	free(pages);
-	free(nodes);
-	free(status);
-	return there;
-}
-
-static uint64_t ma_pattern(unsigned long page, size_t word)
-{
-	return ((uint64_t)page << 32) ^ word ^ 0x5a5aa5a5c3c3UL;
-}
-
-static int ma_offload(int fd, struct dma_migrate_offload *a, unsigned int op,
-		      unsigned int flags)
-{
-	a->size = sizeof(*a);
-	a->op = op;
-	a->flags = flags;
-	return ioctl(fd, DMA_MIGRATE_OFFLOAD, a);
-}
-
 int main(int argc, char **argv)
 {
 	unsigned long n = 256, seconds = 30, bound_ms = 50, prep = 0;
-	unsigned long channels = 2, settle_ms = 0, w, p;
+	unsigned long channels = 2, settle_ms = 0, p;
 	long psize = sysconf(_SC_PAGESIZE), local = 0;
 	struct dma_migrate_offload a = { 0 }, req;
-	size_t words = psize / sizeof(uint64_t);
 	volatile uint64_t sum = 0;
 	int here, other, fd, k;
 	struct timespec t0, t;
@@ -174,18 +122,16 @@ int main(int argc, char **argv)
 	}
 	/* no THP: one folio a page, as the counts expect */
 	madvise(buf, n * psize, MADV_NOHUGEPAGE);
-	for (p = 0; p < n; p++)
-		for (w = 0; w < words; w++)
-			((uint64_t *)(buf + p * psize))[w] = ma_pattern(p, w);
+	mu_fill(buf, n, psize, 0);
 	/* on the other node, before the offload starts: its engine untouched */
-	if (ma_pages(buf, n, psize, other, other) != (long)n) {
+	if (mu_move(buf, n, psize, other) != (long)n) {
 		printf("not every page went to node %d\n", other);
 		return 1;
 	}
 
-	fd = open(MA_PATH, O_RDWR);
+	fd = open(MU_DMAENGINE_PATH, O_RDWR);
 	if (fd < 0) {
-		perror(MA_PATH);
+		perror(MU_DMAENGINE_PATH);
 		return 1;
 	}
 	a.prep_mode = prep;
@@ -193,7 +139,7 @@ int main(int argc, char **argv)
 	a.reasons = DMA_MIGRATE_R_NUMA_MISPLACED;
 	a.timeout_ms = 5000;
 	req = a;
-	if (ma_offload(fd, &a, DMA_MIGRATE_OP_START,
+	if (mu_offload(fd, &a, DMA_MIGRATE_OP_START,
 		       DMA_MIGRATE_F_ALLOW_FEWER) < 0) {
 		printf("START: %s error=%u hook=%u\n", strerror(errno), a.error,
 		       a.hook);
@@ -206,11 +152,11 @@ int main(int argc, char **argv)
 		for (p = 0; p < n; p++)
 			sum += *(volatile uint64_t *)(buf + p * psize);
 		a = req;
-		if (ma_offload(fd, &a, DMA_MIGRATE_OP_STATS, 0) < 0) {
+		if (mu_offload(fd, &a, DMA_MIGRATE_OP_STATS, 0) < 0) {
 			printf("STATS: %s\n", strerror(errno));
 			return 1;
 		}
-		local = ma_pages(buf, n, psize, -1, here);
+		local = mu_pages_on(buf, n, psize, here);
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		if ((a.async_batches && local > 0) ||
 		    t.tv_sec - t0.tv_sec >= (time_t)seconds)
@@ -231,19 +177,12 @@ int main(int argc, char **argv)
 		       a.async_max_ns, bound_ms);
 		ok = false;
 	}
-	for (p = 0; p < n; p++)
-		for (w = 0; w < words; w++)
-			if (((uint64_t *)(buf + p * psize))[w] !=
-			    ma_pattern(p, w)) {
-				printf("data differs: page %lu word %lu\n", p, w);
-				ok = false;
-				p = n;
-				break;
-			}
+	if (!mu_verify(buf, n, psize, 0, 0))
+		ok = false;
 	if (settle_ms)
 		usleep(settle_ms * 1000UL);
 	a = req;
-	if (ma_offload(fd, &a, DMA_MIGRATE_OP_STOP, 0) < 0) {
+	if (mu_offload(fd, &a, DMA_MIGRATE_OP_STOP, 0) < 0) {
 		printf("STOP: %s\n", strerror(errno));
 		ok = false;
 	}

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * migrate_check: page migration through the dmaengine client's copy
+ * move_pages_offload: page migration through the dmaengine client's copy
  * offload (DMA_MIGRATE_OFFLOAD), checked end to end: START, move_pages()
  * of an anonymous buffer from node 0 to node 1, the data compared, STATS
  * against the pages moved, STOP.
  *
- *   migrate_check [prep=MODE] [channels=N] [pages=N] [min_folios=N]
+ *   move_pages_offload [prep=MODE] [channels=N] [pages=N] [min_folios=N]
  *                 [expect=offload|fallback|any|nohook|busy|unbind|bounce]
  *                 [stop=0|1] [unbind=DEVICE [during=0|1]]
  *                 [timeout_ms=N] [rewrite=MS] [movers=N] [reasons=MASK]
@@ -91,10 +91,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <time.h>
 #if defined(__aarch64__)
 #include <sys/auxv.h>
@@ -102,13 +100,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <linux/map_benchmark.h>
+#include "migrate_util.h"
 
-#define DMAENGINE_PATH	"/sys/kernel/debug/dmaengine_benchmark"
-/* <linux/mempolicy.h>'s, which not every libc's headers pull in */
-#define MC_MPOL_MF_MOVE	(1 << 1)
 
-struct mc_args {
+struct mpo_args {
 	unsigned int prep;
 	unsigned int channels;
 	unsigned long pages;
@@ -128,110 +123,7 @@ struct mc_args {
 	unsigned int settle_ms;
 };
 
-static int mc_offload(int fd, struct dma_migrate_offload *a, unsigned int op,
-		      unsigned int flags)
-{
-	struct dma_migrate_offload in = *a;
-
-	memset(a, 0, sizeof(*a));
-	a->size = sizeof(*a);
-	a->op = op;
-	a->flags = flags;
-	a->prep_mode = in.prep_mode;
-	a->channels = in.channels;
-	a->reasons = in.reasons;
-	a->timeout_ms = in.timeout_ms;
-	a->min_folios = in.min_folios;
-	return ioctl(fd, DMA_MIGRATE_OFFLOAD, a);
-}
-
-/* Generation @gen of the pattern: each rewrite is told from the last. */
-static uint64_t mc_pattern(unsigned long page, size_t word, unsigned int gen)
-{
-	return ((uint64_t)page << 20) ^ word ^ 0xa5a5a5a500000000ULL ^
-	       ((uint64_t)gen << 56);
-}
-
-static void mc_fill(char *buf, unsigned long n, long psize, unsigned int gen)
-{
-	size_t words = psize / sizeof(uint64_t), w;
-	unsigned long p;
-
-	for (p = 0; p < n; p++)
-		for (w = 0; w < words; w++)
-			((uint64_t *)(buf + p * psize))[w] = mc_pattern(p, w, gen);
-}
-
-/*
- * Move every page of @buf to @node; returns how many are there after. A
- * page busy elsewhere (-EBUSY, -EAGAIN: compaction has it isolated, say)
- * is moved again, up to MC_MOVE_PASSES times, as the tool's migrate mode
- * does: only a page that stays busy counts as not moved.
- */
-#define MC_MOVE_PASSES	10
-static long mc_move(char *buf, unsigned long n, long psize, int node)
-{
-	void **pages = calloc(n, sizeof(*pages));
-	int *nodes = calloc(n, sizeof(*nodes));
-	int *status = calloc(n, sizeof(*status));
-	unsigned long i, left = n, busy;
-	long moved = -1;
-	int pass;
-
-	if (!pages || !nodes || !status)
-		goto out;
-	for (i = 0; i < n; i++) {
-		pages[i] = buf + i * psize;
-		nodes[i] = node;
-	}
-	moved = 0;
-	for (pass = 0; pass < MC_MOVE_PASSES && left; pass++) {
-		if (pass)
-			usleep(10000 << pass);
-		if (syscall(SYS_move_pages, 0, left, pages, nodes, status,
-			    MC_MPOL_MF_MOVE) < 0) {
-			fprintf(stderr, "move_pages to node %d: %s\n", node,
-				strerror(errno));
-			moved = -1;
-			goto out;
-		}
-		busy = 0;
-		for (i = 0; i < left; i++) {
-			if (status[i] == node)
-				moved++;
-			else if (status[i] == -EBUSY || status[i] == -EAGAIN)
-				pages[busy++] = pages[i];
-		}
-		left = busy;
-	}
-out:
-	free(pages);
-	free(nodes);
-	free(status);
-	return moved;
-}
-
-static bool mc_verify(const char *buf, unsigned long n, long psize,
-		      unsigned int gen, unsigned long from)
-{
-	size_t words = psize / sizeof(uint64_t), w;
-	unsigned long p;
-
-	for (p = from; p < n; p++) {
-		const uint64_t *v = (const uint64_t *)(buf + p * psize);
-
-		for (w = 0; w < words; w++) {
-			if (v[w] != mc_pattern(p, w, gen)) {
-				printf("data differs: page %lu word %zu (generation %u)\n",
-				       p, w, gen);
-				return false;
-			}
-		}
-	}
-	return true;
-}
-
-static int mc_parse(int argc, char **argv, struct mc_args *m)
+static int mpo_parse(int argc, char **argv, struct mpo_args *m)
 {
 	int i;
 
@@ -313,20 +205,20 @@ static int mc_parse(int argc, char **argv, struct mc_args *m)
 		goto usage;
 	return 0;
 usage:
-	fprintf(stderr, "usage: migrate_check [prep=MODE] [channels=N] [pages=N] [min_folios=N] [expect=offload|fallback|any|nohook|busy|unbind|bounce|hugetlb|mte|lost] [stop=0|1] [unbind=DEVICE [during=0|1]] [timeout_ms=N] [rewrite=MS] [movers=N] [reasons=MASK] [poison=1] [offload=0|1] [settle=MS]\n");
+	fprintf(stderr, "usage: move_pages_offload [prep=MODE] [channels=N] [pages=N] [min_folios=N] [expect=offload|fallback|any|nohook|busy|unbind|bounce|hugetlb|mte|lost] [stop=0|1] [unbind=DEVICE [during=0|1]] [timeout_ms=N] [rewrite=MS] [movers=N] [reasons=MASK] [poison=1] [offload=0|1] [settle=MS]\n");
 	return -1;
 }
 
 /* START on a second file while the first's offload is active: EBUSY. */
-static bool mc_second_start_busy(const struct dma_migrate_offload *req)
+static bool mpo_second_start_busy(const struct dma_migrate_offload *req)
 {
 	struct dma_migrate_offload a = *req;
-	int fd = open(DMAENGINE_PATH, O_RDWR);
+	int fd = open(MU_DMAENGINE_PATH, O_RDWR);
 	bool ok;
 
 	if (fd < 0)
 		return false;
-	ok = mc_offload(fd, &a, DMA_MIGRATE_OP_START,
+	ok = mu_offload(fd, &a, DMA_MIGRATE_OP_START,
 			DMA_MIGRATE_F_ALLOW_FEWER) < 0 && errno == EBUSY &&
 	     !a.active;
 	if (!ok)
@@ -337,7 +229,7 @@ static bool mc_second_start_busy(const struct dma_migrate_offload *req)
 }
 
 /* Unbind platform device @dev from its driver, as `echo dev > unbind`. */
-static bool mc_unbind(const char *dev)
+static bool mpo_unbind(const char *dev)
 {
 	char path[256];
 	bool ok;
@@ -357,8 +249,8 @@ static bool mc_unbind(const char *dev)
 	return ok;
 }
 
-/* The unbinder thread of mc_move_unbinding() and what it shares. */
-struct mc_unbinder {
+/* The unbinder thread of mpo_move_unbinding() and what it shares. */
+struct mpo_unbinder {
 	int fd;
 	const char *dev;
 	atomic_bool done;	/* the move is over */
@@ -369,15 +261,15 @@ struct mc_unbinder {
  * Wait until the offload on u->fd has copied a batch, then unbind u->dev
  * while the move goes on.
  */
-static void *mc_unbinder(void *arg)
+static void *mpo_unbinder(void *arg)
 {
-	struct mc_unbinder *u = arg;
+	struct mpo_unbinder *u = arg;
 	struct dma_migrate_offload a;
 	int tries;
 
 	for (tries = 0; tries < 60000; tries++) {
 		memset(&a, 0, sizeof(a));
-		if (mc_offload(u->fd, &a, DMA_MIGRATE_OP_STATS, 0) < 0) {
+		if (mu_offload(u->fd, &a, DMA_MIGRATE_OP_STATS, 0) < 0) {
 			printf("unbinder: STATS: %s\n", strerror(errno));
 			return NULL;
 		}
@@ -399,7 +291,7 @@ static void *mc_unbinder(void *arg)
 	}
 	printf("unbinder: unbinding %s after %llu batches, %llu folios\n",
 	       u->dev, a.batches, a.folios);
-	if (!mc_unbind(u->dev))
+	if (!mpo_unbind(u->dev))
 		return NULL;
 	if (atomic_load(&u->done)) {
 		printf("unbinder: the move ended while %s was unbound: too fast to tell\n",
@@ -416,31 +308,31 @@ static void *mc_unbinder(void *arg)
  * move_pages() then refuses to move); false when the unbind was not done
  * while the move ran.
  */
-static bool mc_move_unbinding(int fd, char *buf, unsigned long n, long psize,
+static bool mpo_move_unbinding(int fd, char *buf, unsigned long n, long psize,
 			      int node, const char *dev, long *moved)
 {
-	struct mc_unbinder u = { .fd = fd, .dev = dev };
+	struct mpo_unbinder u = { .fd = fd, .dev = dev };
 	pthread_t t;
 	int err;
 
 	*moved = -1;
 	atomic_init(&u.done, false);
-	err = pthread_create(&t, NULL, mc_unbinder, &u);
+	err = pthread_create(&t, NULL, mpo_unbinder, &u);
 	if (err) {
 		printf("pthread_create: %s\n", strerror(err));
 		return false;
 	}
-	*moved = mc_move(buf, n, psize, node);
+	*moved = mu_move(buf, n, psize, node);
 	atomic_store(&u.done, true);
 	pthread_join(t, NULL);
 	return u.ok;
 }
 
-static volatile sig_atomic_t mc_sigbus;
+static volatile sig_atomic_t mpo_sigbus;
 
-static void mc_on_sigbus(int sig)
+static void mpo_on_sigbus(int sig)
 {
-	mc_sigbus = sig;
+	mpo_sigbus = sig;
 }
 
 /*
@@ -449,9 +341,9 @@ static void mc_on_sigbus(int sig)
  * sends it SIGBUS (BUS_MCEERR_AR) at once: caught here, the page is never
  * touched again.
  */
-static bool mc_poison(char *buf, long psize)
+static bool mpo_poison(char *buf, long psize)
 {
-	struct sigaction sa = { .sa_handler = mc_on_sigbus }, old;
+	struct sigaction sa = { .sa_handler = mpo_on_sigbus }, old;
 	bool ok;
 
 	sigemptyset(&sa.sa_mask);
@@ -473,9 +365,9 @@ static bool mc_poison(char *buf, long psize)
  * again that much later. @id tells the movers' output apart.
  */
 #if defined(__aarch64__)
-#define MC_PROT_MTE		0x20
-#define MC_HWCAP2_MTE		(1UL << 18)
-#define MC_MTE_GRANULE		16
+#define MPO_PROT_MTE		0x20
+#define MPO_HWCAP2_MTE		(1UL << 18)
+#define MPO_MTE_GRANULE		16
 #ifndef PR_SET_TAGGED_ADDR_CTRL
 #define PR_SET_TAGGED_ADDR_CTRL	55
 #define PR_TAGGED_ADDR_ENABLE	(1UL << 0)
@@ -487,15 +379,15 @@ static bool mc_poison(char *buf, long psize)
 
 /* Tagged addresses on, tag check faults synchronous, every tag allowed */
 /* Tag checks off: untagged reads of a buffer whose tags were not kept */
-static void mc_mte_unchecked(void)
+static void mpo_mte_unchecked(void)
 {
 	if (prctl(PR_SET_TAGGED_ADDR_CTRL, PR_TAGGED_ADDR_ENABLE, 0, 0, 0))
 		perror("prctl(PR_SET_TAGGED_ADDR_CTRL, no tag checks)");
 }
 
-static bool mc_mte_enable(void)
+static bool mpo_mte_enable(void)
 {
-	if (!(getauxval(AT_HWCAP2) & MC_HWCAP2_MTE)) {
+	if (!(getauxval(AT_HWCAP2) & MPO_HWCAP2_MTE)) {
 		printf("no MTE here (HWCAP2_MTE): QEMU's virt machine has it with mte=on and -cpu max\n");
 		return false;
 	}
@@ -507,26 +399,26 @@ static bool mc_mte_enable(void)
 	return true;
 }
 
-static char *mc_mte_ptr(const char *p, unsigned int tag)
+static char *mpo_mte_ptr(const char *p, unsigned int tag)
 {
 	return (char *)(((uintptr_t)p & ~(0xfUL << 56)) |
 			((uintptr_t)tag << 56));
 }
 
 /* The tag of granule @g of the buffer: 1 to 15, never the default 0 */
-static unsigned int mc_mte_tag(size_t g)
+static unsigned int mpo_mte_tag(size_t g)
 {
 	return 1 + g % 15;
 }
 
-static void mc_mte_set_tags(char *buf, size_t len)
+static void mpo_mte_set_tags(char *buf, size_t len)
 {
 	size_t off;
 
-	for (off = 0; off < len; off += MC_MTE_GRANULE) {
+	for (off = 0; off < len; off += MPO_MTE_GRANULE) {
 		/* stg x0, [x0], encoded: assemblers before v8.5 know no stg */
 		register char *x0 asm("x0") =
-			mc_mte_ptr(buf + off, mc_mte_tag(off / MC_MTE_GRANULE));
+			mpo_mte_ptr(buf + off, mpo_mte_tag(off / MPO_MTE_GRANULE));
 
 		asm volatile(".inst 0xd9200800" : : "r" (x0) : "memory");
 	}
@@ -537,14 +429,14 @@ static void mc_mte_set_tags(char *buf, size_t len)
  * filled, read through a pointer of that tag: a tag the move lost reads
  * back as another (0) and faults (SIGSEGV, SEGV_MTESERR) on the read.
  */
-static bool mc_mte_verify(const char *buf, unsigned long n, long psize)
+static bool mpo_mte_verify(const char *buf, unsigned long n, long psize)
 {
 	size_t off, len = n * psize;
 
-	for (off = 0; off < len; off += MC_MTE_GRANULE) {
-		unsigned int want = mc_mte_tag(off / MC_MTE_GRANULE), got;
+	for (off = 0; off < len; off += MPO_MTE_GRANULE) {
+		unsigned int want = mpo_mte_tag(off / MPO_MTE_GRANULE), got;
 		/* ldg x0, [x0], encoded */
-		register char *x0 asm("x0") = mc_mte_ptr(buf + off, 0);
+		register char *x0 asm("x0") = mpo_mte_ptr(buf + off, 0);
 		const uint64_t *v;
 		size_t w;
 
@@ -555,11 +447,11 @@ static bool mc_mte_verify(const char *buf, unsigned long n, long psize)
 			       want);
 			return false;
 		}
-		v = (const uint64_t *)mc_mte_ptr(buf + off, want);
-		for (w = 0; w < MC_MTE_GRANULE / sizeof(*v); w++) {
+		v = (const uint64_t *)mpo_mte_ptr(buf + off, want);
+		for (w = 0; w < MPO_MTE_GRANULE / sizeof(*v); w++) {
 			size_t word = (off % psize) / sizeof(*v) + w;
 
-			if (v[w] != mc_pattern(off / psize, word, 0)) {
+			if (v[w] != mu_pattern(off / psize, word, 0)) {
 				printf("data differs: byte %zu of the tagged buffer\n",
 				       off + w * sizeof(*v));
 				return false;
@@ -569,44 +461,44 @@ static bool mc_mte_verify(const char *buf, unsigned long n, long psize)
 	return true;
 }
 #else
-static bool mc_mte_enable(void)
+static bool mpo_mte_enable(void)
 {
 	printf("expect=mte: MTE is an arm64 extension\n");
 	return false;
 }
 
-static void mc_mte_unchecked(void)
+static void mpo_mte_unchecked(void)
 {
 }
 
-static void mc_mte_set_tags(char *buf, size_t len)
+static void mpo_mte_set_tags(char *buf, size_t len)
 {
 	(void)buf;
 	(void)len;
 }
 
-static bool mc_mte_verify(const char *buf, unsigned long n, long psize)
+static bool mpo_mte_verify(const char *buf, unsigned long n, long psize)
 {
 	(void)buf;
 	(void)n;
 	(void)psize;
 	return false;
 }
-#define MC_PROT_MTE		0
+#define MPO_PROT_MTE		0
 #endif
 
 /* How long the last move to node 1 took, in ms */
-static long mc_move_ms;
+static long mpo_move_ms;
 /*
  * expect=mte: the machine did not keep the tags as set; every other check
  * passed: exit status 4
  */
-static bool mc_mte_unkept;
+static bool mpo_mte_unkept;
 
 /* The offload's drain bound after a deadline (migrate_copy.h) */
-#define MC_DRAIN_MIN_MS	1000
+#define MPO_DRAIN_MIN_MS	1000
 
-static bool mc_mover(const struct mc_args *m, long psize, int fd,
+static bool mpo_mover(const struct mpo_args *m, long psize, int fd,
 		     unsigned int id, long *moved)
 {
 	unsigned long n = m->pages;
@@ -614,10 +506,10 @@ static bool mc_mover(const struct mc_args *m, long psize, int fd,
 	char *buf;
 
 	*moved = -1;
-	if (m->mte && !mc_mte_enable())
+	if (m->mte && !mpo_mte_enable())
 		return false;
 	buf = mmap(NULL, n * psize,
-		   PROT_READ | PROT_WRITE | (m->mte ? MC_PROT_MTE : 0),
+		   PROT_READ | PROT_WRITE | (m->mte ? MPO_PROT_MTE : 0),
 		   MAP_PRIVATE | MAP_ANONYMOUS | (m->hugetlb ? MAP_HUGETLB : 0),
 		   -1, 0);
 	if (buf == MAP_FAILED) {
@@ -635,22 +527,22 @@ static bool mc_mover(const struct mc_args *m, long psize, int fd,
 		perror("madvise(MADV_NOHUGEPAGE), prctl(PR_SET_THP_DISABLE)");
 		return false;
 	}
-	mc_fill(buf, n, psize, 0);
+	mu_fill(buf, n, psize, 0);
 	if (m->mte) {
-		mc_mte_set_tags(buf, n * psize);
+		mpo_mte_set_tags(buf, n * psize);
 		/*
 		 * A machine that does not keep them can check no tag: the
 		 * data is checked without tag checks then, the rest as ever
 		 */
-		if (!mc_mte_verify(buf, n, psize)) {
+		if (!mpo_mte_verify(buf, n, psize)) {
 			printf("mover %u: the tags do not read back as set, before any move: this machine does not keep MTE tags\n",
 			       id);
-			mc_mte_unkept = true;
-			mc_mte_unchecked();
+			mpo_mte_unkept = true;
+			mpo_mte_unchecked();
 		}
 	}
 	/* all on node 0 first */
-	if (mc_move(buf, n, psize, 0) != (long)n) {
+	if (mu_move(buf, n, psize, 0) != (long)n) {
 		printf("mover %u: not every page is on node 0\n", id);
 		/*
 		 * with compaction beside, the kernel's own migrations may
@@ -660,25 +552,25 @@ static bool mc_mover(const struct mc_args *m, long psize, int fd,
 		if (m->reasons == DMA_MIGRATE_R_SYSCALL)
 			ok = false;
 	}
-	if (m->poison && !mc_poison(buf, psize))
+	if (m->poison && !mpo_poison(buf, psize))
 		return false;
 	if (m->during) {
-		if (!mc_move_unbinding(fd, buf, n, psize, 1, m->unbind, moved))
+		if (!mpo_move_unbinding(fd, buf, n, psize, 1, m->unbind, moved))
 			ok = false;
 	} else if (m->unbind) {
 		unsigned long half = n / 2;
 
-		*moved = mc_move(buf, half, psize, 1);
-		if (!mc_unbind(m->unbind))
+		*moved = mu_move(buf, half, psize, 1);
+		if (!mpo_unbind(m->unbind))
 			ok = false;
-		*moved += mc_move(buf + half * psize, n - half, psize, 1);
+		*moved += mu_move(buf + half * psize, n - half, psize, 1);
 	} else {
 		struct timespec t0, t1;
 
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		*moved = mc_move(buf, n, psize, 1);
+		*moved = mu_move(buf, n, psize, 1);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
-		mc_move_ms = (t1.tv_sec - t0.tv_sec) * 1000 +
+		mpo_move_ms = (t1.tv_sec - t0.tv_sec) * 1000 +
 			     (t1.tv_nsec - t0.tv_nsec) / 1000000;
 	}
 	if (*moved != (long)(n - m->poison) && strcmp(m->expect, "lost")) {
@@ -692,13 +584,13 @@ static bool mc_mover(const struct mc_args *m, long psize, int fd,
 		if (m->reasons == DMA_MIGRATE_R_SYSCALL)
 			ok = false;
 	}
-	if (m->mte && !mc_mte_unkept ? !mc_mte_verify(buf, n, psize) :
-		     !mc_verify(buf, n, psize, 0, m->poison))
+	if (m->mte && !mpo_mte_unkept ? !mpo_mte_verify(buf, n, psize) :
+		     !mu_verify(buf, n, psize, 0, m->poison))
 		ok = false;
 	if (m->rewrite_ms) {
-		mc_fill(buf, n, psize, 1);
+		mu_fill(buf, n, psize, 1);
 		usleep(m->rewrite_ms * 1000UL);
-		if (!mc_verify(buf, n, psize, 1, 0)) {
+		if (!mu_verify(buf, n, psize, 1, 0)) {
 			printf("mover %u: the buffer changed after the move\n",
 			       id);
 			ok = false;
@@ -709,7 +601,7 @@ static bool mc_mover(const struct mc_args *m, long psize, int fd,
 }
 
 /* The default huge page size, from /proc/meminfo's Hugepagesize; -1 */
-static long mc_huge_page_size(void)
+static long mpo_huge_page_size(void)
 {
 	FILE *f = fopen("/proc/meminfo", "r");
 	char line[128];
@@ -734,25 +626,25 @@ int main(int argc, char **argv)
 {
 	struct dma_migrate_offload a = { 0 }, req;
 	long psize = sysconf(_SC_PAGESIZE), moved;
-	struct mc_args m;
+	struct mpo_args m;
 	bool ok = true;
 	unsigned int i;
 	int fd;
 
-	if (mc_parse(argc, argv, &m))
+	if (mpo_parse(argc, argv, &m))
 		return 2;
 	if (m.hugetlb)
-		psize = mc_huge_page_size();
+		psize = mpo_huge_page_size();
 	if (psize <= 0)
 		return 1;
 	if (!m.offload) {
-		if (!mc_mover(&m, psize, -1, 0, &moved))
+		if (!mpo_mover(&m, psize, -1, 0, &moved))
 			return 1;
-		return mc_mte_unkept ? 4 : 0;
+		return mpo_mte_unkept ? 4 : 0;
 	}
-	fd = open(DMAENGINE_PATH, O_RDWR);
+	fd = open(MU_DMAENGINE_PATH, O_RDWR);
 	if (fd < 0) {
-		perror(DMAENGINE_PATH);
+		perror(MU_DMAENGINE_PATH);
 		return 1;
 	}
 	a.prep_mode = m.prep;
@@ -761,7 +653,7 @@ int main(int argc, char **argv)
 	a.timeout_ms = m.timeout_ms;
 	a.min_folios = m.min_folios;
 	req = a;
-	if (mc_offload(fd, &a, DMA_MIGRATE_OP_START,
+	if (mu_offload(fd, &a, DMA_MIGRATE_OP_START,
 		       DMA_MIGRATE_F_ALLOW_FEWER) < 0) {
 		int err = errno;
 
@@ -785,11 +677,11 @@ int main(int argc, char **argv)
 	if (!a.active || a.prep_mode_used != m.prep)
 		ok = false;
 	if (!strcmp(m.expect, "busy"))
-		return mc_second_start_busy(&req) && ok ? 0 : 1;
+		return mpo_second_start_busy(&req) && ok ? 0 : 1;
 
 	/* the counters from the moves to node 1 on */
 	a = req;
-	mc_offload(fd, &a, DMA_MIGRATE_OP_STATS, DMA_MIGRATE_F_RESET);
+	mu_offload(fd, &a, DMA_MIGRATE_OP_STATS, DMA_MIGRATE_F_RESET);
 	fflush(stdout);
 	for (i = 1; i < m.movers; i++) {
 		pid_t pid = fork();
@@ -802,13 +694,13 @@ int main(int argc, char **argv)
 			bool mover_ok;
 
 			close(fd);
-			mover_ok = mc_mover(&m, psize, -1, i, &moved);
+			mover_ok = mpo_mover(&m, psize, -1, i, &moved);
 			/* _exit() flushes no stdio: say why before */
 			fflush(stdout);
 			_exit(mover_ok ? 0 : 1);
 		}
 	}
-	if (!mc_mover(&m, psize, fd, 0, &moved))
+	if (!mpo_mover(&m, psize, fd, 0, &moved))
 		ok = false;
 	for (i = 1; i < m.movers; i++) {
 		int status;
@@ -821,7 +713,7 @@ int main(int argc, char **argv)
 	}
 	moved *= m.movers;
 	a = req;
-	if (mc_offload(fd, &a, DMA_MIGRATE_OP_STATS, 0) < 0) {
+	if (mu_offload(fd, &a, DMA_MIGRATE_OP_STATS, 0) < 0) {
 		printf("STATS: %s error=%u\n", strerror(errno), a.error);
 		ok = false;
 	}
@@ -855,12 +747,12 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(m.expect, "lost")) {
 		long bound = m.timeout_ms +
-			     (m.timeout_ms > MC_DRAIN_MIN_MS ? m.timeout_ms :
-			      MC_DRAIN_MIN_MS) + 1000;
+			     (m.timeout_ms > MPO_DRAIN_MIN_MS ? m.timeout_ms :
+			      MPO_DRAIN_MIN_MS) + 1000;
 
 		printf("the move took %ld ms, the bound is %ld ms\n",
-		       mc_move_ms, bound);
-		if (mc_move_ms > bound || !a.folios_lost || !a.errors) {
+		       mpo_move_ms, bound);
+		if (mpo_move_ms > bound || !a.folios_lost || !a.errors) {
 			printf("expected folios lost, within the bound\n");
 			ok = false;
 		}
@@ -878,7 +770,7 @@ int main(int argc, char **argv)
 	}
 	if (m.stop) {
 		a = req;
-		int stop = mc_offload(fd, &a, DMA_MIGRATE_OP_STOP, 0);
+		int stop = mu_offload(fd, &a, DMA_MIGRATE_OP_STOP, 0);
 
 		if (stop < 0 || a.active) {
 			printf("STOP: %s active=%u\n", stop < 0 ? strerror(errno) :
@@ -887,7 +779,7 @@ int main(int argc, char **argv)
 		}
 	}
 	close(fd);
-	if (ok && mc_mte_unkept)
+	if (ok && mpo_mte_unkept)
 		return 4;
 	return ok ? 0 : 1;
 }
