@@ -35,7 +35,7 @@
 # difference was seen at this resolution, not that there is none. The runs
 # of a boot share its conditions (the host's load then), so the p over the
 # boots' means is the one to read; a p below 0.05 that a second session
-# does not repeat is the host's noise (README.md has such a pair).
+# does not repeat is the host's noise (Documentation/results.rst has one).
 # Exit status: 0, or 1 on an error.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
