@@ -69,8 +69,10 @@ CELL = "sg:64:to_device:10"
 CTRL = "single:1:to_device:10"
 
 
-def boot(kind, config, dsb_map, with_stale=True):
-    """A boot's two files: 64 entries, 64 lines each (4 KiB / 64 B)."""
+def boot(kind, config, dsb_map, with_stale=True, tracked=(12, 5)):
+    """A boot's two files: 64 entries, 64 lines each (4 KiB / 64 B); the
+    cells' dumps saw 12 and 5 task switches, and the counter followed
+    TRACKED of them."""
     g = ["DUMP 1 boot", "KERNEL 7.3.4-dmabench #1", "CONFIG " + config,
          "COHERENT no", "DUMP 2 idle", "DUMP 3 " + CELL,
          "JSON %s %s" % (CELL, json.dumps({"results": {"ops": {
@@ -96,6 +98,8 @@ def boot(kind, config, dsb_map, with_stale=True):
             dsb = dsb_map(n)
             d.append("dcount %d count %s dsb_sy %d %d %d" % (seq, call, 10 * dsb, dsb, dsb))
         d.append("dcount %d window empty windows 10 interrupted 0 excluded 0" % seq)
+        d.append("dcount %d switches %d %d" % (seq, 12 if n == 64 else 5,
+                                               tracked[0] if n == 64 else tracked[1]))
         d.append("dcount %d end" % seq)
     d.append("dcount 5 end")
     with open(os.path.join(TMP, "%s-%s.log" % (kind, config)), "w") as fh:
@@ -105,7 +109,7 @@ def boot(kind, config, dsb_map, with_stale=True):
 
 
 boot("before", "direct", lambda n: n)
-boot("after", "direct", lambda n: 1)
+boot("after", "direct", lambda n: 1, tracked=(12, 2))
 rc = cachesync.main(["table", TMP, "--elapsed", "12"])
 doc = json.load(open(os.path.join(TMP, "results.json")))
 rows = {(r["api"], r["entries"]): r for r in doc["rows"]}
@@ -142,6 +146,16 @@ def t_baselines():
     b = doc["baselines"]["before-direct"]
     assert b["idle_outside_per_second"] == {"dsb_ish": 7, "dmb_ish": 3, "isb": 2}, b
     assert b["empty_windows"] == {"windows": 20, "max": {}}, b
+
+
+def t_switches():
+    b = doc["baselines"]
+    assert b["before-direct"]["task_switches_seen_tracked"] == [17, 17], b
+    assert b["after-direct"]["task_switches_seen_tracked"] == [17, 14], b
+    t = open(os.path.join(TMP, "table.txt")).read()
+    assert "before direct  task switches during the cells: 17, every one followed" in t, t
+    assert ("after  direct  TASK TRACKING FAILED: 3 of 17 task switches seen without "
+            "the next task") in t, t
 
 
 def t_text():
@@ -185,6 +199,7 @@ check("a row per call of each cell: dma_*_sg for sg, dma_*_page/single for the c
 check("dma_map_sg: dc per call and per entry, dsb 64 -> 1, ratio 64, min/max, interrupted", t_map)
 check("the control: dsb 1 -> 1", t_control)
 check("the idle baseline and the empty windows", t_baselines)
+check("the task switches the counter followed, and a failed tracking said", t_switches)
 check("table.txt: the row, emulated times labelled, baselines, time", t_text)
 check("results.csv: a line per event, per call and per entry", t_csv)
 check("a missing dump is an error", t_missing_dump)
