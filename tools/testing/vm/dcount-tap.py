@@ -101,6 +101,13 @@ def check_cell(tap, dump, name, expect):
             tap.result(sy[1] >= ENTRIES, pre + "%s: a dsb sy an entry (%d) in every call"
                        % (call, ENTRIES),
                        ["%s: %s (sum min max)" % (e, v) for e, v in sorted(dsb.items())])
+    # the windows count their task only if the counter saw every switch
+    # (QEMU 7.2 once dropped the load callback that names the next task)
+    sw = dump.get("switches")
+    tap.result(sw is not None and sw[0] > 0 and sw[1] == sw[0],
+               pre + "the counter followed every task switch (cpu_switch_to)",
+               ["switches seen, followed: %s" % (sw,) if sw is not None else
+                "no switches line: the counter was not given switch= (cpu_switch_to)"])
     empty = dump["windows"].get("empty", {}).get("windows", 0)
     tap.result(empty == WINDOWS and not dump["counts"].get("empty"),
                pre + "the empty windows count nothing",
