@@ -365,8 +365,8 @@ def table(out, barry, elapsed):
     lines.extend(matrix(all_rows, barry))
     lines.append("")
     lines.append("Calls whose windows did not all count the same dc or dsb sy "
-                 "(min/max over the windows; an interrupted window can lose part "
-                 "of its count, see Documentation/map-modes.rst):")
+                 "(min/max over the windows; with every task switch followed, "
+                 "none should, see Documentation/map-modes.rst):")
     uneven = 0
     for r in all_rows:
         for k in KINDS:
