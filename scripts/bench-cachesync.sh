@@ -47,10 +47,24 @@
 #   -m MACHINE  an arm64 machine of scripts/vm/machines (default
 #               arm64-zcu102-73); an x86 one is refused: x86 is coherent
 #               and has no markers, nothing would be counted
+#
+# On a real arm64 machine, the times instead (scripts/bench-cachesync-hw.sh,
+# whose --help says more): once under each kernel,
+#        scripts/bench-cachesync.sh --hw before|after [-D DEVICE] [...]
+# Barry's workload and the sweep timed with scripts/sweep.py; the second
+# run prints scripts/compare.py's before/after table with its t-test. Or
+#        scripts/bench-cachesync.sh --compare BEFORE AFTER
+# of two such runs, or of two results.json files.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 # shellcheck disable=SC2034 # lib.sh's say() prefixes its lines with it
 SAY_AS=bench-cachesync
+
+for a; do
+	case $a in
+	--hw|--compare) exec "$DMA_BENCH_TOP/scripts/bench-cachesync-hw.sh" "$@" ;;
+	esac
+done
 
 machine=arm64-zcu102-73
 iters=20

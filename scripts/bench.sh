@@ -35,11 +35,16 @@
 # after (7.3) Barry Song's "dma-mapping: arm64: support batched cache
 # sync", for his workload (2560 x 4 KiB, 200 iterations, one pinned
 # thread) and a sweep (1 to 2560 entries, three directions, direct and
-# swiotlb=force); both kernels built when missing.
+# swiotlb=force); both kernels built when missing. On a real arm64
+# machine, -C --hw before and, under the other kernel, -C --hw after time
+# the same workload and sweep instead, and the second prints compare.py's
+# before/after table with Welch's t-test (scripts/bench-cachesync-hw.sh).
 #
 # usage: scripts/bench.sh [-m MACHINE] [-c CHANNELS...] [-d DEPTHS...]
 #                         [-n] [-M MEMORY] [-- TOOL_OPTIONS...]
 #        scripts/bench.sh -C|--cache-sync [bench-cachesync.sh's options]
+#        scripts/bench.sh -C --hw before|after [-D DEVICE] [...]
+#        scripts/bench.sh -C --compare BEFORE AFTER
 #        scripts/bench.sh -g|-G|--mail [-m MACHINE] [-c CHANNELS...]
 #                         [-o ORDERS...] [-P MOVERS...] [-b BYTES] [-n] [-v]
 #                         [-M MEMORY] [-- TOOL_OPTIONS...]

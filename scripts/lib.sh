@@ -198,3 +198,29 @@ linux_source_dir() {
 	fi
 	echo "$dir"
 }
+
+# nobatch_kernel_dir BASE: the directory scripts/kernel/nobatch-kernel.sh
+# makes of the arm64 kernel cache dir BASE (the before kernel of the
+# cache-sync comparison), found without building anything: its path on
+# stdout, status 0 when it is complete, 1 when it is not (built by the
+# benchmark only). The hash is nobatch-kernel.sh's (that script and its
+# series' diffs): tools/testing/host/cachesync.t holds the two to it.
+nobatch_kernel_dir() {
+	local base series_dir line hash out
+	local patches=()
+	base=$(cd "$1" 2>/dev/null && pwd -P) || return 1
+	series_dir=$DMA_BENCH_TOP/kernel/patches/v$KERNEL_SERIES-nobatch
+	while IFS= read -r line; do
+		line=${line%%#*}
+		line=${line//[[:space:]]/}
+		[ -z "$line" ] || patches+=("$series_dir/$line")
+	done < "$series_dir/series"
+	hash=$({ sha256sum < "$DMA_BENCH_TOP/scripts/kernel/nobatch-kernel.sh"
+		for line in "${patches[@]}"; do
+			sed -n '/^diff --git /,$p' "$line" | sha256sum
+		done; } | sha256sum | cut -c1-8)
+	out=$base-nobatch-$hash
+	echo "$out"
+	[ -f "$out/stamp" ] && [ -f "$out/Image" ] && [ -s "$out/release" ] &&
+		[ -f "$out/build/Module.symvers" ] && [ -d "$out/modules/lib/modules" ]
+}

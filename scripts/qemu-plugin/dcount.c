@@ -37,6 +37,9 @@
  *     unbalanced N (closed at an exception depth above 0: an ERET unseen)
  *   dcount SEQ count KIND EVENT SUM MIN MAX   (per window: MIN and MAX)
  *   dcount SEQ outside EVENT SUM              (all vCPUs, outside windows)
+ *   dcount SEQ switches SEEN TRACKED  (with switch=: cpu_switch_to entered,
+ *     and the next task learnt from its load; TRACKED < SEEN: the
+ *     tracking failed, and windows may have counted other tasks)
  *   dcount SEQ end
  * Only events that occurred are listed; an event absent is 0.
  *
@@ -120,6 +123,8 @@ struct vcpu {
 static struct vcpu vcpus[MAX_VCPUS];
 static uint64_t outside[NR_EVENTS];
 static uint64_t vectors, switch_to, seq, lost_vcpus;
+/* cpu_switch_to entered, and the next task learnt from its load */
+static uint64_t switches_seen, switches_tracked;
 static FILE *out;
 static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -283,6 +288,10 @@ static void dump(void)
 		fprintf(out, "dcount %" PRIu64 " outside %s %" PRIu64 "\n",
 			seq, name, c);
 	}
+	if (switch_to)
+		fprintf(out, "dcount %" PRIu64 " switches %" PRIu64 " %" PRIu64 "\n",
+			seq, __atomic_exchange_n(&switches_seen, 0, __ATOMIC_RELAXED),
+			__atomic_exchange_n(&switches_tracked, 0, __ATOMIC_RELAXED));
 	if (lost_vcpus)
 		fprintf(out, "dcount %" PRIu64 " lost_vcpus %" PRIu64 "\n",
 			seq, lost_vcpus);
@@ -312,6 +321,7 @@ static void insn_exec(unsigned int vcpu_index, void *udata)
 	switch (ev) {
 	case EV_SWITCH:
 		v->switching = true;
+		__atomic_fetch_add(&switches_seen, 1, __ATOMIC_RELAXED);
 		return;
 	case EV_CLOSE:
 		if (v->open && v->cur == v->owner)
@@ -345,14 +355,14 @@ static void switch_load(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
 {
 	struct vcpu *v;
 
-	(void)info;
 	(void)udata;
-	if (vcpu_index >= MAX_VCPUS)
+	if (vcpu_index >= MAX_VCPUS || qemu_plugin_mem_is_store(info))
 		return;
 	v = &vcpus[vcpu_index];
 	if (v->switching) {
 		v->cur = vaddr;
 		v->switching = false;
+		__atomic_fetch_add(&switches_tracked, 1, __ATOMIC_RELAXED);
 	}
 }
 
@@ -384,12 +394,15 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		/*
 		 * its first restore, ldp x19, x20, [x8], #16 with x8 the next
 		 * task's saved context: only that instruction (a wider range
-		 * took call_on_irq_stack's loads, which follows it, for it)
+		 * took call_on_irq_stack's loads, which follows it, for it).
+		 * QEMU_PLUGIN_MEM_RW, though it only loads: QEMU 7.2 never
+		 * calls a callback registered for QEMU_PLUGIN_MEM_R alone
+		 * (the tracking was dead with it, every task the owner)
 		 */
 		if (switch_to && va > switch_to && va < switch_to + 256 &&
 		    word == 0xa8c15113)
 			qemu_plugin_register_vcpu_mem_cb(insn, switch_load,
-				QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_R,
+				QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
 				NULL);
 		if (ev >= 0)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, insn_exec,

@@ -53,8 +53,9 @@ class ReportError(Exception):
 
 def parse_dcount(lines):
     """The counter's dumps: {seq: {"windows": {kind: {...}}, "counts":
-    {kind: {event: [sum, min, max]}}, "outside": {event: sum}}}, of the
-    last QEMU (after the last "dcount 0 start")."""
+    {kind: {event: [sum, min, max]}}, "outside": {event: sum}, and with
+    switch= "switches": [seen, tracked]}}, of the last QEMU (after the
+    last "dcount 0 start")."""
     dumps = {}
     for line in lines:
         w = line.split()
@@ -75,6 +76,8 @@ def parse_dcount(lines):
             d["counts"].setdefault(w[3], {})[w[4]] = [int(x) for x in w[5:8]]
         elif w[2] == "outside":
             d["outside"][w[3]] = int(w[4])
+        elif w[2] == "switches":
+            d["switches"] = [int(w[3]), int(w[4])]
         elif w[2] == "end":
             d["end"] = True
     return dumps
@@ -152,7 +155,7 @@ def read_boot(out, kind, config):
     if g["config"] != config:
         raise ReportError("%s: the guest says CONFIG %s" % (log, g["config"]))
     boot = {"kernel": g["kernel"], "cells": {}, "idle": None,
-            "empty": {"windows": 0, "max": {}}}
+            "empty": {"windows": 0, "max": {}}, "switches": None}
     idle = g["dumps"].get("idle")
     if idle is None or idle not in dumps:
         raise ReportError("%s: no idle dump" % dc)
@@ -173,6 +176,9 @@ def read_boot(out, kind, config):
             doc = g["json"].get(cell, {})
             op = doc.get("results", {}).get("ops", {}).get(call)
             calls[call]["mean_ns"] = op.get("mean_ns") if op else None
+        if "switches" in d:
+            sw = boot["switches"] or [0, 0]
+            boot["switches"] = [sw[0] + d["switches"][0], sw[1] + d["switches"][1]]
         e = d["windows"].get("empty")
         if e:
             boot["empty"]["windows"] += e["windows"]
@@ -359,8 +365,8 @@ def table(out, barry, elapsed):
     lines.extend(matrix(all_rows, barry))
     lines.append("")
     lines.append("Calls whose windows did not all count the same dc or dsb sy "
-                 "(min/max over the windows; an interrupted window can lose part "
-                 "of its count, see Documentation/map-modes.rst):")
+                 "(min/max over the windows; with every task switch followed, "
+                 "none should, see Documentation/map-modes.rst):")
     uneven = 0
     for r in all_rows:
         for k in KINDS:
@@ -385,6 +391,14 @@ def table(out, barry, elapsed):
                      % (kind, config, dsb_total(idle),
                         sum(v for k, v in idle.items() if k.startswith("dmb_")),
                         idle.get("isb", 0), dc_total(idle), e["windows"], emax))
+        sw = boot.get("switches")
+        if sw is not None and sw[0] != sw[1]:
+            lines.append("  %-6s %-7s TASK TRACKING FAILED: %d of %d task switches "
+                         "seen without the next task: windows may count other tasks"
+                         % (kind, config, sw[0] - sw[1], sw[0]))
+        elif sw is not None:
+            lines.append("  %-6s %-7s task switches during the cells: %d, every one "
+                         "followed" % (kind, config, sw[0]))
     intr = sum(r[k]["interrupted"] for r in all_rows for k in KINDS)
     excl = sum(r[k]["excluded"] for r in all_rows for k in KINDS)
     lines.append("  windows an exception interrupted: %d (the handlers' %d "
@@ -398,7 +412,8 @@ def table(out, barry, elapsed):
            "barry_cell": barry,
            "rows": all_rows,
            "baselines": {"%s-%s" % k: {"idle_outside_per_second": b["idle"],
-                                       "empty_windows": b["empty"]}
+                                       "empty_windows": b["empty"],
+                                       "task_switches_seen_tracked": b["switches"]}
                          for k, b in data.items()},
            "elapsed_s": elapsed,
            "times": "emulated (QEMU TCG): not hardware times"}

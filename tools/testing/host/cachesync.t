@@ -40,23 +40,74 @@ trap 'rm -rf "$T"' EXIT
 			echo "dcount $s count $c dsb_sy 10 1 1"
 		done
 		echo "dcount $s window empty windows 10 interrupted 0 excluded 0"
+		echo "dcount $s switches 20 20"
 		echo "dcount $s end"
 	done
 } > "$T/dc"
 printf 'ok 1 - x\n# cachecount DUMP 2 to_device\n# cachecount DUMP 3 from_device\n1..1\n' > "$T/tap"
-check_output "dcount-tap.py: 7.3's counts pass, the plan counting its checks" '^# 30 passed, 0 failed$' \
+check_output "dcount-tap.py: 7.3's counts pass, the plan counting its checks" '^# 32 passed, 0 failed, 0 skipped$' \
 	sh -c "python3 '$TOP/tools/testing/vm/dcount-tap.py' '$T/dc' after < '$T/tap'"
 sed 's/^dcount 3 count sync_cpu dsb_sy 10 1 1$/dcount 3 count sync_cpu dsb_sy 30 3 3/' "$T/dc" > "$T/dc3"
 check_output "dcount-tap.py: 3 dsb in a call fails the after kernel's check" \
 	'^not ok [0-9]+ - cachecount \(host\): from_device: sync_cpu: at most 2 dsb' \
 	sh -c "! python3 '$TOP/tools/testing/vm/dcount-tap.py' '$T/dc3' after < '$T/tap'"
 check_output "dcount-tap.py: the before kernel's check wants a dsb sy an entry" \
-	'^not ok [0-9]+ - cachecount \(host\): to_device: map: a dsb sy an entry' \
+	'^not ok [0-9]+ - cachecount \(host\) \[before kernel\]: to_device: map: a dsb sy an entry' \
 	sh -c "! python3 '$TOP/tools/testing/vm/dcount-tap.py' '$T/dc' before < '$T/tap'"
+sed 's/^dcount 2 switches 20 20$/dcount 2 switches 20 19/' "$T/dc" > "$T/dc4"
+check_output "dcount-tap.py: a task switch the counter did not follow fails" \
+	'^not ok [0-9]+ - cachecount \(host\): to_device: the counter followed every task switch' \
+	sh -c "! python3 '$TOP/tools/testing/vm/dcount-tap.py' '$T/dc4' after < '$T/tap'"
 grep -v '^dcount 3 ' "$T/dc" > "$T/dc2"
 check_output "dcount-tap.py: a dump the output lacks fails" \
 	"^not ok [0-9]+ - cachecount \(host\): from_device: the guest's dump is in the output" \
 	sh -c "! python3 '$TOP/tools/testing/vm/dcount-tap.py' '$T/dc2' after < '$T/tap'"
+
+# two boots in one .t (arm64-zdma-73.t): the second call numbers on from
+# the first's state and prints the one plan; or skips the before kernel
+rm -f "$T/state"
+two_boots() {
+	python3 "$TOP/tools/testing/vm/dcount-tap.py" --state "$T/state" --no-plan "$T/dc" after < "$T/tap" > "$T/two" &&
+		sed 's/^dcount \([23]\) count \(.*\) dsb_sy 10 1 1$/dcount \1 count \2 dsb_sy 640 64 64/' "$T/dc" > "$T/dcb" &&
+		python3 "$TOP/tools/testing/vm/dcount-tap.py" --state "$T/state" "$T/dcb" before < "$T/tap" >> "$T/two" ||
+		{ cat "$T/two"; return 1; }
+	# the second stream's "ok 1" is 33, our checks follow; one plan, last
+	grep -qx 'ok 33 - x' "$T/two" &&
+		grep -qx 'ok 34 - cachecount (host) \[before kernel\]: the counter wrote its output' "$T/two" &&
+		[ "$(grep -c '^1\.\.' "$T/two")" = 1 ] &&
+		[ "$(tail -n 2 "$T/two" | paste -sd '|')" = '1..62|# 62 passed, 0 failed, 0 skipped' ] &&
+		[ "$(grep -cE '^(not )?ok ' "$T/two")" = 62 ] || { cat "$T/two"; return 1; }
+}
+check "dcount-tap.py: a second boot's tests numbered after the first's, one plan" two_boots
+rm -f "$T/state"
+skip_before() {
+	python3 "$TOP/tools/testing/vm/dcount-tap.py" --state "$T/state" --no-plan "$T/dc" after < "$T/tap" > /dev/null &&
+		python3 "$TOP/tools/testing/vm/dcount-tap.py" --state "$T/state" --skip "no before kernel" < /dev/null
+}
+check_output "dcount-tap.py --skip: one skipped test after the first boot's, and the plan" \
+	'^ok 33 - cachecount \(host\) # SKIP no before kernel$' \
+	sh -c "$(declare -f skip_before); T='$T' TOP='$TOP' skip_before"
+
+# lib.sh's nobatch_kernel_dir finds the directory nobatch-kernel.sh makes
+# (same hash) without building: a made-up complete base and derived dir,
+# which nobatch-kernel.sh then reuses, printing the same path
+mkdir -p "$T/k/base/build" "$T/k/base/src"
+for f in stamp Image build/Module.symvers build/System.map src/Makefile; do : > "$T/k/base/$f"; done
+echo 7.3.4-dmabench > "$T/k/base/release"
+echo CONFIG_ARCH_HAS_BATCHED_DMA_SYNC=y > "$T/k/base/build/.config"
+nobatch_dir() { (. "$TOP/scripts/lib.sh" && nobatch_kernel_dir "$1"); }
+check_fails "nobatch_kernel_dir: a derived kernel not built yet is said so (status 1)" \
+	nobatch_dir "$T/k/base"
+d=$(nobatch_dir "$T/k/base" || true)
+mkdir -p "$d/build" "$d/modules/lib/modules"
+: > "$d/stamp"; : > "$d/Image"; : > "$d/build/Module.symvers"; echo 7.3.4-dmabench > "$d/release"
+check "nobatch_kernel_dir: the complete derived kernel is found (status 0)" nobatch_dir "$T/k/base"
+same_dir() {
+	local got
+	got=$(timeout 60 "$TOP/scripts/kernel/nobatch-kernel.sh" "$T/k/base" 2>&1 | tail -n 1)
+	[ "$got" = "$d" ] || { echo "nobatch-kernel.sh: $got"; echo "nobatch_kernel_dir: $d"; return 1; }
+}
+check "nobatch_kernel_dir and nobatch-kernel.sh name the same directory" same_dir
 
 out_dir
 run_py_tests "$TEST_OUT_DIR" <<'PY'
@@ -69,8 +120,10 @@ CELL = "sg:64:to_device:10"
 CTRL = "single:1:to_device:10"
 
 
-def boot(kind, config, dsb_map, with_stale=True):
-    """A boot's two files: 64 entries, 64 lines each (4 KiB / 64 B)."""
+def boot(kind, config, dsb_map, with_stale=True, tracked=(12, 5)):
+    """A boot's two files: 64 entries, 64 lines each (4 KiB / 64 B); the
+    cells' dumps saw 12 and 5 task switches, and the counter followed
+    TRACKED of them."""
     g = ["DUMP 1 boot", "KERNEL 7.3.4-dmabench #1", "CONFIG " + config,
          "COHERENT no", "DUMP 2 idle", "DUMP 3 " + CELL,
          "JSON %s %s" % (CELL, json.dumps({"results": {"ops": {
@@ -96,6 +149,8 @@ def boot(kind, config, dsb_map, with_stale=True):
             dsb = dsb_map(n)
             d.append("dcount %d count %s dsb_sy %d %d %d" % (seq, call, 10 * dsb, dsb, dsb))
         d.append("dcount %d window empty windows 10 interrupted 0 excluded 0" % seq)
+        d.append("dcount %d switches %d %d" % (seq, 12 if n == 64 else 5,
+                                               tracked[0] if n == 64 else tracked[1]))
         d.append("dcount %d end" % seq)
     d.append("dcount 5 end")
     with open(os.path.join(TMP, "%s-%s.log" % (kind, config)), "w") as fh:
@@ -105,7 +160,7 @@ def boot(kind, config, dsb_map, with_stale=True):
 
 
 boot("before", "direct", lambda n: n)
-boot("after", "direct", lambda n: 1)
+boot("after", "direct", lambda n: 1, tracked=(12, 2))
 rc = cachesync.main(["table", TMP, "--elapsed", "12"])
 doc = json.load(open(os.path.join(TMP, "results.json")))
 rows = {(r["api"], r["entries"]): r for r in doc["rows"]}
@@ -142,6 +197,16 @@ def t_baselines():
     b = doc["baselines"]["before-direct"]
     assert b["idle_outside_per_second"] == {"dsb_ish": 7, "dmb_ish": 3, "isb": 2}, b
     assert b["empty_windows"] == {"windows": 20, "max": {}}, b
+
+
+def t_switches():
+    b = doc["baselines"]
+    assert b["before-direct"]["task_switches_seen_tracked"] == [17, 17], b
+    assert b["after-direct"]["task_switches_seen_tracked"] == [17, 14], b
+    t = open(os.path.join(TMP, "table.txt")).read()
+    assert "before direct  task switches during the cells: 17, every one followed" in t, t
+    assert ("after  direct  TASK TRACKING FAILED: 3 of 17 task switches seen without "
+            "the next task") in t, t
 
 
 def t_text():
@@ -185,6 +250,7 @@ check("a row per call of each cell: dma_*_sg for sg, dma_*_page/single for the c
 check("dma_map_sg: dc per call and per entry, dsb 64 -> 1, ratio 64, min/max, interrupted", t_map)
 check("the control: dsb 1 -> 1", t_control)
 check("the idle baseline and the empty windows", t_baselines)
+check("the task switches the counter followed, and a failed tracking said", t_switches)
 check("table.txt: the row, emulated times labelled, baselines, time", t_text)
 check("results.csv: a line per event, per call and per entry", t_csv)
 check("a missing dump is an error", t_missing_dump)

@@ -4,7 +4,9 @@
 # plugin) on a program with known numbers of each instruction
 # (dcount/known.c, whose top lists them), run under qemu-aarch64 (user
 # mode): exact counts inside the windows, per window (min, max) and in all,
-# and exact counts outside them, which the windows exclude. Then the
+# and exact counts outside them, which the windows exclude. The task
+# tracking on a program that switches between two made-up tasks
+# (dcount/switch.c): what the other task runs is excluded. Then the
 # refusals: the plugin under an x86 QEMU, bad arguments, and the guest's
 # marker program built for x86. A missing qemu-aarch64 or cross compiler
 # fails (scripts/setup.sh installs them).
@@ -68,6 +70,32 @@ check "inside the windows: each kind, per window and in all, exactly" \
 check_output "the dump marker resets: the last dump at exit is empty" \
 	'^dcount 3 end$' sed -n '/^dcount 3 /p' "$T/out"
 check_fails "... and has no count" grep -q '^dcount 3 \(count\|outside\|window\)' "$T/out"
+
+# the task tracking (dcount/switch.c): a window counts its task only
+check "the task-switch program builds (static, aarch64)" \
+	aarch64-linux-gnu-gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror \
+	-o "$T/switch" "$TOP/tools/testing/host/dcount/switch.c"
+run_switch() {
+	local addr
+	addr=$(aarch64-linux-gnu-nm "$T/switch" | awk '$3 == "fake_switch" { print $1 }')
+	[ -n "$addr" ] || { echo "no fake_switch in the program"; return 1; }
+	qemu-aarch64 -plugin "$so,out=$T/sw.out,switch=0x$addr" "$T/switch" &&
+		grep -q '^dcount 2 end$' "$T/sw.out"
+}
+check "the task-switch program runs under the plugin (switch=fake_switch)" run_switch
+expect_switch() {
+	local want got
+	want=$(printf '%s\n' "$@" | sort)
+	got=$(grep '^dcount 2 ' "$T/sw.out" | grep -v ' end$' | sort)
+	[ "$want" = "$got" ] && return 0
+	echo "expected:"; echo "$want"; echo "got:"; echo "$got"
+	return 1
+}
+check "a window counts only while its task runs: another task's 2 dsb excluded" \
+	expect_switch \
+	"dcount 2 window test windows 1 interrupted 0 excluded 2 abandoned 0 unbalanced 0" \
+	"dcount 2 count test dsb_ish 2 2 2" \
+	"dcount 2 switches 3 3"
 
 # fails_saying PATTERN COMMAND...: COMMAND fails, and says PATTERN
 fails_saying() {
