@@ -25,6 +25,16 @@
 # default is short (16 MB a move, 3 runs: 129 s on 2 quiet cores);
 # --mail (-G) is the mail's own size, 1 GB a move and 10 runs, about 4.5
 # hours under TCG by that run's estimate (each -g run prints one).
+# On a board (arm64-zcu102-73: ZDMA, the patched 7.3 debug kernel booted
+# with numa=fake=2, two nodes of about 850 MB) -g moves through the
+# machine's engine (VM_GUEST_ENV's HWDMA_DRIVER), no soft_dma and no
+# nocopy table: folio orders 0, 4 and 9, channels 1, 4 and 8 (each GDMA
+# channel a DMA device of its own), the same 16 MB a move, 2 MB a mover
+# (four movers are four busy processes on the board's four emulated
+# CPUs: 16 MB each took more than 20 minutes under TCG).
+# -g refuses a machine whose kernel has no migration hook (Debian's, the
+# stock one, the 32-bit arm one) and the guest one that gives no second
+# node.
 #
 # With -C (--cache-sync), the batched cache sync's table instead, the
 # rest of the arguments scripts/bench-cachesync.sh's: per DMA API call
@@ -62,12 +72,16 @@
 #   -G, --mail   -g at the mail's size: TOOL_OPTIONS --bytes 1G --runs 10
 #                --warmup-runs 1, -M 4G (1 GB must fit in each node's free
 #                memory), a VM timeout of a day
-#   -c "1 4 8 16" -g: channel counts, a column each (default: 1 4 8 16)
-#   -o "0 4 8 9" -g: folio orders, lines each (default: 0 4 8 9)
-#   -n           with -g: only the nocopy table (default: copying, then nocopy)
+#   -c "1 4 8 16" -g: channel counts, a column each (default: 1 4 8 16;
+#                on a board 1 4 8)
+#   -o "0 4 8 9" -g: folio orders, lines each (default: 0 4 8 9; on a
+#                board 0 4 9)
+#   -n           with -g: only the nocopy table (default: copying, then
+#                nocopy; refused on a board, whose engine copies)
 #   -v           with -g: print the phase tables too (always in phases.txt)
 #   -P "1 2 4"   -g: the concurrency table's counts of movers ("": none)
 #   -b 16M       -g: the bytes each mover of the concurrency table moves
+#                (default 16M; on a board 2M)
 #   TOOL_OPTIONS with -g replace: --bytes 16M --runs 3 --warmup-runs 1
 #                (the concurrency table: --bytes is -b's)
 set -euo pipefail
@@ -81,9 +95,9 @@ nflag=
 migrate=
 mail=
 verbose=
-orders="0 4 8 9"
+orders=
 movers="1 2 4"
-mover_bytes=16M
+mover_bytes=
 memory=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -105,6 +119,32 @@ while [ $# -gt 0 ]; do
 	esac
 done
 opts=("$@")
+conf=$DMA_BENCH_TOP/scripts/vm/machines/$machine.conf
+[ -f "$conf" ] || die "no machine $machine (scripts/vm/machines/)"
+# what -g needs of the machine: a kernel of this project's (the hook,
+# kernel/patches/v7.3-migrate) that emulates NUMA; its engine, on a board
+# shellcheck disable=SC1090,SC2086 # a machine file; NAME=VALUE words
+read -r m_arch m_kind hwdrv < <(. "$conf"; printf '%s %s %s\n' \
+	"${VM_ARCH:-?}" "${VM_KERNEL_KIND:-?}" \
+	"$(printf '%s\n' ${VM_GUEST_ENV:-} | sed -n 's/^HWDMA_DRIVER=//p')")
+if [ -n "$migrate" ]; then
+	hook_machines="x86-bench (soft_dma) or -m arm64-zcu102-73 (ZDMA)"
+	case $m_kind in
+	debug|bench) ;;
+	*) die "-g: machine $machine boots a $m_kind kernel, which has no migration copy-offload hook (kernel/patches/v7.3-migrate): use -m $hook_machines, whose kernels this project builds with it" ;;
+	esac
+	[ "$m_arch" != arm ] ||
+		die "-g: machine $machine's 32-bit arm kernel has no NUMA, so no second node (and no kernel/patches/v7.3-migrate): use -m $hook_machines, whose kernels emulate two nodes (NUMA_EMU, numa=fake=2)"
+	if [ -n "$hwdrv" ]; then
+		[ -z "$nflag" ] ||
+			die "-g -n: machine $machine's engine ($hwdrv) copies; nocopy is soft_dma's (-m x86-bench)"
+		[ -n "$orders" ] || orders="0 4 9"
+		[ -n "$chans" ] || chans="1 4 8"
+		[ -n "$mover_bytes" ] || mover_bytes=2M
+	fi
+fi
+[ -n "$orders" ] || orders="0 4 8 9"
+[ -n "$mover_bytes" ] || mover_bytes=16M
 # the --mail preset: the mail's own size (its time: each -g run's estimate)
 mail_bytes=1G
 mail_bytes_n=$((1 << 30))	# the same, for the estimate
@@ -139,8 +179,10 @@ say "booting $machine: the first run builds its kernel (minutes), later runs reu
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 if [ -n "$migrate" ]; then
+	# soft_dma's modes, or the board's engine (hw: no soft_dma)
 	sdmodes="copy nocopy"
 	[ -z "$nflag" ] || sdmodes=nocopy
+	[ -z "$hwdrv" ] || sdmodes=hw
 	# the guest side: tools/testing/guest/bench/migrate.sh, a JSON line a cell
 	# (its progress lines shown, the JSON kept)
 	if "$DMA_BENCH_TOP/scripts/vm/run.sh" -q -m "$machine" -a numa=fake=2 \
@@ -156,9 +198,12 @@ if [ -n "$migrate" ]; then
 	[ "$rc" = 0 ] || die "the migration benchmark failed in the VM (exit $rc)"
 	dir=$results/migrate-$stamp
 	# the preset's cells: 4 orders x 4 channel counts x copy and nocopy
+	# (a board: 3 orders x 3 channel counts, its engine)
 	est=()
+	ncells=32
+	[ -z "$hwdrv" ] || ncells=9
 	[ -n "$mail" ] || est=(--estimate mail "$mail_bytes_n" \
-		"$mail_runs" "$mail_warmup_runs" 32)
+		"$mail_runs" "$mail_warmup_runs" "$ncells")
 	bench_report migrate-table "$out" "$dir" --elapsed "$SECONDS" \
 		"--command=$cmdline" ${est[@]+"${est[@]}"} $verbose
 	say "results kept in $dir/ (table.txt, phases.txt, results.json, results.csv)"

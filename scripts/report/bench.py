@@ -23,7 +23,8 @@ migrate-table RAW OUTDIR [--elapsed S] [--command CMD] [--estimate NAME
               BYTES RUNS WARMUP_RUNS CELLS] [-v]
     bench.sh -g's tables, shaped like the mail's first, from the lines
     "@migrate SOFT_DMA_MODE JSON" of its guest side (the tool's -m migrate
-    JSON): per soft_dma mode, move_pages() GB/s mean +- SD, a line per
+    JSON; SOFT_DMA_MODE copy or nocopy, or a board's driver, whose engine
+    copied): per soft_dma mode, move_pages() GB/s mean +- SD, a line per
     folio size and row (the cpu row and each prep mode of the offload), a
     column per channel count; then the copy's share of the move in the
     same shape. Then the concurrency table, from its lines "@movers
@@ -271,6 +272,18 @@ MIGRATE_SD_TITLE = {
 }
 
 
+def migrate_provider(sd):
+    """Who copies a cell's offload rows, as the tables name it: soft_dma
+    in a mode (copy, nocopy), or a board's engine, whose cells are tagged
+    with its driver's name (bench/migrate.sh's hw mode: xilinx-zynqmp-dma
+    on arm64-zcu102-73)."""
+    return "soft_dma %s" % sd if sd in MIGRATE_SD_TITLE else sd
+
+
+def migrate_title(sd):
+    return MIGRATE_SD_TITLE.get(sd, "%s copying (the board's engine)" % sd)
+
+
 MIGRATE_TAGS = ("migrate", "movers")
 
 
@@ -426,14 +439,14 @@ def migrate_table_lines(cells):
                                   doc0.get("kernel"))]
     for sd in dict.fromkeys(r["soft_dma"] for r in rows):
         sdrows = [r for r in rows if r["soft_dma"] == sd]
-        lines += ["", "# " + MIGRATE_SD_TITLE.get(sd, sd)]
+        lines += ["", "# " + migrate_title(sd)]
         lines += _grid_lines(sdrows, modes, lambda r: "%.3f \u00b1 %.3f" % (
             r["gbps_mean"], r["gbps_stddev"]), 17)
         offl = [m for m in modes if m != "cpu"]
         if not offl:
             continue
-        lines += ["", "# soft_dma %s: the copy's share of the move (batch time in "
-                  "the hook / move_pages() time), mean +- SD" % sd]
+        lines += ["", "# %s: the copy's share of the move (batch time in "
+                  "the hook / move_pages() time), mean +- SD" % migrate_provider(sd)]
         lines += _grid_lines(sdrows, offl, lambda r: "%.1f \u00b1 %.1f%%" % (
             100 * r["copy_share"], 100 * r["copy_share_stddev"]), 13,
             notes=False)
@@ -461,10 +474,10 @@ def _owner_lines(rows, modes, owners, sd):
     row of MODES, a column per owner, the share itself first."""
     if not owners:
         return []
-    lines = ["", "# soft_dma %s: the copy's share split by whose time it is "
+    lines = ["", "# %s: the copy's share split by whose time it is "
              "(%%, the means): the client's (build, mark, other), the DMA "
              "API's (map, unmap), the provider's dmaengine calls (prep, "
-             "submit, issue), the engine's (wait)" % sd,
+             "submit, issue), the engine's (wait)" % migrate_provider(sd),
              "%-6s %4s  %-16s %7s " % ("folio", "chan", "mode", "share") +
              " ".join("%9s" % o for o in owners)]
     for fbytes, c, m, r in _lines_by_cell(rows, modes):
@@ -492,9 +505,9 @@ def migrate_phase_lines(cells):
     for sd in dict.fromkeys(r["soft_dma"] for r in rows):
         sdrows = [r for r in rows if r["soft_dma"] == sd]
         for scale, count, over in MIGRATE_SCALES:
-            lines += ["", "# soft_dma %s: the offload's phases a %s (us, mean of "
+            lines += ["", "# %s: the offload's phases a %s (us, mean of "
                       "the runs): STATS' phase times %s; %s: a move's" % (
-                          sd, scale, over, count),
+                          migrate_provider(sd), scale, over, count),
                       "%-6s %4s  %-16s %8s " % ("folio", "chan", "mode", count) +
                       " ".join("%9s" % p for p in phases)]
             for fbytes, c, m, r in _lines_by_cell(sdrows, modes):
@@ -523,12 +536,12 @@ def movers_table_lines(cells):
                              order.index(r["prep_mode"])
                              if r["prep_mode"] in order else len(order)))
     sd, doc0 = cells[0]
-    lines = ["", "# concurrent migrations, soft_dma %s: N processes at "
+    lines = ["", "# concurrent migrations, %s: N processes at "
              "once (--movers N), each moving %s of its own; GB/s: all of "
              "them over the time from the first start to the last end, "
              "mean +- SD of %d runs; declined, fallback: folios a run, "
              "STATS over that time" % (
-                 "copying" if sd == "copy" else sd,
+                 "soft_dma copying" if sd == "copy" else migrate_provider(sd),
                  results.format_size(doc0["params"]["bytes"]),
                  doc0["params"]["runs"]),
              "%-6s %4s %6s  %-16s %-17s %8s %8s" % (

@@ -12,7 +12,8 @@
 # migrate JSON (fixtures/tool-migrate.json), and over the mail's axes
 # (axes_doc(): that JSON made a cell of each folio order, channel count
 # and soft_dma mode, with every prep form): the grids, the phases, the
-# run's time and the --mail preset's estimate.
+# run's time and the --mail preset's estimate; a board's cells, tagged
+# with its driver's name, named so in every table.
 . "$(dirname "$0")/lib.sh"
 need python3
 out_dir
@@ -553,6 +554,33 @@ def movers_table():
     assert rc == 0 and "concurrent" not in text, (rc, text)
 check("bench.sh -g: the concurrency table per count of movers and row, aggregate GB/s, "
       "declined and fallen back; results.csv and .json", movers_table)
+
+
+def migrate_board():
+    """A board's cells (bench/migrate.sh's hw mode): tagged with the
+    driver's name, which every table's title names instead of soft_dma."""
+    raw = os.path.join(TMP, "board-raw.txt")
+    out = os.path.join(TMP, "board-out")
+    drv = "xilinx-zynqmp-dma"
+    with open(raw, "w", encoding="utf-8") as fh:
+        fh.write("@migrate %s %s\n" % (drv, migrate_doc(0, 4)))
+        fh.write("@migrate %s %s\n" % (drv, migrate_doc(9, 4)))
+        fh.write("@movers %s %s\n" % (drv, migrate_doc(0, 4, movers=2)))
+    rc, text, err = bench_cmd("migrate-table", raw, out, "-v")
+    assert rc == 0, (rc, err)
+    titles = [line for line in text.splitlines() if line.startswith("# ")]
+    assert "soft_dma" not in text, text
+    assert "# %s copying (the board's engine)" % drv in titles, titles
+    for t in ("# %s: the copy's share of the move" % drv,
+              "# %s: the copy's share split by whose time it is" % drv,
+              "# %s: the offload's phases a batch" % drv,
+              "# %s: the offload's phases a folio" % drv,
+              "# concurrent migrations, %s: N processes" % drv):
+        assert any(line.startswith(t) for line in titles), (t, titles)
+    with open(os.path.join(out, "results.json"), encoding="utf-8") as fh:
+        doc = json.load(fh)
+    assert [c["soft_dma"] for c in doc["cells"] + doc["movers"]] == [drv] * 3
+check("bench.sh -g on a board: the tables name its driver, not soft_dma", migrate_board)
 
 done()
 PY

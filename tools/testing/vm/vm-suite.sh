@@ -7,6 +7,8 @@
 #   GUEST_SCOPE=debug|full  the suites' scope (tools/testing/guest/lib.sh's
 #                           scope_full; default full)
 #   VM_EXTRA_APPEND=ARGS    more kernel command line (run.sh -a)
+#   VM_FILES="FILE..."      files copied into the guest's /opt/dma-bench
+#                           (run.sh -f): programs built apart
 #   VM_TIMEOUT=SEC          stop a VM that runs longer (default 2400: a
 #                           hang, not a slow run; x86-debug-dmaengine.t
 #                           took 1485 s on a cold machine beside kernel
@@ -19,8 +21,12 @@ shift 2
 
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
+files=()
+for f in ${VM_FILES:-}; do
+	files+=(-f "$f")
+done
 "$top/scripts/vm/run.sh" -q -m "$machine" -c "$dma" -t "${VM_TIMEOUT:-2400}" \
-	${VM_EXTRA_APPEND:+-a "$VM_EXTRA_APPEND"} \
+	${VM_EXTRA_APPEND:+-a "$VM_EXTRA_APPEND"} ${files[@]+"${files[@]}"} \
 	-- GUEST_SCOPE="${GUEST_SCOPE:-full}" sh tests/run.sh "$@" | tee "$out"
 rc=${PIPESTATUS[0]}
 

@@ -14,11 +14,17 @@
 # that many, each moving MOVER_BYTES of 4 KB folios of its own, over 4
 # channels: a line "@movers SOFT_DMA_MODE JSON" each. After each table,
 # "@time TAG SECONDS": how long its cells took in the guest (what a
-# longer run's time is estimated from). Needs the hook
-# (kernel/patches/v7.3-migrate, the x86 bench kernel) and two NUMA nodes
-# (numa=fake=2).
+# longer run's time is estimated from). SOFT_DMA_MODES "hw": no soft_dma,
+# the board's engine (VM_GUEST_ENV's HWDMA_DRIVER: ZDMA on
+# arm64-zcu102-73; HWDMA_DEVICE's channels if it names one), its lines
+# "@migrate HWDMA_DRIVER JSON" and "@movers HWDMA_DRIVER JSON". Needs the
+# hook (kernel/patches/v7.3-migrate: the x86 bench kernel, the arm64 7.3
+# one) and two NUMA nodes (numa=fake=2, CONFIG_NUMA_EMU): without either
+# it says which and how to get it, and fails. The modules it loads:
+# tests/hwmigrate.sh's migrate_load.
 
 . "$PROJECT/tests/lib.sh"
+. "$PROJECT/tests/hwmigrate.sh"
 chans=$1
 orders=$2
 sdmodes=$3
@@ -28,23 +34,40 @@ shift 5
 # the concurrent migrations' channels
 mchans=4
 
-if [ ! -d /sys/devices/system/node/node1 ]; then
-	echo "migrate: this VM has one NUMA node; boot it with numa=fake=2" >&2
-	exit 1
+migrate_ready || exit 1
+if [ "$sdmodes" = hw ]; then
+	[ -n "${HWDMA_DRIVER:-}" ] ||
+		{ echo "migrate: hw: this machine names no engine (HWDMA_DRIVER)" >&2; exit 1; }
+	migrate_load hw || exit 1
+	echo "# $HWDMA_DRIVER${HWDMA_DEVICE:+ on $HWDMA_DEVICE}: $(hw_nchannels) channels" >&2
+else
+	# shellcheck disable=SC2086 # a list of channel counts
+	migrate_load soft_dma "$(largest $chans ${movers:+$mchans})" || exit 1
 fi
-load_module dma_map_benchmark || exit 1
-# shellcheck disable=SC2086 # a list of channel counts
-load_module soft_dma "channels=$(largest $chans ${movers:+$mchans})" || exit 1
 
-# sd_mode MODE: soft_dma copying or not; the tool's option for it in $check
+# sd_mode MODE: soft_dma copying or not (hw: the board's engine, which
+# copies); the tool's options for it in $check; the cells' tag in $tag
 sd_mode() {
 	check=
+	tag=$1
 	case $1 in
+	hw) tag=$HWDMA_DRIVER
+	    check=${HWDMA_DEVICE:+--device $HWDMA_DEVICE}
+	    return 0 ;;
 	copy) sd_knob nocopy 0 ;;
 	# the data is not copied: only the pages' nodes can be checked
 	nocopy) sd_knob nocopy 1 && check=--no-pattern-check ;;
 	*) echo "migrate: soft_dma mode $1: copy or nocopy" >&2; exit 2 ;;
 	esac || exit 1
+}
+
+# sd_name MODE: the provider, as the progress lines name it
+sd_name() {
+	if [ "$1" = hw ]; then
+		echo "$HWDMA_DRIVER"
+	else
+		echo "soft_dma $1"
+	fi
 }
 
 # cell TAG SOFT_DMA_MODE TOOL_ARGS...: a "@TAG SOFT_DMA_MODE JSON" line
@@ -61,8 +84,8 @@ for sm in $sdmodes; do
 	sd_mode "$sm"
 	for o in $orders; do
 		for c in $chans; do
-			echo "[bench] soft_dma $sm, folio order $o, $c channel(s)" >&2
-			cell migrate "$sm" --folio-order "$o" --channels "$c" \
+			echo "[bench] $(sd_name "$sm"), folio order $o, $c channel(s)" >&2
+			cell migrate "$tag" --folio-order "$o" --channels "$c" \
 				$check --json "$@"
 		done
 	done
@@ -73,8 +96,8 @@ sm=${sdmodes%% *}
 [ -z "$movers" ] || sd_mode "$sm"
 t0=$(date +%s)
 for m in $movers; do
-	echo "[bench] soft_dma $sm, $m mover(s) of $mover_bytes, $mchans channels" >&2
-	cell movers "$sm" --folio-order 0 --channels "$mchans" $check --json \
+	echo "[bench] $(sd_name "$sm"), $m mover(s) of $mover_bytes, $mchans channels" >&2
+	cell movers "$tag" --folio-order 0 --channels "$mchans" $check --json \
 		"$@" --bytes "$mover_bytes" --movers "$m"
 done
 [ -z "$movers" ] || echo "@time movers $(($(date +%s) - t0))"
