@@ -132,7 +132,7 @@ static const struct field dmaengine_fields[] = {
 	DE(channels_ptr, 0),
 	FIELD(struct dmaengine_benchmark, reserved_in, 'b', 0),
 	DE(error, 0),
-	DE(reserved_out0, 0),
+	DE(result_size, 0),
 	FIELD(struct dmaengine_benchmark, reserved_out, 'b', 0),
 	{ NULL }
 };
