@@ -219,6 +219,10 @@ fi
 # upstream's own tools, unchanged, each built against its own header:
 # Linux 6.12's and 7.3's
 "$DMA_BENCH_TOP/scripts/build-upstream-tools.sh" "$VM_TOOL_CC" "$root/opt/dma-bench/bin"
+# the project's tool of the first results layout (a1193e4: no result_size,
+# no phase masks), for the ABI suite (tools/testing/guest/abi.sh)
+"$DMA_BENCH_TOP/scripts/build-old-tool.sh" a1193e4 "$VM_TOOL_CC" \
+	"$root/opt/dma-bench/bin/dma_map_benchmark_ver1"
 
 flock -u 9
 cp -r "$DMA_BENCH_TOP/tools/testing/guest/." "$root/opt/dma-bench/tests/"
