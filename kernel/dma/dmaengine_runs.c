@@ -75,7 +75,7 @@ static bool dmaengine_bench_has(unsigned int ph)
 {
 	if (!dmaengine_bench_ph_modes[ph])
 		return false;
-	/* a dmaengine phase the table above misses: found by the KUnit test */
+	/* a dmaengine phase the table above misses: said once, left out */
 	return !WARN_ON_ONCE(ph >= ARRAY_SIZE(dmaengine_bench_at) ||
 			     !dmaengine_bench_at[ph].result);
 }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "migrate.h"
+#include "report_dmaengine.h"
 #include "report_fixture.h"
 
 static struct capture cap;
@@ -92,6 +93,20 @@ static void test_stride(void)
 	free(raw);
 }
 
+#define UAPI_MODES(id, name, unit, modes, migrate)	modes,
+
+/* every phase of the dmaengine mode in the list is a figure of the tool */
+static void test_dmaengine_list(void)
+{
+	static const unsigned int modes[] = { DMAENGINE_BENCH_PHASES(UAPI_MODES) };
+	unsigned int ph;
+	bool all = true;
+
+	for (ph = 0; ph < DMAENGINE_BENCH_NR_PHASES; ph++)
+		all = all && !modes[ph] == !figure_of_mode(PH_FIRST + ph);
+	ok(all, "every phase of the list the dmaengine mode has is a figure (report_dmaengine.c's phase_at[])");
+}
+
 #define TOOL_NAME(e, name, field, owner)	#name,
 #define TOOL_ID(e, name, field, owner)	DMAENGINE_BENCH_PH_##e,
 #define UAPI_PHASE(id, name, unit, modes, migrate) \
@@ -142,6 +157,7 @@ int main(int argc, char **argv)
 	tap_init(argc, argv);
 	test_masks();
 	test_stride();
+	test_dmaengine_list();
 	test_migrate_list();
 	test_migrate_known();
 	capture_free(&cap);
