@@ -171,6 +171,20 @@ rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,mnt} "$root/opt/dma-bench"/{bin,modules,tests}
 [ -n "${VM_NO_MODULES:-}" ] ||
 	cp "$kbuild/modules/"*.ko "$kbuild/modules/probes.h" "$root/opt/dma-bench/modules/"
+# the benchmark module of the first results layout (a1193e4), for the
+# ABI suite only (tools/testing/guest/abi.sh; a minute's build, then kept)
+case " $* " in
+*" abi "*)
+	if [ -z "${VM_NO_MODULES:-}" ]; then
+		progress "building a1193e4's benchmark module"
+		"$DMA_BENCH_TOP/scripts/build-old-module.sh" a1193e4 "$kdir" \
+			"$kbuild/old-module"
+		mkdir -p "$root/opt/dma-bench/modules/ver1"
+		cp "$kbuild/old-module/dma_map_benchmark.ko" \
+			"$root/opt/dma-bench/modules/ver1/"
+	fi
+	;;
+esac
 
 # the kernel's own dmatest: Debian does not build it; the debug kernel does.
 # Built from the sources of the guest kernel's own series (the stock

@@ -402,9 +402,9 @@ static void dmaengine_report(const void *buf)
 	const struct dmaengine_benchmark *d = buf;
 	int i;
 
-	printf("rc=0 channels_used=%u samples_written=%u prep_modes_run=%u batches_per_channel=%llu buffer_bytes=%llu result_size=%u\n",
+	printf("rc=0 channels_used=%u samples_written=%u prep_modes_run=%u result_size=%u batches_per_channel=%llu buffer_bytes=%llu\n",
 	       d->channels_used, d->samples_written, d->prep_modes_run,
-	       d->batches_per_channel, d->buffer_bytes, d->result_size);
+	       d->result_size, d->batches_per_channel, d->buffer_bytes);
 	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
 		const struct dmaengine_bench_result *r = &d->results[i];
 
