@@ -245,9 +245,12 @@ long mb_ioctl(void __user *uarg, const struct mb_ioctl_io *io, void *ctx)
 		goto out;
 	memset(req + io->out_off, 0, io->size - io->out_off);
 	ret = io->run(req, ctx);
-	if ((!ret || io->out_always) &&
-	    copy_to_user(uarg, req, min_t(size_t, usize, io->size)))
-		ret = -EFAULT;
+	if (!ret || io->out_always) {
+		if (io->fit)
+			io->fit(req, usize);
+		if (copy_to_user(uarg, req, min_t(size_t, usize, io->size)))
+			ret = -EFAULT;
+	}
 out:
 	kfree(req);
 	return ret;

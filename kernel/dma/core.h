@@ -98,6 +98,9 @@ int mb_cpus_from_user(u64 uptr, u32 nr, u32 max, u32 **cpus);
  * @out_off: offset of its first output: outputs follow the inputs
  * @out_always: a failed call copies out too: its outputs say why
  * @run: runs the request, in the module's copy; returns 0 or -errno
+ * @fit: or NULL: lays the module's copy out for a caller of size @usize
+ *	(a structure whose last member is an array of growing entries),
+ *	before it is copied out
  */
 struct mb_ioctl_io {
 	size_t size;
@@ -105,6 +108,7 @@ struct mb_ioctl_io {
 	size_t out_off;
 	bool out_always;
 	long (*run)(void *req, void *ctx);
+	void (*fit)(void *req, u32 usize);
 };
 
 long mb_ioctl(void __user *uarg, const struct mb_ioctl_io *io, void *ctx);

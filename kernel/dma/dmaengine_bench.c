@@ -644,6 +644,37 @@ static long dmaengine_bench_run(void *req, void *ctx)
 }
 
 static_assert(offsetof(struct dmaengine_benchmark, size) == 0);
+static_assert(sizeof(struct dmaengine_bench_result) ==
+	      DMAENGINE_BENCH_RESULT_SIZE_VER1);
+static_assert(sizeof(struct dmaengine_benchmark) ==
+	      offsetof(struct dmaengine_benchmark, results) +
+	      DMAENGINE_BENCH_MAX_PREP_MODES *
+	      sizeof(struct dmaengine_bench_result));
+
+/*
+ * ->results is the last member and grows by its entries: a caller built
+ * with smaller entries (a smaller ->size) has them at its own stride, each
+ * cut to its size; ->result_size says how much of each entry was written.
+ */
+static void dmaengine_bench_fit(void *req, u32 usize)
+{
+	struct dmaengine_benchmark *p = req;
+	size_t off = offsetof(struct dmaengine_benchmark, results);
+	size_t stride = sizeof(p->results[0]);
+	unsigned int m;
+
+	if (usize < sizeof(*p)) {
+		size_t ustride = (usize - off) / DMAENGINE_BENCH_MAX_PREP_MODES;
+
+		stride = min(stride, ustride & ~(size_t)7);
+	}
+	p->result_size = stride;
+	if (stride == sizeof(p->results[0]))
+		return;
+	for (m = 1; m < DMAENGINE_BENCH_MAX_PREP_MODES; m++)
+		memmove((void *)p->results + m * stride, &p->results[m],
+			stride);
+}
 
 /* Even a failed run reports why, and where. */
 static const struct mb_ioctl_io dmaengine_bench_io = {
@@ -652,6 +683,7 @@ static const struct mb_ioctl_io dmaengine_bench_io = {
 	.out_off = offsetof(struct dmaengine_benchmark, error),
 	.out_always = true,
 	.run = dmaengine_bench_run,
+	.fit = dmaengine_bench_fit,
 };
 
 static long dmaengine_bench_ioctl(struct file *file, unsigned int cmd,

@@ -18,9 +18,8 @@
 /*
  * The figures a run reduces to mean and deviation over the runs: its wall
  * time and the throughput that gives, derived from all channels, then
- * every phase of the uapi's list (dmaengine_bench_phase_info(): where
- * struct dmaengine_bench_result has its statistic and struct
- * dmaengine_bench_sample one channel's), summed over the channels.
+ * every phase of the uapi's list (DMAENGINE_BENCH_PHASES) the dmaengine
+ * mode has, summed over the channels.
  */
 enum {
 	DMAENGINE_BENCH_FIELD_RUN_NS,
@@ -30,22 +29,69 @@ enum {
 		DMAENGINE_BENCH_FIELD_PHASES + DMAENGINE_BENCH_NR_PHASES
 };
 
-#define DMAENGINE_BENCH_FIG(f)	offsetof(struct dmaengine_client_figures, f)
-
-/* Where a channel measures each phase. */
-static const size_t dmaengine_bench_fig_off[] = {
-	[DMAENGINE_BENCH_PH_PREP] = DMAENGINE_BENCH_FIG(prep_ns),
-	[DMAENGINE_BENCH_PH_SUBMIT] = DMAENGINE_BENCH_FIG(submit_ns),
-	[DMAENGINE_BENCH_PH_ISSUE] = DMAENGINE_BENCH_FIG(issue_ns),
-	[DMAENGINE_BENCH_PH_WAIT] = DMAENGINE_BENCH_FIG(wait_ns),
-	[DMAENGINE_BENCH_PH_MAP] = DMAENGINE_BENCH_FIG(map_ns),
-	[DMAENGINE_BENCH_PH_UNMAP] = DMAENGINE_BENCH_FIG(unmap_ns),
-	[DMAENGINE_BENCH_PH_COPY] = DMAENGINE_BENCH_FIG(copy_ns),
-	[DMAENGINE_BENCH_PH_CONVERT] = DMAENGINE_BENCH_FIG(convert_ns),
-	[DMAENGINE_BENCH_PH_STALLS] = DMAENGINE_BENCH_FIG(prep_stalls),
+/*
+ * Where a phase of the dmaengine mode is: its member in the channel's
+ * figures (the client's and the bench's), in struct dmaengine_bench_result
+ * and in struct dmaengine_bench_sample, all of one name.
+ */
+struct dmaengine_bench_phase_at {
+	size_t fig;
+	size_t result;
+	size_t sample;
 };
 
-static_assert(ARRAY_SIZE(dmaengine_bench_fig_off) == DMAENGINE_BENCH_NR_PHASES);
+#define FIG(f)	offsetof(struct dmaengine_client_figures, f)
+#define RES(f)	offsetof(struct dmaengine_bench_result, f)
+#define SMP(f)	offsetof(struct dmaengine_bench_sample, f)
+
+static const struct dmaengine_bench_phase_at dmaengine_bench_at[] = {
+	[DMAENGINE_BENCH_PH_PREP] = { FIG(prep_ns), RES(prep_ns), SMP(prep_ns) },
+	[DMAENGINE_BENCH_PH_SUBMIT] = { FIG(submit_ns), RES(submit_ns), SMP(submit_ns) },
+	[DMAENGINE_BENCH_PH_ISSUE] = { FIG(issue_ns), RES(issue_ns), SMP(issue_ns) },
+	[DMAENGINE_BENCH_PH_WAIT] = { FIG(wait_ns), RES(wait_ns), SMP(wait_ns) },
+	[DMAENGINE_BENCH_PH_MAP] = { FIG(map_ns), RES(map_ns), SMP(map_ns) },
+	[DMAENGINE_BENCH_PH_UNMAP] = { FIG(unmap_ns), RES(unmap_ns), SMP(unmap_ns) },
+	[DMAENGINE_BENCH_PH_COPY] = { FIG(copy_ns), RES(copy_ns), SMP(copy_ns) },
+	[DMAENGINE_BENCH_PH_CONVERT] = { FIG(convert_ns), RES(convert_ns), SMP(convert_ns) },
+	[DMAENGINE_BENCH_PH_STALLS] = { FIG(prep_stalls), RES(prep_stalls), SMP(prep_stalls) },
+};
+
+#undef SMP
+#undef RES
+#undef FIG
+
+/* the prep modes that measure each phase: 0, not a dmaengine mode's */
+#define DMAENGINE_BENCH_PH_MODES(id, name, unit, modes, migrate) \
+	[DMAENGINE_BENCH_PH_##id] = (modes),
+static const u32 dmaengine_bench_ph_modes[] = {
+	DMAENGINE_BENCH_PHASES(DMAENGINE_BENCH_PH_MODES)
+};
+
+static_assert(ARRAY_SIZE(dmaengine_bench_ph_modes) == DMAENGINE_BENCH_NR_PHASES);
+static_assert(ARRAY_SIZE(dmaengine_bench_at) <= DMAENGINE_BENCH_NR_PHASES);
+
+/* whether phase @ph is one of the dmaengine mode's, which has its place */
+static bool dmaengine_bench_has(unsigned int ph)
+{
+	if (!dmaengine_bench_ph_modes[ph])
+		return false;
+	/* a dmaengine phase the table above misses: said once, left out */
+	return !WARN_ON_ONCE(ph >= ARRAY_SIZE(dmaengine_bench_at) ||
+			     !dmaengine_bench_at[ph].result);
+}
+
+/* the phases prep mode @m measures, as the results' ->phases says */
+static u64 dmaengine_bench_phases_of(unsigned int m)
+{
+	u64 mask = 0;
+	unsigned int ph;
+
+	for (ph = 0; ph < DMAENGINE_BENCH_NR_PHASES; ph++)
+		if (dmaengine_bench_ph_modes[ph] & BIT(m) &&
+		    dmaengine_bench_has(ph))
+			mask |= DMAENGINE_BENCH_PHASE_BIT(ph);
+	return mask;
+}
 
 /* Where figure @k has its statistic in struct dmaengine_bench_result. */
 static size_t dmaengine_bench_stat_off(unsigned int k)
@@ -54,14 +100,14 @@ static size_t dmaengine_bench_stat_off(unsigned int k)
 		return offsetof(struct dmaengine_bench_result, run_ns);
 	if (k == DMAENGINE_BENCH_FIELD_BYTES_PER_SEC)
 		return offsetof(struct dmaengine_bench_result, bytes_per_sec);
-	return dmaengine_bench_phase_info(k - DMAENGINE_BENCH_FIELD_PHASES)->result_off;
+	return dmaengine_bench_at[k - DMAENGINE_BENCH_FIELD_PHASES].result;
 }
 
 /* A channel's value of phase @ph: what the client and the bench measured. */
 static u64 dmaengine_bench_phase(const struct dmaengine_bench_chan *c,
 				 unsigned int ph)
 {
-	size_t off = dmaengine_bench_fig_off[ph];
+	size_t off = dmaengine_bench_at[ph].fig;
 
 	return *(const u64 *)((const void *)&c->cl->fig + off) +
 	       *(const u64 *)((const void *)&c->fig + off);
@@ -144,8 +190,9 @@ static void dmaengine_bench_collect(const struct dmaengine_bench_job *job,
 		start = ktime_before(c->start, start) ? c->start : start;
 		end = ktime_after(c->end, end) ? c->end : end;
 		for (ph = 0; ph < DMAENGINE_BENCH_NR_PHASES; ph++)
-			v[DMAENGINE_BENCH_FIELD_PHASES + ph][r] +=
-				dmaengine_bench_phase(c, ph);
+			if (dmaengine_bench_has(ph))
+				v[DMAENGINE_BENCH_FIELD_PHASES + ph][r] +=
+					dmaengine_bench_phase(c, ph);
 		res->bytes += f->bytes + c->fig.bytes;
 		res->prep_calls += f->prep_calls;
 		res->submits += f->submits;
@@ -185,9 +232,9 @@ static int dmaengine_bench_copy_samples(const struct dmaengine_bench_job *job,
 		s.start_ns = ktime_to_ns(ktime_sub(c->start, start));
 		s.end_ns = ktime_to_ns(ktime_sub(c->end, start));
 		for (ph = 0; ph < DMAENGINE_BENCH_NR_PHASES; ph++)
-			*(u64 *)((void *)&s +
-				 dmaengine_bench_phase_info(ph)->sample_off) =
-				dmaengine_bench_phase(c, ph);
+			if (dmaengine_bench_has(ph))
+				*(u64 *)((void *)&s + dmaengine_bench_at[ph].sample) =
+					dmaengine_bench_phase(c, ph);
 		s.bytes = f->bytes + c->fig.bytes;
 		s.prep_calls = f->prep_calls;
 		s.submits = f->submits;
@@ -200,17 +247,20 @@ static int dmaengine_bench_copy_samples(const struct dmaengine_bench_job *job,
 }
 
 static void dmaengine_bench_reduce(struct dmaengine_bench_result *res,
-				   u64 **v,
-				   unsigned int runs)
+				   u64 **v, unsigned int runs, unsigned int m)
 {
 	struct dmaengine_bench_stat *stat;
 	unsigned int f;
 
 	for (f = 0; f < DMAENGINE_BENCH_NR_ALL_FIELDS; f++) {
+		if (f >= DMAENGINE_BENCH_FIELD_PHASES &&
+		    !dmaengine_bench_has(f - DMAENGINE_BENCH_FIELD_PHASES))
+			continue;
 		stat = (void *)res + dmaengine_bench_stat_off(f);
 		mb_mean_stddev(v[f], runs, &stat->mean, &stat->stddev);
 	}
 	res->runs = runs;
+	res->phases = dmaengine_bench_phases_of(m);
 }
 
 /*
@@ -261,7 +311,7 @@ int dmaengine_bench_runs(struct dmaengine_bench_job *job,
 		for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++)
 			if (job->modes & BIT(m))
 				dmaengine_bench_reduce(&p->results[m], vals[m],
-						       p->runs);
+						       p->runs, m);
 		p->prep_modes_run = job->modes;
 	}
 	kvfree(store);

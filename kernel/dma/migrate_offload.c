@@ -68,6 +68,8 @@
 #include "migrate_offload.h"
 
 static_assert(sizeof(struct dma_migrate_offload) ==
+	      DMA_MIGRATE_OFFLOAD_SIZE_VER4);
+static_assert(offsetof(struct dma_migrate_offload, phases) ==
 	      DMA_MIGRATE_OFFLOAD_SIZE_VER3);
 static_assert(offsetof(struct dma_migrate_offload, build_ns) ==
 	      DMA_MIGRATE_OFFLOAD_SIZE_VER1);
@@ -512,6 +514,14 @@ static void dmaengine_migrate_stop(struct dmaengine_migrate *o)
 	dmaengine_migrate_free(o);
 }
 
+/* the phases STATS fills: the uapi list's with migrate 1 */
+#define DMAENGINE_MIGRATE_PH_BIT(id, name, unit, modes, migrate) \
+	| ((migrate) ? DMAENGINE_BENCH_PHASE_BIT(DMAENGINE_BENCH_PH_##id) : 0)
+#define DMAENGINE_MIGRATE_PHASES \
+	(0 DMAENGINE_BENCH_PHASES(DMAENGINE_MIGRATE_PH_BIT))
+static_assert((DMAENGINE_MIGRATE_PHASES & DMA_MIGRATE_PHASES_VER3) ==
+	      DMA_MIGRATE_PHASES_VER3);
+
 /* The counters and what the offload runs on, into @a. */
 static void dmaengine_migrate_stats_out(struct dmaengine_migrate *o,
 					struct dma_migrate_offload *a,
@@ -543,6 +553,7 @@ static void dmaengine_migrate_stats_out(struct dmaengine_migrate *o,
 	a->folios_released = st.released;
 	a->async_batches = st.async_batches;
 	a->async_max_ns = st.async_max_ns;
+	a->phases = DMAENGINE_MIGRATE_PHASES;
 }
 
 static int dmaengine_migrate_op(struct file *file, struct dma_migrate_offload *a)

@@ -171,6 +171,20 @@ rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,mnt} "$root/opt/dma-bench"/{bin,modules,tests}
 [ -n "${VM_NO_MODULES:-}" ] ||
 	cp "$kbuild/modules/"*.ko "$kbuild/modules/probes.h" "$root/opt/dma-bench/modules/"
+# the benchmark module of the first results layout (a1193e4), for the
+# ABI suite only (tools/testing/guest/abi.sh; a minute's build, then kept)
+case " $* " in
+*" abi "*)
+	if [ -z "${VM_NO_MODULES:-}" ]; then
+		progress "building a1193e4's benchmark module"
+		"$DMA_BENCH_TOP/scripts/build-old-module.sh" a1193e4 "$kdir" \
+			"$kbuild/old-module"
+		mkdir -p "$root/opt/dma-bench/modules/ver1"
+		cp "$kbuild/old-module/dma_map_benchmark.ko" \
+			"$root/opt/dma-bench/modules/ver1/"
+	fi
+	;;
+esac
 
 # the kernel's own dmatest: Debian does not build it; the debug kernel does.
 # Built from the sources of the guest kernel's own series (the stock
@@ -219,6 +233,10 @@ fi
 # upstream's own tools, unchanged, each built against its own header:
 # Linux 6.12's and 7.3's
 "$DMA_BENCH_TOP/scripts/build-upstream-tools.sh" "$VM_TOOL_CC" "$root/opt/dma-bench/bin"
+# the project's tool of the first results layout (a1193e4: no result_size,
+# no phase masks), for the ABI suite (tools/testing/guest/abi.sh)
+"$DMA_BENCH_TOP/scripts/build-old-tool.sh" a1193e4 "$VM_TOOL_CC" \
+	"$root/opt/dma-bench/bin/dma_map_benchmark_ver1"
 
 flock -u 9
 cp -r "$DMA_BENCH_TOP/tools/testing/guest/." "$root/opt/dma-bench/tests/"

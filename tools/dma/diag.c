@@ -295,7 +295,7 @@ void dmaengine_missing_reason(char *buf, size_t len,
 	const struct dmaengine_bench_channel *ch;
 	char name[128];
 	unsigned int why = mode < DMAENGINE_BENCH_MAX_PREP_MODES ?
-			   b->results[mode].missing : 0;
+			   result_of(b, mode)->missing : 0;
 
 	switch (why) {
 	case DMAENGINE_BENCH_ERR_NO_API:

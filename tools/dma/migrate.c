@@ -37,7 +37,7 @@
 #include "units.h"
 
 _Static_assert(sizeof(struct dma_migrate_offload) ==
-	       DMA_MIGRATE_OFFLOAD_SIZE_VER3,
+	       DMA_MIGRATE_OFFLOAD_SIZE_VER4,
 	       "struct dma_migrate_offload changed size: bump the ABI version");
 
 #define PREP_OFFLOAD	(DMAENGINE_BENCH_PREP_MEMCPY | \
@@ -72,6 +72,29 @@ static const enum migrate_owner phase_owner[MPH_NR] = {
 };
 #undef PHASE_OWNER
 
+#define PHASE_ID(e, name, field, owner)	[MPH_##e] = DMAENGINE_BENCH_PH_##e,
+static const unsigned int phase_id[MPH_NR] = {
+	MIGRATE_STATS_PHASES(PHASE_ID)
+};
+#undef PHASE_ID
+
+unsigned int migrate_phase_id(int p)
+{
+	return phase_id[p];
+}
+
+void migrate_phases_known(const struct dma_migrate_offload *st, bool *known)
+{
+	uint64_t mask = st->phases ? st->phases : DMA_MIGRATE_PHASES_VER3;
+	int p;
+
+	known[MPH_OTHER] = true;
+	for (p = 0; p < MPH_OTHER; p++) {
+		known[p] = mask & DMAENGINE_BENCH_PHASE_BIT(phase_id[p]);
+		known[MPH_OTHER] = known[MPH_OTHER] && known[p];
+	}
+}
+
 void migrate_phases_ns(const struct dma_migrate_offload *st, double *ns)
 {
 	int p;
@@ -89,6 +112,7 @@ void migrate_row_add(struct migrate_row *row, const struct migrate_move *mv,
 {
 	/* each scale's divisor, and its unit: ns to ms a move, to us */
 	double per[MSC_NR], ns[MPH_NR], owned[MOW_NR] = { 0 };
+	bool known[MPH_NR];
 	int p, sc;
 
 	stat_add(&row->move_ms, mv->wall_ns / NS_PER_MS);
@@ -103,6 +127,11 @@ void migrate_row_add(struct migrate_row *row, const struct migrate_move *mv,
 	stat_add(&row->declined_batches, st->batches_declined);
 	stat_add(&row->errors, st->errors);
 	migrate_phases_ns(st, ns);
+	migrate_phases_known(st, known);
+	/* known in every run: a run of a kernel that did not fill it is not */
+	for (p = 0; p < MPH_NR; p++)
+		row->phase_known[p] = known[p] &&
+			(row->phase_known[p] || !row->phase[MSC_MOVE][p].n);
 	per[MSC_MOVE] = NS_PER_MS;
 	per[MSC_BATCH] = st->batches * NS_PER_US;
 	per[MSC_FOLIO] = st->folios * NS_PER_US;

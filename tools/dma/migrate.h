@@ -28,14 +28,17 @@ enum migrate_offload_state {
 };
 
 /*
- * MIGRATE_STATS_PHASES(X) - the offload's phase times, the one list the
- * row's figures, the report's columns (report_migrate.c) and the reading
- * of STATS (migrate.c) are made from: X(ENUM, name, the field of struct
- * dma_migrate_offload, whose time it is: enum migrate_owner) for the batch
- * time in the hook, then the phases within it, in the order a batch runs
- * them. MIGRATE_PHASES(X) adds "other": the batch time in none of them
- * (taking channels, sharing the folios out, abandoning a failed share),
- * so that the split adds up.
+ * MIGRATE_STATS_PHASES(X) - the offload's phases of the uapi's list
+ * (DMAENGINE_BENCH_PHASES, those with migrate 1: a host test checks that
+ * both have the same, of the same names), in the order the report shows
+ * them, the batch time in the hook, then the phases within it in the
+ * order a batch runs them; the row's figures, the report's columns
+ * (report_migrate.c) and the reading of STATS (migrate.c) are made from
+ * it: X(ID of DMAENGINE_BENCH_PH_*, name, the field of struct
+ * dma_migrate_offload, whose time it is: enum migrate_owner).
+ * MIGRATE_PHASES(X) adds "other": the batch time in none of them (taking
+ * channels, sharing the folios out, abandoning a failed share), so that
+ * the split adds up.
  */
 #define MIGRATE_STATS_PHASES(X) \
 	X(BATCH, batch, ph.batch_ns, MOW_NONE) \
@@ -86,6 +89,10 @@ enum migrate_scale {
  * should they overlap)
  */
 void migrate_phases_ns(const struct dma_migrate_offload *st, double *ns);
+/* migrate_phases_known() - which of @ns STATS filled, into @known[MPH_NR] */
+void migrate_phases_known(const struct dma_migrate_offload *st, bool *known);
+/* migrate_phase_id() - the DMAENGINE_BENCH_PH_* of MPH_* @p (not MPH_OTHER) */
+unsigned int migrate_phase_id(int p);
 
 /**
  * struct migrate_row - a row of the report: the cpu row (the offload off)
@@ -104,6 +111,9 @@ void migrate_phases_ns(const struct dma_migrate_offload *st, double *ns);
  *	over the movers' move_pages() times summed)
  * @share: @copy_share split by whose time it is (enum migrate_owner;
  *	MOW_NONE unused): the phases of each owner over the same time
+ * @phase_known: STATS filled the phase in every run (its ->phases, or
+ *	DMA_MIGRATE_PHASES_VER3 from a kernel that does not say); "other"
+ *	when all the others were
  */
 struct migrate_row {
 	unsigned int prep_mode;
@@ -113,6 +123,7 @@ struct migrate_row {
 	struct stat_acc offloaded, fallback, declined, batches;
 	struct stat_acc declined_batches, errors;
 	struct stat_acc phase[MSC_NR][MPH_NR];
+	bool phase_known[MPH_NR];
 	struct stat_acc copy_share;
 	struct stat_acc share[MOW_NR];
 };

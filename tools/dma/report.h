@@ -96,6 +96,13 @@ void report_dmaengine_json(FILE *f, const struct report_ctx *ctx,
 void report_dmaengine(FILE *f, const struct report_ctx *ctx,
 		      const struct dmaengine_report *r);
 
+/*
+ * result_of() - prep mode @mode's entry of ->results, ->result_size apart
+ * (DMAENGINE_BENCH_RESULT_SIZE_VER1 from a kernel that does not say)
+ */
+const struct dmaengine_bench_result *result_of(const struct dmaengine_benchmark *b,
+					       unsigned int mode);
+
 /* dmaengine_channels_used() - channels the run used, as far as known */
 unsigned int dmaengine_channels_used(const struct dmaengine_benchmark *b);
 

@@ -49,6 +49,39 @@ _Static_assert(NR_OF(sample_times) + NR_OF(sample_counts) +
 	       DMAENGINE_BENCH_NR_PHASES == NR_SAMPLE_FIELDS,
 	       "a sample's fields: its times, its counts and the phases");
 struct sample_field sample_fields[NR_SAMPLE_FIELDS];
+unsigned int nr_sample_fields;
+
+/*
+ * The uapi's list of phases: name, unit and the prep modes that measure
+ * each (0: not the dmaengine mode's)
+ */
+#define PH_INFO(id, name, unit, modes, migrate) \
+	{ name, DMAENGINE_BENCH_UNIT_##unit, modes },
+static const struct {
+	const char *name;
+	enum dmaengine_bench_unit unit;
+	unsigned int prep_modes;
+} phase_list[DMAENGINE_BENCH_NR_PHASES] = {
+	DMAENGINE_BENCH_PHASES(PH_INFO)
+};
+#undef PH_INFO
+
+/*
+ * Where the dmaengine mode's phases are: their statistic in struct
+ * dmaengine_bench_result and their field in struct dmaengine_bench_sample,
+ * of one name
+ */
+#define PH_AT(id, f) [DMAENGINE_BENCH_PH_##id] = \
+	{ R(f), offsetof(struct dmaengine_bench_sample, f) }
+static const struct {
+	size_t result, sample;
+} phase_at[DMAENGINE_BENCH_NR_PHASES] = {
+	PH_AT(PREP, prep_ns), PH_AT(SUBMIT, submit_ns),
+	PH_AT(ISSUE, issue_ns), PH_AT(WAIT, wait_ns), PH_AT(MAP, map_ns),
+	PH_AT(UNMAP, unmap_ns), PH_AT(COPY, copy_ns),
+	PH_AT(CONVERT, convert_ns), PH_AT(STALLS, prep_stalls),
+};
+#undef PH_AT
 
 /*
  * Headings and the reference table's widths (wider values widen them),
@@ -82,32 +115,40 @@ struct table_column columns[C_NR] = {
 	/* later phases: dmaengine_tables() */
 };
 
-/* A phase's name, "prep_ns", as a figure's key in ms, "prep_ms". */
-static const char *phase_key(const char *name, char *buf, size_t len)
-{
-	size_t n = strlen(name);
+/*
+ * A unit's suffix to a phase's name: in the samples, as the kernel counts
+ * ("prep_ns"), and as a figure ("prep_ms"), its scale from the one to the
+ * other
+ */
+static const struct {
+	const char *sample, *figure, *unit;
+	double scale;
+} unit_of[DMAENGINE_BENCH_NR_UNITS] = {
+	[DMAENGINE_BENCH_UNIT_NS] = { "_ns", "_ms", "ms", NS_PER_MS },
+	[DMAENGINE_BENCH_UNIT_COUNT] = { "", "", "count", 1 },
+	[DMAENGINE_BENCH_UNIT_BYTES] = { "", "", "bytes", 1 },
+};
 
-	if (n < 3 || strcmp(name + n - 3, "_ns"))
-		return name;
-	snprintf(buf, len, "%.*s_ms", (int)(n - 3), name);
-	return buf;
-}
-
-static bool phase_is_time(enum figure_id p)
+bool figure_of_mode(int p)
 {
-	return figures[p].scale == NS_PER_MS;
+	return figures[p].prep_modes != 0;
 }
 
 /* the samples' fields of the phases that are times (@time) or counts */
 static unsigned int sample_phases(struct sample_field *f, bool time)
 {
+	static char keys[DMAENGINE_BENCH_NR_PHASES][32];
 	unsigned int ph, n = 0;
 
 	for (ph = 0; ph < DMAENGINE_BENCH_NR_PHASES; ph++) {
-		if (phase_is_time(PH_FIRST + ph) != time)
+		if (!phase_list[ph].prep_modes ||
+		    (phase_list[ph].unit == DMAENGINE_BENCH_UNIT_NS) != time)
 			continue;
-		f[n].key = dmaengine_bench_phase_info(ph)->name;
-		f[n].off = dmaengine_bench_phase_info(ph)->sample_off;
+		snprintf(keys[ph], sizeof(keys[ph]), "%s%s",
+			 phase_list[ph].name,
+			 unit_of[phase_list[ph].unit].sample);
+		f[n].key = keys[ph];
+		f[n].off = phase_at[ph].sample;
 		f[n++].fig = PH_FIRST + ph;
 	}
 	return n;
@@ -125,24 +166,25 @@ __attribute__((constructor)) static void dmaengine_tables(void)
 	int c;
 
 	for (ph = 0; ph < DMAENGINE_BENCH_NR_PHASES; ph++) {
-		const struct dmaengine_bench_phase_info *info =
-			dmaengine_bench_phase_info(ph);
 		struct figure *f = &figures[PH_FIRST + ph];
-		bool time;
 
-		f->key = phase_key(info->name, keys[ph], sizeof(keys[ph]));
-		time = f->key != info->name;
-		f->unit = time ? "ms" : "count";
-		f->scale = time ? NS_PER_MS : 1;
-		f->prep_modes = info->prep_modes;
-		f->off = info->result_off;
+		snprintf(keys[ph], sizeof(keys[ph]), "%s%s", phase_list[ph].name,
+			 unit_of[phase_list[ph].unit].figure);
+		f->key = keys[ph];
+		f->unit = unit_of[phase_list[ph].unit].unit;
+		f->scale = unit_of[phase_list[ph].unit].scale;
+		/* a phase of the list this table misses: no figure */
+		f->prep_modes = phase_at[ph].result ? phase_list[ph].prep_modes
+						    : 0;
+		f->off = phase_at[ph].result;
 	}
 	memcpy(sample_fields, sample_times, sizeof(sample_times));
 	n = NR_OF(sample_times);
 	n += sample_phases(&sample_fields[n], true);
 	memcpy(&sample_fields[n], sample_counts, sizeof(sample_counts));
 	n += NR_OF(sample_counts);
-	sample_phases(&sample_fields[n], false);
+	n += sample_phases(&sample_fields[n], false);
+	nr_sample_fields = n;
 	for (c = C_MORE; c < C_NR; c++) {
 		enum figure_id p = PH_PLACED + 1 + (c - C_MORE);
 
@@ -229,10 +271,53 @@ unsigned int report_depth(const struct dmaengine_benchmark *b)
 	return b->depth ? b->depth : 1;
 }
 
+static size_t result_size(const struct dmaengine_benchmark *b)
+{
+	return b->result_size ? b->result_size :
+				DMAENGINE_BENCH_RESULT_SIZE_VER1;
+}
+
+const struct dmaengine_bench_result *result_of(const struct dmaengine_benchmark *b,
+					       unsigned int mode)
+{
+	return at_off(b->results, mode * result_size(b));
+}
+
+uint64_t phases_filled(const struct dmaengine_benchmark *b, unsigned int mode)
+{
+	const struct dmaengine_bench_result *res = result_of(b, mode);
+	uint64_t mask = 0;
+	unsigned int ph;
+
+	if (R(phases) + sizeof(res->phases) <= result_size(b) && res->phases)
+		return res->phases;
+	for (ph = 0; ph < DMAENGINE_BENCH_NR_PHASES; ph++)
+		if (phase_list[ph].prep_modes & (1U << mode))
+			mask |= DMAENGINE_BENCH_PHASE_BIT(ph);
+	return mask & DMAENGINE_BENCH_PHASES_VER1;
+}
+
+/*
+ * whether the kernel filled figure @p of @mode's row: within the entry it
+ * wrote, and a phase of its mask; one the mode lacks is the kernel's 0
+ */
+static bool figure_known(const struct dmaengine_benchmark *b,
+			 unsigned int mode, uint64_t phases, int p)
+{
+	if (!figure_of_mode(p) ||
+	    figures[p].off + sizeof(uint64_t) > result_size(b))
+		return false;
+	if (!(figures[p].prep_modes & (1U << mode)))
+		return true;
+	return p < PH_FIRST || p >= PH_FIRST + DMAENGINE_BENCH_NR_PHASES ||
+	       phases & DMAENGINE_BENCH_PHASE_BIT(p - PH_FIRST);
+}
+
 void row_from_result(const struct dmaengine_report *r,
 			    unsigned int mode, struct row *row)
 {
-	const struct dmaengine_bench_result *res = &r->b->results[mode];
+	const struct dmaengine_bench_result *res = result_of(r->b, mode);
+	uint64_t phases = phases_filled(r->b, mode);
 	int p, k;
 
 	memset(row, 0, sizeof(*row));
@@ -241,12 +326,19 @@ void row_from_result(const struct dmaengine_report *r,
 		 dmaengine_channels_used(r->b));
 	row->runs = res->runs;
 	row->totals = true;
-	for (k = 0; k < CT_NR; k++)
-		row->count[k] = *(const uint64_t *)at_off(res, figures[k].off);
+	for (k = 0; k < CT_NR; k++) {
+		row->known[k] = figure_known(r->b, mode, phases, k);
+		if (row->known[k])
+			row->count[k] = *(const uint64_t *)at_off(res,
+								  figures[k].off);
+	}
 	for (p = PH_RUN; p < FIG_NR; p++) {
 		const struct dmaengine_bench_stat *st =
 			at_off(res, figures[p].off);
 
+		row->known[p] = figure_known(r->b, mode, phases, p);
+		if (!row->known[p])
+			continue;
 		row->mean[p] = st->mean / figures[p].scale;
 		row->stddev[p] = st->stddev / figures[p].scale;
 	}
@@ -257,6 +349,7 @@ static bool row_from_samples(const struct dmaengine_report *r,
 			     unsigned int mode, unsigned int ch,
 			     struct row *row)
 {
+	uint64_t phases = phases_filled(r->b, mode);
 	struct stat_acc acc[FIG_NR];
 	unsigned int i;
 	size_t k;
@@ -265,6 +358,8 @@ static bool row_from_samples(const struct dmaengine_report *r,
 	memset(row, 0, sizeof(*row));
 	row->prep_mode = mode;
 	row->channel = ch;
+	for (p = 0; p < FIG_NR; p++)
+		row->known[p] = figure_known(r->b, mode, phases, p);
 	channel_name(r, ch, row->chan, sizeof(row->chan));
 	for (p = PH_RUN; p < FIG_NR; p++)
 		stat_init(&acc[p]);
@@ -278,7 +373,7 @@ static bool row_from_samples(const struct dmaengine_report *r,
 		stat_add(&acc[PH_RUN], run_ns / NS_PER_MS);
 		if (run_ns)	/* bytes per ns is GB/s */
 			stat_add(&acc[PH_GBPS], (double)s->bytes / run_ns);
-		for (k = 0; k < NR_SAMPLE_FIELDS; k++) {
+		for (k = 0; k < nr_sample_fields; k++) {
 			p = sample_fields[k].fig;
 			if (p < CT_NR)
 				row->count[p] = sample_field(s, k);

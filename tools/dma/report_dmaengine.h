@@ -16,10 +16,13 @@
 /*
  * The figures of a row, each described once, here: its name in CSV and
  * JSON, its unit and the prep modes that have it (the others print '-' in
- * the table, 0 in CSV and JSON). The JSON's "figures" member says the
- * same to scripts, which take their lists of figures from it. The phases
- * come from the uapi's dmaengine_bench_phase_info(): a time in ns is
- * reported in ms ("prep_ns" is "prep_ms"), a count as it is.
+ * the table, nothing in CSV, null in JSON). The JSON's "figures" member
+ * says the same to scripts, which take their lists of figures from it.
+ * The phases come from the uapi's list, DMAENGINE_BENCH_PHASES, with
+ * their units: a time (ns) is reported in ms ("prep" is "prep_ms"), a
+ * count as it is; a phase the list gives no prep mode (the migration
+ * offload's) is no figure here (prep_modes 0), and one the kernel did not
+ * fill (->results[].phases) is missing, like a mode's lacking figure.
  */
 struct figure {
 	const char *key;
@@ -74,6 +77,8 @@ struct sample_field {
 
 #define NR_SAMPLE_FIELDS	(5 + DMAENGINE_BENCH_NR_PHASES)
 extern struct sample_field sample_fields[NR_SAMPLE_FIELDS];
+/* the entries of sample_fields[]: the dmaengine mode's phases only */
+extern unsigned int nr_sample_fields;
 
 #define sample_field(s, k) \
 	(*(const uint64_t *)at_off(s, sample_fields[k].off))
@@ -93,6 +98,7 @@ struct row {
 	bool totals;			/* batches and segments are known */
 	uint64_t count[CT_NR];
 	double mean[FIG_NR], stddev[FIG_NR];	/* from PH_RUN */
+	bool known[FIG_NR];	/* filled by the kernel: not '-' or null */
 };
 
 /* the phases up to this one have a place in the table's columns */
@@ -137,6 +143,15 @@ uint64_t report_dst_folio_bytes(const struct dmaengine_report *r);
 bool dst_differs(const struct dmaengine_report *r);
 /* batches in flight per channel; the ABI reads 0 as 1 */
 unsigned int report_depth(const struct dmaengine_benchmark *b);
+
+/*
+ * phases_filled() - DMAENGINE_BENCH_PHASE_BIT()s of the phases the kernel
+ * measured for @mode: its result's ->phases, or from a kernel before it,
+ * those of DMAENGINE_BENCH_PHASES_VER1 the list gives @mode
+ */
+uint64_t phases_filled(const struct dmaengine_benchmark *b, unsigned int mode);
+/* figure_of_mode() - whether figure @p is one of the dmaengine mode's */
+bool figure_of_mode(int p);
 
 /* row_from_result() - prep mode @mode's row of the kernel's statistics */
 void row_from_result(const struct dmaengine_report *r, unsigned int mode,

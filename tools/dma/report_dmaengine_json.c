@@ -60,8 +60,9 @@ static void csv_header(FILE *f)
 	for (k = 0; k < CT_NR; k++)
 		fprintf(f, ",%s", figures[k].key);
 	for (p = PH_RUN; p < FIG_NR; p++)
-		fprintf(f, ",%s_mean,%s_stddev", figures[p].key,
-			figures[p].key);
+		if (figure_of_mode(p))
+			fprintf(f, ",%s_mean,%s_stddev", figures[p].key,
+				figures[p].key);
 	fputs(",cpufreq_governor,cpu_cur_khz_min,cpu_cur_khz_max,cpu_max_khz,boost,dst_folio_order,dst_folio_bytes\n",
 	      f);
 }
@@ -85,9 +86,18 @@ void report_dmaengine_csv(FILE *f, const struct report_ctx *ctx,
 		report_csv_text(f, cpus);
 		fprintf(f, ",%u", row.runs);
 		for (k = 0; k < CT_NR; k++)
-			fprintf(f, ",%llu", (unsigned long long)row.count[k]);
+			if (row.known[k])
+				fprintf(f, ",%llu",
+					(unsigned long long)row.count[k]);
+			else
+				fputc(',', f);
+		/* a figure the kernel did not fill: empty fields */
 		for (p = PH_RUN; p < FIG_NR; p++)
-			fprintf(f, ",%.6f,%.6f", row.mean[p], row.stddev[p]);
+			if (row.known[p])
+				fprintf(f, ",%.6f,%.6f", row.mean[p],
+					row.stddev[p]);
+			else if (figure_of_mode(p))
+				fputs(",,", f);
 		report_csv_cpufreq(f, ctx->cpufreq);
 		fprintf(f, ",%u,%llu\n", report_dst_order(r),
 			(unsigned long long)report_dst_folio_bytes(r));
@@ -104,18 +114,34 @@ static void json_key_name(struct json *j, const char *key, const char *s)
 	json_string_n(j, s, NAME_MAX_LEN);
 }
 
-/* the row's counts (batches and segments only with totals), its phases */
+/*
+ * the row's counts (batches and segments only with totals), its phases;
+ * null: a figure its mode lacks, or the kernel did not fill
+ */
 static void json_figures_of(struct json *j, const struct row *row)
 {
 	int p, k;
 
 	json_key_uint(j, "runs", row->runs);
-	for (k = 0; k < CT_NR; k++)
-		if (count_known(row, k))
+	for (k = 0; k < CT_NR; k++) {
+		if (!count_known(row, k))
+			continue;
+		if (row->known[k]) {
 			json_key_uint(j, figures[k].key, row->count[k]);
-	for (p = PH_RUN; p < FIG_NR; p++)
-		json_key_mean_stddev(j, figures[p].key, row->mean[p],
-				     row->stddev[p], 6);
+		} else {
+			json_key(j, figures[k].key);
+			json_null(j);
+		}
+	}
+	for (p = PH_RUN; p < FIG_NR; p++) {
+		if (row->known[p]) {
+			json_key_mean_stddev(j, figures[p].key, row->mean[p],
+					     row->stddev[p], 6);
+		} else if (figure_of_mode(p)) {
+			json_key(j, figures[p].key);
+			json_null(j);
+		}
+	}
 }
 
 static void json_params(struct json *j, const struct dmaengine_report *r)
@@ -172,7 +198,7 @@ static void json_modes_run(struct json *j, const struct dmaengine_report *r)
 	json_key(j, "missing");
 	json_array_begin(j);
 	for_each_mode_in(i, mode, missing) {
-		unsigned int err = r->b->results[mode].missing;
+		unsigned int err = result_of(r->b, mode)->missing;
 
 		dmaengine_missing_reason(why, sizeof(why), r->b, r->channels,
 					 mode);
@@ -303,14 +329,17 @@ static void json_description(struct json *j)
 	json_key(j, "figures");
 	json_array_begin(j);
 	for (k = 0; k < FIG_NR; k++)
-		json_figure(j, &figures[k],
-			    k < CT_NR ? "total" : "mean_stddev");
+		if (figure_of_mode(k))
+			json_figure(j, &figures[k],
+				    k < CT_NR ? "total" : "mean_stddev");
 	json_array_end(j);
 	json_key(j, "table");
 	json_array_begin(j);
 	for (c = 0; c < C_NR; c++) {
 		const struct figure *fig = column_figure(c);
 
+		if (fig && !fig->prep_modes)
+			continue;
 		json_object_begin(j);
 		json_key_string(j, "key", fig ? fig->key : columns[c].key);
 		json_key_string(j, "heading", columns[c].head);
@@ -352,6 +381,8 @@ static void json_samples(struct json *j, const struct dmaengine_report *r)
 	for (i = 0; r->samples && i < r->b->samples_written; i++) {
 		const struct dmaengine_bench_sample *s = &r->samples[i];
 		const char *mode = prep_mode_name(s->prep_mode);
+		uint64_t phases = s->prep_mode < DMAENGINE_BENCH_NR_MODES ?
+				  phases_filled(r->b, s->prep_mode) : 0;
 
 		json_object_begin(j);
 		json_key(j, "prep_mode");
@@ -361,9 +392,21 @@ static void json_samples(struct json *j, const struct dmaengine_report *r)
 			json_uint(j, s->prep_mode);
 		json_key_uint(j, "run", s->run);
 		json_key_uint(j, "channel", s->channel);
-		for (k = 0; k < NR_SAMPLE_FIELDS; k++)
+		for (k = 0; k < nr_sample_fields; k++) {
+			int p = sample_fields[k].fig;
+
+			/* a phase of the mode the kernel did not measure: null */
+			if (p >= PH_FIRST && p < PH_GBPS &&
+			    s->prep_mode < DMAENGINE_BENCH_NR_MODES &&
+			    figures[p].prep_modes & (1U << s->prep_mode) &&
+			    !(phases & DMAENGINE_BENCH_PHASE_BIT(p - PH_FIRST))) {
+				json_key(j, sample_fields[k].key);
+				json_null(j);
+				continue;
+			}
 			json_key_uint(j, sample_fields[k].key,
 				      sample_field(s, k));
+		}
 		json_object_end(j);
 	}
 	json_array_end(j);

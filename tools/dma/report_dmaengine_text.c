@@ -78,9 +78,12 @@ static void row_cells(const struct dmaengine_report *r, const struct row *row,
 
 		if (k == FIG_NR)
 			continue;
-		/* '-': a figure the row's mode lacks, or an unknown count */
+		/*
+		 * '-': a figure the row's mode lacks, one the kernel did not
+		 * fill, or an unknown count
+		 */
 		if (!(figures[k].prep_modes & (1U << row->prep_mode)) ||
-		    (k < CT_NR && !count_known(row, k)))
+		    !row->known[k] || (k < CT_NR && !count_known(row, k)))
 			strcpy(cells[c], "-");
 		else if (k >= PH_RUN)
 			snprintf(cells[c], CELL_LEN, "%.2f \u00b1 %.2f",
@@ -101,7 +104,7 @@ static bool column_shown(int c, unsigned int modes, bool verbose)
 {
 	const struct figure *fig = column_figure(c);
 
-	if (column_verbose(c) && !verbose)
+	if ((column_verbose(c) && !verbose) || (fig && !fig->prep_modes))
 		return false;
 	return !fig || !is_pow2(fig->prep_modes) || (fig->prep_modes & modes);
 }

@@ -48,10 +48,11 @@ static const struct migrate_figure {
 	size_t off;
 	bool verbose;
 	enum migrate_group group;
+	int phase;	/* MPH_*, -1: not a phase */
 } figures[] = {
 #define PHASE_FIG(e, name, field, sc, suffix, head, unit) \
 	{ #name suffix, #name head, unit, PREP_OFFLOAD, \
-	  ROW(phase[sc][MPH_##e]), true, (enum migrate_group)sc },
+	  ROW(phase[sc][MPH_##e]), true, (enum migrate_group)sc, MPH_##e },
 #define PHASE_MOVE(e, name, field, owner) \
 	PHASE_FIG(e, name, field, MSC_MOVE, "_ms", "_ms", "ms")
 #define PHASE_BATCH(e, name, field, owner) \
@@ -59,33 +60,33 @@ static const struct migrate_figure {
 #define PHASE_FOLIO(e, name, field, owner) \
 	PHASE_FIG(e, name, field, MSC_FOLIO, "_us_per_folio", "_us", "us")
 	{ "gbps", "GB/s", "GB/s", DMAENGINE_BENCH_PREP_ALL, ROW(gbps), false,
-	  MG_MOVE },
+	  MG_MOVE, -1 },
 	{ "move_ms", "move_ms", "ms", DMAENGINE_BENCH_PREP_ALL, ROW(move_ms),
-	  false, MG_MOVE },
+	  false, MG_MOVE, -1 },
 	{ "folios_offloaded", "offloaded", "count", PREP_OFFLOAD,
-	  ROW(offloaded), false, MG_MOVE },
+	  ROW(offloaded), false, MG_MOVE, -1 },
 	{ "folios_fallback", "fallback", "count", PREP_OFFLOAD, ROW(fallback),
-	  false, MG_MOVE },
+	  false, MG_MOVE, -1 },
 	{ "folios_declined", "declined", "count", PREP_OFFLOAD, ROW(declined),
-	  false, MG_MOVE },
+	  false, MG_MOVE, -1 },
 	{ "batches", "batches", "count", PREP_OFFLOAD, ROW(batches), true,
-	  MG_MOVE },
+	  MG_MOVE, -1 },
 	{ "batches_declined", "batches_declined", "count", PREP_OFFLOAD,
-	  ROW(declined_batches), true, MG_MOVE },
+	  ROW(declined_batches), true, MG_MOVE, -1 },
 	{ "errors", "errors", "count", PREP_OFFLOAD, ROW(errors), true,
-	  MG_MOVE },
+	  MG_MOVE, -1 },
 	MIGRATE_PHASES(PHASE_MOVE)
 	{ "copy_share", "copy_share", "ratio", PREP_OFFLOAD, ROW(copy_share),
-	  true, MG_MOVE },
+	  true, MG_MOVE, -1 },
 	/* copy_share split by whose time it is (enum migrate_owner) */
 	{ "client_share", "client", "ratio", PREP_OFFLOAD,
-	  ROW(share[MOW_CLIENT]), true, MG_MOVE },
+	  ROW(share[MOW_CLIENT]), true, MG_MOVE, -1 },
 	{ "dma_api_share", "dma_api", "ratio", PREP_OFFLOAD,
-	  ROW(share[MOW_DMA_API]), true, MG_MOVE },
+	  ROW(share[MOW_DMA_API]), true, MG_MOVE, -1 },
 	{ "dmaengine_share", "dmaengine", "ratio", PREP_OFFLOAD,
-	  ROW(share[MOW_DMAENGINE]), true, MG_MOVE },
+	  ROW(share[MOW_DMAENGINE]), true, MG_MOVE, -1 },
 	{ "engine_share", "engine", "ratio", PREP_OFFLOAD,
-	  ROW(share[MOW_ENGINE]), true, MG_MOVE },
+	  ROW(share[MOW_ENGINE]), true, MG_MOVE, -1 },
 	MIGRATE_PHASES(PHASE_BATCH)
 	MIGRATE_PHASES(PHASE_FOLIO)
 #undef PHASE_FOLIO
@@ -105,9 +106,17 @@ static const struct stat_acc *fig_acc(const struct migrate_row *row,
 	return (const struct stat_acc *)((const char *)row + figures[k].off);
 }
 
+/* a figure of the row's mode */
 static bool row_has(const struct migrate_row *row, size_t k)
 {
 	return figures[k].prep_modes & (1U << row->prep_mode);
+}
+
+/* a figure of the row's mode the kernel did not fill: null, empty, '-' */
+static bool row_unfilled(const struct migrate_row *row, size_t k)
+{
+	return row_has(row, k) && figures[k].phase >= 0 &&
+	       !row->phase_known[figures[k].phase];
 }
 
 /* the rows' prep modes, DMAENGINE_BENCH_PREP_* bits */
@@ -245,7 +254,7 @@ static void cell(char *buf, const struct migrate_row *row, size_t k)
 {
 	const struct stat_acc *a = fig_acc(row, k);
 
-	if (!row_has(row, k))
+	if (!row_has(row, k) || row_unfilled(row, k))
 		snprintf(buf, CELL_LEN, "-");
 	else if (!strcmp(figures[k].unit, "count") && !stat_stddev(a))
 		snprintf(buf, CELL_LEN, "%.0f", stat_mean(a));
@@ -384,8 +393,11 @@ static void report_migrate_csv(FILE *f, const struct report_ctx *ctx,
 			const struct stat_acc *a = fig_acc(row, k);
 			bool has = row_has(row, k);
 
-			fprintf(f, ",%.6f,%.6f", has ? stat_mean(a) : 0,
-				has ? stat_stddev(a) : 0);
+			if (row_unfilled(row, k))
+				fputs(",,", f);
+			else
+				fprintf(f, ",%.6f,%.6f", has ? stat_mean(a) : 0,
+					has ? stat_stddev(a) : 0);
 		}
 		report_csv_cpufreq(f, ctx->cpufreq);
 		fprintf(f, ",%s,%u\n", offload_state_name(r->offload),
@@ -507,9 +519,15 @@ static void json_results(struct json *j, const struct bench_opts *o,
 			const struct stat_acc *a = fig_acc(row, k);
 			bool has = row_has(row, k);
 
-			json_key_mean_stddev(j, figures[k].key,
-					     has ? stat_mean(a) : 0,
-					     has ? stat_stddev(a) : 0, 6);
+			if (row_unfilled(row, k)) {
+				json_key(j, figures[k].key);
+				json_null(j);
+			} else {
+				json_key_mean_stddev(j, figures[k].key,
+						     has ? stat_mean(a) : 0,
+						     has ? stat_stddev(a) : 0,
+						     6);
+			}
 		}
 		json_object_end(j);
 	}

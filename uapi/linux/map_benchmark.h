@@ -297,7 +297,15 @@ struct dmaengine_bench_stat {
  * @submits: descriptors submitted in one run, all channels
  * @batches: batches in one run, all channels
  * @segments: mapped source segments copied in one run, all channels
+ * @phases: DMAENGINE_BENCH_PHASE_BIT() of each phase the kernel measured
+ *	for this mode, here and in its samples; a phase without its bit was
+ *	not measured, whatever its field holds. 0 from a kernel before this
+ *	field: its mode's phases of DMAENGINE_BENCH_PHASES_VER1
  * @reserved: zero
+ *
+ * The statistics of the phases of the mode: see DMAENGINE_BENCH_PHASES.
+ * The entries of ->results are struct dmaengine_benchmark::result_size
+ * bytes apart: the structure grows at its end, like the others.
  */
 struct dmaengine_bench_result {
 	__u32 runs;
@@ -318,8 +326,11 @@ struct dmaengine_bench_result {
 	__u64 submits;
 	__u64 batches;
 	__u64 segments;
-	__u64 reserved[2];
+	__u64 phases;
+	__u64 reserved;
 };
+
+#define DMAENGINE_BENCH_RESULT_SIZE_VER1	240	/* sizeof first published */
 
 /**
  * struct dmaengine_bench_sample - one run of one prep mode on one channel
@@ -366,95 +377,84 @@ struct dmaengine_bench_sample {
 #define DMAENGINE_BENCH_SAMPLE_SIZE_VER1	152	/* sizeof first published */
 
 /*
- * The phases of the dmaengine mode: what a run measures besides its wall
- * time and throughput, each with its statistic in struct
- * dmaengine_bench_result and its field in struct dmaengine_bench_sample.
- * A time in ns where its name ends in "_ns", else a count. The kernel
- * reduces them, and a tool reports them, by dmaengine_bench_phase_info():
- * a new phase is its two fields (in reserved room: the structures keep
- * their sizes and offsets), an entry here and one there.
+ * The phases: the parts of a copy the benchmark times (or counts), in the
+ * dmaengine mode and in the migration copy offload alike, as one list:
+ *
+ *	X(ID, name, unit, prep_modes, migrate)
+ *
+ * @ID names DMAENGINE_BENCH_PH_ID, the phase's number and its bit in the
+ * masks of the phases filled (->results[].phases); @name is what a tool
+ * calls it (a string, no unit in it); @unit is DMAENGINE_BENCH_UNIT_unit;
+ * @prep_modes the DMAENGINE_BENCH_PREP_* modes of the dmaengine mode that
+ * measure it (0: the dmaengine mode has no such phase); @migrate is 1 when
+ * DMA_MIGRATE_OP_STATS reports it. In the dmaengine mode a phase is a
+ * statistic of struct dmaengine_bench_result and a field of struct
+ * dmaengine_bench_sample, both named name_ns (a time) or name (a count);
+ * in struct dma_migrate_offload a field of ->ph or of the structure.
+ *
+ * New phases go at the end (the numbers are the masks' bits): an entry
+ * here, its fields, and the kernel's code that measures it. The list is
+ * a macro, C90 and C++ alike, as include/uapi/linux/cxl_mem.h's: expand
+ * it with an X of your own, e.g. the names in the enum's order:
+ *
+ *	#define PH_NAME(id, name, unit, modes, migrate) name,
+ *	static const char *const names[] = {
+ *		DMAENGINE_BENCH_PHASES(PH_NAME)
+ *	};
  */
-enum dmaengine_bench_phase {
-	DMAENGINE_BENCH_PH_PREP,
-	DMAENGINE_BENCH_PH_SUBMIT,
-	DMAENGINE_BENCH_PH_ISSUE,
-	DMAENGINE_BENCH_PH_WAIT,
-	DMAENGINE_BENCH_PH_MAP,
-	DMAENGINE_BENCH_PH_UNMAP,
-	DMAENGINE_BENCH_PH_COPY,
-	DMAENGINE_BENCH_PH_CONVERT,
-	DMAENGINE_BENCH_PH_STALLS,
-	DMAENGINE_BENCH_NR_PHASES
-};
-
-/**
- * struct dmaengine_bench_phase_info - a phase, where the structures have it
- * @name: its field's name in both structures
- * @result_off: offset of its struct dmaengine_bench_stat in struct
- *	dmaengine_bench_result
- * @sample_off: offset of its __u64 in struct dmaengine_bench_sample
- * @prep_modes: the DMAENGINE_BENCH_PREP_* modes that measure it
- */
-struct dmaengine_bench_phase_info {
-	const char *name;
-	__u16 result_off;
-	__u16 sample_off;
-	__u32 prep_modes;
+enum dmaengine_bench_unit {
+	DMAENGINE_BENCH_UNIT_NS,	/* a time, in nanoseconds */
+	DMAENGINE_BENCH_UNIT_COUNT,	/* a count of events */
+	DMAENGINE_BENCH_UNIT_BYTES,	/* an amount of memory */
+	DMAENGINE_BENCH_NR_UNITS
 };
 
 #define DMAENGINE_BENCH_PREP_DMA	(DMAENGINE_BENCH_PREP_ALL & \
 					 ~DMAENGINE_BENCH_PREP_CPU)
 
-/*
- * dmaengine_bench_phase_info() - phase @ph, or NULL past the last (C99
- * and later: C++ and C89 programs have the structures without it)
- */
-#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L
-static inline const struct dmaengine_bench_phase_info *
-dmaengine_bench_phase_info(unsigned int ph)
-{
-	static const struct dmaengine_bench_phase_info info[] = {
-		[DMAENGINE_BENCH_PH_PREP] = { "prep_ns",
-			__builtin_offsetof(struct dmaengine_bench_result, prep_ns),
-			__builtin_offsetof(struct dmaengine_bench_sample, prep_ns),
-			DMAENGINE_BENCH_PREP_DMA },
-		[DMAENGINE_BENCH_PH_SUBMIT] = { "submit_ns",
-			__builtin_offsetof(struct dmaengine_bench_result, submit_ns),
-			__builtin_offsetof(struct dmaengine_bench_sample, submit_ns),
-			DMAENGINE_BENCH_PREP_DMA },
-		[DMAENGINE_BENCH_PH_ISSUE] = { "issue_ns",
-			__builtin_offsetof(struct dmaengine_bench_result, issue_ns),
-			__builtin_offsetof(struct dmaengine_bench_sample, issue_ns),
-			DMAENGINE_BENCH_PREP_DMA },
-		[DMAENGINE_BENCH_PH_WAIT] = { "wait_ns",
-			__builtin_offsetof(struct dmaengine_bench_result, wait_ns),
-			__builtin_offsetof(struct dmaengine_bench_sample, wait_ns),
-			DMAENGINE_BENCH_PREP_DMA },
-		[DMAENGINE_BENCH_PH_MAP] = { "map_ns",
-			__builtin_offsetof(struct dmaengine_bench_result, map_ns),
-			__builtin_offsetof(struct dmaengine_bench_sample, map_ns),
-			DMAENGINE_BENCH_PREP_DMA },
-		[DMAENGINE_BENCH_PH_UNMAP] = { "unmap_ns",
-			__builtin_offsetof(struct dmaengine_bench_result, unmap_ns),
-			__builtin_offsetof(struct dmaengine_bench_sample, unmap_ns),
-			DMAENGINE_BENCH_PREP_DMA },
-		[DMAENGINE_BENCH_PH_COPY] = { "copy_ns",
-			__builtin_offsetof(struct dmaengine_bench_result, copy_ns),
-			__builtin_offsetof(struct dmaengine_bench_sample, copy_ns),
-			DMAENGINE_BENCH_PREP_CPU },
-		[DMAENGINE_BENCH_PH_CONVERT] = { "convert_ns",
-			__builtin_offsetof(struct dmaengine_bench_result, convert_ns),
-			__builtin_offsetof(struct dmaengine_bench_sample, convert_ns),
-			DMAENGINE_BENCH_PREP_MEMCPY_VEC },
-		[DMAENGINE_BENCH_PH_STALLS] = { "prep_stalls",
-			__builtin_offsetof(struct dmaengine_bench_result, prep_stalls),
-			__builtin_offsetof(struct dmaengine_bench_sample, prep_stalls),
-			DMAENGINE_BENCH_PREP_DMA },
-	};
+#define DMAENGINE_BENCH_PHASES(X) \
+	X(PREP, "prep", NS, DMAENGINE_BENCH_PREP_DMA, 1) \
+	X(SUBMIT, "submit", NS, DMAENGINE_BENCH_PREP_DMA, 1) \
+	X(ISSUE, "issue", NS, DMAENGINE_BENCH_PREP_DMA, 1) \
+	X(WAIT, "wait", NS, DMAENGINE_BENCH_PREP_DMA, 1) \
+	X(MAP, "map", NS, DMAENGINE_BENCH_PREP_DMA, 1) \
+	X(UNMAP, "unmap", NS, DMAENGINE_BENCH_PREP_DMA, 1) \
+	X(COPY, "copy", NS, DMAENGINE_BENCH_PREP_CPU, 0) \
+	X(CONVERT, "convert", NS, DMAENGINE_BENCH_PREP_MEMCPY_VEC, 0) \
+	X(STALLS, "prep_stalls", COUNT, DMAENGINE_BENCH_PREP_DMA, 0) \
+	X(BATCH, "batch", NS, 0, 1) \
+	X(BUILD, "build", NS, 0, 1) \
+	X(MARK, "mark", NS, 0, 1)
 
-	return ph < DMAENGINE_BENCH_NR_PHASES ? &info[ph] : (void *)0;
-}
-#endif
+#define DMAENGINE_BENCH_PH_ENUM_(id, name, unit, modes, migrate) \
+	DMAENGINE_BENCH_PH_##id,
+enum dmaengine_bench_phase {
+	DMAENGINE_BENCH_PHASES(DMAENGINE_BENCH_PH_ENUM_)
+	DMAENGINE_BENCH_NR_PHASES
+};
+
+#undef DMAENGINE_BENCH_PH_ENUM_
+
+/* a phase's bit in the masks of the phases filled */
+#define DMAENGINE_BENCH_PHASE_BIT(ph)	((__u64)1 << (ph))
+
+/*
+ * What a kernel that says nothing filled (its mask 0: before the masks):
+ * the dmaengine mode's phases up to prep_stalls, each in the prep modes
+ * the list gives it; STATS' of DMA_MIGRATE_OFFLOAD_SIZE_VER3.
+ */
+#define DMAENGINE_BENCH_PHASES_VER1	\
+	((DMAENGINE_BENCH_PHASE_BIT(DMAENGINE_BENCH_PH_STALLS) << 1) - 1)
+#define DMA_MIGRATE_PHASES_VER3	\
+	(DMAENGINE_BENCH_PHASE_BIT(DMAENGINE_BENCH_PH_BATCH) | \
+	 DMAENGINE_BENCH_PHASE_BIT(DMAENGINE_BENCH_PH_BUILD) | \
+	 DMAENGINE_BENCH_PHASE_BIT(DMAENGINE_BENCH_PH_MAP) | \
+	 DMAENGINE_BENCH_PHASE_BIT(DMAENGINE_BENCH_PH_PREP) | \
+	 DMAENGINE_BENCH_PHASE_BIT(DMAENGINE_BENCH_PH_SUBMIT) | \
+	 DMAENGINE_BENCH_PHASE_BIT(DMAENGINE_BENCH_PH_ISSUE) | \
+	 DMAENGINE_BENCH_PHASE_BIT(DMAENGINE_BENCH_PH_WAIT) | \
+	 DMAENGINE_BENCH_PHASE_BIT(DMAENGINE_BENCH_PH_UNMAP) | \
+	 DMAENGINE_BENCH_PHASE_BIT(DMAENGINE_BENCH_PH_MARK))
 
 /**
  * struct dmaengine_bench_channel - a channel the run used
@@ -538,7 +538,11 @@ struct dmaengine_bench_channel {
  * @prep_modes_run: the prep modes that ran: @prep_modes, less those
  *	DMAENGINE_BENCH_F_SKIP_MISSING left out (their ->results[].missing
  *	says why)
- * @reserved_out0: zero
+ * @result_size: bytes of each entry of @results the kernel filled, and
+ *	the entries' stride: the kernel's sizeof(struct
+ *	dmaengine_bench_result), or less for a caller built with smaller
+ *	entries; 0 from a kernel before this field, whose entries are
+ *	DMAENGINE_BENCH_RESULT_SIZE_VER1 bytes
  * @acquire_ns: time to request all channels (not in any phase)
  * @batches_per_channel: batches a channel copies in a run:
  *	@bytes_per_channel rounded up to whole batches, at least one; set
@@ -547,7 +551,12 @@ struct dmaengine_bench_channel {
  *	all channels (what an ERR_NOMEM refusal weighed against memory);
  *	set with @batches_per_channel
  * @reserved_out: zero
- * @results: per prep mode (DMAENGINE_BENCH_MODE_*), every mode that ran
+ * @results: per prep mode (DMAENGINE_BENCH_MODE_*), every mode that ran;
+ *	the last member, so that it grows by its entries: a caller whose
+ *	->size is smaller than the kernel's has entries of (->size -
+ *	offsetof(results)) / DMAENGINE_BENCH_MAX_PREP_MODES bytes (rounded
+ *	down to 8), and the kernel writes them that far apart, each cut to
+ *	that size. Read the entries @result_size apart.
  *
  * With DMAENGINE_BENCH_F_DISTINCT every batch of a run copies its own
  * source folios into its own destination folios (@bytes_per_channel of
@@ -596,7 +605,7 @@ struct dmaengine_benchmark {
 	__u32 channels_used;
 	__u32 samples_written;
 	__u32 prep_modes_run;
-	__u32 reserved_out0;
+	__u32 result_size;
 	__u64 acquire_ns;
 	__u64 batches_per_channel;
 	__u64 buffer_bytes;
@@ -630,6 +639,7 @@ struct dmaengine_benchmark {
 #define DMA_MIGRATE_OFFLOAD_SIZE_VER1	272	/* sizeof first published */
 #define DMA_MIGRATE_OFFLOAD_SIZE_VER2	288	/* + build_ns, mark_ns */
 #define DMA_MIGRATE_OFFLOAD_SIZE_VER3	320	/* + folios_lost ... async_max_ns */
+#define DMA_MIGRATE_OFFLOAD_SIZE_VER4	328	/* + phases */
 
 /* ->op */
 enum {
@@ -653,7 +663,7 @@ enum {
 enum {
 	DMA_MIGRATE_HOOK_NONE,		/* none: offload impossible */
 	DMA_MIGRATE_HOOK_PROJECT,	/* kernel/patches/v7.3-migrate/ */
-	DMA_MIGRATE_HOOK_RFC,		/* the RFC series' interface */
+	DMA_MIGRATE_HOOK_RFC		/* the RFC series' interface */
 };
 
 /* ->flags */
@@ -743,6 +753,10 @@ struct dma_migrate_offload_phases {
  *	10 ms at most (DMAENGINE_MIGRATE_ASYNC_WAIT_MS), and a jiffy
  *	of drain after that
  * @async_max_ns: (VER3) the longest such a batch spent in the hook
+ * @phases: (VER4) STATS and STOP: DMAENGINE_BENCH_PHASE_BIT() of each
+ *	phase of DMAENGINE_BENCH_PHASES the kernel filled (those with
+ *	@migrate 1, in @ph or the fields above); 0 from a kernel before
+ *	this field: DMA_MIGRATE_PHASES_VER3
  */
 struct dma_migrate_offload {
 	__u32 size;
@@ -779,6 +793,7 @@ struct dma_migrate_offload {
 	__u64 folios_released;
 	__u64 async_batches;
 	__u64 async_max_ns;
+	__u64 phases;
 };
 
 #endif /* _UAPI_LINUX_MAP_BENCHMARK_H */

@@ -443,7 +443,7 @@ dmaengine_validation() {
 	check "dmaengine: a larger structure with a zero tail is accepted" \
 		"$MBIOCTL" dmaengine size=2700
 	check "dmaengine: ... outputs the caller left set are not refused" \
-		"$MBIOCTL" dmaengine error=7 reserved_out0=1 'reserved_out[0]=1'
+		"$MBIOCTL" dmaengine error=7 result_size=1 'reserved_out[0]=1'
 	check_refused dmaengine flags=64 'invalid flags 0x40: unknown bits 0x40'
 	check_refused dmaengine prep_modes=0 'invalid prep_modes 0x0'
 	check_refused dmaengine prep_modes=16 'invalid prep_modes 0x10'

@@ -126,7 +126,7 @@ int ioctl(int fd, unsigned long req, ...)
 		errno = ENOTTY;
 		return -1;
 	}
-	if (a->size != DMA_MIGRATE_OFFLOAD_SIZE_VER3) {
+	if (a->size != DMA_MIGRATE_OFFLOAD_SIZE_VER4) {
 		errno = EINVAL;
 		return -1;
 	}

@@ -4,11 +4,12 @@
 # direct mapping, in the debug scope (tools/testing/guest/lib.sh's
 # scope_full): the KUnit tests, the map modes and the extended map
 # interface, the NUMA suite, page migration's copy offload and the
-# tool's migrate mode, fault injection and the ioctl fuzzer, then a
+# tool's migrate mode, the ABI suite (the tool of the first results layout
+# against this module), fault injection and the ioctl fuzzer, then a
 # leak and report check of the whole boot. x86-debug-dmaengine.t runs the
 # dmaengine mode and soft_dma on the same kernel in a VM of its own, so
 # that the two halves run side by side (scripts/check.sh: two VMs at once);
 # the matrices and the tool suite run on the bench kernel, x86-bench.t;
 # x86-debug-iommu.t runs the map modes behind the IOMMU.
 GUEST_SCOPE=${GUEST_SCOPE:-debug} exec "$(dirname "$0")/vm-suite.sh" x86-debug direct \
-	kunit map map_ext numa migrate migrate_tool faults health
+	kunit map map_ext numa migrate migrate_tool abi faults health

@@ -132,7 +132,7 @@ static const struct field dmaengine_fields[] = {
 	DE(channels_ptr, 0),
 	FIELD(struct dmaengine_benchmark, reserved_in, 'b', 0),
 	DE(error, 0),
-	DE(reserved_out0, 0),
+	DE(result_size, 0),
 	FIELD(struct dmaengine_benchmark, reserved_out, 'b', 0),
 	{ NULL }
 };
@@ -402,9 +402,9 @@ static void dmaengine_report(const void *buf)
 	const struct dmaengine_benchmark *d = buf;
 	int i;
 
-	printf("rc=0 channels_used=%u samples_written=%u prep_modes_run=%u batches_per_channel=%llu buffer_bytes=%llu\n",
+	printf("rc=0 channels_used=%u samples_written=%u prep_modes_run=%u result_size=%u batches_per_channel=%llu buffer_bytes=%llu\n",
 	       d->channels_used, d->samples_written, d->prep_modes_run,
-	       d->batches_per_channel, d->buffer_bytes);
+	       d->result_size, d->batches_per_channel, d->buffer_bytes);
 	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
 		const struct dmaengine_bench_result *r = &d->results[i];
 
@@ -414,9 +414,9 @@ static void dmaengine_report(const void *buf)
 		       r->map_ns.mean, r->unmap_ns.mean, r->bytes,
 		       r->prep_calls, r->submits, r->batches, r->segments,
 		       r->bytes_per_sec.mean);
-		printf(" copy_ns=%llu prep_stalls=%llu missing=%u convert_ns=%llu\n",
+		printf(" copy_ns=%llu prep_stalls=%llu missing=%u convert_ns=%llu phases=%llu\n",
 		       r->copy_ns.mean, r->prep_stalls.mean, r->missing,
-		       r->convert_ns.mean);
+		       r->convert_ns.mean, r->phases);
 	}
 	print_channels(d);
 }
