@@ -30,9 +30,12 @@ enum {
 		DMAENGINE_BENCH_FIELD_PHASES + DMAENGINE_BENCH_NR_PHASES
 };
 
-#define DMAENGINE_BENCH_FIG(f)	offsetof(struct dmaengine_client_figures, f)
+#define DMAENGINE_BENCH_FIG(f)	offsetof(struct dmacopy_figures, f)
 
-/* Where a channel measures each phase. */
+/*
+ * Where the library measures each phase on a channel; the CPU's copy is
+ * the benchmark's own (struct dmaengine_bench_cpu_fig).
+ */
 static const size_t dmaengine_bench_fig_off[] = {
 	[DMAENGINE_BENCH_PH_PREP] = DMAENGINE_BENCH_FIG(prep_ns),
 	[DMAENGINE_BENCH_PH_SUBMIT] = DMAENGINE_BENCH_FIG(submit_ns),
@@ -40,7 +43,7 @@ static const size_t dmaengine_bench_fig_off[] = {
 	[DMAENGINE_BENCH_PH_WAIT] = DMAENGINE_BENCH_FIG(wait_ns),
 	[DMAENGINE_BENCH_PH_MAP] = DMAENGINE_BENCH_FIG(map_ns),
 	[DMAENGINE_BENCH_PH_UNMAP] = DMAENGINE_BENCH_FIG(unmap_ns),
-	[DMAENGINE_BENCH_PH_COPY] = DMAENGINE_BENCH_FIG(copy_ns),
+	[DMAENGINE_BENCH_PH_COPY] = 0,
 	[DMAENGINE_BENCH_PH_CONVERT] = DMAENGINE_BENCH_FIG(convert_ns),
 	[DMAENGINE_BENCH_PH_STALLS] = DMAENGINE_BENCH_FIG(prep_stalls),
 };
@@ -57,14 +60,15 @@ static size_t dmaengine_bench_stat_off(unsigned int k)
 	return dmaengine_bench_phase_info(k - DMAENGINE_BENCH_FIELD_PHASES)->result_off;
 }
 
-/* A channel's value of phase @ph: what the client and the bench measured. */
+/* A channel's value of phase @ph: the library's, or the CPU copy's. */
 static u64 dmaengine_bench_phase(const struct dmaengine_bench_chan *c,
 				 unsigned int ph)
 {
 	size_t off = dmaengine_bench_fig_off[ph];
 
-	return *(const u64 *)((const void *)&c->cl->fig + off) +
-	       *(const u64 *)((const void *)&c->fig + off);
+	if (ph == DMAENGINE_BENCH_PH_COPY)
+		return c->cpu.copy_ns;
+	return *(const u64 *)((const void *)dmacopy_chan_figures(c->cl) + off);
 }
 
 /*
@@ -88,7 +92,7 @@ static int dmaengine_bench_run_once(struct dmaengine_bench_job *job,
 		/* the threads see abort within a wait slice and end the run */
 		WRITE_ONCE(job->abort, true);
 		wait_for_completion(&job->run_done);
-		if (!READ_ONCE(job->unbound)) {
+		if (!dmacopy_set_unbound(&job->set, NULL)) {
 			p->error = DMAENGINE_BENCH_ERR_INTR;
 			p->error_run = run_nr;
 			p->error_prep_mode = prep;
@@ -97,23 +101,23 @@ static int dmaengine_bench_run_once(struct dmaengine_bench_job *job,
 		}
 	}
 
-	if (READ_ONCE(job->unbound)) {
+	if (dmacopy_set_unbound(&job->set, &p->error_channel)) {
 		p->error = DMAENGINE_BENCH_ERR_UNBOUND;
-		p->error_channel = READ_ONCE(job->unbound_channel);
 		p->error_run = run_nr;
 		p->error_prep_mode = prep;
 		return -ENODEV;
 	}
 	for (i = 0; i < job->nr; i++) {
 		const struct dmaengine_bench_chan *c = &job->chans[i];
-		u32 error = c->error ?: c->cl->error;
+		int err;
+		u32 error = dmaengine_bench_fail_error(c, &err);
 
 		if (error) {
 			p->error = error;
 			p->error_channel = i;
 			p->error_run = run_nr;
 			p->error_prep_mode = prep;
-			return c->error ? c->err : c->cl->err;
+			return err;
 		}
 	}
 	return 0;
@@ -139,18 +143,18 @@ static void dmaengine_bench_collect(const struct dmaengine_bench_job *job,
 
 	for (i = 0; i < job->nr; i++) {
 		const struct dmaengine_bench_chan *c = &job->chans[i];
-		const struct dmaengine_client_figures *f = &c->cl->fig;
+		const struct dmacopy_figures *f = dmacopy_chan_figures(c->cl);
 
 		start = ktime_before(c->start, start) ? c->start : start;
 		end = ktime_after(c->end, end) ? c->end : end;
 		for (ph = 0; ph < DMAENGINE_BENCH_NR_PHASES; ph++)
 			v[DMAENGINE_BENCH_FIELD_PHASES + ph][r] +=
 				dmaengine_bench_phase(c, ph);
-		res->bytes += f->bytes + c->fig.bytes;
+		res->bytes += f->bytes + c->cpu.bytes;
 		res->prep_calls += f->prep_calls;
 		res->submits += f->submits;
-		res->batches += f->batches + c->fig.batches;
-		res->segments += f->segments + c->fig.segments;
+		res->batches += f->batches + c->cpu.batches;
+		res->segments += f->segments + c->cpu.segments;
 	}
 	run_ns = max_t(u64, ktime_to_ns(ktime_sub(end, start)), 1);
 	v[DMAENGINE_BENCH_FIELD_RUN_NS][r] = run_ns;
@@ -176,7 +180,7 @@ static int dmaengine_bench_copy_samples(const struct dmaengine_bench_job *job,
 
 	for (i = 0; i < job->nr && p->samples_written < p->samples_len; i++) {
 		const struct dmaengine_bench_chan *c = &job->chans[i];
-		const struct dmaengine_client_figures *f = &c->cl->fig;
+		const struct dmacopy_figures *f = dmacopy_chan_figures(c->cl);
 
 		memset(&s, 0, sizeof(s));
 		s.prep_mode = prep;
@@ -188,7 +192,7 @@ static int dmaengine_bench_copy_samples(const struct dmaengine_bench_job *job,
 			*(u64 *)((void *)&s +
 				 dmaengine_bench_phase_info(ph)->sample_off) =
 				dmaengine_bench_phase(c, ph);
-		s.bytes = f->bytes + c->fig.bytes;
+		s.bytes = f->bytes + c->cpu.bytes;
 		s.prep_calls = f->prep_calls;
 		s.submits = f->submits;
 		if (copy_to_user(usamples + p->samples_written * stride, &s,
