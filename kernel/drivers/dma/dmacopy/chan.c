@@ -125,7 +125,7 @@ bool dmacopy_chan_has_form(const struct dmacopy_chan *c,
 {
 	const struct dmacopy_form *f = dmacopy_form(id);
 
-	return f && f->have_api && dma_has_cap(f->cap, c->chan->device->cap_mask);
+	return f && f->have_api && test_bit(f->cap, c->caps.bits);
 }
 EXPORT_SYMBOL_NS_GPL(dmacopy_chan_has_form, DMACOPY_NS);
 
@@ -151,7 +151,7 @@ EXPORT_SYMBOL_NS_GPL(dmacopy_chan_no_order, DMACOPY_NS);
  */
 unsigned int dmacopy_chan_copy_align(const struct dmacopy_chan *c)
 {
-	return c->chan->device->copy_align;
+	return c->copy_align;
 }
 EXPORT_SYMBOL_NS_GPL(dmacopy_chan_copy_align, DMACOPY_NS);
 

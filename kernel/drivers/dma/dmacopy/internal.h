@@ -23,6 +23,8 @@
  * @name: dma_chan_name(), kept: the provider may be unbound while the
  *	channel is held, and the name with it
  * @dev_name: dev_name() of the DMA device, kept likewise
+ * @caps: the DMA device's capabilities, kept likewise
+ * @copy_align: its copy alignment, kept likewise
  * @no_order: the channel completes out of order (DMA_COMPLETION_NO_ORDER):
  *	every descriptor raises a callback, and a batch is done when all did
  * @can_terminate: the provider has device_terminate_all: issued work can
@@ -62,6 +64,8 @@ struct dmacopy_chan {
 	struct device *prov_dev;
 	char name[DMACOPY_NAME_LEN];
 	char dev_name[DMACOPY_NAME_LEN];
+	dma_cap_mask_t caps;
+	unsigned int copy_align;
 	bool no_order;
 	bool can_terminate;
 	bool released;

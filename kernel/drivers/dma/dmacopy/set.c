@@ -62,8 +62,9 @@ static void dmacopy_chan_init(struct dmacopy_chan *c,
 	c->prov_dev = get_device(chan->device->dev);
 	strscpy(c->name, dma_chan_name(chan), sizeof(c->name));
 	strscpy(c->dev_name, dev_name(chan->device->dev), sizeof(c->dev_name));
-	c->no_order = dma_has_cap(DMA_COMPLETION_NO_ORDER,
-				  chan->device->cap_mask);
+	c->caps = chan->device->cap_mask;
+	c->copy_align = chan->device->copy_align;
+	c->no_order = dma_has_cap(DMA_COMPLETION_NO_ORDER, c->caps);
 	c->can_terminate = chan->device->device_terminate_all;
 	c->dma_dev = dmaengine_get_dma_device(chan);
 	c->poll = req->poll;
@@ -79,7 +80,7 @@ static void dmacopy_chan_init(struct dmacopy_chan *c,
  */
 static int dmacopy_chan_limits(struct dmacopy_chan *c)
 {
-	unsigned int align = c->chan->device->copy_align;
+	unsigned int align = c->copy_align;
 
 	dma_bench_seg_limits_of(c->dma_dev, &c->seg);
 	if (align)
