@@ -183,7 +183,7 @@ static int dmaengine_migrate_share_start(struct dmaengine_migrate *o,
 	if (ret)
 		return ret;
 	return dmacopy_batch_start(&sh->b, o->form, &sh->src_sgt,
-					    &sh->dst_sgt, deadline);
+				   &sh->dst_sgt, deadline);
 }
 
 /*
