@@ -185,7 +185,8 @@ static void dmaengine_migrate_unbind(struct dmacopy_set *set,
 	struct dmaengine_migrate_share *sh;
 	bool ready;
 
-	pr_err("migration copies with the CPU until DMA_MIGRATE_OP_STOP\n");
+	pr_err("%s: migration copies with the CPU until DMA_MIGRATE_OP_STOP\n",
+	       dmacopy_chan_name(dmacopy_set_chan(set, index)));
 	spin_lock(&o->stats_lock);
 	ready = o->ready;
 	spin_unlock(&o->stats_lock);
