@@ -106,6 +106,7 @@ lint_kernel() {
 			> "$log/make.out" 2>&1 &&
 		make -C "$kdir" M="$out/src" -j"$(nproc)" CONFIG_KUNIT=y W=1 C=1 \
 			kernel/dma/stat_kunit.o kernel/drivers/dma/memcpy_contract_kunit.o \
+			kernel/drivers/dma/dmacopy/dmacopy_kunit.o \
 			>> "$log/make.out" 2>&1
 		rc=$?
 		grep -E 'warning|error|: note:' "$log/make.out" > "$log/w1"

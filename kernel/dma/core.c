@@ -78,57 +78,6 @@ int mb_check_zero(const char *field, const void *p, size_t len)
 }
 
 /**
- * mb_seg_limits_of() - the segment limits of a device, as it is now
- * @dev: the device that maps the segments
- * @l: filled in
- *
- * dma_max_mapping_size() depends on the DMA mask: call this after the
- * mask of the run is set.
- */
-void mb_seg_limits_of(struct device *dev, struct mb_seg_limits *l)
-{
-	unsigned int max_seg = dma_get_max_seg_size(dev);
-
-	l->max = min_t(size_t, max_seg ?: UINT_MAX, dma_max_mapping_size(dev));
-	l->boundary = dma_get_seg_boundary(dev);
-}
-
-/**
- * mb_seg_len() - the length of the segment that starts at @off of a buffer
- * @l: the device's limits
- * @off: offset in the buffer
- * @left: bytes of the buffer from @off on, at least 1
- *
- * The buffer must be aligned to a power of two no smaller than its size, as
- * a buddy allocation or a folio is: then where a DMA address of the buffer
- * crosses a boundary depends on @off alone, and every buffer of a size is
- * cut the same way.
- *
- * Return: the length, 1..min(@left, @l->max).
- */
-size_t mb_seg_len(const struct mb_seg_limits *l, size_t off, size_t left)
-{
-	size_t len = min_t(size_t, left, l->max);
-	unsigned long to_boundary = l->boundary - (off & l->boundary);
-
-	/* to_boundary + 1 bytes to the boundary: it overflows for ~0UL */
-	if (len - 1 > to_boundary)
-		len = to_boundary + 1;
-	return len;
-}
-
-/* Segments mb_seg_len() cuts a buffer of @size bytes into. */
-unsigned long mb_seg_count(const struct mb_seg_limits *l, size_t size)
-{
-	unsigned long n = 0;
-	size_t off;
-
-	for (off = 0; off < size; off += mb_seg_len(l, off, size - off))
-		n++;
-	return n;
-}
-
-/**
  * mb_kthread_pin() - keep the calling benchmark kthread on @mask
  * @mask: the CPUs, or NULL to leave the thread's affinity as it is
  *

@@ -21,6 +21,7 @@
  */
 #include "../../uapi/linux/map_benchmark.h"
 #include "../compat.h"
+#include "../seg_limits.h"
 
 struct cpumask;
 struct dentry;
@@ -119,28 +120,8 @@ int mb_memory_bound(u64 bytes, const char *fmt, ...);
 struct dentry *mb_debugfs_create(const char *name, void *data,
 				 const struct file_operations *fops);
 
-/**
- * struct mb_seg_limits - what one scatterlist segment may be on a device
- * @max: its largest length: the device's max_seg_size (an unsigned int, as
- *	the DMA API has it), and no more than one mapping may take (swiotlb
- *	bounces at most dma_max_mapping_size())
- * @boundary: the device's segment boundary mask: no segment may cross a
- *	multiple of @boundary + 1
- *
- * The DMA API's terms for a scatterlist handed to dma_map_sg(); the
- * DMA-API debugging checks both for every segment it maps.
- */
-struct mb_seg_limits {
-	unsigned int max;
-	unsigned long boundary;
-};
-
 /* Entries one sg_table of the benchmark may have: a finer cut is refused. */
 #define MB_MAX_TABLE_ENTS	BIT(20)
-
-void mb_seg_limits_of(struct device *dev, struct mb_seg_limits *l);
-size_t mb_seg_len(const struct mb_seg_limits *l, size_t off, size_t left);
-unsigned long mb_seg_count(const struct mb_seg_limits *l, size_t size);
 
 /* The module's parts, started by core.c in this order, stopped in reverse. */
 int map_benchmark_driver_init(void);

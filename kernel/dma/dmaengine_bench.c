@@ -6,7 +6,7 @@
  *
  * /sys/kernel/debug/dmaengine_benchmark takes DMAENGINE_BENCHMARK with a
  * struct dmaengine_benchmark. The ioctl validates the request, requests the
- * channels, starts one thread per channel (dmaengine_chan.c), drives the
+ * channels, starts one thread per channel (dmaengine_thread.c), drives the
  * runs, alternating prep modes in an order that rotates from run to run,
  * and reduces the per-run figures to mean and standard deviation. A
  * provider unbound during a run ends it: the channels' names are kept, and
@@ -33,6 +33,7 @@
 #include <linux/uaccess.h>
 
 #include "dmaengine_bench.h"
+#include "dmacopy_errors.h"
 #include "migrate_offload.h"
 
 /* beyond a batch's timeout, what an unbind waits for the run to end */
@@ -47,22 +48,59 @@ static_assert(sizeof(struct dmaengine_bench_sample) ==
 /* the number of the layout before this one, no longer answered */
 #define DMAENGINE_BENCH_OLD_NR	3
 
+MODULE_IMPORT_NS(DMACOPY_NS);
+
 /*
- * The CPU's copy of the folios of memcpy channels: the benchmark's mode,
- * not a prep form of the client.
+ * The dmacopy form of each DMAENGINE_BENCH_MODE_*. The CPU's copy is the
+ * benchmark's own mode, no form of the library: it copies the folios of
+ * memcpy channels, so it names the form whose capability it needs.
  */
-static const struct dmaengine_client_form dmaengine_bench_cpu = {
-	.name = "cpu",
-	.have_api = true,
-	.cap = DMA_MEMCPY,
-	.cap_name = "DMA_MEMCPY",
+static const enum dmacopy_form_id dmaengine_bench_mode_form[] = {
+	[DMAENGINE_BENCH_MODE_MEMCPY] = DMACOPY_FORM_MEMCPY,
+	[DMAENGINE_BENCH_MODE_MEMCPY_SG] = DMACOPY_FORM_MEMCPY_SG,
+	[DMAENGINE_BENCH_MODE_CPU] = DMACOPY_FORM_MEMCPY,
+	[DMAENGINE_BENCH_MODE_MEMCPY_VEC] = DMACOPY_FORM_MEMCPY_VEC,
 };
 
-/* What a DMAENGINE_BENCH_MODE_* is: a client's prep form, or the CPU's. */
-const struct dmaengine_client_form *dmaengine_bench_mode(unsigned int mode)
+static_assert(ARRAY_SIZE(dmaengine_bench_mode_form) == DMAENGINE_BENCH_NR_MODES);
+
+/* The form of a mode's batches, or of the capability the CPU's needs. */
+enum dmacopy_form_id dmaengine_bench_form(unsigned int mode)
 {
-	return mode == DMAENGINE_BENCH_MODE_CPU ? &dmaengine_bench_cpu :
-	       dmaengine_client_form(mode);
+	return dmaengine_bench_mode_form[mode];
+}
+
+/* BIT(DMACOPY_FORM_*) of the forms of @modes. */
+u32 dmaengine_bench_forms(u32 modes)
+{
+	unsigned int m;
+	u32 forms = 0;
+
+	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++)
+		if (modes & BIT(m))
+			forms |= BIT(dmaengine_bench_form(m));
+	return forms;
+}
+
+/* A mode's name, as the log says it: its form's, or "cpu". */
+const char *dmaengine_bench_mode_name(unsigned int mode)
+{
+	return mode == DMAENGINE_BENCH_MODE_CPU ? "cpu" :
+	       dmacopy_form_name(dmaengine_bench_form(mode));
+}
+
+/*
+ * A channel's first failure in the run as the uapi says it: the
+ * benchmark's own (verification, a signal), else the step of a batch that
+ * failed in the library; 0 when none did. @err: its errno.
+ */
+u32 dmaengine_bench_fail_error(const struct dmaengine_bench_chan *c, int *err)
+{
+	if (c->error) {
+		*err = c->err;
+		return c->error;
+	}
+	return dmacopy_fail_error(dmacopy_chan_fail(c->cl, err));
 }
 
 static struct dentry *dmaengine_bench_debugfs;
@@ -76,7 +114,7 @@ static u32 dmaengine_bench_batch_modes(void)
 	unsigned int m;
 
 	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++)
-		if (dmaengine_bench_mode(m)->api)
+		if (dmaengine_bench_form(m) != DMACOPY_FORM_MEMCPY)
 			modes |= BIT(m);
 	return modes;
 }
@@ -176,35 +214,7 @@ static int dmaengine_bench_check_memory(const struct dmaengine_benchmark *p)
 			       p->channels);
 }
 
-/* The capabilities the prep modes of @modes need of a channel. */
-static void dmaengine_bench_caps(u32 modes, dma_cap_mask_t *mask)
-{
-	unsigned int m;
-
-	dma_cap_zero(*mask);
-	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++)
-		if (dmaengine_bench_mode(m)->have_api && modes & BIT(m))
-			dma_cap_set(dmaengine_bench_mode(m)->cap, *mask);
-}
-
-/* The capabilities asked beyond DMA_MEMCPY, or DMA_MEMCPY, as a refusal says. */
-static void dmaengine_bench_caps_name(u32 modes, char *caps, size_t size)
-{
-	unsigned int m;
-
-	caps[0] = 0;
-	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++) {
-		if (!(modes & BIT(m)) || !dmaengine_bench_mode(m)->api)
-			continue;
-		if (caps[0])
-			strlcat(caps, " and ", size);
-		strlcat(caps, dmaengine_bench_mode(m)->cap_name, size);
-	}
-	if (!caps[0])
-		strscpy(caps, "DMA_MEMCPY", size);
-}
-
-static void dmaengine_bench_unbind(struct dmaengine_client_set *set,
+static void dmaengine_bench_unbind(struct dmacopy_set *set,
 				   unsigned int index);
 
 /*
@@ -217,10 +227,10 @@ static int dmaengine_bench_acquire(struct dmaengine_bench_job *job,
 {
 	u32 batch_modes = dmaengine_bench_batch_modes();
 	u32 others = job->modes & ~batch_modes;
-	struct dmaengine_client_request req = {
+	struct dmacopy_request req = {
 		.channel = p->channel,
 		.device = p->device,
-		.caps_name = job->caps_name,
+		.forms = dmaengine_bench_forms(job->modes),
 		.count = p->channels,
 		.allow_fewer = p->flags & DMAENGINE_BENCH_F_ALLOW_FEWER,
 		.quiet = job->modes & batch_modes,
@@ -234,22 +244,21 @@ static int dmaengine_bench_acquire(struct dmaengine_bench_job *job,
 	unsigned int i;
 	int ret;
 
-	dmaengine_bench_caps_name(job->modes, job->caps_name,
-				  sizeof(job->caps_name));
-	dmaengine_bench_caps(job->modes, &req.caps);
-	ret = dmaengine_client_set_open(&job->set, &req, &p->error);
+	ret = dmacopy_set_open(&job->set, &req);
 	if (ret == -ENODEV && req.quiet) {
 		req.quiet = false;
-		dmaengine_bench_caps(others ?: DMAENGINE_BENCH_PREP_MEMCPY,
-				     &req.caps);
-		ret = dmaengine_client_set_open(&job->set, &req, &p->error);
+		req.forms = dmaengine_bench_forms(others ?:
+						  DMAENGINE_BENCH_PREP_MEMCPY);
+		ret = dmacopy_set_open(&job->set, &req);
 	}
 	p->acquire_ns += mb_elapsed_ns(start);
-	if (ret)
+	if (ret) {
+		p->error = dmacopy_open_error(ret);
 		return ret;
-	job->nr = job->set.nr;
+	}
+	job->nr = dmacopy_set_count(&job->set);
 	for (i = 0; i < job->nr; i++)
-		job->chans[i].cl = &job->set.chans[i];
+		job->chans[i].cl = dmacopy_set_chan(&job->set, i);
 	return 0;
 }
 
@@ -262,10 +271,10 @@ static int dmaengine_bench_missing(struct dmaengine_bench_job *job,
 	    job->modes & ~BIT(mode)) {
 		job->modes &= ~BIT(mode);
 		p->results[mode].missing = error;
-		pr_info("%s left out: %s %s\n", dmaengine_bench_mode(mode)->name,
+		pr_info("%s left out: %s %s\n", dmaengine_bench_mode_name(mode),
 			error == DMAENGINE_BENCH_ERR_NO_API ?
 			"this kernel has no" : "a channel lacks",
-			dmaengine_bench_mode(mode)->cap_name);
+			dmacopy_form_cap_name(dmaengine_bench_form(mode)));
 		return 0;
 	}
 	p->error = error;
@@ -284,13 +293,10 @@ static int dmaengine_bench_check_apis(struct dmaengine_bench_job *job,
 	int ret;
 
 	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++) {
-		const struct dmaengine_client_form *f = dmaengine_bench_mode(m);
-
-		if (!(job->modes & BIT(m)) || f->have_api)
+		if (!(job->modes & BIT(m)) ||
+		    !dmacopy_form_check(dmaengine_bench_form(m),
+					p->flags & DMAENGINE_BENCH_F_SKIP_MISSING))
 			continue;
-		if (!(p->flags & DMAENGINE_BENCH_F_SKIP_MISSING))
-			mb_refuse_err("%s: this kernel has no %s; see kernel/patches/\n",
-				      f->name, f->api);
 		ret = dmaengine_bench_missing(job, p, m,
 					      DMAENGINE_BENCH_ERR_NO_API);
 		if (ret)
@@ -299,30 +305,26 @@ static int dmaengine_bench_check_apis(struct dmaengine_bench_job *job,
 	return 0;
 }
 
-static bool dmaengine_bench_has_cap(const struct dmaengine_bench_chan *c,
-				    enum dma_transaction_type t)
-{
-	return dma_has_cap(t, c->cl->chan->device->cap_mask);
-}
-
 /* Every channel has the capability of a mode that is to run. */
 static int dmaengine_bench_check_cap(struct dmaengine_bench_job *job,
 				     struct dmaengine_benchmark *p,
 				     unsigned int mode)
 {
-	const struct dmaengine_client_form *f = dmaengine_bench_mode(mode);
+	enum dmacopy_form_id form = dmaengine_bench_form(mode);
 	unsigned int i;
 	int ret;
 
 	for (i = 0; i < job->nr && job->modes & BIT(mode); i++) {
 		struct dmaengine_bench_chan *c = &job->chans[i];
 
-		if (f->have_api && dmaengine_bench_has_cap(c, f->cap))
+		if (dmacopy_chan_has_form(c->cl, form))
 			continue;
 		if (!(p->flags & DMAENGINE_BENCH_F_SKIP_MISSING))
 			mb_refuse_err("%s: %s (%s) has no %s capability\n",
-				      f->name, c->cl->name, c->cl->dev_name,
-				      f->cap_name);
+				      dmaengine_bench_mode_name(mode),
+				      dmacopy_chan_name(c->cl),
+				      dmacopy_chan_dev_name(c->cl),
+				      dmacopy_form_cap_name(form));
 		p->error_channel = i;
 		ret = dmaengine_bench_missing(job, p, mode,
 					      DMAENGINE_BENCH_ERR_NO_CAP);
@@ -352,10 +354,11 @@ static int dmaengine_bench_check_channels(struct dmaengine_bench_job *job,
 	for (i = 0; i < job->nr; i++) {
 		struct dmaengine_bench_chan *c = &job->chans[i];
 
-		if (!c->cl->no_order || !(p->flags & DMAENGINE_BENCH_F_POLL))
+		if (!dmacopy_chan_no_order(c->cl) ||
+		    !(p->flags & DMAENGINE_BENCH_F_POLL))
 			continue;
 		mb_refuse_err("%s (%s) completes out of order (DMA_COMPLETION_NO_ORDER): its tx_status cannot say a batch is done; run without polling\n",
-			      c->cl->name, c->cl->dev_name);
+			      dmacopy_chan_name(c->cl), dmacopy_chan_dev_name(c->cl));
 		p->error = DMAENGINE_BENCH_ERR_POLL;
 		p->error_channel = i;
 		return -EOPNOTSUPP;
@@ -371,25 +374,24 @@ static int dmaengine_bench_node_or(int node, int fallback)
 static void dmaengine_bench_channel_info(const struct dmaengine_bench_chan *c,
 					 struct dmaengine_bench_channel *info)
 {
-	struct device *dev = c->cl->chan->device->dev;
+	struct device *dev = dmacopy_chan_provider(c->cl);
 
 	memset(info, 0, sizeof(*info));
-	strscpy(info->name, c->cl->name, sizeof(info->name));
-	strscpy(info->device, c->cl->dev_name, sizeof(info->device));
+	strscpy(info->name, dmacopy_chan_name(c->cl), sizeof(info->name));
+	strscpy(info->device, dmacopy_chan_dev_name(c->cl),
+		sizeof(info->device));
 	if (dev->driver)
 		strscpy(info->driver, dev->driver->name, sizeof(info->driver));
 	info->node = dev_to_node(dev);
 	info->src_node = c->src_node;
 	info->dst_node = c->dst_node;
-	info->max_seg_size = dma_get_max_seg_size(c->cl->dma_dev);
-	info->copy_align = c->cl->chan->device->copy_align;
-#ifdef HAVE_DMA_MEMCPY_SG
-	info->has_memcpy_sg = dmaengine_bench_has_cap(c, DMA_MEMCPY_SG);
-#endif
-#ifdef HAVE_DMA_MEMCPY_VEC
-	info->has_memcpy_vec = dmaengine_bench_has_cap(c, DMA_MEMCPY_VEC);
-#endif
-	info->no_order = c->cl->no_order;
+	info->max_seg_size = dma_get_max_seg_size(dmacopy_chan_dma_dev(c->cl));
+	info->copy_align = dmacopy_chan_copy_align(c->cl);
+	info->has_memcpy_sg = dmacopy_chan_has_form(c->cl,
+						    DMACOPY_FORM_MEMCPY_SG);
+	info->has_memcpy_vec = dmacopy_chan_has_form(c->cl,
+						     DMACOPY_FORM_MEMCPY_VEC);
+	info->no_order = dmacopy_chan_no_order(c->cl);
 }
 
 static int dmaengine_bench_copy_channels(const struct dmaengine_bench_job *job,
@@ -422,7 +424,7 @@ static void dmaengine_bench_init_channels(struct dmaengine_bench_job *job,
 
 		c->job = job;
 		c->index = i;
-		node = dev_to_node(c->cl->dma_dev);
+		node = dev_to_node(dmacopy_chan_dma_dev(c->cl));
 		c->src_node = dmaengine_bench_node_or(p->src_node, node);
 		c->dst_node = dmaengine_bench_node_or(p->dst_node, node);
 	}
@@ -446,7 +448,7 @@ static int dmaengine_bench_start_channels(struct dmaengine_bench_job *job,
 			goto fail;
 
 		c->task = kthread_create_on_node(dmaengine_bench_chan_thread, c,
-						 dev_to_node(c->cl->dma_dev),
+						 dev_to_node(dmacopy_chan_dma_dev(c->cl)),
 						 "dmaengine-bench/%u", i);
 		if (IS_ERR(c->task)) {
 			ret = PTR_ERR(c->task);
@@ -487,27 +489,21 @@ static void dmaengine_bench_stop_channels(struct dmaengine_bench_job *job)
  * and let go of what it queued there before the set releases the channel
  * and the provider's remove() runs. It may come as soon as the set is
  * open, before any thread runs: it touches only what the job has from
- * dmaengine_bench_job_alloc() on, and the abort it sets ends whatever
- * starts later; @job->quiesced is completed once nothing of the run is
+ * dmaengine_bench_job_alloc() on, and the abort the set raised ends
+ * whatever starts later; @job->quiesced is completed once nothing of the run is
  * left on the devices, on every path after the open.
  */
-static void dmaengine_bench_unbind(struct dmaengine_client_set *set,
+static void dmaengine_bench_unbind(struct dmacopy_set *set,
 				   unsigned int index)
 {
-	struct dmaengine_bench_job *job = set->req.priv;
-	const struct dmaengine_client_chan *cl = &set->chans[index];
+	struct dmaengine_bench_job *job = dmacopy_set_priv(set);
 
-	pr_err("%s: its provider %s is being unbound: ending the run\n",
-	       cl->name, cl->dev_name);
-	if (!READ_ONCE(job->unbound))
-		WRITE_ONCE(job->unbound_channel, index);
-	WRITE_ONCE(job->unbound, true);
-	WRITE_ONCE(job->abort, true);
+	/* the set raised job->abort: the run ends */
 	if (!wait_for_completion_timeout(&job->quiesced,
 					 job->timeout +
 					 DMAENGINE_BENCH_QUIESCE_SLACK))
 		pr_warn("%s: the run did not end within %u ms of the unbind\n",
-			cl->name,
+			dmacopy_chan_name(dmacopy_set_chan(set, index)),
 			jiffies_to_msecs(job->timeout +
 					 DMAENGINE_BENCH_QUIESCE_SLACK));
 }
@@ -607,14 +603,13 @@ static int dmaengine_bench_measure(struct dmaengine_benchmark *p)
 		ret = dmaengine_bench_runs(job, p);
 	dmaengine_bench_stop_channels(job);
 close:
-	if (ret && READ_ONCE(job->unbound)) {
+	if (ret && dmacopy_set_unbound(&job->set, &p->error_channel)) {
 		p->error = DMAENGINE_BENCH_ERR_UNBOUND;
-		p->error_channel = READ_ONCE(job->unbound_channel);
 		ret = -ENODEV;
 	}
 	/* nothing of the run is left on the devices: an unbind may go on */
 	complete_all(&job->quiesced);
-	dmaengine_client_set_close(&job->set);
+	dmacopy_set_close(&job->set);
 free:
 	dmaengine_bench_job_free(job);
 	return ret;
@@ -637,8 +632,8 @@ static long dmaengine_bench_run(void *req, void *ctx)
 	}
 	if (ret)
 		pr_debug("%s failed: error %u, channel %u, run %u\n",
-			 dmaengine_bench_mode(p->error_prep_mode %
-					       DMAENGINE_BENCH_NR_MODES)->name,
+			 dmaengine_bench_mode_name(p->error_prep_mode %
+						   DMAENGINE_BENCH_NR_MODES),
 			 p->error, p->error_channel, p->error_run);
 	return ret;
 }

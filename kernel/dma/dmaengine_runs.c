@@ -31,7 +31,8 @@ enum {
 
 /*
  * Where a phase of the dmaengine mode is: its member in the channel's
- * figures (the client's and the bench's), in struct dmaengine_bench_result
+ * figures (the library's; the CPU copy's is the bench's own), in
+ * struct dmaengine_bench_result
  * and in struct dmaengine_bench_sample, all of one name.
  */
 struct dmaengine_bench_phase_at {
@@ -40,7 +41,7 @@ struct dmaengine_bench_phase_at {
 	size_t sample;
 };
 
-#define FIG(f)	offsetof(struct dmaengine_client_figures, f)
+#define FIG(f)	offsetof(struct dmacopy_figures, f)
 #define RES(f)	offsetof(struct dmaengine_bench_result, f)
 #define SMP(f)	offsetof(struct dmaengine_bench_sample, f)
 
@@ -51,7 +52,7 @@ static const struct dmaengine_bench_phase_at dmaengine_bench_at[] = {
 	[DMAENGINE_BENCH_PH_WAIT] = { FIG(wait_ns), RES(wait_ns), SMP(wait_ns) },
 	[DMAENGINE_BENCH_PH_MAP] = { FIG(map_ns), RES(map_ns), SMP(map_ns) },
 	[DMAENGINE_BENCH_PH_UNMAP] = { FIG(unmap_ns), RES(unmap_ns), SMP(unmap_ns) },
-	[DMAENGINE_BENCH_PH_COPY] = { FIG(copy_ns), RES(copy_ns), SMP(copy_ns) },
+	[DMAENGINE_BENCH_PH_COPY] = { 0, RES(copy_ns), SMP(copy_ns) },
 	[DMAENGINE_BENCH_PH_CONVERT] = { FIG(convert_ns), RES(convert_ns), SMP(convert_ns) },
 	[DMAENGINE_BENCH_PH_STALLS] = { FIG(prep_stalls), RES(prep_stalls), SMP(prep_stalls) },
 };
@@ -103,14 +104,15 @@ static size_t dmaengine_bench_stat_off(unsigned int k)
 	return dmaengine_bench_at[k - DMAENGINE_BENCH_FIELD_PHASES].result;
 }
 
-/* A channel's value of phase @ph: what the client and the bench measured. */
+/* A channel's value of phase @ph: the library's, or the CPU copy's. */
 static u64 dmaengine_bench_phase(const struct dmaengine_bench_chan *c,
 				 unsigned int ph)
 {
 	size_t off = dmaengine_bench_at[ph].fig;
 
-	return *(const u64 *)((const void *)&c->cl->fig + off) +
-	       *(const u64 *)((const void *)&c->fig + off);
+	if (ph == DMAENGINE_BENCH_PH_COPY)
+		return c->cpu.copy_ns;
+	return *(const u64 *)((const void *)dmacopy_chan_figures(c->cl) + off);
 }
 
 /*
@@ -134,7 +136,7 @@ static int dmaengine_bench_run_once(struct dmaengine_bench_job *job,
 		/* the threads see abort within a wait slice and end the run */
 		WRITE_ONCE(job->abort, true);
 		wait_for_completion(&job->run_done);
-		if (!READ_ONCE(job->unbound)) {
+		if (!dmacopy_set_unbound(&job->set, NULL)) {
 			p->error = DMAENGINE_BENCH_ERR_INTR;
 			p->error_run = run_nr;
 			p->error_prep_mode = prep;
@@ -143,23 +145,23 @@ static int dmaengine_bench_run_once(struct dmaengine_bench_job *job,
 		}
 	}
 
-	if (READ_ONCE(job->unbound)) {
+	if (dmacopy_set_unbound(&job->set, &p->error_channel)) {
 		p->error = DMAENGINE_BENCH_ERR_UNBOUND;
-		p->error_channel = READ_ONCE(job->unbound_channel);
 		p->error_run = run_nr;
 		p->error_prep_mode = prep;
 		return -ENODEV;
 	}
 	for (i = 0; i < job->nr; i++) {
 		const struct dmaengine_bench_chan *c = &job->chans[i];
-		u32 error = c->error ?: c->cl->error;
+		int err;
+		u32 error = dmaengine_bench_fail_error(c, &err);
 
 		if (error) {
 			p->error = error;
 			p->error_channel = i;
 			p->error_run = run_nr;
 			p->error_prep_mode = prep;
-			return c->error ? c->err : c->cl->err;
+			return err;
 		}
 	}
 	return 0;
@@ -185,7 +187,7 @@ static void dmaengine_bench_collect(const struct dmaengine_bench_job *job,
 
 	for (i = 0; i < job->nr; i++) {
 		const struct dmaengine_bench_chan *c = &job->chans[i];
-		const struct dmaengine_client_figures *f = &c->cl->fig;
+		const struct dmacopy_figures *f = dmacopy_chan_figures(c->cl);
 
 		start = ktime_before(c->start, start) ? c->start : start;
 		end = ktime_after(c->end, end) ? c->end : end;
@@ -193,11 +195,11 @@ static void dmaengine_bench_collect(const struct dmaengine_bench_job *job,
 			if (dmaengine_bench_has(ph))
 				v[DMAENGINE_BENCH_FIELD_PHASES + ph][r] +=
 					dmaengine_bench_phase(c, ph);
-		res->bytes += f->bytes + c->fig.bytes;
+		res->bytes += f->bytes + c->cpu.bytes;
 		res->prep_calls += f->prep_calls;
 		res->submits += f->submits;
-		res->batches += f->batches + c->fig.batches;
-		res->segments += f->segments + c->fig.segments;
+		res->batches += f->batches + c->cpu.batches;
+		res->segments += f->segments + c->cpu.segments;
 	}
 	run_ns = max_t(u64, ktime_to_ns(ktime_sub(end, start)), 1);
 	v[DMAENGINE_BENCH_FIELD_RUN_NS][r] = run_ns;
@@ -223,7 +225,7 @@ static int dmaengine_bench_copy_samples(const struct dmaengine_bench_job *job,
 
 	for (i = 0; i < job->nr && p->samples_written < p->samples_len; i++) {
 		const struct dmaengine_bench_chan *c = &job->chans[i];
-		const struct dmaengine_client_figures *f = &c->cl->fig;
+		const struct dmacopy_figures *f = dmacopy_chan_figures(c->cl);
 
 		memset(&s, 0, sizeof(s));
 		s.prep_mode = prep;
@@ -235,7 +237,7 @@ static int dmaengine_bench_copy_samples(const struct dmaengine_bench_job *job,
 			if (dmaengine_bench_has(ph))
 				*(u64 *)((void *)&s + dmaengine_bench_at[ph].sample) =
 					dmaengine_bench_phase(c, ph);
-		s.bytes = f->bytes + c->fig.bytes;
+		s.bytes = f->bytes + c->cpu.bytes;
 		s.prep_calls = f->prep_calls;
 		s.submits = f->submits;
 		if (copy_to_user(usamples + p->samples_written * stride, &s,

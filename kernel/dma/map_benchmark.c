@@ -543,7 +543,7 @@ static int map_benchmark_locked_run(struct map_benchmark_data *map,
 	}
 
 	/* the device's limits depend on its mask: fit the request now */
-	mb_seg_limits_of(map->dev, &p->seg);
+	dma_bench_seg_limits_of(map->dev, &p->seg);
 	ret = map_benchmark_check_memory(p);
 	if (!ret)
 		ret = p->ops->fit(p, map->dev);

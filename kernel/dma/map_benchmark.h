@@ -55,7 +55,7 @@ struct map_benchmark_params {
 	bool legacy;
 	u32 *cpus;
 	u32 nr_cpus;
-	struct mb_seg_limits seg;
+	struct dma_bench_seg_limits seg;
 	u32 segments;
 };
 

@@ -46,12 +46,13 @@ static void dma_sg_free_pages(struct dma_sg_map_param *params)
 
 /*
  * Cut each entry at the device's limits, the same way for every entry:
- * its allocation is aligned to its size (mb_seg_len()).
+ * its allocation is aligned to its size (dma_bench_seg_len()).
  */
 static int dma_sg_map_benchmark_fit(struct map_benchmark_params *p,
 				    struct device *dev)
 {
-	u64 segments = (u64)p->entries * mb_seg_count(&p->seg, p->entry_size);
+	u64 segments = (u64)p->entries *
+		       dma_bench_seg_count(&p->seg, p->entry_size);
 
 	if (segments > MB_MAX_TABLE_ENTS) {
 		mb_refuse_err("invalid entry_size %zu: %u entries would take %llu segments of at most %u bytes (max_seg_size and max mapping size of %s), more than %lu\n",
@@ -67,7 +68,8 @@ static int dma_sg_map_benchmark_fit(struct map_benchmark_params *p,
 static u64 dma_sg_map_benchmark_buffer_bytes(const struct map_benchmark_params *p)
 {
 	return (u64)p->entries * ((PAGE_SIZE << get_order(p->entry_size)) +
-		mb_seg_count(&p->seg, p->entry_size) * sizeof(struct scatterlist));
+		dma_bench_seg_count(&p->seg, p->entry_size) *
+		sizeof(struct scatterlist));
 }
 
 static void *dma_sg_map_benchmark_prepare(struct map_benchmark_data *map)
@@ -98,8 +100,8 @@ static void *dma_sg_map_benchmark_prepare(struct map_benchmark_data *map)
 		if (!page)
 			goto free_pages;
 		for (off = 0; off < map->p.entry_size; off += len) {
-			len = mb_seg_len(&map->p.seg, off,
-					 map->p.entry_size - off);
+			len = dma_bench_seg_len(&map->p.seg, off,
+						map->p.entry_size - off);
 			sg_set_page(sg, page + (off >> PAGE_SHIFT), len,
 				    offset_in_page(off));
 			sg = sg_next(sg);

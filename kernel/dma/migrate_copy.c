@@ -45,17 +45,14 @@ void dmaengine_migrate_unquarantine(struct dmaengine_migrate_share *sh,
 
 	if (!sh->quarantined)
 		return;
-	if (unbound) {
+	if (unbound)
 		/* the provider's remove() returned: its device is stopped */
-		dmaengine_client_batch_forget(&sh->b);
-	} else {
-		if (!dmaengine_client_batch_idle(&sh->b))
-			return;
-		/* idle: returns at once, the batch no longer busy */
-		if (WARN_ON_ONCE(dmaengine_client_batch_abandon(&sh->b, 1)))
-			return;
-	}
-	dmaengine_client_unmap(sh->cl, &sh->src_sgt, &sh->dst_sgt);
+		dmacopy_batch_forget(&sh->b);
+	else if (!dmacopy_batch_idle(&sh->b))
+		return;
+	/* idle: returns at once, the batch no longer busy, and unmapped */
+	if (WARN_ON_ONCE(dmacopy_batch_end(&sh->b, 1, true)))
+		return;
 	for (i = 0; i < sh->n; i++)
 		dmaengine_migrate_hook_release(sh->dst[i]);
 	sh->quarantined = false;
@@ -63,7 +60,7 @@ void dmaengine_migrate_unquarantine(struct dmaengine_migrate_share *sh,
 	o->stats.released += sh->n;
 	spin_unlock(&o->stats_lock);
 	pr_info("%s: the engine ended the copy of %u quarantined folio(s): released\n",
-		sh->cl->name, sh->n);
+		dmacopy_chan_name(sh->cl), sh->n);
 #endif
 }
 
@@ -166,7 +163,7 @@ static int dmaengine_migrate_table(struct dmaengine_migrate_share *sh,
 {
 	sgt->sgl = sgl;
 	sgt->orig_nents = sh->max_ents;
-	return dmaengine_client_table_fill(sh->cl, sgt, folios, sh->n, 0);
+	return dmacopy_table_fill(sh->cl, sgt, folios, sh->n, 0);
 }
 
 /* Tables, and the batch mapped and started, until @deadline. */
@@ -177,7 +174,7 @@ static int dmaengine_migrate_share_start(struct dmaengine_migrate *o,
 	ktime_t t0 = ktime_get();
 	int ret;
 
-	dmaengine_client_chan_reset(sh->cl);
+	dmacopy_chan_reset(sh->cl);
 	ret = dmaengine_migrate_table(sh, &sh->src_sgt, sh->src_sgl, sh->src);
 	if (!ret)
 		ret = dmaengine_migrate_table(sh, &sh->dst_sgt, sh->dst_sgl,
@@ -185,35 +182,37 @@ static int dmaengine_migrate_share_start(struct dmaengine_migrate *o,
 	sh->build_ns = mb_elapsed_ns(t0);
 	if (ret)
 		return ret;
-	return dmaengine_client_batch_start(&sh->b, o->form, &sh->src_sgt,
-					    &sh->dst_sgt, deadline);
+	return dmacopy_batch_start(&sh->b, o->form, &sh->src_sgt,
+				   &sh->dst_sgt, deadline);
 }
 
 /*
- * Let go of a failed share's batch, its descriptors stopped or waited for
- * until @drain_until, one bound for the whole batch past its deadline. Returns false when they may
+ * Let go of a share's batch: a failed one's descriptors stopped or waited
+ * for until @drain_until, one bound for the whole batch past its deadline,
+ * then its tables unmapped (nothing, if its start failed before it mapped
+ * them). Returns false when a failed batch's descriptors may
  * still run after that: its destinations are then reported lost (mm
  * fails their migration and leaves them to the provider) and the share is
  * quarantined until its batch is idle (dmaengine_migrate_unquarantine()). Over
  * the RFC's hook, which cannot take a lost folio, they are waited for
  * however long they take.
  */
-static bool dmaengine_migrate_abandon(struct dmaengine_migrate_req *r,
-				      struct dmaengine_migrate_share *sh,
-				      unsigned long drain_until)
+static bool dmaengine_migrate_end(struct dmaengine_migrate_req *r,
+				  struct dmaengine_migrate_share *sh,
+				  unsigned long drain_until)
 {
 	unsigned long drain = time_after(drain_until, jiffies) ?
 			      drain_until - jiffies : 1;
 	unsigned int i;
 
-	while (dmaengine_client_batch_abandon(&sh->b, drain)) {
+	while (dmacopy_batch_end(&sh->b, drain, true)) {
 		if (!DMAENGINE_MIGRATE_CAN_LOSE)
 			continue;
 		for (i = 0; i < sh->n; i++)
 			dmaengine_migrate_hook_lost(r, sh->src[i], sh->dst[i]);
 		sh->quarantined = true;
 		pr_err("%s: a batch's descriptors still run past its deadline and drain, and cannot be stopped: its %u folio(s) stay where they are, their destinations quarantined until it ends\n",
-		       sh->cl->name, sh->n);
+		       dmacopy_chan_name(sh->cl), sh->n);
 		return false;
 	}
 	return true;
@@ -231,11 +230,7 @@ static unsigned int dmaengine_migrate_share_end(struct dmaengine_migrate_req *r,
 	ktime_t t0;
 	unsigned int i;
 
-	if (sh->failed && !dmaengine_migrate_abandon(r, sh, drain_until))
-		return 0;
-	/* nothing, if the start failed before it mapped them */
-	dmaengine_client_unmap(sh->cl, &sh->src_sgt, &sh->dst_sgt);
-	if (sh->failed)
+	if (!dmaengine_migrate_end(r, sh, drain_until) || sh->failed)
 		return 0;
 	t0 = ktime_get();
 	for (i = 0; i < sh->n; i++)
@@ -248,7 +243,7 @@ static unsigned int dmaengine_migrate_share_end(struct dmaengine_migrate_req *r,
 static void dmaengine_migrate_account_share(struct dmaengine_migrate_stats *st,
 					    const struct dmaengine_migrate_share *sh)
 {
-	const struct dmaengine_client_figures *f = &sh->cl->fig;
+	const struct dmacopy_figures *f = dmacopy_chan_figures(sh->cl);
 
 	if (!sh->failed)
 		st->bytes += f->bytes;
@@ -324,7 +319,7 @@ static unsigned int dmaengine_migrate_run(struct dmaengine_migrate *o,
 			sh->failed = true;
 	for (sh = first; sh; sh = sh->next)
 		if (sh->n && !sh->failed &&
-		    dmaengine_client_batch_finish(&sh->b, true))
+		    dmacopy_batch_finish(&sh->b, true))
 			sh->failed = true;
 	for (sh = first; sh; sh = sh->next)
 		if (sh->n)
@@ -364,7 +359,7 @@ int dmaengine_migrate_copy(struct dmaengine_migrate_req *r)
 	deadline += wait;
 	if (folio_cnt >= o->min_folios &&
 	    folio_cnt <= DMAENGINE_MIGRATE_MAX_FOLIOS &&
-	    !READ_ONCE(o->unbound))
+	    !dmacopy_set_unbound(&o->set, NULL))
 		k = dmaengine_migrate_take(o, &first, folio_cnt);
 	if (k) {
 		int left_out = dmaengine_migrate_share_out(first, k, r);

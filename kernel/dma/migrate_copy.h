@@ -11,7 +11,8 @@
 #include <linux/types.h>
 
 /* first: the build probes' HAVE_* come with core.h */
-#include "dmaengine_client.h"
+#include "core.h"
+#include "dmacopy.h"
 /* the hook's interface, the RFC's calls over either hook */
 #include "migrate_rfc.h"
 
@@ -92,7 +93,7 @@ struct dmaengine_migrate_stats {
 /**
  * struct dmaengine_migrate_share - a channel and its share of a batch
  * @o: the offload
- * @cl: the client's channel, the set's
+ * @cl: the library's channel, the set's
  * @busy: bit 0 held by the batch that copies over the channel (a bit,
  *	not a mutex: a batch holds up to DMAENGINE_BENCH_MAX_CHANNELS, more
  *	locks than lockdep tracks in one task)
@@ -119,9 +120,9 @@ struct dmaengine_migrate_stats {
  */
 struct dmaengine_migrate_share {
 	struct dmaengine_migrate *o;
-	struct dmaengine_client_chan *cl;
+	struct dmacopy_chan *cl;
 	unsigned long busy;
-	struct dmaengine_client_batch b;
+	struct dmacopy_batch b;
 	struct scatterlist *src_sgl;
 	struct scatterlist *dst_sgl;
 	struct sg_table src_sgt;
@@ -142,14 +143,15 @@ struct dmaengine_migrate_share {
  * struct dmaengine_migrate - a started offload
  * @file: the file that started it: STOP, STATS and its release act on it
  * @form: the prep form
- * @prep_mode: its DMAENGINE_BENCH_MODE_*
+ * @prep_mode: its DMAENGINE_BENCH_MODE_*, as START named it
  * @set: the channels
  * @shares: one per channel
  * @nr_shares: entries in @shares, the channels taken at START
  * @timeout: jiffies a whole batch may take
  * @min_folios: smaller batches are left to the CPU
- * @abort: set by an unbind: the batches in flight end within a wait slice
- * @unbound: a provider was unbound: batches are declined until STOP
+ * @abort: raised by the set on an unbind: the batches in flight end
+ *	within a wait slice; a provider unbound (dmacopy_set_unbound()) makes
+ *	later batches decline until STOP
  * @ready: the shares are set up: an unbind waits for the batch on its
  *	channel; before, no batch can run
  * @stats_lock: guards @stats, and @ready against an unbind
@@ -157,15 +159,14 @@ struct dmaengine_migrate_share {
  */
 struct dmaengine_migrate {
 	struct file *file;
-	const struct dmaengine_client_form *form;
+	enum dmacopy_form_id form;
 	unsigned int prep_mode;
-	struct dmaengine_client_set set;
+	struct dmacopy_set set;
 	struct dmaengine_migrate_share *shares;
 	unsigned int nr_shares;
 	unsigned long timeout;
 	unsigned int min_folios;
 	bool abort;
-	bool unbound;
 	bool ready;
 	spinlock_t stats_lock; /* guards @stats and @ready */
 	struct dmaengine_migrate_stats stats;

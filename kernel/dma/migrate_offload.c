@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The dmaengine client as page migration's copy offload: DMA_MIGRATE_OFFLOAD
+ * The dmacopy library as page migration's copy offload: DMA_MIGRATE_OFFLOAD
  * on /sys/kernel/debug/dmaengine_benchmark.
  *
  * DMA_MIGRATE_OP_START requests the channels and registers a struct
@@ -22,7 +22,7 @@
  *   channel): the hook allocates nothing, so it cannot recurse through
  *   reclaim into itself, nor fail for memory.
  * - Each share is mapped on its channel's device, copied with the prep
- *   form through the dmaengine client (dmaengine_client.c), submitted and
+ *   form through the dmacopy library (dmacopy.h), submitted and
  *   issued on every channel, then waited for until one deadline for the
  *   whole batch (START's timeout_ms from the hook's entry). A destination
  *   folio is marked copied only when every descriptor of its share
@@ -37,7 +37,7 @@
  *   descriptor runs on a folio after ->offload_copy() returns, but on
  *   the destinations reported lost, which mm leaves to the provider.
  *
- * A provider being unbound (the client set's bus watch) aborts the
+ * A provider being unbound (the dmacopy set's bus watch) aborts the
  * batches in flight, whose folios fall back to the CPU, and makes later
  * batches decline until STOP; the set releases that channel before the
  * provider's remove() runs, the others at STOP, or when the file that
@@ -66,6 +66,9 @@
 /* first: the build probes' HAVE_* come with core.h */
 #include "migrate_copy.h"
 #include "migrate_offload.h"
+#include "dmacopy_errors.h"
+
+MODULE_IMPORT_NS(DMACOPY_NS);
 
 static_assert(sizeof(struct dma_migrate_offload) ==
 	      DMA_MIGRATE_OFFLOAD_SIZE_VER4);
@@ -174,21 +177,19 @@ static void dmaengine_migrate_hook_unregister(void)
  * STOP; the set releases the channel when this returns, once the batch on
  * it let go of its folios. It may come while START is still setting up,
  * from the set's open on: until the shares are ready no batch can run,
- * and once ->unbound is set none will (dmaengine_migrate_copy()).
+ * and once the set says it was unbound (it raised ->abort and marked
+ * itself before this call) none will (dmaengine_migrate_copy()).
  */
-static void dmaengine_migrate_unbind(struct dmaengine_client_set *set,
+static void dmaengine_migrate_unbind(struct dmacopy_set *set,
 				     unsigned int index)
 {
-	struct dmaengine_migrate *o = set->req.priv;
-	const struct dmaengine_client_chan *cl = &set->chans[index];
+	struct dmaengine_migrate *o = dmacopy_set_priv(set);
 	struct dmaengine_migrate_share *sh;
 	bool ready;
 
-	pr_err("%s: its provider %s is being unbound: migration copies with the CPU until DMA_MIGRATE_OP_STOP\n",
-	       cl->name, cl->dev_name);
+	pr_err("%s: migration copies with the CPU until DMA_MIGRATE_OP_STOP\n",
+	       dmacopy_chan_name(dmacopy_set_chan(set, index)));
 	spin_lock(&o->stats_lock);
-	WRITE_ONCE(o->unbound, true);
-	WRITE_ONCE(o->abort, true);
 	ready = o->ready;
 	spin_unlock(&o->stats_lock);
 	if (!ready)
@@ -219,10 +220,10 @@ static void dmaengine_migrate_unquarantine_held(struct dmaengine_migrate_share *
 	dmaengine_migrate_put(sh);
 }
 
-static void dmaengine_migrate_ended(struct dmaengine_client_set *set,
+static void dmaengine_migrate_ended(struct dmacopy_set *set,
 				    unsigned int index, bool unbound)
 {
-	struct dmaengine_migrate *o = set->req.priv;
+	struct dmaengine_migrate *o = dmacopy_set_priv(set);
 	bool ready;
 
 	spin_lock(&o->stats_lock);
@@ -239,7 +240,7 @@ static void dmaengine_migrate_ended(struct dmaengine_client_set *set,
  * it may have ended with the release (its last callback came): give its
  * folios back now, before the provider's remove() finds their mappings.
  */
-static void dmaengine_migrate_released(struct dmaengine_client_set *set,
+static void dmaengine_migrate_released(struct dmacopy_set *set,
 				       unsigned int index)
 {
 	dmaengine_migrate_ended(set, index, false);
@@ -249,7 +250,7 @@ static void dmaengine_migrate_released(struct dmaengine_client_set *set,
  * The provider's remove() returned: a driver stops its device's DMA
  * there, so a share still quarantined on the channel ends now.
  */
-static void dmaengine_migrate_unbound(struct dmaengine_client_set *set,
+static void dmaengine_migrate_unbound(struct dmacopy_set *set,
 				      unsigned int index)
 {
 	dmaengine_migrate_ended(set, index, true);
@@ -288,20 +289,33 @@ static void dmaengine_migrate_free(struct dmaengine_migrate *o)
 	kfree(o);
 }
 
+/*
+ * The dmacopy form of a prep_mode (DMAENGINE_BENCH_MODE_*); the CPU's copy
+ * is the offload switched off: no form, DMACOPY_NR_FORMS.
+ */
+static enum dmacopy_form_id dmaengine_migrate_form(u32 prep_mode)
+{
+	switch (prep_mode) {
+	case DMAENGINE_BENCH_MODE_MEMCPY:
+		return DMACOPY_FORM_MEMCPY;
+	case DMAENGINE_BENCH_MODE_MEMCPY_SG:
+		return DMACOPY_FORM_MEMCPY_SG;
+	case DMAENGINE_BENCH_MODE_MEMCPY_VEC:
+		return DMACOPY_FORM_MEMCPY_VEC;
+	default:
+		return DMACOPY_NR_FORMS;
+	}
+}
+
 static int dmaengine_migrate_validate(const struct dma_migrate_offload *a)
 {
-	const struct dmaengine_client_form *f;
+	enum dmacopy_form_id form = dmaengine_migrate_form(a->prep_mode);
 
 	if (mb_check_flags("flags", a->flags, DMA_MIGRATE_F_ALL))
 		return -EINVAL;
-	f = dmaengine_client_form(a->prep_mode);
-	if (f && !f->have_api) {
-		mb_refuse_err("prep_mode %u (%s): this kernel has no %s; see kernel/patches/\n",
-			      a->prep_mode, f->name, f->api);
+	if (form != DMACOPY_NR_FORMS && dmacopy_form_check(form, false))
 		return -EOPNOTSUPP;
-	}
-	/* the CPU's copy is the offload switched off: no form */
-	if (!f) {
+	if (form == DMACOPY_NR_FORMS) {
 		mb_refuse_err("invalid prep_mode %u: must be %u (memcpy), %u (memcpy_sg) or %u (memcpy_vec)\n",
 			      a->prep_mode, DMAENGINE_BENCH_MODE_MEMCPY,
 			      DMAENGINE_BENCH_MODE_MEMCPY_SG,
@@ -340,13 +354,14 @@ static int dmaengine_migrate_check_bounce(struct dmaengine_migrate *o)
 {
 	unsigned int i;
 
-	for (i = 0; i < o->set.nr; i++) {
-		struct device *dev = o->set.chans[i].dma_dev;
+	for (i = 0; i < dmacopy_set_count(&o->set); i++) {
+		struct dmacopy_chan *c = dmacopy_set_chan(&o->set, i);
+		struct device *dev = dmacopy_chan_dma_dev(c);
 
 		if (!is_swiotlb_force_bounce(dev) && !dma_addressing_limited(dev))
 			continue;
 		mb_refuse_err("DMA_MIGRATE_OFFLOAD: %s maps for %s, whose mappings %s through swiotlb: no offload over it\n",
-			      o->set.chans[i].name, dev_name(dev),
+			      dmacopy_chan_name(c), dev_name(dev),
 			      is_swiotlb_force_bounce(dev) ? "all bounce" :
 			      "of memory beyond its DMA mask bounce");
 		return -EOPNOTSUPP;
@@ -362,18 +377,18 @@ static int dmaengine_migrate_prealloc(struct dmaengine_migrate *o)
 {
 	unsigned int i;
 
-	o->shares = kcalloc(o->set.nr, sizeof(*o->shares), GFP_KERNEL);
+	o->nr_shares = dmacopy_set_count(&o->set);
+	o->shares = kcalloc(o->nr_shares, sizeof(*o->shares), GFP_KERNEL);
 	if (!o->shares)
 		return -ENOMEM;
-	o->nr_shares = o->set.nr;
 	for (i = 0; i < o->nr_shares; i++) {
 		struct dmaengine_migrate_share *sh = &o->shares[i];
 		unsigned int n = DMAENGINE_MIGRATE_MAX_FOLIOS;
 
 		sh->o = o;
-		sh->cl = &o->set.chans[i];
+		sh->cl = dmacopy_set_chan(&o->set, i);
 		sh->max_ents = n + div_u64(DMAENGINE_MIGRATE_MAX_BYTES,
-					   sh->cl->seg.max) + 1;
+					   dmacopy_chan_seg_max(sh->cl)) + 1;
 		sh->src_sgl = kvcalloc(sh->max_ents, sizeof(*sh->src_sgl),
 				       GFP_KERNEL);
 		sh->dst_sgl = kvcalloc(sh->max_ents, sizeof(*sh->dst_sgl),
@@ -381,9 +396,9 @@ static int dmaengine_migrate_prealloc(struct dmaengine_migrate *o)
 		sh->src = kvcalloc(n, sizeof(*sh->src), GFP_KERNEL);
 		sh->dst = kvcalloc(n, sizeof(*sh->dst), GFP_KERNEL);
 		if (!sh->src_sgl || !sh->dst_sgl || !sh->src || !sh->dst ||
-		    dmaengine_client_batch_alloc(&sh->b, sh->cl, sh->max_ents,
-						 DMAENGINE_MIGRATE_MAX_BYTES,
-						 o->form->vecs, GFP_KERNEL))
+		    dmacopy_batch_alloc(&sh->b, sh->cl, sh->max_ents,
+					DMAENGINE_MIGRATE_MAX_BYTES,
+					BIT(o->form), GFP_KERNEL))
 			return -ENOMEM;
 	}
 	return 0;
@@ -393,10 +408,10 @@ static int dmaengine_migrate_prealloc(struct dmaengine_migrate *o)
 static int dmaengine_migrate_channels(struct dmaengine_migrate *o,
 				      struct dma_migrate_offload *a)
 {
-	struct dmaengine_client_request req = {
+	struct dmacopy_request req = {
 		.channel = a->channel,
 		.device = a->device,
-		.caps_name = o->form->cap_name,
+		.forms = BIT(o->form),
 		.count = a->channels,
 		.allow_fewer = a->flags & DMA_MIGRATE_F_ALLOW_FEWER,
 		.timeout = o->timeout,
@@ -408,11 +423,11 @@ static int dmaengine_migrate_channels(struct dmaengine_migrate *o,
 	};
 	int ret;
 
-	dma_cap_zero(req.caps);
-	dma_cap_set(o->form->cap, req.caps);
-	ret = dmaengine_client_set_open(&o->set, &req, &a->error);
-	if (ret)
+	ret = dmacopy_set_open(&o->set, &req);
+	if (ret) {
+		a->error = dmacopy_open_error(ret);
 		return ret;
+	}
 	ret = dmaengine_migrate_check_bounce(o);
 	if (ret) {
 		a->error = DMAENGINE_BENCH_ERR_LIMIT;
@@ -461,7 +476,7 @@ static int dmaengine_migrate_start(struct file *file,
 		return -ENOMEM;
 	o->file = file;
 	o->prep_mode = a->prep_mode;
-	o->form = dmaengine_client_form(a->prep_mode);
+	o->form = dmaengine_migrate_form(a->prep_mode);
 	o->min_folios = a->min_folios;
 	o->timeout = msecs_to_jiffies(a->timeout_ms ?:
 				      DMAENGINE_BENCH_DEFAULT_TIMEOUT_MS);
@@ -483,11 +498,12 @@ static int dmaengine_migrate_start(struct file *file,
 		goto close;
 	}
 	pr_info("migration copy offload started: %u channel(s), %s, reasons 0x%x\n",
-		o->set.nr, o->form->name, a->reasons);
+		dmacopy_set_count(&o->set), dmacopy_form_name(o->form),
+		a->reasons);
 	return 0;
 
 close:
-	dmaengine_client_set_close(&o->set);
+	dmacopy_set_close(&o->set);
 	dmaengine_migrate_free(o);
 	return ret;
 }
@@ -509,7 +525,7 @@ static void dmaengine_migrate_stop(struct dmaengine_migrate *o)
 	 */
 	for (i = 0; i < o->nr_shares; i++)
 		dmaengine_migrate_unquarantine_held(&o->shares[i], false);
-	dmaengine_client_set_close(&o->set);
+	dmacopy_set_close(&o->set);
 	pr_info("migration copy offload stopped\n");
 	dmaengine_migrate_free(o);
 }

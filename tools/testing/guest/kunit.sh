@@ -9,6 +9,10 @@
 #                             (kernel/drivers/dma/memcpy_contract_kunit.c),
 #                             on soft_dma with a copy_align so that
 #                             misalignment is tested
+#   dmacopy_kunit             the dmacopy library over soft_dma
+#                             (kernel/drivers/dma/dmacopy/dmacopy_kunit.c):
+#                             a set, a batch of each form, an abandon, a
+#                             deadline, an unbind of soft_dma.0
 #
 # (kunit_module, which loads one and checks its results, is in lib.sh: the
 # hwdma suite runs the provider-contract tests on the boards' engines.)
@@ -28,5 +32,14 @@ suite_kunit() {
 		load_module soft_dma channels=2 copy_align=3
 	kunit_module dmaengine_provider_kunit dmaengine_provider_memcpy_vec 5 $_allow
 	check "kunit: soft_dma unloads" unload_module soft_dma
+	check_klog_clean "kunit: provider contract"
+
+	# the dmacopy library over soft_dma; its unbind case logs the unbind
+	check "kunit: soft_dma loads with channels=2" \
+		load_module soft_dma channels=2
+	check "kunit: dmacopy loads" load_module dmacopy
+	kunit_module dmacopy_kunit dmacopy 6 0
+	check "kunit: soft_dma unloads after dmacopy's tests" \
+		unload_module soft_dma
 	check_klog_clean "kunit"
 }

@@ -370,8 +370,19 @@ dt_threads() {
 		awk '/dmatest: Started [0-9]+ threads/ { n += $(NF - 3) } END { print n + 0 }'
 }
 
-# Modules of the project, built for the running kernel.
+# Modules of the project, built for the running kernel. The benchmark and
+# the dmacopy KUnit test import the dmacopy library: it is loaded first.
 load_module() {
+	case $1 in
+	dma_map_benchmark | dmacopy_kunit)
+		insmod_once dmacopy || return 1
+		;;
+	esac
+	insmod_once "$@"
+}
+
+# insmod_once MODULE [PARAM...]: insmod it unless it is loaded
+insmod_once() {
 	_m=$1
 	shift
 	grep -q "^$_m " /proc/modules || insmod "$MODDIR/$_m.ko" "$@"

@@ -86,9 +86,12 @@ echo "# against $kdir ($(cat "$kdir/include/config/kernel.release" 2>/dev/null))
 build() {
 	local dir=$tmp/$1 inc=${2:-} make=make
 	local src=$dir/src
-	mkdir -p "$src/kernel/dma" "$src/kernel/generated"
+	mkdir -p "$src/kernel/dma" "$src/kernel/generated" \
+		"$src/kernel/drivers/dma/dmacopy"
 	cp "$TOP"/kernel/dma/*.[ch] "$TOP/kernel/dma/Kbuild" "$src/kernel/dma/" &&
-		cp "$TOP/kernel/compat.h" "$src/kernel/" &&
+		cp "$TOP/kernel/compat.h" "$TOP/kernel/seg_limits.h" "$src/kernel/" &&
+		cp "$TOP/kernel/drivers/dma/dmacopy/dmacopy.h" \
+			"$src/kernel/drivers/dma/dmacopy/" &&
 		cp -r "$TOP/uapi" "$src/" || { echo 1 > "$dir/probes.rc"; return; }
 	echo 'obj-m += kernel/dma/' > "$src/Kbuild"
 	if [ -n "$inc" ]; then

@@ -3,9 +3,10 @@
  * The dmaengine mode, one channel: buffers, and the batches of a run timed
  * by phase (map, prep, submit, issue, wait, unmap), or copied by the CPU.
  *
- * The batches go through the dmaengine client (dmaengine_client.c), which
- * keeps the providers' contracts; this file keeps the benchmark's part:
- * the buffers, the batches in flight at a depth, the runs.
+ * The batches go through the dmacopy library, which keeps the providers'
+ * contracts; this file keeps the benchmark's part: the buffers, the
+ * batches in flight at a depth, the runs, the CPU's copy. The thread is
+ * the one task that drives its channel, as the library asks.
  *
  * Verification and buffer set-up stay outside every timed region.
  */
@@ -28,9 +29,9 @@
 u64 dmaengine_bench_chan_buffer_bytes(const struct dmaengine_benchmark *p,
 				      u64 batches)
 {
-	u64 sets = p->flags & DMAENGINE_BENCH_F_DISTINCT ? batches : 1;
+	u64 nbufs = p->flags & DMAENGINE_BENCH_F_DISTINCT ? batches : 1;
 
-	return 2 * sets * p->sge * (PAGE_SIZE << p->folio_order);
+	return 2 * nbufs * p->sge * (PAGE_SIZE << p->folio_order);
 }
 
 /* ------------------------------------------------------------------ */
@@ -74,7 +75,7 @@ dmaengine_bench_folios_alloc(struct dmaengine_bench_chan *c, unsigned long n,
 		folios[i] = dmaengine_bench_folio_alloc(node, exact, order);
 		if (!folios[i]) {
 			pr_err("%s: cannot allocate folio %lu of order %u on node %d\n",
-			       c->cl->name, i, order, node);
+			       dmacopy_chan_name(c->cl), i, order, node);
 			dmaengine_bench_folios_free(folios, n);
 			return NULL;
 		}
@@ -83,54 +84,40 @@ dmaengine_bench_folios_alloc(struct dmaengine_bench_chan *c, unsigned long n,
 	return folios;
 }
 
-static void dmaengine_bench_sets_free(struct dmaengine_bench_chan *c)
+static void dmaengine_bench_bufs_free(struct dmaengine_bench_chan *c)
 {
 	unsigned int i;
 
-	if (!c->sets)
+	if (!c->bufs)
 		return;
-	for (i = 0; i < c->nsets; i++) {
-		sg_free_table(&c->sets[i].src_sgt);
-		sg_free_table(&c->sets[i].dst_sgt);
+	for (i = 0; i < c->nbufs; i++) {
+		sg_free_table(&c->bufs[i].src_sgt);
+		sg_free_table(&c->bufs[i].dst_sgt);
 	}
-	kvfree(c->sets);
-	c->sets = NULL;
+	kvfree(c->bufs);
+	c->bufs = NULL;
 }
 
-static int dmaengine_bench_sets_alloc(struct dmaengine_bench_chan *c)
+static int dmaengine_bench_bufs_alloc(struct dmaengine_bench_chan *c)
 {
 	unsigned int sge = c->job->p->sge, dst_sge = c->job->dst_sge, i;
 
-	c->sets = kvcalloc(c->nsets, sizeof(*c->sets), GFP_KERNEL);
-	if (!c->sets)
+	c->bufs = kvcalloc(c->nbufs, sizeof(*c->bufs), GFP_KERNEL);
+	if (!c->bufs)
 		return -ENOMEM;
-	for (i = 0; i < c->nsets; i++) {
-		struct dmaengine_bench_set *set = &c->sets[i];
+	for (i = 0; i < c->nbufs; i++) {
+		struct dmaengine_bench_bufs *bufs = &c->bufs[i];
 
-		set->src = &c->src[(unsigned long)i * sge];
-		set->dst = &c->dst[(unsigned long)i * dst_sge];
-		if (dmaengine_client_table_fill(c->cl, &set->src_sgt, set->src,
-						sge, GFP_KERNEL) ||
-		    dmaengine_client_table_fill(c->cl, &set->dst_sgt, set->dst,
-						dst_sge, GFP_KERNEL))
+		bufs->src = &c->src[(unsigned long)i * sge];
+		bufs->dst = &c->dst[(unsigned long)i * dst_sge];
+		if (dmacopy_table_fill(c->cl, &bufs->src_sgt, bufs->src, sge,
+				       GFP_KERNEL) ||
+		    dmacopy_table_fill(c->cl, &bufs->dst_sgt, bufs->dst,
+				       dst_sge, GFP_KERNEL))
 			return -ENOMEM;
 		cond_resched();
 	}
 	return 0;
-}
-
-/* Whether a prep form of the job's modes takes dma_vec arrays. */
-static bool dmaengine_bench_need_vecs(const struct dmaengine_bench_job *job)
-{
-	const struct dmaengine_client_form *f;
-	unsigned int m;
-
-	for (m = 0; m < DMAENGINE_BENCH_NR_MODES; m++) {
-		f = dmaengine_client_form(m);
-		if (job->modes & BIT(m) && f && f->vecs)
-			return true;
-	}
-	return false;
 }
 
 /*
@@ -140,16 +127,16 @@ static bool dmaengine_bench_need_vecs(const struct dmaengine_bench_job *job)
 static int dmaengine_bench_slots_alloc(struct dmaengine_bench_chan *c,
 				       u64 batch_bytes)
 {
-	bool vecs = dmaengine_bench_need_vecs(c->job);
+	u32 forms = dmaengine_bench_forms(c->job->modes &
+					  ~DMAENGINE_BENCH_PREP_CPU);
 	unsigned int i;
 
 	c->slots = kcalloc(c->job->depth, sizeof(*c->slots), GFP_KERNEL);
 	if (!c->slots)
 		return -ENOMEM;
 	for (i = 0; i < c->job->depth; i++)
-		if (dmaengine_client_batch_alloc(&c->slots[i].b, c->cl,
-						 c->max_ents, batch_bytes, vecs,
-						 GFP_KERNEL))
+		if (dmacopy_batch_alloc(&c->slots[i].b, c->cl, c->max_ents,
+					batch_bytes, forms, GFP_KERNEL))
 			return -ENOMEM;
 	return 0;
 }
@@ -207,7 +194,7 @@ static bool dmaengine_bench_pattern_walk(struct dmaengine_bench_chan *c,
 			kunmap_local(v);
 			if (!ok) {
 				pr_err("%s: verification failed: page %lu (folio %lu page %u) word %zu\n",
-				       c->cl->name, page, i, pg, w - 1);
+				       dmacopy_chan_name(c->cl), page, i, pg, w - 1);
 				return false;
 			}
 		}
@@ -235,24 +222,26 @@ static void dmaengine_bench_buffer_clear(struct folio **folios, unsigned long n)
 static int dmaengine_bench_chan_limits(struct dmaengine_bench_chan *c)
 {
 	const struct dmaengine_bench_job *job = c->job;
-	unsigned int align = c->cl->chan->device->copy_align;
+	unsigned int align = dmacopy_chan_copy_align(c->cl);
 	unsigned long ents;
 
 	if (align && (!IS_ALIGNED(job->folio_size, 1U << align) ||
 		      !IS_ALIGNED(job->dst_folio_size, 1U << align))) {
 		mb_refuse_err("%s: folio size %zu/%zu (source/destination) breaks the copy alignment of %u bytes\n",
-			      c->cl->name, job->folio_size, job->dst_folio_size,
+			      dmacopy_chan_name(c->cl), job->folio_size, job->dst_folio_size,
 			      1U << align);
 		return -EINVAL;
 	}
 	ents = max((unsigned long)job->p->sge *
-		   mb_seg_count(&c->cl->seg, job->folio_size),
+		   dmacopy_chan_ents(c->cl, job->folio_size),
 		   (unsigned long)job->dst_sge *
-		   mb_seg_count(&c->cl->seg, job->dst_folio_size));
+		   dmacopy_chan_ents(c->cl, job->dst_folio_size));
 	if (ents > MB_MAX_TABLE_ENTS) {
 		mb_refuse_err("%s: a batch would take %lu sg entries of at most %u bytes (max_seg_size of %s): more than %lu\n",
-			      c->cl->name, ents, c->cl->seg.max,
-			      dev_name(c->cl->dma_dev), MB_MAX_TABLE_ENTS);
+			      dmacopy_chan_name(c->cl), ents,
+			      dmacopy_chan_seg_max(c->cl),
+			      dev_name(dmacopy_chan_dma_dev(c->cl)),
+			      MB_MAX_TABLE_ENTS);
 		return -EINVAL;
 	}
 	c->max_ents = ents;
@@ -270,9 +259,9 @@ int dmaengine_bench_chan_setup(struct dmaengine_bench_chan *c)
 		return -EINVAL;
 	}
 
-	c->nsets = c->job->distinct ? c->job->batches : 1;
-	c->nfolios = (unsigned long)c->nsets * p->sge;
-	c->dst_nfolios = (unsigned long)c->nsets * c->job->dst_sge;
+	c->nbufs = c->job->distinct ? c->job->batches : 1;
+	c->nfolios = (unsigned long)c->nbufs * p->sge;
+	c->dst_nfolios = (unsigned long)c->nbufs * c->job->dst_sge;
 
 	if (dmaengine_bench_slots_alloc(c, batch_bytes))
 		goto nomem;
@@ -288,7 +277,7 @@ int dmaengine_bench_chan_setup(struct dmaengine_bench_chan *c)
 					      p->dst_node != NUMA_NO_NODE);
 	if (!c->dst)
 		goto nomem;
-	if (dmaengine_bench_sets_alloc(c))
+	if (dmaengine_bench_bufs_alloc(c))
 		goto nomem;
 
 	if (p->flags & DMAENGINE_BENCH_F_VERIFY)
@@ -305,10 +294,10 @@ void dmaengine_bench_chan_teardown(struct dmaengine_bench_chan *c)
 	if (c->quarantined) {
 		/* better a leak than a descriptor writing into freed memory */
 		pr_err("%s: its engine still runs descriptors of a failed batch: %lu folios and their mappings stay allocated\n",
-		       c->cl->name, c->nfolios + c->dst_nfolios);
+		       dmacopy_chan_name(c->cl), c->nfolios + c->dst_nfolios);
 		return;
 	}
-	dmaengine_bench_sets_free(c);
+	dmaengine_bench_bufs_free(c);
 	dmaengine_bench_folios_free(c->dst, c->dst_nfolios);
 	c->dst = NULL;
 	dmaengine_bench_folios_free(c->src, c->nfolios);
@@ -319,31 +308,24 @@ void dmaengine_bench_chan_teardown(struct dmaengine_bench_chan *c)
 /* Batches in flight                                                    */
 /* ------------------------------------------------------------------ */
 
-/* Batch @b of a run copies its own set, or the one set again. */
-static struct dmaengine_bench_set *
-dmaengine_bench_batch_set(struct dmaengine_bench_chan *c, u64 b)
+/* Batch @b of a run copies its own buffers, or the one batch's again. */
+static struct dmaengine_bench_bufs *
+dmaengine_bench_batch_bufs(struct dmaengine_bench_chan *c, u64 b)
 {
-	return &c->sets[c->job->distinct ? (unsigned int)b : 0];
-}
-
-static void dmaengine_bench_unmap(struct dmaengine_bench_chan *c,
-				  struct dmaengine_bench_set *set)
-{
-	dmaengine_client_unmap(c->cl, &set->src_sgt, &set->dst_sgt);
+	return &c->bufs[c->job->distinct ? (unsigned int)b : 0];
 }
 
 /*
  * Map (distinct buffers: every batch; else the run's first batch maps the
- * one set for the run), prepare and submit, issue.
+ * one batch's buffers for the run), prepare and submit, issue.
  */
 static int dmaengine_bench_slot_start(struct dmaengine_bench_chan *c,
 				      struct dmaengine_bench_slot *s,
-				      struct dmaengine_bench_set *set)
+				      struct dmaengine_bench_bufs *bufs)
 {
-	s->set = set;
-	return dmaengine_client_batch_start(&s->b,
-					    dmaengine_client_form(c->job->prep),
-					    &set->src_sgt, &set->dst_sgt, 0);
+	s->bufs = bufs;
+	return dmacopy_batch_start(&s->b, dmaengine_bench_form(c->job->prep),
+				   &bufs->src_sgt, &bufs->dst_sgt, 0);
 }
 
 /*
@@ -355,12 +337,12 @@ static int dmaengine_bench_slot_retire(struct dmaengine_bench_chan *c,
 {
 	int ret;
 
-	ret = dmaengine_client_batch_finish(&s->b, c->job->verify);
+	ret = dmacopy_batch_finish(&s->b, c->job->verify);
 	if (ret)
 		return ret;
-	if (c->job->distinct)
-		dmaengine_bench_unmap(c, s->set);
-	return 0;
+	/* finished: nothing to abandon, and no drain */
+	return dmacopy_batch_end(&s->b, DMACOPY_DRAIN_DEFAULT,
+				 c->job->distinct);
 }
 
 /*
@@ -377,15 +359,10 @@ static void dmaengine_bench_slots_abandon(struct dmaengine_bench_chan *c)
 	for (i = 0; i < c->job->depth; i++) {
 		struct dmaengine_bench_slot *s = &c->slots[i];
 
-		if (!s->b.busy)
-			continue;
-		if (dmaengine_client_batch_abandon(&s->b,
-						   DMAENGINE_CLIENT_DRAIN_DEFAULT)) {
+		if (dmacopy_batch_busy(&s->b) &&
+		    dmacopy_batch_end(&s->b, DMACOPY_DRAIN_DEFAULT,
+				      c->job->distinct))
 			c->quarantined = true;
-			continue;
-		}
-		if (c->job->distinct)
-			dmaengine_bench_unmap(c, s->set);
 	}
 }
 
@@ -400,11 +377,11 @@ static int dmaengine_bench_dma_batches(struct dmaengine_bench_chan *c)
 		struct dmaengine_bench_slot *s = &c->slots[next];
 
 		next = next + 1 == depth ? 0 : next + 1;
-		if (s->b.busy)
+		if (dmacopy_batch_busy(&s->b))
 			ret = dmaengine_bench_slot_retire(c, s);
 		if (!ret)
 			ret = dmaengine_bench_slot_start(c, s,
-							 dmaengine_bench_batch_set(c, b));
+							 dmaengine_bench_batch_bufs(c, b));
 		if (!ret && READ_ONCE(c->job->abort)) {
 			dmaengine_bench_chan_error(c,
 						   DMAENGINE_BENCH_ERR_INTR,
@@ -417,7 +394,7 @@ static int dmaengine_bench_dma_batches(struct dmaengine_bench_chan *c)
 		struct dmaengine_bench_slot *s = &c->slots[next];
 
 		next = next + 1 == depth ? 0 : next + 1;
-		if (s->b.busy)
+		if (dmacopy_batch_busy(&s->b))
 			ret = dmaengine_bench_slot_retire(c, s);
 	}
 	if (ret)
@@ -451,22 +428,22 @@ static void dmaengine_bench_folio_copy(struct folio *dst, struct folio *src)
  * folios have another order, page by page as folio_copy() copies.
  */
 static void dmaengine_bench_cpu_copy(struct dmaengine_bench_chan *c,
-				     struct dmaengine_bench_set *set)
+				     struct dmaengine_bench_bufs *bufs)
 {
 	unsigned int sge = c->job->p->sge, i;
 	unsigned long spp, dpp, pg, npages;
 
 	if (c->job->dst_folio_size == c->job->folio_size) {
 		for (i = 0; i < sge; i++)
-			dmaengine_bench_folio_copy(set->dst[i], set->src[i]);
+			dmaengine_bench_folio_copy(bufs->dst[i], bufs->src[i]);
 		return;
 	}
 	spp = c->job->folio_size >> PAGE_SHIFT;
 	dpp = c->job->dst_folio_size >> PAGE_SHIFT;
 	npages = sge * spp;
 	for (pg = 0; pg < npages; pg++) {
-		copy_highpage(folio_page(set->dst[pg / dpp], pg % dpp),
-			      folio_page(set->src[pg / spp], pg % spp));
+		copy_highpage(folio_page(bufs->dst[pg / dpp], pg % dpp),
+			      folio_page(bufs->src[pg / spp], pg % spp));
 		cond_resched();
 	}
 }
@@ -478,16 +455,16 @@ static int dmaengine_bench_cpu_batches(struct dmaengine_bench_chan *c)
 	u64 b;
 
 	for (b = 0; b < c->job->batches; b++) {
-		struct dmaengine_bench_set *set =
-			dmaengine_bench_batch_set(c, b);
+		struct dmaengine_bench_bufs *bufs =
+			dmaengine_bench_batch_bufs(c, b);
 		ktime_t t0 = ktime_get();
 
-		dmaengine_bench_cpu_copy(c, set);
-		c->fig.copy_ns += mb_elapsed_ns(t0);
+		dmaengine_bench_cpu_copy(c, bufs);
+		c->cpu.copy_ns += mb_elapsed_ns(t0);
 
-		c->fig.batches++;
-		c->fig.segments += sge;
-		c->fig.bytes += (u64)sge * c->job->folio_size;
+		c->cpu.batches++;
+		c->cpu.segments += sge;
+		c->cpu.bytes += (u64)sge * c->job->folio_size;
 		if (READ_ONCE(c->job->abort)) {
 			dmaengine_bench_chan_error(c,
 						   DMAENGINE_BENCH_ERR_INTR,
@@ -505,8 +482,8 @@ static void dmaengine_bench_chan_run(struct dmaengine_bench_chan *c)
 	bool by_cpu = job->prep == DMAENGINE_BENCH_MODE_CPU;
 	bool map_once = !by_cpu && !job->distinct;
 
-	dmaengine_client_chan_reset(c->cl);
-	memset(&c->fig, 0, sizeof(c->fig));
+	dmacopy_chan_reset(c->cl);
+	memset(&c->cpu, 0, sizeof(c->cpu));
 	c->error = 0;
 	c->err = 0;
 
@@ -519,12 +496,13 @@ static void dmaengine_bench_chan_run(struct dmaengine_bench_chan *c)
 	else
 		dmaengine_bench_dma_batches(c);
 
-	/* the one set, mapped by the run's first batch, if it was */
+	/* the one batch's buffers, mapped by the run's first batch, if so */
 	if (map_once && !c->quarantined)
-		dmaengine_bench_unmap(c, &c->sets[0]);
+		dmacopy_tables_unmap(c->cl, &c->bufs[0].src_sgt,
+				     &c->bufs[0].dst_sgt);
 	c->end = ktime_get();
 
-	if (!c->error && !c->cl->error && job->verify &&
+	if (!c->error && !dmacopy_chan_fail(c->cl, NULL) && job->verify &&
 	    !dmaengine_bench_pattern_walk(c, c->dst, c->dst_nfolios, false))
 		dmaengine_bench_chan_error(c, DMAENGINE_BENCH_ERR_VERIFY,
 					   -EILSEQ);
