@@ -377,10 +377,11 @@ static int dmaengine_migrate_prealloc(struct dmaengine_migrate *o)
 {
 	unsigned int i;
 
-	o->nr_shares = dmacopy_set_count(&o->set);
-	o->shares = kcalloc(o->nr_shares, sizeof(*o->shares), GFP_KERNEL);
+	o->shares = kcalloc(dmacopy_set_count(&o->set), sizeof(*o->shares),
+			    GFP_KERNEL);
 	if (!o->shares)
 		return -ENOMEM;
+	o->nr_shares = dmacopy_set_count(&o->set);
 	for (i = 0; i < o->nr_shares; i++) {
 		struct dmaengine_migrate_share *sh = &o->shares[i];
 		unsigned int n = DMAENGINE_MIGRATE_MAX_FOLIOS;
