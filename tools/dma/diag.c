@@ -81,7 +81,7 @@ void print_open_error(FILE *f, const char *path, int err,
 		fprintf(f, PROG_NAME ": debugfs is not mounted: mount -t debugfs none /sys/kernel/debug\n");
 		break;
 	case OPEN_NO_MODULE:
-		fprintf(f, PROG_NAME ": the dma_map_benchmark module is not loaded: insmod dma_map_benchmark.ko\n");
+		fprintf(f, PROG_NAME ": the dma_map_benchmark module is not loaded: insmod dmacopy.ko, then dma_map_benchmark.ko (modprobe dma_map_benchmark loads both)\n");
 		break;
 	case OPEN_NO_DEVICE:
 		fprintf(f,

@@ -88,7 +88,7 @@ suite_tool() {
 	# what a user sees when something is missing
 	unload_module dma_map_benchmark
 	check_fails_with "tool: module not loaded: says insmod" \
-		'module is not loaded: insmod dma_map_benchmark.ko' "$TOOL" -s 1
+		'module is not loaded: insmod dmacopy.ko, then dma_map_benchmark.ko' "$TOOL" -s 1
 	load_module dma_map_benchmark
 	check_fails_with "tool: no device bound: prints the binding commands" \
 		'echo dma_map_benchmark > /sys/bus/pci/devices/.*/driver_override' \

@@ -570,7 +570,7 @@ static void test_open_messages(void)
 	is_str(CAPTURE(&cap, print_open_error, MAP_BENCH_PATH, ENOENT, OPEN_NO_DEBUGFS),
 	       want, "not mounted: the mount command");
 	snprintf(want, sizeof(want), "%s%s", head,
-		 "dma_map_benchmark: the dma_map_benchmark module is not loaded: insmod dma_map_benchmark.ko\n");
+		 "dma_map_benchmark: the dma_map_benchmark module is not loaded: insmod dmacopy.ko, then dma_map_benchmark.ko (modprobe dma_map_benchmark loads both)\n");
 	is_str(CAPTURE(&cap, print_open_error, MAP_BENCH_PATH, ENOENT, OPEN_NO_MODULE),
 	       want, "not loaded: the insmod command");
 
