@@ -3,7 +3,7 @@
  * migrate_async: NUMA balancing through the migration copy offload: its
  * migrations (migrate_misplaced_folio(), MIGRATE_ASYNC, MR_NUMA_MISPLACED)
  * must never wait in the offload beyond the bound it states for a
- * MIGRATE_ASYNC caller (DMAENGINE_MIGRATE_ASYNC_WAIT_MS and a jiffy of
+ * MIGRATE_ASYNC caller (DMA_MIGRATE_ASYNC_WAIT_MS and a jiffy of
  * drain), whatever its engine does.
  *
  *   migrate_async [pages=N] [seconds=S] [bound_ms=B] [prep=MODE]
@@ -36,7 +36,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -44,7 +43,8 @@
 
 #include <linux/map_benchmark.h>
 
-#define MA_PATH		"/sys/kernel/debug/dmaengine_benchmark"
+#include "dma_migrate_ctl.h"
+
 #define MA_MPOL_MF_MOVE	(1 << 1)
 
 /* The node of CPU 0, from sysfs; -1 when it says none */
@@ -102,13 +102,13 @@ static uint64_t ma_pattern(unsigned long page, size_t word)
 	return ((uint64_t)page << 32) ^ word ^ 0x5a5aa5a5c3c3UL;
 }
 
-static int ma_offload(int fd, struct dma_migrate_offload *a, unsigned int op,
+/* the offload's start, counters and stop: dma_migrate.ko's controls */
+static int ma_offload(struct dma_migrate_offload *a, unsigned int op,
 		      unsigned int flags)
 {
 	a->size = sizeof(*a);
 	a->op = op;
-	a->flags = flags;
-	return ioctl(fd, DMA_MIGRATE_OFFLOAD, a);
+	return dmc_op(a, op, flags);
 }
 
 int main(int argc, char **argv)
@@ -119,7 +119,7 @@ int main(int argc, char **argv)
 	struct dma_migrate_offload a = { 0 }, req;
 	size_t words = psize / sizeof(uint64_t);
 	volatile uint64_t sum = 0;
-	int here, other, fd, k;
+	int here, other, k;
 	struct timespec t0, t;
 	bool ok = true;
 	cpu_set_t cpus;
@@ -183,17 +183,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	fd = open(MA_PATH, O_RDWR);
-	if (fd < 0) {
-		perror(MA_PATH);
-		return 1;
-	}
 	a.prep_mode = prep;
 	a.channels = channels;
 	a.reasons = DMA_MIGRATE_R_NUMA_MISPLACED;
 	a.timeout_ms = 5000;
 	req = a;
-	if (ma_offload(fd, &a, DMA_MIGRATE_OP_START,
+	if (ma_offload(&a, DMA_MIGRATE_OP_START,
 		       DMA_MIGRATE_F_ALLOW_FEWER) < 0) {
 		printf("START: %s error=%u hook=%u\n", strerror(errno), a.error,
 		       a.hook);
@@ -206,7 +201,7 @@ int main(int argc, char **argv)
 		for (p = 0; p < n; p++)
 			sum += *(volatile uint64_t *)(buf + p * psize);
 		a = req;
-		if (ma_offload(fd, &a, DMA_MIGRATE_OP_STATS, 0) < 0) {
+		if (ma_offload(&a, DMA_MIGRATE_OP_STATS, 0) < 0) {
 			printf("STATS: %s\n", strerror(errno));
 			return 1;
 		}
@@ -243,11 +238,10 @@ int main(int argc, char **argv)
 	if (settle_ms)
 		usleep(settle_ms * 1000UL);
 	a = req;
-	if (ma_offload(fd, &a, DMA_MIGRATE_OP_STOP, 0) < 0) {
+	if (ma_offload(&a, DMA_MIGRATE_OP_STOP, 0) < 0) {
 		printf("STOP: %s\n", strerror(errno));
 		ok = false;
 	}
-	close(fd);
 	munmap(buf, n * psize);
 	return ok ? 0 : 1;
 usage:
