@@ -184,10 +184,14 @@ EXPORT_SYMBOL_NS_GPL(dma_migrate_owner_stats, DMA_MIGRATE_NS);
 /* Module parameters                                                    */
 /* ------------------------------------------------------------------ */
 
-/* Called with dma_migrate_ctl_lock held: a change only while stopped. */
+/*
+ * Called with dma_migrate_ctl_lock held: a change only while stopped. At
+ * load, offloading=1 only asks module_init() for a start: the parameters
+ * after it on the command line are taken.
+ */
 static int dma_migrate_cfg_busy(const struct kernel_param *kp)
 {
-	if (!dma_migrate_on)
+	if (!dma_migrate_on || !dma_migrate_loaded)
 		return 0;
 	dma_migrate_err("%s: cannot change while the offload runs: set offloading=0 first",
 			kp->name);
