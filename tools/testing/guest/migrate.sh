@@ -112,8 +112,8 @@ migrate_controls() {
 		dm_refused prep_form bogus 'not memcpy, memcpy_sg or memcpy_vec'
 	check "migrate: reason_mask=bogus refused, last_error naming it" \
 		dm_refused reason_mask bogus 'is not a reason'
-	check "migrate: reason_mask takes names, all, none and a mask" \
-		sh -c "echo all > $DM_PARAMS/reason_mask && grep -q '^syscall,numa_misplaced,demotion,compaction$' $DM_PARAMS/reason_mask && echo 0x1 > $DM_PARAMS/reason_mask && grep -q '^syscall$' $DM_PARAMS/reason_mask && echo none > $DM_PARAMS/reason_mask && grep -q '^none$' $DM_PARAMS/reason_mask && echo syscall > $DM_PARAMS/reason_mask"
+	check "migrate: reason_mask takes names, all, none and a mask (BIT(MR_SYSCALL) 0x8)" \
+		sh -c "echo all > $DM_PARAMS/reason_mask && grep -q '^syscall,numa_misplaced,demotion,compaction$' $DM_PARAMS/reason_mask && echo 0x8 > $DM_PARAMS/reason_mask && grep -q '^syscall$' $DM_PARAMS/reason_mask && echo none > $DM_PARAMS/reason_mask && grep -q '^none$' $DM_PARAMS/reason_mask && echo syscall > $DM_PARAMS/reason_mask"
 	check "migrate: offloading=1 with reason_mask none refused" \
 		sh -c "echo none > $DM_PARAMS/reason_mask && ! echo 1 > $DM_PARAMS/offloading; _r=\$?; grep -q '^reason_mask: ' $DM_SYSFS/last_error; _g=\$?; echo syscall > $DM_PARAMS/reason_mask; [ \$_r = 0 ] && [ \$_g = 0 ]"
 	check "migrate: a change while on refused with EBUSY, last_error naming it" \
