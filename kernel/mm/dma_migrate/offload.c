@@ -165,7 +165,8 @@ static void dma_migrate_unbind(struct dmacopy_set *set,
 	struct dma_migrate_share *sh;
 	bool ready;
 
-	pr_err("migration copies with the CPU until offloading=0\n");
+	pr_err("%s: migration copies with the CPU until offloading=0\n",
+	       dmacopy_chan_name(dmacopy_set_chan(set, index)));
 	spin_lock(&o->stats_lock);
 	ready = o->ready;
 	spin_unlock(&o->stats_lock);

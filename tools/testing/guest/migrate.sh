@@ -663,14 +663,14 @@ suite_migrate() {
 		check "migrate: soft_dma unbound between two moves: offloaded before, the CPU after, every folio counted, data intact" \
 			migrate_unbind_during
 		check_klog_has "migrate: ... the offload heard of the unbind" \
-			'migration copies with the CPU until offloading=0'
+			'dma[0-9]+chan[0-9]+: migration copies with the CPU until offloading=0'
 		check "migrate: ... START works again after the rebind" \
 			"$MIGRATE_CHECK" prep=0 pages=256
 		klog_mark
 		check "migrate: soft_dma unbound while a move runs: the move completes, later batches by the CPU, every folio counted, data intact" \
 			migrate_unbind_running
 		check_klog_has "migrate: ... the offload heard of the unbind" \
-			'migration copies with the CPU until offloading=0'
+			'dma[0-9]+chan[0-9]+: migration copies with the CPU until offloading=0'
 		check "migrate: ... START works again after the rebind" \
 			"$MIGRATE_CHECK" prep=0 pages=256
 		check "migrate: ... channels released" channels_released

@@ -164,10 +164,13 @@ int dmacopy_map(struct dmacopy_chan *c, struct sg_table *src,
 u64 dmacopy_mapped_bytes(const struct sg_table *sgt);
 
 /* batch.c */
-bool dmacopy_quiesce(struct dmacopy_chan *c);
 void dmacopy_batch_free(struct dmacopy_batch *b);
+void dmacopy_batch_submitted(struct dmacopy_batch *b);
 int dmacopy_prep_submit(struct dmacopy_batch *b,
 			const struct dmacopy_piece *piece, bool last);
+
+/* end.c */
+bool dmacopy_quiesce(struct dmacopy_chan *c);
 
 /* Nanoseconds since @t0 (a ktime_get()). */
 static inline u64 dmacopy_elapsed_ns(ktime_t t0)
