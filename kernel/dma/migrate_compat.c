@@ -23,8 +23,19 @@
 #include "dma_migrate_api.h"
 #include "migrate_compat.h"
 
+#ifdef DMA_MIGRATE_OFFLOAD_SIZE_VER4
+static_assert(sizeof(struct dma_migrate_offload) ==
+	      DMA_MIGRATE_OFFLOAD_SIZE_VER4);
+
+/* the phases STATS fills: the shared list's with migrate 1 */
+#define MIGRATE_COMPAT_PH_BIT(id, name, unit, modes, migrate) \
+	| ((migrate) ? DMAENGINE_BENCH_PHASE_BIT(DMAENGINE_BENCH_PH_##id) : 0)
+#define MIGRATE_COMPAT_PHASES \
+	(0 DMAENGINE_BENCH_PHASES(MIGRATE_COMPAT_PH_BIT))
+#else
 static_assert(sizeof(struct dma_migrate_offload) ==
 	      DMA_MIGRATE_OFFLOAD_SIZE_VER3);
+#endif
 static_assert(offsetof(struct dma_migrate_offload, build_ns) ==
 	      DMA_MIGRATE_OFFLOAD_SIZE_VER1);
 static_assert(offsetof(struct dma_migrate_offload, folios_lost) ==
@@ -138,6 +149,9 @@ static void migrate_compat_stats_out(const struct dma_migrate_stats *st,
 	a->folios_released = st->released;
 	a->async_batches = st->async_batches;
 	a->async_max_ns = st->async_max_ns;
+#ifdef DMA_MIGRATE_OFFLOAD_SIZE_VER4
+	a->phases = MIGRATE_COMPAT_PHASES;
+#endif
 }
 
 /* The benchmark's error of a refused start, by its errno. */

@@ -231,6 +231,35 @@ static const struct {
 };
 #undef CTR
 
+#if defined(DMAENGINE_BENCH_PHASES) && defined(DMA_MIGRATE_OFFLOAD_SIZE_VER4)
+/* the phases' lines, and their bits in the answer's ->phases */
+#define PHASE_BIT(id, name, unit, modes, migrate) \
+	{ "phase." name, DMAENGINE_BENCH_PHASE_BIT(DMAENGINE_BENCH_PH_##id) },
+static const struct {
+	const char *name;
+	__u64 bit;
+} phase_bits[] = {
+	DMAENGINE_BENCH_PHASES(PHASE_BIT)
+};
+#undef PHASE_BIT
+
+/* a phase's line filled ->phases' bit: the phases the module said */
+static void phase_seen(const char *name, struct dma_migrate_offload *a)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(phase_bits) / sizeof(phase_bits[0]); i++)
+		if (!strcmp(name, phase_bits[i].name))
+			a->phases |= phase_bits[i].bit;
+}
+#else
+static void phase_seen(const char *name, struct dma_migrate_offload *a)
+{
+	(void)name;
+	(void)a;
+}
+#endif
+
 /*
  * parse_stats() - the stats file's "name value unit" lines into @a; a line
  * of a name this tool does not know (a newer module's) is skipped
@@ -247,6 +276,7 @@ static void parse_stats(char *text, struct dma_migrate_offload *a)
 
 		if (sscanf(line, "%63s %" SCNu64, name, &v) != 2)
 			continue;
+		phase_seen(name, a);
 		if (!strcmp(name, "channels_used")) {
 			a->channels_used = (unsigned int)v;
 			continue;
