@@ -32,7 +32,8 @@ if [ ! -d /sys/devices/system/node/node1 ]; then
 	echo "migrate: this VM has one NUMA node; boot it with numa=fake=2" >&2
 	exit 1
 fi
-load_module dma_map_benchmark || exit 1
+# the offload the tool drives: dma_migrate.ko (after dmacopy.ko)
+load_module dma_migrate || exit 1
 # shellcheck disable=SC2086 # a list of channel counts
 load_module soft_dma "channels=$(largest $chans ${movers:+$mchans})" || exit 1
 
