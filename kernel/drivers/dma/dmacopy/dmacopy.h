@@ -135,9 +135,9 @@ struct dmacopy_batch {
  * struct dmacopy_request - which channels a set takes, and how
  * @channel: only the channel of this dma_chan_name(), empty: any
  * @device: only channels of the DMA device of this dev_name(), empty: any
- * @forms: BIT(DMACOPY_FORM_*): every channel must have each form's
- *	capability (DMA_MEMCPY when none needs more); each form's API is
- *	checked first (dmacopy_form_check())
+ * @forms: BIT(DMACOPY_FORM_*), at least one: every channel must have
+ *	each form's capability (DMA_MEMCPY for DMACOPY_FORM_MEMCPY); each
+ *	form's API is checked first (dmacopy_form_check())
  * @count: channels wanted
  * @allow_fewer: fewer than @count (at least one) will do
  * @quiet: too few is no refusal message: the caller asks again otherwise
