@@ -593,9 +593,8 @@ static struct kobject *dma_migrate_mm_kobj(void)
 
 static int __init dma_migrate_init(void)
 {
-	int ret = 0;
-
 	struct kobject *mm = dma_migrate_mm_kobj();
+	int ret = 0;
 
 	if (!mm) {
 		pr_err("no /sys/kernel/mm: a kernel without CONFIG_SYSFS?\n");
