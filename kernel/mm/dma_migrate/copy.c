@@ -53,7 +53,9 @@ void dma_migrate_unquarantine(struct dma_migrate_share *sh,
 		return;
 	for (i = 0; i < sh->n; i++)
 		dma_migrate_hook_release(sh->dst[i]);
-	sh->quarantined = false;
+	WRITE_ONCE(sh->quarantined, false);
+	/* a stop during an unbind waits for it */
+	wake_up_var(&sh->quarantined);
 	spin_lock(&o->stats_lock);
 	o->stats.released += sh->n;
 	spin_unlock(&o->stats_lock);

@@ -51,6 +51,11 @@ struct mutex;
  * still runs after it is taken for stuck, and its folios are lost.
  */
 #define DMA_MIGRATE_DRAIN_MIN_MS	1000
+/*
+ * How long a stop during a provider's unbind waits, past the timeout,
+ * for the provider's remove() to end a quarantine on its channels.
+ */
+#define DMA_MIGRATE_UNBIND_WAIT_MS	5000
 
 /**
  * struct dma_migrate_share - a channel and its share of a batch

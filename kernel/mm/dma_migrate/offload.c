@@ -182,7 +182,7 @@ static void dma_migrate_unbind(struct dmacopy_set *set,
 	 */
 	wait_var_event(&sh->busy, !test_and_set_bit_lock(0, &sh->busy));
 	dma_migrate_unquarantine(sh, false);
-	sh->retired = true;
+	WRITE_ONCE(sh->retired, true);
 	dma_migrate_put(sh);
 }
 
@@ -579,10 +579,6 @@ void dma_migrate_stop(void)
 	if (WARN_ON_ONCE(!o))
 		return;
 	dma_migrate_hook_unregister();
-	/* the counters of the last run stay readable */
-	spin_lock(&o->stats_lock);
-	dma_migrate_last_stats = o->stats;
-	spin_unlock(&o->stats_lock);
 	WRITE_ONCE(dma_migrate_active, NULL);
 	/*
 	 * No batch runs: a quarantine whose engine ended ends, its channel
@@ -590,6 +586,23 @@ void dma_migrate_stop(void)
 	 */
 	for (i = 0; i < o->nr_shares; i++)
 		dma_migrate_unquarantine_held(&o->shares[i], false);
+	/*
+	 * A share still quarantined on a provider being unbound (retired by
+	 * its unbind) ends when the provider's remove() returns, which the
+	 * set tells (dma_migrate_unbound()) only while it watches. Give that
+	 * a bound before the set stops watching, else the share's folios,
+	 * and the module, stay for good.
+	 */
+	for (i = 0; i < o->nr_shares; i++)
+		if (READ_ONCE(o->shares[i].retired))
+			wait_var_event_timeout(&o->shares[i].quarantined,
+					       !READ_ONCE(o->shares[i].quarantined),
+					       o->timeout +
+					       msecs_to_jiffies(DMA_MIGRATE_UNBIND_WAIT_MS));
+	/* the counters of the last run stay readable */
+	spin_lock(&o->stats_lock);
+	dma_migrate_last_stats = o->stats;
+	spin_unlock(&o->stats_lock);
 	dmacopy_set_close(&o->set);
 	pr_info("migration copy offload stopped\n");
 	dma_migrate_free(o);
