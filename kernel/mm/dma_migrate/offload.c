@@ -298,10 +298,11 @@ static int dma_migrate_prealloc(struct dma_migrate *o)
 {
 	unsigned int i;
 
-	o->nr_shares = dmacopy_set_count(&o->set);
-	o->shares = kcalloc(o->nr_shares, sizeof(*o->shares), GFP_KERNEL);
+	o->shares = kcalloc(dmacopy_set_count(&o->set), sizeof(*o->shares),
+			    GFP_KERNEL);
 	if (!o->shares)
 		return -ENOMEM;
+	o->nr_shares = dmacopy_set_count(&o->set);
 	for (i = 0; i < o->nr_shares; i++) {
 		struct dma_migrate_share *sh = &o->shares[i];
 		unsigned int n = DMA_MIGRATE_MAX_FOLIOS;
