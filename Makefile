@@ -57,7 +57,7 @@ probes: kdir-check
 modules: probes
 ifeq ($(wildcard $(KDIR)/Module.symvers),)
 	@echo "  NOTE    $(KDIR) has no Module.symvers (never built): the modules are compiled, not linked; build the kernel for .ko files"
-	$(MAKE) $(KBUILD_ARGS) kernel/dma/ kernel/drivers/dma/
+	$(MAKE) $(KBUILD_ARGS) kernel/dma/ kernel/drivers/dma/ kernel/mm/
 else
 	$(MAKE) $(KBUILD_ARGS) modules
 endif

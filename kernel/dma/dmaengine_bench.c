@@ -34,7 +34,7 @@
 
 #include "dmaengine_bench.h"
 #include "dmacopy_errors.h"
-#include "migrate_offload.h"
+#include "migrate_compat.h"
 
 /* beyond a batch's timeout, what an unbind waits for the run to end */
 #define DMAENGINE_BENCH_QUIESCE_SLACK		(5 * HZ)

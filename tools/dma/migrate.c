@@ -3,8 +3,9 @@
  * migrate mode. A run: the nodes checked, the THP controls set, --bytes of
  * anonymous memory mapped, bound to --src-node (mbind()), faulted in by
  * writing the pattern, its folios counted; then, row after row in rotating
- * order, move_pages() to --dst-node timed (with the offload START'ed for
- * an offload row, its STATS cleared before and read after), verified
+ * order, move_pages() to --dst-node timed (with the offload started for
+ * an offload row through dma_migrate.ko's controls, migrate_ctl.c, its
+ * counters cleared before and read after), verified
  * (move_pages()' status, the node of every page, the pattern), and moved
  * back untimed, verified the same. With --movers N, N processes make
  * every move at once, each with a buffer of its own, each verifying its
@@ -12,7 +13,8 @@
  * SIGINT and SIGTERM included (they end the run between two moves).
  *
  * The system calls are made through syscall(), with no libnuma: the host
- * tests take the place of syscall(), open() and ioctl() (test_migrate_run.c).
+ * tests take the place of syscall(), open() and write()
+ * (test_migrate_run.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,7 +23,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -33,6 +34,7 @@
 
 #include "diag.h"
 #include "migrate.h"
+#include "migrate_ctl.h"
 #include "migrate_movers.h"
 #include "units.h"
 
@@ -164,9 +166,9 @@ const char *migrate_offload_line(const struct migrate_result *r)
 {
 	switch (r->offload) {
 	case OFFLOAD_NO_FILE:
-		return "offload: not run: no " DMAENGINE_BENCH_PATH " (load the project's dma_map_benchmark.ko); the offload also needs a kernel with the project's kernel/patches/v7.3-migrate/ series";
+		return "offload: not run: dma_migrate is not loaded (insmod dma_migrate.ko, after dmacopy.ko); the offload also needs a kernel with the project's kernel/patches/v7.3-migrate/ series";
 	case OFFLOAD_NO_IOCTL:
-		return "offload: not run: the loaded dma_map_benchmark module has no DMA_MIGRATE_OFFLOAD (load the module built from this tree); the offload also needs a kernel with the project's kernel/patches/v7.3-migrate/ series";
+		return "offload: not run: the loaded dma_migrate module has no " DMA_MIGRATE_SYSFS " (load the module built from this tree); the offload also needs a kernel with the project's kernel/patches/v7.3-migrate/ series";
 	case OFFLOAD_NO_HOOK:
 		return "offload: not run: this kernel has no migration copy-offload hook; offload needs the project's kernel/patches/v7.3-migrate/ series";
 	case OFFLOAD_READY:
@@ -177,44 +179,33 @@ const char *migrate_offload_line(const struct migrate_result *r)
 }
 
 /* ---------------------------------------------------------------- */
-/* The offload: DMA_MIGRATE_OFFLOAD                                 */
+/* The offload: dma_migrate.ko's controls (migrate_ctl.c)           */
 /* ---------------------------------------------------------------- */
 
-static int offload_op(int fd, unsigned int op, unsigned int flags,
+static int offload_op(const char *root, unsigned int op, unsigned int flags,
 		      const struct bench_opts *o, unsigned int prep_mode,
 		      struct dma_migrate_offload *a)
 {
-	memset(a, 0, sizeof(*a));
-	a->size = sizeof(*a);
-	a->op = op;
-	a->flags = flags;
-	if (op == DMA_MIGRATE_OP_START) {
-		a->prep_mode = prep_mode;
-		a->channels = o->channels;
-		a->reasons = DMA_MIGRATE_R_SYSCALL;
-		a->timeout_ms = o->timeout_ms;
-		memcpy(a->channel, o->channel, sizeof(a->channel));
-		memcpy(a->device, o->device, sizeof(a->device));
-		if (o->flags & DMAENGINE_BENCH_F_ALLOW_FEWER)
-			a->flags |= DMA_MIGRATE_F_ALLOW_FEWER;
-	}
-	return ioctl(fd, DMA_MIGRATE_OFFLOAD, a) ? -errno : 0;
+	return migrate_ctl_op(root, op, flags, o, prep_mode, a);
 }
 
 static const char *op_name(unsigned int op)
 {
-	return op == DMA_MIGRATE_OP_START ? "START" :
-	       op == DMA_MIGRATE_OP_STOP ? "STOP" : "STATS";
+	return op == DMA_MIGRATE_OP_START ? "start (offloading=1)" :
+	       op == DMA_MIGRATE_OP_STOP ? "stop (offloading=0)" :
+	       "stats";
 }
 
-/* print_offload_error() - DMA_MIGRATE_OFFLOAD @op failed with -@err */
+/* print_offload_error() - the offload's @op failed with -@err */
 static void print_offload_error(FILE *f, unsigned int op, int err,
 				const struct dma_migrate_offload *a,
 				const struct bench_opts *o,
 				unsigned int prep_mode)
 {
-	fprintf(f, PROG_NAME ": DMA_MIGRATE_OFFLOAD %s (prep mode %s) failed: %s: ",
+	fprintf(f, PROG_NAME ": dma_migrate %s (prep mode %s) failed: %s: ",
 		op_name(op), prep_mode_name(prep_mode), strerror(-err));
+	if (migrate_ctl_last_error()[0])
+		fprintf(f, "%s: ", migrate_ctl_last_error());
 	switch (a->error) {
 	case DMAENGINE_BENCH_ERR_NO_CHANNEL:
 		fprintf(f, "found fewer DMA_MEMCPY channels%s%.*s%s%.*s than --channels %u; --allow-fewer runs on those found; list them with ls /sys/class/dma\n",
@@ -228,7 +219,7 @@ static void print_offload_error(FILE *f, unsigned int op, int err,
 			prep_mode_name(prep_mode));
 		break;
 	case DMAENGINE_BENCH_ERR_INVAL:
-		fprintf(f, "a field is out of range; see dmesg for the field the kernel refused\n");
+		fprintf(f, "a parameter is out of range; " DMA_MIGRATE_SYSFS "/last_error names it\n");
 		break;
 	case DMAENGINE_BENCH_ERR_TIMEOUT:
 		fprintf(f, "a batch did not complete in time; raise --timeout-ms\n");
@@ -238,7 +229,7 @@ static void print_offload_error(FILE *f, unsigned int op, int err,
 		break;
 	case DMAENGINE_BENCH_OK:
 		fprintf(f, "%s\n", err == -EBUSY ?
-			"another offload is registered with the hook (another process?)" :
+			"the offload is on already, or another offload is registered with the hook (another process?)" :
 			"see dmesg");
 		break;
 	default:
@@ -264,27 +255,41 @@ static bool no_hook(int err, const struct dma_migrate_offload *a)
  * probe_offload() - START and STOP each offload mode asked for once: which
  * can run. @r->offload, ->hook, ->missing set; 0, or -1 after an error.
  */
-static int probe_offload(int fd, const struct bench_opts *o,
+static int probe_offload(const char *root, const struct bench_opts *o,
 			 struct migrate_result *r, FILE *err)
 {
 	struct dma_migrate_offload a;
-	unsigned int i, mode;
+	unsigned int i, mode, hook;
 	int ret;
 
+	switch (migrate_ctl_state(root, &hook)) {
+	case MIGRATE_CTL_NOT_LOADED:
+		r->offload = OFFLOAD_NO_FILE;
+		if (!prep_modes_given(o))
+			return 0;
+		fprintf(err, PROG_NAME ": --prep-modes asks for the offload, and dma_migrate is not loaded: insmod dma_migrate.ko (after dmacopy.ko), or run without --prep-modes for the cpu row alone\n");
+		return -1;
+	case MIGRATE_CTL_NO_SYSFS:
+		r->offload = OFFLOAD_NO_IOCTL;
+		return 0;
+	case MIGRATE_CTL_ON:
+		fprintf(err, PROG_NAME ": dma_migrate's offload is on already (" DMA_MIGRATE_PARAMS "/offloading is 1): its counters would mix with another user's; write 0 to it first\n");
+		return -1;
+	case MIGRATE_CTL_READY:
+		break;
+	}
+	r->hook = hook;
 	for (i = 0; i < DMAENGINE_BENCH_NR_MODES; i++) {
 		mode = prep_mode_order[i];
 		if (!(r->prep_modes & (1U << mode)))
 			continue;
-		ret = offload_op(fd, DMA_MIGRATE_OP_START, 0, o, mode, &a);
+		ret = offload_op(root, DMA_MIGRATE_OP_START, 0, o, mode, &a);
 		r->hook = a.hook;
-		if (ret == -ENOTTY) {
-			r->offload = OFFLOAD_NO_IOCTL;
-			return 0;
-		}
 		if ((ret && no_hook(ret, &a)) ||
 		    (!ret && a.hook == DMA_MIGRATE_HOOK_NONE)) {
 			if (!ret)
-				offload_op(fd, DMA_MIGRATE_OP_STOP, 0, o, mode, &a);
+				offload_op(root, DMA_MIGRATE_OP_STOP, 0, o, mode,
+					   &a);
 			r->offload = OFFLOAD_NO_HOOK;
 			return 0;
 		}
@@ -300,7 +305,7 @@ static int probe_offload(int fd, const struct bench_opts *o,
 					    mode);
 			return -1;
 		}
-		ret = offload_op(fd, DMA_MIGRATE_OP_STOP, 0, o, mode, &a);
+		ret = offload_op(root, DMA_MIGRATE_OP_STOP, 0, o, mode, &a);
 		if (ret) {
 			print_offload_error(err, DMA_MIGRATE_OP_STOP, ret, &a, o,
 					    mode);
@@ -311,7 +316,7 @@ static int probe_offload(int fd, const struct bench_opts *o,
 	return 0;
 }
 
-static int run_row(int fd, const struct bench_opts *o, struct migrate_result *r,
+static int run_row(const char *root, const struct bench_opts *o, struct migrate_result *r,
 		   struct movers *mv, struct migrate_row *row, bool timed,
 		   unsigned int run, FILE *err)
 {
@@ -326,16 +331,16 @@ static int run_row(int fd, const struct bench_opts *o, struct migrate_result *r,
 	int ret;
 
 	if (dma) {
-		ret = offload_op(fd, DMA_MIGRATE_OP_START, 0, o, row->prep_mode,
-				 &a);
+		ret = offload_op(root, DMA_MIGRATE_OP_START, 0, o,
+				 row->prep_mode, &a);
 		if (ret) {
 			print_offload_error(err, DMA_MIGRATE_OP_START, ret, &a,
 					    o, row->prep_mode);
 			return -1;
 		}
 		/* the counters of this move alone */
-		ret = offload_op(fd, DMA_MIGRATE_OP_STATS, DMA_MIGRATE_F_RESET,
-				 o, 0, &a);
+		ret = offload_op(root, DMA_MIGRATE_OP_STATS,
+				 DMA_MIGRATE_F_RESET, o, 0, &a);
 		if (ret)
 			goto stats_failed;
 	}
@@ -344,14 +349,14 @@ static int run_row(int fd, const struct bench_opts *o, struct migrate_result *r,
 		int stop;
 
 		if (!ret) {
-			ret = offload_op(fd, DMA_MIGRATE_OP_STATS,
+			ret = offload_op(root, DMA_MIGRATE_OP_STATS,
 					 DMA_MIGRATE_F_RESET, o, 0, &st);
 			if (ret) {
 				a = st;
 				goto stats_failed;
 			}
 		}
-		stop = offload_op(fd, DMA_MIGRATE_OP_STOP, 0, o, 0, &a);
+		stop = offload_op(root, DMA_MIGRATE_OP_STOP, 0, o, 0, &a);
 		if (stop) {
 			print_offload_error(err, DMA_MIGRATE_OP_STOP, stop, &a,
 					    o, row->prep_mode);
@@ -375,11 +380,11 @@ static int run_row(int fd, const struct bench_opts *o, struct migrate_result *r,
 stats_failed:
 	print_offload_error(err, DMA_MIGRATE_OP_STATS, ret, &a, o,
 			    row->prep_mode);
-	offload_op(fd, DMA_MIGRATE_OP_STOP, 0, o, 0, &a);
+	offload_op(root, DMA_MIGRATE_OP_STOP, 0, o, 0, &a);
 	return -1;
 }
 
-static int run_rows(int fd, const struct bench_opts *o,
+static int run_rows(const char *root, const struct bench_opts *o,
 		    struct migrate_result *r, struct movers *mv, FILE *err)
 {
 	unsigned int total = o->warmup_runs + o->runs, run, k;
@@ -389,7 +394,7 @@ static int run_rows(int fd, const struct bench_opts *o,
 			struct migrate_row *row =
 				&r->rows[rotation_index(run, k, r->nrows)];
 
-			if (run_row(fd, o, r, mv, row, run >= o->warmup_runs,
+			if (run_row(root, o, r, mv, row, run >= o->warmup_runs,
 				    run, err))
 				return -1;
 			if (stop_signal) {
@@ -439,7 +444,7 @@ int migrate_run_in(const char *root, const struct bench_opts *o,
 	struct cpufreq_info freq;
 	struct thp_controls thp;
 	const char *folio_opt = "folio-order";
-	int fd = -1, ret = 1;
+	int ret = 1;
 	size_t i;
 
 	if (!r) {
@@ -460,15 +465,10 @@ int migrate_run_in(const char *root, const struct bench_opts *o,
 	r->movers = o->movers;
 	r->prep_modes = o->prep_modes & PREP_OFFLOAD;
 
-	if (!r->prep_modes) {
+	if (!r->prep_modes)
 		r->offload = OFFLOAD_NOT_ASKED;
-	} else {
-		fd = open(DMAENGINE_BENCH_PATH, O_RDWR);
-		if (fd < 0)
-			r->offload = OFFLOAD_NO_FILE;
-		else if (probe_offload(fd, o, r, stderr))
-			goto out;
-	}
+	else if (probe_offload(root, o, r, stderr))
+		goto out;
 	setup_rows(r);
 	read_cpufreq(root, NULL, 0, &freq);
 	rctx.cpufreq = &freq;
@@ -490,12 +490,12 @@ int migrate_run_in(const char *root, const struct bench_opts *o,
 	snprintf(r->thp_set, sizeof(r->thp_set), "%s", thp.set);
 	r->have_size_control = thp.have_size_control;
 	/* the other movers first, before this one maps its buffer */
-	if (migrate_movers_start(root, o, r, fd, &mv, stderr) ||
+	if (migrate_movers_start(root, o, r, -1, &mv, stderr) ||
 	    migrate_buf_setup(root, o, r, &mb, mv.tagged ? 1 : 0, stderr) ||
 	    migrate_movers_step(&mv, o, r,
 				&(struct mover_cmd){ .op = MOVER_SETUP },
 				&(struct movers_result){ 0 }, stderr) ||
-	    run_rows(fd, o, r, &mv, stderr))
+	    run_rows(root, o, r, &mv, stderr))
 		goto out_movers;
 	ret = 0;
 out_movers:
@@ -512,8 +512,6 @@ out_signals:
 		report_migrate(stdout, &rctx, o, r);
 out:
 	folio_census_free(&r->census);
-	if (fd >= 0)
-		close(fd);
 	free(r);
 	return ret;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * migrate mode: move_pages() of anonymous folios between two NUMA nodes,
- * copied by the CPU and by the dmaengine offload of DMA_MIGRATE_OFFLOAD
- * (uapi/linux/map_benchmark.h), verified after every move.
+ * copied by the CPU and by the dmaengine offload of dma_migrate.ko
+ * (migrate_ctl.c, Documentation/dma-migrate.rst), verified after every move.
  */
 #ifndef DMABENCH_MIGRATE_H
 #define DMABENCH_MIGRATE_H
@@ -21,8 +21,8 @@
 /* What the offload could do on this machine. */
 enum migrate_offload_state {
 	OFFLOAD_READY,		/* START worked: the rows ran with it */
-	OFFLOAD_NO_FILE,	/* no /sys/kernel/debug/dmaengine_benchmark */
-	OFFLOAD_NO_IOCTL,	/* the module has no DMA_MIGRATE_OFFLOAD (ENOTTY) */
+	OFFLOAD_NO_FILE,	/* dma_migrate is not loaded */
+	OFFLOAD_NO_IOCTL,	/* dma_migrate has no /sys/kernel/mm/dma_migrate */
 	OFFLOAD_NO_HOOK,	/* the kernel has no copy-offload hook */
 	OFFLOAD_NOT_ASKED,	/* --prep-modes cpu: no offload row asked for */
 };

@@ -60,7 +60,7 @@ const struct opt_desc opt_table[O_NR] = {
 		.accepts = "single, sg, dmaengine, migrate, 0 or 1", .scope = SC_ALL,
 		.def = "single",
 		.upstream = true,
-		.help = "single: dma_map_single() of --granule pages (--entries x --entry-size bytes); sg: dma_map_sg() of --granule one-page entries (--entries of --entry-size); dmaengine: dmaengine_prep_dma_memcpy() per segment vs dmaengine_prep_dma_memcpy_sg() or dmaengine_prep_dma_memcpy_vec() per batch vs a CPU copy; migrate: move_pages() of --bytes of anonymous folios from --src-node to --dst-node, copied by the CPU and by the dmaengine offload of DMA_MIGRATE_OFFLOAD with each prep mode" },
+		.help = "single: dma_map_single() of --granule pages (--entries x --entry-size bytes); sg: dma_map_sg() of --granule one-page entries (--entries of --entry-size); dmaengine: dmaengine_prep_dma_memcpy() per segment vs dmaengine_prep_dma_memcpy_sg() or dmaengine_prep_dma_memcpy_vec() per batch vs a CPU copy; migrate: move_pages() of --bytes of anonymous folios from --src-node to --dst-node, copied by the CPU and by the dmaengine offload of dma_migrate.ko with each prep mode" },
 	[O_JSON] = { .name = "json", .kind = K_FLAG, FIELD(format),
 		.value = OUT_JSON, .scope = SC_ALL,
 		.help = "print one JSON object instead of text" },

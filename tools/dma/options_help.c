@@ -109,7 +109,7 @@ void opts_usage(const struct bench_opts *o, FILE *f)
 "    The migrate mode moves --bytes of anonymous memory in folios of\n"
 "    --folio with move_pages() from --src-node to --dst-node and back,\n"
 "    copied by the CPU (the cpu row) and by the dmaengine offload with each\n"
-"    prep mode of --prep-modes (DMA_MIGRATE_OFFLOAD; it needs a kernel with\n"
+"    prep mode of --prep-modes (dma_migrate.ko; it needs a kernel with\n"
 "    the project's kernel/patches/v7.3-migrate/), verifying every move\n"
 "    (Documentation/migrate-mode.rst). Every value is checked before the\n"
 "    kernel is asked.\n"

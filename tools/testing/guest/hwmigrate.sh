@@ -16,11 +16,13 @@
 #
 # migrate_load PROVIDER [SOFT_DMA_CHANNELS]: every module a migration
 # through the offload needs, in one place (this suite and
-# bench/migrate.sh load nothing else): the benchmark (its dmaengine
-# client starts the offload), then the provider: "hw" the board's
+# bench/migrate.sh load nothing else): the offload, dma_migrate.ko (after
+# dmacopy.ko), and the benchmark (the tool's device for the cpu row, and
+# DMA_MIGRATE_OFFLOAD for migrate_hold), then the provider: "hw" the board's
 # engine (hw_load_modules: HWDMA_MODULES, and its channels probed),
 # "soft_dma" soft_dma with that many channels.
 migrate_load() {
+	load_module dma_migrate || return 1
 	load_module dma_map_benchmark || return 1
 	case $1 in
 	hw) hw_load_modules ;;
@@ -188,7 +190,7 @@ suite_hwmigrate() {
 		tap_skip "hwmigrate: $(head -n 1 /tmp/hwmigrate.why)"
 		return
 	fi
-	check "hwmigrate: the benchmark and $HWDMA_DRIVER's channels" migrate_load hw
+	check "hwmigrate: dma_migrate, the benchmark and $HWDMA_DRIVER's channels" migrate_load hw
 	_hm_forms=memcpy
 	have_memcpy_sg && _hm_forms="$_hm_forms memcpy_sg"
 	have_memcpy_vec && _hm_forms="$_hm_forms memcpy_vec"

@@ -371,10 +371,11 @@ dt_threads() {
 }
 
 # Modules of the project, built for the running kernel. The benchmark and
-# the dmacopy KUnit test import the dmacopy library: it is loaded first.
+# the migration offload (dma_migrate) and the dmacopy KUnit test import
+# the dmacopy library: it is loaded first.
 load_module() {
 	case $1 in
-	dma_map_benchmark | dmacopy_kunit)
+	dma_map_benchmark | dma_migrate | dmacopy_kunit)
 		insmod_once dmacopy || return 1
 		;;
 	esac
@@ -606,6 +607,7 @@ soft_reload() {
 sd_unload() {
 	unload_module dmatest
 	unload_module dma_map_benchmark
+	unload_module dma_migrate
 	unload_module soft_dma
 }
 

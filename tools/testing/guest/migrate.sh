@@ -1,10 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# migrate: the dmaengine client as page migration's copy offload
-# (DMA_MIGRATE_OFFLOAD), over soft_dma: move_pages() from node 0 to node 1
-# with the offload started, with each prep form, the counters against the
-# folios moved and the data compared (src/move_pages_offload.c); errors
-# injected: fallbacks counted, data intact; one offload at a time; the
-# file closed without STOP; soft_dma unbound with the offload started,
+# migrate: dma_migrate.ko, the dmacopy library as page migration's copy
+# offload, loaded without the benchmark and driven through its controls
+# (module parameters, /sys/kernel/mm/dma_migrate/), over soft_dma: the
+# controls themselves (bad writes refused naming the parameter, a change
+# while on, rmmod while on, offloading=1 at insmod); move_pages() from
+# node 0 to node 1 with the offload started, with each prep form, the
+# counters against the folios moved and the data compared
+# (src/move_pages_offload.c); errors injected: fallbacks counted, data intact;
+# one offload at a time; the benchmark's DMA_MIGRATE_OFFLOAD forwarded to
+# it, its file closed without STOP, and refused without dma_migrate;
+# soft_dma unbound with the offload started,
 # between two moves and while one runs;
 # soft_dma completing out of order (NO_ORDER) and with a pool of 16
 # descriptors a channel; 64 KB and 1 MB folios (mTHP) moved there and
@@ -14,6 +19,134 @@
 
 MOVE_PAGES_OFFLOAD=$PROJECT/bin/move_pages_offload
 MIGRATE_SYSFS=/sys/kernel/mm/migrate_copy_offload
+DM_PARAMS=/sys/module/dma_migrate/parameters
+DM_SYSFS=/sys/kernel/mm/dma_migrate
+
+# dm_set NAME VALUE: write dma_migrate's parameter NAME
+dm_set() {
+	echo "$2" > "$DM_PARAMS/$1"
+}
+
+# dm_refused NAME VALUE PATTERN: writing VALUE to NAME fails, and
+# last_error names NAME and matches PATTERN
+dm_refused() {
+	if dm_set "$1" "$2" 2>/dev/null; then
+		echo "$1=$2 was taken"
+		return 1
+	fi
+	cat "$DM_SYSFS/last_error"
+	grep -q "^$1: " "$DM_SYSFS/last_error" &&
+		grep -Eq -- "$3" "$DM_SYSFS/last_error"
+}
+
+# dm_stat NAME: the value of the stats file's line NAME
+dm_stat() {
+	awk -v n="$1" '$1 == n { print $2 }' "$DM_SYSFS/stats"
+}
+
+# dm_on_moved: offloading=1 over 2 channels with memcpy, a move_pages()
+# by move_pages_offload through it (start=0: it neither starts nor stops it)
+# with every folio offloaded and the data verified, then offloading=0,
+# the counters still in stats
+dm_on_moved() {
+	dm_set prep_form memcpy && dm_set nr_dma_chan 2 &&
+		dm_set reason_mask syscall && dm_set offloading 1 || return 1
+	cat "$DM_SYSFS/channels"
+	if [ "$(cat "$DM_PARAMS/offloading")" != 1 ] ||
+	   [ "$(wc -l < "$DM_SYSFS/channels")" != 2 ] ||
+	   ! "$MOVE_PAGES_OFFLOAD" start=0 prep=0 channels=2 pages=512; then
+		dm_set offloading 0
+		return 1
+	fi
+	dm_set offloading 0 || return 1
+	cat "$DM_SYSFS/stats"
+	[ "$(cat "$DM_PARAMS/offloading")" = 0 ] &&
+		[ "$(dm_stat folios_offloaded)" -gt 0 ] &&
+		[ "$(dm_stat phase.batch)" -gt 0 ]
+}
+
+# dm_rmmod_refused: offloading=1, rmmod refused while on, then off
+dm_rmmod_refused() {
+	dm_set nr_dma_chan 1 && dm_set offloading 1 || return 1
+	if rmmod dma_migrate 2>&1; then
+		echo "rmmod unloaded the offload while on"
+		return 1
+	fi
+	grep -q '^dma_migrate ' /proc/modules && dm_set offloading 0 &&
+		channels_released
+}
+
+# dm_change_busy: a parameter's change while on: EBUSY, named
+dm_change_busy() {
+	dm_set nr_dma_chan 1 && dm_set offloading 1 || return 1
+	dm_refused nr_dma_chan 2 'cannot change while the offload runs'
+	_rc=$?
+	dm_set offloading 0 && return $_rc
+}
+
+# dm_insmod_on: dma_migrate again, offloading=1 on insmod's command line
+# with the parameters after it: it starts with all of them
+dm_insmod_on() {
+	unload_module dma_migrate || return 1
+	insmod "$MODDIR/dma_migrate.ko" offloading=1 prep_form=memcpy \
+		nr_dma_chan=2 || return 1
+	cat "$DM_SYSFS/channels"
+	[ "$(cat "$DM_PARAMS/offloading")" = 1 ] &&
+		[ "$(wc -l < "$DM_SYSFS/channels")" = 2 ] &&
+		grep -q ' memcpy$' "$DM_SYSFS/channels"
+	_rc=$?
+	dm_set offloading 0 && return $_rc
+}
+
+# migrate_controls: dma_migrate's controls, with the hook
+migrate_controls() {
+	check "migrate: dma_migrate loaded without the benchmark" \
+		sh -c "! grep -q '^dma_map_benchmark ' /proc/modules && grep -q '^dma_migrate ' /proc/modules"
+	check_output "migrate: ... its hook file names the project's hook" \
+		'^project$' cat "$DM_SYSFS/hook"
+	check "migrate: offloading=1 over 2 channels, then 0; a move_pages() through the offload verified, its counters in stats" \
+		dm_on_moved
+	check "migrate: nr_dma_chan=0 refused, last_error naming it" \
+		dm_refused nr_dma_chan 0 'not a number in 1\.\.256'
+	check "migrate: prep_form=bogus refused, last_error naming it" \
+		dm_refused prep_form bogus 'not memcpy, memcpy_sg or memcpy_vec'
+	check "migrate: reason_mask=bogus refused, last_error naming it" \
+		dm_refused reason_mask bogus 'is not a reason'
+	check "migrate: reason_mask takes names, all, none and a mask (BIT(MR_SYSCALL) 0x8)" \
+		sh -c "echo all > $DM_PARAMS/reason_mask && grep -q '^syscall,numa_misplaced,demotion,compaction$' $DM_PARAMS/reason_mask && echo 0x8 > $DM_PARAMS/reason_mask && grep -q '^syscall$' $DM_PARAMS/reason_mask && echo none > $DM_PARAMS/reason_mask && grep -q '^none$' $DM_PARAMS/reason_mask && echo syscall > $DM_PARAMS/reason_mask"
+	check "migrate: offloading=1 with reason_mask none refused" \
+		sh -c "echo none > $DM_PARAMS/reason_mask && ! echo 1 > $DM_PARAMS/offloading; _r=\$?; grep -q '^reason_mask: ' $DM_SYSFS/last_error; _g=\$?; echo syscall > $DM_PARAMS/reason_mask; [ \$_r = 0 ] && [ \$_g = 0 ]"
+	check "migrate: a change while on refused with EBUSY, last_error naming it" \
+		dm_change_busy
+	check "migrate: rmmod refused while offloading" dm_rmmod_refused
+	check "migrate: offloading=1 at insmod starts with every parameter" \
+		dm_insmod_on
+	check "migrate: ... channels released" channels_released
+}
+
+# migrate_compat: the benchmark's DMA_MIGRATE_OFFLOAD, which the project's
+# older tools call, forwarded to dma_migrate; refused without it
+migrate_compat() {
+	check "migrate: benchmark loads, beside dma_migrate" \
+		load_module dma_map_benchmark
+	check "migrate: DMA_MIGRATE_OFFLOAD forwarded to dma_migrate: every folio offloaded, data intact" \
+		"$MOVE_PAGES_OFFLOAD" ctl=ioctl prep=0 pages=256
+	check "migrate: ... a second START, on another file, refused with EBUSY" \
+		"$MOVE_PAGES_OFFLOAD" ctl=ioctl expect=busy
+	check "migrate: ... the file closed without STOP" \
+		"$MOVE_PAGES_OFFLOAD" ctl=ioctl prep=0 pages=256 stop=0
+	check "migrate: ... the offload is stopped with it" \
+		sh -c "! cat $MIGRATE_SYSFS/migrator | grep -q . && grep -qx 0 $DM_PARAMS/offloading"
+	check "migrate: ... channels released" channels_released
+	check "migrate: dma_migrate unloads" unload_module dma_migrate
+	klog_mark
+	check_fails_with "migrate: DMA_MIGRATE_OFFLOAD without dma_migrate: START refused, ENODEV" \
+		'START: No such device' "$MOVE_PAGES_OFFLOAD" ctl=ioctl prep=0 pages=16
+	check_klog_has "migrate: ... the log says to load dma_migrate.ko" \
+		'insmod dma_migrate\.ko'
+	check "migrate: benchmark unloads" unload_module dma_map_benchmark
+	check "migrate: dma_migrate loads again" load_module dma_migrate
+}
 
 # migrate_registered: the hook has a migrator registered
 migrate_registered() {
@@ -490,7 +623,9 @@ suite_migrate() {
 		tap_skip "migrate: this VM has one NUMA node"
 		return
 	fi
-	check "migrate: benchmark loads" load_module dma_map_benchmark
+	unload_module dma_map_benchmark
+	check "migrate: dma_migrate loads (after dmacopy), without the benchmark" \
+		load_module dma_migrate
 	check "migrate: soft_dma loads" sd_load
 	if ! grep -Eq 'HAVE_MIGRATE_COPY_OFFLOAD(_RFC)? 1' "$MODDIR/probes.h" 2>/dev/null; then
 		klog_mark
@@ -500,6 +635,7 @@ suite_migrate() {
 			'this kernel has no migration copy-offload hook'
 		check "migrate: ... channels released" channels_released
 	else
+		migrate_controls
 		_forms="0:memcpy"
 		have_memcpy_sg && _forms="$_forms 1:memcpy_sg"
 		have_memcpy_vec && _forms="$_forms 3:memcpy_vec"
@@ -519,27 +655,23 @@ suite_migrate() {
 		check "migrate: error_every=3: fallbacks and errors counted, data intact" \
 			sd_with error_every=3 "$MOVE_PAGES_OFFLOAD" prep=0 channels=2 \
 			pages=2048 expect=fallback
-		check "migrate: a second START is refused with EBUSY" \
+		check "migrate: a parameter changed while on is refused with EBUSY" \
 			"$MOVE_PAGES_OFFLOAD" expect=busy
-		check "migrate: ... and the first one's file closed: unregistered" \
+		check "migrate: ... and once stopped: unregistered" \
 			sh -c "! cat $MIGRATE_SYSFS/migrator | grep -q ."
-		check "migrate: the file closed without STOP" \
-			"$MOVE_PAGES_OFFLOAD" prep=0 pages=256 stop=0
-		check "migrate: ... the offload is unregistered" \
-			sh -c "! cat $MIGRATE_SYSFS/migrator | grep -q ."
-		check "migrate: ... channels released" channels_released
+		migrate_compat
 		klog_mark
 		check "migrate: soft_dma unbound between two moves: offloaded before, the CPU after, every folio counted, data intact" \
 			migrate_unbind_during
 		check_klog_has "migrate: ... the offload heard of the unbind" \
-			'dma[0-9]+chan[0-9]+: migration copies with the CPU until DMA_MIGRATE_OP_STOP'
+			'dma[0-9]+chan[0-9]+: migration copies with the CPU until offloading=0'
 		check "migrate: ... START works again after the rebind" \
 			"$MOVE_PAGES_OFFLOAD" prep=0 pages=256
 		klog_mark
 		check "migrate: soft_dma unbound while a move runs: the move completes, later batches by the CPU, every folio counted, data intact" \
 			migrate_unbind_running
 		check_klog_has "migrate: ... the offload heard of the unbind" \
-			'dma[0-9]+chan[0-9]+: migration copies with the CPU until DMA_MIGRATE_OP_STOP'
+			'dma[0-9]+chan[0-9]+: migration copies with the CPU until offloading=0'
 		check "migrate: ... START works again after the rebind" \
 			"$MOVE_PAGES_OFFLOAD" prep=0 pages=256
 		check "migrate: ... channels released" channels_released
@@ -560,5 +692,6 @@ suite_migrate() {
 		check "migrate: soft_dma as loaded first" soft_reload
 	fi
 	check "migrate: soft_dma unloads" sd_unload
+	check "migrate: dma_migrate unloads" unload_module dma_migrate
 	check_klog_clean "migrate"
 }

@@ -2,13 +2,15 @@
 # The tool's migrate mode (-m migrate) on the VM's real kernel: the cpu row
 # over two NUMA nodes at folio orders 0 and 9, every move verified by the
 # tool (move_pages()' status, every page's node, the pattern), the one line
-# that says the offload needs kernel/patches/v7.3-migrate/ (without the
-# module, and with it on a kernel without the hook), the THP controls
+# that says the offload needs kernel/patches/v7.3-migrate/ (without
+# dma_migrate.ko, which -p memcpy then refuses, and with it on a kernel
+# without the hook), the THP controls
 # restored after a run, an error and a SIGINT, the input errors; on a VM of
 # one node, the error saying migrate needs two; on a kernel without THP
 # (the debug kernel), order 9 refused saying so. On a kernel with the
-# hook (kernel/patches/v7.3-migrate/, the patched x86 kernels): without a
-# DMA_MEMCPY channel the offload refused, saying so; over soft_dma, the
+# hook (kernel/patches/v7.3-migrate/, the patched x86 kernels): the
+# offload on already refused, saying so; without a DMA_MEMCPY channel the
+# offload refused, saying so; over soft_dma, the
 # offload rows of each prep form the kernel has, every folio offloaded and
 # none fallen back, in CSV and JSON; with THP (the bench kernel) also at
 # orders 4 and 9 over 1 and 4 channels; --movers 2, two processes moving
@@ -128,6 +130,10 @@ mt_offload_rows() {
 		'found fewer DMA_MEMCPY channels' \
 		"$TOOL" -m migrate --bytes 4M -r 1 -w 0
 	check "migrate_tool: soft_dma loads" sd_load
+	echo 1 > /sys/module/dma_migrate/parameters/offloading
+	check_fails_with "migrate_tool: the offload on already (offloading=1): refused, saying so" \
+		'offload is on already' "$TOOL" -m migrate --bytes 4M -r 1 -w 0
+	echo 0 > /sys/module/dma_migrate/parameters/offloading
 	_mt_modes=memcpy
 	have_memcpy_sg && _mt_modes=$_mt_modes,memcpy_sg
 	have_memcpy_vec && _mt_modes=$_mt_modes,memcpy_vec
@@ -169,7 +175,7 @@ mt_offload_rows() {
 mt_cpu_row() {
 	check "migrate_tool: order $1, $2, node 0 -> 1: the cpu row, every move verified" \
 		mt_run --folio-order "$1" --bytes "$2" -r 2 -w 1 --src-node 0 \
-		--dst-node 1 -p memcpy
+		--dst-node 1
 	grep -q '^cpu  *-  ' /tmp/mt.out
 	tap_result $? "migrate_tool: order $1: a cpu row"
 	grep -q 'kernel/patches/v7.3-migrate/' /tmp/mt.out
@@ -185,10 +191,14 @@ suite_migrate_tool() {
 		return
 	fi
 	klog_mark
-	# without the module: no debugfs file
+	# without dma_migrate: the cpu row, and the line says to load it
+	unload_module dma_migrate
 	mt_cpu_row 0 8M
-	grep -q '^# offload: not run: no /sys/kernel/debug/dmaengine_benchmark' /tmp/mt.out
-	tap_result $? "migrate_tool: no module: the line names the missing file"
+	grep -q '^# offload: not run: dma_migrate is not loaded (insmod dma_migrate.ko' /tmp/mt.out
+	tap_result $? "migrate_tool: no dma_migrate: the line names the module to load"
+	check_fails_with "migrate_tool: no dma_migrate, -p memcpy: refused, saying to load it" \
+		'dma_migrate is not loaded: insmod dma_migrate.ko' \
+		"$TOOL" -m migrate --bytes 4M -r 1 -w 0 -p memcpy
 	if [ -d "$MT_THP" ]; then
 		mt_cpu_row 9 16M
 		grep -Eq '^# folios: 8 x 2MB|^# WARNING: the kernel fell back' /tmp/mt.out
@@ -203,10 +213,10 @@ suite_migrate_tool() {
 		_sigint_folio=4K
 	fi
 
-	check "migrate_tool: benchmark loads" load_module dma_map_benchmark
+	check "migrate_tool: dma_migrate loads" load_module dma_migrate
 	if mt_have_hook; then
 		mt_offload_rows
-		check "migrate_tool: benchmark loads again" load_module dma_map_benchmark
+		check "migrate_tool: dma_migrate loads again" load_module dma_migrate
 	else
 		check_output "migrate_tool: module loaded, a kernel without the hook: the cpu row and the one line" \
 			'offload: not run: .*kernel/patches/v7.3-migrate/' \
@@ -244,6 +254,6 @@ suite_migrate_tool() {
 	tap_result $? "migrate_tool: SIGINT: the tool says it was stopped"
 	mt_thp_unchanged "migrate_tool: SIGINT: the THP controls restored"
 
-	check "migrate_tool: benchmark unloads" unload_module dma_map_benchmark
+	check "migrate_tool: dma_migrate unloads" unload_module dma_migrate
 	check_klog_clean "migrate_tool"
 }

@@ -47,7 +47,7 @@ suite_mte() {
 		tap_not_ok "mte: $MTE_SYSFS/folios_kept (kernel/patches/v7.3-migrate)"
 		return
 	fi
-	check "mte: benchmark loads" load_module dma_map_benchmark
+	check "mte: dma_migrate loads" load_module dma_migrate
 	check "mte: soft_dma loads" sd_load
 	_mte_k0=$(cat "$MTE_SYSFS/folios_kept")
 	mte_run "mte: 64 PROT_MTE pages moved, the offload started: no folio offloaded, every word intact" \

@@ -65,12 +65,15 @@ sweep_setup_failed() {
 	exit 1
 }
 
-# sweep_setup MAP SOFT_DMA_WORDS: the module, then soft_dma or the edu
+# sweep_setup MAP SOFT_DMA_WORDS: the modules (the benchmark, and the
+# migration offload for -m migrate's cells), then soft_dma or the edu
 # device; their messages in $SWEEP_SETUP
 sweep_setup() {
 	: > "$SWEEP_SETUP"
 	load_module dma_map_benchmark >> "$SWEEP_SETUP" 2>&1 ||
 		sweep_setup_failed "insmod dma_map_benchmark.ko failed"
+	load_module dma_migrate >> "$SWEEP_SETUP" 2>&1 ||
+		sweep_setup_failed "insmod dma_migrate.ko failed"
 	if [ "$1" = 1 ]; then
 		bind_benchmark >> "$SWEEP_SETUP" 2>&1 ||
 			sweep_setup_failed "could not bind the edu PCI device to dma_map_benchmark"

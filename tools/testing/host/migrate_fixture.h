@@ -2,11 +2,13 @@
 /*
  * The migrate mode's made-up kernel (test_migrate_run.c,
  * test_migrate_phases.c): a program that includes this defines open(),
- * ioctl() and syscall(), which take the place of the C library's for the
- * tool's objects linked into it. Its move_pages() keeps a node per page
- * and moves whole folios; its DMA_MIGRATE_OFFLOAD answers as the ABI's
- * comments say a provider does (or as a kernel without the hook, a module
- * without the ioctl, a kernel without memcpy_sg), STATS with a fixed
+ * write(), close() and syscall(), which take the place of the C library's
+ * for the tool's objects linked into it. Its move_pages() keeps a node
+ * per page and moves whole folios; its dma_migrate controls (module
+ * parameters, /sys/kernel/mm/dma_migrate/) answer as
+ * Documentation/dma-migrate.rst says the module does (or as a kernel
+ * without the hook, a module without its sysfs directory, a kernel
+ * without memcpy_sg, no module at all), the stats file with a fixed
  * answer of phases; the /sys files are a made-up tree. run() and
  * run_injected() run migrate_run_in() on it, what it prints in out_text
  * and err_text; fake_init() maps the state the forked movers share.
@@ -28,7 +30,7 @@
 #include "tap.h"
 #include "tool_words.h"
 
-enum fake_kind { K_HOOK, K_NO_HOOK, K_NO_IOCTL, K_NO_FILE, K_NO_SG };
+enum fake_kind { K_HOOK, K_NO_HOOK, K_NO_IOCTL, K_NO_FILE, K_NO_SG, K_ON };
 
 #define PAGE		4096
 #define MAX_PAGES	1024
@@ -46,7 +48,10 @@ static struct {
 	bool only_children;		/* the two above: in a forked mover */
 	pid_t parent;			/* the process the test runs in */
 	char log[4096];			/* each process its own */
-	struct dma_migrate_offload start;	/* the last START */
+	struct dma_migrate_offload start;	/* the last start's parameters */
+	unsigned int prep_mode;		/* prep_form, as a mode */
+	int ctl_fd[16];			/* open control files, for write() */
+	char ctl_name[16][32];		/* ... and their names */
 	char thp_during[64];		/* the 64 KB control at mbind() */
 } fake;
 
@@ -71,22 +76,62 @@ static inline void fake_log(const char *s)
 		 "%s%s", fake.log[0] ? " " : "", s);
 }
 
+#define PARAMS_DIR	"/sys/module/dma_migrate/parameters/"
+#define SYSFS_DIR	"/sys/kernel/mm/dma_migrate/"
+
+/* ctl_name() - the control @path names under the tree, or NULL */
+static inline const char *ctl_name(const char *path)
+{
+	size_t n = strlen(tree_root);
+
+	if (!tree_root[0] || strncmp(path, tree_root, n))
+		return NULL;
+	path += n;
+	if (!strncmp(path, PARAMS_DIR, strlen(PARAMS_DIR)))
+		return path + strlen(PARAMS_DIR);
+	if (!strncmp(path, SYSFS_DIR, strlen(SYSFS_DIR)))
+		return path + strlen(SYSFS_DIR);
+	return NULL;
+}
+
+static inline void fake_stats_file(void);
+
 int open(const char *path, int flags, ...)
 {
+	const char *name = ctl_name(path);
 	va_list ap;
-	int fd;
+	int fd, i;
 
-	if (!strcmp(path, "/sys/kernel/debug/dmaengine_benchmark")) {
-		if (fake.kind == K_NO_FILE) {
-			errno = ENOENT;
-			return -1;
-		}
-		return openat(AT_FDCWD, "/dev/null", O_RDWR);
+	if (name && (flags & O_ACCMODE) == O_WRONLY) {
+		fd = openat(AT_FDCWD, "/dev/null", O_WRONLY);
+		for (i = 0; fd >= 0 && i < 16; i++)
+			if (!fake.ctl_fd[i]) {
+				fake.ctl_fd[i] = fd + 1;
+				snprintf(fake.ctl_name[i], sizeof(fake.ctl_name[i]),
+					 "%s", name);
+				break;
+			}
+		return fd;
 	}
+	if (name && !strcmp(name, "stats"))
+		fake_stats_file();
 	va_start(ap, flags);
 	fd = tap_open_through(path, flags, ap);
 	va_end(ap);
 	return fd;
+}
+
+extern int __close(int fd);
+extern ssize_t __write(int fd, const void *buf, size_t n);
+
+int close(int fd)
+{
+	int i;
+
+	for (i = 0; i < 16; i++)
+		if (fake.ctl_fd[i] == fd + 1)
+			fake.ctl_fd[i] = 0;
+	return __close(fd);
 }
 
 /*
@@ -111,71 +156,135 @@ static inline void fake_phases(struct dma_migrate_offload *a)
 	a->mark_ns = 20000;
 }
 
-int ioctl(int fd, unsigned long req, ...)
+/* the stats file of the offload, as the module prints it */
+static inline void fake_stats_file(void)
 {
-	struct dma_migrate_offload *a;
-	char word[16];
-	va_list ap;
+	struct dma_migrate_offload a = { 0 };
+	char text[2048];
 
-	(void)fd;
-	va_start(ap, req);
-	a = va_arg(ap, struct dma_migrate_offload *);
-	va_end(ap);
-	if (_IOC_TYPE(req) != 'd' || _IOC_NR(req) != 4 ||
-	    fake.kind == K_NO_IOCTL) {
-		errno = ENOTTY;
-		return -1;
-	}
-	if (a->size != DMA_MIGRATE_OFFLOAD_SIZE_VER4) {
-		errno = EINVAL;
-		return -1;
-	}
-	a->hook = fake.kind == K_NO_HOOK ? DMA_MIGRATE_HOOK_NONE :
-					    DMA_MIGRATE_HOOK_PROJECT;
-	switch (a->op) {
-	case DMA_MIGRATE_OP_START:
-		snprintf(word, sizeof(word), "S%u", a->prep_mode);
-		fake_log(word);
-		if (fake.kind == K_NO_HOOK) {
-			errno = EOPNOTSUPP;
-			return -1;
-		}
-		if (fake.kind == K_NO_SG &&
-		    a->prep_mode == DMAENGINE_BENCH_MODE_MEMCPY_SG) {
-			a->error = DMAENGINE_BENCH_ERR_NO_API;
-			errno = EOPNOTSUPP;
-			return -1;
-		}
-		if (shared->started) {
-			errno = EBUSY;
-			return -1;
-		}
-		fake.start = *a;
-		shared->started = true;
-		a->active = 1;
-		a->channels_used = a->channels;
-		a->prep_mode_used = a->prep_mode;
-		return 0;
-	case DMA_MIGRATE_OP_STATS:
-		fake_log(a->flags & DMA_MIGRATE_F_RESET ? "R" : "Q");
-		a->active = shared->started;
-		a->channels_used = fake.start.channels;
-		a->folios = shared->pending;
-		/* one folio a move left to the CPU */
-		a->folios_offloaded = shared->pending ? shared->pending - 1 : 0;
-		a->folios_fallback = shared->pending ? 1 : 0;
-		if (shared->pending)
-			fake_phases(a);
-		if (a->flags & DMA_MIGRATE_F_RESET)
-			shared->pending = 0;
-		return 0;
-	case DMA_MIGRATE_OP_STOP:
-		fake_log("T");
-		shared->started = false;
-		return 0;
-	}
-	errno = EINVAL;
+	a.folios = shared->pending;
+	/* one folio a move left to the CPU */
+	a.folios_offloaded = shared->pending ? shared->pending - 1 : 0;
+	a.folios_fallback = shared->pending ? 1 : 0;
+	if (shared->pending)
+		fake_phases(&a);
+	snprintf(text, sizeof(text),
+		 "channels_used %u channels\nbatches %llu batches\n"
+		 "folios %llu folios\nfolios_offloaded %llu folios\n"
+		 "folios_fallback %llu folios\nfolios_declined 0 folios\n"
+		 "phase.prep %llu ns\nphase.submit %llu ns\n"
+		 "phase.issue %llu ns\nphase.wait %llu ns\nphase.map %llu ns\n"
+		 "phase.unmap %llu ns\nphase.batch %llu ns\n"
+		 "phase.build %llu ns\nphase.mark %llu ns\n"
+		 "phase.newer 7 ns\n",
+		 shared->started ? fake.start.channels : 0,
+		 (unsigned long long)a.batches, (unsigned long long)a.folios,
+		 (unsigned long long)a.folios_offloaded,
+		 (unsigned long long)a.folios_fallback,
+		 (unsigned long long)a.ph.prep_ns,
+		 (unsigned long long)a.ph.submit_ns,
+		 (unsigned long long)a.ph.issue_ns,
+		 (unsigned long long)a.ph.wait_ns,
+		 (unsigned long long)a.ph.map_ns,
+		 (unsigned long long)a.ph.unmap_ns,
+		 (unsigned long long)a.ph.batch_ns,
+		 (unsigned long long)a.build_ns, (unsigned long long)a.mark_ns);
+	tree_write(SYSFS_DIR "stats", text);
+}
+
+/* fake_refuse() - a write refused with @err, last_error @msg */
+static inline ssize_t fake_refuse(int err, const char *msg)
+{
+	tree_write(SYSFS_DIR "last_error", msg);
+	errno = err;
 	return -1;
+}
+
+/* fake_ctl_write() - the module's answer to @val written to @name */
+static inline ssize_t fake_ctl_write(const char *name, const char *val,
+				     size_t n)
+{
+	char word[16];
+	unsigned int v = (unsigned int)strtoul(val, NULL, 0);
+
+	if (!strcmp(name, "reset")) {
+		fake_log("R");
+		shared->pending = 0;
+		return n;
+	}
+	if (!strcmp(name, "offloading")) {
+		if (val[0] == '0') {
+			fake_log("T");
+			shared->started = false;
+			return n;
+		}
+		snprintf(word, sizeof(word), "S%u", fake.prep_mode);
+		fake_log(word);
+		if (fake.kind == K_NO_HOOK)
+			return fake_refuse(EOPNOTSUPP, "offloading: this kernel has no migration copy-offload hook\n");
+		if (fake.kind == K_NO_SG &&
+		    fake.prep_mode == DMAENGINE_BENCH_MODE_MEMCPY_SG)
+			return fake_refuse(EOPNOTSUPP, "prep_form: memcpy_sg: this kernel has no DMA_MEMCPY_SG\n");
+		shared->started = true;
+		return n;
+	}
+	if (shared->started)
+		return fake_refuse(EBUSY, "a parameter: cannot change while the offload runs\n");
+	if (!strcmp(name, "prep_form")) {
+		fake.prep_mode = !strncmp(val, "memcpy_sg", 9) ?
+				 DMAENGINE_BENCH_MODE_MEMCPY_SG :
+				 !strncmp(val, "memcpy_vec", 10) ?
+				 DMAENGINE_BENCH_MODE_MEMCPY_VEC :
+				 DMAENGINE_BENCH_MODE_MEMCPY;
+		fake.start.prep_mode = fake.prep_mode;
+	} else if (!strcmp(name, "nr_dma_chan")) {
+		fake.start.channels = v;
+	} else if (!strcmp(name, "timeout_ms")) {
+		fake.start.timeout_ms = v;
+	} else if (!strcmp(name, "allow_fewer")) {
+		fake.start.flags = v ? DMA_MIGRATE_F_ALLOW_FEWER : 0;
+	} else if (!strcmp(name, "reason_mask")) {
+		fake.start.reasons = !strncmp(val, "syscall", 7) ?
+				     DMA_MIGRATE_R_SYSCALL : 0;
+	}
+	return n;
+}
+
+ssize_t write(int fd, const void *buf, size_t n)
+{
+	char val[64];
+	int i;
+
+	for (i = 0; i < 16; i++)
+		if (fake.ctl_fd[i] == fd + 1) {
+			snprintf(val, sizeof(val), "%.*s",
+				 (int)(n < sizeof(val) ? n : sizeof(val) - 1),
+				 (const char *)buf);
+			return fake_ctl_write(fake.ctl_name[i], val, n);
+		}
+	return __write(fd, buf, n);
+}
+
+static inline void tree_rm(const char *path)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s%s", tree_root, path);
+	nftw(buf, tree_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* the module's files for @kind: none without the module */
+static inline void fake_module_files(enum fake_kind kind)
+{
+	tree_rm("/sys/module/dma_migrate");
+	tree_rm("/sys/kernel/mm/dma_migrate");
+	if (kind == K_NO_FILE)
+		return;
+	tree_write(PARAMS_DIR "offloading", kind == K_ON ? "1\n" : "0\n");
+	if (kind == K_NO_IOCTL)
+		return;
+	tree_write(SYSFS_DIR "hook", kind == K_NO_HOOK ? "none\n" : "project\n");
+	tree_write(SYSFS_DIR "last_error", "\n");
 }
 
 /*
@@ -342,6 +451,7 @@ static inline int run_injected(enum fake_kind kind, const char *words,
 	memset(&fake, 0, sizeof(fake));
 	memset(shared, 0, sizeof(*shared));
 	fake.kind = kind;
+	fake_module_files(kind);
 	fake.parent = getpid();
 	fake.wrong_on_move = inj.wrong_on_move;
 	fake.corrupt_on_move = inj.corrupt_on_move;

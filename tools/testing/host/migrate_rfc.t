@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The migration provider (kernel/dma/migrate_offload.c and migrate_copy.c,
-# through migrate_rfc.h) against the interface of the RFC its hook is
+# The migration provider (kernel/mm/dma_migrate/offload.c and copy.c,
+# through hook.h) against the interface of the RFC its hook is
 # shaped after ("Accelerate page migration with batch copying and hardware
 # offload" v6, linux-mm, 2026-06-30; issue 36): one source for both hooks.
 #
@@ -32,7 +32,7 @@ unset MAKEFLAGS MFLAGS MAKELEVEL O KBUILD_OUTPUT KBUILD_EXTMOD M KCFLAGS \
 	KCPPFLAGS CC LD ARCH CROSS_COMPILE W C
 
 fix=$TOP/tools/testing/host/fixtures/migrate-rfc-v6
-objs=(kernel/dma/migrate_offload.o kernel/dma/migrate_copy.o)
+objs=(kernel/mm/dma_migrate/offload.o kernel/mm/dma_migrate/copy.o)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -86,14 +86,15 @@ echo "# against $kdir ($(cat "$kdir/include/config/kernel.release" 2>/dev/null))
 build() {
 	local dir=$tmp/$1 inc=${2:-} make=make
 	local src=$dir/src
-	mkdir -p "$src/kernel/dma" "$src/kernel/generated" \
+	mkdir -p "$src/kernel/mm/dma_migrate" "$src/kernel/generated" \
 		"$src/kernel/drivers/dma/dmacopy"
-	cp "$TOP"/kernel/dma/*.[ch] "$TOP/kernel/dma/Kbuild" "$src/kernel/dma/" &&
+	cp "$TOP"/kernel/mm/dma_migrate/*.[ch] "$TOP/kernel/mm/dma_migrate/Kbuild" \
+		"$src/kernel/mm/dma_migrate/" &&
 		cp "$TOP/kernel/compat.h" "$TOP/kernel/seg_limits.h" "$src/kernel/" &&
 		cp "$TOP/kernel/drivers/dma/dmacopy/dmacopy.h" \
 			"$src/kernel/drivers/dma/dmacopy/" &&
 		cp -r "$TOP/uapi" "$src/" || { echo 1 > "$dir/probes.rc"; return; }
-	echo 'obj-m += kernel/dma/' > "$src/Kbuild"
+	echo 'obj-m += kernel/mm/dma_migrate/' > "$src/Kbuild"
 	if [ -n "$inc" ]; then
 		# kbuild puts NOSTDINC_FLAGS ahead of the kernel's include
 		# directories; the kernel's own value is -nostdinc

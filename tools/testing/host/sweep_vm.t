@@ -109,7 +109,7 @@ def guest_real():
     gq["de"] = q.stdout
     assert q.returncode == 0, q.stderr
     # load-time parameters to insmod, run-time knobs to debugfs
-    assert log == ("load_module dma_map_benchmark\nload_module soft_dma channels=8 pool_size=32\n"
+    assert log == ("load_module dma_map_benchmark\nload_module dma_migrate\nload_module soft_dma channels=8 pool_size=32\n"
                    "sd_knob nocopy 1\n"), log
     lines = q.stdout.splitlines()
     recs = [json.loads(l) for l in lines]
@@ -142,7 +142,7 @@ check("VM, the guest side run by busybox sh with the stand-in tool: modules, sof
 def guest_map():
     sw = vm_sweep("gmap", "--map --map-modes sg --granules 1,8 --threads 1 --runs 2 --seconds 1")
     q, log = guest("gmap", "map", None, sw.cells)
-    assert q.returncode == 0 and log == "load_module dma_map_benchmark\nbind_benchmark\n", \
+    assert q.returncode == 0 and log == "load_module dma_map_benchmark\nload_module dma_migrate\nbind_benchmark\n", \
         (q.stderr, log)
     assert [json.loads(l)["sweep"] for l in q.stdout.splitlines()] == \
         ["system", "ready"] + ["run"] * 4 + ["done"]

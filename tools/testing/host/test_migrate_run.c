@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * migrate_run_in() end to end against a made-up kernel (migrate_fixture.h
- * says what it does). Checked: the ioctl sequence (START, STATS with
- * F_RESET around each timed move, STOP; rows in rotating order), the
- * START request's fields, the report's rows and '#' lines, the one line
+ * says what it does). Checked: the control sequence (offloading=1, the
+ * counters read and reset around each timed move, offloading=0; rows in
+ * rotating order), the start's parameters, the report's rows and '#' lines, the one line
  * without the offload, the THP controls set during the run and restored
  * after it (also after an error and a SIGINT), and the verification
  * failing, naming the page, on a wrong node or corrupt data; --movers,
@@ -29,10 +29,10 @@ static void test_offload(void)
 	       "S0 R M1 R T M0 S1 R M1 R T M0 M1 M0 "
 	       /* run 2: memcpy_sg, cpu, memcpy */
 	       "S1 R M1 R T M0 M1 M0 S0 R M1 R T M0",
-	       "START, STATS reset, the timed move, STATS reset, STOP, the move back; rows rotating from run to run");
+	       "offloading=1, reset, the timed move, reset, offloading=0, the move back; rows rotating from run to run");
 	ok(fake.start.channels == 4 && fake.start.reasons == DMA_MIGRATE_R_SYSCALL &&
 	   fake.start.timeout_ms == 500 && !fake.start.flags,
-	   "START: --channels, reasons syscall, --timeout-ms, no flags");
+	   "the start: nr_dma_chan --channels, reason_mask syscall, timeout_ms --timeout-ms, allow_fewer 0");
 	is_str(fake.thp_during, "madvise",
 	       "during the run: the 64 KB THP control madvise");
 	ok(thp_restored(), "after the run: the THP controls as they were");
@@ -46,7 +46,7 @@ static void test_offload(void)
 	has_str(out_text, "\ncpu            -    64KB  4      ", "the cpu row: 4 folios of 64 KB");
 	has_str(out_text, "\nprep_memcpy_sg 4    64KB  4      ", "the memcpy_sg row: 4 channels");
 	has_str(strstr(out_text, "\nprep_memcpy "), " 3           1           0\n",
-		"offloaded 3, fallback 1 and declined 0 a run, from STATS");
+		"offloaded 3, fallback 1 and declined 0 a run, from the stats file");
 	ok(strstr(out_text, "\ncpu ") < strstr(out_text, "\nprep_memcpy ") &&
 	   strstr(out_text, "\nprep_memcpy ") < strstr(out_text, "\nprep_memcpy_sg "),
 	   "rows: cpu, memcpy, memcpy_sg");
@@ -56,7 +56,7 @@ static void test_offload(void)
 	is_int(run(K_HOOK, SMALL " -p memcpy -v"), 0, "-v: exit status 0");
 	has_str(out_text, " batch_ms ", "-v: the phase columns");
 	has_str(strstr(out_text, "\nprep_memcpy "), "2.00 \u00b1 0.00 ",
-		"-v: batch_ms 2 ms from STATS' ph.batch_ns");
+		"-v: batch_ms 2 ms from the stats file's phase.batch");
 	has_str(strstr(out_text, "\ncpu "), "-", "-v: the cpu row has no phases");
 
 	is_int(run(K_HOOK, SMALL " -p memcpy --json"), 0, "--json: exit status 0");
@@ -100,7 +100,7 @@ static void test_movers(void)
 	       "--movers 3: exit status 0");
 	is_str(fake.log,
 	       "S0 T M1 M0 S0 R M1 R T M0 S0 R M1 R T M0 M1 M0 M1 M0 S0 R M1 R T M0",
-	       "--movers 3: the process's own moves and the ioctls as with one mover");
+	       "--movers 3: the process's own moves and the controls as with one mover");
 	is_int(shared->child_moves, child_moves,
 	       "--movers 3: the two forked movers moved as often as the process");
 	is_int(shared->apart, 0,
@@ -154,7 +154,7 @@ static void test_movers(void)
 	has_str(err_text, "invalid --bytes 256MB x --movers 4: more than node 0's free memory (MemFree 800000KB in ",
 		"... naming both options and the node's free memory");
 	has_str(err_text, "; lower --bytes or --movers\n", "... and what to lower");
-	ok(!fake.log[0] && no_child_left(), "... before any ioctl or fork");
+	ok(!fake.log[0] && no_child_left(), "... before any start or fork");
 	tree_free();
 }
 
@@ -170,13 +170,22 @@ static void test_no_offload(void)
 	       "... one START refused, then the cpu row's moves only");
 	ok(!strstr(out_text, "offloaded"), "... no offload columns");
 
-	is_int(run(K_NO_FILE, SMALL " --json"), 0, "no debugfs file: exit status 0");
+	is_int(run(K_NO_FILE, SMALL " --json"), 0, "dma_migrate not loaded: exit status 0");
 	has_str(out_text, "\"state\":\"no_file\"", "... JSON: state no_file");
-	has_str(out_text, "not run: no /sys/kernel/debug/dmaengine_benchmark (load the project's dma_map_benchmark.ko)",
+	has_str(out_text, "not run: dma_migrate is not loaded (insmod dma_migrate.ko, after dmacopy.ko)",
 		"... the one line in JSON's message");
-	is_int(run(K_NO_IOCTL, SMALL), 0, "a module without DMA_MIGRATE_OFFLOAD: exit status 0");
-	has_str(out_text, "# offload: not run: the loaded dma_map_benchmark module has no DMA_MIGRATE_OFFLOAD",
+	is_int(run(K_NO_FILE, SMALL " -p memcpy"), 1,
+	       "dma_migrate not loaded, --prep-modes memcpy: exit status 1");
+	has_str(err_text, "--prep-modes asks for the offload, and dma_migrate is not loaded: insmod dma_migrate.ko",
+		"... saying which module to load");
+	ok(!fake.log[0], "... before any move");
+	is_int(run(K_NO_IOCTL, SMALL), 0, "a dma_migrate without its sysfs directory: exit status 0");
+	has_str(out_text, "# offload: not run: the loaded dma_migrate module has no /sys/kernel/mm/dma_migrate",
 		"... one line saying so");
+	is_int(run(K_ON, SMALL), 1, "the offload on already: exit status 1");
+	has_str(err_text, "dma_migrate's offload is on already (/sys/module/dma_migrate/parameters/offloading is 1)",
+		"... saying so and what to write");
+	ok(!fake.log[0], "... before any start or move");
 
 	is_int(run(K_NO_SG, SMALL), 0, "no --prep-modes, a kernel without memcpy_sg: exit status 0");
 	has_str(out_text, "# not run: prep_memcpy_sg: this kernel lacks its prep call\n",
@@ -185,8 +194,8 @@ static void test_no_offload(void)
 	   "... the other modes' rows");
 	is_int(run(K_NO_SG, SMALL " -p memcpy_sg"), 1,
 	       "--prep-modes memcpy_sg on that kernel: an error");
-	has_str(err_text, "DMA_MIGRATE_OFFLOAD START (prep mode prep_memcpy_sg) failed: ",
-		"... naming the op and the mode");
+	has_str(err_text, "dma_migrate start (offloading=1) (prep mode prep_memcpy_sg) failed: Operation not supported: prep_form: memcpy_sg: this kernel has no DMA_MEMCPY_SG: ",
+		"... naming the start, the mode and the module's last_error");
 	ok(thp_restored(), "... and the THP controls restored");
 
 	is_int(run(K_HOOK, SMALL " -p cpu"), 0, "--prep-modes cpu: the cpu row alone");
@@ -223,7 +232,7 @@ static void test_failures(void)
 		"... naming --bytes and the node's free memory");
 	is_int(run(K_HOOK, SMALL " --dst-node 3"), 2, "--dst-node 3, no such node: exit status 2");
 	has_str(err_text, "invalid --dst-node 3: there is no NUMA node 3", "... saying so");
-	ok(!fake.log[0], "... before any ioctl");
+	ok(!fake.log[0], "... before any start");
 	tree_free();
 
 	make_tree(1);

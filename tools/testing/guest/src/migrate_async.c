@@ -3,7 +3,7 @@
  * migrate_async: NUMA balancing through the migration copy offload: its
  * migrations (migrate_misplaced_folio(), MIGRATE_ASYNC, MR_NUMA_MISPLACED)
  * must never wait in the offload beyond the bound it states for a
- * MIGRATE_ASYNC caller (DMAENGINE_MIGRATE_ASYNC_WAIT_MS and a jiffy of
+ * MIGRATE_ASYNC caller (DMA_MIGRATE_ASYNC_WAIT_MS and a jiffy of
  * drain), whatever its engine does.
  *
  *   migrate_async [pages=N] [seconds=S] [bound_ms=B] [prep=MODE]
@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 	long psize = sysconf(_SC_PAGESIZE), local = 0;
 	struct dma_migrate_offload a = { 0 }, req;
 	volatile uint64_t sum = 0;
-	int here, other, fd, k;
+	int here, other, k;
 	struct timespec t0, t;
 	bool ok = true;
 	cpu_set_t cpus;
@@ -129,17 +129,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	fd = open(MU_DMAENGINE_PATH, O_RDWR);
-	if (fd < 0) {
-		perror(MU_DMAENGINE_PATH);
-		return 1;
-	}
 	a.prep_mode = prep;
 	a.channels = channels;
 	a.reasons = DMA_MIGRATE_R_NUMA_MISPLACED;
 	a.timeout_ms = 5000;
 	req = a;
-	if (mu_offload(fd, &a, DMA_MIGRATE_OP_START,
+	if (mu_offload(-1, &a, DMA_MIGRATE_OP_START,
 		       DMA_MIGRATE_F_ALLOW_FEWER) < 0) {
 		printf("START: %s error=%u hook=%u\n", strerror(errno), a.error,
 		       a.hook);
@@ -152,7 +147,7 @@ int main(int argc, char **argv)
 		for (p = 0; p < n; p++)
 			sum += *(volatile uint64_t *)(buf + p * psize);
 		a = req;
-		if (mu_offload(fd, &a, DMA_MIGRATE_OP_STATS, 0) < 0) {
+		if (mu_offload(-1, &a, DMA_MIGRATE_OP_STATS, 0) < 0) {
 			printf("STATS: %s\n", strerror(errno));
 			return 1;
 		}
@@ -182,11 +177,10 @@ int main(int argc, char **argv)
 	if (settle_ms)
 		usleep(settle_ms * 1000UL);
 	a = req;
-	if (mu_offload(fd, &a, DMA_MIGRATE_OP_STOP, 0) < 0) {
+	if (mu_offload(-1, &a, DMA_MIGRATE_OP_STOP, 0) < 0) {
 		printf("STOP: %s\n", strerror(errno));
 		ok = false;
 	}
-	close(fd);
 	munmap(buf, n * psize);
 	return ok ? 0 : 1;
 usage:

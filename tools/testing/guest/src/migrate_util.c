@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "migrate_util.h"
+#include "dma_migrate_ctl.h"
 
 /* <linux/mempolicy.h>'s, which not every libc's headers pull in */
 #define MU_MPOL_MF_MOVE	(1 << 1)
@@ -31,6 +32,8 @@ int mu_offload(int fd, struct dma_migrate_offload *a, unsigned int op,
 	a->reasons = in.reasons;
 	a->timeout_ms = in.timeout_ms;
 	a->min_folios = in.min_folios;
+	if (fd < 0)
+		return dmc_op(a, op, flags);
 	return ioctl(fd, DMA_MIGRATE_OFFLOAD, a);
 }
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What the guest's migration programs (move_pages_offload, migrate_async)
- * share: the copy offload's ioctl, move_pages() of a buffer page by page,
- * and the pattern a buffer is filled with and checked against.
+ * share: the copy offload's start, counters and stop, move_pages() of a
+ * buffer page by page, and the pattern a buffer is filled with and
+ * checked against.
  *
  * Include it first, or after defining _GNU_SOURCE and
  * __SANE_USERSPACE_TYPES__ (the uapi header's __u64 as unsigned long long).
@@ -20,9 +21,11 @@
 #define MU_DMAENGINE_PATH	"/sys/kernel/debug/dmaengine_benchmark"
 
 /*
- * DMA_MIGRATE_OFFLOAD's @op with @flags on @fd: the request's fields of
- * @a (prep_mode, channels, reasons, timeout_ms, min_folios) are kept,
- * every other one is cleared first; the kernel's answer comes back in @a.
+ * DMA_MIGRATE_OFFLOAD's @op with @flags: through dma_migrate.ko's controls
+ * (dma_migrate_ctl.h) when @fd < 0, else as the benchmark's ioctl on @fd
+ * (forwarded to dma_migrate, what older tools use). The request's fields
+ * of @a (prep_mode, channels, reasons, timeout_ms, min_folios) are kept,
+ * every other one is cleared first; the answer comes back in @a.
  */
 int mu_offload(int fd, struct dma_migrate_offload *a, unsigned int op,
 	       unsigned int flags);

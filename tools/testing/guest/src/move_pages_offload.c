@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * move_pages_offload: page migration through the dmaengine client's copy
- * offload (DMA_MIGRATE_OFFLOAD), checked end to end: START, move_pages()
- * of an anonymous buffer from node 0 to node 1, the data compared, STATS
- * against the pages moved, STOP.
+ * move_pages_offload: page migration through dma_migrate.ko's copy
+ * offload, checked end to end: START (the module's parameters, then
+ * offloading=1), move_pages() of an anonymous buffer from node 0 to node
+ * 1, the data compared, STATS (its stats file) against the pages moved,
+ * STOP (offloading=0). ctl=ioctl drives it through the benchmark's
+ * DMA_MIGRATE_OFFLOAD instead, which forwards to dma_migrate
+ * (kernel/dma/migrate_compat.c), as the project's older tools do.
  *
  *   move_pages_offload [prep=MODE] [channels=N] [pages=N] [min_folios=N]
  *                 [expect=offload|fallback|any|nohook|busy|unbind|bounce]
  *                 [stop=0|1] [unbind=DEVICE [during=0|1]]
  *                 [timeout_ms=N] [rewrite=MS] [movers=N] [reasons=MASK]
- *                 [poison=1] [offload=0|1] [settle=MS]
+ *                 [poison=1] [offload=0|1] [settle=MS] [ctl=sysfs|ioctl]
+ *                 [start=0|1]
  *
  * expect=offload: every folio moved was offloaded, none fell back, no
  * error (the default); expect=fallback: some folios fell back and batches
@@ -24,11 +28,15 @@
  * soft_dma's delay_us makes the move last): the same counts, the move not
  * over at the unbind;
  * expect=nohook: START fails with EOPNOTSUPP, DMAENGINE_BENCH_ERR_NO_API
- * and DMA_MIGRATE_HOOK_NONE; expect=busy: a second START, on another file,
- * fails with EBUSY while the first is active; expect=bounce: START fails
+ * and DMA_MIGRATE_HOOK_NONE; expect=busy: a second START, on another file
+ * (ctl=ioctl), or a parameter's change (nr_dma_chan, the controls), fails
+ * with EBUSY while the first is active; expect=bounce: START fails
  * with EOPNOTSUPP and DMAENGINE_BENCH_ERR_LIMIT, nothing active (a device
  * whose mappings would bounce through swiotlb). stop=0 leaves the offload
- * to the file's release. In every case the data must be intact.
+ * on: to the file's release (ctl=ioctl), or to the caller. start=0: the
+ * caller started the offload (offloading=1): no START and no STOP, the
+ * counters reset before the move and read after it. In every case the
+ * data must be intact.
  *
  * timeout_ms: START's (default 5000). rewrite=MS: after each move the
  * buffer gets a new pattern, and MS ms later it must still hold it: a copy
@@ -101,7 +109,7 @@
 #include <unistd.h>
 
 #include "migrate_util.h"
-
+#include "dma_migrate_ctl.h"
 
 struct mpo_args {
 	unsigned int prep;
@@ -121,6 +129,8 @@ struct mpo_args {
 	bool mte;
 	bool offload;
 	unsigned int settle_ms;
+	bool ioctl;
+	bool start;
 };
 
 static int mpo_parse(int argc, char **argv, struct mpo_args *m)
@@ -140,6 +150,7 @@ static int mpo_parse(int argc, char **argv, struct mpo_args *m)
 	m->movers = 1;
 	m->reasons = DMA_MIGRATE_R_SYSCALL;
 	m->offload = true;
+	m->start = true;
 	for (i = 1; i < argc; i++) {
 		char *eq = strchr(argv[i], '='), *end;
 		unsigned long v;
@@ -153,6 +164,12 @@ static int mpo_parse(int argc, char **argv, struct mpo_args *m)
 		}
 		if (!strcmp(argv[i], "unbind")) {
 			m->unbind = eq;
+			continue;
+		}
+		if (!strcmp(argv[i], "ctl")) {
+			if (strcmp(eq, "sysfs") && strcmp(eq, "ioctl"))
+				goto usage;
+			m->ioctl = !strcmp(eq, "ioctl");
 			continue;
 		}
 		errno = 0;
@@ -185,6 +202,8 @@ static int mpo_parse(int argc, char **argv, struct mpo_args *m)
 			m->offload = v;
 		else if (!strcmp(argv[i], "settle"))
 			m->settle_ms = v;
+		else if (!strcmp(argv[i], "start"))
+			m->start = v;
 		else
 			goto usage;
 	}
@@ -205,17 +224,30 @@ static int mpo_parse(int argc, char **argv, struct mpo_args *m)
 		goto usage;
 	return 0;
 usage:
-	fprintf(stderr, "usage: move_pages_offload [prep=MODE] [channels=N] [pages=N] [min_folios=N] [expect=offload|fallback|any|nohook|busy|unbind|bounce|hugetlb|mte|lost] [stop=0|1] [unbind=DEVICE [during=0|1]] [timeout_ms=N] [rewrite=MS] [movers=N] [reasons=MASK] [poison=1] [offload=0|1] [settle=MS]\n");
+	fprintf(stderr, "usage: move_pages_offload [prep=MODE] [channels=N] [pages=N] [min_folios=N] [expect=offload|fallback|any|nohook|busy|unbind|bounce|hugetlb|mte|lost] [stop=0|1] [unbind=DEVICE [during=0|1]] [timeout_ms=N] [rewrite=MS] [movers=N] [reasons=MASK] [poison=1] [offload=0|1] [settle=MS] [ctl=sysfs|ioctl] [start=0|1]\n");
 	return -1;
 }
 
-/* START on a second file while the first's offload is active: EBUSY. */
-static bool mpo_second_start_busy(const struct dma_migrate_offload *req)
+/*
+ * START on a second file while the first's offload is active: EBUSY; over
+ * the controls, a parameter's change: EBUSY, last_error naming it.
+ */
+static bool mpo_second_start_busy(const struct dma_migrate_offload *req,
+				  bool ioctl)
 {
 	struct dma_migrate_offload a = *req;
-	int fd = open(MU_DMAENGINE_PATH, O_RDWR);
+	int fd;
 	bool ok;
 
+	if (!ioctl) {
+		ok = dmc_param("nr_dma_chan", "1") < 0 && errno == EBUSY &&
+		     strstr(dmc_last_error, "nr_dma_chan") && dmc_active();
+		if (!ok)
+			printf("nr_dma_chan=1 while on: %s, last_error %s",
+			       strerror(errno), dmc_last_error);
+		return ok;
+	}
+	fd = open(MU_DMAENGINE_PATH, O_RDWR);
 	if (fd < 0)
 		return false;
 	ok = mu_offload(fd, &a, DMA_MIGRATE_OP_START,
@@ -642,8 +674,8 @@ int main(int argc, char **argv)
 			return 1;
 		return mpo_mte_unkept ? 4 : 0;
 	}
-	fd = open(MU_DMAENGINE_PATH, O_RDWR);
-	if (fd < 0) {
+	fd = m.ioctl ? open(MU_DMAENGINE_PATH, O_RDWR) : -1;
+	if (m.ioctl && fd < 0) {
 		perror(MU_DMAENGINE_PATH);
 		return 1;
 	}
@@ -653,8 +685,12 @@ int main(int argc, char **argv)
 	a.timeout_ms = m.timeout_ms;
 	a.min_folios = m.min_folios;
 	req = a;
-	if (mu_offload(fd, &a, DMA_MIGRATE_OP_START,
-		       DMA_MIGRATE_F_ALLOW_FEWER) < 0) {
+	if (!m.start) {
+		a.active = 1;
+		a.prep_mode_used = m.prep;
+		m.stop = false;
+	} else if (mu_offload(fd, &a, DMA_MIGRATE_OP_START,
+			      DMA_MIGRATE_F_ALLOW_FEWER) < 0) {
 		int err = errno;
 
 		printf("START: %s error=%u hook=%u active=%u\n", strerror(err),
@@ -676,8 +712,15 @@ int main(int argc, char **argv)
 	}
 	if (!a.active || a.prep_mode_used != m.prep)
 		ok = false;
-	if (!strcmp(m.expect, "busy"))
-		return mpo_second_start_busy(&req) && ok ? 0 : 1;
+	if (!strcmp(m.expect, "busy")) {
+		ok = mpo_second_start_busy(&req, m.ioctl) && ok;
+		if (!m.ioctl) {
+			a = req;
+			if (mu_offload(fd, &a, DMA_MIGRATE_OP_STOP, 0) < 0)
+				ok = false;
+		}
+		return ok ? 0 : 1;
+	}
 
 	/* the counters from the moves to node 1 on */
 	a = req;
@@ -693,7 +736,8 @@ int main(int argc, char **argv)
 		if (!pid) {
 			bool mover_ok;
 
-			close(fd);
+			if (fd >= 0)
+				close(fd);
 			mover_ok = mpo_mover(&m, psize, -1, i, &moved);
 			/* _exit() flushes no stdio: say why before */
 			fflush(stdout);
@@ -778,7 +822,8 @@ int main(int argc, char **argv)
 			ok = false;
 		}
 	}
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	if (ok && mpo_mte_unkept)
 		return 4;
 	return ok ? 0 : 1;

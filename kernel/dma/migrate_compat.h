@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The migration copy offload (migrate_offload.c), on the dmaengine
- * benchmark's debugfs file.
+ * DMA_MIGRATE_OFFLOAD on the dmaengine benchmark's debugfs file, forwarded
+ * to dma_migrate.ko (migrate_compat.c).
  */
-#ifndef _KERNEL_DMA_MIGRATE_OFFLOAD_H
-#define _KERNEL_DMA_MIGRATE_OFFLOAD_H
+#ifndef _KERNEL_DMA_MIGRATE_COMPAT_H
+#define _KERNEL_DMA_MIGRATE_COMPAT_H
 
 #include <linux/compiler_types.h>
 
@@ -16,4 +16,4 @@ long dmaengine_migrate_ioctl(struct file *file,
 			     struct dma_migrate_offload __user *uarg);
 void dmaengine_migrate_release(struct file *file);
 
-#endif /* _KERNEL_DMA_MIGRATE_OFFLOAD_H */
+#endif /* _KERNEL_DMA_MIGRATE_COMPAT_H */

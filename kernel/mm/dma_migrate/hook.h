@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Page migration's copy offload interface as the provider (migrate_offload.c,
- * migrate_copy.c) calls it: the RFC's ("[PATCH RFC v6 3/5] mm/migrate: add
+ * Page migration's copy offload interface as dma_migrate (offload.c,
+ * copy.c) calls it: the RFC's ("[PATCH RFC v6 3/5] mm/migrate: add
  * copy offload registration infrastructure" and, for the marker, "1/5
  * mm/migrate: skip data copy for already-copied folios", linux-mm,
  * 2026-06-30), over whichever hook the build probes found:
@@ -17,11 +17,11 @@
  *   the destination, which the provider then holds until its engine is
  *   done); its functions take a struct migrator that is not const.
  *
- * The provider sees one request (struct dmaengine_migrate_req) over either,
- * and reports with dmaengine_migrate_hook_copied() and _lost(). Over the
+ * The provider sees one request (struct dma_migrate_req) over either,
+ * and reports with dma_migrate_hook_copied() and _lost(). Over the
  * RFC's hook, which has no "lost" and tells no mode, a copy that cannot be
  * stopped is waited for however long it takes
- * (DMAENGINE_MIGRATE_CAN_LOSE is false), and every caller is taken to
+ * (DMA_MIGRATE_CAN_LOSE is false), and every caller is taken to
  * allow sleeping; a copied destination gets FOLIO_CONTENT_COPIED in its
  * migrate_info, as the RFC has its providers do, after a check that the
  * folio is locked.
@@ -30,14 +30,14 @@
  * provider is built against the RFC's declarations, as its postings give
  * them, by tools/testing/host/migrate_rfc.t.
  */
-#ifndef _KERNEL_DMA_MIGRATE_RFC_H
-#define _KERNEL_DMA_MIGRATE_RFC_H
+#ifndef _DMA_MIGRATE_HOOK_H
+#define _DMA_MIGRATE_HOOK_H
 
 /* the build probes' HAVE_* */
-#include "../compat.h"
+#include "compat.h"
 
 #if defined(HAVE_MIGRATE_COPY_OFFLOAD) || defined(HAVE_MIGRATE_COPY_OFFLOAD_RFC)
-#define DMAENGINE_MIGRATE_HAVE_HOOK
+#define DMA_MIGRATE_HAVE_HOOK
 
 #include <linux/list.h>
 #include <linux/migrate.h>
@@ -46,14 +46,14 @@
 #include <linux/mmdebug.h>
 
 /**
- * struct dmaengine_migrate_req - a batch the hook handed over
+ * struct dma_migrate_req - a batch the hook handed over
  * @src_list: the source folios, locked and unmapped
  * @dst_list: the destination folios, paired in list order
  * @nr: pairs on the lists
  * @mode: the migration mode of migrate_pages()' caller
  * @hook: the hook's own batch, to report pairs on (the project's hook)
  */
-struct dmaengine_migrate_req {
+struct dma_migrate_req {
 	struct list_head *src_list;
 	struct list_head *dst_list;
 	unsigned int nr;
@@ -63,23 +63,23 @@ struct dmaengine_migrate_req {
 
 #ifdef HAVE_MIGRATE_COPY_OFFLOAD
 /* A destination the hook can take as lost, and be given back later. */
-#define DMAENGINE_MIGRATE_CAN_LOSE	true
+#define DMA_MIGRATE_CAN_LOSE	true
 
-static inline void dmaengine_migrate_hook_copied(struct dmaengine_migrate_req *r,
-						 struct folio *src,
-						 struct folio *dst)
+static inline void dma_migrate_hook_copied(struct dma_migrate_req *r,
+					   struct folio *src,
+					   struct folio *dst)
 {
 	migrate_offload_copied(r->hook, src, dst);
 }
 
-static inline void dmaengine_migrate_hook_lost(struct dmaengine_migrate_req *r,
-					       struct folio *src,
-					       struct folio *dst)
+static inline void dma_migrate_hook_lost(struct dma_migrate_req *r,
+					 struct folio *src,
+					 struct folio *dst)
 {
 	migrate_offload_lost(r->hook, src, dst);
 }
 
-static inline void dmaengine_migrate_hook_release(struct folio *dst)
+static inline void dma_migrate_hook_release(struct folio *dst)
 {
 	migrate_offload_release(dst);
 }
@@ -88,40 +88,40 @@ static inline void dmaengine_migrate_hook_release(struct folio *dst)
  * The project's hook keeps the migrator's address, and reads through it
  * only: a const migrator is safe to hand it.
  */
-static inline int dmaengine_migrate_rfc_register(const struct migrator *m,
-						 unsigned long reason_mask)
+static inline int dma_migrate_rfc_register(const struct migrator *m,
+					   unsigned long reason_mask)
 {
 	return migrate_offload_register((struct migrator *)m, reason_mask);
 }
 
-static inline int dmaengine_migrate_rfc_unregister(const struct migrator *m)
+static inline int dma_migrate_rfc_unregister(const struct migrator *m)
 {
 	return migrate_offload_unregister((struct migrator *)m);
 }
 
-#define migrate_offload_register	dmaengine_migrate_rfc_register
-#define migrate_offload_unregister	dmaengine_migrate_rfc_unregister
+#define migrate_offload_register	dma_migrate_rfc_register
+#define migrate_offload_unregister	dma_migrate_rfc_unregister
 #else
-#define DMAENGINE_MIGRATE_CAN_LOSE	false
+#define DMA_MIGRATE_CAN_LOSE	false
 
 /* The RFC's marker, which its providers set themselves */
-static inline void dmaengine_migrate_hook_copied(struct dmaengine_migrate_req *r,
-						 struct folio *src,
-						 struct folio *dst)
+static inline void dma_migrate_hook_copied(struct dma_migrate_req *r,
+					   struct folio *src,
+					   struct folio *dst)
 {
 	VM_WARN_ON_ONCE_FOLIO(!folio_test_locked(dst), dst);
 	dst->migrate_info |= FOLIO_CONTENT_COPIED;
 }
 
 /* Never called: nothing is lost where the hook cannot take it */
-static inline void dmaengine_migrate_hook_lost(struct dmaengine_migrate_req *r,
-					       struct folio *src,
-					       struct folio *dst)
+static inline void dma_migrate_hook_lost(struct dma_migrate_req *r,
+					 struct folio *src,
+					 struct folio *dst)
 {
 	WARN_ON_ONCE(1);
 }
 
-static inline void dmaengine_migrate_hook_release(struct folio *dst)
+static inline void dma_migrate_hook_release(struct folio *dst)
 {
 	WARN_ON_ONCE(1);
 }
@@ -129,4 +129,4 @@ static inline void dmaengine_migrate_hook_release(struct folio *dst)
 
 #endif /* a hook */
 
-#endif /* _KERNEL_DMA_MIGRATE_RFC_H */
+#endif /* _DMA_MIGRATE_HOOK_H */

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The migration copy offload's batch: ->offload_copy(), called by the
- * hook in the migrating task (migrate_offload.c registers it, and has the
- * whole story).
+ * dma_migrate's batch: ->offload_copy(), called by the hook in the
+ * migrating task (offload.c registers it, and has the whole story).
  */
 
 #define pr_fmt(fmt)	KBUILD_MODNAME ": " fmt
@@ -14,18 +13,17 @@
 #include <linux/spinlock.h>
 #include <linux/wait_bit.h>
 
-/* first: the build probes' HAVE_* come with core.h */
-#include "migrate_copy.h"
+#include "dma_migrate.h"
 
 /* Let go of a channel taken, and wake an unbind waiting for it. */
-void dmaengine_migrate_put(struct dmaengine_migrate_share *sh)
+void dma_migrate_put(struct dma_migrate_share *sh)
 {
 	clear_bit_unlock(0, &sh->busy);
 	wake_up_var(&sh->busy);
 }
 
 /**
- * dmaengine_migrate_unquarantine - end a share's quarantine if its engine did
+ * dma_migrate_unquarantine - end a share's quarantine if its engine did
  * @sh: a share, held (its busy bit) or no longer reachable by a batch
  * @unbound: its provider's remove() returned (after its unbind): it
  *	stopped the device, whatever its batch's callbacks say
@@ -36,11 +34,11 @@ void dmaengine_migrate_put(struct dmaengine_migrate_share *sh)
  * was released is idle once its last callback came, or once the
  * provider's remove() returned (@unbound), which stops the device.
  */
-void dmaengine_migrate_unquarantine(struct dmaengine_migrate_share *sh,
-				    bool unbound)
+void dma_migrate_unquarantine(struct dma_migrate_share *sh,
+			      bool unbound)
 {
-#ifdef DMAENGINE_MIGRATE_HAVE_HOOK
-	struct dmaengine_migrate *o = sh->o;
+#ifdef DMA_MIGRATE_HAVE_HOOK
+	struct dma_migrate *o = sh->o;
 	unsigned int i;
 
 	if (!sh->quarantined)
@@ -54,8 +52,10 @@ void dmaengine_migrate_unquarantine(struct dmaengine_migrate_share *sh,
 	if (WARN_ON_ONCE(dmacopy_batch_end(&sh->b, 1, true)))
 		return;
 	for (i = 0; i < sh->n; i++)
-		dmaengine_migrate_hook_release(sh->dst[i]);
-	sh->quarantined = false;
+		dma_migrate_hook_release(sh->dst[i]);
+	WRITE_ONCE(sh->quarantined, false);
+	/* a stop during an unbind waits for it */
+	wake_up_var(&sh->quarantined);
 	spin_lock(&o->stats_lock);
 	o->stats.released += sh->n;
 	spin_unlock(&o->stats_lock);
@@ -64,7 +64,7 @@ void dmaengine_migrate_unquarantine(struct dmaengine_migrate_share *sh,
 #endif
 }
 
-#ifdef DMAENGINE_MIGRATE_HAVE_HOOK
+#ifdef DMA_MIGRATE_HAVE_HOOK
 /* ------------------------------------------------------------------ */
 /* A batch                                                              */
 /* ------------------------------------------------------------------ */
@@ -74,7 +74,7 @@ void dmaengine_migrate_unquarantine(struct dmaengine_migrate_share *sh,
  * it), and folio_mc_copy() recovers from the machine check an engine's
  * read of it may not report.
  */
-static bool dmaengine_migrate_poisoned(struct folio *src)
+static bool dma_migrate_poisoned(struct folio *src)
 {
 	return folio_test_hwpoison(src) ||
 	       (folio_test_large(src) && folio_test_has_hwpoisoned(src));
@@ -87,21 +87,21 @@ static bool dmaengine_migrate_poisoned(struct folio *src)
  * ->next (a list, not an array: a batch may take hundreds of channels,
  * and the hook runs deep in migration's stack).
  */
-static unsigned int dmaengine_migrate_take(struct dmaengine_migrate *o,
-					   struct dmaengine_migrate_share **first,
-					   unsigned int max)
+static unsigned int dma_migrate_take(struct dma_migrate *o,
+				     struct dma_migrate_share **first,
+				     unsigned int max)
 {
-	struct dmaengine_migrate_share **link = first;
+	struct dma_migrate_share **link = first;
 	unsigned int i, k = 0;
 
 	for (i = 0; i < o->nr_shares && k < max; i++) {
-		struct dmaengine_migrate_share *sh = &o->shares[i];
+		struct dma_migrate_share *sh = &o->shares[i];
 
 		if (test_and_set_bit_lock(0, &sh->busy))
 			continue;
-		dmaengine_migrate_unquarantine(sh, false);
+		dma_migrate_unquarantine(sh, false);
 		if (sh->retired || sh->quarantined) {
-			dmaengine_migrate_put(sh);
+			dma_migrate_put(sh);
 			continue;
 		}
 		sh->n = 0;
@@ -123,9 +123,9 @@ static unsigned int dmaengine_migrate_take(struct dmaengine_migrate *o,
  * does not). Returns the pairs left out, or -EINVAL when the lists do not
  * pair up.
  */
-static int dmaengine_migrate_share_out(struct dmaengine_migrate_share *sh,
-				       unsigned int k,
-				       const struct dmaengine_migrate_req *r)
+static int dma_migrate_share_out(struct dma_migrate_share *sh,
+				 unsigned int k,
+				 const struct dma_migrate_req *r)
 {
 	struct list_head *dst_list = r->dst_list, *src_list = r->src_list;
 	unsigned int n = r->nr;
@@ -143,7 +143,7 @@ static int dmaengine_migrate_share_out(struct dmaengine_migrate_share *sh,
 			j++;
 			want += n / k + (j < n % k);
 		}
-		if (dmaengine_migrate_poisoned(s)) {
+		if (dma_migrate_poisoned(s)) {
 			left_out++;
 		} else {
 			i = sh->n++;
@@ -155,11 +155,11 @@ static int dmaengine_migrate_share_out(struct dmaengine_migrate_share *sh,
 	return seen == n ? left_out : -EINVAL;
 }
 
-/* A share's table over the entries allocated at START. */
-static int dmaengine_migrate_table(struct dmaengine_migrate_share *sh,
-				   struct sg_table *sgt,
-				   struct scatterlist *sgl,
-				   struct folio **folios)
+/* A share's table over the entries allocated at the start. */
+static int dma_migrate_table(struct dma_migrate_share *sh,
+			     struct sg_table *sgt,
+			     struct scatterlist *sgl,
+			     struct folio **folios)
 {
 	sgt->sgl = sgl;
 	sgt->orig_nents = sh->max_ents;
@@ -167,19 +167,19 @@ static int dmaengine_migrate_table(struct dmaengine_migrate_share *sh,
 }
 
 /* Tables, and the batch mapped and started, until @deadline. */
-static int dmaengine_migrate_share_start(struct dmaengine_migrate *o,
-					 struct dmaengine_migrate_share *sh,
-					 unsigned long deadline)
+static int dma_migrate_share_start(struct dma_migrate *o,
+				   struct dma_migrate_share *sh,
+				   unsigned long deadline)
 {
 	ktime_t t0 = ktime_get();
 	int ret;
 
 	dmacopy_chan_reset(sh->cl);
-	ret = dmaengine_migrate_table(sh, &sh->src_sgt, sh->src_sgl, sh->src);
+	ret = dma_migrate_table(sh, &sh->src_sgt, sh->src_sgl, sh->src);
 	if (!ret)
-		ret = dmaengine_migrate_table(sh, &sh->dst_sgt, sh->dst_sgl,
-					      sh->dst);
-	sh->build_ns = mb_elapsed_ns(t0);
+		ret = dma_migrate_table(sh, &sh->dst_sgt, sh->dst_sgl,
+					sh->dst);
+	sh->build_ns = dma_migrate_elapsed_ns(t0);
 	if (ret)
 		return ret;
 	return dmacopy_batch_start(&sh->b, o->form, &sh->src_sgt,
@@ -193,23 +193,23 @@ static int dmaengine_migrate_share_start(struct dmaengine_migrate *o,
  * them). Returns false when a failed batch's descriptors may
  * still run after that: its destinations are then reported lost (mm
  * fails their migration and leaves them to the provider) and the share is
- * quarantined until its batch is idle (dmaengine_migrate_unquarantine()). Over
+ * quarantined until its batch is idle (dma_migrate_unquarantine()). Over
  * the RFC's hook, which cannot take a lost folio, they are waited for
  * however long they take.
  */
-static bool dmaengine_migrate_end(struct dmaengine_migrate_req *r,
-				  struct dmaengine_migrate_share *sh,
-				  unsigned long drain_until)
+static bool dma_migrate_end(struct dma_migrate_req *r,
+			    struct dma_migrate_share *sh,
+			    unsigned long drain_until)
 {
 	unsigned long drain = time_after(drain_until, jiffies) ?
 			      drain_until - jiffies : 1;
 	unsigned int i;
 
 	while (dmacopy_batch_end(&sh->b, drain, true)) {
-		if (!DMAENGINE_MIGRATE_CAN_LOSE)
+		if (!DMA_MIGRATE_CAN_LOSE)
 			continue;
 		for (i = 0; i < sh->n; i++)
-			dmaengine_migrate_hook_lost(r, sh->src[i], sh->dst[i]);
+			dma_migrate_hook_lost(r, sh->src[i], sh->dst[i]);
 		sh->quarantined = true;
 		pr_err("%s: a batch's descriptors still run past its deadline and drain, and cannot be stopped: its %u folio(s) stay where they are, their destinations quarantined until it ends\n",
 		       dmacopy_chan_name(sh->cl), sh->n);
@@ -223,54 +223,54 @@ static bool dmaengine_migrate_end(struct dmaengine_migrate_req *r,
  * until @drain_until, before its tables are unmapped; a complete one's pairs
  * are reported copied. Returns the folios reported copied.
  */
-static unsigned int dmaengine_migrate_share_end(struct dmaengine_migrate_req *r,
-						struct dmaengine_migrate_share *sh,
-						unsigned long drain_until)
+static unsigned int dma_migrate_share_end(struct dma_migrate_req *r,
+					  struct dma_migrate_share *sh,
+					  unsigned long drain_until)
 {
 	ktime_t t0;
 	unsigned int i;
 
-	if (!dmaengine_migrate_end(r, sh, drain_until) || sh->failed)
+	if (!dma_migrate_end(r, sh, drain_until) || sh->failed)
 		return 0;
 	t0 = ktime_get();
 	for (i = 0; i < sh->n; i++)
-		dmaengine_migrate_hook_copied(r, sh->src[i], sh->dst[i]);
-	sh->mark_ns = mb_elapsed_ns(t0);
+		dma_migrate_hook_copied(r, sh->src[i], sh->dst[i]);
+	sh->mark_ns = dma_migrate_elapsed_ns(t0);
 	return sh->n;
 }
 
 /* Add a share's figures to the counters, under ->stats_lock. */
-static void dmaengine_migrate_account_share(struct dmaengine_migrate_stats *st,
-					    const struct dmaengine_migrate_share *sh)
+static void dma_migrate_account_share(struct dma_migrate_stats *st,
+				      const struct dma_migrate_share *sh)
 {
 	const struct dmacopy_figures *f = dmacopy_chan_figures(sh->cl);
 
 	if (!sh->failed)
 		st->bytes += f->bytes;
 	st->descriptors += f->submits;
-	st->ph.map_ns += f->map_ns;
-	st->ph.prep_ns += f->prep_ns;
-	st->ph.submit_ns += f->submit_ns;
-	st->ph.issue_ns += f->issue_ns;
-	st->ph.wait_ns += f->wait_ns;
-	st->ph.unmap_ns += f->unmap_ns;
-	st->build_ns += sh->build_ns;
-	st->mark_ns += sh->mark_ns;
+	st->ph[DMA_MIGRATE_PH_MAP] += f->map_ns;
+	st->ph[DMA_MIGRATE_PH_PREP] += f->prep_ns;
+	st->ph[DMA_MIGRATE_PH_SUBMIT] += f->submit_ns;
+	st->ph[DMA_MIGRATE_PH_ISSUE] += f->issue_ns;
+	st->ph[DMA_MIGRATE_PH_WAIT] += f->wait_ns;
+	st->ph[DMA_MIGRATE_PH_UNMAP] += f->unmap_ns;
+	st->ph[DMA_MIGRATE_PH_BUILD] += sh->build_ns;
+	st->ph[DMA_MIGRATE_PH_MARK] += sh->mark_ns;
 }
 
 /*
  * Count a batch: the channels from @first ran it (none: declined),
  * @offloaded of its @folios were copied, @error it failed.
  */
-static void dmaengine_migrate_account(struct dmaengine_migrate *o,
-				      struct dmaengine_migrate_share *first,
-				      unsigned int folios,
-				      unsigned int offloaded, bool error,
-				      bool async, ktime_t t0)
+static void dma_migrate_account(struct dma_migrate *o,
+				struct dma_migrate_share *first,
+				unsigned int folios,
+				unsigned int offloaded, bool error,
+				bool async, ktime_t t0)
 {
-	struct dmaengine_migrate_stats *st = &o->stats;
-	u64 batch_ns = mb_elapsed_ns(t0);
-	struct dmaengine_migrate_share *sh;
+	struct dma_migrate_stats *st = &o->stats;
+	u64 batch_ns = dma_migrate_elapsed_ns(t0);
+	struct dma_migrate_share *sh;
 
 	spin_lock(&o->stats_lock);
 	st->batches++;
@@ -293,10 +293,10 @@ static void dmaengine_migrate_account(struct dmaengine_migrate *o,
 		st->lost += lost;
 		st->fallback += folios - offloaded - lost;
 	}
-	st->ph.batch_ns += batch_ns;
+	st->ph[DMA_MIGRATE_PH_BATCH] += batch_ns;
 	for (sh = first; sh; sh = sh->next)
 		if (sh->n)
-			dmaengine_migrate_account_share(st, sh);
+			dma_migrate_account_share(st, sh);
 	spin_unlock(&o->stats_lock);
 }
 
@@ -304,18 +304,18 @@ static void dmaengine_migrate_account(struct dmaengine_migrate *o,
  * Start every share, none after the deadline, then wait for each; returns
  * the folios reported copied.
  */
-static unsigned int dmaengine_migrate_run(struct dmaengine_migrate *o,
-					  struct dmaengine_migrate_req *r,
-					  struct dmaengine_migrate_share *first,
-					  unsigned long deadline,
-					  unsigned long drain)
+static unsigned int dma_migrate_run(struct dma_migrate *o,
+				    struct dma_migrate_req *r,
+				    struct dma_migrate_share *first,
+				    unsigned long deadline,
+				    unsigned long drain)
 {
-	struct dmaengine_migrate_share *sh;
+	struct dma_migrate_share *sh;
 	unsigned int offloaded = 0;
 
 	for (sh = first; sh; sh = sh->next)
 		if (sh->n && (time_after_eq(jiffies, deadline) ||
-			      dmaengine_migrate_share_start(o, sh, deadline)))
+			      dma_migrate_share_start(o, sh, deadline)))
 			sh->failed = true;
 	for (sh = first; sh; sh = sh->next)
 		if (sh->n && !sh->failed &&
@@ -323,8 +323,8 @@ static unsigned int dmaengine_migrate_run(struct dmaengine_migrate *o,
 			sh->failed = true;
 	for (sh = first; sh; sh = sh->next)
 		if (sh->n)
-			offloaded += dmaengine_migrate_share_end(r, sh,
-								 deadline + drain);
+			offloaded += dma_migrate_share_end(r, sh,
+							   deadline + drain);
 	return offloaded;
 }
 
@@ -333,16 +333,16 @@ static unsigned int dmaengine_migrate_run(struct dmaengine_migrate *o,
  * every folio it took was copied and reported, -EOPNOTSUPP when it
  * declined the batch, else an error; the folios not reported are copied
  * by the CPU after this returns. The wait is bounded: the batch's
- * deadline (START's timeout, DMAENGINE_MIGRATE_ASYNC_WAIT_MS at most for
+ * deadline (timeout_ms, DMA_MIGRATE_ASYNC_WAIT_MS at most for
  * a MIGRATE_ASYNC caller) and, on an engine that cannot be stopped, one
- * drain bound after it (as long again, DMAENGINE_MIGRATE_DRAIN_MIN_MS at
+ * drain bound after it (as long again, DMA_MIGRATE_DRAIN_MIN_MS at
  * least; a jiffy for a MIGRATE_ASYNC caller), after which the folios
  * still being copied are lost.
  */
-int dmaengine_migrate_copy(struct dmaengine_migrate_req *r)
+int dma_migrate_copy(struct dma_migrate_req *r)
 {
-	struct dmaengine_migrate *o = READ_ONCE(dmaengine_migrate_active);
-	struct dmaengine_migrate_share *first = NULL, *sh, *next;
+	struct dma_migrate *o = READ_ONCE(dma_migrate_active);
+	struct dma_migrate_share *first = NULL, *sh, *next;
 	unsigned int k = 0, offloaded = 0, folio_cnt = r->nr;
 	unsigned long deadline = jiffies, wait, drain;
 	ktime_t t0 = ktime_get();
@@ -351,38 +351,38 @@ int dmaengine_migrate_copy(struct dmaengine_migrate_req *r)
 	if (!o || !folio_cnt)
 		return -EOPNOTSUPP;
 	wait = o->timeout;
-	drain = max(o->timeout, msecs_to_jiffies(DMAENGINE_MIGRATE_DRAIN_MIN_MS));
+	drain = max(o->timeout, msecs_to_jiffies(DMA_MIGRATE_DRAIN_MIN_MS));
 	if (r->mode == MIGRATE_ASYNC) {
-		wait = min(wait, msecs_to_jiffies(DMAENGINE_MIGRATE_ASYNC_WAIT_MS));
+		wait = min(wait, msecs_to_jiffies(DMA_MIGRATE_ASYNC_WAIT_MS));
 		drain = 1;
 	}
 	deadline += wait;
 	if (folio_cnt >= o->min_folios &&
-	    folio_cnt <= DMAENGINE_MIGRATE_MAX_FOLIOS &&
+	    folio_cnt <= DMA_MIGRATE_MAX_FOLIOS &&
 	    !dmacopy_set_unbound(&o->set, NULL))
-		k = dmaengine_migrate_take(o, &first, folio_cnt);
+		k = dma_migrate_take(o, &first, folio_cnt);
 	if (k) {
-		int left_out = dmaengine_migrate_share_out(first, k, r);
+		int left_out = dma_migrate_share_out(first, k, r);
 
 		if (left_out < 0) {
 			for (sh = first; sh; sh = sh->next)
 				sh->n = 0;
 			ret = left_out;
 		} else {
-			offloaded = dmaengine_migrate_run(o, r, first, deadline,
-							  drain);
+			offloaded = dma_migrate_run(o, r, first, deadline,
+						    drain);
 			ret = 0;
 			if (offloaded + left_out < folio_cnt)
 				ret = READ_ONCE(o->abort) ? -ENODEV : -EIO;
 		}
 	}
-	dmaengine_migrate_account(o, first, folio_cnt, offloaded,
-				  ret && ret != -EOPNOTSUPP,
-				  r->mode == MIGRATE_ASYNC, t0);
+	dma_migrate_account(o, first, folio_cnt, offloaded,
+			    ret && ret != -EOPNOTSUPP,
+			    r->mode == MIGRATE_ASYNC, t0);
 	for (sh = first; sh; sh = next) {
 		next = sh->next;
-		dmaengine_migrate_put(sh);
+		dma_migrate_put(sh);
 	}
 	return ret;
 }
-#endif /* DMAENGINE_MIGRATE_HAVE_HOOK */
+#endif /* DMA_MIGRATE_HAVE_HOOK */

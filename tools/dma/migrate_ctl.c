@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * migrate mode: dma_migrate.ko's controls (migrate_ctl.h says how the run
+ * drives them). Every file is opened, written or read whole, and closed:
+ * a refused write fails with the module's errno, and its last_error says
+ * which parameter and why.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "migrate_ctl.h"
+
+static char last_error[256];
+
+const char *migrate_ctl_last_error(void)
+{
+	return last_error;
+}
+
+/* ctl_path() - @dir/@name under @root into @buf */
+static const char *ctl_path(char *buf, size_t len, const char *root,
+			    const char *dir, const char *name)
+{
+	snprintf(buf, len, "%s%s/%s", root, dir, name);
+	return buf;
+}
+
+/* ctl_read() - the file's text into @buf (NUL-terminated); 0 or -errno */
+static int ctl_read(const char *root, const char *dir, const char *name,
+		    char *buf, size_t len)
+{
+	char path[512];
+	size_t got = 0;
+	ssize_t n;
+	int fd;
+
+	fd = open(ctl_path(path, sizeof(path), root, dir, name), O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	while (got + 1 < len && (n = read(fd, buf + got, len - 1 - got)) > 0)
+		got += n;
+	n = n < 0 ? -errno : 0;
+	close(fd);
+	buf[got] = '\0';
+	return n;
+}
+
+/* ctl_write() - @val written to the file in one write(); 0 or -errno */
+static int ctl_write(const char *root, const char *dir, const char *name,
+		     const char *val)
+{
+	char path[512];
+	size_t len = strlen(val);
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = open(ctl_path(path, sizeof(path), root, dir, name), O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, len);
+	if (n < 0)
+		ret = -errno;
+	else if ((size_t)n != len)
+		ret = -EIO;
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+/* the parameter's write, and on a refusal the module's reason kept */
+static int param_write(const char *root, const char *name, const char *val)
+{
+	int ret = ctl_write(root, DMA_MIGRATE_PARAMS, name, val);
+
+	if (ret) {
+		last_error[0] = '\0';
+		ctl_read(root, DMA_MIGRATE_SYSFS, "last_error", last_error,
+			 sizeof(last_error));
+		last_error[strcspn(last_error, "\n")] = '\0';
+		if (!last_error[0])
+			snprintf(last_error, sizeof(last_error),
+				 "%s: %s", name, strerror(-ret));
+	}
+	return ret;
+}
+
+static unsigned int hook_of(const char *name)
+{
+	if (!strncmp(name, "project", 7))
+		return DMA_MIGRATE_HOOK_PROJECT;
+	if (!strncmp(name, "rfc", 3))
+		return DMA_MIGRATE_HOOK_RFC;
+	return DMA_MIGRATE_HOOK_NONE;
+}
+
+enum migrate_ctl_state migrate_ctl_state(const char *root, unsigned int *hook)
+{
+	char path[512], buf[64];
+	struct stat st;
+
+	*hook = DMA_MIGRATE_HOOK_NONE;
+	if (stat(ctl_path(path, sizeof(path), root, "/sys/module",
+			  "dma_migrate"), &st))
+		return MIGRATE_CTL_NOT_LOADED;
+	if (ctl_read(root, DMA_MIGRATE_SYSFS, "hook", buf, sizeof(buf)))
+		return MIGRATE_CTL_NO_SYSFS;
+	*hook = hook_of(buf);
+	if (!ctl_read(root, DMA_MIGRATE_PARAMS, "offloading", buf,
+		      sizeof(buf)) && (buf[0] == '1' || buf[0] == 'Y'))
+		return MIGRATE_CTL_ON;
+	return MIGRATE_CTL_READY;
+}
+
+/* prep_form's value of a DMAENGINE_BENCH_MODE_* */
+static const char *form_of(unsigned int prep_mode)
+{
+	switch (prep_mode) {
+	case DMAENGINE_BENCH_MODE_MEMCPY:
+		return "memcpy";
+	case DMAENGINE_BENCH_MODE_MEMCPY_SG:
+		return "memcpy_sg";
+	case DMAENGINE_BENCH_MODE_MEMCPY_VEC:
+		return "memcpy_vec";
+	default:
+		return "cpu";
+	}
+}
+
+/* the uapi's error of a refused start, by the write's errno */
+static unsigned int error_of(int err)
+{
+	switch (err) {
+	case -ENODEV:
+		return DMAENGINE_BENCH_ERR_NO_CHANNEL;
+	case -EOPNOTSUPP:
+		return DMAENGINE_BENCH_ERR_NO_API;
+	case -ENOMEM:
+		return DMAENGINE_BENCH_ERR_NOMEM;
+	case -EBUSY:
+		return DMAENGINE_BENCH_OK;
+	default:
+		return DMAENGINE_BENCH_ERR_INVAL;
+	}
+}
+
+static int ctl_start(const char *root, const struct bench_opts *o,
+		     unsigned int prep_mode, struct dma_migrate_offload *a)
+{
+	char num[32], chan[DMAENGINE_BENCH_NAME_LEN + 2];
+	char dev[DMAENGINE_BENCH_NAME_LEN + 2];
+	int ret;
+
+	a->prep_mode = prep_mode;
+	a->channels = o->channels;
+	a->reasons = DMA_MIGRATE_R_SYSCALL;
+	a->timeout_ms = o->timeout_ms;
+	memcpy(a->channel, o->channel, sizeof(a->channel));
+	memcpy(a->device, o->device, sizeof(a->device));
+	if (o->flags & DMAENGINE_BENCH_F_ALLOW_FEWER)
+		a->flags |= DMA_MIGRATE_F_ALLOW_FEWER;
+	snprintf(chan, sizeof(chan), "%.*s\n", DMAENGINE_BENCH_NAME_LEN,
+		 o->channel);
+	snprintf(dev, sizeof(dev), "%.*s\n", DMAENGINE_BENCH_NAME_LEN,
+		 o->device);
+	snprintf(num, sizeof(num), "%u\n", o->channels);
+	ret = param_write(root, "prep_form", form_of(prep_mode));
+	if (!ret)
+		ret = param_write(root, "nr_dma_chan", num);
+	if (!ret) {
+		snprintf(num, sizeof(num), "%u\n", o->timeout_ms);
+		ret = param_write(root, "timeout_ms", num);
+	}
+	if (!ret)
+		ret = param_write(root, "allow_fewer",
+				  a->flags & DMA_MIGRATE_F_ALLOW_FEWER ? "1" : "0");
+	if (!ret)
+		ret = param_write(root, "reason_mask", "syscall");
+	if (!ret)
+		ret = param_write(root, "min_folios", "0");
+	if (!ret)
+		ret = param_write(root, "channel", chan);
+	if (!ret)
+		ret = param_write(root, "device", dev);
+	if (!ret)
+		ret = param_write(root, "offloading", "1");
+	if (ret) {
+		a->error = error_of(ret);
+		return ret;
+	}
+	a->active = 1;
+	a->channels_used = o->channels;
+	a->prep_mode_used = prep_mode;
+	return 0;
+}
+
+#define CTR(name, field)	{ name, offsetof(struct dma_migrate_offload, field) }
+/* the stats file's lines, and where the answer has them */
+static const struct {
+	const char *name;
+	size_t off;
+} stat_lines[] = {
+	CTR("batches", batches),
+	CTR("batches_declined", batches_declined),
+	CTR("errors", errors),
+	CTR("folios", folios),
+	CTR("folios_offloaded", folios_offloaded),
+	CTR("folios_fallback", folios_fallback),
+	CTR("folios_declined", folios_declined),
+	CTR("folios_lost", folios_lost),
+	CTR("folios_released", folios_released),
+	CTR("bytes", bytes),
+	CTR("descriptors", descriptors),
+	CTR("async_batches", async_batches),
+	CTR("async_max_ns", async_max_ns),
+	CTR("phase.batch", ph.batch_ns),
+	CTR("phase.build", build_ns),
+	CTR("phase.map", ph.map_ns),
+	CTR("phase.prep", ph.prep_ns),
+	CTR("phase.submit", ph.submit_ns),
+	CTR("phase.issue", ph.issue_ns),
+	CTR("phase.wait", ph.wait_ns),
+	CTR("phase.unmap", ph.unmap_ns),
+	CTR("phase.mark", mark_ns),
+};
+#undef CTR
+
+#if defined(DMAENGINE_BENCH_PHASES) && defined(DMA_MIGRATE_OFFLOAD_SIZE_VER4)
+/* the phases' lines, and their bits in the answer's ->phases */
+#define PHASE_BIT(id, name, unit, modes, migrate) \
+	{ "phase." name, DMAENGINE_BENCH_PHASE_BIT(DMAENGINE_BENCH_PH_##id) },
+static const struct {
+	const char *name;
+	__u64 bit;
+} phase_bits[] = {
+	DMAENGINE_BENCH_PHASES(PHASE_BIT)
+};
+#undef PHASE_BIT
+
+/* a phase's line filled ->phases' bit: the phases the module said */
+static void phase_seen(const char *name, struct dma_migrate_offload *a)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(phase_bits) / sizeof(phase_bits[0]); i++)
+		if (!strcmp(name, phase_bits[i].name))
+			a->phases |= phase_bits[i].bit;
+}
+#else
+static void phase_seen(const char *name, struct dma_migrate_offload *a)
+{
+	(void)name;
+	(void)a;
+}
+#endif
+
+/*
+ * parse_stats() - the stats file's "name value unit" lines into @a; a line
+ * of a name this tool does not know (a newer module's) is skipped
+ */
+static void parse_stats(char *text, struct dma_migrate_offload *a)
+{
+	char *line, *save = NULL;
+	size_t i;
+
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char name[64];
+		uint64_t v;
+
+		if (sscanf(line, "%63s %" SCNu64, name, &v) != 2)
+			continue;
+		phase_seen(name, a);
+		if (!strcmp(name, "channels_used")) {
+			a->channels_used = (unsigned int)v;
+			continue;
+		}
+		for (i = 0; i < sizeof(stat_lines) / sizeof(stat_lines[0]); i++)
+			if (!strcmp(name, stat_lines[i].name)) {
+				*(__u64 *)((char *)a + stat_lines[i].off) = v;
+				break;
+			}
+	}
+}
+
+static int ctl_stats(const char *root, struct dma_migrate_offload *a)
+{
+	char text[4096];
+	int ret;
+
+	ret = ctl_read(root, DMA_MIGRATE_SYSFS, "stats", text, sizeof(text));
+	if (ret)
+		return ret;
+	parse_stats(text, a);
+	if (a->flags & DMA_MIGRATE_F_RESET)
+		ret = ctl_write(root, DMA_MIGRATE_SYSFS, "reset", "1");
+	return ret;
+}
+
+int migrate_ctl_op(const char *root, unsigned int op, unsigned int flags,
+		   const struct bench_opts *o, unsigned int prep_mode,
+		   struct dma_migrate_offload *a)
+{
+	char buf[64];
+	int ret;
+
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->op = op;
+	a->flags = flags;
+	last_error[0] = '\0';
+	if (ctl_read(root, DMA_MIGRATE_SYSFS, "hook", buf, sizeof(buf)))
+		return -ENODEV;
+	a->hook = hook_of(buf);
+	switch (op) {
+	case DMA_MIGRATE_OP_START:
+		return ctl_start(root, o, prep_mode, a);
+	case DMA_MIGRATE_OP_STATS:
+		ret = ctl_stats(root, a);
+		a->active = !ret;
+		return ret;
+	case DMA_MIGRATE_OP_STOP: {
+		/* the counters a last time; stopped whatever they say */
+		int stop;
+
+		ret = ctl_stats(root, a);
+		stop = param_write(root, "offloading", "0");
+		return stop ? stop : ret;
+	}
+	}
+	return -EINVAL;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * migrate mode: the migration copy offload's controls, dma_migrate.ko's
+ * module parameters and /sys/kernel/mm/dma_migrate/
+ * (Documentation/dma-migrate.rst), as the run drives them: a start writes
+ * the parameters, then offloading=1; the counters are read from the stats
+ * file (and cleared with reset); a stop writes offloading=0. The answers
+ * fill a struct dma_migrate_offload, as the benchmark's former
+ * DMA_MIGRATE_OFFLOAD ioctl did, so that the run and its report are the
+ * same over either.
+ */
+#ifndef DMABENCH_MIGRATE_CTL_H
+#define DMABENCH_MIGRATE_CTL_H
+
+#include <stdbool.h>
+
+#include <linux/map_benchmark.h>
+
+#include "options.h"
+
+#define DMA_MIGRATE_PARAMS	"/sys/module/dma_migrate/parameters"
+#define DMA_MIGRATE_SYSFS	"/sys/kernel/mm/dma_migrate"
+
+/* What the controls say before a start. */
+enum migrate_ctl_state {
+	MIGRATE_CTL_READY,	/* loaded, the offload off */
+	MIGRATE_CTL_NOT_LOADED,	/* no /sys/module/dma_migrate */
+	MIGRATE_CTL_NO_SYSFS,	/* loaded, but no /sys/kernel/mm/dma_migrate */
+	MIGRATE_CTL_ON,		/* the offload is on already */
+};
+
+/*
+ * migrate_ctl_state() - whether dma_migrate is loaded under @root ("" for
+ * the running system) and its offload off; @hook, DMA_MIGRATE_HOOK_*, from
+ * its hook file
+ */
+enum migrate_ctl_state migrate_ctl_state(const char *root, unsigned int *hook);
+
+/*
+ * migrate_ctl_op() - DMA_MIGRATE_OP_START (the parameters from @o and
+ * @prep_mode, then offloading=1), _STATS (the stats file; reset after it
+ * with DMA_MIGRATE_F_RESET) or _STOP (offloading=0, the counters read
+ * before) through the controls under @root; @a filled as the ioctl's
+ * answer, ->error from the errno of a refused write. 0, or -errno; the
+ * module's last_error then in migrate_ctl_last_error().
+ */
+int migrate_ctl_op(const char *root, unsigned int op, unsigned int flags,
+		   const struct bench_opts *o, unsigned int prep_mode,
+		   struct dma_migrate_offload *a);
+
+/* migrate_ctl_last_error() - the module's last_error after a refusal */
+const char *migrate_ctl_last_error(void);
+
+#endif
