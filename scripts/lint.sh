@@ -130,7 +130,7 @@ lint_user() {
 			echo "tools/dma does not build"
 		cat "$tmp/w"
 		for f in tools/testing/guest/src/*.c; do
-			gcc -std=gnu11 -O2 -Wall -Wextra -Iuapi -c -o "$tmp/x.o" "$f" 2>&1 ||
+			gcc -std=gnu11 -O2 -Wall -Wextra -Iuapi -Itools/dma -c -o "$tmp/x.o" "$f" 2>&1 ||
 				echo "$f does not build"
 		done
 	} > "$log/user"

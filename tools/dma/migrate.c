@@ -186,7 +186,19 @@ static int offload_op(const char *root, unsigned int op, unsigned int flags,
 		      const struct bench_opts *o, unsigned int prep_mode,
 		      struct dma_migrate_offload *a)
 {
-	return migrate_ctl_op(root, op, flags, o, prep_mode, a);
+	struct dma_migrate_offload req = {
+		.prep_mode = prep_mode,
+		.channels = o->channels,
+		.reasons = DMA_MIGRATE_R_SYSCALL,
+		.timeout_ms = o->timeout_ms,
+	};
+
+	memcpy(req.channel, o->channel, sizeof(req.channel));
+	memcpy(req.device, o->device, sizeof(req.device));
+	if (op == DMA_MIGRATE_OP_START &&
+	    (o->flags & DMAENGINE_BENCH_F_ALLOW_FEWER))
+		flags |= DMA_MIGRATE_F_ALLOW_FEWER;
+	return migrate_ctl_op(root, op, flags, &req, a);
 }
 
 static const char *op_name(unsigned int op)

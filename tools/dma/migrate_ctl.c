@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * migrate mode: dma_migrate.ko's controls (migrate_ctl.h says how the run
- * drives them). Every file is opened, written or read whole, and closed:
+ * dma_migrate.ko's controls, for the tool's migrate mode and the guest
+ * tests' programs alike (migrate_ctl.h says how they are driven). Every file is opened, written or read whole, and closed:
  * a refused write fails with the module's errno, and its last_error says
  * which parameter and why.
  */
@@ -133,9 +133,14 @@ static const char *form_of(unsigned int prep_mode)
 	}
 }
 
-/* the uapi's error of a refused start, by the write's errno */
+/*
+ * the uapi's error of a refused start, by the write's errno (and
+ * last_error: a device whose mappings would bounce is a limit)
+ */
 static unsigned int error_of(int err)
 {
+	if (err == -EOPNOTSUPP && strstr(last_error, "swiotlb"))
+		return DMAENGINE_BENCH_ERR_LIMIT;
 	switch (err) {
 	case -ENODEV:
 		return DMAENGINE_BENCH_ERR_NO_CHANNEL;
@@ -150,40 +155,66 @@ static unsigned int error_of(int err)
 	}
 }
 
-static int ctl_start(const char *root, const struct bench_opts *o,
-		     unsigned int prep_mode, struct dma_migrate_offload *a)
+/* reason_mask's value: the names of @reasons' DMA_MIGRATE_R_* bits */
+static void reasons_of(unsigned int reasons, char *buf, size_t len)
 {
-	char num[32], chan[DMAENGINE_BENCH_NAME_LEN + 2];
-	char dev[DMAENGINE_BENCH_NAME_LEN + 2];
+	static const struct {
+		unsigned int bit;
+		const char *name;
+	} names[] = {
+		{ DMA_MIGRATE_R_SYSCALL, "syscall" },
+		{ DMA_MIGRATE_R_NUMA_MISPLACED, "numa_misplaced" },
+		{ DMA_MIGRATE_R_DEMOTION, "demotion" },
+		{ DMA_MIGRATE_R_COMPACTION, "compaction" },
+	};
+	size_t i, at = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (reasons & names[i].bit)
+			at += snprintf(buf + at, at < len ? len - at : 0, "%s%s",
+				       at ? "," : "", names[i].name);
+	if (!at)
+		snprintf(buf, len, "none");
+}
+
+static int ctl_start(const char *root, const struct dma_migrate_offload *req,
+		     struct dma_migrate_offload *a)
+{
+	char num[32], reasons[64], chan[DMAENGINE_BENCH_NAME_LEN + 2];
+	char dev[DMAENGINE_BENCH_NAME_LEN + 2], text[4096];
 	int ret;
 
-	a->prep_mode = prep_mode;
-	a->channels = o->channels;
-	a->reasons = DMA_MIGRATE_R_SYSCALL;
-	a->timeout_ms = o->timeout_ms;
-	memcpy(a->channel, o->channel, sizeof(a->channel));
-	memcpy(a->device, o->device, sizeof(a->device));
-	if (o->flags & DMAENGINE_BENCH_F_ALLOW_FEWER)
-		a->flags |= DMA_MIGRATE_F_ALLOW_FEWER;
+	a->prep_mode = req->prep_mode;
+	a->channels = req->channels;
+	a->reasons = req->reasons;
+	a->timeout_ms = req->timeout_ms;
+	a->min_folios = req->min_folios;
+	memcpy(a->channel, req->channel, sizeof(a->channel));
+	memcpy(a->device, req->device, sizeof(a->device));
 	snprintf(chan, sizeof(chan), "%.*s\n", DMAENGINE_BENCH_NAME_LEN,
-		 o->channel);
+		 req->channel);
 	snprintf(dev, sizeof(dev), "%.*s\n", DMAENGINE_BENCH_NAME_LEN,
-		 o->device);
-	snprintf(num, sizeof(num), "%u\n", o->channels);
-	ret = param_write(root, "prep_form", form_of(prep_mode));
-	if (!ret)
-		ret = param_write(root, "nr_dma_chan", num);
+		 req->device);
+	reasons_of(req->reasons, reasons, sizeof(reasons));
+	ret = param_write(root, "prep_form", form_of(req->prep_mode));
 	if (!ret) {
-		snprintf(num, sizeof(num), "%u\n", o->timeout_ms);
+		snprintf(num, sizeof(num), "%u\n", req->channels);
+		ret = param_write(root, "nr_dma_chan", num);
+	}
+	if (!ret) {
+		snprintf(num, sizeof(num), "%u\n", req->timeout_ms);
 		ret = param_write(root, "timeout_ms", num);
 	}
 	if (!ret)
 		ret = param_write(root, "allow_fewer",
 				  a->flags & DMA_MIGRATE_F_ALLOW_FEWER ? "1" : "0");
 	if (!ret)
-		ret = param_write(root, "reason_mask", "syscall");
-	if (!ret)
-		ret = param_write(root, "min_folios", "0");
+		ret = param_write(root, "reason_mask", reasons);
+	if (!ret) {
+		snprintf(num, sizeof(num), "%u\n", req->min_folios);
+		ret = param_write(root, "min_folios", num);
+	}
 	if (!ret)
 		ret = param_write(root, "channel", chan);
 	if (!ret)
@@ -195,8 +226,11 @@ static int ctl_start(const char *root, const struct bench_opts *o,
 		return ret;
 	}
 	a->active = 1;
-	a->channels_used = o->channels;
-	a->prep_mode_used = prep_mode;
+	a->channels_used = req->channels;
+	a->prep_mode_used = req->prep_mode;
+	/* fewer with allow_fewer: the module says how many it took */
+	if (!ctl_read(root, DMA_MIGRATE_SYSFS, "stats", text, sizeof(text)))
+		sscanf(text, "channels_used %u", &a->channels_used);
 	return 0;
 }
 
@@ -303,8 +337,14 @@ static int ctl_stats(const char *root, struct dma_migrate_offload *a)
 	return ret;
 }
 
+int migrate_ctl_param(const char *root, const char *name, const char *val)
+{
+	last_error[0] = '\0';
+	return param_write(root, name, val);
+}
+
 int migrate_ctl_op(const char *root, unsigned int op, unsigned int flags,
-		   const struct bench_opts *o, unsigned int prep_mode,
+		   const struct dma_migrate_offload *req,
 		   struct dma_migrate_offload *a)
 {
 	char buf[64];
@@ -320,7 +360,7 @@ int migrate_ctl_op(const char *root, unsigned int op, unsigned int flags,
 	a->hook = hook_of(buf);
 	switch (op) {
 	case DMA_MIGRATE_OP_START:
-		return ctl_start(root, o, prep_mode, a);
+		return ctl_start(root, req, a);
 	case DMA_MIGRATE_OP_STATS:
 		ret = ctl_stats(root, a);
 		a->active = !ret;

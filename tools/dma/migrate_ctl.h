@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * migrate mode: the migration copy offload's controls, dma_migrate.ko's
- * module parameters and /sys/kernel/mm/dma_migrate/
- * (Documentation/dma-migrate.rst), as the run drives them: a start writes
+ * The migration copy offload's controls, dma_migrate.ko's module
+ * parameters and /sys/kernel/mm/dma_migrate/
+ * (Documentation/dma-migrate.rst), as the tool's migrate mode and the
+ * guest tests' programs (tools/testing/guest/src/) drive them: a start writes
  * the parameters, then offloading=1; the counters are read from the stats
  * file (and cleared with reset); a stop writes offloading=0. The answers
  * fill a struct dma_migrate_offload, as the benchmark's former
@@ -16,7 +17,6 @@
 
 #include <linux/map_benchmark.h>
 
-#include "options.h"
 
 #define DMA_MIGRATE_PARAMS	"/sys/module/dma_migrate/parameters"
 #define DMA_MIGRATE_SYSFS	"/sys/kernel/mm/dma_migrate"
@@ -37,16 +37,24 @@ enum migrate_ctl_state {
 enum migrate_ctl_state migrate_ctl_state(const char *root, unsigned int *hook);
 
 /*
- * migrate_ctl_op() - DMA_MIGRATE_OP_START (the parameters from @o and
- * @prep_mode, then offloading=1), _STATS (the stats file; reset after it
- * with DMA_MIGRATE_F_RESET) or _STOP (offloading=0, the counters read
- * before) through the controls under @root; @a filled as the ioctl's
- * answer, ->error from the errno of a refused write. 0, or -errno; the
- * module's last_error then in migrate_ctl_last_error().
+ * migrate_ctl_op() - DMA_MIGRATE_OP_START (the parameters from @req:
+ * prep_mode, channels, reasons, timeout_ms, min_folios, channel, device;
+ * DMA_MIGRATE_F_ALLOW_FEWER in @flags; then offloading=1), _STATS (the
+ * stats file; reset after it with DMA_MIGRATE_F_RESET) or _STOP
+ * (offloading=0, the counters read before) through the controls under
+ * @root; @a filled as the ioctl's answer, ->error from the errno of a
+ * refused write. 0, or -errno; the module's last_error then in
+ * migrate_ctl_last_error().
  */
 int migrate_ctl_op(const char *root, unsigned int op, unsigned int flags,
-		   const struct bench_opts *o, unsigned int prep_mode,
+		   const struct dma_migrate_offload *req,
 		   struct dma_migrate_offload *a);
+
+/*
+ * migrate_ctl_param() - write dma_migrate's parameter @name under @root;
+ * 0, or -errno with the module's last_error in migrate_ctl_last_error()
+ */
+int migrate_ctl_param(const char *root, const char *name, const char *val);
 
 /* migrate_ctl_last_error() - the module's last_error after a refusal */
 const char *migrate_ctl_last_error(void);

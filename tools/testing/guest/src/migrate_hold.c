@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * migrate_hold: run a command with page migration's copy offload started
- * (DMA_MIGRATE_OFFLOAD), so that the migrations of programs that know
+ * (dma_migrate.ko's controls, migrate_util.h), so that the migrations of programs that know
  * nothing of it go through it: the kernel's own mm selftests, say.
  *
  *   migrate_hold [prep=MODE] [channels=N] [reasons=MASK] -- COMMAND [ARG...]
@@ -18,32 +18,13 @@
 #define _GNU_SOURCE
 #define __SANE_USERSPACE_TYPES__
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <linux/map_benchmark.h>
-
-#define DMAENGINE_PATH	"/sys/kernel/debug/dmaengine_benchmark"
-
-static int mh_offload(int fd, struct dma_migrate_offload *a, unsigned int op,
-		      unsigned int flags)
-{
-	struct dma_migrate_offload in = *a;
-
-	memset(a, 0, sizeof(*a));
-	a->size = sizeof(*a);
-	a->op = op;
-	a->flags = flags;
-	a->prep_mode = in.prep_mode;
-	a->channels = in.channels;
-	a->reasons = in.reasons;
-	return ioctl(fd, DMA_MIGRATE_OFFLOAD, a);
-}
+#include "migrate_util.h"
 
 static int mh_usage(void)
 {
@@ -54,7 +35,7 @@ static int mh_usage(void)
 int main(int argc, char **argv)
 {
 	struct dma_migrate_offload a = { 0 }, req;
-	int i, fd, status;
+	int i, status;
 	pid_t pid;
 
 	a.channels = 1;
@@ -77,13 +58,8 @@ int main(int argc, char **argv)
 	}
 	if (i + 1 >= argc)
 		return mh_usage();
-	fd = open(DMAENGINE_PATH, O_RDWR);
-	if (fd < 0) {
-		perror(DMAENGINE_PATH);
-		return 125;
-	}
 	req = a;
-	if (mh_offload(fd, &a, DMA_MIGRATE_OP_START,
+	if (mu_offload(-1, &a, DMA_MIGRATE_OP_START,
 		       DMA_MIGRATE_F_ALLOW_FEWER) < 0) {
 		printf("START: %s error=%u hook=%u\n", strerror(errno), a.error,
 		       a.hook);
@@ -92,7 +68,7 @@ int main(int argc, char **argv)
 	printf("START: channels_used=%u prep_mode_used=%u\n", a.channels_used,
 	       a.prep_mode_used);
 	a = req;
-	mh_offload(fd, &a, DMA_MIGRATE_OP_STATS, DMA_MIGRATE_F_RESET);
+	mu_offload(-1, &a, DMA_MIGRATE_OP_STATS, DMA_MIGRATE_F_RESET);
 	fflush(stdout);
 	pid = fork();
 	if (pid < 0) {
@@ -100,7 +76,6 @@ int main(int argc, char **argv)
 		return 125;
 	}
 	if (!pid) {
-		close(fd);
 		execvp(argv[i + 1], argv + i + 1);
 		perror(argv[i + 1]);
 		_exit(125);
@@ -112,7 +87,7 @@ int main(int argc, char **argv)
 		}
 	}
 	a = req;
-	if (mh_offload(fd, &a, DMA_MIGRATE_OP_STATS, 0) < 0) {
+	if (mu_offload(-1, &a, DMA_MIGRATE_OP_STATS, 0) < 0) {
 		perror("STATS");
 		return 125;
 	}
@@ -120,11 +95,10 @@ int main(int argc, char **argv)
 	       a.folios, a.folios_offloaded, a.folios_fallback,
 	       a.folios_declined, a.errors);
 	a = req;
-	if (mh_offload(fd, &a, DMA_MIGRATE_OP_STOP, 0) < 0) {
+	if (mu_offload(-1, &a, DMA_MIGRATE_OP_STOP, 0) < 0) {
 		perror("STOP");
 		return 125;
 	}
-	close(fd);
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);

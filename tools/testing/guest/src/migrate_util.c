@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "migrate_util.h"
-#include "dma_migrate_ctl.h"
+#include "migrate_ctl.h"
 
 /* <linux/mempolicy.h>'s, which not every libc's headers pull in */
 #define MU_MPOL_MF_MOVE	(1 << 1)
@@ -22,7 +22,17 @@ int mu_offload(int fd, struct dma_migrate_offload *a, unsigned int op,
 	       unsigned int flags)
 {
 	struct dma_migrate_offload in = *a;
+	int ret;
 
+	if (fd < 0) {
+		ret = migrate_ctl_op("", op, flags, &in, a);
+		if (ret && op == DMA_MIGRATE_OP_START)
+			printf("dma_migrate refused: %s: %s\n", strerror(-ret),
+			       migrate_ctl_last_error());
+		if (ret)
+			errno = -ret;
+		return ret ? -1 : 0;
+	}
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
 	a->op = op;
@@ -32,8 +42,6 @@ int mu_offload(int fd, struct dma_migrate_offload *a, unsigned int op,
 	a->reasons = in.reasons;
 	a->timeout_ms = in.timeout_ms;
 	a->min_folios = in.min_folios;
-	if (fd < 0)
-		return dmc_op(a, op, flags);
 	return ioctl(fd, DMA_MIGRATE_OFFLOAD, a);
 }
 

@@ -22,7 +22,7 @@
 
 /*
  * DMA_MIGRATE_OFFLOAD's @op with @flags: through dma_migrate.ko's controls
- * (dma_migrate_ctl.h) when @fd < 0, else as the benchmark's ioctl on @fd
+ * (the tool's tools/dma/migrate_ctl.c) when @fd < 0, else as the benchmark's ioctl on @fd
  * (forwarded to dma_migrate, what older tools use). The request's fields
  * of @a (prep_mode, channels, reasons, timeout_ms, min_folios) are kept,
  * every other one is cleared first; the answer comes back in @a.

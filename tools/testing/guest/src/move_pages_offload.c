@@ -109,7 +109,7 @@
 #include <unistd.h>
 
 #include "migrate_util.h"
-#include "dma_migrate_ctl.h"
+#include "migrate_ctl.h"
 
 struct mpo_args {
 	unsigned int prep;
@@ -240,11 +240,15 @@ static bool mpo_second_start_busy(const struct dma_migrate_offload *req,
 	bool ok;
 
 	if (!ioctl) {
-		ok = dmc_param("nr_dma_chan", "1") < 0 && errno == EBUSY &&
-		     strstr(dmc_last_error, "nr_dma_chan") && dmc_active();
+		unsigned int hook;
+		int ret = migrate_ctl_param("", "nr_dma_chan", "1");
+
+		ok = ret == -EBUSY &&
+		     strstr(migrate_ctl_last_error(), "nr_dma_chan") &&
+		     migrate_ctl_state("", &hook) == MIGRATE_CTL_ON;
 		if (!ok)
-			printf("nr_dma_chan=1 while on: %s, last_error %s",
-			       strerror(errno), dmc_last_error);
+			printf("nr_dma_chan=1 while on: %s, last_error %s\n",
+			       strerror(-ret), migrate_ctl_last_error());
 		return ok;
 	}
 	fd = open(MU_DMAENGINE_PATH, O_RDWR);
