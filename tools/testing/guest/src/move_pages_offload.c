@@ -102,14 +102,12 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <time.h>
-#if defined(__aarch64__)
-#include <sys/auxv.h>
-#endif
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "migrate_util.h"
 #include "migrate_ctl.h"
+#include "migrate_mte.h"
+#include "migrate_util.h"
 
 struct mpo_args {
 	unsigned int prep;
@@ -394,134 +392,6 @@ static bool mpo_poison(char *buf, long psize)
 	return ok;
 }
 
-/*
- * One mover: a buffer of its own, filled, moved to node 0, then to node 1
- * (with the unbinding of @m->unbind where asked, which needs @fd), the
- * data checked; with @m->rewrite_ms, a new pattern after the move, checked
- * again that much later. @id tells the movers' output apart.
- */
-#if defined(__aarch64__)
-#define MPO_PROT_MTE		0x20
-#define MPO_HWCAP2_MTE		(1UL << 18)
-#define MPO_MTE_GRANULE		16
-#ifndef PR_SET_TAGGED_ADDR_CTRL
-#define PR_SET_TAGGED_ADDR_CTRL	55
-#define PR_TAGGED_ADDR_ENABLE	(1UL << 0)
-#endif
-#ifndef PR_MTE_TCF_SYNC
-#define PR_MTE_TCF_SYNC		(1UL << 1)
-#define PR_MTE_TAG_SHIFT	3
-#endif
-
-/* Tagged addresses on, tag check faults synchronous, every tag allowed */
-/* Tag checks off: untagged reads of a buffer whose tags were not kept */
-static void mpo_mte_unchecked(void)
-{
-	if (prctl(PR_SET_TAGGED_ADDR_CTRL, PR_TAGGED_ADDR_ENABLE, 0, 0, 0))
-		perror("prctl(PR_SET_TAGGED_ADDR_CTRL, no tag checks)");
-}
-
-static bool mpo_mte_enable(void)
-{
-	if (!(getauxval(AT_HWCAP2) & MPO_HWCAP2_MTE)) {
-		printf("no MTE here (HWCAP2_MTE): QEMU's virt machine has it with mte=on and -cpu max\n");
-		return false;
-	}
-	if (prctl(PR_SET_TAGGED_ADDR_CTRL, PR_TAGGED_ADDR_ENABLE |
-		  PR_MTE_TCF_SYNC | (0xfffeUL << PR_MTE_TAG_SHIFT), 0, 0, 0)) {
-		perror("prctl(PR_SET_TAGGED_ADDR_CTRL)");
-		return false;
-	}
-	return true;
-}
-
-static char *mpo_mte_ptr(const char *p, unsigned int tag)
-{
-	return (char *)(((uintptr_t)p & ~(0xfUL << 56)) |
-			((uintptr_t)tag << 56));
-}
-
-/* The tag of granule @g of the buffer: 1 to 15, never the default 0 */
-static unsigned int mpo_mte_tag(size_t g)
-{
-	return 1 + g % 15;
-}
-
-static void mpo_mte_set_tags(char *buf, size_t len)
-{
-	size_t off;
-
-	for (off = 0; off < len; off += MPO_MTE_GRANULE) {
-		/* stg x0, [x0], encoded: assemblers before v8.5 know no stg */
-		register char *x0 asm("x0") =
-			mpo_mte_ptr(buf + off, mpo_mte_tag(off / MPO_MTE_GRANULE));
-
-		asm volatile(".inst 0xd9200800" : : "r" (x0) : "memory");
-	}
-}
-
-/*
- * Every granule's tag as set, read back with ldg, and its words as
- * filled, read through a pointer of that tag: a tag the move lost reads
- * back as another (0) and faults (SIGSEGV, SEGV_MTESERR) on the read.
- */
-static bool mpo_mte_verify(const char *buf, unsigned long n, long psize)
-{
-	size_t off, len = n * psize;
-
-	for (off = 0; off < len; off += MPO_MTE_GRANULE) {
-		unsigned int want = mpo_mte_tag(off / MPO_MTE_GRANULE), got;
-		/* ldg x0, [x0], encoded */
-		register char *x0 asm("x0") = mpo_mte_ptr(buf + off, 0);
-		const uint64_t *v;
-		size_t w;
-
-		asm volatile(".inst 0xd9600000" : "+r" (x0) : : "memory");
-		got = ((uintptr_t)x0 >> 56) & 0xf;
-		if (got != want) {
-			printf("MTE tag of byte %zu: %u, set %u\n", off, got,
-			       want);
-			return false;
-		}
-		v = (const uint64_t *)mpo_mte_ptr(buf + off, want);
-		for (w = 0; w < MPO_MTE_GRANULE / sizeof(*v); w++) {
-			size_t word = (off % psize) / sizeof(*v) + w;
-
-			if (v[w] != mu_pattern(off / psize, word, 0)) {
-				printf("data differs: byte %zu of the tagged buffer\n",
-				       off + w * sizeof(*v));
-				return false;
-			}
-		}
-	}
-	return true;
-}
-#else
-static bool mpo_mte_enable(void)
-{
-	printf("expect=mte: MTE is an arm64 extension\n");
-	return false;
-}
-
-static void mpo_mte_unchecked(void)
-{
-}
-
-static void mpo_mte_set_tags(char *buf, size_t len)
-{
-	(void)buf;
-	(void)len;
-}
-
-static bool mpo_mte_verify(const char *buf, unsigned long n, long psize)
-{
-	(void)buf;
-	(void)n;
-	(void)psize;
-	return false;
-}
-#define MPO_PROT_MTE		0
-#endif
 
 /* How long the last move to node 1 took, in ms */
 static long mpo_move_ms;
@@ -534,6 +404,12 @@ static bool mpo_mte_unkept;
 /* The offload's drain bound after a deadline (migrate_copy.h) */
 #define MPO_DRAIN_MIN_MS	1000
 
+/*
+ * One mover: a buffer of its own, filled, moved to node 0, then to node 1
+ * (with the unbinding of @m->unbind where asked, which needs @fd), the
+ * data checked; with @m->rewrite_ms, a new pattern after the move, checked
+ * again that much later. @id tells the movers' output apart.
+ */
 static bool mpo_mover(const struct mpo_args *m, long psize, int fd,
 		     unsigned int id, long *moved)
 {
@@ -542,10 +418,10 @@ static bool mpo_mover(const struct mpo_args *m, long psize, int fd,
 	char *buf;
 
 	*moved = -1;
-	if (m->mte && !mpo_mte_enable())
+	if (m->mte && !mte_enable())
 		return false;
 	buf = mmap(NULL, n * psize,
-		   PROT_READ | PROT_WRITE | (m->mte ? MPO_PROT_MTE : 0),
+		   PROT_READ | PROT_WRITE | (m->mte ? MTE_PROT : 0),
 		   MAP_PRIVATE | MAP_ANONYMOUS | (m->hugetlb ? MAP_HUGETLB : 0),
 		   -1, 0);
 	if (buf == MAP_FAILED) {
@@ -565,16 +441,16 @@ static bool mpo_mover(const struct mpo_args *m, long psize, int fd,
 	}
 	mu_fill(buf, n, psize, 0);
 	if (m->mte) {
-		mpo_mte_set_tags(buf, n * psize);
+		mte_set_tags(buf, n * psize);
 		/*
 		 * A machine that does not keep them can check no tag: the
 		 * data is checked without tag checks then, the rest as ever
 		 */
-		if (!mpo_mte_verify(buf, n, psize)) {
+		if (!mte_verify(buf, n, psize)) {
 			printf("mover %u: the tags do not read back as set, before any move: this machine does not keep MTE tags\n",
 			       id);
 			mpo_mte_unkept = true;
-			mpo_mte_unchecked();
+			mte_unchecked();
 		}
 	}
 	/* all on node 0 first */
@@ -620,7 +496,7 @@ static bool mpo_mover(const struct mpo_args *m, long psize, int fd,
 		if (m->reasons == DMA_MIGRATE_R_SYSCALL)
 			ok = false;
 	}
-	if (m->mte && !mpo_mte_unkept ? !mpo_mte_verify(buf, n, psize) :
+	if (m->mte && !mpo_mte_unkept ? !mte_verify(buf, n, psize) :
 		     !mu_verify(buf, n, psize, 0, m->poison))
 		ok = false;
 	if (m->rewrite_ms) {
