@@ -8,13 +8,15 @@
 # where they were (its results 240 bytes apart: the runs, bytes and
 # batches of every mode alike, the phases of each mode set), and, on a
 # kernel with the migration hook and two nodes, its migrate mode's offload
-# rows over soft_dma, every folio offloaded; this tool's JSON of the same
-# runs, no phase of a mode missing (null); then this tool against the
-# benchmark module of a1193e4 (scripts/build-old-module.sh, when
-# scripts/vm/run.sh was asked for this suite), which answers no
-# result_size and no masks: every phase of the first layout read, none
-# missing, in both modes. Upstream's tools of 6.12 and 7.3 are the map
-# suite's.
+# rows over soft_dma, every folio offloaded (its DMA_MIGRATE_OFFLOAD now
+# forwarded to dma_migrate.ko); this tool's JSON of the same runs, no
+# phase of a mode missing (null); then this tool against the benchmark
+# module of a1193e4 (scripts/build-old-module.sh, when scripts/vm/run.sh
+# was asked for this suite), which answers no result_size and no masks:
+# every phase of the first layout read, none missing; its migrate mode,
+# which drives dma_migrate.ko and not that module's ioctl, refused
+# without dma_migrate, saying so. Upstream's tools of 6.12 and 7.3 are
+# the map suite's.
 
 OLD_TOOL=$PROJECT/bin/dma_map_benchmark_ver1
 ABI_DE="-m dmaengine --sge 16 --bytes-per-channel 1M --runs 3 --warmup-runs 1 --channels 2"
@@ -148,6 +150,8 @@ abi_old_tool_migrate() {
 		tap_skip "abi: migrate: no hook or one node"
 		return
 	fi
+	check "abi: dma_migrate loads, for the forwarded DMA_MIGRATE_OFFLOAD" \
+		load_module dma_migrate
 	check "abi: a1193e4's tool, -m migrate, memcpy over 2 channels: every move verified" \
 		output_in /tmp/abi_mt.csv "$OLD_TOOL" -m migrate --bytes 4M \
 		-r 1 -w 0 --channels 2 -p memcpy --csv
@@ -177,7 +181,8 @@ abi_old_module() {
 		tap_not_ok "abi: $OLD_MODULE is there (scripts/vm/run.sh builds it for this suite)"
 		return
 	fi
-	check "abi: this tree's module unloads" unload_module dma_map_benchmark
+	check "abi: this tree's modules unload" \
+		sh -c '! grep -q "^dma_migrate " /proc/modules || rmmod dma_migrate; rmmod dma_map_benchmark'
 	check "abi: a1193e4's module loads" insmod "$OLD_MODULE"
 	check "abi: a1193e4's module: result_size 0 (no such field)" \
 		sh -c "\"$MBIOCTL\" dmaengine channels=2 sge=16 runs=2 | grep -q ' result_size=0 '"
@@ -187,8 +192,9 @@ abi_old_module() {
 	tap_diag /tmp/abi_new.json
 	if [ -d /sys/kernel/mm/migrate_copy_offload ] &&
 	   [ -d /sys/devices/system/node/node1 ]; then
-		check "abi: this tool on a1193e4's module, -m migrate -v --json: every phase of VER3 read" \
-			abi_migrate_json
+		check_fails_with "abi: this tool on a1193e4's module, -m migrate: refused, it drives dma_migrate.ko" \
+			'dma_migrate is not loaded' \
+			"$TOOL" -m migrate --bytes 4M -r 1 -w 0 --channels 2 -p memcpy
 	fi
 	check_klog_clean "abi: a1193e4's module"
 	check "abi: a1193e4's module unloads" rmmod dma_map_benchmark
