@@ -218,8 +218,10 @@ suite_hwmigrate() {
 	klog_mark
 	check "hwmigrate: $_hm_dev unbound from $HWDMA_DRIVER while a move runs: the move completes, later batches by the CPU, every folio counted, data intact; bound again" \
 		hwmig_unbind_running "$_hm_dev"
+	check_klog_has "hwmigrate: ... dmacopy released the channel of the unbound provider" \
+		"its provider $_hm_dev is being unbound: the channel is released"
 	check_klog_has "hwmigrate: ... the offload heard of the unbind" \
-		"its provider $_hm_dev is being unbound: migration copies with the CPU"
+		'dma[0-9]+chan[0-9]+: migration copies with the CPU until offloading=0'
 	check "hwmigrate: ... START works again after the rebind" \
 		"$PROJECT/bin/move_pages_offload" prep=0 channels=1 pages=256
 	check "hwmigrate: ... channels released" hwmig_released
