@@ -16,8 +16,8 @@ set -euo pipefail
 commit=$1
 kdir=$2
 out=$3
-git -C "$DMA_BENCH_TOP" rev-parse -q --verify "$commit^{commit}" > /dev/null ||
-	die "commit $commit is not in $DMA_BENCH_TOP's history"
+have_commit "$commit" ||
+	die "commit $commit is not in $DMA_BENCH_TOP's history (a shallow clone: git fetch --unshallow)"
 tree=$out/tree-$commit
 if [ ! -f "$tree/.done" ]; then
 	rm -rf "$tree"

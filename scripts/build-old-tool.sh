@@ -21,8 +21,8 @@ cc=$2
 out=$3
 cache=$DMA_BENCH_BUILD/old-tool/$commit-$(basename "$cc")
 if [ ! -x "$cache/dma_map_benchmark" ]; then
-	git -C "$DMA_BENCH_TOP" rev-parse -q --verify "$commit^{commit}" > /dev/null ||
-		die "commit $commit is not in $DMA_BENCH_TOP's history"
+	have_commit "$commit" ||
+		die "commit $commit is not in $DMA_BENCH_TOP's history (a shallow clone: git fetch --unshallow)"
 	rm -rf "$cache.tmp"
 	mkdir -p "$cache.tmp"
 	git -C "$DMA_BENCH_TOP" archive "$commit" tools/dma uapi |

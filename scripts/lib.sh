@@ -224,3 +224,14 @@ nobatch_kernel_dir() {
 	[ -f "$out/stamp" ] && [ -f "$out/Image" ] && [ -s "$out/release" ] &&
 		[ -f "$out/build/Module.symvers" ] && [ -d "$out/modules/lib/modules" ]
 }
+
+# have_commit COMMIT: COMMIT is in the tree's history; in a shallow clone
+# (CI's, say) it is fetched from origin first, as deep as it needs
+have_commit() {
+	git -C "$DMA_BENCH_TOP" rev-parse -q --verify "$1^{commit}" > /dev/null && return 0
+	[ "$(git -C "$DMA_BENCH_TOP" rev-parse --is-shallow-repository 2>/dev/null)" = true ] ||
+		return 1
+	say "fetching commit $1 into the shallow clone"
+	git -C "$DMA_BENCH_TOP" fetch -q --depth=1 origin "$1" >&2 &&
+		git -C "$DMA_BENCH_TOP" rev-parse -q --verify "$1^{commit}" > /dev/null
+}
