@@ -234,65 +234,37 @@ static int ctl_start(const char *root, const struct dma_migrate_offload *req,
 	return 0;
 }
 
-#define CTR(name, field)	{ name, offsetof(struct dma_migrate_offload, field) }
-/* the stats file's lines, and where the answer has them */
+#define CTR(name, field)	\
+	{ name, offsetof(struct dma_migrate_offload, field), 0 },
+#define PHASE_LINE(id, name, field, owner) \
+	{ "phase." #name, offsetof(struct dma_migrate_offload, field), \
+	  DMAENGINE_BENCH_PHASE_BIT(DMAENGINE_BENCH_PH_##id) },
+/*
+ * the stats file's lines, where the answer has them, and for a phase its
+ * bit in the answer's ->phases: the phases the module said
+ */
 static const struct {
 	const char *name;
 	size_t off;
+	__u64 phase_bit;
 } stat_lines[] = {
-	CTR("batches", batches),
-	CTR("batches_declined", batches_declined),
-	CTR("errors", errors),
-	CTR("folios", folios),
-	CTR("folios_offloaded", folios_offloaded),
-	CTR("folios_fallback", folios_fallback),
-	CTR("folios_declined", folios_declined),
-	CTR("folios_lost", folios_lost),
-	CTR("folios_released", folios_released),
-	CTR("bytes", bytes),
-	CTR("descriptors", descriptors),
-	CTR("async_batches", async_batches),
-	CTR("async_max_ns", async_max_ns),
-	CTR("phase.batch", ph.batch_ns),
-	CTR("phase.build", build_ns),
-	CTR("phase.map", ph.map_ns),
-	CTR("phase.prep", ph.prep_ns),
-	CTR("phase.submit", ph.submit_ns),
-	CTR("phase.issue", ph.issue_ns),
-	CTR("phase.wait", ph.wait_ns),
-	CTR("phase.unmap", ph.unmap_ns),
-	CTR("phase.mark", mark_ns),
+	CTR("batches", batches)
+	CTR("batches_declined", batches_declined)
+	CTR("errors", errors)
+	CTR("folios", folios)
+	CTR("folios_offloaded", folios_offloaded)
+	CTR("folios_fallback", folios_fallback)
+	CTR("folios_declined", folios_declined)
+	CTR("folios_lost", folios_lost)
+	CTR("folios_released", folios_released)
+	CTR("bytes", bytes)
+	CTR("descriptors", descriptors)
+	CTR("async_batches", async_batches)
+	CTR("async_max_ns", async_max_ns)
+	MIGRATE_STATS_PHASES(PHASE_LINE)
 };
+#undef PHASE_LINE
 #undef CTR
-
-#if defined(DMAENGINE_BENCH_PHASES) && defined(DMA_MIGRATE_OFFLOAD_SIZE_VER4)
-/* the phases' lines, and their bits in the answer's ->phases */
-#define PHASE_BIT(id, name, unit, modes, migrate) \
-	{ "phase." name, DMAENGINE_BENCH_PHASE_BIT(DMAENGINE_BENCH_PH_##id) },
-static const struct {
-	const char *name;
-	__u64 bit;
-} phase_bits[] = {
-	DMAENGINE_BENCH_PHASES(PHASE_BIT)
-};
-#undef PHASE_BIT
-
-/* a phase's line filled ->phases' bit: the phases the module said */
-static void phase_seen(const char *name, struct dma_migrate_offload *a)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(phase_bits) / sizeof(phase_bits[0]); i++)
-		if (!strcmp(name, phase_bits[i].name))
-			a->phases |= phase_bits[i].bit;
-}
-#else
-static void phase_seen(const char *name, struct dma_migrate_offload *a)
-{
-	(void)name;
-	(void)a;
-}
-#endif
 
 /*
  * parse_stats() - the stats file's "name value unit" lines into @a; a line
@@ -310,7 +282,6 @@ static void parse_stats(char *text, struct dma_migrate_offload *a)
 
 		if (sscanf(line, "%63s %" SCNu64, name, &v) != 2)
 			continue;
-		phase_seen(name, a);
 		if (!strcmp(name, "channels_used")) {
 			a->channels_used = (unsigned int)v;
 			continue;
@@ -318,6 +289,7 @@ static void parse_stats(char *text, struct dma_migrate_offload *a)
 		for (i = 0; i < sizeof(stat_lines) / sizeof(stat_lines[0]); i++)
 			if (!strcmp(name, stat_lines[i].name)) {
 				*(__u64 *)((char *)a + stat_lines[i].off) = v;
+				a->phases |= stat_lines[i].phase_bit;
 				break;
 			}
 	}

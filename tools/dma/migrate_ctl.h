@@ -17,9 +17,30 @@
 
 #include <linux/map_benchmark.h>
 
-
 #define DMA_MIGRATE_PARAMS	"/sys/module/dma_migrate/parameters"
 #define DMA_MIGRATE_SYSFS	"/sys/kernel/mm/dma_migrate"
+
+/*
+ * MIGRATE_STATS_PHASES(X) - the offload's phases of the uapi's list
+ * (DMAENGINE_BENCH_PHASES, those with migrate 1: a host test checks that
+ * both have the same, of the same names), in the order the report shows
+ * them, the batch time in the hook, then the phases within it in the
+ * order a batch runs them; the row's figures, the report's columns
+ * (report_migrate.c) and the reading of the stats file (migrate_ctl.c)
+ * are made from it: X(ID of DMAENGINE_BENCH_PH_*, name, the field of
+ * struct dma_migrate_offload, whose time it is: enum migrate_owner of
+ * migrate.h).
+ */
+#define MIGRATE_STATS_PHASES(X) \
+	X(BATCH, batch, ph.batch_ns, MOW_NONE) \
+	X(BUILD, build, build_ns, MOW_CLIENT) \
+	X(MAP, map, ph.map_ns, MOW_DMA_API) \
+	X(PREP, prep, ph.prep_ns, MOW_DMAENGINE) \
+	X(SUBMIT, submit, ph.submit_ns, MOW_DMAENGINE) \
+	X(ISSUE, issue, ph.issue_ns, MOW_DMAENGINE) \
+	X(WAIT, wait, ph.wait_ns, MOW_ENGINE) \
+	X(UNMAP, unmap, ph.unmap_ns, MOW_DMA_API) \
+	X(MARK, mark, mark_ns, MOW_CLIENT)
 
 /* What the controls say before a start. */
 enum migrate_ctl_state {
