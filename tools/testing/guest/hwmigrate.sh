@@ -9,9 +9,9 @@
 # verified; the engine's device unbound from its driver while a move
 # runs (the move finishes, every folio counted once, offloaded before
 # the unbind and by the CPU after, the data intact) and bound again; the
-# kernel's own mm selftest migration (its THP case, when the .t copied
-# it in) giving the same result with the offload started on the engine
-# as without it.
+# kernel's own mm selftests migration (its THP case) and rmap (whole)
+# giving the same results with the offload started on the engine as
+# without it (mmselftests.sh runs every case of both).
 # migrate.sh is soft_dma's, with its error injection.
 #
 # migrate_load PROVIDER [SOFT_DMA_CHANNELS]: every module a migration
@@ -146,6 +146,15 @@ hwmig_unbind_running() {
 hwmig_selftest() {
 	_hs=$1
 	shift
+	if [ ! -x "$PROJECT/$_hs" ]; then
+		echo "no $PROJECT/$_hs: the .t copies it in when scripts/build-mm-selftests.sh built it"
+		return 1
+	fi
+	# shm_open() (rmap's shm case) wants a tmpfs at /dev/shm, as on any
+	# system; the guest's init mounts none
+	if ! grep -q ' /dev/shm ' /proc/mounts; then
+		mkdir -p /dev/shm && mount -t tmpfs tmpfs /dev/shm || return 1
+	fi
 	_hs_d=/tmp/selftest-$_hs
 	mkdir -p "$_hs_d" || return 1
 	(cd "$_hs_d" && "$PROJECT/$_hs" "$@") > "/tmp/$_hs.off" 2>&1
@@ -225,16 +234,20 @@ suite_hwmigrate() {
 	check "hwmigrate: ... START works again after the rebind" \
 		"$PROJECT/bin/move_pages_offload" prep=0 channels=1 pages=256
 	check "hwmigrate: ... channels released" hwmig_released
-	# migration's private_anon_thp: 20 s of move_pages() of a THP to and
-	# fro while two threads read it (its other cases take 20 s each too;
-	# rmap's fixture needs System V semaphores, which this kernel lacks)
-	if [ -x "$PROJECT/migration" ]; then
-		check "hwmigrate: the kernel's mm selftest migration, private_anon_thp: the same result with the offload on $HWDMA_DRIVER as without, its moves offloaded" \
-			hwmig_selftest migration -t private_anon_thp
+	# the kernel's mm selftests, with the offload and without:
+	# migration's private_anon_thp (20 s of move_pages() of a THP to and
+	# fro while two threads read it; its five other cases take 20 s each:
+	# the mmselftests suite runs them, scripts/mm-selftests.sh), and rmap
+	# whole (a page of each kind, anon, shm, file and KSM, moved while
+	# mapped by 40 processes). The .t copies them in: one missing is a
+	# failed build, a failed check.
+	for _hm_t in "migration -t private_anon_thp" rmap; do
+		# shellcheck disable=SC2086 # the selftest and its arguments
+		set -- $_hm_t
+		check "hwmigrate: the kernel's mm selftest $*: the same result with the offload on $HWDMA_DRIVER as without, its moves offloaded" \
+			hwmig_selftest "$@"
 		check "hwmigrate: ... channels released" hwmig_released
-	else
-		tap_skip "hwmigrate: the kernel's mm selftest migration: not built (scripts/build-mm-selftests.sh)"
-	fi
+	done
 	check "hwmigrate: the benchmark unloads" unload_module dma_map_benchmark
 	check_klog_clean "hwmigrate"
 }

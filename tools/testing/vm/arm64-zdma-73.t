@@ -19,7 +19,8 @@
 # The first boot has numa=fake=2 (two nodes of about 850 MB): the hwmigrate
 # suite moves pages between them through the migration copy offload on
 # the ZDMA channels (each prep form at 1 and 8 channels, 2 and 4 movers
-# at once, the engine's device unbound during a move).
+# at once, the engine's device unbound during a move, the kernel's mm
+# selftests migration and rmap with and without the offload).
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 out=$(mktemp)
 out2=$(mktemp)
@@ -35,12 +36,18 @@ if [ -f "$so" ] && [ -n "$vectors" ] && [ -n "$switch" ]; then
 else
 	echo "# no counter: plugin '$so', vectors '$vectors', cpu_switch_to '$switch' (the cachecount checks will fail)"
 fi
-# the kernel's mm selftest migration, cross-built static (libnuma from
-# Debian's numactl source), for hwmigrate to run with and without the
-# offload; without it (it did not build) that check is skipped
-sel=$("$top/scripts/build-mm-selftests.sh" "$kdir" 2>/dev/null | tail -n 1)
+# the kernel's mm selftests migration and rmap, cross-built static
+# (libnuma from Debian's numactl source), for hwmigrate to run with and
+# without the offload; one missing (the build failed) fails its check
+sel=$("$top/scripts/build-mm-selftests.sh" "$kdir" 2>&1 | tail -n 1)
 files=
-[ ! -x "$sel/migration" ] || files=$sel/migration
+for t in migration rmap; do
+	if [ -x "$sel/$t" ]; then
+		files="$files $sel/$t"
+	else
+		echo "# no mm selftest $t: scripts/build-mm-selftests.sh said: $sel"
+	fi
+done
 # the vector table where System.map says it is
 append=numa=fake=2
 ! grep -qx 'CONFIG_RANDOMIZE_BASE=y' "$kdir/build/.config" 2>/dev/null || append="$append nokaslr"
