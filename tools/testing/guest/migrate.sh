@@ -425,7 +425,7 @@ migrate_unbind_stalled() {
 # pages come to CPU 0's node, data intact (src/migrate_async.c)
 migrate_async() {
 	if [ ! -w /proc/sys/kernel/numa_balancing ]; then
-		tap_skip "migrate: NUMA balancing through the offload: this kernel has none (the bench kernel has)"
+		tap_skip "migrate: NUMA balancing through the offload: this kernel has none (the bench kernel has: migrate_balancing.sh, x86-bench.t)"
 		return
 	fi
 	check "migrate: soft_dma stalling 3 s on each channel's first descriptor, without device_terminate_all, for NUMA balancing" \

@@ -6,13 +6,14 @@
 # in the full scope, every prep form (memcpy_sg and memcpy_vec included)
 # x channels x folio orders x layouts x depths x buffers, the soft_dma
 # knobs and personalities, the tool's output formats, the numa suite
-# across the two nodes, and page migration's copy offload (the hook of
-# kernel/patches/v7.3-migrate, with THP: the tool's offload rows at folio
-# orders 4 and 9) after soft_dma's suites (run before them, the migrate
-# suites left soft_dma's rebind check with dmatest on 3 of 8 channels,
-# twice: not understood yet, Documentation/testing.rst); then a report
-# check of the whole boot. The debug
-# kernel (x86-debug.t) runs one pass of each with its checkers.
+# across the two nodes, and of page migration's copy offload what only
+# this kernel shows (the hook of kernel/patches/v7.3-migrate, with THP and
+# NUMA balancing: the tool's offload rows at folio orders 4 and 9,
+# migrate_balancing), after soft_dma's suites (run before them, the
+# migrate suites left soft_dma's rebind check with dmatest on 3 of 8
+# channels, twice: not understood yet, Documentation/testing.rst); then a
+# report check of the whole boot. The debug kernel (x86-debug.t) runs one
+# pass of each with its checkers, and the whole migrate suite.
 VM_EXTRA_APPEND=numa=fake=2 exec "$(dirname "$0")/vm-suite.sh" x86-bench direct \
-	map map_ext tool dmaengine numa soft_dma soft_dma_personalities migrate \
-	migrate_tool health
+	map map_ext tool dmaengine numa soft_dma soft_dma_personalities \
+	migrate_balancing migrate_tool health
