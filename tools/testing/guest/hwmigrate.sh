@@ -142,8 +142,15 @@ hwmig_unbind_running() {
 # move_pages() and migrate_pages()): the same result a test (the
 # harness's "ok N NAME", "not ok", "# SKIP" lines) and the same exit
 # status; the moves went through the offload (folios offloaded, none
-# fallen back, no error). Outputs in /tmp/NAME.off, /tmp/NAME.on.
+# fallen back, no error). With --cpu the moves are of folios the hook
+# never hands over (hugetlb ones, the CPU's): the offload saw none, and
+# no error. Outputs in /tmp/NAME.off, /tmp/NAME.on.
 hwmig_selftest() {
+	_hs_cpu=0
+	if [ "$1" = --cpu ]; then
+		_hs_cpu=1
+		shift
+	fi
 	_hs=$1
 	shift
 	if [ ! -x "$PROJECT/$_hs" ]; then
@@ -175,16 +182,24 @@ hwmig_selftest() {
 		cat "/tmp/$_hs.off" "/tmp/$_hs.on"
 		_hs_rc=1
 	fi
-	awk '/^offload:/ {
+	awk -v cpu="$_hs_cpu" '/^offload:/ {
 		for (i = 2; i <= NF; i++) {
 			split($i, kv, "=")
 			v[kv[1]] = kv[2]
 		}
 		found = 1
 	}
-	END { exit !(found && v["offloaded"] > 0 && v["fallback"] == 0 &&
-		     v["errors"] == 0) }' "/tmp/$_hs.on" || {
-		echo "the offload did not copy them all: $(grep '^offload:' "/tmp/$_hs.on")"
+	END {
+		if (cpu)
+			exit !(found && v["folios"] == 0 && v["errors"] == 0)
+		exit !(found && v["offloaded"] > 0 && v["fallback"] == 0 &&
+		       v["errors"] == 0)
+	}' "/tmp/$_hs.on" || {
+		if [ "$_hs_cpu" = 1 ]; then
+			echo "the offload saw folios it must leave to the CPU: $(grep '^offload:' "/tmp/$_hs.on")"
+		else
+			echo "the offload did not copy them all: $(grep '^offload:' "/tmp/$_hs.on")"
+		fi
 		_hs_rc=1
 	}
 	return $_hs_rc
