@@ -12,8 +12,10 @@
 # migrate_balancing), after soft_dma's suites (run before them, the
 # migrate suites left soft_dma's rebind check with dmatest on 3 of 8
 # channels, twice: not understood yet, Documentation/testing.rst); then a
-# report check of the whole boot. The debug kernel (x86-debug.t) runs one
-# pass of each with its checkers, and the whole migrate suite.
+# report check of the whole boot; the ABI suite (the tool of the first
+# results layout against this module, this tool against that layout's
+# module). The debug kernel (x86-debug.t) runs one pass of each of the
+# kernel's suites with its checkers, and the whole migrate suite.
 VM_EXTRA_APPEND=numa=fake=2 exec "$(dirname "$0")/vm-suite.sh" x86-bench direct \
 	map map_ext tool dmaengine numa soft_dma soft_dma_personalities \
-	migrate_balancing migrate_tool health
+	migrate_balancing migrate_tool abi health
