@@ -205,15 +205,21 @@ hwmig_selftest() {
 	return $_hs_rc
 }
 
-suite_hwmigrate() {
+# hwmig_ready SUITE: the machine names an engine and its kernel can move
+# pages through the offload; else SUITE's one skip, saying why, and 1
+hwmig_ready() {
 	if [ -z "${HWDMA_DRIVER:-}" ]; then
-		tap_skip "hwmigrate: this machine names no engine (HWDMA_DRIVER)"
-		return
+		tap_skip "$1: this machine names no engine (HWDMA_DRIVER)"
+		return 1
 	fi
-	if ! migrate_ready 2>/tmp/hwmigrate.why; then
-		tap_skip "hwmigrate: $(head -n 1 /tmp/hwmigrate.why)"
-		return
+	if ! migrate_ready 2>"/tmp/$1.why"; then
+		tap_skip "$1: $(head -n 1 "/tmp/$1.why")"
+		return 1
 	fi
+}
+
+suite_hwmigrate() {
+	hwmig_ready hwmigrate || return
 	check "hwmigrate: dma_migrate, the benchmark and $HWDMA_DRIVER's channels" migrate_load hw
 	_hm_forms=memcpy
 	have_memcpy_sg && _hm_forms="$_hm_forms memcpy_sg"

@@ -40,14 +40,7 @@ mmself_row() {
 }
 
 suite_mmselftests() {
-	if [ -z "${HWDMA_DRIVER:-}" ]; then
-		tap_skip "mmselftests: this machine names no engine (HWDMA_DRIVER)"
-		return
-	fi
-	if ! migrate_ready 2>/tmp/mmselftests.why; then
-		tap_skip "mmselftests: $(head -n 1 /tmp/mmselftests.why)"
-		return
-	fi
+	hwmig_ready mmselftests || return
 	check "mmselftests: dma_migrate, the benchmark and $HWDMA_DRIVER's channels" migrate_load hw
 	_ms_hp=$(cat /proc/sys/vm/nr_hugepages)
 	check "mmselftests: 4 hugetlb pages reserved for migration's htlb cases" \
