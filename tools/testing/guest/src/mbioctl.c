@@ -6,10 +6,12 @@
  *   mbioctl map [field=value]...        DMA_MAP_BENCHMARK
  *   mbioctl mapext [field=value]...     DMA_MAP_BENCHMARK_EXT (cpus=0,1,...)
  *   mbioctl dmaengine [field=value]...  DMAENGINE_BENCHMARK
- *   mbioctl fuzz SECONDS SEED [contend] random and boundary structures;
+ *   mbioctl fuzz SECONDS SEED [contend|map]
+ *                                       random and boundary structures;
  *                                       contend: a SIGALRM every 1.5 s
  *                                       interrupts calls, and dmaengine
- *                                       timeouts are short enough to expire
+ *                                       timeouts are short enough to expire;
+ *                                       map: the two map ioctls only
  *
  * Prints "rc=0" and the result fields, or "errno=NAME" (and for the
  * dmaengine ioctl "error=N channel=N run=N"). Exit status 0 when the
@@ -493,7 +495,7 @@ static uint64_t cut(uint64_t v, uint64_t cap, uint64_t max)
 }
 
 static char last_call[512];
-static int contend;
+static int contend, map_only;
 static unsigned long interrupted;
 
 static void fuzz_map(int quiet)
@@ -658,7 +660,7 @@ static int fuzz(int seconds, unsigned int seed)
 	if (contend)
 		start_alarms();
 	while (time(NULL) < until) {
-		switch (random() % 3) {
+		switch (random() % (map_only ? 2 : 3)) {
 		case 0:
 			fuzz_map(1);
 			break;
@@ -676,8 +678,8 @@ static int fuzz(int seconds, unsigned int seed)
 			       n, now, last_call);
 		errors = now;
 	}
-	printf("fuzz: %lu calls in %d s, seed %u%s\n", n, seconds, seed,
-	       contend ? ", contended" : "");
+	printf("fuzz: %lu calls in %d s, seed %u%s%s\n", n, seconds, seed,
+	       contend ? ", contended" : "", map_only ? ", map ioctls only" : "");
 	if (contend)
 		printf("fuzz: %lu signals\n", interrupted);
 	return 0;
@@ -700,12 +702,17 @@ int main(int argc, char **argv)
 
 	if (argc >= 4 && !strcmp(argv[1], "fuzz")) {
 		contend = argc >= 5 && !strcmp(argv[4], "contend");
+		map_only = argc >= 5 && !strcmp(argv[4], "map");
+		if (argc >= 5 && !contend && !map_only) {
+			fprintf(stderr, "mbioctl: fuzz: '%s': contend or map\n", argv[4]);
+			return 2;
+		}
 		return fuzz(atoi(argv[2]), strtoul(argv[3], NULL, 0));
 	}
 	while (argc >= 2 && b->name && strcmp(b->name, argv[1]))
 		b++;
 	if (argc < 2 || !b->name) {
-		fprintf(stderr, "usage: mbioctl map|mapext|dmaengine [field=value]... | fuzz SECONDS SEED [contend]\n");
+		fprintf(stderr, "usage: mbioctl map|mapext|dmaengine [field=value]... | fuzz SECONDS SEED [contend|map]\n");
 		return 2;
 	}
 	set_defaults(&u, sizeof(u), b->fields);
