@@ -3,7 +3,8 @@
 # board's own engine (VM_GUEST_ENV's HWDMA_DRIVER: ZDMA on
 # arm64-zcu102-73, booted with numa=fake=2), no soft_dma: move_pages()
 # from node 0 to node 1 through the tool's -m migrate, a short verified
-# run of each prep form at 1 and HWDMA_CHANNELS channels (every page's
+# run of each prep form at 1 and HWDMA_CHANNELS channels with 4 KB
+# folios, and at 1 with 2 MB ones (every page's
 # node and data checked by the tool, every folio offloaded, the folios
 # moved whole); 2 and 4 processes moving at once, every byte of each
 # verified; the engine's device unbound from its driver while a move
@@ -224,12 +225,15 @@ suite_hwmigrate() {
 	_hm_forms=memcpy
 	have_memcpy_sg && _hm_forms="$_hm_forms memcpy_sg"
 	have_memcpy_vec && _hm_forms="$_hm_forms memcpy_vec"
-	# 4 KB folios (a descriptor or an sg entry each), then 2 MB ones (a
-	# THP, mapped as 64 KB segments: max_seg_size)
+	# 4 KB folios (a descriptor or an sg entry each) over 1 and all
+	# channels, then 2 MB ones (a THP, mapped as 64 KB segments:
+	# max_seg_size) over one: the share-out among channels is the 4 KB
+	# runs', the segments of a large folio the 2 MB run's
 	for _o in 0 9; do
 		_hb=2M
-		[ "$_o" = 0 ] || _hb=8M
-		for _ch in 1 "$HWDMA_CHANNELS"; do
+		_hm_chs="1 $HWDMA_CHANNELS"
+		[ "$_o" = 0 ] || { _hb=8M; _hm_chs=1; }
+		for _ch in $_hm_chs; do
 			for _p in $_hm_forms; do
 				check "hwmigrate: $_p, $_ch channel(s), $((4 << _o)) KB folios, $_hb node 0 -> 1 -> 0: every move verified" \
 					hwmig_run "$_p" "$_ch" "$_o" "$_hb"

@@ -18,7 +18,8 @@
 # saying so.
 # The first boot has numa=fake=2 (two nodes of about 850 MB): the hwmigrate
 # suite moves pages between them through the migration copy offload on
-# the ZDMA channels (each prep form at 1 and 8 channels, 2 and 4 movers
+# the ZDMA channels (each prep form at 1 and 8 channels with 4 KB folios,
+# at 1 with 2 MB ones, 2 and 4 movers
 # at once, the engine's device unbound during a move, the kernel's mm
 # selftests migration and rmap with and without the offload).
 top=$(cd "$(dirname "$0")/../../.." && pwd)
