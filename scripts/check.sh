@@ -40,9 +40,9 @@ done
 # The VM files, the longest first (warm, Documentation/testing.rst): with
 # two at a time the last to start are the short ones. Files not named
 # here follow in name order.
-LONGEST_FIRST="x86-debug-dmaengine.t x86-debug.t x86-bench.t arm64-zdma-73.t x86-debug-iommu.t
-	arm-pl330-73.t arm64-zdma.t arm-pl330.t x86-iommu.t x86-swiotlb.t
-	x86-direct.t x86-sweep.t x86-harness.t"
+LONGEST_FIRST="x86-debug-dmaengine.t x86-debug.t x86-bench.t arm64-zdma-73.t x86-direct.t
+	x86-debug-iommu.t x86-swiotlb.t arm-pl330-73.t arm-pl330.t x86-harness.t
+	arm64-zdma.t x86-iommu.t arm64-virt-mte-73.t x86-sweep.t"
 
 # kernel_of FILE.t: "ARCH FLAVOR" of the patched kernel its machine boots,
 # nothing for a stock kernel
