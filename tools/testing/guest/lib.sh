@@ -24,6 +24,25 @@ have_memcpy_sg() {
 have_memcpy_vec() {
 	grep -q 'HAVE_DMA_MEMCPY_VEC 1' "$MODDIR/probes.h" 2>/dev/null
 }
+# the migration copy-offload hook (kernel/patches/v7.3-migrate)
+have_migrate_hook() {
+	grep -Eq 'HAVE_MIGRATE_COPY_OFFLOAD(_RFC)? 1' "$MODDIR/probes.h" 2>/dev/null
+}
+
+# migrate_ready: the kernel can move pages between two nodes through the
+# offload; else why not, on stderr, and how to get a kernel that can
+migrate_ready() {
+	_mr_rc=0
+	if ! have_migrate_hook; then
+		echo "migrate: kernel $(uname -r) has no migration copy-offload hook (kernel/patches/v7.3-migrate): boot the kernel scripts/kernel/build-debug-kernel.sh builds (machines x86-bench, x86-debug, arm64-zcu102-73)" >&2
+		_mr_rc=1
+	fi
+	if [ ! -d /sys/devices/system/node/node1 ]; then
+		echo "migrate: this VM has one NUMA node (kernel $(uname -r), command line: $(cat /proc/cmdline)): migration needs a second one: boot with numa=fake=2 a kernel with CONFIG_NUMA_EMU (the project's x86 and arm64 7.3 kernels)" >&2
+		_mr_rc=1
+	fi
+	return $_mr_rc
+}
 
 # json_string [FILE...]: the text of FILE (or stdin) as one JSON string,
 # without a newline: '\', '"' and control characters escaped, lines joined

@@ -627,7 +627,7 @@ suite_migrate() {
 	check "migrate: dma_migrate loads (after dmacopy), without the benchmark" \
 		load_module dma_migrate
 	check "migrate: soft_dma loads" sd_load
-	if ! grep -Eq 'HAVE_MIGRATE_COPY_OFFLOAD(_RFC)? 1' "$MODDIR/probes.h" 2>/dev/null; then
+	if ! have_migrate_hook; then
 		klog_mark
 		check "migrate: without the hook, START fails with EOPNOTSUPP, NO_API, hook NONE" \
 			"$MOVE_PAGES_OFFLOAD" expect=nohook

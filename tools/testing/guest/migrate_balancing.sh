@@ -10,12 +10,8 @@
 . ./migrate.sh
 
 suite_migrate_balancing() {
-	if [ ! -d /sys/devices/system/node/node1 ]; then
-		tap_skip "migrate_balancing: this VM has one NUMA node"
-		return
-	fi
-	if ! grep -Eq 'HAVE_MIGRATE_COPY_OFFLOAD(_RFC)? 1' "$MODDIR/probes.h" 2>/dev/null; then
-		tap_skip "migrate_balancing: kernel $(uname -r) has no migration copy-offload hook"
+	if ! migrate_ready 2>/tmp/migrate_balancing.why; then
+		tap_skip "migrate_balancing: $(head -n 1 /tmp/migrate_balancing.why)"
 		return
 	fi
 	unload_module dma_map_benchmark
